@@ -1,0 +1,31 @@
+"""Pure game engines, one package per game, and the contract they share."""
+
+from rules.contract import (
+    Event,
+    IllegalMove,
+    MalformedMove,
+    Move,
+    NotYourDecision,
+    OptionSpec,
+    Prompt,
+    PromptKind,
+    Result,
+    Rules,
+    RulesError,
+    UnknownMove,
+)
+
+__all__ = [
+    "Event",
+    "IllegalMove",
+    "MalformedMove",
+    "Move",
+    "NotYourDecision",
+    "OptionSpec",
+    "Prompt",
+    "PromptKind",
+    "Result",
+    "Rules",
+    "RulesError",
+    "UnknownMove",
+]

@@ -1,0 +1,388 @@
+"""The rules contract every game implements.
+
+A game is a pure, synchronous engine. Its state is plain JSON data (dicts, lists, str, int,
+bool, None); all randomness comes from the generator whose position lives in that state
+(see ``rules.rng``). Nothing here touches Discord, the database, Pillow or asyncio.
+
+The shape follows DESIGN.md: ``setup``, ``pending``, ``legal_moves``, ``apply`` (returning
+events), ``view``, ``is_over`` and ``result``; plus ``label`` (a readable sentence for a move,
+used by autocomplete and the log) and ``scramble`` (used by the conformance suite to prove that a
+seat's view carries none of the secrets it must not know).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+JSON = Any
+State = dict[str, Any]
+View = dict[str, Any]
+Seat = int
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class RulesError(ValueError):
+    """Base of every error a move can raise; ``sentence`` is what the player reads."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+class IllegalMove(RulesError):
+    """The move is well formed but the rules do not allow it now."""
+
+
+class UnknownMove(RulesError):
+    """The move names an action this game does not have."""
+
+
+class MalformedMove(RulesError):
+    """The move text could not be read (missing or mistyped arguments)."""
+
+
+class NotYourDecision(IllegalMove):
+    """The seat tried to act while the game waits on someone else."""
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _canon(value: JSON) -> JSON:
+    """Turn lists into tuples so a Move stays hashable and comparable."""
+    if isinstance(value, list | tuple):
+        return tuple(_canon(v) for v in value)
+    if isinstance(value, dict):
+        raise MalformedMove("A move argument cannot be a mapping.")
+    return value
+
+
+def _plain(value: JSON) -> JSON:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision: an action name and its arguments (scalars or flat lists)."""
+
+    action: str
+    args: tuple[tuple[str, JSON], ...] = ()
+
+    @classmethod
+    def of(cls, action: str, **args: JSON) -> Move:
+        """Build a move with its arguments in canonical order."""
+        return cls(action, tuple(sorted((k, _canon(v)) for k, v in args.items())))
+
+    def get(self, key: str, default: JSON = None) -> JSON:
+        """Return one argument, or ``default`` when the move does not carry it."""
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def params(self) -> dict[str, JSON]:
+        """Return the arguments as a plain dict (lists, not tuples)."""
+        return {k: _plain(v) for k, v in self.args}
+
+    def to_json(self) -> dict[str, JSON]:
+        """Serialise to a JSON object."""
+        return {"action": self.action, "args": self.params}
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Move:
+        """Read a move written by ``to_json``."""
+        if not isinstance(data, dict) or not isinstance(data.get("action"), str):
+            raise MalformedMove("That move could not be read.")
+        args = data.get("args") or {}
+        if not isinstance(args, dict):
+            raise MalformedMove("That move could not be read.")
+        return cls.of(data["action"], **args)
+
+    def code(self) -> str:
+        """Return the compact text form, e.g. ``cast die=2 targets=[1,3]``."""
+        parts = [self.action]
+        for k, v in self.args:
+            parts.append(f"{k}={json.dumps(_plain(v), separators=(',', ':'))}")
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the text form written by ``code`` (bare words are taken as strings)."""
+        words = text.strip().split()
+        if not words:
+            raise MalformedMove("Type a move, or pick one from the list.")
+        action, args = words[0], {}
+        for word in words[1:]:
+            key, sep, raw = word.partition("=")
+            if not sep or not key:
+                raise MalformedMove(f"I could not read `{word}`: write arguments as name=value.")
+            try:
+                args[key] = json.loads(raw)
+            except json.JSONDecodeError:
+                args[key] = raw
+        return cls.of(action, **args)
+
+    def __str__(self) -> str:
+        return self.code()
+
+
+# --------------------------------------------------------------------------- events, prompts
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened; ``seats`` None means everyone may read it."""
+
+    kind: str
+    text: str
+    seats: tuple[Seat, ...] | None = None
+    data: dict[str, JSON] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        """Whether every player and spectator may read this event."""
+        return self.seats is None
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether the given seat (None: spectator) may read this event."""
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Serialise to a JSON object."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "seats": None if self.seats is None else list(self.seats),
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Event:
+        """Read an event written by ``to_json``."""
+        seats = data.get("seats")
+        audience = None if seats is None else tuple(seats)
+        return cls(data["kind"], data["text"], audience, data.get("data") or {})
+
+
+class PromptKind(StrEnum):
+    """What sort of decision a prompt asks for; it decides how the table pings and waits."""
+
+    TURN = "turn"
+    """An ordinary decision: the game waits on this one seat."""
+    SECRET = "secret"
+    """A simultaneous secret choice: several seats decide, nobody sees the others' answers."""
+    REACTION = "reaction"
+    """An optional answer to someone else's action: react or pass."""
+    DECISION = "decision"
+    """A choice inside a multi-step effect (a target, a reward, a voter to mark)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Who must decide what, right now. ``text`` is public: it never names a secret."""
+
+    seat: Seat
+    kind: PromptKind
+    decision: str
+    text: str
+
+    def to_json(self) -> dict[str, JSON]:
+        """Serialise to a JSON object."""
+        return {"seat": self.seat, "kind": self.kind.value, "decision": self.decision, "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Prompt:
+        """Read a prompt written by ``to_json``."""
+        return cls(data["seat"], PromptKind(data["kind"]), data["decision"], data["text"])
+
+
+# --------------------------------------------------------------------------- results, options
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended: winners (empty for a draw or a cooperative loss), scores, why."""
+
+    winners: tuple[Seat, ...]
+    scores: dict[Seat, float]
+    reason: str
+    ranking: tuple[Seat, ...] = ()
+
+    @property
+    def draw(self) -> bool:
+        """Whether nobody won outright while several shared the top (a competitive tie)."""
+        return len(self.winners) != 1
+
+    def to_json(self) -> dict[str, JSON]:
+        """Serialise to a JSON object (seat keys become strings, as JSON requires)."""
+        return {
+            "winners": list(self.winners),
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "reason": self.reason,
+            "ranking": list(self.ranking),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Result:
+        """Read a result written by ``to_json``."""
+        return cls(
+            tuple(data["winners"]),
+            {int(k): v for k, v in data["scores"].items()},
+            data["reason"],
+            tuple(data.get("ranking") or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option a host may set at ``/game new`` (a variant, a room side...)."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...]
+    default: str
+
+    def check(self, value: str) -> str:
+        """Return the value if allowed, else raise MalformedMove with the allowed choices."""
+        if value not in self.choices:
+            allowed = ", ".join(self.choices)
+            raise MalformedMove(f"Option {self.name} must be one of: {allowed}.")
+        return value
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class Rules:
+    """Base class of a game engine. Subclasses override the methods marked below.
+
+    The base ``apply`` copies the state, checks the move against ``legal_moves`` and the
+    pending prompts, then calls ``resolve`` on the copy: a game's own code never has to
+    worry about mutating its input or accepting a move outside ``legal_moves``.
+    """
+
+    kind: str = ""
+    title: str = ""
+    min_players: int = 1
+    max_players: int = 1
+    options: tuple[OptionSpec, ...] = ()
+    cooperative: bool = False
+    actions: frozenset[str] = frozenset()
+    """Every action name the game knows; a move naming another raises UnknownMove."""
+    rulebook: str = ""
+    """File name in shared/rules (and docs/) that the /game rules command points at."""
+
+    # ---- the game must provide these
+
+    def setup(self, players: int, options: dict[str, str], seed: int) -> State:
+        """Return the opening state for ``players`` seats (override)."""
+        raise NotImplementedError
+
+    def pending(self, state: State) -> list[Prompt]:
+        """Return who must decide what now; empty once the game is over (override)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+        """Return every legal move for that seat now (override)."""
+        raise NotImplementedError
+
+    def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
+        """Carry out a move already known to be legal, mutating ``state`` (override)."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        """Return what that seat (None: a spectator) may know, as JSON (override)."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended (override)."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        """Return the outcome once the game is over, else None (override)."""
+        raise NotImplementedError
+
+    def label(self, state: State, seat: Seat, move: Move) -> str:
+        """Return a short sentence naming the move for that seat (override for games)."""
+        return move.code()
+
+    def scramble(self, state: State, seat: Seat | None, rng: Any) -> State:
+        """Return a copy with everything ``seat`` must not know re-drawn at random.
+
+        The conformance suite checks ``view(scramble(s, seat), seat) == view(s, seat)``: a
+        view that changes when hidden things change is leaking them. ``rng`` is a
+        ``random.Random`` owned by the test. Games without secrets keep this default.
+        """
+        return copy.deepcopy(state)
+
+    def max_moves(self, players: int, options: dict[str, str]) -> int:
+        """Return a bound on the number of moves any game can take (for the test suite)."""
+        return 10_000
+
+    def view_text(self, view: View) -> str:
+        """Return the view as plain text, for games without a board image yet."""
+        return json.dumps(view, indent=1)
+
+    # ---- provided for every game
+
+    def default_options(self) -> dict[str, str]:
+        """Return every option at its default."""
+        return {o.name: o.default for o in self.options}
+
+    def check_options(self, options: dict[str, str]) -> dict[str, str]:
+        """Return the full option set, raising MalformedMove for an unknown name or value."""
+        known = {o.name: o for o in self.options}
+        full = self.default_options()
+        for name, value in options.items():
+            if name not in known:
+                raise MalformedMove(f"{self.title} has no option called {name}.")
+            full[name] = known[name].check(value)
+        return full
+
+    def check_players(self, players: int) -> None:
+        """Raise IllegalMove when the number of seats does not suit the game."""
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                need = f"exactly {self.min_players}"
+            else:
+                need = f"{self.min_players} to {self.max_players}"
+            raise IllegalMove(f"{self.title} needs {need} players.")
+
+    def waiting_on(self, state: State) -> list[Seat]:
+        """Return the seats the game waits for, without repeats, in seat order."""
+        return sorted({p.seat for p in self.pending(state)})
+
+    def apply(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
+        """Validate and resolve one move on a copy; the input state is never changed."""
+        if self.is_over(state):
+            raise IllegalMove("This game is already over.")
+        if seat not in self.waiting_on(state):
+            raise NotYourDecision("The game is not waiting on you right now.")
+        if self.actions and move.action not in self.actions:
+            raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove(self.why_not(state, seat, move))
+        new = copy.deepcopy(state)
+        events = self.resolve(new, seat, move)
+        return new, events
+
+    def why_not(self, state: State, seat: Seat, move: Move) -> str:
+        """Return the sentence for a move that is not legal now (override for detail)."""
+        return "That move is not allowed right now."
+
+    def find(self, state: State, seat: Seat, text: str) -> Move:
+        """Read a move typed by a player: its code, or the exact label of a legal move."""
+        wanted = text.strip()
+        for move in self.legal_moves(state, seat):
+            if wanted in (move.code(), self.label(state, seat, move)):
+                return move
+        return Move.parse(wanted)
