@@ -276,6 +276,8 @@ class Rules:
     max_players: int = 1
     options: tuple[OptionSpec, ...] = ()
     cooperative: bool = False
+    has_secrets: bool = False
+    """Whether some seat may not see everything; the suite then demands a scramble that bites."""
     actions: frozenset[str] = frozenset()
     """Every action name the game knows; a move naming another raises UnknownMove."""
     rulebook: str = ""
