@@ -1,0 +1,128 @@
+"""The schema, as an ordered list of migration steps.
+
+Step N (counting from 1) takes a database from schema version N-1 to N; the version lives in
+``PRAGMA user_version`` (0 for an empty file). Each step runs once, in its own transaction,
+together with the bump of ``user_version``, so a crash mid-migration leaves the old schema.
+Never edit a step that has shipped: append a new one.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from store.records import StoreError
+
+MIGRATIONS: list[tuple[str, ...]] = [
+    # 1: tables, seats, the move log, snapshots, who the game waits on, abandon votes, meta.
+    (
+        """
+        CREATE TABLE tables (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            options     TEXT    NOT NULL,
+            guild_id    INTEGER,
+            channel_id  INTEGER NOT NULL,
+            thread_id   INTEGER UNIQUE,
+            host_id     INTEGER NOT NULL,
+            status      TEXT    NOT NULL DEFAULT 'lobby'
+                        CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            seed        INTEGER,
+            version     INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+            created_at  REAL    NOT NULL,
+            updated_at  REAL    NOT NULL,
+            result      TEXT
+        )
+        """,
+        """
+        CREATE TABLE seats (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            user_id     INTEGER NOT NULL,
+            name        TEXT    NOT NULL,
+            seat        INTEGER CHECK (seat >= 0),
+            joined_at   REAL    NOT NULL,
+            dm_ok       INTEGER CHECK (dm_ok IN (0, 1)),
+            PRIMARY KEY (table_id, user_id),
+            UNIQUE (table_id, seat)
+        )
+        """,
+        """
+        CREATE TABLE moves (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL CHECK (version >= 1),
+            seat        INTEGER NOT NULL,
+            move        TEXT    NOT NULL,
+            events      TEXT    NOT NULL,
+            created_at  REAL    NOT NULL,
+            PRIMARY KEY (table_id, version)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE snapshots (
+            table_id    INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL,
+            state       TEXT    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE waiting (
+            table_id    INTEGER NOT NULL,
+            user_id     INTEGER NOT NULL,
+            since       REAL    NOT NULL,
+            PRIMARY KEY (table_id, user_id),
+            FOREIGN KEY (table_id, user_id) REFERENCES seats(table_id, user_id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX waiting_by_user ON waiting (user_id, since)",
+        """
+        CREATE TABLE abandon_votes (
+            table_id    INTEGER NOT NULL,
+            user_id     INTEGER NOT NULL,
+            voted_at    REAL    NOT NULL,
+            PRIMARY KEY (table_id, user_id),
+            FOREIGN KEY (table_id, user_id) REFERENCES seats(table_id, user_id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE meta (
+            key         TEXT PRIMARY KEY,
+            value       TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+]
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    """Return the schema version recorded in the file (0 for an empty file)."""
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0])
+
+
+async def migrate(db: aiosqlite.Connection, steps: list[tuple[str, ...]] | None = None) -> int:
+    """Apply every step the file lacks, each once in its own transaction; return the version."""
+    steps = MIGRATIONS if steps is None else steps
+    target = len(steps)
+    for number in range(1, target + 1):
+        # BEGIN IMMEDIATE takes the write lock first, so two processes opening one fresh file
+        # cannot both run the same step: the second sees the bumped version and skips it.
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            current = await schema_version(db)
+            if current > target:
+                raise StoreError(
+                    f"The database is at schema version {current}, newer than this Conclave "
+                    f"knows ({target}). Upgrade Conclave before opening it."
+                )
+            if current < number:
+                for statement in steps[number - 1]:
+                    await db.execute(statement)
+                # user_version lives in the file header and changes inside this transaction.
+                await db.execute(f"PRAGMA user_version = {number:d}")
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+    return await schema_version(db)

@@ -1,0 +1,435 @@
+"""The SQLite store: tables, seats, the move log and snapshots, through aiosqlite.
+
+Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL already survives a killed
+process, but after a power cut it may forget the last commits; by then Discord has shown the
+players a board that includes those moves. Moves arrive a few per minute, so one fsync per move
+costs nothing anyone can notice, and FULL keeps every acknowledged move.
+
+Concurrency: one connection per Store, and one asyncio lock around every use of it, so two
+coroutines never interleave statements inside one transaction. Across processes (or two Store
+objects on one file), every write starts with ``BEGIN IMMEDIATE`` and checks the table's version
+inside the transaction: the compare-and-swap that stops a move being lost or applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiosqlite
+
+from store.migrations import migrate
+from store.records import (
+    STATUSES,
+    CorruptTable,
+    MoveRecord,
+    SeatRecord,
+    StaleVersion,
+    StoreError,
+    TableRecord,
+    dump,
+)
+
+BUSY_TIMEOUT_MS = 10_000
+"""How long a writer waits for another process's write lock before giving up."""
+
+
+class Store:
+    """Persistent tables, seats, move log and snapshots in one SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._mid_commit_hook: Callable[[], Awaitable[None]] | None = None
+        """Test hook awaited inside commit_move between writing the log and snapshot and the version."""
+
+    # ------------------------------------------------------------------ life cycle
+
+    @classmethod
+    async def open(cls, path: str, *, clock: Callable[[], float] = time.time) -> Store:
+        """Open (creating if needed) the database file, switch on WAL and run the migrations."""
+        # isolation_level=None: the sqlite3 module must not open transactions behind our back;
+        # every transaction here is an explicit BEGIN ... COMMIT.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                mode = (await cur.fetchone())[0]
+            if mode != "wal" and path != ":memory:":
+                raise StoreError(f"SQLite refused WAL mode for {path} (got {mode}).")
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path, clock)
+
+    async def close(self) -> None:
+        """Close the connection; pending statements finish first."""
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the connection for one transaction: commit on success, roll back on any error."""
+        async with self._lock:
+            await self._db.execute(f"BEGIN {mode}")
+            try:
+                yield self._db
+            except BaseException:
+                # SQLite may already have rolled back by itself (e.g. disk full).
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    def _reading(self) -> Any:
+        """Hold the connection for a consistent read (one snapshot of the file)."""
+        return self._transaction("DEFERRED")
+
+    @staticmethod
+    async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with db.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    @staticmethod
+    async def _all(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with db.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def _table_row(self, db: aiosqlite.Connection, table_id: int) -> sqlite3.Row:
+        row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise StoreError(f"There is no table {table_id}.")
+        return row
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(
+        self,
+        kind: str,
+        name: str,
+        options: dict[str, str],
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+    ) -> TableRecord:
+        """Create a table in the lobby at version 0 and return it."""
+        now = self._clock()
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO tables (kind, name, options, guild_id, channel_id, host_id, status,"
+                " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+                (kind, name, dump(options), guild_id, channel_id, host_id, now, now),
+            )
+            table_id = cur.lastrowid
+            await cur.close()
+            return TableRecord.from_row(await self._table_row(db, table_id))
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Record the Discord thread the table plays in."""
+        async with self._transaction() as db:
+            await self._table_row(db, table_id)
+            try:
+                await db.execute(
+                    "UPDATE tables SET thread_id = ?, updated_at = ? WHERE id = ?",
+                    (thread_id, self._clock(), table_id),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"Thread {thread_id} already belongs to another table.") from None
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        """Return the table, or None when there is no such table."""
+        async with self._reading() as db:
+            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else TableRecord.from_row(row)
+
+    async def table_for_thread(self, thread_id: int) -> TableRecord | None:
+        """Return the table playing in that thread, or None."""
+        async with self._reading() as db:
+            row = await self._one(db, "SELECT * FROM tables WHERE thread_id = ?", (thread_id,))
+        return None if row is None else TableRecord.from_row(row)
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        """Change the table's status (e.g. abandoned) and clear who it waits on."""
+        if status not in STATUSES:
+            raise StoreError(f"Unknown table status {status!r}.")
+        async with self._transaction() as db:
+            await self._table_row(db, table_id)
+            await db.execute(
+                "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
+                (status, self._clock(), table_id),
+            )
+            await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
+
+    # ------------------------------------------------------------------ seats
+
+    async def add_seat(self, table_id: int, user_id: int, name: str, dm_ok: bool | None) -> None:
+        """Seat a user at a table in the lobby; StoreError if already seated or not in the lobby."""
+        async with self._transaction() as db:
+            table = await self._table_row(db, table_id)
+            if table["status"] != "lobby":
+                raise StoreError(f"Table {table_id} is not in the lobby.")
+            try:
+                await db.execute(
+                    "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok)"
+                    " VALUES (?, ?, ?, NULL, ?, ?)",
+                    (table_id, user_id, name, self._clock(), None if dm_ok is None else int(dm_ok)),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"User {user_id} is already seated at table {table_id}.") from None
+
+    async def remove_seat(self, table_id: int, user_id: int) -> None:
+        """Unseat a user from a table in the lobby; StoreError if not seated or not in the lobby."""
+        async with self._transaction() as db:
+            table = await self._table_row(db, table_id)
+            if table["status"] != "lobby":
+                raise StoreError(f"Table {table_id} is not in the lobby.")
+            cur = await db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+            )
+            gone = cur.rowcount
+            await cur.close()
+            if gone != 1:
+                raise StoreError(f"User {user_id} is not seated at table {table_id}.")
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """Return the table's seats: by seat number once started, else in join order."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db,
+                "SELECT * FROM seats WHERE table_id = ? ORDER BY seat IS NULL, seat, joined_at, rowid",
+                (table_id,),
+            )
+        return [SeatRecord.from_row(row) for row in rows]
+
+    async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
+        """Record whether a DM to that seated user last got through."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE seats SET dm_ok = ? WHERE table_id = ? AND user_id = ?",
+                (int(ok), table_id, user_id),
+            )
+            changed = cur.rowcount
+            await cur.close()
+            if changed != 1:
+                raise StoreError(f"User {user_id} is not seated at table {table_id}.")
+
+    # ------------------------------------------------------------------ play
+
+    async def start(
+        self, table_id: int, seed: int, seat_order: list[int], snapshot: dict, waiting: list[int]
+    ) -> TableRecord:
+        """Move a lobby table to active: seat numbers, seed, snapshot at version 0, who it waits on."""
+        state = dump(snapshot)
+        now = self._clock()
+        async with self._transaction() as db:
+            table = await self._table_row(db, table_id)
+            if table["status"] != "lobby":
+                raise StaleVersion(f"Table {table_id} has already left the lobby ({table['status']}).")
+            seated = {
+                row["user_id"]
+                for row in await self._all(db, "SELECT user_id FROM seats WHERE table_id = ?", (table_id,))
+            }
+            if len(seat_order) != len(set(seat_order)) or set(seat_order) != seated:
+                raise StoreError(
+                    f"The seat order {seat_order} must name each seated user of table {table_id} once."
+                )
+            for number, user_id in enumerate(seat_order):
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE table_id = ? AND user_id = ?",
+                    (number, table_id, user_id),
+                )
+            await db.execute(
+                "UPDATE tables SET status = 'active', seed = ?, version = 0, updated_at = ? WHERE id = ?",
+                (seed, now, table_id),
+            )
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (table_id, version, state) VALUES (?, 0, ?)",
+                (table_id, state),
+            )
+            await self._replace_waiting(db, table_id, waiting, now)
+            return TableRecord.from_row(await self._table_row(db, table_id))
+
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        seat: int,
+        move: dict,
+        events: list[dict],
+        snapshot: dict,
+        waiting: list[int],
+        result: dict | None = None,
+    ) -> int:
+        """Log one move and replace the snapshot in one transaction; return the new version.
+
+        Raises StaleVersion unless the table is active at ``expected_version``. With a
+        ``result`` the table finishes: the result is stored and nobody is waited on.
+        """
+        # Serialise before BEGIN: a value that is not JSON must fail without touching the file.
+        move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
+        result_text = None if result is None else dump(result)
+        now = self._clock()
+        async with self._transaction() as db:
+            table = await self._table_row(db, table_id)
+            if table["status"] != "active":
+                raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
+            if table["version"] != expected_version:
+                raise StaleVersion(
+                    f"Table {table_id} is at version {table['version']}, not {expected_version}."
+                )
+            version = expected_version + 1
+            await db.execute(
+                "INSERT INTO moves (table_id, version, seat, move, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, version, seat, move_text, events_text, now),
+            )
+            await db.execute(
+                "UPDATE snapshots SET version = ?, state = ? WHERE table_id = ?",
+                (version, state_text, table_id),
+            )
+            if self._mid_commit_hook is not None:
+                await self._mid_commit_hook()
+            if result_text is None:
+                await db.execute(
+                    "UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", (version, now, table_id)
+                )
+                await self._replace_waiting(db, table_id, waiting, now)
+            else:
+                await db.execute(
+                    "UPDATE tables SET version = ?, updated_at = ?, status = 'finished', result = ?"
+                    " WHERE id = ?",
+                    (version, now, result_text, table_id),
+                )
+                await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
+            return version
+
+    async def _replace_waiting(
+        self, db: aiosqlite.Connection, table_id: int, waiting: list[int], now: float
+    ) -> None:
+        """Make ``waiting`` the users the table waits on, keeping ``since`` for those still waited on."""
+        wanted = set(waiting)
+        rows = await self._all(db, "SELECT user_id FROM waiting WHERE table_id = ?", (table_id,))
+        had = {row["user_id"] for row in rows}
+        for user_id in had - wanted:
+            await db.execute("DELETE FROM waiting WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+        for user_id in sorted(wanted - had):
+            try:
+                await db.execute(
+                    "INSERT INTO waiting (table_id, user_id, since) VALUES (?, ?, ?)",
+                    (table_id, user_id, now),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
+
+    async def load(self, table_id: int) -> tuple[TableRecord, dict]:
+        """Return the table and its latest snapshot; CorruptTable if they disagree with the log."""
+        async with self._reading() as db:
+            row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise StoreError(f"There is no table {table_id}.")
+            table = TableRecord.from_row(row)
+            snap = await self._one(db, "SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,))
+            log = await self._one(
+                db,
+                "SELECT COUNT(*) AS n, COALESCE(MAX(version), 0) AS hi FROM moves WHERE table_id = ?",
+                (table_id,),
+            )
+        if snap is None:
+            if table.seed is None:  # never started: a lobby, or abandoned from the lobby
+                raise StoreError(f"Table {table_id} has not started.")
+            raise CorruptTable(f"Table {table_id} is {table.status} but has no snapshot.")
+        # Versions are unique and >= 1, so count == max == v means the log is exactly 1..v.
+        count, high = log["n"], log["hi"]
+        if not snap["version"] == table.version == count == high:
+            raise CorruptTable(
+                f"Table {table_id}: snapshot at version {snap['version']}, table at {table.version},"
+                f" move log holds {count} moves up to version {high}."
+            )
+        try:
+            state = _loads_state(snap["state"])
+        except ValueError as exc:
+            raise CorruptTable(f"Table {table_id}: the snapshot is not valid JSON ({exc}).") from None
+        return table, state
+
+    async def moves(self, table_id: int, since_version: int = 0) -> list[MoveRecord]:
+        """Return the moves after ``since_version``, oldest first."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db,
+                "SELECT * FROM moves WHERE table_id = ? AND version > ? ORDER BY version",
+                (table_id, since_version),
+            )
+        return [MoveRecord.from_row(row) for row in rows]
+
+    # ------------------------------------------------------------------ waiting and votes
+
+    async def waiting_on(self, user_id: int) -> list[tuple[TableRecord, float]]:
+        """Return the active tables waiting on that user, oldest wait first, with its start time."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db,
+                "SELECT tables.*, waiting.since AS waiting_since FROM waiting"
+                " JOIN tables ON tables.id = waiting.table_id"
+                " WHERE waiting.user_id = ? AND tables.status = 'active'"
+                " ORDER BY waiting.since, tables.id",
+                (user_id,),
+            )
+        return [(TableRecord.from_row(row), row["waiting_since"]) for row in rows]
+
+    async def add_abandon_vote(self, table_id: int, user_id: int) -> set[int]:
+        """Record a seated player's vote to abandon; return every voter so far."""
+        async with self._transaction() as db:
+            await self._table_row(db, table_id)
+            try:
+                await db.execute(
+                    "INSERT OR IGNORE INTO abandon_votes (table_id, user_id, voted_at) VALUES (?, ?, ?)",
+                    (table_id, user_id, self._clock()),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
+            rows = await self._all(db, "SELECT user_id FROM abandon_votes WHERE table_id = ?", (table_id,))
+        return {row["user_id"] for row in rows}
+
+    # ------------------------------------------------------------------ meta
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a stored setting, or None."""
+        async with self._reading() as db:
+            row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a setting (e.g. the hash of the synced command tree)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+def _loads_state(text: str) -> dict:
+    """Read a snapshot's JSON text, insisting on an object."""
+    state = json.loads(text)
+    if not isinstance(state, dict):
+        raise ValueError("not a JSON object")
+    return state
