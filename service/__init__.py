@@ -1,0 +1,17 @@
+"""The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
+
+from service.replies import Board, Choice, PrivateNote, Reply, TableError, WaitingTable
+from service.tables import TableService, move_value, parse_options, seat_order
+
+__all__ = [
+    "Board",
+    "Choice",
+    "PrivateNote",
+    "Reply",
+    "TableError",
+    "TableService",
+    "WaitingTable",
+    "move_value",
+    "parse_options",
+    "seat_order",
+]

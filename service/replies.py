@@ -1,0 +1,82 @@
+"""What the table service hands back to a cog: plain data, no Discord types.
+
+A cog turns a ``Reply`` into one thread message (``Board``), a DM per ``PrivateNote`` and a
+short ephemeral answer (``Reply.answer``) for the player who asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from store import TableRecord
+
+
+class TableError(Exception):
+    """A request the table cannot carry out; ``sentence`` is what the user reads."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal move offered to a seat: a readable label and the value to send back."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the table's thread shows: public text, the board, and whom to ping.
+
+    ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
+    ``view_text`` holds the public view as text. Neither ever carries a secret.
+    """
+
+    table_id: int
+    version: int
+    text: str
+    image: bytes | None = None
+    view_text: str | None = None
+    ping: tuple[int, ...] = ()
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class PrivateNote:
+    """What one seat alone may read: its private events and its own view.
+
+    ``choices`` are that seat's legal moves now (for a select in a DM or an ephemeral answer);
+    ``dm_ok`` is the reachability the store last saw (False: do not try a DM).
+    """
+
+    table_id: int
+    version: int
+    user_id: int
+    seat: int
+    text: str
+    image: bytes | None = None
+    view_text: str | None = None
+    choices: tuple[Choice, ...] = ()
+    dm_ok: bool | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The outcome of a lobby or game action: what to post, to whom, and the answer."""
+
+    table: TableRecord
+    answer: str
+    board: Board | None = None
+    private: tuple[PrivateNote, ...] = ()
+
+
+@dataclass(frozen=True)
+class WaitingTable:
+    """A table waiting on a user, with the time it started waiting."""
+
+    table: TableRecord
+    since: float
+    title: str

@@ -1,0 +1,651 @@
+"""The table service: lobby, seats, turn flow, locking and what each move tells whom.
+
+Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
+(``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
+one ``asyncio.Lock`` so its moves are applied one at a time, and the store's version check
+catches a second process writing the same table.
+
+Log lines name the table, the seat and the action only: never a move's arguments, a view or an
+event's text, any of which may hold a secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
+
+import render
+from rules import registry, rng
+from rules.contract import Event, Move, Prompt, Result, Rules, RulesError, State
+from service.replies import Board, Choice, PrivateNote, Reply, TableError, WaitingTable
+from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
+
+log = logging.getLogger("conclave.service")
+
+MAX_CHOICES = 25
+"""Discord shows at most 25 autocomplete choices or select options."""
+VALUE_LIMIT = 100
+"""Discord's limit on a choice value, an option value and a custom id."""
+THREAD_NAME_LIMIT = 100
+_INDEX_TOKEN = re.compile(r"#(?P<version>\d+)\.(?P<index>\d+)")
+_OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """Read table options typed as ``name=value name=value`` (values may be quoted)."""
+    if not text or not text.strip():
+        return {}
+    options: dict[str, str] = {}
+    end = 0
+    for match in _OPTION.finditer(text):
+        if text[end : match.start()].strip():
+            break
+        options[match["name"]] = match["value"].strip("\"'")
+        end = match.end()
+    if text[end:].strip():
+        raise TableError("Write options as name=value, separated by spaces (e.g. `hand=4`).")
+    return options
+
+
+def move_value(version: int, index: int, move: Move) -> str:
+    """Return what a choice sends back for a move: its code, or ``#version.index`` if too long."""
+    code = move.code()
+    return code if len(code) <= VALUE_LIMIT else f"#{version}.{index}"
+
+
+def _clip(text: str, limit: int = VALUE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A loaded active table: its record, snapshot, rules and seats by seat number."""
+
+    record: TableRecord
+    state: State
+    rules: Rules
+    seats: dict[int, SeatRecord]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat number of a user, or None when not seated."""
+        for number, seat in self.seats.items():
+            if seat.user_id == user_id:
+                return number
+        return None
+
+
+class TableService:
+    """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
+
+    def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ games on offer
+
+    def kinds(self) -> list[tuple[str, str]]:
+        """Return every registered kind with its title."""
+        return [(kind, registry.get(kind).title) for kind in registry.kinds()]
+
+    def rules_for(self, kind: str) -> Rules:
+        """Return the rules of a kind, or raise TableError naming the games on offer."""
+        try:
+            return registry.get(kind)
+        except RulesError as exc:
+            raise TableError(exc.sentence) from None
+
+    def rules_summary(self, kind: str) -> str:
+        """Return a short summary of a game: players, options and where its rulebook is."""
+        rules = self.rules_for(kind)
+        summary = getattr(rules, "summary", "") or (type(rules).__doc__ or "").strip().splitlines()[0]
+        lines = [f"**{rules.title}** (`{rules.kind}`)"]
+        if summary:
+            lines.append(summary)
+        if rules.min_players == rules.max_players:
+            players = f"{rules.min_players}"
+        else:
+            players = f"{rules.min_players}-{rules.max_players}"
+        lines.append(f"Players: {players}{' (cooperative)' if rules.cooperative else ''}.")
+        for option in rules.options:
+            choices = ", ".join(option.choices)
+            default = option.default
+            lines.append(f"Option `{option.name}`: {option.description} ({choices}; default {default}).")
+        if rules.rulebook:
+            lines.append(f"Rulebook: `{rules.rulebook}`.")
+        return "\n".join(lines)
+
+    def card_names(self, typed: str = "", kind: str | None = None) -> list[str]:
+        """Return up to 25 card names matching the typed text, from games that expose cards."""
+        wanted = typed.strip().casefold()
+        names = [name for name, _ in self._card_entries(kind) if wanted in name.casefold()]
+        return names[:MAX_CHOICES]
+
+    def card(self, name: str, kind: str | None = None) -> str:
+        """Return the lookup text of one card, or a sentence saying there is no such card."""
+        entries = self._card_entries(kind)
+        if not entries:
+            return "No game here has cards to look up yet."
+        wanted = name.strip().casefold()
+        for entry_name, text in entries:
+            if entry_name.casefold() == wanted:
+                return text
+        close = [n for n, _ in entries if wanted and wanted in n.casefold()]
+        if close:
+            return "No card by that exact name. Did you mean: " + ", ".join(close[:5]) + "?"
+        return f"No card called `{_clip(name, 60)}`."
+
+    def _card_entries(self, kind: str | None) -> list[tuple[str, str]]:
+        """Collect (name, text) of every card of the kind (or of every kind) whose rules index cards."""
+        kinds = [kind] if kind else registry.kinds()
+        entries: list[tuple[str, str]] = []
+        for each in kinds:
+            rules = self.rules_for(each)
+            index = getattr(rules, "card_index", None)
+            if index is None:
+                continue
+            for name, text in index().items():
+                shown = name if kind else f"{name} ({rules.title})"
+                entries.append((shown, text))
+        return entries
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def open_table(
+        self,
+        kind: str,
+        options: str | dict[str, str] | None,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+    ) -> TableRecord:
+        """Open a table in the lobby with the host seated; the caller then makes its thread."""
+        rules = self.rules_for(kind)
+        chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
+        try:
+            full = rules.check_options(chosen)
+        except RulesError as exc:
+            raise TableError(exc.sentence) from None
+        table = await self.store.create_table(
+            kind, f"{host_name}'s table", full, guild_id, channel_id, host_id
+        )
+        await self.store.add_seat(table.id, host_id, host_name, None)
+        log.info("table %s opened (%s)", table.id, kind)
+        return table
+
+    def thread_name(self, table: TableRecord) -> str:
+        """Return the name of a table's thread, e.g. ``Institute #12 — alice's table``."""
+        title = self.rules_for(table.kind).title
+        return _clip(f"{title} #{table.id} — {table.name}", THREAD_NAME_LIMIT)
+
+    async def attach_thread(self, table_id: int, thread_id: int) -> None:
+        """Record the thread the table plays in."""
+        await self.store.set_thread(table_id, thread_id)
+
+    async def table(self, table_id: int) -> TableRecord:
+        """Return a table, or raise TableError when it does not exist."""
+        table = await self.store.table(table_id)
+        if table is None:
+            raise TableError("That table does not exist.")
+        return table
+
+    async def table_in_thread(self, thread_id: int | None) -> TableRecord:
+        """Return the table played in a thread, or raise TableError outside one."""
+        table = None if thread_id is None else await self.store.table_for_thread(thread_id)
+        if table is None:
+            raise TableError("Use this command inside a table's thread.")
+        return table
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """Return the seats of a table (by seat number once started, else join order)."""
+        return await self.store.seats(table_id)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Reply:
+        """Seat a user at a table in the lobby."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._need_lobby(table)
+            rules = self.rules_for(table.kind)
+            seats = await self.store.seats(table_id)
+            if any(s.user_id == user_id for s in seats):
+                raise TableError("You already have a seat at this table.")
+            if len(seats) >= rules.max_players:
+                raise TableError(f"This table is full ({rules.max_players} seats).")
+            await self._store_call(self.store.add_seat(table_id, user_id, name, None))
+            seats = await self.store.seats(table_id)
+        log.info("table %s: a player joined (%d seated)", table_id, len(seats))
+        text = f"{name} takes a seat. {self._lobby_line(rules, seats)}"
+        return Reply(table, f"You joined {self.thread_name(table)}.", Board(table.id, table.version, text))
+
+    async def leave(self, table_id: int, user_id: int) -> Reply:
+        """Free a user's seat while the table is in the lobby."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._need_lobby(table)
+            seats = await self.store.seats(table_id)
+            mine = next((s for s in seats if s.user_id == user_id), None)
+            if mine is None:
+                raise TableError("You have no seat at this table.")
+            if user_id == table.host_id:
+                raise TableError("You host this table: use /game abandon to close it.")
+            await self._store_call(self.store.remove_seat(table_id, user_id))
+            seats = await self.store.seats(table_id)
+        log.info("table %s: a player left (%d seated)", table_id, len(seats))
+        rules = self.rules_for(table.kind)
+        text = f"{mine.name} leaves. {self._lobby_line(rules, seats)}"
+        return Reply(table, "You left the table.", Board(table.id, table.version, text))
+
+    async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
+        """Record whether a DM to this seated user got through."""
+        await self.store.set_dm_ok(table_id, user_id, ok)
+
+    async def start(self, table_id: int, user_id: int) -> Reply:
+        """Start the game (host only): draw the seed, fix the seat order, deal, post the board."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._need_lobby(table)
+            if user_id != table.host_id:
+                raise TableError("Only the host can start the game.")
+            rules = self.rules_for(table.kind)
+            seats = await self.store.seats(table_id)
+            try:
+                rules.check_players(len(seats))
+            except RulesError as exc:
+                raise TableError(exc.sentence) from None
+            seed = self._seed_source()
+            order = seat_order(seed, [s.user_id for s in seats])
+            state = await asyncio.to_thread(rules.setup, len(seats), table.options, seed)
+            by_user = {s.user_id: s for s in seats}
+            waiting = [order[n] for n in rules.waiting_on(state)]
+            try:
+                table = await self.store.start(table_id, seed, order, state, waiting)
+            except StaleVersion:
+                raise TableError("This game has already started.") from None
+            seats_now = {n: by_user[u] for n, u in enumerate(order)}
+            loaded = _Table(table, state, rules, _renumber(seats_now))
+            reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
+        log.info("table %s started with %d seats", table_id, len(seats))
+        return reply
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
+    ) -> Reply:
+        """Apply one move for the user's seat and return what to post, DM and ping.
+
+        ``expected_version`` (from a button or select) refuses a move made on a board that has
+        since changed. A second process writing the table meanwhile makes the store refuse the
+        commit; the move is then read and applied again once on the fresh state, never twice.
+        """
+        async with self._lock(table_id):
+            for attempt in (1, 2):
+                loaded = await self._load_active(table_id)
+                seat = loaded.seat_of(user_id)
+                if seat is None:
+                    raise TableError("You have no seat at this table.")
+                version = loaded.record.version
+                if expected_version is not None and expected_version != version:
+                    raise TableError("The game moved on since that was offered: look at the latest board.")
+                chosen, label, new_state, events = await asyncio.to_thread(
+                    self._resolve, loaded, seat, move, version
+                )
+                rules = loaded.rules
+                result = rules.result(new_state) if rules.is_over(new_state) else None
+                waiting = [loaded.seats[n].user_id for n in rules.waiting_on(new_state)]
+                try:
+                    new_version = await self.store.commit_move(
+                        table_id,
+                        version,
+                        seat,
+                        chosen.to_json(),
+                        [e.to_json() for e in events],
+                        new_state,
+                        [] if result else waiting,
+                        None if result is None else result.to_json(),
+                    )
+                except StaleVersion:
+                    if attempt == 2:
+                        raise TableError("The table changed while you moved: please try again.") from None
+                    log.info("table %s: stale version %s, reloading once", table_id, version)
+                    continue
+                except StoreError:
+                    log.exception("table %s: commit failed", table_id)
+                    raise TableError("I could not save that move: nothing changed. Try again.") from None
+                break
+            log.info("table %s seat %s %s -> v%s", table_id, seat, chosen.action, new_version)
+            record = await self.table(table_id)
+            after = _Table(record, new_state, rules, loaded.seats)
+            reply = await asyncio.to_thread(self._compose, after, loaded.state, events, seat, result=result)
+            return replace(reply, answer=f"You played: {label}.")
+
+    def _resolve(
+        self, table: _Table, seat: int, move: str | Move, version: int
+    ) -> tuple[Move, str, State, list[Event]]:
+        """Read the move (text, token or Move), name it and apply it; rules errors become TableError."""
+        rules = table.rules
+        try:
+            chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
+            new_state, events = rules.apply(table.state, seat, chosen)
+        except RulesError as exc:
+            raise TableError(exc.sentence) from None
+        return chosen, rules.label(table.state, seat, chosen), new_state, events
+
+    def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
+        """Read typed text: a ``#version.index`` token, a code or a label (any case), else parse it."""
+        rules, state = table.rules, table.state
+        wanted = text.strip()
+        token = _INDEX_TOKEN.fullmatch(wanted)
+        legal = rules.legal_moves(state, seat)
+        if token:
+            if int(token["version"]) != version:
+                raise TableError("The game moved on since that was offered: pick again.")
+            index = int(token["index"])
+            if index >= len(legal):
+                raise TableError("That choice is no longer on offer: pick again.")
+            return legal[index]
+        folded = wanted.casefold()
+        for candidate in legal:
+            if folded in (candidate.code().casefold(), rules.label(state, seat, candidate).casefold()):
+                return candidate
+        return rules.find(state, seat, wanted)
+
+    # ------------------------------------------------------------------ reading a table
+
+    async def status(self, table_id: int) -> Board:
+        """Return the public board of a table (the lobby's seats before it starts)."""
+        table = await self.table(table_id)
+        rules = self.rules_for(table.kind)
+        if table.status == "lobby":
+            seats = await self.store.seats(table_id)
+            text = f"{self.thread_name(table)}: waiting in the lobby. {self._lobby_line(rules, seats)}"
+            return Board(table.id, table.version, text)
+        loaded = await self._load(table_id)
+        reply = await asyncio.to_thread(self._compose, loaded, None, [], None, status=True)
+        assert reply.board is not None
+        return reply.board
+
+    async def hand(self, table_id: int, user_id: int) -> PrivateNote:
+        """Return a seat's private view (refusing users without a seat)."""
+        table = await self.table(table_id)
+        if table.status == "lobby":
+            raise TableError("The game has not started yet.")
+        loaded = await self._load(table_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise TableError("You have no seat at this table.")
+        return await asyncio.to_thread(self._private, loaded, seat, [])
+
+    async def log_lines(self, table_id: int, limit: int = 15) -> list[str]:
+        """Return the texts of the most recent public events, oldest first."""
+        table = await self.table(table_id)
+        since = max(0, table.version - limit)
+        lines: list[str] = []
+        for record in await self.store.moves(table_id, since_version=since):
+            for data in record.events:
+                event = Event.from_json(data)
+                if event.public:
+                    lines.append(event.text)
+        return lines[-limit:]
+
+    async def choices(self, table_id: int, user_id: int, typed: str = "") -> list[Choice]:
+        """Return up to 25 legal moves of the user's own seat whose label or code match the text."""
+        table = await self.store.table(table_id)
+        if table is None or table.status != "active":
+            return []
+        loaded = await self._load(table_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            return []
+        return await asyncio.to_thread(_choices, loaded, seat, typed)
+
+    async def waiting_on(self, user_id: int) -> list[WaitingTable]:
+        """Return the active tables waiting on a user, oldest wait first."""
+        found = []
+        for table, since in await self.store.waiting_on(user_id):
+            title = self.thread_name(table)
+            found.append(WaitingTable(table, since, title))
+        return found
+
+    async def replay(self, table_id: int) -> bool:
+        """Replay the move log from the seed and say whether it gives the stored snapshot."""
+        loaded = await self._load(table_id)
+        record, rules = loaded.record, loaded.rules
+        if record.seed is None:
+            return False
+        moves = await self.store.moves(table_id)
+
+        def run() -> State:
+            state = rules.setup(len(loaded.seats), record.options, record.seed)
+            for m in moves:
+                state, _ = rules.apply(state, m.seat, Move.from_json(m.move))
+            return state
+
+        return await asyncio.to_thread(run) == loaded.state
+
+    # ------------------------------------------------------------------ closing
+
+    async def abandon(self, table_id: int, user_id: int, *, manage_server: bool = False) -> Reply:
+        """Close a table: at once for the host or a server manager, else when every player agrees."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            if table.status in ("finished", "abandoned"):
+                raise TableError("This table is already closed.")
+            seats = await self.store.seats(table_id)
+            seated = {s.user_id for s in seats}
+            if user_id == table.host_id or manage_server:
+                await self.store.set_status(table_id, "abandoned")
+                return self._abandoned(table, "The table was closed.")
+            if user_id not in seated:
+                raise TableError("Only the host, a server manager or the players can abandon this table.")
+            if table.status == "lobby":
+                raise TableError("Use /game leave to leave a table in the lobby.")
+            voters = await self.store.add_abandon_vote(table_id, user_id)
+            if seated <= voters:
+                await self.store.set_status(table_id, "abandoned")
+                return self._abandoned(table, "Every player agreed: the table was closed.")
+        name = next(s.name for s in seats if s.user_id == user_id)
+        count = len(voters & seated)
+        text = f"{name} votes to abandon ({count} of {len(seated)}); every player must agree."
+        return Reply(table, "Your vote to abandon is counted.", Board(table.id, table.version, text))
+
+    def _abandoned(self, table: TableRecord, text: str) -> Reply:
+        log.info("table %s abandoned", table.id)
+        return Reply(table, "The table is closed.", Board(table.id, table.version, text, finished=True))
+
+    # ------------------------------------------------------------------ helpers
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def _need_lobby(table: TableRecord) -> None:
+        if table.status != "lobby":
+            started = table.status == "active"
+            raise TableError("The game has already started." if started else "This table is closed.")
+
+    @staticmethod
+    def _lobby_line(rules: Rules, seats: list[SeatRecord]) -> str:
+        names = ", ".join(s.name for s in seats) or "nobody"
+        if rules.min_players == rules.max_players:
+            need = f"{rules.min_players}"
+        else:
+            need = f"{rules.min_players}-{rules.max_players}"
+        return f"Seated ({len(seats)}/{need}): {names}."
+
+    @staticmethod
+    async def _store_call(call: Awaitable[None]) -> None:
+        try:
+            await call
+        except StoreError:
+            raise TableError("The table changed meanwhile: look again and retry.") from None
+
+    async def _load(self, table_id: int) -> _Table:
+        """Load a started table with its snapshot, rules and seats."""
+        try:
+            record, state = await self.store.load(table_id)
+        except CorruptTable:
+            log.error("table %s: snapshot does not match the move log", table_id)
+            raise TableError("This table's saved game is damaged; the host can abandon it.") from None
+        except StoreError:
+            raise TableError("That table does not exist.") from None
+        rules = self.rules_for(record.kind)
+        seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
+        return _Table(record, state, rules, seats)
+
+    async def _load_active(self, table_id: int) -> _Table:
+        table = await self.table(table_id)
+        if table.status == "lobby":
+            raise TableError("The game has not started yet.")
+        if table.status != "active":
+            raise TableError("This game is over." if table.status == "finished" else "This table is closed.")
+        return await self._load(table_id)
+
+    # ------------------------------------------------------------------ composing replies (worker thread)
+
+    def _compose(
+        self,
+        table: _Table,
+        before: State | None,
+        events: list[Event],
+        mover: int | None,
+        *,
+        result: Result | None = None,
+        opening: bool = False,
+        status: bool = False,
+    ) -> Reply:
+        """Build the board, the private notes and the pings after a move (or at start)."""
+        rules, state = table.rules, table.state
+        prompts = rules.pending(state)
+        old = rules.pending(before) if before is not None else []
+        fresh = _fresh_seats(prompts, old)
+        over = rules.is_over(state)
+        if result is None and over:
+            result = rules.result(state)
+        lines: list[str] = []
+        if opening:
+            lines.append(f"The game begins. {self._legend(table)}")
+        lines.extend(e.text for e in events if e.public)
+        if result is not None:
+            lines.append(self._result_text(table, result))
+        else:
+            lines.append(self._waiting_text(table, prompts))
+        if status or not opening:
+            lines.append(self._legend(table))
+        public = rules.view(state, None)
+        image = render.board(rules.kind, public)
+        board = Board(
+            table_id=table.record.id,
+            version=table.record.version,
+            text="\n".join(lines),
+            image=image,
+            view_text=None if image else rules.view_text(public),
+            ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
+            finished=over,
+        )
+        notes: list[PrivateNote] = []
+        if not status:
+            for number in sorted(table.seats):
+                secret = [e for e in events if not e.public and e.visible_to(number)]
+                if opening or secret or number in fresh:
+                    notes.append(self._private(table, number, secret))
+        answer = "Done." if mover is not None else "The game has begun."
+        return Reply(table.record, answer, board, tuple(notes))
+
+    def _private(self, table: _Table, seat: int, secret: list[Event]) -> PrivateNote:
+        """Build a seat's private note: its private events, its view, its legal moves."""
+        rules = table.rules
+        view = rules.view(table.state, seat)
+        image = render.private(rules.kind, view)
+        lines = [f"{self.thread_name(table.record)}: you are seat {seat}."]
+        lines.extend(e.text for e in secret)
+        waiting = [p.text for p in rules.pending(table.state) if p.seat == seat]
+        if waiting:
+            lines.append("Your decision: " + " ".join(waiting))
+        record = table.seats[seat]
+        return PrivateNote(
+            table_id=table.record.id,
+            version=table.record.version,
+            user_id=record.user_id,
+            seat=seat,
+            text="\n".join(lines),
+            image=image,
+            view_text=None if image else rules.view_text(view),
+            choices=tuple(_choices(table, seat, "")),
+            dm_ok=record.dm_ok,
+        )
+
+    @staticmethod
+    def _legend(table: _Table) -> str:
+        return "Seats: " + ", ".join(f"{n} {table.seats[n].name}" for n in sorted(table.seats)) + "."
+
+    @staticmethod
+    def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
+        asks: dict[int, list[str]] = {}
+        for prompt in prompts:
+            asks.setdefault(prompt.seat, []).append(prompt.text)
+        if not asks:
+            return "Waiting on nobody."
+        parts = [f"{table.seats[n].name} ({' '.join(asks[n])})" for n in sorted(asks)]
+        return "Waiting on " + ", ".join(parts)
+
+    @staticmethod
+    def _result_text(table: _Table, result: Result) -> str:
+        names = [table.seats[n].name for n in result.winners]
+        if not names:
+            head = "Game over: nobody wins"
+        elif len(names) == 1:
+            head = f"Game over: {names[0]} wins"
+        else:
+            head = "Game over: " + " and ".join(names) + " share the win"
+        scores = ", ".join(f"{table.seats[n].name} {_number(v)}" for n, v in sorted(result.scores.items()))
+        tail = f" Scores: {scores}." if scores else ""
+        return f"{head} ({result.reason}).{tail}"
+
+
+def seat_order(seed: int, user_ids: list[int]) -> list[int]:
+    """Return the seat order: the join order shuffled by the table's seed (reproducible)."""
+    order = list(user_ids)
+    position: dict = {}
+    rng.seed_state(position, seed)
+    rng.shuffle(position, order)
+    return order
+
+
+def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
+    """Give lobby seat records their seat numbers (the store has them; this saves a read)."""
+    return {n: replace(s, seat=n) for n, s in seats.items()}
+
+
+def _fresh_seats(prompts: list[Prompt], old: list[Prompt]) -> set[int]:
+    """Return the seats with a prompt they did not have before (a mover still asked the same is not)."""
+    before = set(old)
+    return {p.seat for p in prompts if p not in before}
+
+
+def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:
+    """List the seat's legal moves as choices whose label or code contain the typed text."""
+    rules, state = table.rules, table.state
+    wanted = typed.strip().casefold()
+    found: list[Choice] = []
+    for index, move in enumerate(rules.legal_moves(state, seat)):
+        label = rules.label(state, seat, move)
+        if wanted and wanted not in label.casefold() and wanted not in move.code().casefold():
+            continue
+        found.append(Choice(_clip(label), move_value(table.record.version, index, move)))
+        if len(found) == MAX_CHOICES:
+            break
+    return found
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -1,0 +1,291 @@
+"""The table service on a real SQLite store, played with the Sigil Duel test game."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from rules import registry
+from service import TableError, TableService, parse_options, seat_order
+from store import Store
+from tests.toygame import TOY
+
+ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
+SEED = 12345
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> None:
+    registry.register(TOY)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(str(tmp_path / "tables.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def svc(store: Store) -> TableService:
+    return TableService(store, seed_source=lambda: SEED)
+
+
+async def open_duel(svc: TableService, players: int = 2, options: str = "") -> int:
+    table = await svc.open_table("toy", options, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    for user, name in [(BOB, "bob"), (CAROL, "carol")][: players - 1]:
+        await svc.join(table.id, user, name)
+    return table.id
+
+
+def user_of(seats, number: int) -> int:
+    return next(s.user_id for s in seats if s.seat == number)
+
+
+async def test_open_validates_options_and_names_the_thread(svc: TableService) -> None:
+    table = await svc.open_table("toy", "hand=4", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    assert table.options == {"hand": "4"}
+    assert svc.thread_name(table) == f"Sigil Duel #{table.id} — alice's table"
+    with pytest.raises(TableError, match="hand must be one of"):
+        await svc.open_table("toy", "hand=9", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    with pytest.raises(TableError, match="no option called"):
+        await svc.open_table("toy", {"speed": "1"}, guild_id=1, channel_id=2, host_id=ALICE, host_name="a")
+    with pytest.raises(TableError, match="no game called"):
+        await svc.open_table("chess", None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+
+
+def test_parse_options_reads_pairs_and_refuses_junk() -> None:
+    assert parse_options('hand=4 side="b side"') == {"hand": "4", "side": "b side"}
+    assert parse_options("  ") == {}
+    with pytest.raises(TableError, match="name=value"):
+        parse_options("hand 4")
+
+
+async def test_lobby_refuses_second_seat_full_table_and_early_start(svc: TableService) -> None:
+    table_id = await open_duel(svc, players=1)
+    with pytest.raises(TableError, match="already have a seat"):
+        await svc.join(table_id, ALICE, "alice")
+    with pytest.raises(TableError, match="needs 2 to 3 players"):
+        await svc.start(table_id, ALICE)
+    await svc.join(table_id, BOB, "bob")
+    await svc.join(table_id, CAROL, "carol")
+    with pytest.raises(TableError, match="full"):
+        await svc.join(table_id, DAVE, "dave")
+    with pytest.raises(TableError, match="You host this table"):
+        await svc.leave(table_id, ALICE)
+    left = await svc.leave(table_id, CAROL)
+    assert left.board is not None and "carol leaves" in left.board.text
+    with pytest.raises(TableError, match="Only the host"):
+        await svc.start(table_id, BOB)
+
+
+async def test_start_records_seed_and_shuffled_seat_order(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    reply = await svc.start(table_id, ALICE)
+    record = await store.table(table_id)
+    assert record is not None and record.status == "active" and record.seed == SEED
+    seats = await store.seats(table_id)
+    assert [s.user_id for s in sorted(seats, key=lambda s: s.seat)] == seat_order(SEED, [ALICE, BOB])
+    # Both mages choose in secret at once: both are pinged, both get their hand privately.
+    assert reply.board is not None and sorted(reply.board.ping) == [ALICE, BOB]
+    assert sorted(n.user_id for n in reply.private) == [ALICE, BOB]
+    with pytest.raises(TableError, match="already started"):
+        await svc.start(table_id, ALICE)
+
+
+async def test_a_secret_choice_stays_private_until_the_reveal(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    note = await svc.hand(table_id, ALICE)
+    assert note.view_text is not None and "hand [" in note.view_text
+    _, state = await store.load(table_id)
+    seat = (await svc._load(table_id)).seat_of(ALICE)
+    sigil = state["hands"][seat][0]
+    reply = await svc.act(table_id, ALICE, f"choose sigil={sigil}")
+    assert reply.answer == f"You played: Choose sigil {sigil}."
+    assert reply.board is not None
+    public = reply.board.text + (reply.board.view_text or "")
+    assert f"sigil {sigil}" not in public and "hand [" not in public
+    assert "has locked in a sigil" in reply.board.text
+    mine = [n for n in reply.private if n.user_id == ALICE]
+    assert mine and f"You chose sigil {sigil}." in mine[0].text
+    # Bob was already asked to choose: his prompt did not change, so he is not pinged again.
+    assert reply.board.ping == ()
+    log_text = " ".join(await svc.log_lines(table_id))
+    assert f"sigil {sigil}" not in log_text
+
+
+async def test_play_to_the_end_posts_the_result(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    last = None
+    for _ in range(100):
+        record, state = await store.load(table_id)
+        if record.status != "active":
+            break
+        seats = await store.seats(table_id)
+        seat = TOY.waiting_on(state)[0]
+        user = user_of(seats, seat)
+        choice = (await svc.choices(table_id, user))[0]
+        last = await svc.act(table_id, user, choice.value)
+    record = await store.table(table_id)
+    assert record is not None and record.status == "finished" and record.result is not None
+    assert last is not None and last.board is not None and last.board.finished
+    assert "Game over" in last.board.text
+    assert await svc.replay(table_id)
+    with pytest.raises(TableError, match="over"):
+        await svc.act(table_id, ALICE, "pass")
+    assert await svc.waiting_on(ALICE) == []
+
+
+async def test_choices_are_the_users_own_legal_moves_filtered(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc, options="hand=4")
+    await svc.start(table_id, ALICE)
+    _, state = await store.load(table_id)
+    seats = await store.seats(table_id)
+    for seat in (0, 1):
+        user = user_of(seats, seat)
+        offered = await svc.choices(table_id, user)
+        assert [c.value for c in offered] == [m.code() for m in TOY.legal_moves(state, seat)]
+    bob_hand = state["hands"][next(s.seat for s in seats if s.user_id == BOB)]
+    typed = await svc.choices(table_id, BOB, f"sigil {bob_hand[-1]}")
+    assert [c.label for c in typed] == [f"Choose sigil {bob_hand[-1]}"]
+    assert await svc.choices(table_id, DAVE) == []
+
+
+async def test_wrong_moves_are_refused_with_a_sentence_and_change_nothing(
+    svc: TableService, store: Store
+) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    for text, sentence in [
+        ("choose sigil=99", "not allowed"),
+        ("fly", "no move called"),
+        ("choose sigil", "name=value"),
+        ("", "Type a move"),
+    ]:
+        with pytest.raises(TableError, match=sentence):
+            await svc.act(table_id, ALICE, text)
+    with pytest.raises(TableError, match="no seat"):
+        await svc.act(table_id, DAVE, "pass")
+    with pytest.raises(TableError, match="no seat"):
+        await svc.hand(table_id, DAVE)
+    record = await store.table(table_id)
+    assert record is not None and record.version == 0
+
+
+async def test_two_clicks_at_once_apply_once(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    choice = (await svc.choices(table_id, ALICE))[0]
+    results = await asyncio.gather(
+        svc.act(table_id, ALICE, choice.value, expected_version=0),
+        svc.act(table_id, ALICE, choice.value, expected_version=0),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, TableError)]
+    assert len(errors) == 1 and "moved on" in errors[0].sentence
+    assert len(await store.moves(table_id)) == 1
+
+
+async def test_a_second_process_writing_is_caught_and_never_applied_twice(
+    svc: TableService, tmp_path: Path
+) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    other_store = await Store.open(str(tmp_path / "tables.db"))
+    try:
+        other = TableService(other_store)
+        choice = (await svc.choices(table_id, ALICE))[0]
+        results = await asyncio.gather(
+            svc.act(table_id, ALICE, choice.value),
+            other.act(table_id, ALICE, choice.value),
+            return_exceptions=True,
+        )
+    finally:
+        await other_store.close()
+    # Alice has one secret choice to make: the second attempt finds it already made.
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, TableError) for r in results if isinstance(r, Exception))
+    assert len(await svc.store.moves(table_id)) == 1
+
+
+async def test_index_tokens_stand_for_long_moves_and_expire(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    _, state = await store.load(table_id)
+    seat = (await svc._load(table_id)).seat_of(BOB)
+    with pytest.raises(TableError, match="moved on"):
+        await svc.act(table_id, BOB, "#5.0")
+    reply = await svc.act(table_id, BOB, "#0.1")
+    assert reply.answer == f"You played: Choose sigil {state['hands'][seat][1]}."
+
+
+async def test_abandon_needs_host_manager_or_every_player(svc: TableService, store: Store) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    with pytest.raises(TableError, match="Only the host"):
+        await svc.abandon(table_id, DAVE)
+    vote = await svc.abandon(table_id, BOB)
+    assert vote.board is not None and "1 of 2" in vote.board.text
+    record = await store.table(table_id)
+    assert record is not None and record.status == "active"
+    closed = await svc.abandon(table_id, DAVE, manage_server=True)
+    assert closed.board is not None and closed.board.finished
+    record = await store.table(table_id)
+    assert record is not None and record.status == "abandoned"
+    with pytest.raises(TableError, match="already closed"):
+        await svc.abandon(table_id, ALICE)
+
+
+async def test_every_player_agreeing_abandons(svc: TableService, store: Store) -> None:
+    table = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=DAVE, host_name="dave")
+    await svc.join(table.id, BOB, "bob")
+    await svc.leave(table.id, BOB)
+    await svc.join(table.id, BOB, "bob")
+    await svc.start(table.id, DAVE)
+    # Dave hosts; here the players vote instead of using the host's power.
+    await svc.abandon(table.id, BOB)
+    assert (await store.table(table.id)).status == "active"  # type: ignore[union-attr]
+    await store.add_abandon_vote(table.id, DAVE)
+    done = await svc.abandon(table.id, BOB)
+    assert done.board is not None and "Every player agreed" in done.board.text
+
+
+async def test_waiting_on_me_lists_oldest_first(svc: TableService, store: Store) -> None:
+    first = await open_duel(svc)
+    second = await open_duel(svc)
+    await svc.start(first, ALICE)
+    await svc.start(second, ALICE)
+    waiting = await svc.waiting_on(BOB)
+    assert [w.table.id for w in waiting] == [first, second]
+    assert waiting[0].title.startswith("Sigil Duel #")
+
+
+async def test_status_log_and_rules_summary(svc: TableService) -> None:
+    table_id = await open_duel(svc)
+    lobby = await svc.status(table_id)
+    assert "lobby" in lobby.text and "alice, bob" in lobby.text
+    await svc.start(table_id, ALICE)
+    board = await svc.status(table_id)
+    assert board.image is None and board.view_text is not None and "round 1" in board.view_text
+    assert "hand [" not in board.view_text
+    assert "Waiting on" in board.text and board.ping == ()
+    summary = svc.rules_summary("toy")
+    assert "Sigil Duel" in summary and "tests/toygame.py" in summary and "2-3" in summary
+    assert svc.card("Anything") == "No game here has cards to look up yet."
+
+
+async def test_log_lines_never_name_a_move(svc: TableService, caplog: pytest.LogCaptureFixture) -> None:
+    table_id = await open_duel(svc)
+    with caplog.at_level(logging.DEBUG, logger="conclave"):
+        await svc.start(table_id, ALICE)
+        choice = (await svc.choices(table_id, ALICE))[0]
+        await svc.act(table_id, ALICE, choice.value)
+    text = caplog.text
+    assert "choose" in text  # the action name is logged...
+    assert choice.value not in text and "sigil=" not in text  # ...its arguments never
