@@ -1,0 +1,31 @@
+# Conclave on Discord. Build: docker build -t conclave .
+# Run:   docker run -d --name conclave -e DISCORD_TOKEN=... -v conclave-data:/data conclave
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    CONCLAVE_DB=/data/conclave.db
+
+# A fixed uid so a volume's ownership stays the same across rebuilds.
+RUN groupadd --system --gid 10001 conclave \
+    && useradd --system --uid 10001 --gid conclave --home-dir /app --shell /usr/sbin/nologin conclave \
+    && mkdir -p /data \
+    && chown conclave:conclave /data
+
+WORKDIR /app
+
+# Dependencies first, so a code change does not reinstall them.
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY --chown=root:root . .
+# The local table (no DISCORD_TOKEN, run with -it) saves posted images under out/.
+RUN mkdir -p out && chown conclave:conclave out
+
+USER conclave
+# The SQLite file (with its -wal and -shm companions) lives on the volume, never in the image.
+VOLUME ["/data"]
+
+CMD ["python", "bot.py"]

@@ -1,0 +1,9 @@
+"""Entry point: ``python -m bench [selfplay ...]``."""
+
+from __future__ import annotations
+
+import sys
+
+from bench.cli import main
+
+sys.exit(main())

@@ -1,0 +1,84 @@
+"""Command line of the bench.
+
+python -m bench [--kind KIND ...] [--seconds S] [--seed S]
+python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bench import games
+from bench.selfplay import Playout, selfplay
+from bench.timing import format_report, measure
+from rules.contract import RulesError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Time Conclave's games and store.")
+    parser.add_argument("--kind", action="append", help="bench only this kind (repeatable)")
+    parser.add_argument("--players", type=int, help="seats per game (default: the kind's maximum)")
+    parser.add_argument("--seconds", type=float, default=1.5, help="playout time per kind (default 1.5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--renders", type=int, default=40, help="view + render samples per kind")
+    parser.add_argument("--writes", type=int, default=150, help="store write + load samples per kind")
+    sub = parser.add_subparsers(dest="command")
+    play = sub.add_parser("selfplay", help="play random legal games; the last line is a JSON summary")
+    play.add_argument("--game", required=True, help="the kind to play")
+    play.add_argument("--players", type=int, required=True)
+    play.add_argument("--games", type=int, required=True)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    return parser
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise RulesError(f"Write options as name=value, not `{pair}`.")
+        options[name] = value
+    return options
+
+
+def _report_error(game: Playout) -> None:
+    print(f"error in game seed {game.seed}: {game.error}", file=sys.stderr)
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Play the games and print the JSON summary as the last line; 1 if any game failed."""
+    rules = games.find(args.game)
+    summary = selfplay(rules, args.players, args.games, args.seed, _options(args.option), _report_error)
+    print(json.dumps(summary))
+    return 0 if summary["errors"] == 0 else 1
+
+
+def run_timings(args: argparse.Namespace) -> int:
+    """Time every kind asked for (default: all) and print a block per kind."""
+    kinds = args.kind or games.all_kinds()
+    if not kinds:
+        print("No game kinds are registered yet.")
+        return 0
+    failed = False
+    for kind in kinds:
+        rules = games.find(kind)
+        players = args.players or rules.max_players
+        report = measure(rules, players, args.seconds, args.seed, args.renders, args.writes)
+        print(format_report(report, rules.title), flush=True)
+        failed = failed or bool(report.errors)
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bench; return the process exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "selfplay":
+            return run_selfplay(args)
+        return run_timings(args)
+    except RulesError as exc:
+        print(f"bench: {exc.sentence}", file=sys.stderr)
+        return 2

@@ -1,0 +1,86 @@
+"""The bench: self-play summaries and the timing report, run in-process on the test game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import games
+from bench.cli import main
+from bench.selfplay import play, selfplay
+from rules import registry
+from rules.contract import Event, Move, Seat, State
+from tests.toygame import TOY, ToyRules
+
+KEYS = {"game", "players", "games", "finished", "errors", "moves", "seconds"}
+
+
+def summary(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict]:
+    """Run the CLI and read the JSON object on its last line of output."""
+    code = main(argv)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    return code, json.loads(last)
+
+
+@pytest.mark.parametrize("kind", sorted({TOY.kind, *registry.kinds()}))
+def test_selfplay_finishes_every_game_without_errors(capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    players = games.find(kind).min_players
+    code, out = summary(
+        capsys, ["selfplay", "--game", kind, "--players", str(players), "--games", "2", "--seed", "3"]
+    )
+    assert set(out) == KEYS
+    assert (out["game"], out["players"], out["games"]) == (kind, players, 2)
+    assert out["finished"] == out["games"] == 2
+    assert out["errors"] == 0 and code == 0
+    assert out["moves"] > 0 and out["seconds"] >= 0
+
+
+def test_selfplay_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["selfplay", "--game", "toy", "--players", "3", "--games", "3", "--seed", "9"]
+    first, second = summary(capsys, argv)[1], summary(capsys, argv)[1]
+    assert first["moves"] == second["moves"]
+    games_one = [play(TOY, 2, TOY.default_options(), seed, keep_steps=True) for seed in (1, 2)]
+    games_two = [play(TOY, 2, TOY.default_options(), seed, keep_steps=True) for seed in (1, 2)]
+    assert [[s.move for s in g.steps] for g in games_one] == [[s.move for s in g.steps] for g in games_two]
+
+
+class Breaks(ToyRules):
+    """The toy game with an engine bug: the turn after a reveal crashes."""
+
+    def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
+        if move.action in ("draw", "pass"):
+            raise KeyError("deck")
+        return super().resolve(state, seat, move)
+
+
+class Endless(ToyRules):
+    """The toy game declaring a bound far too small to finish in."""
+
+    def max_moves(self, players: int, options: dict[str, str]) -> int:
+        return 3
+
+
+@pytest.mark.parametrize("broken", [Breaks(), Endless()])
+def test_selfplay_counts_engine_errors_and_games_past_the_bound(broken: ToyRules) -> None:
+    seen = []
+    out = selfplay(broken, 2, 4, seed=5, on_error=seen.append)
+    assert out["errors"] == len(seen) == 4
+    assert out["finished"] == 0
+    assert all(game.error for game in seen)
+
+
+def test_timings_report_every_measure(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--kind", "toy", "--seconds", "0.05", "--renders", "5", "--writes", "8"])
+    text = capsys.readouterr().out
+    assert code == 0
+    for name in ("apply", "legal_moves", "view+render", "store write", "store load"):
+        line = next(line for line in text.splitlines() if line.strip().startswith(name))
+        assert "median" in line and "p99" in line
+    assert "store write  median" in text and "n=8" in text
+    assert "render n/a" in text  # the toy game has no board drawing
+
+
+def test_an_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--game", "chess", "--players", "2", "--games", "1"]) == 2
+    assert "no game called `chess`" in capsys.readouterr().err
