@@ -1,0 +1,151 @@
+"""The Institute's state: constants, the opening layout and small accessors.
+
+The state is plain JSON. Locations are ``state["slots"]``: six entries, index 0 is Location 1, each
+``{"kind": "card" | "portal" | "empty", "card": id | None, "stones": [red, blue]}``. Stones sit on the
+Institute Card (or the Portal), not on the Location, so they travel with it when cards shift.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.contract import Event
+from rules.institute.cards import Card, deck
+
+State = dict[str, Any]
+
+SEATS = (0, 1)
+COLOURS = ("red", "blue")
+ACTIONS = ("take", "cast2", "cast1")
+ACTION_LIMITS = {"take": 2, "cast2": 1, "cast1": 3}
+"""How many of each Action Card a player holds (6 in all, 4 get assigned)."""
+ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
+CAST_AMOUNT = {"cast1": 1, "cast2": 2}
+STONES_PER_COLOUR = 30
+"""House ruling: each colour has 30 stones in all (the box's stone tokens come in 1s and 3s)."""
+START_STONES = 5
+START_CHARMS = 2
+MAX_REROLLS = 3
+DICE = 4
+LOCATIONS = 6
+DISCARD_AT = 20
+"""A card left with this many stones or more after the Phase V check is discarded."""
+ROUND_CAP = 40
+"""House ruling: a game still running after this many rounds ends at the close of that round."""
+MAX_CHANGES = 8
+"""House ruling: changing an already assigned die is allowed this many times a round."""
+PHASE_NAMES = {
+    1: "Assign Action Cards to Dice",
+    2: "Take and Cast Power Stones",
+    3: "Use the Portal",
+    4: "Trigger Permanent Powers",
+    5: "Award Institute Cards",
+}
+REALM_AWARDS = {
+    1: "1 Charm",
+    2: "2 Charms and Reroll Cubes refilled to 3",
+    3: "4 Charms",
+    4: "4 Charms and the top Institute Card",
+}
+
+
+def card(card_id: int) -> Card:
+    """Return the record of a physical card."""
+    return deck()[card_id]
+
+
+def other(seat: int) -> int:
+    """Return the opponent's seat."""
+    return 1 - seat
+
+
+def who(seat: int) -> str:
+    """Return the name a seat goes by in events and prompts (its colour)."""
+    return COLOURS[seat].capitalize()
+
+
+def player(state: State, seat: int) -> dict[str, Any]:
+    """Return a seat's player record."""
+    return state["players"][seat]
+
+
+def new_player() -> dict[str, Any]:
+    """Return a player's opening record (before the starting card is dealt)."""
+    return {
+        "score": START_CHARMS,
+        "charms": START_CHARMS,
+        "rerolls": MAX_REROLLS,
+        "stones": START_STONES,
+        "characters": 0,
+        "active": [],
+        "inactive": [],
+        "dice": [1] * DICE,
+        "assign": [None] * DICE,
+        "confirmed": False,
+        "changes": 0,
+        "portal": None,
+    }
+
+
+def portal_index(state: State) -> int:
+    """Return the slot index (0-based) of the Portal."""
+    for i, slot in enumerate(state["slots"]):
+        if slot["kind"] == "portal":
+            return i
+    raise AssertionError("the Portal is always at a Location")
+
+
+def card_slots(state: State) -> list[int]:
+    """Return the indices of the slots holding an Institute Card."""
+    return [i for i, slot in enumerate(state["slots"]) if slot["kind"] == "card"]
+
+
+def slot_at(state: State, location: int) -> dict[str, Any]:
+    """Return the slot at a 1-based Location number."""
+    return state["slots"][location - 1]
+
+
+def take_from_supply(state: State, seat: int, wanted: int) -> int:
+    """Move up to ``wanted`` stones from the general supply to nowhere yet; return how many."""
+    got = max(0, min(wanted, state["supply"][seat]))
+    state["supply"][seat] -= got
+    return got
+
+
+def return_stones(state: State, stones: list[int]) -> None:
+    """Return a [red, blue] pile to the general supply and empty it."""
+    for seat in SEATS:
+        state["supply"][seat] += stones[seat]
+        stones[seat] = 0
+
+
+def stones_in_play(state: State, seat: int) -> int:
+    """Count a colour's stones everywhere (supply, personal, cards, Portal, Realm): always 30."""
+    total = state["supply"][seat] + player(state, seat)["stones"] + state["realm"][seat]
+    return total + sum(slot["stones"][seat] for slot in state["slots"])
+
+
+def phase4_order_key(state: State, card_id: int, owner: int) -> tuple[int, int, int]:
+    """Sort Phase IV cards by number; equal numbers (copies): lower score first, then seat 0."""
+    return (card(card_id).number or 0, player(state, owner)["score"], owner)
+
+
+def owner_of(state: State, card_id: int) -> int | None:
+    """Return the seat holding a card, or None."""
+    for seat in SEATS:
+        p = player(state, seat)
+        if card_id in p["active"] or card_id in p["inactive"]:
+            return seat
+    return None
+
+
+LOG_SIZE = 8
+
+
+def say(
+    state: State, events: list[Event], kind: str, text: str, seats: tuple[int, ...] | None = None, **data: Any
+) -> None:
+    """Record an event; public ones are also kept in the state's short log for the board."""
+    events.append(Event(kind, text, seats, data))
+    if seats is None:
+        state["log"] = [*state["log"], text][-LOG_SIZE:]
