@@ -18,7 +18,7 @@ import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import aiosqlite
@@ -88,17 +88,33 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
-        """Hold the connection for one transaction: commit on success, roll back on any error."""
+        """Hold the connection for one transaction: commit on success, roll back on any error.
+
+        aiosqlite runs statements in order on one worker thread, and a statement already queued
+        runs even if the coroutine awaiting it is cancelled. So a cancel at any await below,
+        BEGIN included, still ends in the ROLLBACK queued after it: the connection is never
+        left inside a transaction for the next caller.
+        """
         async with self._lock:
-            await self._db.execute(f"BEGIN {mode}")
             try:
+                try:
+                    await self._db.execute(f"BEGIN {mode}")
+                except sqlite3.OperationalError as exc:
+                    if "locked" in str(exc) or "busy" in str(exc):
+                        raise StoreError("The database is busy; try again in a moment.") from exc
+                    raise
                 yield self._db
+                await self._db.execute("COMMIT")
             except BaseException:
-                # SQLite may already have rolled back by itself (e.g. disk full).
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            await self._db.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        """Roll back the open transaction, if SQLite has not already ended it."""
+        # "No transaction is active" is fine: BEGIN failed, COMMIT went through before a
+        # cancel, or SQLite already rolled back by itself (e.g. disk full).
+        with suppress(sqlite3.OperationalError):
+            await self._db.execute("ROLLBACK")
 
     def _reading(self) -> Any:
         """Hold the connection for a consistent read (one snapshot of the file)."""

@@ -238,6 +238,47 @@ async def test_a_failure_inside_the_transaction_rolls_everything_back(db: Store)
     assert await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB]) == 1
 
 
+async def test_a_move_cancelled_inside_the_transaction_is_rolled_back(db: Store) -> None:
+    table_id = await started(db)
+    inside = asyncio.Event()
+
+    async def stall() -> None:
+        inside.set()
+        await asyncio.sleep(60)
+
+    db._mid_commit_hook = stall
+    task = asyncio.create_task(db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB]))
+    await asyncio.wait_for(inside.wait(), timeout=10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    db._mid_commit_hook = None
+    table, state = await db.load(table_id)
+    assert (table.version, state, await db.moves(table_id)) == (0, {"n": 0}, [])
+    assert await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB]) == 1
+
+
+async def test_a_move_cancelled_at_any_moment_lands_whole_or_not_at_all(db: Store) -> None:
+    table_id = await started(db)
+    version = 0
+    for attempt in range(30):
+        new = version + 1
+        task = asyncio.create_task(db.commit_move(table_id, version, 0, {"n": new}, [], {"n": new}, [BOB]))
+        await asyncio.sleep(attempt * 0.0003)  # cancel before, during or after the transaction
+        task.cancel()
+        try:
+            landed = await task
+        except asyncio.CancelledError:
+            landed = None
+        table, state = await db.load(table_id)
+        assert table.version in (version, new)
+        assert landed is None or table.version == new
+        assert state == {"n": table.version} and len(await db.moves(table_id)) == table.version
+        version = table.version
+    # Whatever happened, the connection is not stuck inside a transaction.
+    assert await db.commit_move(table_id, version, 0, {"n": version + 1}, [], {"n": version + 1}, [BOB])
+
+
 async def test_a_snapshot_that_is_not_json_touches_nothing(db: Store) -> None:
     table_id = await started(db)
     with pytest.raises(TypeError):
