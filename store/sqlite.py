@@ -19,6 +19,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -55,6 +56,8 @@ class Store:
     @classmethod
     async def open(cls, path: str, *, clock: Callable[[], float] = time.time) -> Store:
         """Open (creating if needed) the database file, switch on WAL and run the migrations."""
+        if path != ":memory:" and not path.startswith("file:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our back;
         # every transaction here is an explicit BEGIN ... COMMIT.
         db = await aiosqlite.connect(path, isolation_level=None)

@@ -67,8 +67,13 @@ def raw(path: str) -> sqlite3.Connection:
 # --------------------------------------------------------------------------- migrations
 
 
-async def test_migrations_build_the_schema_from_an_empty_file(db_path: str) -> None:
-    assert not os.path.exists(db_path)
+@pytest.mark.parametrize("start", ["no file", "zero bytes", "missing folder"])
+async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path, start: str) -> None:
+    db_path = (
+        str(tmp_path / "deeper" / "conclave.db") if start == "missing folder" else str(tmp_path / "c.db")
+    )
+    if start == "zero bytes":
+        Path(db_path).touch()
     opened = await Store.open(db_path)
     async with opened._db.execute("PRAGMA foreign_keys") as cur:
         assert (await cur.fetchone())[0] == 1
