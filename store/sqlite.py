@@ -18,7 +18,7 @@ import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ class Store:
         with suppress(sqlite3.OperationalError):
             await self._db.execute("ROLLBACK")
 
-    def _reading(self) -> Any:
+    def _reading(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         """Hold the connection for a consistent read (one snapshot of the file)."""
         return self._transaction("DEFERRED")
 
