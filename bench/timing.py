@@ -69,7 +69,7 @@ def measure(rules: Rules, players: int, seconds: float, seed: int, renders: int,
         kept += len(game.steps)
         if keep:
             playouts.append(game)
-    _time_views(rules, report, playouts, renders)
+    _time_views(rules, report, playouts, renders, seconds)
     asyncio.run(_time_store(rules, report, playouts, writes))
     return report
 
@@ -83,9 +83,13 @@ def _spread(playouts: list[Playout], count: int) -> list:
     return [steps[int(i * stride)] for i in range(count)]
 
 
-def _time_views(rules: Rules, report: Report, playouts: list[Playout], renders: int) -> None:
+def _time_views(rules: Rules, report: Report, playouts: list[Playout], renders: int, seconds: float) -> None:
     """Time the spectator view plus the board drawing on states spread over the games."""
-    for step in _spread(playouts, renders):
+    # A slow drawing must not stretch the bench: stop after the time budget (5 samples at least).
+    deadline = time.perf_counter() + seconds
+    for count, step in enumerate(_spread(playouts, renders)):
+        if count >= 5 and time.perf_counter() > deadline:
+            break
         began = time.perf_counter()
         view = rules.view(step.after, None)
         png = render.board(rules.kind, view)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from PIL import Image
 
+import render
 from bench import games
 from bench.cli import main
 from bench.selfplay import play, selfplay
@@ -84,3 +87,21 @@ def test_timings_report_every_measure(capsys: pytest.CaptureFixture[str]) -> Non
 def test_an_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--game", "chess", "--players", "2", "--games", "1"]) == 2
     assert "no game called `chess`" in capsys.readouterr().err
+
+
+def test_timings_report_the_png_size_of_a_board_drawing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = []
+
+    def board(view: dict) -> bytes:
+        drawn.append(view)
+        out = io.BytesIO()
+        Image.new("RGB", (64 + view["round"], 32), "navy").save(out, "PNG")
+        return out.getvalue()
+
+    monkeypatch.setitem(render._BOARDS, TOY.kind, board)
+    assert main(["--kind", "toy", "--seconds", "0.05", "--renders", "6", "--writes", "2"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "view+render" in line)
+    assert "n=6" in line and "png median" in line and "KiB" in line
+    assert len(drawn) == 6 and all(view["seat"] is None for view in drawn)  # the public view only
