@@ -1,0 +1,219 @@
+"""Conclave's entry point: configuration, logging, the store, the cogs, the command sync.
+
+``python bot.py`` runs on Discord when ``DISCORD_TOKEN`` is set, else the local table (the same
+bot and cogs against SimCord, in this terminal; see ``localtable.py``). Tests build the bot
+with ``create_bot``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import importlib
+import json
+import logging
+import os
+import pkgutil
+import signal
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import discord
+from discord.ext import commands
+
+from service import TableService
+from store import Store
+
+log = logging.getLogger("conclave")
+
+DEFAULT_DB = "conclave.db"
+TREE_HASH_KEY = "command_tree_sha256"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings read from the environment."""
+
+    token: str | None
+    db_path: str
+    dev_guild: int | None
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD and LOG_LEVEL."""
+        env = os.environ if env is None else env
+        guild = env.get("CONCLAVE_DEV_GUILD", "").strip()
+        if guild and not guild.isdigit():
+            raise SystemExit("CONCLAVE_DEV_GUILD must be a guild id (digits only).")
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            db_path=env.get("CONCLAVE_DB", "").strip() or DEFAULT_DB,
+            dev_guild=int(guild) if guild else None,
+            log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+        )
+
+
+class RedactSecrets(logging.Filter):
+    """Replace secrets (the bot token) in every log record that passes through a handler."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message and traceback text without the secrets."""
+        if not self.secrets:
+            return True
+        message = record.getMessage()
+        if any(s in message for s in self.secrets):
+            record.msg, record.args = self._scrub(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._scrub(record.exc_text)
+        return True
+
+    def _scrub(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+
+def setup_logging(level: str, token: str | None) -> None:
+    """Log to stderr at the given level, with the token redacted from every line."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets([token or ""]))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level, logging.INFO))
+    # discord.py's own chatter stays at INFO even when we debug our code.
+    logging.getLogger("discord").setLevel(max(root.level, logging.INFO))
+
+
+def extensions() -> list[str]:
+    """Return every module in cogs/ that is an extension (defines ``setup``), sorted."""
+    import cogs
+
+    found = []
+    for info in pkgutil.iter_modules(cogs.__path__):
+        name = f"cogs.{info.name}"
+        if hasattr(importlib.import_module(name), "setup"):
+            found.append(name)
+    return sorted(found)
+
+
+class ConclaveBot(commands.Bot):
+    """The bot: a store, a table service and the cogs."""
+
+    def __init__(
+        self,
+        *,
+        store_path: str = DEFAULT_DB,
+        dev_guild: int | None = None,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        # Slash commands only: no privileged intents, no message content.
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+        )
+        self.store_path = store_path
+        self.dev_guild = dev_guild
+        self._seed_source = seed_source
+        self.store: Store | None = None
+        self.service: TableService | None = None
+        self.synced = False
+
+    async def setup_hook(self) -> None:
+        """Open the store, load the cogs and sync the command tree when it changed."""
+        self.store = await Store.open(self.store_path)
+        self.service = TableService(self.store, seed_source=self._seed_source)
+        for name in extensions():
+            await self.load_extension(name)
+        self.tree.on_error = self.on_app_command_error
+        self.synced = await self.sync_commands()
+
+    async def sync_commands(self) -> bool:
+        """Sync to the dev guild (or globally) only when the tree's hash differs from the stored one."""
+        assert self.store is not None
+        guild = discord.Object(self.dev_guild) if self.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"{TREE_HASH_KEY}:{self.dev_guild or 'global'}"
+        if await self.store.get_meta(key) == digest:
+            log.info("command tree unchanged: no sync")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        log.info("command tree synced %s", f"to guild {self.dev_guild}" if guild else "globally")
+        return True
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """Log an unexpected failure (no arguments: they may be secret) and apologise briefly."""
+        name = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command %s failed", name, exc_info=error)
+        text = "Something went wrong on my side; nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def close_store(self) -> None:
+        """Close the store (idempotent)."""
+        if self.store is not None:
+            store, self.store = self.store, None
+            await store.close()
+
+    async def close(self) -> None:
+        """Disconnect from Discord, then close the store."""
+        try:
+            await super().close()
+        finally:
+            await self.close_store()
+
+
+def create_bot(
+    store_path: str = DEFAULT_DB,
+    *,
+    dev_guild: int | None = None,
+    seed_source: Callable[[], int] | None = None,
+) -> ConclaveBot:
+    """Build the bot (not yet connected); tests and the local table use this too."""
+    return ConclaveBot(store_path=store_path, dev_guild=dev_guild, seed_source=seed_source)
+
+
+async def run_discord(config: Config) -> None:
+    """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        assert config.token is not None
+        await bot.start(config.token)
+    log.info("stopped cleanly")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot on Discord with a token, else the local table."""
+    config = Config.from_env()
+    setup_logging(config.log_level, config.token)
+    if config.token:
+        asyncio.run(run_discord(config))
+        return 0
+    import localtable
+
+    return localtable.main(sys.argv[1:] if argv is None else argv, config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Discord adapters: slash commands, buttons and selects that call the table service."""

@@ -1,0 +1,263 @@
+"""/game: the lobby and what every game shares, plus /help. Authorise, parse, call, reply."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.kit import (
+    DYNAMIC_ITEMS,
+    answer,
+    board_message,
+    can_manage,
+    deliver,
+    greet,
+    guarded,
+    kind_here,
+    play,
+    service_of,
+    show_private,
+    table_here,
+)
+from service import TableError
+
+log = logging.getLogger("conclave.cogs")
+
+HELP = """**Conclave** hosts board games in threads: one thread per table.
+`/game new kind:<game> [options:name=value …]` opens a table (run it in a text channel).
+Inside a table's thread:
+`/game join`, `/game leave` — take or free a seat while in the lobby.
+`/game start` — the host starts the game once enough players sit.
+`/game play move:<move>` — play a move; the list shows your legal moves.
+`/game hand` — your private view (also the **My private view** button, and your DMs).
+`/game status`, `/game log` — the board and the recent public events.
+`/game abandon` — host or Manage Server closes the table; otherwise every player must agree.
+Anywhere: `/game mine` (tables waiting on you), `/game rules kind:<game>`, `/game card name:<card>`."""
+
+
+class GameCog(commands.Cog):
+    """The /game commands shared by every game."""
+
+    game = app_commands.Group(name="game", description="Play board games in threads")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def kind_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the registered games whose kind or title match the typed text."""
+        typed = current.casefold()
+        return [
+            app_commands.Choice(name=title, value=kind)
+            for kind, title in service_of(self.bot).kinds()
+            if typed in kind.casefold() or typed in title.casefold()
+        ][:25]
+
+    async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the user's own legal moves at this thread's table, by readable label."""
+        try:
+            table = await table_here(interaction)
+        except TableError:
+            return []
+        found = await service_of(self.bot).choices(table.id, interaction.user.id, current)
+        return [app_commands.Choice(name=c.label, value=c.value) for c in found]
+
+    async def card_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer card names, from this thread's game or from every game."""
+        names = service_of(self.bot).card_names(current, await kind_here(interaction))
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
+
+    # ------------------------------------------------------------------ the lobby
+
+    @game.command(name="new")
+    @app_commands.describe(kind="The game to play", options="Table options as name=value, space separated")
+    @app_commands.autocomplete(kind=kind_choices)
+    async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None) -> None:
+        """Open a table for a game in a new thread."""
+
+        async def work() -> None:
+            channel = interaction.channel
+            if not isinstance(channel, discord.TextChannel):
+                raise TableError("Open a table from a text channel: it gets its own thread.")
+            svc = service_of(self.bot)
+            svc.rules_for(kind)
+            table = await svc.open_table(
+                kind,
+                options,
+                guild_id=interaction.guild_id,
+                channel_id=channel.id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+            )
+            try:
+                thread = await channel.create_thread(
+                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
+                )
+            except discord.HTTPException:
+                await svc.abandon(table.id, interaction.user.id)
+                raise TableError("I could not create a thread here: I need Create Public Threads.") from None
+            await svc.attach_thread(table.id, thread.id)
+            table = await svc.table(table.id)
+            lobby = await svc.status(table.id)
+            await thread.send(
+                f"{interaction.user.mention} opened this table. {lobby.text}\n"
+                "Join with `/game join` here; the host starts with `/game start`.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await greet(self.bot, table, interaction.user.id, thread)
+            await answer(interaction, f"Your table is open: {thread.mention}")
+
+        await guarded(interaction, work)
+
+    @game.command(name="join")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Take a seat at this thread's table."""
+
+        async def work() -> None:
+            svc = service_of(self.bot)
+            table = await table_here(interaction)
+            reply = await svc.join(table.id, interaction.user.id, interaction.user.display_name)
+            await deliver(self.bot, reply)
+            await greet(self.bot, table, interaction.user.id)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="leave")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Free your seat at this thread's table (lobby only)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            reply = await service_of(self.bot).leave(table.id, interaction.user.id)
+            await deliver(self.bot, reply)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="start")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game at this thread's table (host only)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            reply = await service_of(self.bot).start(table.id, interaction.user.id)
+            await deliver(self.bot, reply)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    # ------------------------------------------------------------------ play and look
+
+    @game.command(name="play")
+    @app_commands.describe(move="Pick from your legal moves, or type one")
+    @app_commands.autocomplete(move=move_choices)
+    async def play_move(self, interaction: discord.Interaction, move: str) -> None:
+        """Play a move at this thread's table."""
+        try:
+            table = await table_here(interaction)
+        except TableError as exc:
+            await answer(interaction, exc.sentence)
+            return
+        await play(interaction, table.id, move, None)
+
+    @game.command(name="status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show this table's board and whose decision it waits for."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            board = await service_of(self.bot).status(table.id)
+            message = board_message(board, ping=False)
+            await answer(interaction, message.pop("content"), **message)
+
+        await guarded(interaction, work)
+
+    @game.command(name="hand")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Show your private view of this table (only you see it)."""
+        try:
+            table = await table_here(interaction)
+        except TableError as exc:
+            await answer(interaction, exc.sentence)
+            return
+        await show_private(interaction, table.id)
+
+    @game.command(name="log")
+    async def log_(self, interaction: discord.Interaction) -> None:
+        """Show the recent public events of this table."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            lines = await service_of(self.bot).log_lines(table.id)
+            await answer(interaction, "\n".join(lines) if lines else "Nothing has happened yet.")
+
+        await guarded(interaction, work)
+
+    @game.command(name="abandon")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        """Close this table: host or Manage Server at once, otherwise every player must agree."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            reply = await service_of(self.bot).abandon(
+                table.id, interaction.user.id, manage_server=can_manage(interaction)
+            )
+            await deliver(self.bot, reply)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="mine")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        """List the tables waiting on you, oldest first."""
+
+        async def work() -> None:
+            waiting = await service_of(self.bot).waiting_on(interaction.user.id)
+            if not waiting:
+                await answer(interaction, "No table is waiting on you.")
+                return
+            lines = [
+                f"<#{w.table.thread_id}> {w.title} — waiting since <t:{int(w.since)}:R>"
+                if w.table.thread_id
+                else f"{w.title} — waiting since <t:{int(w.since)}:R>"
+                for w in waiting
+            ]
+            await answer(interaction, "\n".join(lines))
+
+        await guarded(interaction, work)
+
+    @game.command(name="rules")
+    @app_commands.describe(kind="The game")
+    @app_commands.autocomplete(kind=kind_choices)
+    async def rules(self, interaction: discord.Interaction, kind: str) -> None:
+        """Summarise a game and name its rulebook."""
+        try:
+            await answer(interaction, service_of(self.bot).rules_summary(kind))
+        except TableError as exc:
+            await answer(interaction, exc.sentence)
+
+    @game.command(name="card")
+    @app_commands.describe(name="The card's name")
+    @app_commands.autocomplete(name=card_choices)
+    async def card(self, interaction: discord.Interaction, name: str) -> None:
+        """Look up a card."""
+        await answer(interaction, service_of(self.bot).card(name, await kind_here(interaction)))
+
+    # ------------------------------------------------------------------ help
+
+    @app_commands.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How to play with Conclave."""
+        games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).kinds())
+        await answer(interaction, f"{HELP}\nGames: {games or 'none installed'}.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add the /game commands and the restart-proof components."""
+    await bot.add_cog(GameCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -1,0 +1,258 @@
+"""The real bot and cogs against SimCord (offline Discord), played with the Sigil Duel test game."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot import ConclaveBot, create_bot
+from rules import registry
+from tests.toygame import TOY
+
+SEED = 4242
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> None:
+    registry.register(TOY)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "conclave.db")
+
+
+@pytest.fixture
+async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(db_path, seed_source=lambda: SEED)
+    yield bot
+    await bot.close_store()
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    mod: simcord.MemberActor
+
+    @property
+    def bot(self) -> ConclaveBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    def thread(self) -> simcord.ChannelHandle:
+        return self.channel.threads[-1]
+
+    def public(self) -> list[discord.Message]:
+        """Every message anyone may read in the channel and the table threads."""
+        messages = self.channel.history() + [m for t in self.channel.threads for m in t.history()]
+        return [m for m in messages if not m.flags.ephemeral]
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    guild = simcord_env.create_guild("Conclave Test")
+    channel = guild.create_text_channel("tables")
+    managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    return World(
+        simcord_env,
+        channel,
+        guild.add_member(simcord_env.create_user("alice")),
+        guild.add_member(simcord_env.create_user("bob")),
+        guild.add_member(simcord_env.create_user("carol")),
+        guild.add_member(simcord_env.create_user("mod"), roles=[managers]),
+    )
+
+
+def dms(member: simcord.MemberActor) -> list[discord.Message]:
+    return member.user.dm_channel.history()
+
+
+async def version(world: World) -> int:
+    assert world.bot.store is not None
+    table = await world.bot.store.table_for_thread(world.thread().id)
+    assert table is not None
+    return table.version
+
+
+async def started(world: World, *, players: int = 2) -> simcord.ChannelHandle:
+    await world.alice.slash(world.channel, "game new", kind="toy")
+    thread = world.thread()
+    await world.bob.slash(thread, "game join")
+    if players == 3:
+        await world.carol.slash(thread, "game join")
+    result = await world.alice.slash(thread, "game start")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == "The game has begun."
+    return thread
+
+
+def board_with_button(thread: simcord.ChannelHandle) -> discord.Message:
+    return [m for m in thread.history() if not m.flags.ephemeral and m.components][-1]
+
+
+async def test_game_new_creates_a_named_thread_and_greets_by_dm(world: World) -> None:
+    result = await world.alice.slash(world.channel, "game new", kind="toy", options="hand=4")
+    assert result.ephemeral and result.response is not None
+    thread = world.thread()
+    assert thread.name == "Sigil Duel #1 — alice's table"
+    assert "Your table is open" in result.response.content
+    assert "opened this table" in thread.history()[0].content
+    assert "You sit at Sigil Duel #1" in dms(world.alice)[-1].content
+    table = await world.bot.store.table_for_thread(thread.id)  # type: ignore[union-attr]
+    assert table is not None and table.options == {"hand": "4"} and table.status == "lobby"
+
+
+async def test_join_start_and_a_move_work(world: World) -> None:
+    thread = await started(world)
+    assert any("bob takes a seat" in m.content for m in thread.history())
+    board = board_with_button(thread)
+    assert f"<@{world.alice.id}>" in board.content and f"<@{world.bob.id}>" in board.content
+    assert "Waiting on" in board.content
+    # Each mage's hand arrives by DM with a select of their legal moves.
+    private = dms(world.bob)[-1]
+    assert "hand [" in private.content and private.components
+    choices = await world.bob.autocomplete(thread, "game play", "move", "sigil")
+    assert choices and all(c["name"].startswith("Choose sigil") for c in choices)
+    result = await world.bob.slash(thread, "game play", move=choices[0]["value"])
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == f"You played: {choices[0]['name']}."
+    assert "Seat" in thread.last_message.content and "has locked in a sigil" in thread.last_message.content
+    assert await version(world) == 1
+
+
+async def test_a_closed_dm_falls_back_to_the_thread(world: World) -> None:
+    world.env.inject_error(
+        "POST", f"/channels/{world.bob.user.dm_channel.id}/messages", status=403, code=50007, times=None
+    )
+    await world.alice.slash(world.channel, "game new", kind="toy")
+    thread = world.thread()
+    result = await world.bob.slash(thread, "game join")
+    assert result.response is not None and result.response.content.startswith("You joined")
+    assert f"<@{world.bob.id}>, I can't DM you: use /game hand" in thread.last_message.content
+    seats = await world.bot.store.seats(await _table_id(world))  # type: ignore[union-attr]
+    assert {s.user_id: s.dm_ok for s in seats} == {world.alice.id: True, world.bob.id: False}
+    # Bob still gets his private view, ephemerally.
+    await world.alice.slash(thread, "game start")
+    hand = await world.bob.slash(thread, "game hand")
+    assert hand.ephemeral and "hand [" in hand.response.content  # type: ignore[union-attr]
+
+
+async def _table_id(world: World) -> int:
+    table = await world.bot.store.table_for_thread(world.thread().id)  # type: ignore[union-attr]
+    assert table is not None
+    return table.id
+
+
+async def test_buttons_and_selects_still_act_after_a_restart(world: World, db_path: str) -> None:
+    thread = await started(world)
+    board = board_with_button(thread)
+    private = dms(world.alice)[-1]
+    old = world.bot
+    await world.env.restart_bot(create_bot(db_path))
+    await old.close_store()
+    assert world.bot is not old and world.bot.synced is False  # same tree: no second sync
+    shown = await world.alice.click(board, label="My private view")
+    assert shown.ephemeral and "hand [" in shown.response.content  # type: ignore[union-attr]
+    value = private.components[0].children[0].options[0].value  # type: ignore[union-attr]
+    played = await world.alice.user.select(private, [value])
+    assert played.response is not None and played.response.content.startswith("You played: Choose sigil")
+    assert await version(world) == 1
+
+
+async def test_a_player_without_a_seat_is_refused_ephemerally(world: World) -> None:
+    thread = await started(world)
+    board = board_with_button(thread)
+    before = len(world.public())
+    clicked = await world.carol.click(board, label="My private view")
+    assert clicked.ephemeral and clicked.response.content == "You have no seat at this table."  # type: ignore[union-attr]
+    played = await world.carol.slash(thread, "game play", move="pass")
+    assert played.ephemeral and played.response.content == "You have no seat at this table."  # type: ignore[union-attr]
+    assert await world.carol.autocomplete(thread, "game play", "move", "") == []
+    assert len(world.public()) == before
+
+
+async def test_malformed_commands_get_a_clear_error_and_change_nothing(world: World) -> None:
+    bad_option = await world.alice.slash(world.channel, "game new", kind="toy", options="hand=9")
+    assert bad_option.ephemeral and "hand must be one of: 3, 4" in bad_option.response.content  # type: ignore[union-attr]
+    bad_kind = await world.alice.slash(world.channel, "game new", kind="chess")
+    assert "There is no game called `chess`" in bad_kind.response.content  # type: ignore[union-attr]
+    assert world.channel.threads == []
+    outside = await world.alice.slash(world.channel, "game join")
+    assert outside.response.content == "Use this command inside a table's thread."  # type: ignore[union-attr]
+    thread = await started(world)
+    before = len(world.public())
+    wrong = [("choose sigil", "name=value"), ("fly", "no move called"), ("draw", "not allowed")]
+    for text, sentence in wrong:
+        result = await world.alice.slash(thread, "game play", move=text)
+        assert result.ephemeral and sentence in result.response.content  # type: ignore[union-attr]
+    assert await version(world) == 0
+    assert len(world.public()) == before
+
+
+async def test_the_same_select_used_twice_applies_once(world: World) -> None:
+    thread = await started(world)
+    private = dms(world.alice)[-1]
+    value = private.components[0].children[0].options[0].value  # type: ignore[union-attr]
+    first = await world.alice.user.select(private, [value])
+    second = await world.alice.user.select(private, [value])
+    assert first.response.content.startswith("You played")  # type: ignore[union-attr]
+    assert "moved on" in second.response.content  # type: ignore[union-attr]
+    assert await version(world) == 1
+    assert len(await world.bot.store.moves(await _table_id(world))) == 1  # type: ignore[union-attr]
+    assert thread.last_message.content.count("has locked in") == 1
+
+
+async def test_no_public_message_shows_a_secret_choice_before_the_reveal(world: World) -> None:
+    thread = await started(world, players=3)
+    picked = {}
+    for member in (world.alice, world.bob):
+        choice = (await member.autocomplete(thread, "game play", "move", ""))[-1]
+        picked[member.name] = choice["name"]
+        await member.slash(thread, "game play", move=choice["value"])
+    public = "\n".join(m.content for m in world.public())
+    for label in picked.values():
+        sigil = label.removeprefix("Choose ")
+        assert sigil not in public
+    assert "hand [" not in public and "Revealed" not in public
+    # Bob cannot see Alice's ephemeral confirmation either.
+    seen_by_bob = "\n".join(m.content for m in thread.history(viewer=world.bob))
+    assert f"You played: {picked['bob']}." in seen_by_bob
+    assert f"You played: {picked['alice']}." not in seen_by_bob
+    choice = (await world.carol.autocomplete(thread, "game play", "move", ""))[0]
+    await world.carol.slash(thread, "game play", move=choice["value"])
+    assert "Revealed" in thread.last_message.content
+
+
+async def test_abandon_by_a_server_manager_and_mine(world: World) -> None:
+    thread = await started(world)
+    mine = await world.bob.slash(world.channel, "game mine")
+    assert f"<#{thread.id}>" in mine.response.content  # type: ignore[union-attr]
+    vote = await world.bob.slash(thread, "game abandon")
+    assert "vote" in vote.response.content  # type: ignore[union-attr]
+    assert "1 of 2" in thread.last_message.content
+    await world.mod.slash(thread, "game abandon")
+    assert "closed" in thread.last_message.content
+    table = await world.bot.store.table_for_thread(thread.id)  # type: ignore[union-attr]
+    assert table is not None and table.status == "abandoned"
+    after = await world.bob.slash(world.channel, "game mine")
+    assert after.response.content == "No table is waiting on you."  # type: ignore[union-attr]
+
+
+async def test_help_rules_and_card(world: World) -> None:
+    helped = await world.alice.slash(world.channel, "help")
+    assert helped.ephemeral and "/game new" in helped.response.content  # type: ignore[union-attr]
+    assert "Sigil Duel (`toy`)" in helped.response.content  # type: ignore[union-attr]
+    kinds = await world.alice.autocomplete(world.channel, "game new", "kind", "sig")
+    assert {"name": "Sigil Duel", "value": "toy"} in kinds
+    summary = await world.alice.slash(world.channel, "game rules", kind="toy")
+    assert "tests/toygame.py" in summary.response.content  # type: ignore[union-attr]
+    card = await world.alice.slash(world.channel, "game card", name="Anything")
+    assert card.response.content == "No game here has cards to look up yet."  # type: ignore[union-attr]
