@@ -1,0 +1,190 @@
+"""Argent: The Consortium, as a pure rules engine registered under the kind ``argent``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.argent import engine, setup, views
+from rules.argent.state import room_name
+from rules.contract import (
+    Event,
+    Move,
+    OptionSpec,
+    Prompt,
+    PromptKind,
+    Result,
+    Rules,
+    Seat,
+    State,
+    View,
+)
+from rules.registry import register
+
+ACTIONS = frozenset(
+    {
+        "draft",
+        "mark",
+        "place",
+        "cast",
+        "use",
+        "support",
+        "bell",
+        "done",
+        "choose",
+        "target",
+        "research",
+        "pass",
+        "keep",
+        "buy",
+        "cycle",
+        "refresh",
+        "room",
+        "slot",
+        "shadow",
+        "draw",
+        "react",
+        "errand",
+        "declare",
+    }
+)
+
+
+class ArgentRules(Rules):
+    """The rules of Argent: The Consortium (2-5 players)."""
+
+    kind = "argent"
+    title = "Argent: The Consortium"
+    min_players = 2
+    max_players = 5
+    has_secrets = True
+    rulebook = "argent-the-consortium.txt"
+    actions = ACTIONS
+    options = (
+        OptionSpec(
+            "rooms",
+            "University room sides: A, B or a random mix (with the random layout)",
+            ("A", "B", "random"),
+            "A",
+        ),
+        OptionSpec(
+            "layout",
+            "The first-game University for this player count, or random rooms",
+            ("first_game", "random"),
+            "first_game",
+        ),
+        OptionSpec("candidates", "Candidate sheet side: A, B or random", ("A", "B", "random"), "A"),
+        OptionSpec(
+            "mage_powers",
+            "Mage powers: the A sides, the alternate B sides, or a random mix",
+            ("A", "B", "random"),
+            "A",
+        ),
+        OptionSpec(
+            "diversity", "Diversity Requirement: one mage of each department, no draft", ("off", "on"), "off"
+        ),
+        OptionSpec("epic", "Epic variant: a sixth round", ("off", "on"), "off"),
+        OptionSpec(
+            "discards", "Personal discards face down (closed) or face up (open)", ("closed", "open"), "closed"
+        ),
+    )
+
+    def setup(self, players: int, options: dict[str, str], seed: int) -> State:
+        """Deal the candidates, voters, University, decks and tableaus; wait on the mage draft."""
+        self.check_players(players)
+        options = self.check_options(options)
+        state = setup.setup_state(players, options, seed)
+        state["statuses"] = []
+        state["instants"] = []
+        state["queue_done"] = False
+        engine.advance(state, [])
+        return state
+
+    def pending(self, state: State) -> list[Prompt]:
+        """Return the one seat the game waits on and what for."""
+        if state["over"]:
+            return []
+        agenda = state["agenda"]
+        if agenda and agenda[0]["op"] == "ask":
+            task = agenda[0]
+            kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
+            return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
+        phase = state["phase"]
+        if phase == "draft" and state["queue"]:
+            seat = state["queue"][0]
+            return [Prompt(seat, PromptKind.TURN, "draft", f"P{seat + 1}: draft a mage.")]
+        if phase == "marks" and state["queue"]:
+            seat = state["queue"][0]
+            return [Prompt(seat, PromptKind.TURN, "mark", f"P{seat + 1}: place your starting Mark.")]
+        if phase == "errands" and state["turn"]:
+            seat = state["turn"]["seat"]
+            return [Prompt(seat, PromptKind.TURN, "turn", f"P{seat + 1}: take your turn.")]
+        return []
+
+    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+        """Return every move the seat may make now."""
+        return [engine.to_move(o) for o in engine.options_for(state, seat)]
+
+    def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
+        """Carry out a legal move."""
+        return engine.resolve(state, seat, move)
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        """Return what the seat may know."""
+        return views.view(state, seat)
+
+    def view_text(self, view: View) -> str:
+        """Return the view as text."""
+        return views.view_text(view)
+
+    def scramble(self, state: State, seat: Seat | None, rng: Any) -> State:
+        """Re-draw everything the seat does not know."""
+        return views.scramble(state, seat, rng if isinstance(rng, random.Random) else random.Random(0))
+
+    def is_over(self, state: State) -> bool:
+        """Whether the votes have been counted."""
+        return bool(state["over"])
+
+    def result(self, state: State) -> Result | None:
+        """Return the votes, the winner and the tie-break."""
+        if not state["over"]:
+            return None
+        outcome = state["outcome"]
+        votes = outcome["votes"]
+        ranking = tuple(outcome["ranking"])
+        top = ranking[0]
+        tied = [s for s in ranking if votes[s] == votes[top]]
+        reason = f"P{top + 1} wins with {votes[top]} votes"
+        if len(tied) > 1:
+            reason += (
+                ", ahead on Influence"
+                if state["seats"][top]["ip"] > state["seats"][tied[1]]["ip"]
+                else (", having reached that Influence first")
+            )
+        return Result((top,), {s: float(votes[s]) for s in ranking}, reason + ".", ranking)
+
+    def label(self, state: State, seat: Seat, move: Move) -> str:
+        """Return the sentence of a legal move (or its code)."""
+        for opt in engine.options_for(state, seat):
+            if engine.to_move(opt) == move:
+                return opt["label"]
+        return move.code()
+
+    def why_not(self, state: State, seat: Seat, move: Move) -> str:
+        """Explain why a move is refused."""
+        opts = engine.options_for(state, seat)
+        if not opts:
+            return "The game is not waiting on you right now."
+        if move.action == "place" and move.get("room") and state["phase"] == "errands":
+            room = move.get("room")
+            if room in state["board"]["rooms"]:
+                return f"You cannot place a mage in {room_name(room)} now (full, locked, or no mage at home)."
+        return "That is not one of your choices now; pick one from the list."
+
+    def max_moves(self, players: int, options: dict[str, str]) -> int:
+        """Bound the moves of a game: rounds times the decisions a round can hold."""
+        rounds = 6 if options.get("epic") == "on" else 5
+        return 400 + rounds * players * 260
+
+
+ARGENT = register(ArgentRules())

@@ -1,0 +1,262 @@
+"""Game setup (rulebook: Game Setup, steps 1-11; Options and Extras).
+
+Everything random is drawn from the state's own generator. The two setup steps that are
+decisions, the mage draft (step 10) and the starting Marks (step 11), are left pending as
+ordinary turns: see ``engine``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import rng
+from rules.argent import content
+from rules.argent.state import (
+    CENTRAL,
+    DEPARTMENTS,
+    FIRST_GAME,
+    NEUTRAL,
+    ROOM_COUNT,
+    ROW_WIDTH,
+    START,
+    START_IP,
+    SUPPLY_COUNTS,
+    State,
+    order_from,
+    supply_mage,
+)
+
+SPELL_TABLEAU = 3
+VAULT_TABLEAU = 3
+SUPPORTER_TABLEAU = 5
+FACE_DOWN_VOTERS = 10
+
+
+def new_office(seat: int) -> dict[str, Any]:
+    """Return an empty office for a seat."""
+    return {
+        "seat": seat,
+        "candidate": None,
+        "department": None,
+        **START,
+        "ip": START_IP,
+        "ip_time": 0,
+        "merit_bonus": 0,
+        "merit_spent": 0,
+        "starter": None,
+        "spells": [],
+        "vaults": [],
+        "supporters": [],
+        "discard": [],
+        "bell": [],
+        "white_ash": None,
+        "left": False,
+    }
+
+
+def build_mages(state: State) -> None:
+    """Put every mage pawn of the box into the supply."""
+    mages = []
+    for mage_type, count in SUPPLY_COUNTS.items():
+        for _ in range(count):
+            mages.append({"id": len(mages), "owner": None, "type": mage_type, "temp": False, "loc": "supply"})
+    mages.append({"id": len(mages), "owner": None, "type": "apprentice", "temp": True, "loc": "supply"})
+    state["mages"] = mages
+
+
+def give_mage(state: State, seat: int, mage_type: str, temp: bool = False) -> dict[str, Any] | None:
+    """Move a mage of that type from the supply to a seat's office; None when the supply has none."""
+    m = supply_mage(state, mage_type)
+    if m is None:
+        return None
+    m["owner"], m["loc"], m["temp"] = seat, "office", temp or m["type"] == "apprentice"
+    return m
+
+
+def deal_candidates(state: State, side_option: str) -> None:
+    """Deal each player a candidate sheet in player order, on side A, B or a random side."""
+    sheets = content.candidate_sheets()
+    rng.shuffle(state, sheets)
+    for i, seat in enumerate(order_from(state, state["first"])):
+        sheet = sheets[i]
+        side = side_option if side_option in ("A", "B") else ("A" if rng.randbelow(state, 2) == 0 else "B")
+        cand = content.candidate(sheet[side])
+        office = state["seats"][seat]
+        office["candidate"] = cand["id"]
+        office["department"] = cand["department"]
+        office["starter"] = {"id": cand["starter"], "exhausted": False}
+        start = cand.get("start", {})
+        for key in ("gold", "mana", "int", "wis"):
+            office[key] = start.get(key, office[key])
+        office["merit_bonus"] = start.get("merit", 1 if cand["department"] == "student_body" else 0)
+
+
+def starting_mages(state: State, diversity: bool) -> None:
+    """Give each player two mages of its department, or one of each under the Diversity Requirement."""
+    for seat in order_from(state, state["first"]):
+        office = state["seats"][seat]
+        if diversity:
+            for mage_type in DEPARTMENTS:
+                give_mage(state, seat, mage_type)
+            continue
+        start = content.candidate(office["candidate"]).get("start", {}).get("mages")
+        if not start:
+            # Student Body candidates have no department mages: they start with neutral ones.
+            dept = office["department"]
+            start = {dept if dept in DEPARTMENTS else NEUTRAL: 2}
+        for mage_type, count in start.items():
+            for _ in range(count):
+                give_mage(state, seat, mage_type)
+
+
+def stack_influence(state: State) -> None:
+    """Stack the IP discs at 5 in reverse turn order, the first player's disc on top."""
+    order = order_from(state, state["first"])
+    for height, seat in enumerate(reversed(order)):
+        state["seats"][seat]["ip_time"] = height
+    state["ip_clock"] = len(order)
+
+
+def deal_voters(state: State) -> None:
+    """Lay the white voters face up and deal ten more face down; two players drop the 2nd-most voters."""
+    white = [v["id"] for v in content.voters() if v["always_in_play"]]
+    pool = [
+        v["id"]
+        for v in content.voters()
+        if not v["always_in_play"] and (state["players"] > 2 or v.get("two_player", True))
+    ]
+    rng.shuffle(state, pool)
+    seats = [{"id": vid, "face_up": True, "marks": []} for vid in white]
+    seats += [{"id": vid, "face_up": False, "marks": []} for vid in pool[:FACE_DOWN_VOTERS]]
+    state["voters"] = seats
+    state["voter_deck"] = pool[FACE_DOWN_VOTERS:]
+
+
+def choose_rooms(state: State, layout: str, sides: str) -> list[tuple[str, str]]:
+    """Return the rooms in play with their sides, in board order."""
+    players = state["players"]
+    count = ROOM_COUNT[players]
+    if layout == "first_game" and players in FIRST_GAME:
+        rooms = list(FIRST_GAME[players])
+    else:
+        others = [r for r in content.room_ids() if r not in CENTRAL]
+        if players == 2:
+            others = [r for r in others if r != "dormitory"]
+        rng.shuffle(state, others)
+        rooms = others[: count - len(CENTRAL)] + list(CENTRAL)
+        rng.shuffle(state, rooms)
+    chosen = []
+    for room in rooms:
+        if layout == "first_game" and players in FIRST_GAME:
+            side = "A"
+        elif sides in ("A", "B"):
+            side = sides
+        else:
+            side = "A" if rng.randbelow(state, 2) == 0 else "B"
+        if players == 2 and room == "infirmary":
+            side = "B"
+        if players == 2 and room == "great_hall":
+            side = "B"
+        chosen.append((room, side))
+    return chosen
+
+
+def lay_board(state: State, rooms: list[tuple[str, str]]) -> None:
+    """Lay the rooms out in rows (3x3 for two players, rows of four otherwise)."""
+    width = ROW_WIDTH[state["players"]]
+    grid = [[r for r, _ in rooms[i : i + width]] for i in range(0, len(rooms), width)]
+    state["board"] = {
+        "grid": grid,
+        "rooms": {r: {"side": s, "locked": False, "marker": 0, "cards": []} for r, s in rooms},
+    }
+
+
+def build_decks(state: State) -> None:
+    """Shuffle the spell, vault and supporter decks; set the legendary spells apart."""
+    spells = [s["id"] for s in content.spell_books() if not s.get("legendary")]
+    legendary = sorted(s["id"] for s in content.spell_books() if s.get("legendary"))
+    vaults = [v["id"] for v in content.vault_cards() for _ in range(v.get("copies", 1))]
+    supporters = [s["id"] for s in content.supporter_cards()]
+    for deck in (spells, vaults, supporters):
+        rng.shuffle(state, deck)
+    state["decks"] = {"spell": spells, "vault": vaults, "supporter": supporters}
+    state["legendary"] = legendary
+    state["tableau"] = {"spell": [], "vault": [], "supporter": []}
+
+
+def deal_tableaus(state: State) -> None:
+    """Return the tableaus to the bottoms of their decks and reveal 3 spells, 3 vaults, 5 supporters."""
+    for kind, size in (("spell", SPELL_TABLEAU), ("vault", VAULT_TABLEAU), ("supporter", SUPPORTER_TABLEAU)):
+        state["decks"][kind].extend(state["tableau"][kind])
+        state["tableau"][kind] = []
+        refill(state, kind, size)
+
+
+def refill(state: State, kind: str, size: int | None = None) -> None:
+    """Fill a tableau from the top of its deck up to its size."""
+    size = size or {"spell": SPELL_TABLEAU, "vault": VAULT_TABLEAU, "supporter": SUPPORTER_TABLEAU}[kind]
+    deck = state["decks"][kind]
+    while len(state["tableau"][kind]) < size and deck:
+        state["tableau"][kind].append(deck.pop(0))
+
+
+def bell_cards(players: int) -> list[str]:
+    """Return the Bell Tower offerings used at this player count."""
+    return [b["id"] for b in content.bell_tower_cards() if b["min_players"] <= players]
+
+
+def draft_order(state: State) -> list[int]:
+    """Return the snake draft of mages: from the last player backwards, then forwards, and so on."""
+    order = order_from(state, state["first"])
+    picks = 5 if state["players"] == 2 else 3
+    out: list[int] = []
+    for i in range(picks):
+        out += list(reversed(order)) if i % 2 == 0 else order
+    return out
+
+
+def setup_state(players: int, options: dict[str, str], seed: int) -> State:
+    """Return the opening state, waiting on the mage draft (or the starting Marks)."""
+    state: State = {"kind": "argent", "players": players, "options": dict(options)}
+    rng.seed_state(state, seed)
+    state["first"] = rng.randbelow(state, players)
+    state["seats"] = [new_office(s) for s in range(players)]
+    build_mages(state)
+    deal_candidates(state, options.get("candidates", "A"))
+    diversity = options.get("diversity") == "on"
+    starting_mages(state, diversity)
+    stack_influence(state)
+    deal_voters(state)
+    lay_board(state, choose_rooms(state, options.get("layout", "first_game"), options.get("rooms", "A")))
+    state["bell"] = bell_cards(players)
+    state["round"] = 1
+    state["rounds"] = 6 if options.get("epic") == "on" else 5
+    build_decks(state)
+    deal_tableaus(state)
+    state["agenda"] = []
+    state["harms"] = []
+    state["effects"] = {}
+    state["turn"] = None
+    state["next_first"] = None
+    state["fid"] = 0
+    state["mage_powers"] = mage_power_sides(state, options.get("mage_powers", "A"))
+    state["over"] = False
+    state["outcome"] = None
+    if diversity:
+        state["phase"] = "marks"
+        state["queue"] = order_from(state, state["first"])
+    else:
+        state["phase"] = "draft"
+        state["queue"] = draft_order(state)
+    return state
+
+
+def mage_power_sides(state: State, option: str) -> dict[str, str]:
+    """Return which side of each mage power card is in use (A, B, or a random mix)."""
+    sides = {}
+    for dept in DEPARTMENTS:
+        if option in ("A", "B"):
+            sides[dept] = option
+        else:
+            sides[dept] = "A" if rng.randbelow(state, 2) == 0 else "B"
+    return sides

@@ -1,0 +1,259 @@
+"""What each seat may see (``view``), the hidden things re-drawn (``scramble``), and the text board.
+
+Hidden information in Argent: a face-down voter is known to a seat only through its own Mark
+(the white voters to everyone; everyone at the end); personal discards are face down to the other
+players unless Open Discards is on, and Secret Supporters always are; every deck's order is
+hidden from everyone; a decision's private options (Mystic Lantern's cards) only to its seat.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from rules.argent import content
+from rules.argent.state import DEPT_NAMES, State, merit_free, merit_total, room_name
+
+View = dict[str, Any]
+
+
+def voter_known(state: State, index: int, seat: int | None) -> bool:
+    """Whether a seat may see which voter sits at that position."""
+    voter = state["voters"][index]
+    return voter["face_up"] or state["over"] or (seat is not None and seat in voter["marks"])
+
+
+def discard_view(state: State, owner: int, seat: int | None) -> list[dict[str, Any]] | None:
+    """Return the part of a discard pile a seat may see (None: nothing, not even its size)."""
+    pile = state["seats"][owner]["discard"]
+    if seat == owner or state["over"]:
+        return [dict(c) for c in pile]
+    if state["options"].get("discards") == "open":
+        return [dict(c) for c in pile if not c["secret"]]
+    return None
+
+
+def office_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
+    """Return one office as a seat may see it."""
+    office = state["seats"][owner]
+    out = {
+        "seat": owner,
+        "candidate": office["candidate"],
+        "candidate_name": content.candidate_name(office["candidate"]) if office["candidate"] else None,
+        "department": office["department"],
+        "gold": office["gold"],
+        "mana": office["mana"],
+        "int": office["int"],
+        "wis": office["wis"],
+        "ip": office["ip"],
+        "ip_time": office["ip_time"],
+        "merit": merit_total(state, owner),
+        "merit_free": merit_free(state, owner),
+        "starter": dict(office["starter"]) if office["starter"] else None,
+        "spells": [dict(s) for s in office["spells"]],
+        "vaults": [dict(v) for v in office["vaults"]],
+        "supporters": list(office["supporters"]),
+        "bell": list(office["bell"]),
+        "white_ash": office.get("white_ash"),
+        "left": bool(office.get("left")),
+        "discard": discard_view(state, owner, seat),
+    }
+    return out
+
+
+def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
+    """Return the decision at the front of the agenda as this seat may see it."""
+    agenda = state["agenda"]
+    if not agenda or agenda[0]["op"] != "ask":
+        return None
+    task = agenda[0]
+    out: dict[str, Any] = {"seat": task["seat"], "kind": task["kind"], "prompt": task["prompt"]}
+    if seat == task["seat"]:
+        out["options"] = [o["label"] for o in task["options"]]
+    return out
+
+
+def view(state: State, seat: int | None) -> View:
+    """Return everything a seat (None: a spectator) may know."""
+    voters = []
+    for i, v in enumerate(state["voters"]):
+        known = voter_known(state, i, seat)
+        rec = content.voter(v["id"]) if known else None
+        voters.append(
+            {
+                "position": i,
+                "face_up": v["face_up"],
+                "id": v["id"] if known else None,
+                "name": rec["name"] if rec else None,
+                "criterion": rec["criterion"] if rec else None,
+                "marks": list(v["marks"]),
+            }
+        )
+    out: View = {
+        "kind": "argent",
+        "you": seat,
+        "players": state["players"],
+        "options": dict(state["options"]),
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "phase": state["phase"],
+        "first": state["first"],
+        "turn": state["turn"]["seat"] if state.get("turn") else None,
+        "queue": list(state["queue"]) if state["phase"] in ("draft", "marks") else [],
+        "offices": [office_view(state, s, seat) for s in range(state["players"])],
+        "mages": [dict(m) for m in state["mages"] if m["loc"] != "gone"],
+        "board": copy.deepcopy(state["board"]),
+        "voters": voters,
+        "tableau": copy.deepcopy(state["tableau"]),
+        "deck_sizes": {k: len(v) for k, v in state["decks"].items()},
+        "legendary": list(state["legendary"]),
+        "bell": list(state["bell"]),
+        "statuses": [dict(s) for s in state["statuses"]],
+        "mage_powers": dict(state["mage_powers"]),
+        "pending": pending_view(state, seat),
+        "outcome": copy.deepcopy(state["outcome"]) if state["over"] else None,
+    }
+    return out
+
+
+def scramble(state: State, seat: int | None, rand: random.Random) -> State:
+    """Return a copy with every secret of this seat re-drawn: deck orders, unseen voters, others' secrets."""
+    new = copy.deepcopy(state)
+    for deck in new["decks"].values():
+        rand.shuffle(deck)
+    if new["over"]:
+        return new
+    # Voters this seat has not seen trade places with the undealt ones.
+    hidden = [i for i in range(len(new["voters"])) if not voter_known(new, i, seat)]
+    pool = [new["voters"][i]["id"] for i in hidden] + list(new["voter_deck"])
+    rand.shuffle(pool)
+    for i in hidden:
+        new["voters"][i]["id"] = pool.pop()
+    new["voter_deck"] = pool
+    # Other players' secret supporters trade places with the supporter deck.
+    slots = []
+    for owner, office in enumerate(new["seats"]):
+        if owner == seat:
+            continue
+        for card in office["discard"]:
+            if card["secret"]:
+                slots.append(card)
+    if slots:
+        pool = [c["id"] for c in slots] + new["decks"]["supporter"]
+        rand.shuffle(pool)
+        for card in slots:
+            card["id"] = pool.pop()
+        new["decks"]["supporter"] = pool
+    return new
+
+
+# --------------------------------------------------------------------------- text
+
+
+def view_text(v: View) -> str:
+    """Return a seat's view as plain text, enough to play by."""
+    lines = [f"Argent: The Consortium. Round {v['round']} of {v['rounds']}, phase: {v['phase']}."]
+    if v["turn"] is not None:
+        lines.append(f"Turn: P{v['turn'] + 1}. First player: P{v['first'] + 1}.")
+    lines.append("")
+    lines.append("University (rows resolve top to bottom, left to right):")
+    mages_at = {m["loc"]: m for m in v["mages"]}
+    for row in v["board"]["grid"]:
+        for room in row:
+            if not room:
+                continue
+            info = v["board"]["rooms"][room]
+            tags = [f"side {info['side']}"]
+            if info["locked"]:
+                tags.append("locked")
+            if room == "astronomy_tower":
+                tags.append(f"marker on space {info['marker'] + 1}")
+            here = [
+                f"{_short_loc(loc)}: {_mage_word(m)}"
+                for loc, m in sorted(mages_at.items())
+                if loc.split("/")[0] == room
+            ]
+            lines.append(f"  {room_name(room)} ({', '.join(tags)}): " + ("; ".join(here) or "empty"))
+    lines.append("")
+    lines.append("Voters:")
+    for voter in v["voters"]:
+        marks = ", ".join(f"P{s + 1}" for s in voter["marks"]) or "none"
+        who = voter["name"] or "face down"
+        crit = f" ({voter['criterion']})" if voter["criterion"] else ""
+        lines.append(f"  {voter['position'] + 1}. {who}{crit}; marks: {marks}")
+    lines.append("")
+    for office in v["offices"]:
+        you = " (you)" if office["seat"] == v["you"] else ""
+        lines.append(
+            f"P{office['seat'] + 1}{you} {office['candidate_name']} "
+            f"[{DEPT_NAMES.get(office['department'], '')}]: "
+            f"IP {office['ip']}, Merit {office['merit_free']}/{office['merit']}, Gold {office['gold']}, "
+            f"Mana {office['mana']}, INT {office['int']}, WIS {office['wis']}"
+        )
+        home = [m for m in v["mages"] if m["owner"] == office["seat"] and m["loc"] == "office"]
+        if home:
+            lines.append("   mages at home: " + ", ".join(_mage_word(m) for m in home))
+        spells = [
+            f"{content.book(s['id'])['name']} L{s['level']}{' (exhausted)' if s['exhausted'] else ''}"
+            for s in office["spells"]
+        ]
+        if office["starter"]:
+            st = office["starter"]
+            spells.insert(
+                0, f"{content.starter(st['id'])['name']} (starter){' (exhausted)' if st['exhausted'] else ''}"
+            )
+        lines.append("   spells: " + (", ".join(spells) or "none"))
+        if office["vaults"]:
+            lines.append(
+                "   vault: "
+                + ", ".join(
+                    f"{content.vault(x['id'])['name']}{' (exhausted)' if x['exhausted'] else ''}"
+                    for x in office["vaults"]
+                )
+            )
+        if office["supporters"]:
+            lines.append(
+                "   supporters: " + ", ".join(content.supporter(x)["name"] for x in office["supporters"])
+            )
+        if office["discard"]:
+            lines.append(
+                "   discard: "
+                + ", ".join(
+                    content.card_name(c["kind"], c["id"]) + (" (secret)" if c["secret"] else "")
+                    for c in office["discard"]
+                )
+            )
+    lines.append("")
+    lines.append("Spell tableau: " + ", ".join(content.book(b)["name"] for b in v["tableau"]["spell"]))
+    lines.append(
+        "Vault tableau: "
+        + ", ".join(
+            f"{content.vault(x)['name']} ({content.vault(x)['cost']} Gold)" for x in v["tableau"]["vault"]
+        )
+    )
+    lines.append(
+        "Supporter tableau: " + ", ".join(content.supporter(x)["name"] for x in v["tableau"]["supporter"])
+    )
+    lines.append("Bell Tower: " + (", ".join(content.bell(b)["name"] for b in v["bell"]) or "empty"))
+    if v["pending"]:
+        p = v["pending"]
+        lines.append("")
+        lines.append(f"Waiting on P{p['seat'] + 1}: {p['prompt']}.")
+        for i, label in enumerate(p.get("options", []), 1):
+            lines.append(f"  {i}. {label}")
+    if v["outcome"]:
+        lines.append("")
+        lines.extend(v["outcome"]["lines"])
+    return "\n".join(lines)
+
+
+def _short_loc(loc: str) -> str:
+    parts = loc.split("/")
+    return parts[1] if len(parts) == 2 else f"{parts[1]}#{parts[2]}"
+
+
+def _mage_word(m: dict[str, Any]) -> str:
+    owner = "supply" if m["owner"] is None else f"P{m['owner'] + 1}"
+    kind = DEPT_NAMES.get(m["type"], m["type"])
+    return f"{owner} {kind}" + (" (temporary)" if m["temp"] else "")
