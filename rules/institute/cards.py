@@ -73,21 +73,27 @@ class Card:
 
     def to_view(self, card_id: int) -> dict[str, Any]:
         """Return the card as it appears in a view (see VIEW.md)."""
-        return {
-            "id": card_id,
-            "key": self.key,
-            "name": self.name,
-            "cost": self.cost,
-            "surpass": self.surpass,
-            "vp": self.vp,
-            "character": self.character,
-            "power": self.power,
-            "phase": self.phase,
-            "number": self.number,
-            "short": self.short,
-            "text": self.text,
-            "source": self.source,
-        }
+        cached = _VIEWS.get(card_id)
+        if cached is None or cached["key"] != self.key:
+            cached = _VIEWS[card_id] = {
+                "id": card_id,
+                "key": self.key,
+                "name": self.name,
+                "cost": self.cost,
+                "surpass": self.surpass,
+                "vp": self.vp,
+                "character": self.character,
+                "power": self.power,
+                "phase": self.phase,
+                "number": self.number,
+                "short": self.short,
+                "text": self.text,
+                "source": self.source,
+            }
+        return dict(cached)  # every value is immutable, so a shallow copy is a safe copy
+
+
+_VIEWS: dict[int, dict[str, Any]] = {}
 
 
 def _check_effects(where: str, record: dict[str, Any], problems: list[str]) -> None:

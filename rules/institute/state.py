@@ -32,7 +32,7 @@ DISCARD_AT = 20
 """A card left with this many stones or more after the Phase V check is discarded."""
 ROUND_CAP = 40
 """House ruling: a game still running after this many rounds ends at the close of that round."""
-MAX_CHANGES = 8
+MAX_CHANGES = 4
 """House ruling: changing an already assigned die is allowed this many times a round."""
 PHASE_NAMES = {
     1: "Assign Action Cards to Dice",
