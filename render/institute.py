@@ -1,0 +1,514 @@
+"""The Institute's drawings: the public board for the thread and each seat's private sheet.
+
+Both are pure functions of a view (see ``rules/institute/VIEW.md``) and return PNG bytes. They are
+drawn large (the board is 1600 px wide) with big type and strong contrast so that Discord's ~550 px
+preview stays readable, and every colour cue is doubled by a letter and a shape (Red: R in a circle,
+Blue: B in a square) so a colour-blind player loses nothing. Fonts are loaded once.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+import render
+
+View = dict[str, Any]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+# --------------------------------------------------------------------------- look
+
+BOARD_W = 1440
+SHEET_W = 1200
+MARGIN = 16
+GAP = 10
+ROMAN = ("I", "II", "III", "IV", "V")
+
+BG = (28, 30, 44)
+INK = (20, 20, 24)
+PAPER = (246, 238, 218)
+PAPER_DIM = (214, 206, 188)
+MUTED = (96, 92, 84)
+LIGHT = (236, 236, 244)
+LIGHT_MUTED = (176, 180, 198)
+GOLD = (232, 180, 40)
+PORTAL = (92, 46, 140)
+REALM = (14, 84, 98)
+EMPTY = (70, 72, 88)
+SEAT_COLOUR = ((208, 40, 40), (30, 104, 214))
+SEAT_TINT = ((250, 214, 210), (208, 224, 252))
+SEAT_LETTER = ("R", "B")
+SEAT_NAME = ("RED", "BLUE")
+ACTION_LABEL = {"take": "TAKE", "cast1": "CAST 1", "cast2": "CAST 2"}
+ACTION_COLOUR = {"take": (38, 130, 64), "cast1": (150, 80, 20), "cast2": (120, 40, 130)}
+ACTION_LIMITS = {"take": 2, "cast2": 1, "cast1": 3}
+POWER_WORD = {"permanent": "permanent", "one-time": "once", "immediate": "immediate", "none": ""}
+REALM_AWARDS = ("1: 1 charm", "2: 2 charms + cubes", "3: 4 charms", "4: 4 charms + card")
+
+_FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/share/fonts/TTF"),
+    Path("/Library/Fonts"),
+)
+_FONT_FILES = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "narrow": "DejaVuSansCondensed-Bold.ttf",
+}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, style: str = "regular") -> Font:
+    """Return a font of the given pixel size: DejaVu when installed, else Pillow's bundled font."""
+    name = _FONT_FILES[style]
+    for folder in _FONT_DIRS:
+        path = folder / name
+        if path.exists():
+            return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
+
+
+# --------------------------------------------------------------------------- drawing helpers
+
+
+def _wrap(text: str, face: Font, width: int, lines: int) -> list[str]:
+    """Break text into at most ``lines`` lines that fit ``width`` (the last one ends in … if cut)."""
+    words, out, line = text.split(), [], ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if face.getlength(trial) <= width:
+            line = trial
+            continue
+        if line:
+            out.append(line)
+        line = word
+        while face.getlength(line) > width and len(line) > 1:
+            # A single word wider than the box: cut it rather than overflow.
+            out.append(line[: max(1, len(line) * width // int(face.getlength(line) + 1))])
+            line = line[len(out[-1]) :]
+    if line:
+        out.append(line)
+    if len(out) > lines:
+        out = out[:lines]
+        last = out[-1]
+        while last and face.getlength(last + "…") > width:
+            last = last[:-1]
+        out[-1] = last.rstrip() + "…"
+    return out
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    face: Font,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+) -> None:
+    draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+
+
+def _lines(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    lines: list[str],
+    face: Font,
+    fill: tuple[int, int, int],
+    step: int,
+) -> float:
+    """Draw lines downward; return the y below the last one."""
+    for line in lines:
+        _text(draw, (x, y), line, face, fill)
+        y += step
+    return y
+
+
+def _token(draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, count: int, size: int = 46) -> float:
+    """Draw one colour's stones: R in a red circle-ended pill, B in a blue square box; return the width."""
+    label = f"{SEAT_LETTER[seat]} {count}"
+    face = font(int(size * 0.62), "bold")
+    width = int(face.getlength(label)) + size // 2 + 8
+    box = (x, y, x + width, y + size)
+    if seat == 0:
+        draw.rounded_rectangle(box, radius=size // 2, fill=SEAT_COLOUR[0], outline=LIGHT, width=2)
+    else:
+        draw.rectangle(box, fill=SEAT_COLOUR[1], outline=LIGHT, width=2)
+    _text(draw, (x + width / 2, y + size / 2), label, face, (255, 255, 255), "mm")
+    return width
+
+
+def _stones(draw: ImageDraw.ImageDraw, x: float, y: float, stones: list[int], empty_fill: Any) -> None:
+    """Draw both colours' stones side by side (nothing drawn for a colour with none)."""
+    if not any(stones):
+        _text(draw, (x, y + 12), "no stones", font(20), empty_fill)
+        return
+    for seat in (0, 1):
+        if stones[seat]:
+            x += _token(draw, x, y, seat, stones[seat]) + 8
+
+
+def _seat_badge(draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, size: int) -> None:
+    """Draw a seat's mark: a circle with R, or a square with B."""
+    box = (x, y, x + size, y + size)
+    if seat == 0:
+        draw.ellipse(box, fill=SEAT_COLOUR[0], outline=LIGHT, width=3)
+    else:
+        draw.rectangle(box, fill=SEAT_COLOUR[1], outline=LIGHT, width=3)
+    _text(draw, (x + size / 2, y + size / 2), SEAT_LETTER[seat], font(int(size * 0.6), "bold"), LIGHT, "mm")
+
+
+def _die(draw: ImageDraw.ImageDraw, x: float, y: float, value: int, size: int) -> None:
+    """Draw a die as a white square showing its number."""
+    draw.rounded_rectangle(
+        (x, y, x + size, y + size), radius=size // 7, fill=(252, 252, 252), outline=INK, width=3
+    )
+    _text(draw, (x + size / 2, y + size / 2), str(value), font(int(size * 0.66), "bold"), INK, "mm")
+
+
+def _chip(
+    draw: ImageDraw.ImageDraw, x: float, y: float, width: int, text: str, fill: Any, ink: Any, size: int = 24
+) -> None:
+    """Draw a centred label in a filled rounded box."""
+    draw.rounded_rectangle((x, y, x + width, y + size + 12), radius=8, fill=fill)
+    _text(draw, (x + width / 2, y + (size + 12) / 2), text, font(size, "bold"), ink, "mm")
+
+
+def _action_chip(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    width: int,
+    action: str | None,
+    hidden: bool,
+    size: int = 24,
+) -> None:
+    """Draw the Action Card under a die: its name, a hidden '?', or 'none yet'."""
+    if hidden:
+        _chip(draw, x, y, width, "?", (110, 110, 122), LIGHT, size)
+    elif action is None:
+        _chip(draw, x, y, width, "none yet", PAPER_DIM, MUTED, size - 4)
+    else:
+        _chip(draw, x, y, width, ACTION_LABEL[action], ACTION_COLOUR[action], (255, 255, 255), size)
+
+
+def _png(image: Image.Image) -> bytes:
+    """Encode as a small PNG: a 64-colour palette keeps it well under Discord's comfort size."""
+    small = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- the board
+
+
+def _phase_title(view: View) -> str:
+    return f"Round {view['round']} · Phase {ROMAN[view['phase'] - 1]}: {view['phase_name']}"
+
+
+_DECISION_WORDS = {
+    "assign": "assign Action Cards in secret",
+    "window": "use a one-time power or pass",
+    "cast": "choose which Cast Card to fulfil",
+    "realm": "claim the Ethereal Realm award or wait",
+}
+
+
+def _waiting_line(view: View) -> str:
+    """Say whom the game waits on and for what, from the public prompts (never a secret)."""
+    if view["over"]:
+        result = view.get("result") or {}
+        return "GAME OVER — " + str(result.get("reason", ""))
+    asks: dict[str, list[int]] = {}
+    for prompt in view["prompts"]:
+        if prompt["decision"] == "portal":
+            what = "Portal choice" + (" in secret" if prompt["kind"] == "secret" else "")
+        else:
+            what = _DECISION_WORDS.get(prompt["decision"]) or prompt["text"].split(": ", 1)[-1].rstrip(".")
+        seats = asks.setdefault(what, [])
+        if prompt["seat"] not in seats:
+            seats.append(prompt["seat"])
+    if not asks:
+        return "Resolving…"
+    parts = [" and ".join(SEAT_NAME[s] for s in seats) + f": {what}" for what, seats in asks.items()]
+    return "Waiting on " + "  ·  ".join(parts)
+
+
+def _card_power_line(card: dict[str, Any]) -> str:
+    if card["character"]:
+        return "Character: 1 VP per Character you hold"
+    number = f" #{card['number']}" if card.get("number") else ""
+    return f"Phase {ROMAN[card['phase'] - 1]}{number} · {POWER_WORD[card['power']]}"
+
+
+def _location(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, loc: dict[str, Any]) -> None:
+    """Draw one Location: its number, and the Institute Card, the Portal or an empty space there."""
+    kind = loc["kind"]
+    fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
+    draw.rounded_rectangle(
+        (x, y, x + w, y + h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None
+    )
+    # Location number in a dark tab at the top.
+    draw.rounded_rectangle((x, y, x + w, y + 40), radius=14, fill=(12, 12, 18))
+    draw.rectangle((x, y + 26, x + w, y + 40), fill=(12, 12, 18))
+    _text(draw, (x + 12, y + 20), f"LOCATION {loc['number']}", font(22, "bold"), LIGHT, "lm")
+    inner = w - 24
+    cy = y + 52
+    if kind == "portal":
+        _text(draw, (x + w / 2, cy + 50), "PORTAL", font(38, "bold"), LIGHT, "mm")
+        hint = ["Die showing", f"{loc['number']} = 1 stone", "to the Realm"]
+        _lines(draw, x + 12, cy + 100, hint, font(21), LIGHT, 28)
+    elif kind == "empty":
+        _text(draw, (x + w / 2, cy + 60), "empty", font(30, "bold"), LIGHT_MUTED, "mm")
+    else:
+        _card_body(draw, x + 12, cy, inner, loc["card"])
+    _stones(draw, x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED)
+
+
+def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: dict[str, Any]) -> None:
+    """Draw an Institute Card's name, Cost/Surpass, VP and power in short."""
+    for size in (26, 23, 20):
+        name_face = font(size, "narrow")
+        if all(name_face.getlength(word) <= w for word in card["name"].split()):
+            break
+    y = _lines(draw, x, y, _wrap(card["name"], name_face, w, 2), name_face, INK, size + 4)
+    y += 6
+    # Cost and Surpass boxes, VP disc.
+    box = (w - 60) // 2 - 4
+    for i, (label, value) in enumerate((("COST", card["cost"]), ("SURPASS", card["surpass"]))):
+        bx = x + i * (box + 4)
+        draw.rounded_rectangle(
+            (bx, y, bx + box, y + 64), radius=8, fill=(255, 255, 255), outline=INK, width=2
+        )
+        _text(draw, (bx + box / 2, y + 12), label, font(11, "bold"), MUTED, "mm")
+        _text(draw, (bx + box / 2, y + 41), str(value), font(34, "bold"), INK, "mm")
+    vx = x + w - 58
+    draw.ellipse((vx, y + 3, vx + 58, y + 61), fill=GOLD, outline=INK, width=2)
+    vp = "?" if card["character"] else str(card["vp"])
+    _text(draw, (vx + 29, y + 27), vp, font(30, "bold"), INK, "mm")
+    _text(draw, (vx + 29, y + 50), "VP", font(12, "bold"), INK, "mm")
+    y += 74
+    face = font(19, "bold")
+    y = _lines(draw, x, y, _wrap(_card_power_line(card), face, w, 2), face, (110, 40, 20), 24)
+    y += 4
+    if not card["character"]:
+        face = font(21)
+        _lines(draw, x, y, _wrap(card["short"], face, w, 3), face, INK, 26)
+
+
+def _realm(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View) -> None:
+    """Draw the Ethereal Realm: its stones and the four awards."""
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=REALM, outline=LIGHT)
+    _lines(draw, x + 12, y + 12, ["ETHEREAL", "REALM"], font(28, "bold"), LIGHT, 34)
+    face = font(17)
+    _text(draw, (x + 12, y + 94), "Award by stones:", font(19, "bold"), LIGHT)
+    _lines(draw, x + 12, y + 122, list(REALM_AWARDS), face, LIGHT, 26)
+    deck = f"Deck: {view['deck']} cards"
+    _text(draw, (x + 12, y + 240), deck, font(20, "bold"), LIGHT_MUTED)
+    if view["discarded"]:
+        _text(draw, (x + 12, y + 266), f"Discarded: {len(view['discarded'])}", font(20), LIGHT_MUTED)
+    _stones(draw, x + 12, y + h - 60, view["realm"]["stones"], LIGHT_MUTED)
+
+
+def _player_panel(
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View, p: dict[str, Any]
+) -> None:
+    """Draw a player's public area: score, supplies, dice with their Action Cards, and cards."""
+    seat = p["seat"]
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=SEAT_TINT[seat])
+    draw.rounded_rectangle((x, y, x + w, y + 64), radius=14, fill=SEAT_COLOUR[seat])
+    draw.rectangle((x, y + 40, x + w, y + 64), fill=SEAT_COLOUR[seat])
+    _seat_badge(draw, x + 12, y + 8, seat, 48)
+    _text(draw, (x + 72, y + 32), SEAT_NAME[seat], font(34, "bold"), (255, 255, 255), "lm")
+    status = _status(view, p)
+    if status:
+        face = font(21, "bold")
+        width = int(face.getlength(status)) + 24
+        _chip(draw, x + 180, y + 12, width, status, (255, 255, 255), SEAT_COLOUR[seat], 21)
+    _text(draw, (x + w - 16, y + 32), f"{p['score']} VP", font(40, "bold"), (255, 255, 255), "rm")
+    # Dice and the Action Card under each; supplies to their right.
+    dy, size, step = y + 76, 76, 106
+    hidden = not p["assignment_visible"]
+    for d, value in enumerate(p["dice"]):
+        dx = x + 16 + d * step
+        _die(draw, dx, dy, value, size)
+        action = None if p["assignment"] is None else p["assignment"][d]
+        if view["phase"] == 1 or p["assignment_visible"]:
+            _action_chip(draw, dx - 8, dy + size + 8, size + 16, action, hidden, 21)
+    stats = [
+        f"Charms {p['charms']}",
+        f"Reroll Cubes {p['rerolls']}",
+        f"Stones {p['stones']}",
+        f"Characters {p['characters']}",
+    ]
+    _lines(draw, x + 16 + 4 * step + 6, dy - 2, stats, font(24, "bold"), INK, 30)
+    # Cards held, as many lines as the panel has room for.
+    cy = dy + size + 56
+    face = font(22)
+    room = (y + h - cy - 4) // 29
+    lines = [f"● {c['name']}" + ("" if c["character"] else f": {c['short']}") for c in p["active"]]
+    if len(lines) > room - (1 if p["inactive"] else 0):
+        keep = max(0, room - 1 - (1 if p["inactive"] else 0))
+        lines = [*lines[:keep], f"+ {len(lines) - keep} more active"]
+    for line in lines:
+        _text(draw, (x + 16, cy), _wrap(line, face, w - 32, 1)[0], face, INK)
+        cy += 29
+    if p["inactive"] and cy + 29 <= y + h:
+        used = f"Used ({len(p['inactive'])}): " + ", ".join(c["name"] for c in p["inactive"])
+        _text(draw, (x + 16, cy), _wrap(used, face, w - 32, 1)[0], face, MUTED)
+
+
+def _status(view: View, p: dict[str, Any]) -> str:
+    """Return the chip beside a player's name: what the game waits on them for, never a secret."""
+    if view["over"]:
+        winners = (view.get("result") or {}).get("winners") or []
+        return "WINNER" if p["seat"] in winners else ""
+    if view["step"] == "assign":
+        return "LOCKED IN" if p["confirmed"] else "CHOOSING IN SECRET"
+    if view["step"] == "portal":
+        if p["portal_choice"] is not None:
+            return f"PORTAL: SHOWS {p['portal_choice']}"
+        if p["portal_chosen"]:
+            return "PORTAL: CHOSEN"
+        if p["seat"] in view["waiting"]:
+            return "PORTAL: CHOOSING"
+    return "TO ACT" if p["seat"] in view["waiting"] else ""
+
+
+def draw_board(view: View) -> bytes:
+    """Return the PNG of the public board drawn from a view (seat None)."""
+    width, height = BOARD_W, 1040
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+    # Header: round and phase, goal and deck; then whom the game waits on.
+    _text(draw, (MARGIN, 14), _phase_title(view), font(36, "bold"), LIGHT)
+    _text(draw, (width - MARGIN, 14), f"Goal {view['goal']} VP", font(32, "bold"), GOLD, "ra")
+    face = font(25, "bold")
+    waiting = _wrap(_waiting_line(view), face, width - 2 * MARGIN, 1)[0]
+    _text(draw, (MARGIN, 62), waiting, face, GOLD if not view["over"] else (255, 255, 255))
+    # The row: Locations 1-6, then the Ethereal Realm.
+    top, row_h = 104, 440
+    col = (width - 2 * MARGIN - 6 * GAP) // 7
+    for i, loc in enumerate(view["locations"]):
+        _location(draw, MARGIN + i * (col + GAP), top, col, row_h, loc)
+    _realm(draw, MARGIN + 6 * (col + GAP), top, col, row_h, view)
+    # The two players.
+    py, ph = top + row_h + 14, 382
+    pw = (width - 2 * MARGIN - GAP) // 2
+    for p in view["players"]:
+        _player_panel(draw, MARGIN + p["seat"] * (pw + GAP), py, pw, ph, view, p)
+    # The latest public events.
+    ly = py + ph + 10
+    face = font(20)
+    for line in view["log"][-3:]:
+        _text(draw, (MARGIN, ly), _wrap(line, face, width - 2 * MARGIN, 1)[0], face, LIGHT_MUTED)
+        ly += 26
+    return _png(image)
+
+
+# --------------------------------------------------------------------------- the private sheet
+
+
+def _left(p: dict[str, Any]) -> list[str]:
+    """Return, per Action Card type, how many are not yet assigned."""
+    assigned = p["assignment"] or []
+    out = []
+    for action in ("take", "cast2", "cast1"):
+        free = ACTION_LIMITS[action] - sum(1 for a in assigned if a == action)
+        out.append(f"{ACTION_LABEL[action]} ×{free}")
+    return out
+
+
+def draw_sheet(view: View) -> bytes:
+    """Return the PNG of a seat's private sheet drawn from its own view."""
+    seat = view["seat"]
+    if seat is None:
+        return draw_board(view)
+    me = view["players"][seat]
+    rival = view["players"][1 - seat]
+    width = SHEET_W
+    image = Image.new("RGB", (width, 1400), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, 76), fill=SEAT_COLOUR[seat])
+    _seat_badge(draw, MARGIN, 12, seat, 52)
+    title = f"Your sheet — {SEAT_NAME[seat]}"
+    _text(draw, (MARGIN + 66, 38), title, font(34, "bold"), (255, 255, 255), "lm")
+    _text(draw, (width - MARGIN, 38), f"{me['score']} VP", font(40, "bold"), (255, 255, 255), "rm")
+    y = 90
+    _text(draw, (MARGIN, y), _phase_title(view), font(26, "bold"), INK)
+    y += 40
+    mine = [p["text"] for p in view["prompts"] if p["seat"] == seat]
+    if view["over"]:
+        mine = [_waiting_line(view)]
+    elif not mine:
+        others = [p["text"] for p in view["prompts"]]
+        mine = ["Nothing to do now." + (" Waiting on " + " ".join(others) if others else "")]
+    face = font(24, "bold")
+    for line in mine:
+        y = _lines(draw, MARGIN, y, _wrap(line, face, width - 2 * MARGIN, 2), face, SEAT_COLOUR[seat], 32)
+    y += 10
+    # Dice, each with the Action Card under it.
+    size = 110
+    for d, value in enumerate(me["dice"]):
+        dx = MARGIN + d * (size + 30)
+        _die(draw, dx, y, value, size)
+        action = me["assignment"][d] if me["assignment"] else None
+        _action_chip(draw, dx - 5, y + size + 10, size + 10, action, False)
+        _text(draw, (dx + size / 2, y + size + 62), f"die {d + 1}", font(20), MUTED, "ma")
+    sx = MARGIN + 4 * (size + 30) + 10
+    info = [
+        f"Dice total {sum(me['dice'])}" + (" (free reroll)" if sum(me["dice"]) <= 6 else ""),
+        f"Reroll Cubes {me['rerolls']} of 3",
+        f"Charms {me['charms']}   Stones {me['stones']}",
+    ]
+    if view["step"] == "assign":
+        info.append("Cards left: " + ", ".join(_left(me)))
+        info.append("CONFIRMED" if me["confirmed"] else "Not confirmed yet")
+    if me["portal_choice"] is not None:
+        info.append(f"Your Portal choice: {me['portal_choice']}")
+    y2 = _lines(draw, sx, y, info, font(24, "bold"), INK, 34)
+    y = max(y + size + 96, y2 + 10)
+    # Cards held, with their full text.
+    _text(draw, (MARGIN, y), "Your Institute Cards", font(26, "bold"), INK)
+    y += 38
+    face, small = font(21, "bold"), font(20)
+    for card in me["active"]:
+        head = f"{card['name']} — {_card_power_line(card)}"
+        _text(draw, (MARGIN, y), head, face, INK)
+        y = _lines(
+            draw,
+            MARGIN + 20,
+            y + 28,
+            _wrap(card["text"], small, width - 2 * MARGIN - 20, 3),
+            small,
+            MUTED,
+            25,
+        )
+        y += 6
+    if not me["active"]:
+        _text(draw, (MARGIN, y), "No active cards.", small, MUTED)
+        y += 30
+    if me["inactive"]:
+        used = "Used or inactive: " + ", ".join(c["name"] for c in me["inactive"])
+        y = _lines(draw, MARGIN, y, _wrap(used, small, width - 2 * MARGIN, 3), small, MUTED, 26)
+    y += 14
+    # The rival, briefly (only what this seat may know).
+    draw.line((MARGIN, y, width - MARGIN, y), fill=PAPER_DIM, width=3)
+    y += 12
+    _seat_badge(draw, MARGIN, y, 1 - seat, 36)
+    rival_line = (
+        f"{SEAT_NAME[1 - seat]}: {rival['score']} VP · dice {' '.join(str(v) for v in rival['dice'])} · "
+        f"{_status(view, rival).lower() or 'waiting'}"
+    )
+    _text(draw, (MARGIN + 48, y + 18), rival_line, font(24, "bold"), INK, "lm")
+    y += 56
+    return _png(image.crop((0, 0, width, min(y, 1400))))
+
+
+render.register("institute", board=draw_board, private=draw_sheet)

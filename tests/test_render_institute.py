@@ -1,0 +1,147 @@
+"""The Institute's board and private sheet: valid small PNGs, drawn fast, and blind to secrets."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+import time
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from render import institute as drawing
+from tests.institute_stages import R, stages
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SIZE_LIMIT = 600 * 1024
+TIME_LIMIT = 0.25
+"""Seconds for the fastest of three renders; about 80 ms on an idle core, the slack is for a busy CI."""
+
+
+@pytest.fixture(scope="module")
+def positions() -> dict[str, dict[str, Any]]:
+    return stages()
+
+
+def _image(data: bytes) -> Image.Image:
+    assert data.startswith(PNG_SIGNATURE)
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def test_every_stage_is_found(positions: dict[str, dict[str, Any]]) -> None:
+    assert set(positions) == {
+        "opening",
+        "one_confirmed",
+        "cast",
+        "portal_secret",
+        "portal_one_chosen",
+        "realm",
+        "phase4",
+        "power_frame",
+        "late",
+        "over",
+    }
+
+
+@pytest.mark.parametrize("seat", [None, 0, 1])
+def test_boards_and_sheets_are_valid_small_pngs(
+    positions: dict[str, dict[str, Any]], seat: int | None
+) -> None:
+    for name, state in positions.items():
+        view = R.view(state, seat)
+        data = render.private("institute", view) if seat is not None else render.board("institute", view)
+        assert data is not None, name
+        image = _image(data)
+        assert image.width == (drawing.BOARD_W if seat is None else drawing.SHEET_W), name
+        assert 300 <= image.height <= 1400, name
+        assert len(data) < SIZE_LIMIT, (name, len(data))
+
+
+def test_drawing_is_fast(positions: dict[str, dict[str, Any]]) -> None:
+    for name in ("opening", "portal_secret", "late", "over"):
+        state = positions[name]
+        for seat, draw in ((None, drawing.draw_board), (0, drawing.draw_sheet)):
+            view = R.view(state, seat)
+            best = min(_timed(draw, view) for _ in range(3))
+            assert best < TIME_LIMIT, (name, seat, best)
+
+
+def _timed(draw: Any, view: dict[str, Any]) -> float:
+    start = time.perf_counter()
+    draw(view)
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("name", ["opening", "one_confirmed", "portal_one_chosen"])
+def test_the_public_board_is_pixel_identical_whatever_the_secrets(
+    positions: dict[str, dict[str, Any]], name: str
+) -> None:
+    state = positions[name]
+    before = drawing.draw_board(R.view(state, None))
+    changed = 0
+    for k in range(6):
+        other = R.scramble(state, None, random.Random(k))
+        changed += _secrets(other) != _secrets(state)
+        assert drawing.draw_board(R.view(other, None)) == before
+    if name != "opening":
+        # The scramble really re-drew someone's secret, so equality above proves something.
+        assert changed
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_sheet_is_pixel_identical_whatever_the_rivals_secrets(
+    positions: dict[str, dict[str, Any]], seat: int
+) -> None:
+    for name in ("one_confirmed", "portal_one_chosen"):
+        state = positions[name]
+        before = drawing.draw_sheet(R.view(state, seat))
+        for k in range(4):
+            other = R.scramble(state, seat, random.Random(k))
+            assert drawing.draw_sheet(R.view(other, seat)) == before, name
+
+
+def _secrets(state: dict[str, Any]) -> list[Any]:
+    return [(p["assign"], p["portal"]) for p in state["players"]]
+
+
+def test_the_board_shows_an_assignment_once_it_is_visible(positions: dict[str, dict[str, Any]]) -> None:
+    """The drawing does depend on assignments when they may be seen (so the test above can fail)."""
+    view = R.view(positions["one_confirmed"], None)
+    shown = copy.deepcopy(view)
+    for p in shown["players"]:
+        p["assignment"], p["assignment_visible"] = ["take", "cast2", "cast1", "cast1"], True
+    assert drawing.draw_board(shown) != drawing.draw_board(view)
+
+
+def test_a_sheet_shows_the_own_assignment(positions: dict[str, dict[str, Any]]) -> None:
+    state = copy.deepcopy(positions["opening"])
+    before = drawing.draw_sheet(R.view(state, 0))
+    state["players"][0]["assign"] = ["take", None, None, None]
+    assert drawing.draw_sheet(R.view(state, 0)) != before
+    # ...which the public board does not show.
+    assert drawing.draw_board(R.view(state, None)) == drawing.draw_board(R.view(positions["opening"], None))
+
+
+def test_without_dejavu_the_bundled_font_still_draws(
+    positions: dict[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(drawing, "_FONT_DIRS", ())
+    drawing.font.cache_clear()
+    try:
+        data = drawing.draw_board(R.view(positions["late"], None))
+        assert _image(data).width == drawing.BOARD_W
+    finally:
+        drawing.font.cache_clear()
+
+
+def test_wrap_keeps_text_inside_the_box() -> None:
+    face = drawing.font(24, "bold")
+    lines = drawing._wrap("Philosopher's Stone of the Extraordinarily Long Name", face, 150, 2)
+    assert len(lines) == 2
+    assert all(face.getlength(line) <= 150 for line in lines)
+    assert lines[-1].endswith("…")
