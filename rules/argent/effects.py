@@ -108,8 +108,8 @@ def run_frame(state: State, task: Task, events: list[Event]) -> None:
     if not task["list"]:
         return
     effect = task["list"].pop(0)
-    if task["list"]:
-        push(state, task)
+    # The frame stays behind whatever this effect asks, so its context outlives the choices.
+    push(state, task)
     key, arg = next(iter(effect.items()))
     handler = HANDLERS.get(key)
     if handler is None:
@@ -871,8 +871,16 @@ def candidates(
     out = []
     for m in state["mages"]:
         loc = m["loc"]
-        if scope == "infirmary" or key == "heal":
+        if scope == "office":
+            if loc != "office":
+                continue
+        elif scope == "infirmary" or key == "heal":
             if not in_infirmary(loc):
+                continue
+        elif scope == "board_or_infirmary":
+            if not (in_infirmary(loc) or (placed(loc) and not is_shadow(spec(state, *split_loc(loc))))):
+                continue
+            if placed(loc) and locked(state, room_of(loc)):
                 continue
         else:
             if not placed(loc) or is_shadow(spec(state, *split_loc(loc))):
@@ -1016,7 +1024,14 @@ def run_select(state: State, task: Task, events: list[Event]) -> None:
     ]
     if task["left"] == "all":
         for m in pool:
-            strike(state, task, task["key"], task["arg"], m, events)
+            strike(
+                state,
+                {"seat": task["seat"], "fid": task["fid"], "ctx": ctx},
+                task["key"],
+                task["arg"],
+                m,
+                events,
+            )
         return
     if task["left"] <= 0 or not pool:
         return
@@ -1336,6 +1351,8 @@ def do_place(state: State, task: Task, arg: dict[str, Any], events: list[Event])
             "fixed_room": arg.get("scope") == "room",
             "optional": bool(arg.get("up_to")),
             "any_slot": arg.get("slot") == "any",
+            "fid": task["fid"],
+            "via": task["ctx"].get("via"),
         },
     )
 
@@ -1354,6 +1371,8 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
         return
     if task["room"] is None:
         rooms = placeable_rooms(state, seat)
+        if task.get("any_slot"):
+            rooms = [r for r in rooms_in_play(state) if r != INFIRMARY and not locked(state, r)]
         opts = [option("room", f"Place in {room_name(r)}", room=r) for r in rooms]
         if task["optional"] or task["only"] is None:
             opts.append(option("pass", "Place nothing"))
@@ -1362,6 +1381,11 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
     room = task["room"]
     opts = []
     for t in dict.fromkeys(m["type"] for m in mages):
+        if task.get("any_slot"):
+            # Immolation: a taken slot is freed by wounding its mage.
+            for x in candidates(state, seat, "wound", {}, {"via": task.get("via")}, room=room):
+                label = f"Wound {mage_text(state, x)} and place your {DEPT_NAMES[t]} mage there"
+                opts.append(option("place", label, type=t, slot=x["loc"].split("/", 1)[1], wound=1))
         for loc in open_slots(state, room):
             opts.append(
                 option(
@@ -1382,6 +1406,7 @@ def answer_place_room(state: State, task: Task, opt: dict[str, Any], events: lis
             m = state["mages"][task["data"]["only"]]
             m["owner"], m["loc"], m["temp"] = None, "supply", False
         return
+    set_ctx(state, task["data"].get("fid"), room=opt["args"]["room"])
     push(state, dict(task["data"], room=opt["args"]["room"]))
 
 
@@ -1394,7 +1419,12 @@ def answer_place_slot(state: State, task: Task, opt: dict[str, Any], events: lis
     if data["only"] is not None:
         pool = [m for m in pool if m["id"] == data["only"]]
     m = next(x for x in pool if x["type"] == opt["args"]["type"])
-    put(state, m, f"{data['room']}/{opt['args']['slot']}", events)
+    loc = f"{data['room']}/{opt['args']['slot']}"
+    if opt["args"].get("wound"):
+        victim = next((x for x in state["mages"] if x["loc"] == loc), None)
+        if victim is not None:
+            wound(state, seat, victim, data.get("via"), events)
+    put(state, m, loc, events)
     left = data["left"] - 1
     if left > 0:
         push(state, dict(data, left=left, room=data["room"] if data["fixed_room"] else None, optional=True))
@@ -1730,9 +1760,26 @@ def do_become_first(state: State, task: Task, arg: Any, events: list[Event]) -> 
 
 def do_extra_action(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     turn = state["turn"]
-    if not turn or turn["seat"] != task["seat"]:
-        return
     kinds = arg.get("kinds", ["any"])
+    if not turn or turn["seat"] != task["seat"] or turn["round_over"]:
+        # Outside one's own turn (Tardy, Stop Time after the last Bell Tower offering) only placements
+        # can be taken, and they are taken at once.
+        if kinds == ["place"]:
+            for _ in range(arg.get("count", 1)):
+                push(
+                    state,
+                    {
+                        "op": "place",
+                        "seat": task["seat"],
+                        "left": 1,
+                        "only": None,
+                        "room": None,
+                        "fixed_room": False,
+                        "optional": True,
+                        "fid": None,
+                    },
+                )
+        return
     group = new_group(state) if arg.get("distinct") else None
     for _ in range(arg.get("count", 1)):
         turn["allow"].append(

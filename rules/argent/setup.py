@@ -14,7 +14,6 @@ from rules.argent import content
 from rules.argent.state import (
     CENTRAL,
     DEPARTMENTS,
-    FIRST_GAME,
     NEUTRAL,
     ROOM_COUNT,
     ROW_WIDTH,
@@ -132,42 +131,66 @@ def deal_voters(state: State) -> None:
     state["voter_deck"] = pool[FACE_DOWN_VOTERS:]
 
 
-def choose_rooms(state: State, layout: str, sides: str) -> list[tuple[str, str]]:
-    """Return the rooms in play with their sides, in board order."""
+def first_game_layout(players: int) -> dict[str, Any]:
+    """Return the prepared first-game layout for a player count."""
+    return next(lay for lay in content.layouts() if lay["players"] == players)
+
+
+def two_player_side(room: str, side: str) -> str | None:
+    """Return the side a room may use with two players (None: the room is left out)."""
+    rules = content.room_side(room, side).get("rules", [])
+    other = "B" if side == "A" else "A"
+    if "not_in_two_player" in rules or "two_player_required" in content.room_side(room, other).get(
+        "rules", []
+    ):
+        if "not_in_two_player" in content.room_side(room, other).get("rules", []):
+            return None
+        return other
+    return side
+
+
+def random_board(state: State, sides: str) -> tuple[list[list[str | None]], dict[str, str]]:
+    """Deal the rooms at random: University Central plus others, each on its chosen or a random side."""
     players = state["players"]
-    count = ROOM_COUNT[players]
-    if layout == "first_game" and players in FIRST_GAME:
-        rooms = list(FIRST_GAME[players])
-    else:
-        others = [r for r in content.room_ids() if r not in CENTRAL]
+    chosen: dict[str, str] = {}
+    others = [r for r in content.room_ids() if r not in CENTRAL]
+    rng.shuffle(state, others)
+    pool = list(CENTRAL) + others
+    for room in pool:
+        if len(chosen) >= ROOM_COUNT[players]:
+            break
+        side = sides if sides in ("A", "B") else ("A" if rng.randbelow(state, 2) == 0 else "B")
         if players == 2:
-            others = [r for r in others if r != "dormitory"]
-        rng.shuffle(state, others)
-        rooms = others[: count - len(CENTRAL)] + list(CENTRAL)
-        rng.shuffle(state, rooms)
-    chosen = []
-    for room in rooms:
-        if layout == "first_game" and players in FIRST_GAME:
-            side = "A"
-        elif sides in ("A", "B"):
-            side = sides
-        else:
-            side = "A" if rng.randbelow(state, 2) == 0 else "B"
-        if players == 2 and room == "infirmary":
-            side = "B"
-        if players == 2 and room == "great_hall":
-            side = "B"
-        chosen.append((room, side))
-    return chosen
+            side = two_player_side(room, side)
+            if side is None:
+                continue
+        chosen[room] = side
+    rooms = list(chosen)
+    rng.shuffle(state, rooms)
+    width = ROW_WIDTH[players]
+    grid: list[list[str | None]] = [rooms[i : i + width] for i in range(0, len(rooms), width)]
+    return grid, chosen
 
 
-def lay_board(state: State, rooms: list[tuple[str, str]]) -> None:
-    """Lay the rooms out in rows (3x3 for two players, rows of four otherwise)."""
-    width = ROW_WIDTH[state["players"]]
-    grid = [[r for r, _ in rooms[i : i + width]] for i in range(0, len(rooms), width)]
+def lay_board(state: State, layout: str, sides: str) -> None:
+    """Lay out the University: a first-game layout, or random rooms on chosen or random sides."""
+    if layout == "first_game":
+        lay = first_game_layout(state["players"])
+        grid = [list(row) for row in lay["grid"]]
+        chosen = {}
+        for room in (r for row in grid for r in row if r):
+            side = lay.get("sides", {}).get(room, "A")
+            if sides in ("B", "random"):
+                # The first-game rooms, flipped to B (or at random) for experienced tables.
+                side = sides if sides == "B" else ("A" if rng.randbelow(state, 2) == 0 else "B")
+                if state["players"] == 2:
+                    side = two_player_side(room, side) or side
+            chosen[room] = side
+    else:
+        grid, chosen = random_board(state, sides)
     state["board"] = {
         "grid": grid,
-        "rooms": {r: {"side": s, "locked": False, "marker": 0, "cards": []} for r, s in rooms},
+        "rooms": {r: {"side": s, "locked": False, "marker": 0, "cards": []} for r, s in chosen.items()},
     }
 
 
@@ -227,7 +250,7 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
     starting_mages(state, diversity)
     stack_influence(state)
     deal_voters(state)
-    lay_board(state, choose_rooms(state, options.get("layout", "first_game"), options.get("rooms", "A")))
+    lay_board(state, options.get("layout", "first_game"), options.get("rooms", "A"))
     state["bell"] = bell_cards(players)
     state["round"] = 1
     state["rounds"] = 6 if options.get("epic") == "on" else 5
