@@ -78,10 +78,17 @@ def mage_of(state: State, seat: int, mage_type: str, loc: str = "office") -> dic
 
 def give_mage(state: State, seat: int, mage_type: str, loc: str = "office") -> dict[str, Any]:
     """Hand a seat a mage from the supply, standing where asked."""
-    m = next(
+    pool = [
         x for x in state["mages"] if x["owner"] is None and x["type"] == mage_type and x["loc"] == "supply"
-    )
-    m["owner"], m["loc"] = seat, loc
+    ]
+    # With the supply drained by the draft, borrow a pawn waiting in another office.
+    pool += [
+        x
+        for x in state["mages"]
+        if x["owner"] not in (None, seat) and x["type"] == mage_type and x["loc"] == "office"
+    ]
+    m = pool[0]
+    m["owner"], m["loc"], m["temp"] = seat, loc, False
     return m
 
 

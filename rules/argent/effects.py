@@ -79,6 +79,11 @@ def describe(effects: list[dict[str, Any]]) -> str:
     return ", then ".join(p for p in parts if p) or "nothing"
 
 
+def cap(text: str) -> str:
+    """Upper-case the first letter only."""
+    return text[:1].upper() + text[1:]
+
+
 def describe_one(effect: dict[str, Any]) -> str:
     """Return a short phrase for one effect."""
     key, arg = next(iter(effect.items()))
@@ -246,7 +251,7 @@ def answer_repeat(state: State, task: Task, opt: dict[str, Any], events: list[Ev
 
 
 def do_choose(state: State, task: Task, arg: list[list[dict[str, Any]]], events: list[Event]) -> None:
-    opts = [option("choose", describe(branch).capitalize(), option=i) for i, branch in enumerate(arg)]
+    opts = [option("choose", cap(describe(branch)), option=i) for i, branch in enumerate(arg)]
     ask(
         state,
         task["seat"],
@@ -282,7 +287,7 @@ def run_distinct(state: State, task: Task, events: list[Event]) -> None:
     if task["left"] <= 0:
         return
     opts = [
-        option("choose", describe(branch).capitalize(), option=i)
+        option("choose", cap(describe(branch)), option=i)
         for i, branch in enumerate(task["options"])
         if i not in task["taken"]
     ]
@@ -1873,7 +1878,7 @@ def do_astronomy_any_earlier(state: State, task: Task, arg: Any, events: list[Ev
     room = task["ctx"].get("room")
     track = room_side(state, room)["track"]
     here = task["ctx"].get("space", len(track) - 1)
-    opts = [option("choose", describe(track[i]).capitalize(), option=i) for i in range(here) if track[i]]
+    opts = [option("choose", cap(describe(track[i])), option=i) for i in range(here) if track[i]]
     ask(state, task["seat"], "choose", opts, "choose an earlier reward", data={"branches": track, "ctx": {}})
 
 
