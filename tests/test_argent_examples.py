@@ -71,7 +71,7 @@ def test_treys_wave_banishes_a_mage_and_exhausts_the_spell() -> None:
 
 
 def test_brads_spellblade_wounds_then_places_and_exhausts() -> None:
-    """Rulebook, 3. Use a Vault Item: Spellblade wounds a mage, Brad's mage takes its slot; a Treasure exhausts."""
+    """Rulebook, 3. Use a Vault Item: Spellblade wounds a mage, Brad's takes its slot; a Treasure exhausts."""
     state = round_one(3)
     brad, foe = rivals(state)
     state["seats"][brad]["vaults"].append({"id": "spellblade", "exhausted": False})
