@@ -9,6 +9,7 @@ hidden from everyone; a decision's private options (Mystic Lantern's cards) only
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any
 
@@ -119,7 +120,7 @@ def view(state: State, seat: int | None) -> View:
 
 def scramble(state: State, seat: int | None, rand: random.Random) -> State:
     """Return a copy with every secret of this seat re-drawn: deck orders, unseen voters, others' secrets."""
-    new = copy.deepcopy(state)
+    new = json.loads(json.dumps(state))
     for deck in new["decks"].values():
         rand.shuffle(deck)
     if new["over"]:
