@@ -311,9 +311,10 @@ def instant(state: State, room: str) -> bool:
     return bool(room_side(state, room).get("instant"))
 
 
-def free_loc(state: State, room: str, slot_id: str) -> str | None:
+def free_loc(state: State, room: str, slot_id: str, taken: Any = None) -> str | None:
     """Return the location a mage would take in a slot, or None when it is full."""
-    taken = occupied(state)
+    if taken is None:
+        taken = occupied(state)
     if is_multi(spec(state, room, slot_id)):
         k = 0
         while loc_of(room, slot_id, k) in taken:
@@ -328,10 +329,11 @@ def open_slots(state: State, room: str) -> list[str]:
     if room == INFIRMARY:
         return []
     out = []
+    taken = {m["loc"] for m in state["mages"]}
     for s in slots(state, room):
         if is_shadow(s) or s["kind"] in ("wound", "general"):
             continue
-        loc = free_loc(state, room, s["id"])
+        loc = free_loc(state, room, s["id"], taken)
         if loc:
             out.append(loc)
     return out
