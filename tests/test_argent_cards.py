@@ -162,8 +162,8 @@ def test_every_room_slot_pays_out(room: str, side: str, slot: str) -> None:
     rooms[room]["side"] = side
     if (
         "reveal_vault_3" in content.room_side(room, side).get("rules", [])
-        or side == "B"
-        and room == "adventuring"
+        or (side == "B"
+        and room == "adventuring")
     ):
         rooms[room]["cards"] = [{"kind": "vault", "id": state["decks"]["vault"].pop(0)}]
     mage = give_mage(state, me, "divinity", "office")
