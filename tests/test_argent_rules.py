@@ -516,3 +516,80 @@ def test_a_leaving_player_is_skipped_and_two_rooms_go_at_round_end() -> None:
     assert "library" in state["board"]["rooms"]
     assert me not in [p.seat for p in R.pending(state)]
     assert at(state, "guilds/r2") is None
+
+
+def test_auric_catalyst_waives_a_gold_cost() -> None:
+    """Auric Catalyst: a Gold cost about to be paid becomes 0; the card goes to the discard."""
+    state = round_one(3)
+    me = seat_now(state)
+    state["seats"][me]["vaults"].append({"id": "auric_catalyst", "exhausted": False})
+    gold = state["seats"][me]["gold"]
+    state = run(state, me, [{"pay": {"gold": 3}}, {"gain": {"ip": 1}}])
+    assert R.pending(state)[0].kind.value == "reaction"
+    ip = state["seats"][me]["ip"]
+    state = pick(state, "React with Auric Catalyst")
+    assert state["seats"][me]["gold"] == gold
+    assert state["seats"][me]["ip"] == ip + 1
+    assert state["seats"][me]["discard"] == [{"kind": "vault", "id": "auric_catalyst", "secret": False}]
+
+
+def test_revival_lets_a_wounded_mage_walk_out_and_keep_the_bonus() -> None:
+    """Revival: wounded mages may be moved after the wounding action, and the bonus still comes."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    victim = give_mage(state, foe, "divinity", "guilds/r2")
+    state["statuses"].append(
+        {"name": "own_wounded_may_move", "seat": foe, "duration": "this_round", "amount": 0}
+    )
+    give_mage(state, me, "sorcery")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "wounds")
+    gold = state["seats"][foe]["gold"]
+    state = pick(state, "Gain 2 Gold")
+    assert state["seats"][foe]["gold"] == gold + 2
+    state = pick(state, "Move your wounded mage")
+    state = pick(state, "Move it to Courtyard")
+    state = pick(state, "Move it to")
+    assert state["mages"][victim["id"]]["loc"].startswith("courtyard/")
+
+
+def test_inversion_places_only_as_shadows() -> None:
+    """Inversion: for the rest of the round, place only as a shadow beside opponents or empty slots."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    give_mage(state, foe, "sorcery", "guilds/r2")
+    state["statuses"].append({"name": "shadow_only_place", "seat": me, "duration": "this_round", "amount": 0})
+    state = act(state, me, "place", room="guilds")
+    assert labels(state) and all("the shadow of" in text for text in labels(state))
+    state = pick(state, "the shadow of Guilds, slot 2")
+    assert at(state, "guilds/r2s")["owner"] == me
+
+
+def test_a_gained_mark_goes_on_a_voter_not_yet_marked_by_you() -> None:
+    """House ruling: one Mark per voter per player; a Mark with nowhere to go is lost."""
+    state = round_one(3)
+    me = seat_now(state)
+    mine = [i for i, v in enumerate(state["voters"]) if me in v["marks"]]
+    state = run(state, me, [{"gain": {"mark": 1}}])
+    offered = [m.get("voter") for m in R.legal_moves(state, me)]
+    assert offered and not set(offered) & set(mine)
+    for v in state["voters"]:
+        v["marks"] = [me]
+    state["agenda"] = []
+    state = run(state, me, [{"gain": {"mark": 1}}])
+    assert not state["agenda"] or state["agenda"][0]["op"] != "ask"
+
+
+def test_placing_as_a_shadow_in_an_instant_room_earns_the_errand() -> None:
+    """Shadowing (data ruling): a mage placed as a shadow in an instant room gains the slot's reward."""
+    state = board_with(round_one(3), "chapel", "B")
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    give_mage(state, foe, "sorcery", "chapel/r3")
+    state["seats"][me]["spells"].append({"id": "parallel_synchronicity", "level": 1, "exhausted": False})
+    state = act(state, me, "cast", spell="parallel_synchronicity", level=1)
+    state = pick(state, "Chapel")
+    assert at(state, "chapel/r3s")["owner"] == me
+    assert "Take 1 IP instead" in labels(state)

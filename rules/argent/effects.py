@@ -154,8 +154,36 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
         push(state, {"op": "research", "seat": seat, "count": arg["research"], "department": None})
 
 
+def catalyst_index(state: State, seat: int) -> int | None:
+    """Return where an unused Auric Catalyst sits in a seat's office, if it holds one."""
+    for i, v in enumerate(state["seats"][seat]["vaults"]):
+        if v["id"] == "auric_catalyst" and content.vault(v["id"]).get("trigger", {}).get("on") == [
+            "pay_gold"
+        ]:
+            return i
+    return None
+
+
 def do_pay(state: State, task: Task, arg: dict[str, int], events: list[Event]) -> None:
     seat = task["seat"]
+    ctx = task["ctx"]
+    if arg.get("gold") and not ctx.get("catalyst_asked") and catalyst_index(state, seat) is not None:
+        # Auric Catalyst reacts to a Gold cost about to be paid: ask before paying.
+        ctx["catalyst_asked"] = True
+        task["list"].insert(0, {"pay": arg})
+        opts = [
+            option(
+                "react", f"React with Auric Catalyst: pay no Gold (instead of {arg['gold']})", card="catalyst"
+            ),
+            option("pass", "Pay the Gold"),
+        ]
+        ask(
+            state, seat, "catalyst", opts, "use Auric Catalyst on this Gold cost", fid=task["fid"], react=True
+        )
+        return
+    ctx.pop("catalyst_asked", None)
+    if ctx.pop("waive_gold", False):
+        arg = {r: n for r, n in arg.items() if r != "gold"}
     if not can_pay(state, seat, arg):
         say(events, f"{who(state, seat)} cannot pay {describe_one({'pay': arg})[4:]}, so the rest is lost.")
         stop_frame(task)
@@ -163,6 +191,20 @@ def do_pay(state: State, task: Task, arg: dict[str, int], events: list[Event]) -
     for resource, amount in arg.items():
         gain(state, seat, resource, -amount)
     say(events, f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.")
+
+
+def answer_catalyst(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Spend the Auric Catalyst (to the discard) and waive the Gold part of the cost."""
+    if opt["action"] != "react":
+        return
+    office = state["seats"][task["seat"]]
+    index = catalyst_index(state, task["seat"])
+    if index is None:
+        return
+    office["vaults"].pop(index)
+    office["discard"].append({"kind": "vault", "id": "auric_catalyst", "secret": False})
+    set_ctx(state, task["fid"], waive_gold=True)
+    say(events, f"{who(state, task['seat'])} reacts with Auric Catalyst: the Gold cost becomes 0.")
 
 
 def count_of(state: State, seat: int, per: str, ctx: dict[str, Any]) -> int:
@@ -1536,6 +1578,9 @@ def answer_shadow(state: State, task: Task, opt: dict[str, Any], events: list[Ev
     if host is not None and host["owner"] != task["seat"]:
         harm(state, "shadowed", host, task["seat"], task["data"].get("via"), host["loc"])
     say(events, f"P{task['seat'] + 1} shadows {loc_text(state, loc)[14:]}.")
+    # A mage placed as a shadow in an instant room earns the errand (a placement, not a move).
+    if room_side(state, opt["args"]["room"]).get("instant"):
+        state["instants"].append(m["id"])
 
 
 def do_rearrange(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -2015,6 +2060,7 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "astronomy": answer_astronomy,
     "add_room_card": answer_add_room_card,
     "room_card": answer_room_card,
+    "catalyst": answer_catalyst,
     **hooks.ANSWERS,
 }
 

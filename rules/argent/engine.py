@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.argent import content, effects, scoring
-from rules.argent.agenda import Task, ask, option, push, push_effects
+from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
 from rules.argent.effects import has_status, powers_of, say
 from rules.argent.setup import deal_tableaus, give_mage
 from rules.argent.state import (
@@ -619,6 +619,8 @@ def placement_options(
         by_type.setdefault(m["type"], m)
     opts = []
     free = open_slots(state, room)
+    if has_status(state, seat, "shadow_only_place"):
+        return inversion_options(state, seat, room, by_type)
     for t, m in by_type.items():
         name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
         for loc in free:
@@ -684,6 +686,35 @@ def placement_options(
                         )
                     )
     return opts
+
+
+def inversion_options(
+    state: State, seat: int, room: str, by_type: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Inversion: place only as a shadow beside an opponent's mage or beside an empty slot."""
+    opts = []
+    for loc in main_slot_locs(state, room):
+        host = occupant(state, loc)
+        sloc = shadow_loc(state, loc)
+        if not sloc or occupant(state, sloc) is not None or (host is not None and host["owner"] == seat):
+            continue
+        for t in by_type:
+            name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
+            opts.append(
+                option(
+                    "place",
+                    f"Place a {name} in {loc_text(state, sloc)}",
+                    type=t,
+                    slot=sloc.split("/", 1)[1],
+                    power="zero_hour",
+                )
+            )
+    return opts
+
+
+def main_slot_locs(state: State, room: str) -> list[str]:
+    """Return every single-mage errand slot of a room (shadows and areas excluded)."""
+    return [f"{room}/{s['id']}" for s in slots(state, room) if s["kind"] in ("merit", "regular")]
 
 
 def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -885,16 +916,68 @@ def run_sympathy(state: State, task: Task, events: list[Event]) -> None:
     """Give each mage wounded by an opponent, and still in the Infirmary, its owner's sympathy bonus."""
     harms = state["harms"]
     state["harms"] = []
+    revive = []
+    jobs = []
     for harm in harms:
-        if harm["on"] != "wounded" or not harm.get("bonus"):
+        if harm["on"] != "wounded":
             continue
         m = state["mages"][harm["mage"]]
         if not m["loc"].startswith(INFIRMARY + "/") or m["owner"] is None:
             continue
+        if has_status(state, m["owner"], "own_wounded_may_move"):
+            revive.append(m["id"])
+        if not harm.get("bonus"):
+            continue
         parts = split_loc(m["loc"])
         s = next(x for x in slots(state, INFIRMARY) if x["id"] == parts[1])
         say(events, f"P{m['owner'] + 1} earns the Infirmary's sympathy bonus.")
-        push_effects(state, m["owner"], s.get("effects", []), {"via": "room", "room": INFIRMARY})
+        jobs.append(
+            {
+                "op": "effects",
+                "fid": new_fid(state),
+                "seat": m["owner"],
+                "list": list(s.get("effects", [])),
+                "ctx": {"via": "room", "room": INFIRMARY},
+            }
+        )
+    # Revival: the bonus first, then the wounded mage may walk out of the Infirmary.
+    for mid in revive:
+        m = state["mages"][mid]
+        opts = [
+            option("choose", "Move your wounded mage to an open slot", move=1),
+            option("pass", "Leave it"),
+        ]
+        jobs.append(
+            {
+                "op": "ask",
+                "seat": m["owner"],
+                "kind": "revival",
+                "options": opts,
+                "prompt": "move your wounded mage out of the Infirmary",
+                "fid": None,
+                "data": {"mage": mid},
+                "react": False,
+                "secret": False,
+            }
+        )
+    push(state, *jobs)
+
+
+def answer_revival(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Revival: move a wounded mage from the Infirmary to any open slot."""
+    if opt["action"] == "choose":
+        push(
+            state,
+            {
+                "op": "destination",
+                "seat": task["seat"],
+                "mage": task["data"]["mage"],
+                "arg": {"to": "any_open"},
+                "fid": None,
+                "via": None,
+                "room": None,
+            },
+        )
 
 
 def run_instants(state: State, task: Task, events: list[Event]) -> None:
@@ -1073,6 +1156,7 @@ ANSWERS = {
     "errand": answer_errand,
     "turn_place": answer_turn_place,
     "react": answer_react,
+    "revival": answer_revival,
     "free_cast": answer_free_cast,
     **scoring.ANSWERS,
 }
