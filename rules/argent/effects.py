@@ -1239,6 +1239,12 @@ def banish(state: State, actor: int, m: dict[str, Any], via: str | None, events:
     say(events, f"{who(state, actor)} banishes a mage from {loc_text(state, before)}.")
 
 
+def shadowed_host(state: State, loc: str) -> str:
+    """Return the errand slot that a shadow slot location belongs to."""
+    room, slot_id = split_loc(loc)  # type: ignore[misc]
+    return f"{room}/{spec(state, room, slot_id)['of']}"
+
+
 def drop_shadows(state: State, room: str | None, events: list[Event]) -> None:
     """Each shadowing mage of a room drops into the slot it shadowed, if that slot is open."""
     if not room:

@@ -749,14 +749,16 @@ def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: lis
                 "data": {"mage": victim["id"], "room": room, "arg": {"to": "same_room"}, "via": "mage"},
             },
         )
+        # The shifted mage waits off the board until its new slot is chosen, just below.
         victim["loc"] = "limbo"
-    elif power in ("shadow", "zero_hour") and power == "shadow":
-        gain(state, seat, "mana", -1)
+    elif power in ("shadow", "zero_hour"):
+        if power == "shadow":
+            gain(state, seat, "mana", -1)
+        host = occupant(state, effects.shadowed_host(state, loc))
+        if host is not None and host["owner"] != seat:
+            effects.harm(state, "shadowed", host, seat, "mage", host["loc"])
     effects.put(state, m, loc, events)
-    if power == "shift":
-        # The shifted mage waits off the board until its owner's new slot is chosen.
-        pass
-    if not data["no_powers"] and "place_mana_per_mage" in powers_of(state, m):
+    if not data["no_powers"] and not data.get("extra") and "place_mana_per_mage" in powers_of(state, m):
         others = sum(
             1 for x in state["mages"] if room_of(x["loc"]) == room and placed(x["loc"]) and x is not m
         )
@@ -779,7 +781,7 @@ def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: lis
                 "turn_place",
                 more,
                 f"place another mage in {room_name(room)}",
-                data=dict(data, great=great + 1, no_powers=False),
+                data=dict(data, great=great + 1, extra=True),
             )
 
 
