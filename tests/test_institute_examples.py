@@ -116,8 +116,8 @@ def test_steve_and_brown_trigger_permanent_powers_in_number_order():
     first = R.pending(s)[0]
     assert (first.seat, first.kind) == (0, PromptKind.TURN) and "#2" in first.text
     stones = s["players"][0]["stones"]
-    s, _ = play(s, 0, "power", card=s["phase4"]["order"][0])  # Steve pays 1 and takes 3
-    assert s["players"][0]["stones"] == stones - 1 + 3
+    s, _ = play(s, 0, "power", card=s["phase4"]["order"][0])  # Steve pays 1 and uses #2
+    assert s["players"][0]["stones"] == stones - 1 + 4  # Mortar and Pestle: pay 1, take 4
     assert R.pending(s)[0].seat == 1 and "#4" in R.pending(s)[0].text
     s, _ = play(s, 1, "decline")  # Brown keeps his stone
     assert R.pending(s)[0].seat == 0 and "#7" in R.pending(s)[0].text
@@ -181,7 +181,7 @@ def test_the_portal_wraps_from_one_to_six_and_its_stones_return():
     clear_hands(s)
     put(s, 1, "librarian", red=3)  # won this round, so Location 1 empties
     put_portal(s, 2, red=2, blue=1)
-    keys = ((3, "apprentice"), (4, "herbalist"), (5, "seer"), (6, "caretaker"))
+    keys = ((3, "apprentice"), (4, "herbalist"), (5, "alchemist"), (6, "astronomer"))
     c3, c4, c5, c6 = (put(s, i, k) for i, k in keys)
     top = s["deck"][0]
     supply = list(s["supply"])

@@ -117,6 +117,8 @@ def _check_effects(where: str, record: dict[str, Any], problems: list[str]) -> N
         for k in known:
             if isinstance(phase, int) and phase not in EFFECT_KEYS[k]:
                 problems.append(f"{at}: {k} cannot be used in Phase {phase}.")
+        if effect.get("at") == "roll" and known and known[0] not in ("place", "remove_opponent"):
+            problems.append(f"{at}: only place and remove_opponent can aim with a die roll.")
         for mod, allowed in MODIFIERS.items():
             if mod in effect and effect[mod] not in allowed:
                 problems.append(f"{at}: {mod} must be one of {allowed}.")

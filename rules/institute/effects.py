@@ -102,20 +102,32 @@ def _begin(state: State, seat: int, f: dict[str, Any], effect: dict[str, Any], e
         and me["score"] >= player(state, other(seat))["score"]
     ):
         say(state, events, "power", f"{who(seat)} is not behind, so {name} does nothing.")
-    elif key == "place" and effect.get("at") == "roll":
+    elif effect.get("at") == "roll":
         f["cur"] = {"key": key, "left": int(amount), "at": "roll", "die": rng.roll(state)}
         say(state, events, "roll", f"{who(seat)} rolls a {f['cur']['die']} for {name}.")
         if me["rerolls"] == 0:
-            _place_rolled(state, seat, f, events)
+            _resolve_rolled(state, seat, f, events)
     else:
         f["cur"] = {"key": key, "left": int(amount)}
 
 
-def _place_rolled(state: State, seat: int, f: dict[str, Any], events: list[Event]) -> None:
-    """Put the stones where the die points, if an Institute Card is there."""
+def _resolve_rolled(state: State, seat: int, f: dict[str, Any], events: list[Event]) -> None:
+    """Carry out a rolled power where the die points, if an Institute Card is there."""
     cur = f["cur"]
     slot = state["slots"][cur["die"] - 1]
-    if slot["kind"] == "card":
+    if slot["kind"] == "card" and cur["key"] == "remove_opponent":
+        foe = other(seat)
+        gone = min(cur["left"], slot["stones"][foe])
+        slot["stones"][foe] -= gone
+        state["supply"][foe] += gone
+        say(
+            state,
+            events,
+            "power",
+            f"{who(seat)} removes {gone} {who(foe)} stone(s) from {card(slot['card']).name} "
+            f"at Location {cur['die']}.",
+        )
+    elif slot["kind"] == "card":
         got = take_from_supply(state, seat, cur["left"])
         slot["stones"][seat] += got
         say(
@@ -126,7 +138,7 @@ def _place_rolled(state: State, seat: int, f: dict[str, Any], events: list[Event
         )
     else:
         # The rulebook: a power aimed at an empty Location (or the Portal) is ignored.
-        say(state, events, "power", f"Location {cur['die']} holds no Institute Card, so nothing is placed.")
+        say(state, events, "power", f"Location {cur['die']} holds no Institute Card, so nothing happens.")
     f["cur"] = None
 
 
@@ -139,9 +151,9 @@ def choices(state: State, seat: int) -> list[Move]:
     key = cur["key"]
     me = player(state, seat)
     cards = card_slots(state)
+    if cur.get("at") == "roll":
+        return [Move.of("accept"), Move.of("roll_again")] if me["rerolls"] > 0 else []
     if key == "place":
-        if cur.get("at") == "roll":
-            return [Move.of("accept"), Move.of("roll_again")] if me["rerolls"] > 0 else []
         if cur["left"] <= 0 or state["supply"][seat] == 0:
             return []
         return [Move.of("place", at=i + 1) for i in cards] + [Move.of("done")]
@@ -206,9 +218,9 @@ def answer(state: State, seat: int, move: Move, events: list[Event]) -> None:
         cur["die"] = rng.roll(state)
         say(state, events, "roll", f"{who(seat)} spends a Reroll Cube and rolls a {cur['die']} for {name}.")
         if me["rerolls"] == 0:
-            _place_rolled(state, seat, f, events)
+            _resolve_rolled(state, seat, f, events)
     elif act == "accept":
-        _place_rolled(state, seat, f, events)
+        _resolve_rolled(state, seat, f, events)
     elif act == "place":
         slot = slots[move.get("at") - 1]
         got = take_from_supply(state, seat, cur["left"])

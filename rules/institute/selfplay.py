@@ -1,9 +1,11 @@
 """Self-play statistics for the designed deck: rounds per game and how often each card's holder wins.
 
 Run ``python -m rules.institute.selfplay [games] [seed]``. Independent of ``bench`` so that a test can
-call ``simulate`` on a handful of games. Two policies: ``random`` (any legal move) and ``eager``
-(random, but never passes up a power or a cast and confirms as soon as all dice are assigned), which
-plays closer to a person and so shows better whether a card decides games by itself.
+call ``simulate`` on a handful of games. Three policies: ``random`` (any legal move), ``eager``
+(random, but never passes up a power and confirms as soon as all dice are assigned) and ``greedy``
+(a simple human-like player: takes stones on high dice, casts toward the cards it is closest to
+winning, aims powers at the best card). Greedy plays closest to a person, so it shows best whether
+a card decides games by itself.
 """
 
 from __future__ import annotations
@@ -20,8 +22,95 @@ from rules.institute.state import card
 RULES = InstituteRules()
 
 
-def pick(rand: random.Random, moves: list[Move], policy: str) -> Move:
+def _edge(state: dict, i: int, seat: int) -> int:
+    """How far a seat is from winning the card in slot i (0 = wins now; higher = further)."""
+    slot = state["slots"][i]
+    c = card(slot["card"])
+    mine, theirs = slot["stones"][seat], slot["stones"][1 - seat]
+    return max(c.cost - mine, theirs + c.surpass - mine, 0)
+
+
+def _worth(state: dict, i: int, seat: int) -> float:
+    """How much a seat wants to add stones to slot i: VP on offer over the stones still needed."""
+    slot = state["slots"][i]
+    if slot["kind"] != "card":
+        return 0.4 if slot["kind"] == "portal" else -1.0
+    c = card(slot["card"])
+    vp = state["players"][seat]["characters"] + 1 if c.character else (c.vp or 0) + 1
+    return vp / (1 + _edge(state, i, seat))
+
+
+def _greedy(state: dict, seat: int, moves: list[Move], rand: random.Random) -> Move:
+    """A simple human-like player: take on high dice, cast where a card is closest, use every power."""
+    by = {m.action: m for m in moves}
+    me = state["players"][seat]
+    slots = state["slots"]
+    if "confirm" in by:
+        return by["confirm"]
+    if "reroll" in by and len(by["reroll"].get("dice")) == 4 and sum(me["dice"]) <= 6:
+        return by["reroll"]
+    assigns = [m for m in moves if m.action == "assign" and me["assign"][m.get("die") - 1] is None]
+    if assigns:
+        d = min(m.get("die") for m in assigns)
+        options = {m.get("card"): m for m in assigns if m.get("die") == d}
+        value = me["dice"][d - 1]
+        worth = _worth(state, value - 1, seat)
+        want = (
+            ["take", "cast2", "cast1"]
+            if value >= 5 or me["stones"] < 2 or worth <= 0
+            else ["cast2", "cast1", "take"]
+        )
+        return next(options[w] for w in want if w in options)
+    if "cast" in by:
+        return max(
+            (m for m in moves if m.action == "cast"),
+            key=lambda m: _worth(state, me["dice"][m.get("die") - 1] - 1, seat),
+        )
+    if "portal" in by:
+        return max(moves, key=lambda m: _worth(state, m.get("to") - 1, seat) + rand.random() * 0.3)
+    if "claim" in by:
+        return by["claim"] if state["realm"][seat] >= 2 else by["keep"]
+    if "power" in by:
+        return by["power"] if me["stones"] >= 2 or "decline" not in by else by["decline"]
+    if "place" in by:
+        return max(
+            (m for m in moves if m.action == "place"), key=lambda m: _worth(state, m.get("at") - 1, seat)
+        )
+    if "move" in by:
+        own = any(s["stones"][seat] for s in slots)  # crude: move toward our best card either way
+        return max(
+            (m for m in moves if m.action == "move"),
+            key=lambda m: (
+                _worth(state, m.get("to") - 1, seat if own else 1 - seat)
+                - _worth(state, m.get("from") - 1, seat if own else 1 - seat)
+            ),
+        )
+    if "remove" in by:
+        return max(
+            (m for m in moves if m.action == "remove"), key=lambda m: _worth(state, m.get("at") - 1, 1 - seat)
+        )
+    if "clear" in by:
+        return max(
+            (m for m in moves if m.action == "clear"), key=lambda m: _worth(state, m.get("at") - 1, 1 - seat)
+        )
+    if "accept" in by:
+        return by["accept"] if slots[_rolled(state, seat) - 1]["kind"] == "card" else by["roll_again"]
+    if "pass" in by and len(moves) == 1:
+        return by["pass"]
+    keen = [m for m in moves if m.action not in ("pass", "decline", "done", "refill", "keep", "reroll")]
+    return rand.choice(keen or moves)
+
+
+def _rolled(state: dict, seat: int) -> int:
+    return state["frames"][str(seat)]["cur"]["die"]
+
+
+def pick(
+    rand: random.Random, moves: list[Move], policy: str, state: dict | None = None, seat: int = 0
+) -> Move:
     """Choose a move for a seat under the named policy."""
+    if policy == "greedy" and state is not None:
+        return _greedy(state, seat, moves, rand)
     if policy == "eager":
         confirm = [m for m in moves if m.action == "confirm"]
         if confirm:
@@ -58,7 +147,7 @@ def play(seed: int, policy: str = "random", options: dict[str, str] | None = Non
     count = 0
     while not RULES.is_over(state):
         seat = rand.choice(RULES.waiting_on(state))
-        move = pick(rand, RULES.legal_moves(state, seat), policy)
+        move = pick(rand, RULES.legal_moves(state, seat), policy, state, seat)
         state, _ = RULES.apply(state, seat, move)
         count += 1
     return state, count
@@ -107,7 +196,7 @@ def main(argv: list[str]) -> None:
     """Print self-play statistics for both policies."""
     games = int(argv[0]) if argv else 200
     seed = int(argv[1]) if len(argv) > 1 else 0
-    for policy in ("random", "eager"):
+    for policy in ("random", "eager", "greedy"):
         print(f"== policy {policy}")
         print(report(simulate(games, seed, policy)))
 
