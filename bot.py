@@ -206,13 +206,17 @@ async def run_discord(config: Config) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the bot on Discord with a token, else the local table."""
     config = Config.from_env()
-    setup_logging(config.log_level, config.token)
     if config.token:
+        setup_logging(config.log_level, config.token)
         asyncio.run(run_discord(config))
         return 0
     import localtable
 
-    return localtable.main(sys.argv[1:] if argv is None else argv, config)
+    # The terminal is the local table's screen: only warnings, and none of discord.py's
+    # notes about voice support, unless LOG_LEVEL asks for more.
+    setup_logging(os.environ.get("LOG_LEVEL", "WARNING").upper(), None)
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    return localtable.main(sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -108,7 +108,7 @@ def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
         "files": files,
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in board.ping]),
     }
-    if not board.finished:
+    if board.in_play:
         view = discord.ui.View(timeout=None)
         view.add_item(PrivateViewButton(board.table_id))
         kwargs["view"] = view

@@ -32,7 +32,8 @@ class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
 
     ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
-    ``view_text`` holds the public view as text. Neither ever carries a secret.
+    ``view_text`` holds the public view as text. Neither ever carries a secret. ``in_play``
+    marks the board of a running game (it gets the "My private view" button).
     """
 
     table_id: int
@@ -42,6 +43,7 @@ class Board:
     view_text: str | None = None
     ping: tuple[int, ...] = ()
     finished: bool = False
+    in_play: bool = False
 
 
 @dataclass(frozen=True)

@@ -551,6 +551,7 @@ class TableService:
             view_text=None if image else rules.view_text(public),
             ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
             finished=over,
+            in_play=not over,
         )
         notes: list[PrivateNote] = []
         if not status:

@@ -1,0 +1,601 @@
+"""/institute: each player's private panel of buttons and selects for every Institute decision.
+
+The panel is built from the seat's own view and its legal moves (never from the state): in Phase I a
+select per die for its Action Card, reroll, refill and confirm buttons; at every other moment one
+button (or select option) per legal move. Every click ends in ``TableService.act`` with the code of
+a legal move. Components carry the table id, a fingerprint of the seat's own situation and the move
+in their custom id, so they survive a restart; an out-of-date panel is replaced rather than obeyed.
+The fingerprint, not the table version, guards a panel: in Phase I both players click at once, and
+one player's choice must not invalidate the other's panel.
+
+While a player assigns dice one by one the thread stays quiet; it shows who has locked in (never
+what), then the reveal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render
+from cogs import kit
+from rules.contract import MalformedMove, Move
+from service import Choice, Reply, TableError, TableService, move_value
+from store import StoreError, TableRecord
+
+log = logging.getLogger("conclave.cogs.institute")
+
+KIND = "institute"
+ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
+"""The Action Cards, in the order the die selects offer them (names as in VIEW.md)."""
+QUIET = frozenset({"assign", "reroll", "refill"})
+"""Phase I steps that post nothing in the thread: only the player's own panel changes."""
+CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
+"""Answers that end or refuse a decision; drawn as grey buttons after the others."""
+GOOD = frozenset({"confirm", "claim"})
+BUTTONS_MAX = 20
+SELECT_MAX = 25
+LABEL_MAX = 80
+
+HELP = """**The Institute for Magical Arts** — how to play here
+Each round: **Phase I** you roll 4 dice and, in secret, put an Action Card under each die (Take Stones
+takes that many stones; Cast 1 / Cast 2 Stones puts stones on the card at the Location the die shows).
+Use your **panel** (`/institute panel`, the *My private view* button, or your DMs): a select per die,
+Reroll (free while your dice total 6 or less, else 1 Reroll Cube), Refill (return a Charm, -1 VP) and
+**Confirm**. When both players confirm, the cards are revealed and stones are taken and cast.
+**Phase III**: stones on the Portal go to a card or 1 to the Ethereal Realm (secret when both have some).
+**Phase IV**: trigger your numbered permanent powers (1 stone each). **Phase V**: cards are won by
+meeting Cost and beating the rival by Surpass. First to 20 VP after a round wins.
+Look a card up with `/game card`."""
+
+
+# ---------------------------------------------------------------------------- the seat's panel data
+
+
+@dataclass(frozen=True)
+class SeatPanel:
+    """What one seat may see and do now: its own view and every legal move (label, code)."""
+
+    table: TableRecord
+    version: int
+    seat: int
+    view: dict[str, Any]
+    moves: tuple[Choice, ...]
+
+    def parsed(self) -> list[tuple[Choice, Move | None]]:
+        """Return each move with its parsed form (None for an index token)."""
+        out = []
+        for choice in self.moves:
+            try:
+                move = None if choice.value.startswith("#") else Move.parse(choice.value)
+            except MalformedMove:
+                move = None
+            out.append((choice, move))
+        return out
+
+
+async def seat_panel(svc: TableService, table_id: int, user_id: int) -> SeatPanel:
+    """Return the user's panel data at an Institute table (refusing lobby, other games, no seat)."""
+    table = await svc.table(table_id)
+    if table.kind != KIND:
+        raise TableError("This table does not play The Institute for Magical Arts.")
+    if table.status == "lobby":
+        raise TableError("The game has not started yet.")
+    seat_view = getattr(svc, "seat_view", None)
+    if seat_view is not None:
+        got = await seat_view(table_id, user_id)
+        return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
+    # Until the service offers seat_view (requested), read the snapshot the same way hand() does.
+    try:
+        record, state = await svc.store.load(table_id)
+    except StoreError:
+        raise TableError("That table does not exist.") from None
+    seat = next((s.seat for s in await svc.seats(table_id) if s.user_id == user_id), None)
+    if seat is None:
+        raise TableError("You have no seat at this table.")
+    rules = svc.rules_for(record.kind)
+
+    def build() -> SeatPanel:
+        legal = [] if record.status != "active" else rules.legal_moves(state, seat)
+        moves = tuple(
+            Choice(rules.label(state, seat, m), move_value(record.version, i, m)) for i, m in enumerate(legal)
+        )
+        return SeatPanel(record, record.version, seat, rules.view(state, seat), moves)
+
+    return await asyncio.to_thread(build)
+
+
+def fingerprint(panel: SeatPanel) -> str:
+    """Return a short digest of the seat's own situation and legal moves.
+
+    A panel stays valid while this is unchanged: the rival's moves in Phase I do not touch it, a
+    second click of the same reroll (or any click on an older copy of the panel) does.
+    """
+    view = panel.view
+    me = view["players"][panel.seat]
+    mine = {
+        k: me[k] for k in ("dice", "assignment", "confirmed", "rerolls", "charms", "stones", "portal_choice")
+    }
+    data = [view["round"], view["phase"], view["step"], mine, [m.value for m in panel.moves]]
+    return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:8]
+
+
+# ---------------------------------------------------------------------------- drawing the panel
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
+    """Return the panel's words: where you are, your dice and supplies, what you must decide."""
+    view, seat = panel.view, panel.seat
+    me = view["players"][seat]
+    colour = "Red (R, circle)" if seat == 0 else "Blue (B, square)"
+    lines = []
+    if note:
+        lines.append(note)
+    lines.append(f"**{title}** — you play **{colour}**.")
+    lines.append(f"Round {view['round']} · Phase {view['phase']}: {view['phase_name']}.")
+    dice = " · ".join(str(d) for d in me["dice"])
+    lines.append(
+        f"Your dice: **{dice}** (total {sum(me['dice'])}) · Reroll Cubes {me['rerolls']} · "
+        f"Charms {me['charms']} · Stones {me['stones']} · **{me['score']} VP**"
+    )
+    if view["step"] == "assign" and me["assignment"] is not None:
+        plan = ", ".join(
+            f"die {d + 1} ({v}): {ACTION_NAMES[a] if a else '—'}"
+            for d, (v, a) in enumerate(zip(me["dice"], me["assignment"], strict=True))
+        )
+        lines.append(f"Your Action Cards (secret): {plan}.")
+    if view["over"]:
+        lines.append("The game is over: " + str((view.get("result") or {}).get("reason", "")))
+    elif panel.moves:
+        asks = [p["text"] for p in view["prompts"] if p["seat"] == seat]
+        lines.append("**Your decision:** " + (" ".join(asks) or "choose below."))
+    elif me["confirmed"] and view["step"] == "assign":
+        lines.append("You have locked in your Action Cards: waiting for your rival to confirm.")
+    else:
+        others = [p["text"] for p in view["prompts"] if p["seat"] != seat]
+        lines.append("Nothing to decide now." + (" Waiting on: " + " ".join(others) if others else ""))
+    return _clip("\n".join(lines), kit.CONTENT_LIMIT)
+
+
+def _style(move: Move | None) -> discord.ButtonStyle:
+    if move is not None and move.action in GOOD:
+        return discord.ButtonStyle.success
+    if move is not None and move.action in CLOSING:
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.primary
+
+
+def components(panel: SeatPanel) -> discord.ui.View | None:
+    """Return the panel's buttons and selects, or None when the seat has nothing to decide."""
+    if not panel.moves:
+        return None
+    parsed = panel.parsed()
+    if any(m is not None and m.action in ("assign", "confirm") for _, m in parsed):
+        return _phase_one(panel, parsed)
+    return _choices(panel, parsed)
+
+
+def _phase_one(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> discord.ui.View:
+    """Phase I: a select per die, then Confirm, Reroll, Refill and any Phase I power."""
+    ui = discord.ui.View(timeout=None)
+    fp, tid = fingerprint(panel), panel.table.id
+    me = panel.view["players"][panel.seat]
+    assignable: dict[int, set[str]] = {}
+    for _, move in parsed:
+        if move is not None and move.action == "assign":
+            assignable.setdefault(move.get("die"), set()).add(move.get("card"))
+    for d, value in enumerate(me["dice"], start=1):
+        current = me["assignment"][d - 1] if me["assignment"] else None
+        offered = [a for a in ACTION_NAMES if a == current or a in assignable.get(d, set())]
+        ui.add_item(DieSelect(tid, fp, d, value, offered, current))
+    rerolls = [(c, m) for c, m in parsed if m is not None and m.action == "reroll"]
+    buttons: list[discord.ui.Item[Any]] = []
+    for choice, move in parsed:
+        if move is not None and move.action == "confirm":
+            buttons.append(MoveButton(tid, fp, choice.value, "Confirm my Action Cards", _style(move)))
+    if len(rerolls) == 1:
+        choice, move = rerolls[0]
+        buttons.append(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+    elif rerolls:
+        buttons.append(RerollPickerButton(tid, fp))
+    for choice, move in parsed:
+        if move is not None and move.action in ("refill", "power"):
+            buttons.append(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+    for item in buttons[:5]:
+        item.row = 4
+        ui.add_item(item)
+    return ui
+
+
+def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> discord.ui.View:
+    """Any other moment: a button per legal move, or selects when there are many."""
+    ui = discord.ui.View(timeout=None)
+    fp, tid = fingerprint(panel), panel.table.id
+    ordered = sorted(parsed, key=lambda cm: cm[1] is not None and cm[1].action in CLOSING)
+    if len(ordered) <= BUTTONS_MAX:
+        for choice, move in ordered:
+            ui.add_item(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+        return ui
+    main = [(c, m) for c, m in ordered if m is None or m.action not in CLOSING]
+    closing = [(c, m) for c, m in ordered if m is not None and m.action in CLOSING]
+    for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
+        chunk = [c for c, _ in main[n * SELECT_MAX : (n + 1) * SELECT_MAX]]
+        ui.add_item(MoveSelect(tid, fp, n, chunk))
+    for choice, move in closing[:5]:
+        button = MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move))
+        button.row = 4
+        ui.add_item(button)
+    return ui
+
+
+async def panel_message(svc: TableService, panel: SeatPanel, note: str = "") -> dict[str, Any]:
+    """Return the send() arguments of a panel: its words, the private sheet, its components."""
+    text = panel_text(svc.thread_name(panel.table), panel, note)
+    image = await asyncio.to_thread(render.private, KIND, panel.view)
+    files = []
+    if image is not None:
+        files.append(
+            discord.File(io.BytesIO(image), filename=f"institute-{panel.table.id}-seat-{panel.seat}.png")
+        )
+    message: dict[str, Any] = {"content": text, "files": files}
+    ui = components(panel)
+    if ui is not None:
+        message["view"] = ui
+    return message
+
+
+async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
+    """Build a seat's panel for a private note (the kit's per-game DM and "My private view" hook)."""
+    svc = kit.service_of(client)
+    panel = await seat_panel(svc, table.id, note.user_id)
+    events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
+    return await panel_message(svc, panel, "\n".join(events))
+
+
+def board_message(board: Any) -> dict[str, Any]:
+    """Return the kit's board message with this game's "My private view" button (the panel)."""
+    message = kit.board_message(board)
+    if "view" in message:
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(PanelButton(board.table_id))
+        message["view"] = ui
+    return message
+
+
+# ---------------------------------------------------------------------------- acting
+
+
+async def deliver(client: discord.Client, reply: Reply, mover: int | None, *, quiet: bool) -> None:
+    """Post the board (unless quiet) and send each other seat that must hear of it its panel by DM."""
+    thread = await kit.thread_of(client, reply.table)
+    if reply.board is not None and thread is not None and not quiet:
+        await thread.send(**board_message(reply.board))
+    for note in reply.private:
+        if note.user_id == mover or note.dm_ok is False:
+            # The mover's panel is updated in place; a closed DM is not retried.
+            continue
+        try:
+            message = await private_panel(client, reply.table, note)
+        except TableError:
+            continue
+        await kit.send_private(client, reply.table, note.user_id, message, thread)
+
+
+async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """Replace the panel the interaction came from with a fresh one."""
+    files = message.pop("files", [])
+    message.setdefault("view", None)
+    await interaction.edit_original_response(attachments=files, **message)
+
+
+async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
+    """Play a move from a panel: check the panel is current, act, post, refresh the panel."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    svc = kit.service_of(interaction.client)
+    user = interaction.user.id
+    try:
+        panel = await seat_panel(svc, table_id, user)
+        if fingerprint(panel) != fp:
+            note = "That panel was out of date (you or the game moved on): here is the current one."
+            await _edit(interaction, await panel_message(svc, panel, note))
+            return
+        step = panel.view["step"]
+        reply = await svc.act(table_id, user, code, expected_version=None)
+    except TableError as exc:
+        await interaction.followup.send(exc.sentence, ephemeral=True)
+        return
+    quiet = step == "assign" and code.split(" ", 1)[0] in QUIET
+    await deliver(interaction.client, reply, user, quiet=quiet)
+    try:
+        fresh = await seat_panel(svc, table_id, user)
+    except TableError as exc:
+        await interaction.followup.send(exc.sentence, ephemeral=True)
+        return
+    await _edit(interaction, await panel_message(svc, fresh, reply.answer))
+
+
+async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
+    """Answer ephemerally with the user's panel."""
+
+    async def work() -> None:
+        svc = kit.service_of(interaction.client)
+        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id))
+        await kit.answer(interaction, message.pop("content"), **message)
+
+    await kit.guarded(interaction, work)
+
+
+# ---------------------------------------------------------------------------- restart-proof components
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:pv:(?P<table>\d+)"):
+    """The board's "My private view" button: the clicker's panel, ephemerally."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My private view", style=discord.ButtonStyle.secondary, custom_id=f"ins:pv:{table_id}"
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PanelButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker their panel."""
+        await show_panel(interaction, self.table_id)
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ins:m:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<code>.+)",
+):
+    """A button that plays one legal move from a panel."""
+
+    def __init__(
+        self,
+        table_id: int,
+        fp: str,
+        code: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        custom_id = f"ins:m:{table_id}:{fp}:{code}"
+        if len(custom_id) > 100:
+            raise ValueError("A move button's custom id must fit in 100 characters.")
+        super().__init__(discord.ui.Button(label=label or code, style=style, custom_id=custom_id))
+        self.table_id, self.fp, self.code = table_id, fp, code
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> MoveButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]), match["fp"], match["code"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the move."""
+        await act(interaction, self.table_id, self.fp, self.code)
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ins:s:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<n>\d)",
+):
+    """A select of legal moves (when there are too many for buttons)."""
+
+    def __init__(self, table_id: int, fp: str, n: int, choices: list[Choice] | None = None) -> None:
+        options = [discord.SelectOption(label=_clip(c.label, 100), value=c.value) for c in choices or []]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose…",
+                custom_id=f"ins:s:{table_id}:{fp}:{n}",
+                options=options or [discord.SelectOption(label="(nothing)", value="-")],
+                row=n,
+            )
+        )
+        self.table_id, self.fp = table_id, fp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> MoveSelect:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        return cls(int(match["table"]), match["fp"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen move."""
+        values = self.item.values
+        if not values or values[0] == "-":
+            await kit.answer(interaction, "There is nothing to choose right now.")
+            return
+        await act(interaction, self.table_id, self.fp, values[0])
+
+
+class DieSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ins:d:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<die>[1-4])",
+):
+    """Phase I: choose the Action Card that goes under one die (in secret)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        fp: str,
+        die: int,
+        value: int = 0,
+        offered: list[str] | None = None,
+        current: str | None = None,
+    ) -> None:
+        options = [
+            discord.SelectOption(
+                label=f"Die {die} ({value}): {ACTION_NAMES[a]}",
+                value=a,
+                default=a == current,
+                description="assigned now" if a == current else None,
+            )
+            for a in offered or []
+        ]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=f"Die {die} shows {value}: choose its Action Card",
+                custom_id=f"ins:d:{table_id}:{fp}:{die}",
+                options=options or [discord.SelectOption(label="(no card left)", value="-")],
+                row=die - 1,
+            )
+        )
+        self.table_id, self.fp, self.die, self.current = table_id, fp, die, current
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> DieSelect:
+        """Rebuild the select from its custom id."""
+        return cls(int(match["table"]), match["fp"], int(match["die"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Assign the chosen Action Card to this die."""
+        values = self.item.values
+        if not values or values[0] not in ACTION_NAMES:
+            await kit.answer(interaction, "Pick Take Stones, Cast 1 Stone or Cast 2 Stones.")
+            return
+        code = Move.of("assign", die=self.die, card=values[0]).code()
+        await act(interaction, self.table_id, self.fp, code)
+
+
+class RerollPickerButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ins:r:(?P<table>\d+):(?P<fp>[0-9a-f]{8})",
+):
+    """Phase I: open a picker of the dice to reroll for one Reroll Cube."""
+
+    def __init__(self, table_id: int, fp: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Reroll dice… (1 Reroll Cube)",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ins:r:{table_id}:{fp}",
+            )
+        )
+        self.table_id, self.fp = table_id, fp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> RerollPickerButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]), match["fp"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer ephemerally with a select of the dice."""
+
+        async def work() -> None:
+            svc = kit.service_of(interaction.client)
+            panel = await seat_panel(svc, self.table_id, interaction.user.id)
+            if fingerprint(panel) != self.fp:
+                raise TableError("That panel is out of date: open it again with /institute panel.")
+            dice = panel.view["players"][panel.seat]["dice"]
+            ui = discord.ui.View(timeout=None)
+            ui.add_item(RerollSelect(self.table_id, self.fp, dice))
+            await kit.answer(
+                interaction, "Pick the dice to reroll (one Reroll Cube for all of them):", view=ui
+            )
+
+        await kit.guarded(interaction, work)
+
+
+class RerollSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ins:rs:(?P<table>\d+):(?P<fp>[0-9a-f]{8})",
+):
+    """Phase I: the dice to reroll for one Reroll Cube (any or all)."""
+
+    def __init__(self, table_id: int, fp: str, dice: list[int] | None = None) -> None:
+        options = [
+            discord.SelectOption(label=f"Die {d} (shows {v})", value=str(d))
+            for d, v in enumerate(dice or [], 1)
+        ]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Dice to reroll…",
+                custom_id=f"ins:rs:{table_id}:{fp}",
+                options=options or [discord.SelectOption(label="(no dice)", value="-")],
+                min_values=1,
+                max_values=max(1, len(options)),
+            )
+        )
+        self.table_id, self.fp = table_id, fp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> RerollSelect:
+        """Rebuild the select from its custom id."""
+        return cls(int(match["table"]), match["fp"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Spend a Reroll Cube on the chosen dice; this message becomes the fresh panel."""
+        dice = sorted(int(v) for v in self.item.values if v.isdigit())
+        if not dice:
+            await kit.answer(interaction, "Pick at least one die.")
+            return
+        await act(interaction, self.table_id, self.fp, Move.of("reroll", dice=dice).code())
+
+
+DYNAMIC_ITEMS = (PanelButton, MoveButton, MoveSelect, DieSelect, RerollPickerButton, RerollSelect)
+
+
+# ---------------------------------------------------------------------------- the commands
+
+
+class InstituteCog(commands.Cog):
+    """The /institute commands: your panel, and how to play."""
+
+    institute = app_commands.Group(name="institute", description="The Institute for Magical Arts")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @institute.command(name="panel")
+    async def panel(self, interaction: discord.Interaction) -> None:
+        """Show your private panel for this thread's Institute game (only you see it)."""
+        try:
+            table = await kit.table_here(interaction)
+        except TableError as exc:
+            await kit.answer(interaction, exc.sentence)
+            return
+        await show_panel(interaction, table.id)
+
+    @institute.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How a round of the Institute goes, and where your controls are."""
+        await kit.answer(interaction, HELP)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add /institute and its restart-proof components; use the panel for DMs when the kit allows."""
+    await bot.add_cog(InstituteCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    register = getattr(kit, "register_private_panel", None)
+    if register is not None:
+        register(KIND, private_panel)

@@ -1,0 +1,379 @@
+"""The local table: the real bot and cogs against SimCord (offline Discord), in a terminal.
+
+Several local users type slash commands and use buttons and selects; every bot message in the
+channel and the table threads, every ephemeral answer and every DM is printed, and every posted
+file is saved under ``out/``. Lines look like::
+
+    alice: /game new kind:toy options:hand=4
+    bob: /game join
+    bob: moves                      (bob's legal moves here, as /game play would offer them)
+    bob: /game play move:Choose sigil 5
+    bob: click 3                    (a numbered button; or: bob: click My private view)
+    bob: select 4 2                 (option 2 of numbered select 4; or the option's label)
+    users | channels | go 2 | restart | help | quit
+
+Run it with ``python bot.py`` (no DISCORD_TOKEN), ``python bot.py --script FILE``, or pipe lines
+into stdin. Each run starts a fresh world and a fresh database (``out/local.db``) unless
+``--db`` names another file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import shlex
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from simcord.results import to_discord_message
+
+from bot import ConclaveBot, create_bot
+
+USERS = ("alice", "bob", "carol", "dave", "eve")
+LOCAL_HELP = __doc__.split("::", 1)[1].split("Run it with", 1)[0].rstrip() if __doc__ else ""
+_LINE = re.compile(r"^(?P<user>\w+)\s*:\s*(?P<rest>.*)$")
+_OPTION = re.compile(r"(?:^|\s)(?P<name>[a-z_]+):")
+
+
+@dataclass
+class Control:
+    """A numbered button or select on a printed message."""
+
+    message_id: int
+    channel_id: int
+    kind: str
+    custom_id: str
+    label: str
+    options: list[tuple[str, str]]
+
+
+class LocalTable:
+    """One local world: a guild with a #tables channel and five users, and what they have seen."""
+
+    def __init__(self, env: simcord.Env, out_dir: Path, db_path: str, echo: Callable[[str], None]) -> None:
+        self.env = env
+        self.out_dir = out_dir
+        self.db_path = db_path
+        self.echo = echo
+        guild = env.create_guild("Conclave (local)")
+        self.channel = guild.create_text_channel("tables")
+        managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+        self.members = {
+            name: guild.add_member(env.create_user(name), roles=[managers] if name == "alice" else [])
+            for name in USERS
+        }
+        self.names = {m.id: name for name, m in self.members.items()}
+        self.current = self.channel
+        self.seen: dict[int, tuple] = {}
+        self.controls: list[Control] = []
+        self.failures = 0
+
+    # ------------------------------------------------------------------ input
+
+    async def handle(self, line: str) -> bool:
+        """Carry out one typed line; return False to stop."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        word = line.split()[0].lower()
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            self.echo(LOCAL_HELP)
+        elif word == "users":
+            self.echo("Users: " + ", ".join(USERS) + " (alice has Manage Server).")
+        elif word == "channels":
+            self._list_channels()
+        elif word == "go":
+            self._go(line[2:].strip())
+        elif word == "restart":
+            await self._restart()
+        else:
+            match = _LINE.match(line)
+            if match is None or match["user"] not in self.members:
+                self.echo("! Start with a user (alice, bob, carol, dave, eve), e.g. `bob: /game join`.")
+                self.failures += 1
+                return True
+            await self._act(match["user"], match["rest"].strip())
+        self.flush()
+        return True
+
+    async def _act(self, user: str, rest: str) -> None:
+        try:
+            if rest.startswith("/"):
+                await self._slash(user, rest[1:])
+            elif rest.startswith("click "):
+                await self._click(user, rest[6:].strip())
+            elif rest.startswith("select "):
+                await self._select(user, rest[7:].strip())
+            elif rest.split()[:1] == ["moves"]:
+                await self._moves(user, rest[5:].strip())
+            else:
+                self.echo("! Type a slash command (/game ...), click, select or moves.")
+                self.failures += 1
+        except (simcord.SetupError, simcord.OptionError, ValueError) as exc:
+            self.echo(f"! {exc}")
+            self.failures += 1
+
+    async def _slash(self, user: str, text: str) -> None:
+        name, options = parse_slash(text)
+        member = self.members[user]
+        # A table opens from the text channel: its thread cannot hold another thread.
+        where = self.channel if name.startswith("game new") else self.current
+        before = {t.id for t in self.channel.threads}
+        await member.slash(where, name, **options)
+        fresh = [t for t in self.channel.threads if t.id not in before]
+        if fresh:
+            self.current = fresh[-1]
+            self.echo(f"(now in #{self.current.name})")
+
+    async def _moves(self, user: str, typed: str) -> None:
+        choices = await self.members[user].autocomplete(self.current, "game play", "move", typed)
+        if not choices:
+            self.echo(f"[only {user} sees] (no moves for you here)")
+        for choice in choices:
+            self.echo(f"[only {user} sees]   {choice['name']}   (move:{choice['value']})")
+
+    def _control(self, ref: str, user: str, kind: str) -> Control:
+        if ref.isdigit():
+            index = int(ref) - 1
+            if not 0 <= index < len(self.controls) or self.controls[index].kind != kind:
+                raise ValueError(f"There is no {kind} number {ref}.")
+            return self.controls[index]
+        # By label: the latest such control the user can see.
+        for control in reversed(self.controls):
+            named = control.kind == kind and control.label.casefold() == ref.casefold()
+            if named and self._visible(control, user):
+                return control
+        raise ValueError(f"No {kind} labelled {ref!r} that {user} can see.")
+
+    def _visible(self, control: Control, user: str) -> bool:
+        message = self._message(control)
+        if message is None:
+            return False
+        if isinstance(message.channel, discord.DMChannel | discord.PartialMessageable):
+            dm = self.members[user].user.dm_channel.id
+            return control.channel_id == dm
+        meta = message.interaction_metadata
+        return not message.flags.ephemeral or (meta is not None and meta.user.id == self.members[user].id)
+
+    def _message(self, control: Control) -> discord.Message | None:
+        for message in self._channel_history(control.channel_id):
+            if message.id == control.message_id:
+                return message
+        return None
+
+    def _actor(self, user: str, control: Control) -> Any:
+        member = self.members[user]
+        return member.user if control.channel_id == member.user.dm_channel.id else member
+
+    async def _click(self, user: str, ref: str) -> None:
+        control = self._control(ref, user, "button")
+        message = self._message(control)
+        if message is None:
+            raise ValueError("That message is gone.")
+        await self._actor(user, control).click(message, custom_id=control.custom_id)
+
+    async def _select(self, user: str, ref: str) -> None:
+        number, _, wanted = ref.partition(" ")
+        control = self._control(number, user, "select")
+        message = self._message(control)
+        if message is None:
+            raise ValueError("That message is gone.")
+        values = []
+        for item in shlex.split(wanted) or ["1"]:
+            if item.isdigit() and 0 < int(item) <= len(control.options):
+                values.append(control.options[int(item) - 1][1])
+                continue
+            found = [v for label, v in control.options if item.casefold() in (label.casefold(), v.casefold())]
+            if not found:
+                raise ValueError(f"Select {number} has no option {item!r}.")
+            values.append(found[0])
+        await self._actor(user, control).select(message, values, custom_id=control.custom_id)
+
+    def _list_channels(self) -> None:
+        for number, channel in enumerate([self.channel, *self.channel.threads], start=1):
+            here = " (here)" if channel.id == self.current.id else ""
+            self.echo(f"  {number}. #{channel.name}{here}")
+
+    def _go(self, ref: str) -> None:
+        channels = [self.channel, *self.channel.threads]
+        chosen = None
+        if ref.isdigit() and 0 < int(ref) <= len(channels):
+            chosen = channels[int(ref) - 1]
+        else:
+            wanted = ref.lstrip("#").casefold()
+            chosen = next((c for c in channels if (c.name or "").casefold() == wanted), None)
+        if chosen is None:
+            self.echo("! No such channel; `channels` lists them.")
+            self.failures += 1
+            return
+        self.current = chosen
+        self.echo(f"(now in #{chosen.name})")
+
+    async def _restart(self) -> None:
+        old = self.env.bot
+        await self.env.restart_bot(create_bot(self.db_path))
+        if isinstance(old, ConclaveBot):
+            await old.close_store()
+        self.echo("(the bot restarted; its buttons and selects still work)")
+
+    # ------------------------------------------------------------------ output
+
+    def _channels(self) -> list[tuple[int, str]]:
+        found = [(self.channel.id, "#tables")]
+        found += [(t.id, f"#{t.name}") for t in self.channel.threads]
+        found += [(m.user.dm_channel.id, f"DM to {name}") for name, m in self.members.items()]
+        return found
+
+    def _channel_history(self, channel_id: int) -> list[discord.Message]:
+        """Every message of a channel, ephemeral ones included (the narrator sees all)."""
+        stored = self.env.backend.messages.get(channel_id, {})
+        return [to_discord_message(self.env, stored[i]) for i in sorted(stored)]
+
+    def flush(self) -> None:
+        """Print every bot message that is new or changed since the last flush."""
+        bot_id = self.env.bot.user.id if self.env.bot.user else None
+        for channel_id, place in self._channels():
+            for message in self._channel_history(channel_id):
+                if message.author.id != bot_id:
+                    continue
+                signature = (message.content, len(message.attachments), repr(message.components))
+                if self.seen.get(message.id) == signature:
+                    continue
+                self.seen[message.id] = signature
+                if not message.content and not message.attachments and not message.components:
+                    continue  # an answer still "thinking"
+                self._print(message, channel_id, place)
+
+    def _print(self, message: discord.Message, channel_id: int, place: str) -> None:
+        if message.flags.ephemeral and message.interaction_metadata is not None:
+            who = self.names.get(message.interaction_metadata.user.id, "someone")
+            head = f"[only {who} sees]"
+        elif place.startswith("DM to"):
+            head = f"[{place}]"
+        else:
+            head = f"[{place}] bot:"
+        text = self._readable(message.content)
+        lines = text.splitlines() or [""]
+        self.echo(f"{head} {lines[0]}")
+        for line in lines[1:]:
+            self.echo(f"    {line}")
+        for attachment in message.attachments:
+            self.echo(f"    (file saved: {self._save(attachment, message.id)})")
+        for row in message.components:
+            for item in getattr(row, "children", [row]):
+                self._number(item, message, channel_id)
+
+    def _number(self, item: Any, message: discord.Message, channel_id: int) -> None:
+        if isinstance(item, discord.Button) and item.custom_id:
+            self.controls.append(
+                Control(message.id, channel_id, "button", item.custom_id, item.label or "", [])
+            )
+            self.echo(f"    [{len(self.controls)}] button: {item.label}")
+        elif isinstance(item, discord.SelectMenu) and item.custom_id:
+            options = [(o.label, o.value) for o in item.options]
+            self.controls.append(
+                Control(message.id, channel_id, "select", item.custom_id, item.placeholder or "", options)
+            )
+            self.echo(f"    [{len(self.controls)}] select ({item.placeholder or 'choose'}):")
+            for n, (label, _) in enumerate(options, start=1):
+                self.echo(f"        {n}) {label}")
+
+    def _save(self, attachment: discord.Attachment, message_id: int) -> str:
+        data = self.env.backend.cdn.get(attachment.url) or b""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"{message_id}-{attachment.filename}"
+        path.write_bytes(data)
+        return str(path)
+
+    def _readable(self, text: str) -> str:
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.names.get(int(m[1]), m[1]), text)
+        threads = {t.id: t.name for t in self.channel.threads}
+        return re.sub(r"<#(\d+)>", lambda m: "#" + str(threads.get(int(m[1]), m[1])), text)
+
+
+def parse_slash(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``game play move:Choose sigil 5`` into the command name and its options."""
+    first = _OPTION.search(text)
+    name = (text[: first.start()] if first else text).strip()
+    options: dict[str, str] = {}
+    if first:
+        marks = list(_OPTION.finditer(text))
+        for mark, after in zip(marks, [*marks[1:], None], strict=True):
+            end = after.start() if after else len(text)
+            value = text[mark.end() : end].strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            options[mark["name"]] = value
+    if not name:
+        raise ValueError("Name a command, e.g. /game join.")
+    return name, options
+
+
+async def run_session(
+    lines: Iterable[str] | None,
+    *,
+    out_dir: Path,
+    db_path: Path,
+    echo: Callable[[str], None] = print,
+    seed_source: Callable[[], int] | None = None,
+) -> int:
+    """Run a local session from lines (None: read the terminal); return the number of failed lines."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bot = create_bot(str(db_path), seed_source=seed_source)
+    async with simcord.run(bot, check_errors=False) as env:
+        table = LocalTable(env, out_dir, str(db_path), echo)
+        echo("Conclave local table: users alice, bob, carol, dave, eve in #tables. Type `help`.")
+        try:
+            if lines is None:
+                while await table.handle(await _prompt()):
+                    pass
+            else:
+                for line in lines:
+                    if line.strip() and not line.lstrip().startswith("#"):
+                        echo(f"> {line.rstrip()}")
+                    if not await table.handle(line):
+                        break
+            for error in env.errors:
+                echo(f"! bot error: {error!r}")
+        finally:
+            current = env.bot
+    if isinstance(current, ConclaveBot):
+        await current.close_store()
+    return table.failures + len(env.errors)
+
+
+async def _prompt() -> str:
+    try:
+        return await asyncio.to_thread(input, "> ")
+    except EOFError:
+        return "quit"
+
+
+def main(argv: list[str]) -> int:
+    """Parse the local table's arguments and run it."""
+    parser = argparse.ArgumentParser(prog="bot.py", description="Conclave's local table (no Discord token).")
+    parser.add_argument("--script", type=Path, help="read lines from this file instead of the terminal")
+    parser.add_argument("--out", type=Path, default=Path("out"), help="where posted files are saved")
+    parser.add_argument("--db", type=Path, help="database file (default: a fresh out/local.db each run)")
+    args = parser.parse_args(argv)
+    db_path = args.db or args.out / "local.db"
+    if args.db is None:
+        # A fresh world each run: old tables would point at threads that no longer exist.
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    if args.script is not None:
+        lines: list[str] | None = args.script.read_text().splitlines()
+    elif not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+    else:
+        lines = None
+    failures = asyncio.run(run_session(lines, out_dir=args.out, db_path=db_path))
+    return 1 if failures and lines is not None else 0

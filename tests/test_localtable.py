@@ -1,0 +1,89 @@
+"""The local table: starts without a token, and a scripted session plays a whole game."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from localtable import parse_slash, run_session
+from rules import registry
+from service import seat_order
+from tests.toygame import TOY
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 777
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> None:
+    registry.register(TOY)
+
+
+def test_parse_slash_reads_the_command_and_options() -> None:
+    assert parse_slash("game join") == ("game join", {})
+    new = ("game new", {"kind": "toy", "options": "hand=4"})
+    assert parse_slash("game new kind:toy options:hand=4") == new
+    assert parse_slash('game play move:"Choose sigil 5"') == ("game play", {"move": "Choose sigil 5"})
+    assert parse_slash("game play move:choose sigil=5") == ("game play", {"move": "choose sigil=5"})
+    with pytest.raises(ValueError, match="Name a command"):
+        parse_slash("move:x")
+
+
+def test_the_local_table_starts_without_a_token(tmp_path: Path) -> None:
+    script = tmp_path / "session.txt"
+    script.write_text("users\nalice: /help\nalice: /game new kind:nothing\nquit\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LOG_LEVEL")}
+    done = subprocess.run(
+        [sys.executable, "bot.py", "--script", str(script), "--out", str(tmp_path / "out")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Conclave local table" in done.stdout
+    assert "[only alice sees] **Conclave** hosts board games" in done.stdout
+    assert "[only alice sees] There is no game called `nothing`" in done.stdout
+    assert (tmp_path / "out" / "local.db").exists()
+
+
+def duel_script(players: list[str]) -> list[str]:
+    """Write the lines of a whole Sigil Duel, each mage taking its first legal move."""
+    order = seat_order(SEED, players)
+    state = TOY.setup(len(players), {"hand": "3"}, SEED)
+    lines = [f"{players[0]}: /game new kind:toy options:hand=3"]
+    lines += [f"{name}: /game join" for name in players[1:]]
+    lines += [f"{players[0]}: /game start", f"{order[0]}: click My private view", f"{order[0]}: moves"]
+    while not TOY.is_over(state):
+        seat = TOY.waiting_on(state)[0]
+        move = TOY.legal_moves(state, seat)[0]
+        lines.append(f"{order[seat]}: /game play move:{TOY.label(state, seat, move)}")
+        state, _ = TOY.apply(state, seat, move)
+    lines.append(f"{players[0]}: /game log")
+    return lines
+
+
+async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path) -> None:
+    printed: list[str] = []
+    db = tmp_path / "local.db"
+    lines = duel_script(["alice", "bob", "carol"])
+    failures = await run_session(
+        lines, out_dir=tmp_path / "out", db_path=db, echo=printed.append, seed_source=lambda: SEED
+    )
+    text = "\n".join(printed)
+    assert failures == 0, text
+    assert "(now in #Sigil Duel #1 — alice's table)" in text
+    assert "[#Sigil Duel #1 — alice's table] bot: bob takes a seat." in text
+    assert "[DM to carol] Sigil Duel #1 — alice's table: you are seat" in text
+    assert "button: My private view" in text and "select (Choose your move…):" in text
+    assert "Revealed: seat 0:" in text
+    assert "Game over:" in text
+    assert text.count("[only ") >= len(lines) - 6  # every play answered privately
+    async with aiosqlite.connect(db) as conn, conn.execute("SELECT status FROM tables WHERE id = 1") as rows:
+        assert await rows.fetchone() == ("finished",)
