@@ -189,3 +189,37 @@ def test_first_turn_offers_every_action_kind() -> None:
     text = " | ".join(labels(state))
     assert "Place a mage in" in text
     assert "Take the Bell Tower offering" in text
+
+
+def test_build_the_university_lays_rooms_by_turns_next_to_the_others() -> None:
+    """Build the University: Central in a column, then each player in turn adds a tile, side and place."""
+    state = opening(3, layout="build")
+    assert state["phase"] == "build"
+    assert state["board"]["grid"] == [["council_chamber"], ["library"], ["infirmary"]]
+    order = turn_order(state)
+    for i in range(5):
+        seat = seat_now(state)
+        assert seat == order[i % 3]
+        tiles = R.legal_moves(state, seat)
+        assert len(tiles) <= 25 and all(m.action == "build" for m in tiles)
+        state = act(state, seat, "build", room=tiles[2 * i].get("room"), side="B")
+        spots = labels(state)
+        assert all(text.startswith("Put it ") for text in spots)
+        state = act(state, seat, "build", **R.legal_moves(state, seat)[-1].params)
+    assert state["phase"] == "draft"
+    rooms = [r for row in state["board"]["grid"] for r in row if r]
+    assert len(rooms) == 8 and len(state["board"]["rooms"]) == 8
+    for room in rooms:
+        if room not in ("council_chamber", "library", "infirmary"):
+            assert state["board"]["rooms"][room]["side"] == "B"
+
+
+def test_two_players_build_inside_a_three_by_three_square() -> None:
+    """Argent for Two with Build the University: nine rooms in a 3x3 square."""
+    state = opening(2, layout="build")
+    while state["phase"] == "build":
+        seat = seat_now(state)
+        state, _ = R.apply(state, seat, R.legal_moves(state, seat)[-1])
+    grid = state["board"]["grid"]
+    assert [len(row) for row in grid] == [3, 3, 3]
+    assert all(all(row) for row in grid)

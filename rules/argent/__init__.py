@@ -27,6 +27,7 @@ from rules.registry import register
 
 ACTIONS = frozenset(
     {
+        "build",
         "draft",
         "mark",
         "place",
@@ -67,14 +68,14 @@ class ArgentRules(Rules):
     options = (
         OptionSpec(
             "rooms",
-            "University room sides: A, B or a random mix (with the random layout)",
+            "University room sides: A, B or a random mix",
             ("A", "B", "random"),
             "A",
         ),
         OptionSpec(
             "layout",
-            "The first-game University for this player count, or random rooms",
-            ("first_game", "random"),
+            "The first-game University, random rooms, or Build the University (players lay the rooms)",
+            ("first_game", "random", "build"),
             "first_game",
         ),
         OptionSpec("candidates", "Candidate sheet side: A, B or random", ("A", "B", "random"), "A"),
@@ -114,6 +115,9 @@ class ArgentRules(Rules):
             kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
             return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
         phase = state["phase"]
+        if phase == "build" and state["queue"]:
+            seat = state["queue"][0]
+            return [Prompt(seat, PromptKind.TURN, "build", f"P{seat + 1}: add a room to the University.")]
         if phase == "draft" and state["queue"]:
             seat = state["queue"][0]
             return [Prompt(seat, PromptKind.TURN, "draft", f"P{seat + 1}: draft a mage.")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.argent import content, effects, scoring
+from rules.argent import build, content, effects, scoring
 from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
 from rules.argent.effects import has_status, powers_of, say
 from rules.argent.setup import deal_tableaus, give_mage
@@ -79,6 +79,12 @@ def run_task(state: State, task: Task, events: list[Event]) -> None:
 def flow(state: State, events: list[Event]) -> bool:
     """Move the game on when nothing is pending; return False when it waits on a turn."""
     phase = state["phase"]
+    if phase == "build":
+        if state["queue"]:
+            return False
+        state["phase"] = state["after_build"]["phase"]
+        state["queue"] = state["after_build"]["queue"]
+        return True
     if phase in ("draft", "marks"):
         if state["queue"]:
             return False
@@ -1176,6 +1182,8 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
         task = agenda[0]
         return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
     phase = state["phase"]
+    if phase == "build":
+        return build.options(state, seat)
     if phase == "draft":
         return draft_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "marks":
@@ -1199,6 +1207,8 @@ def resolve(state: State, seat: int, move: Move) -> list[Event]:
         task = agenda.pop(0)
         handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
         handler(state, task, opt, events)
+    elif state["phase"] == "build":
+        say(events, build.apply(state, seat, opt))
     elif state["phase"] == "draft":
         do_draft(state, seat, opt, events)
     elif state["phase"] == "marks":

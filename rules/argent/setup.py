@@ -271,6 +271,12 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
     else:
         state["phase"] = "draft"
         state["queue"] = draft_order(state)
+    if options.get("layout") == "build":
+        from rules.argent import build  # build reads this module's two-player rule
+
+        state["after_build"] = {"phase": state["phase"], "queue": state["queue"]}
+        build.start(state)
+        state["phase"] = "build"
     return state
 
 
