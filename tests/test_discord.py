@@ -256,3 +256,31 @@ async def test_help_rules_and_card(world: World) -> None:
     assert "tests/toygame.py" in summary.response.content  # type: ignore[union-attr]
     card = await world.alice.slash(world.channel, "game card", name="Anything")
     assert card.response.content == "No game here has cards to look up yet."  # type: ignore[union-attr]
+
+
+async def test_commands_sync_to_the_dev_guild_only_when_the_tree_changed(tmp_path: Path) -> None:
+    path = str(tmp_path / "dev.db")
+    guild_id = 1456074443980800123
+    bot = create_bot(path, dev_guild=guild_id)
+    env = simcord.Env(bot)
+    guild = env.create_guild("Dev", id=guild_id)
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(env.create_user("alice"))
+    await env.start()
+    try:
+        assert bot.synced
+        puts = [r.path for r in env.http_requests if r.method == "PUT"]
+        assert puts == [f"/applications/{bot.application_id}/guilds/{guild_id}/commands"]
+        assert "game new" in alice.available_commands(channel)
+        assert bot.store is not None
+        stored = await bot.store.get_meta(f"command_tree_sha256:{guild_id}")
+        assert stored is not None and len(stored) == 64
+        again = create_bot(path, dev_guild=guild_id)
+        await env.restart_bot(again)
+        await bot.close_store()
+        assert again.synced is False
+        helped = await alice.slash(channel, "help")
+        assert helped.ephemeral
+    finally:
+        await env.shutdown()
+        await env.bot.close_store()  # type: ignore[attr-defined]
