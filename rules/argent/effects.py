@@ -1152,8 +1152,19 @@ def strike(
         offer_take_slot(state, actor, before)
 
 
+def room_full_for(state: State, room: str | None, seat: int | None, moving: int | None = None) -> bool:
+    """Whether a room already holds this seat's one allowed mage (Council Chamber A)."""
+    if room is None or seat is None or room not in state["board"]["rooms"]:
+        return False
+    if "one_mage_per_player" not in room_rules(state, room):
+        return False
+    return any(m["owner"] == seat and room_of(m["loc"]) == room and m["id"] != moving for m in state["mages"])
+
+
 def offer_take_slot(state: State, seat: int, loc: str) -> None:
     """Offer to put one of a seat's office mages into the slot a target just left."""
+    if room_full_for(state, room_of(loc), seat):
+        return
     opts = [
         option("place", f"Put your {DEPT_NAMES[t]} mage there", type=t)
         for t in dict.fromkeys(m["type"] for m in office_mages(state, seat))
@@ -1297,6 +1308,8 @@ def run_destination(state: State, task: Task, events: list[Event]) -> None:
 def dest_slots(state: State, task: Task, room: str) -> list[str]:
     """Return the slots a moved mage may go to in a room."""
     m = state["mages"][task["mage"]]
+    if room_full_for(state, room, m["owner"], moving=m["id"]):
+        return []
     out = [loc for loc in open_slots(state, room) if loc != m["loc"]]
     if task["arg"].get("to") == "any_slot" and task["arg"].get("displace") == "wound_opponent":
         for s in slots(state, room):
@@ -1502,7 +1515,7 @@ def shadow_targets(state: State, seat: int, target: str, via: str | None) -> lis
     out = []
     taken = {m["loc"]: m for m in state["mages"]}
     for room in rooms_in_play(state):
-        if room == INFIRMARY or locked(state, room):
+        if room == INFIRMARY or locked(state, room) or room_full_for(state, room, seat):
             continue
         for s in slots(state, room):
             if is_shadow(s):

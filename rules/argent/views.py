@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from rules.argent import content
+from rules.argent.scoring import criterion_text
 from rules.argent.state import DEPT_NAMES, State, merit_free, merit_total, room_name
 
 View = dict[str, Any]
@@ -171,17 +172,20 @@ def view_text(v: View) -> str:
             if room == "astronomy_tower":
                 tags.append(f"marker on space {info['marker'] + 1}")
             here = [
-                f"{_short_loc(loc)}: {_mage_word(m)}"
+                f"{_short_loc(loc, info['side'])}: {_mage_word(m)}"
                 for loc, m in sorted(mages_at.items())
                 if loc.split("/")[0] == room
             ]
             lines.append(f"  {room_name(room)} ({', '.join(tags)}): " + ("; ".join(here) or "empty"))
+            text = content.room_side(room, info["side"]).get("text")
+            if text:
+                lines.append(f"      {text}")
     lines.append("")
     lines.append("Voters:")
     for voter in v["voters"]:
         marks = ", ".join(f"P{s + 1}" for s in voter["marks"]) or "none"
         who = voter["name"] or "face down"
-        crit = f" ({voter['criterion']})" if voter["criterion"] else ""
+        crit = f" ({criterion_text(voter['criterion'])})" if voter["criterion"] else ""
         lines.append(f"  {voter['position'] + 1}. {who}{crit}; marks: {marks}")
     lines.append("")
     for office in v["offices"]:
@@ -237,6 +241,14 @@ def view_text(v: View) -> str:
         "Supporter tableau: " + ", ".join(content.supporter(x)["name"] for x in v["tableau"]["supporter"])
     )
     lines.append("Bell Tower: " + (", ".join(content.bell(b)["name"] for b in v["bell"]) or "empty"))
+    if v["statuses"]:
+        lines.append(
+            "In effect: "
+            + "; ".join(
+                f"P{s['seat'] + 1} {s['name'].replace('_', ' ')} ({s['duration'].replace('_', ' ')})"
+                for s in v["statuses"]
+            )
+        )
     if v["pending"]:
         p = v["pending"]
         lines.append("")
@@ -249,9 +261,24 @@ def view_text(v: View) -> str:
     return "\n".join(lines)
 
 
-def _short_loc(loc: str) -> str:
+def _short_loc(loc: str, side: str) -> str:
+    """Name a board location for the text view: 'slot 2 (merit)', 'shadow of slot 1', 'area'."""
     parts = loc.split("/")
-    return parts[1] if len(parts) == 2 else f"{parts[1]}#{parts[2]}"
+    room, slot_id = parts[0], parts[1]
+    slots = content.room_side(room, side)["slots"]
+    number, names = 0, {}
+    for s in slots:
+        if s["kind"] not in ("shadow", "shadow_merit"):
+            number += 1
+            names[s["id"]] = number
+    s = next(x for x in slots if x["id"] == slot_id)
+    if s["kind"] in ("shadow", "shadow_merit"):
+        return f"shadow of slot {names[s['of']]}"
+    if s["kind"] in ("area", "general"):
+        return "area"
+    if s["kind"] == "wound":
+        return f"wound slot {names[slot_id]}"
+    return f"slot {names[slot_id]}" + (" (merit)" if s["kind"] == "merit" else "")
 
 
 def _mage_word(m: dict[str, Any]) -> str:
