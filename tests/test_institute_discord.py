@@ -1,0 +1,403 @@
+"""The Institute on Discord: whole games through /institute panels, buttons and selects in SimCord.
+
+The players' panels are the only way moves are made here (selects per die, Confirm, Reroll, and one
+button per legal move later). A seeded policy drives both players; who confirms first alternates by
+round, so the two secret assignments arrive in either order. Every public message (and, in the real
+drawing test, every public image) is checked to show no assignment before the reveal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+import render
+from bot import ConclaveBot, create_bot
+from render import institute as drawing
+from rules.contract import Move
+from rules.institute.engine import InstituteRules
+
+SEED = 31
+R = InstituteRules()
+ACTION_WORDS = ("Take Stones", "Cast 1 Stone", "Cast 2 Stones", "TAKE", "CAST 1", "CAST 2")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "conclave.db")
+
+
+@pytest.fixture
+async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(db_path, seed_source=lambda: SEED)
+    yield bot
+    await bot.close_store()
+
+
+@pytest.fixture
+def view_as_image() -> Iterator[None]:
+    """Draw views as their JSON (fast): what an image is drawn from is then read back exactly."""
+    render.board("institute", R.view(R.setup(2, {}, 1), None))  # load the real drawings first
+
+    def as_json(view: dict[str, Any]) -> bytes:
+        return json.dumps(view, sort_keys=True).encode()
+
+    render.register("institute", board=as_json, private=as_json)
+    yield
+    render.register("institute", board=drawing.draw_board, private=drawing.draw_sheet)
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    thread: simcord.ChannelHandle
+    members: list[simcord.MemberActor]
+    """Indexed by seat."""
+    outsider: simcord.MemberActor
+
+    @property
+    def bot(self) -> ConclaveBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    async def state(self) -> tuple[Any, dict[str, Any]]:
+        assert self.bot.store is not None
+        table = await self.bot.store.table_for_thread(self.thread.id)
+        assert table is not None
+        return await self.bot.store.load(table.id)
+
+    def public(self) -> list[Any]:
+        return [m for m in self.thread.history() if not m.flags.ephemeral]
+
+
+async def open_table(env: simcord.Env) -> Table:
+    guild = env.create_guild("Institute Test")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    await alice.slash(channel, "game new", kind="institute")
+    thread = channel.threads[-1]
+    await bob.slash(thread, "game join")
+    started = await alice.slash(thread, "game start")
+    assert started.response is not None and started.response.content == "The game has begun."
+    table = Table(env, channel, thread, [alice, bob], carol)
+    assert env.bot.store is not None
+    record = await env.bot.store.table_for_thread(thread.id)
+    assert record is not None
+    seats = await env.bot.store.seats(record.id)
+    table.members = [next(m for m in (alice, bob) if m.id == s.user_id) for s in seats]
+    return table
+
+
+def _components(message: Any) -> list[dict[str, Any]]:
+    """Return a message's buttons and selects as raw dicts (thread messages hold discord.py objects)."""
+    found = []
+    for row in message.components:
+        if isinstance(row, dict):
+            found.extend(row["components"])
+        else:
+            found.extend(child.to_dict() for child in row.children)
+    return found
+
+
+def _die_selects(message: Any) -> list[dict[str, Any]]:
+    return [c for c in _components(message) if c.get("custom_id", "").startswith("ins:d:")]
+
+
+def _unassigned(select: dict[str, Any]) -> bool:
+    return not any(o.get("default") for o in select["options"])
+
+
+def _plan(state: dict[str, Any], seat: int) -> list[str]:
+    """Plan Phase I like a keen beginner: Take on the highest die, Cast 2 where ahead most, else Cast 1."""
+    me = state["players"][seat]
+    dice, slots = me["dice"], state["slots"]
+    order = sorted(range(4), key=lambda d: -dice[d])
+    want = ["cast1"] * 4
+    want[order[0]] = "take"
+    rest = order[1:]
+    if me["stones"] < 2:
+        want[rest[-1]] = "take"
+        rest = rest[:-1]
+
+    def lead(d: int) -> int:
+        slot = slots[dice[d] - 1]
+        return slot["stones"][seat] - slot["stones"][1 - seat] if slot["kind"] == "card" else -99
+
+    want[max(rest, key=lead)] = "cast2"
+    return want
+
+
+def choose(rand: random.Random, state: dict[str, Any], seat: int) -> Move | None:
+    """Return the seeded policy's move for a seat, or None when it must wait to confirm.
+
+    Who confirms first alternates by round (Blue in odd rounds, Red in even ones), so the two secret
+    assignments reach the bot in both orders.
+    """
+    legal = R.legal_moves(state, seat)
+    me = state["players"][seat]
+    if state["step"] == "assign" and str(seat) not in state["frames"]:
+        want = _plan(state, seat)
+        for d in range(4):
+            if me["assign"][d] is None:
+                move = Move.of("assign", die=d + 1, card=want[d])
+                if move in legal:
+                    return move
+                return next(m for m in legal if m.action == "assign" and m.get("die") == d + 1)
+        first = state["round"] % 2
+        if seat != first and not state["players"][first]["confirmed"]:
+            return None
+        return Move.of("confirm")
+    keen = [m for m in legal if m.action not in ("pass", "decline", "done", "keep", "refill", "reroll")]
+    return rand.choice(keen or legal)
+
+
+class Player:
+    """One seat's hands: its latest panel message, used to play exactly the policy's move."""
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table, self.seat = table, seat
+        self.member = table.members[seat]
+        self.panel: Any = None
+
+    async def open_panel(self) -> Any:
+        result = await self.member.slash(self.table.thread, "institute panel")
+        assert result.ephemeral and result.response is not None
+        self.panel = result.response
+        return self.panel
+
+    async def play(self, move: Move) -> Any:
+        """Play a move with the panel's own controls; fail if the panel does not offer it."""
+        for _ in range(3):
+            panel = self.panel or await self.open_panel()
+            result = await self._use(panel, move)
+            if result is None:
+                await self.open_panel()  # the panel may be older than the game: look again
+                continue
+            assert result.response is not None
+            self.panel = result.response
+            if "out of date" not in result.response.content:
+                assert not result.followups, [f.content for f in result.followups]
+                return result
+        raise AssertionError(f"the panel never offered {move.code()}")
+
+    async def _use(self, panel: Any, move: Move) -> Any:
+        items = _components(panel)
+        code = move.code()
+        if move.action == "assign":
+            for select in _die_selects(panel):
+                if select["custom_id"].endswith(f":{move.get('die')}") and any(
+                    o["value"] == move.get("card") for o in select["options"]
+                ):
+                    return await self.member.select(panel, [move.get("card")], custom_id=select["custom_id"])
+            return None
+        for item in items:
+            if item["type"] == 2 and item.get("custom_id", "").endswith(f":{code}"):
+                return await self.member.click(panel, custom_id=item["custom_id"])
+            if item["type"] == 3 and any(o["value"] == code for o in item["options"]):
+                return await self.member.select(panel, [code], custom_id=item["custom_id"])
+        return None
+
+
+async def play_out(table: Table, rand: random.Random, limit: int = 2000) -> int:
+    """Play the seeded policy to the end through the panels; return the number of moves."""
+    players = [Player(table, seat) for seat in (0, 1)]
+    record, state = await table.state()
+    moves = 0
+    while record.status == "active" and moves < limit:
+        seat = rand.choice(R.waiting_on(state))
+        move = choose(rand, state, seat)
+        if move is None:
+            seat = 1 - seat
+            move = choose(rand, state, seat)
+        assert move is not None
+        await players[seat].play(move)
+        moves += 1
+        record, state = await table.state()
+    return moves
+
+
+def _assignment_leaks(table: Table) -> list[str]:
+    """Return public texts that name an Action Card before that round's reveal."""
+    leaks, revealed = [], False
+    for message in table.public():
+        text = message.content
+        if "Phase I: assign Action Cards" in text:
+            revealed = False
+        if "reveals:" in text:
+            revealed = True
+            continue
+        if not revealed and any(word in text for word in ACTION_WORDS):
+            leaks.append(text)
+    return leaks
+
+
+async def _public_views(table: Table) -> list[dict[str, Any]]:
+    """Return every public board posted, read back from its (JSON) drawing."""
+    views = []
+    for message in table.public():
+        for attachment in message.attachments:
+            views.append(json.loads(await attachment.read()))
+    return views
+
+
+async def test_a_whole_game_through_panels_with_secrets_kept(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    moves = await play_out(table, random.Random(SEED))
+    assert moves > 100
+    record, state = await table.state()
+    assert record.status == "finished", (state["round"], state["step"])
+    assert state["round"] >= 3
+    # The game ended on the thread with the result.
+    assert "Game over" in table.public()[-1].content
+    # Both orders of confirming happened.
+    confirms = [m.content for m in table.public() if "has locked in their Action Cards" in m.content]
+    assert any("Red has locked in" in c for c in confirms) and any(
+        "Blue has locked in" in c for c in confirms
+    )
+    # No public text names an Action Card before its round's reveal; reveals did happen.
+    assert _assignment_leaks(table) == []
+    assert sum("reveals:" in m.content for m in table.public()) >= state["round"] - 1
+    # Every public board was drawn from a view holding no unrevealed assignment or portal choice.
+    views = await _public_views(table)
+    assert len(views) > 10
+    for view in views:
+        assert view["seat"] is None
+        for p in view["players"]:
+            if not p["assignment_visible"]:
+                assert p["assignment"] is None
+        if view["step"] == "portal":
+            assert all(p["portal_choice"] is None for p in view["players"] if p["portal_chosen"]) or not any(
+                prompt["kind"] == "secret" for prompt in view["prompts"]
+            )
+    # Replaying the log gives the stored game: every click was a real, legal move.
+    assert table.bot.service is not None
+    assert await table.bot.service.replay(record.id)
+
+
+async def assign_all(table: Table, player: Player) -> None:
+    """Put an Action Card under each of the player's dice (not confirming)."""
+    _, state = await table.state()
+    for d, card in enumerate(_plan(state, player.seat)):
+        await player.play(Move.of("assign", die=d + 1, card=card))
+
+
+async def test_phase_one_panels_stay_valid_while_the_rival_assigns(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    red, blue = Player(table, 0), Player(table, 1)
+    red_panel = await red.open_panel()
+    spare = (await red.member.slash(table.thread, "institute panel")).response
+    await assign_all(table, blue)
+    # Blue's assignments did not make Red's panel stale: Red's select still plays.
+    select = _die_selects(red_panel)[0]
+    result = await red.member.select(red_panel, ["cast1"], custom_id=select["custom_id"])
+    assert result.response is not None
+    assert result.response.content.startswith("You played: Assign Cast 1 Stone to die 1")
+    # The thread heard nothing of either player's assignments.
+    assert _assignment_leaks(table) == []
+    assert not any("Assign" in m.content for m in table.public())
+    # Red's other, older copy of the panel is out of date now: it is refreshed, not obeyed.
+    assert spare is not None
+    again = await red.member.select(spare, ["take"], custom_id=_die_selects(spare)[0]["custom_id"])
+    assert again.response is not None and "out of date" in again.response.content
+    _, state = await table.state()
+    assert state["players"][0]["assign"][0] == "cast1"
+
+
+async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    players = [Player(table, seat) for seat in (0, 1)]
+    for player in players:
+        await assign_all(table, player)
+    before = len(table.public())
+    assert before == 3  # opened, joined, the game began; nothing from eight secret assignments
+    await players[1].play(Move.of("confirm"))
+    posted = table.public()[before:]
+    assert len(posted) == 1 and "Blue has locked in their Action Cards" in posted[0].content
+    assert "reveals" not in posted[0].content
+    await players[0].play(Move.of("confirm"))
+    last = table.public()[-1].content
+    assert "Red reveals:" in last and "Blue reveals:" in last
+
+
+async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
+    simcord_env: simcord.Env, view_as_image: None, db_path: str
+) -> None:
+    table = await open_table(simcord_env)
+    players = [Player(table, seat) for seat in (0, 1)]
+    for player in players:
+        await assign_all(table, player)
+    await players[0].play(Move.of("confirm"))
+    board = [m for m in table.public() if m.components][-1]
+    labels = [c.get("label") for c in _components(board)]
+    assert labels == ["My private view"]
+    assert _components(board)[0]["custom_id"].startswith("ins:pv:")
+    old = table.bot
+    await simcord_env.restart_bot(create_bot(db_path))
+    await old.close_store()
+    shown = await table.members[1].click(board, label="My private view")
+    assert shown.ephemeral and shown.response is not None
+    assert "you play **Blue" in shown.response.content
+    outsider = await table.outsider.click(board, label="My private view")
+    assert outsider.response is not None and outsider.response.content == "You have no seat at this table."
+    # Blue's panel from before the restart still plays its Confirm.
+    confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
+    done = await table.members[1].click(players[1].panel, custom_id=confirm["custom_id"])
+    assert done.response is not None and "You played: Confirm" in done.response.content
+    assert "Red reveals:" in table.public()[-1].content
+
+
+async def test_panel_outside_a_thread_and_help(simcord_env: simcord.Env) -> None:
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    outside = await alice.slash(channel, "institute panel")
+    assert (
+        outside.response is not None
+        and outside.response.content == "Use this command inside a table's thread."
+    )
+    helped = await alice.slash(channel, "institute help")
+    assert helped.ephemeral and helped.response is not None and "Phase I" in helped.response.content
+
+
+async def test_real_drawings_of_phase_one_never_depend_on_the_secret(simcord_env: simcord.Env) -> None:
+    """With the real renderer: every public board of round 1 equals the board of a scrambled state."""
+    table = await open_table(simcord_env)
+    players = [Player(table, seat) for seat in (0, 1)]
+    for player in players:
+        await assign_all(table, player)
+    await players[0].play(Move.of("confirm"))
+    await players[1].play(Move.of("confirm"))
+    record, _ = await table.state()
+    assert table.bot.store is not None
+    log = await table.bot.store.moves(record.id)
+    checked = 0
+    for message in table.public():
+        for attachment in message.attachments:
+            found = re.search(r"-v(\d+)\.png$", attachment.filename)
+            assert found, attachment.filename
+            version = int(found[1])
+            state = R.setup(2, record.options, record.seed)
+            for entry in log[:version]:
+                state, _ = R.apply(state, entry.seat, Move.from_json(entry.move))
+            if state["revealed"]:
+                continue
+            scrambled = R.scramble(state, None, random.Random(version))
+            assert await attachment.read() == drawing.draw_board(R.view(scrambled, None))
+            checked += 1
+    assert checked >= 2
