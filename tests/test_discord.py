@@ -11,6 +11,7 @@ import pytest
 import simcord
 
 from bot import ConclaveBot, create_bot
+from cogs.kit import PlayMoveButton
 from rules import registry
 from tests.toygame import TOY
 
@@ -284,3 +285,26 @@ async def test_commands_sync_to_the_dev_guild_only_when_the_tree_changed(tmp_pat
     finally:
         await env.shutdown()
         await env.bot.close_store()  # type: ignore[attr-defined]
+
+
+async def test_a_move_button_plays_once_and_refuses_a_stale_board(world: World) -> None:
+    thread = await started(world)
+    svc = world.bot.service
+    assert svc is not None
+    table_id = await _table_id(world)
+    choice = (await svc.choices(table_id, world.bob.id))[0]
+    # A game cog would post this; here the test posts it through the bot itself.
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayMoveButton(table_id, 0, choice))
+    channel = world.bot.get_channel(thread.id)
+    assert isinstance(channel, discord.Thread)
+    await channel.send("Bob's quick move", view=view)
+    await world.env.settle()
+    message = thread.last_message
+    first = await world.bob.click(message, label=choice.label)
+    assert first.response.content == f"You played: {choice.label}."  # type: ignore[union-attr]
+    again = await world.bob.click(message, label=choice.label)
+    assert "moved on" in again.response.content  # type: ignore[union-attr]
+    stranger = await world.carol.click(message, label=choice.label)
+    assert stranger.response.content == "You have no seat at this table."  # type: ignore[union-attr]
+    assert await version(world) == 1
