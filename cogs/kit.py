@@ -165,9 +165,11 @@ async def send_private(
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(**message)
-    except discord.Forbidden as exc:
-        if exc.code not in (DM_CLOSED, 0):
-            log.warning("table %s: DM refused with code %s", table.id, exc.code)
+    except discord.HTTPException as exc:
+        if not isinstance(exc, discord.Forbidden) and exc.code != DM_CLOSED:
+            # A Discord outage is not a closed DM: keep trying next time.
+            log.warning("table %s: DM failed with status %s", table.id, exc.status)
+            return False
         await service_of(client).set_dm_ok(table.id, user_id, False)
         thread = thread or await thread_of(client, table)
         if thread is not None:
@@ -175,9 +177,6 @@ async def send_private(
                 f"<@{user_id}>, I can't DM you: use /game hand (or the My private view button).",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
-        return False
-    except discord.HTTPException as exc:
-        log.warning("table %s: DM failed with status %s", table.id, exc.status)
         return False
     return True
 

@@ -308,3 +308,19 @@ async def test_a_move_button_plays_once_and_refuses_a_stale_board(world: World) 
     stranger = await world.carol.click(message, label=choice.label)
     assert stranger.response.content == "You have no seat at this table."  # type: ignore[union-attr]
     assert await version(world) == 1
+
+
+async def test_dms_closed_mid_game_fall_back_once_and_outages_do_not(world: World) -> None:
+    thread = await started(world)
+    dm = f"/channels/{world.bob.user.dm_channel.id}/messages"
+    world.env.inject_error("POST", dm, status=500, times=1)
+    move = (await world.bob.autocomplete(thread, "game play", "move", ""))[0]
+    await world.bob.slash(thread, "game play", move=move["value"])
+    assert "can't DM" not in thread.last_message.content
+    world.env.inject_error("POST", dm, status=403, code=50007, times=None)
+    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
+    await world.alice.slash(thread, "game play", move=move["value"])
+    closed = [m for m in world.public() if "can't DM you" in m.content]
+    assert len(closed) == 1 and f"<@{world.bob.id}>" in closed[0].content
+    seats = await world.bot.store.seats(await _table_id(world))  # type: ignore[union-attr]
+    assert {s.user_id: s.dm_ok for s in seats}[world.bob.id] is False
