@@ -593,3 +593,19 @@ def test_placing_as_a_shadow_in_an_instant_room_earns_the_errand() -> None:
     state = pick(state, "Chapel")
     assert at(state, "chapel/r3s")["owner"] == me
     assert "Take 1 IP instead" in labels(state)
+
+
+def test_at_seven_mages_a_gained_mage_may_replace_one_at_home() -> None:
+    """FAQ: at the 7-mage limit a new mage may be swapped in, keeping 2 of a type at most."""
+    state = round_one(3)
+    me = seat_now(state)
+    for kind in ("neutral", "neutral"):
+        grant_mage(state, me, kind, [])
+    mine = [m for m in state["mages"] if m["owner"] == me]
+    assert len(mine) == 7
+    state = run(state, me, [{"gain_mage": {"department": "divinity"}}])
+    offered = labels(state)
+    assert offered[-1] == "Keep your mages"
+    state = pick(state, "Send a Neutral mage home")
+    kinds = [m["type"] for m in state["mages"] if m["owner"] == me]
+    assert len(kinds) == 7 and "divinity" in kinds

@@ -19,6 +19,7 @@ from rules.argent.state import (
     DEPARTMENTS,
     DEPT_NAMES,
     INFIRMARY,
+    MAGE_LIMIT,
     NEUTRAL,
     State,
     adjacent,
@@ -33,6 +34,7 @@ from rules.argent.state import (
     office_mages,
     open_slots,
     order_from,
+    permanent_count,
     placed,
     room_name,
     room_of,
@@ -1336,7 +1338,7 @@ def answer_dest_slot(state: State, task: Task, opt: dict[str, Any], events: list
     occ = next((x for x in state["mages"] if x["loc"] == dest), None)
     if occ:
         wound(state, task["seat"], occ, data.get("via"), events)
-    before = m["loc"]
+    before = data.get("from") or m["loc"]
     m["loc"] = dest
     if m["owner"] != task["seat"]:
         harm(state, "moved", m, task["seat"], data.get("via"), before)
@@ -1711,6 +1713,9 @@ def do_gain_mage(state: State, task: Task, arg: dict[str, Any], events: list[Eve
 
 def grant_mage(state: State, seat: int, mage_type: str, events: list[Event]) -> None:
     """Give a seat a permanent mage; one it cannot hold becomes a neutral one, if any (FAQ)."""
+    if permanent_count(state, seat) >= MAGE_LIMIT and supply_mage(state, mage_type):
+        offer_mage_swap(state, seat, mage_type)
+        return
     if not (can_hold(state, seat, mage_type) and supply_mage(state, mage_type)):
         mage_type = NEUTRAL
     if not (can_hold(state, seat, mage_type) and supply_mage(state, mage_type)):
@@ -1719,6 +1724,41 @@ def grant_mage(state: State, seat: int, mage_type: str, events: list[Event]) -> 
     m = supply_mage(state, mage_type)
     m["owner"], m["loc"], m["temp"] = seat, "office", False
     say(events, f"{who(state, seat)} gains a {DEPT_NAMES[mage_type]} mage.")
+
+
+def offer_mage_swap(state: State, seat: int, mage_type: str) -> None:
+    """FAQ: at the 7-mage limit, a gained mage may replace one waiting at home (2 a type still holds)."""
+    opts = []
+    for t in dict.fromkeys(m["type"] for m in office_mages(state, seat) if not m["temp"]):
+        left = permanent_count(state, seat, mage_type) - (1 if t == mage_type else 0)
+        if mage_type == NEUTRAL or left < 2:
+            opts.append(
+                option(
+                    "choose",
+                    f"Send a {DEPT_NAMES[t]} mage home for the new {DEPT_NAMES[mage_type]} mage",
+                    type=t,
+                )
+            )
+    if opts:
+        opts.append(option("pass", "Keep your mages"))
+    ask(state, seat, "mage_swap", opts, "swap a mage for the one you gain", data={"new": mage_type})
+
+
+def answer_mage_swap(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Return the chosen mage to the supply and take the new one."""
+    if opt["action"] != "choose":
+        return
+    seat = task["seat"]
+    old = next(m for m in office_mages(state, seat) if m["type"] == opt["args"]["type"] and not m["temp"])
+    new = supply_mage(state, task["data"]["new"])
+    if new is None:
+        return
+    old["owner"], old["loc"] = None, "supply"
+    new["owner"], new["loc"], new["temp"] = seat, "office", False
+    say(
+        events,
+        f"{who(state, seat)} swaps a {DEPT_NAMES[old['type']]} mage for a {DEPT_NAMES[new['type']]} mage.",
+    )
 
 
 def answer_gain_mage(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -2080,6 +2120,7 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "add_room_card": answer_add_room_card,
     "room_card": answer_room_card,
     "catalyst": answer_catalyst,
+    "mage_swap": answer_mage_swap,
     **hooks.ANSWERS,
 }
 

@@ -752,7 +752,13 @@ def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: lis
                 "fid": None,
                 "secret": False,
                 "react": False,
-                "data": {"mage": victim["id"], "room": room, "arg": {"to": "same_room"}, "via": "mage"},
+                "data": {
+                    "mage": victim["id"],
+                    "room": room,
+                    "arg": {"to": "same_room"},
+                    "via": "mage",
+                    "from": loc,
+                },
             },
         )
         # The shifted mage waits off the board until its new slot is chosen, just below.
