@@ -1,0 +1,154 @@
+"""Argent's board and private office: valid small PNGs, drawn fast, blind to what a seat may not know."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from render import argent as drawing
+from rules.argent import ARGENT as R
+from rules.contract import Move
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SIZE_LIMIT = 600 * 1024
+TIME_LIMIT = 0.4
+"""Seconds for the fastest of three renders: about 80 ms on an idle core; the slack is for a busy CI."""
+
+
+def play(players: int, seed: int, steps: int, options: dict[str, str] | None = None) -> dict[str, Any]:
+    """Play a seeded game that prefers placing mages (so the board fills up) for at most ``steps`` moves."""
+    state = R.setup(players, options or {}, seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        prompts = R.pending(state)
+        if not prompts:
+            break
+        seat = prompts[0].seat
+        moves = R.legal_moves(state, seat)
+        busy = [m for m in moves if m.action not in ("bell", "done")]
+        places = [m for m in moves if m.action == "place"]
+        pick = rnd.choice(places) if places and rnd.random() < 0.7 else rnd.choice(busy or moves)
+        state, _ = R.apply(state, seat, pick)
+    return state
+
+
+def _image(data: bytes) -> Image.Image:
+    assert data.startswith(PNG_SIGNATURE)
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+STAGES = [(2, 11, 12), (2, 12, 90), (3, 13, 200), (4, 14, 150), (5, 15, 60), (5, 16, 100_000)]
+
+
+@pytest.fixture(scope="module")
+def states() -> list[dict[str, Any]]:
+    return [play(n, seed, steps) for n, seed, steps in STAGES]
+
+
+def test_the_drawings_are_registered_and_valid_small_pngs(states: list[dict[str, Any]]) -> None:
+    for state in states:
+        board = render.board("argent", R.view(state, None))
+        assert board is not None and len(board) < SIZE_LIMIT
+        image = _image(board)
+        assert image.width == drawing.BOARD_W and 800 < image.height < 2600
+        office = render.private("argent", R.view(state, 0))
+        assert office is not None and len(office) < SIZE_LIMIT
+        assert _image(office).width == drawing.OFFICE_W
+    assert any(s["over"] for s in states) and any(s["phase"] == "errands" for s in states)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_board_is_fast(players: int, states: list[dict[str, Any]]) -> None:
+    state = next(s for s in states if s["players"] == players)
+    view = R.view(state, None)
+    drawing.draw_board(view)
+    best = min(_timed(lambda: drawing.draw_board(view)) for _ in range(3))
+    assert best < TIME_LIMIT
+
+
+def _timed(work: Any) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def test_a_mage_changes_the_board_where_it_stands() -> None:
+    state = play(3, 21, 40)
+    view = R.view(state, None)
+    board = drawing.draw_board(view)
+    placed = next(m for m in view["mages"] if "/" in m["loc"] and m["owner"] is not None)
+    moved = dict(
+        view, mages=[dict(m, owner=(m["owner"] + 1) % 3) if m is placed else m for m in view["mages"]]
+    )
+    assert drawing.draw_board(moved) != board
+
+
+def test_locked_rooms_and_marks_show() -> None:
+    state = play(3, 22, 30)
+    view = R.view(state, None)
+    plain = drawing.draw_board(view)
+    rooms = {k: dict(v) for k, v in view["board"]["rooms"].items()}
+    rooms["guilds"]["locked"] = True
+    locked = dict(view, board=dict(view["board"], rooms=rooms))
+    assert drawing.draw_board(locked) != plain
+
+
+def test_no_drawing_depends_on_what_its_viewer_may_not_know() -> None:
+    """A state and its scramble for the viewer draw the same pixels: the board and each office."""
+    rnd = random.Random(5)
+    checked = 0
+    for players, seed in ((2, 31), (3, 32), (4, 33), (5, 34)):
+        for steps in (25, 120):
+            state = play(players, seed, steps)
+            if state["over"]:
+                continue
+            public = drawing.draw_board(R.view(state, None))
+            other = R.scramble(state, None, rnd)
+            assert drawing.draw_board(R.view(other, None)) == public
+            seat = steps % players
+            office = drawing.draw_office(R.view(state, seat))
+            assert drawing.draw_office(R.view(R.scramble(state, seat, rnd), seat)) == office
+            checked += 1
+    assert checked >= 6
+
+
+def test_standing_reads_the_view_and_admits_hidden_discards() -> None:
+    state = play(3, 41, 200)
+    view = R.view(state, 0)
+    counts = drawing.standing(view, "most:gold")
+    assert counts == {o["seat"]: (o["gold"], True) for o in view["offices"]}
+    supporters = drawing.standing(view, "most:supporters")
+    assert supporters[0][1] is True  # your own discard is yours to see
+    hidden = [s for s, (_, exact) in supporters.items() if s != 0]
+    assert all(not supporters[s][1] for s in hidden) == (view["options"]["discards"] == "closed")
+    line = drawing.standing_line(view, 0, "most:gold")
+    assert line.startswith(f"you {view['offices'][0]['gold']};")
+
+
+def test_reward_and_criterion_words() -> None:
+    assert (
+        drawing.reward_text([{"choose": [[{"gain": {"gold": 8}}], [{"gain": {"mana": 4}}]]}])
+        == "8 Gold / 4 Mana"
+    )
+    assert (
+        drawing.reward_text([{"pay": {"gold": 2}}, {"gain_mage": {"department": "any"}}])
+        == "pay 2 Gold → +any mage"
+    )
+    assert drawing.criterion_words("most:department:divinity") == "most Divinity icons"
+    assert drawing.criterion_words("second_most:ip") == "2nd-most Influence"
+    assert drawing.criterion_words(None) == "?"
+
+
+def test_moves_used_above_are_legal_codes() -> None:
+    # The helper above plays only legal moves; a sanity check that a code round-trips.
+    state = R.setup(2, {}, 1)
+    move = R.legal_moves(state, R.pending(state)[0].seat)[0]
+    assert Move.parse(move.code()) == move
