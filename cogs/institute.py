@@ -20,6 +20,7 @@ import io
 import json
 import logging
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ QUIET = frozenset({"assign", "reroll", "refill"})
 CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
+ROMAN = ("I", "II", "III", "IV", "V")
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 LABEL_MAX = 80
@@ -84,25 +86,36 @@ class SeatPanel:
         return out
 
 
+_SEATS: weakref.WeakKeyDictionary[TableService, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
+"""Seat numbers by service, then (table, user): fixed once a game starts, so read from the store once."""
+
+
 async def seat_panel(svc: TableService, table_id: int, user_id: int) -> SeatPanel:
     """Return the user's panel data at an Institute table (refusing lobby, other games, no seat)."""
-    table = await svc.table(table_id)
-    if table.kind != KIND:
-        raise TableError("This table does not play The Institute for Magical Arts.")
-    if table.status == "lobby":
-        raise TableError("The game has not started yet.")
     seat_view = getattr(svc, "seat_view", None)
     if seat_view is not None:
+        table = await svc.table(table_id)
+        if table.kind != KIND:
+            raise TableError("This table does not play The Institute for Magical Arts.")
         got = await seat_view(table_id, user_id)
         return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
     # Until the service offers seat_view (requested), read the snapshot the same way hand() does.
     try:
         record, state = await svc.store.load(table_id)
     except StoreError:
-        raise TableError("That table does not exist.") from None
-    seat = next((s.seat for s in await svc.seats(table_id) if s.user_id == user_id), None)
+        table = await svc.table(table_id)  # says "does not exist" when so
+        raise TableError(
+            "The game has not started yet." if table.status == "lobby" else "That table is closed."
+        ) from None
+    if record.kind != KIND:
+        raise TableError("This table does not play The Institute for Magical Arts.")
+    known = _SEATS.setdefault(svc, {})
+    seat = known.get((table_id, user_id))
     if seat is None:
-        raise TableError("You have no seat at this table.")
+        found = next((s.seat for s in await svc.seats(table_id) if s.user_id == user_id), None)
+        if found is None:
+            raise TableError("You have no seat at this table.")
+        seat = known[(table_id, user_id)] = found
     rules = svc.rules_for(record.kind)
 
     def build() -> SeatPanel:
@@ -146,7 +159,7 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     if note:
         lines.append(note)
     lines.append(f"**{title}** — you play **{colour}**.")
-    lines.append(f"Round {view['round']} · Phase {view['phase']}: {view['phase_name']}.")
+    lines.append(f"Round {view['round']} · Phase {ROMAN[view['phase'] - 1]}: {view['phase_name']}.")
     dice = " · ".join(str(d) for d in me["dice"])
     lines.append(
         f"Your dice: **{dice}** (total {sum(me['dice'])}) · Reroll Cubes {me['rerolls']} · "

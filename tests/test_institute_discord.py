@@ -261,26 +261,29 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
     assert state["round"] >= 3
     # The game ended on the thread with the result.
     assert "Game over" in table.public()[-1].content
-    # Both orders of confirming happened.
-    confirms = [m.content for m in table.public() if "has locked in their Action Cards" in m.content]
-    assert any("Red has locked in" in c for c in confirms) and any(
-        "Blue has locked in" in c for c in confirms
-    )
+    # The secret assignments arrived in both orders: each colour was sometimes the first to lock in.
+    first = [
+        m.content
+        for m in table.public()
+        if "has locked in their Action Cards" in m.content and "reveals:" not in m.content
+    ]
+    assert any("Red has locked in" in c for c in first) and any("Blue has locked in" in c for c in first)
     # No public text names an Action Card before its round's reveal; reveals did happen.
     assert _assignment_leaks(table) == []
     assert sum("reveals:" in m.content for m in table.public()) >= state["round"] - 1
     # Every public board was drawn from a view holding no unrevealed assignment or portal choice.
     views = await _public_views(table)
     assert len(views) > 10
+    secret_portals = 0
     for view in views:
         assert view["seat"] is None
         for p in view["players"]:
             if not p["assignment_visible"]:
                 assert p["assignment"] is None
-        if view["step"] == "portal":
-            assert all(p["portal_choice"] is None for p in view["players"] if p["portal_chosen"]) or not any(
-                prompt["kind"] == "secret" for prompt in view["prompts"]
-            )
+        if view["step"] == "portal" and any(pr["kind"] == "secret" for pr in view["prompts"]):
+            secret_portals += 1
+            assert all(p["portal_choice"] is None for p in view["players"])
+    assert secret_portals >= 1  # a contested Portal was chosen in secret in this seeded game
     # Replaying the log gives the stored game: every click was a real, legal move.
     assert table.bot.service is not None
     assert await table.bot.service.replay(record.id)
