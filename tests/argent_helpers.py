@@ -99,7 +99,8 @@ def at(state: State, loc: str) -> dict[str, Any] | None:
 
 def to_resolution(state: State) -> State:
     """Take Bell Tower offerings until the rooms resolve (others place nothing)."""
-    while state["phase"] == "errands" and not state["agenda"]:
+    start = state["round"]
+    while state["phase"] == "errands" and not state["agenda"] and state["round"] == start:
         seat = seat_now(state)
         bells = [m for m in R.legal_moves(state, seat) if m.action == "bell"]
         state, _ = R.apply(state, seat, bells[0])

@@ -609,3 +609,39 @@ def test_at_seven_mages_a_gained_mage_may_replace_one_at_home() -> None:
     state = pick(state, "Send a Neutral mage home")
     kinds = [m["type"] for m in state["mages"] if m["owner"] == me]
     assert len(kinds) == 7 and "divinity" in kinds
+
+
+def test_a_new_round_refreshes_cards_merit_tableaus_and_the_bell_tower() -> None:
+    """1 - Setup Phase: refresh exhausted cards and badges, re-deal the tableaus, return the offerings."""
+    state = round_one(3)
+    me = seat_now(state)
+    state["seats"][me]["spells"].append({"id": "the_gift_of_fire", "level": 1, "exhausted": True})
+    state["seats"][me]["vaults"].append({"id": "mana_crystal", "exhausted": True})
+    state["seats"][me]["merit_spent"] = 1
+    old_supporters = list(state["tableau"]["supporter"])
+    state = act(state, me, "bell", card="initiative")  # Initiative: first player next round
+    state = to_resolution(state)
+    while state["round"] == 1:
+        state = pick(state, "")
+    office = state["seats"][me]
+    assert not office["spells"][0]["exhausted"] and not office["vaults"][0]["exhausted"]
+    assert office["merit_spent"] == 0 and office["bell"] == []
+    assert len(state["bell"]) == 3 and len(state["tableau"]["supporter"]) == 5
+    assert state["tableau"]["supporter"] != old_supporters
+    assert state["first"] == me and seat_now(state) == me
+    assert all(m["loc"] in ("office", "supply") for m in state["mages"])
+
+
+def test_merit_slot_spends_a_badge_that_comes_back_next_round() -> None:
+    """Merit slots: exhaust a Merit Badge to claim; badges refresh every round."""
+    state = round_one(3)
+    me = seat_now(state)
+    change_ip(state, me, 7)
+    give_mage(state, me, "sorcery", "guilds/m1")
+    state = to_resolution(state)
+    gold = state["seats"][me]["gold"]
+    state = pick(state, "Spend a Merit Badge")
+    assert state["seats"][me]["merit_spent"] == 1
+    state = pick(state, "Gain 8 Gold")
+    assert state["seats"][me]["gold"] == gold + 8
+    assert state["round"] == 2 and state["seats"][me]["merit_spent"] == 0
