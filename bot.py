@@ -21,8 +21,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from cogs.kit import ANSWERED, SORRY
 from service import TableService
 from store import Store
 
@@ -106,6 +108,24 @@ def extensions() -> list[str]:
     return sorted(found)
 
 
+class ConclaveTree(app_commands.CommandTree):
+    """The command tree, with a last-resort answer for unexpected failures."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        """Log an unexpected failure (no arguments: they may be secret) and apologise briefly."""
+        name = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command %s failed", name, exc_info=error)
+        if interaction.extras.get(ANSWERED):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(SORRY, ephemeral=True)
+            else:
+                await interaction.response.send_message(SORRY, ephemeral=True)
+
+
 class ConclaveBot(commands.Bot):
     """The bot: a store, a table service and the cogs."""
 
@@ -133,7 +153,6 @@ class ConclaveBot(commands.Bot):
         self.service = TableService(self.store, seed_source=self._seed_source)
         for name in extensions():
             await self.load_extension(name)
-        self.tree.on_error = self.on_app_command_error
         self.synced = await self.sync_commands()
 
     async def sync_commands(self) -> bool:
@@ -152,18 +171,6 @@ class ConclaveBot(commands.Bot):
         await self.store.set_meta(key, digest)
         log.info("command tree synced %s", f"to guild {self.dev_guild}" if guild else "globally")
         return True
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
-    ) -> None:
-        """Log an unexpected failure (no arguments: they may be secret) and apologise briefly."""
-        name = interaction.command.qualified_name if interaction.command else "?"
-        log.error("command %s failed", name, exc_info=error)
-        text = "Something went wrong on my side; nothing was changed. Please try again."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     async def close_store(self) -> None:
         """Close the store (idempotent)."""

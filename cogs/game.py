@@ -57,6 +57,14 @@ class GameCog(commands.Cog):
             if typed in kind.casefold() or typed in title.casefold()
         ][:25]
 
+    async def option_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer table options of the chosen game as name=value pairs."""
+        kind = str(getattr(interaction.namespace, "kind", "") or "")
+        hints = service_of(self.bot).option_hints(kind, current)
+        return [app_commands.Choice(name=h or "(defaults)", value=h) for h in hints]
+
     async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         """Offer the user's own legal moves at this thread's table, by readable label."""
         try:
@@ -75,7 +83,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="new")
     @app_commands.describe(kind="The game to play", options="Table options as name=value, space separated")
-    @app_commands.autocomplete(kind=kind_choices)
+    @app_commands.autocomplete(kind=kind_choices, options=option_choices)
     async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None) -> None:
         """Open a table for a game in a new thread."""
 

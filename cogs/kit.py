@@ -8,6 +8,7 @@ so they keep working after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
@@ -26,6 +27,9 @@ CONTENT_LIMIT = 2000
 """Discord's limit on a message's text."""
 CODE_BLOCK_LIMIT = 1500
 """Longer text views travel as a .txt attachment instead of a code block."""
+SORRY = "Something went wrong on my side; nothing was changed. Please try again."
+ANSWERED = "conclave_answered"
+"""Marks an interaction whose failure the player was already told about."""
 DM_CLOSED = 50007
 """Discord's error code for 'Cannot send messages to this user'."""
 
@@ -54,6 +58,12 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     except TableError as exc:
         await answer(interaction, exc.sentence)
         return None
+    except Exception:
+        # Tell the player at once, then let the error reach the logs and the error handlers.
+        interaction.extras[ANSWERED] = True
+        with contextlib.suppress(discord.HTTPException):
+            await answer(interaction, SORRY)
+        raise
 
 
 async def table_here(interaction: discord.Interaction) -> TableRecord:

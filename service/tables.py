@@ -119,6 +119,29 @@ class TableService:
             lines.append(f"Rulebook: `{rules.rulebook}`.")
         return "\n".join(lines)
 
+    def option_hints(self, kind: str, typed: str = "") -> list[str]:
+        """Suggest option strings for /game new: the typed pairs plus one more ``name=value``."""
+        try:
+            rules = self.rules_for(kind)
+        except TableError:
+            return []
+        words = typed.split()
+        # The last word is still being typed unless it is a whole pair followed by a space.
+        done = words if typed.endswith(" ") else words[:-1]
+        partial = "" if typed.endswith(" ") or not words else words[-1]
+        named = {w.partition("=")[0] for w in done}
+        head = " ".join(done)
+        hints = [typed.strip()] if typed.strip() else []
+        for option in rules.options:
+            if option.name in named:
+                continue
+            for choice in option.choices:
+                pair = f"{option.name}={choice}"
+                if pair.startswith(partial):
+                    hints.append(f"{head} {pair}".strip())
+        unique = list(dict.fromkeys(h for h in hints if len(h) <= VALUE_LIMIT))
+        return unique[:MAX_CHOICES]
+
     def card_names(self, typed: str = "", kind: str | None = None) -> list[str]:
         """Return up to 25 card names matching the typed text, from games that expose cards."""
         wanted = typed.strip().casefold()
@@ -366,6 +389,8 @@ class TableService:
             seats = await self.store.seats(table_id)
             text = f"{self.thread_name(table)}: waiting in the lobby. {self._lobby_line(rules, seats)}"
             return Board(table.id, table.version, text)
+        if table.seed is None:
+            return Board(table.id, table.version, "This table was closed before its game started.")
         loaded = await self._load(table_id)
         reply = await asyncio.to_thread(self._compose, loaded, None, [], None, status=True)
         assert reply.board is not None
@@ -374,8 +399,10 @@ class TableService:
     async def hand(self, table_id: int, user_id: int) -> PrivateNote:
         """Return a seat's private view (refusing users without a seat)."""
         table = await self.table(table_id)
-        if table.status == "lobby":
-            raise TableError("The game has not started yet.")
+        if table.seed is None:
+            raise TableError(
+                "The game has not started yet." if table.status == "lobby" else "This table is closed."
+            )
         loaded = await self._load(table_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
@@ -535,8 +562,11 @@ class TableService:
         if opening:
             lines.append(f"The game begins. {self._legend(table)}")
         lines.extend(e.text for e in events if e.public)
+        closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
+        elif closed:
+            lines.append("This table was abandoned.")
         else:
             lines.append(self._waiting_text(table, prompts))
         if status or not opening:
@@ -550,8 +580,8 @@ class TableService:
             image=image,
             view_text=None if image else rules.view_text(public),
             ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
-            finished=over,
-            in_play=not over,
+            finished=over or closed,
+            in_play=not (over or closed),
         )
         notes: list[PrivateNote] = []
         if not status:

@@ -255,7 +255,8 @@ async def test_help_rules_and_card(world: World) -> None:
     assert {"name": "Sigil Duel", "value": "toy"} in kinds
     summary = await world.alice.slash(world.channel, "game rules", kind="toy")
     assert "tests/toygame.py" in summary.response.content  # type: ignore[union-attr]
-    card = await world.alice.slash(world.channel, "game card", name="Anything")
+    thread = await started(world)
+    card = await world.alice.slash(thread, "game card", name="Anything")
     assert card.response.content == "No game here has cards to look up yet."  # type: ignore[union-attr]
 
 
@@ -324,3 +325,25 @@ async def test_dms_closed_mid_game_fall_back_once_and_outages_do_not(world: Worl
     assert len(closed) == 1 and f"<@{world.bob.id}>" in closed[0].content
     seats = await world.bot.store.seats(await _table_id(world))  # type: ignore[union-attr]
     assert {s.user_id: s.dm_ok for s in seats}[world.bob.id] is False
+
+
+async def test_options_autocomplete_for_the_chosen_game(world: World) -> None:
+    hints = await world.alice.autocomplete(world.channel, "game new", "options", "ha", kind="toy")
+    assert [h["value"] for h in hints] == ["ha", "hand=3", "hand=4"]
+
+
+async def test_an_unexpected_failure_is_answered_briefly_and_logged(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread = await started(world)
+
+    def broken(view: dict) -> str:
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(TOY, "view_text", broken)
+    result = await world.alice.slash(thread, "game status")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content.startswith("Something went wrong on my side")
+    assert len([m for m in thread.history(viewer=world.alice) if "Something went wrong" in m.content]) == 1
+    with pytest.raises(ExceptionGroup):
+        world.env.raise_errors()

@@ -289,3 +289,45 @@ async def test_log_lines_never_name_a_move(svc: TableService, caplog: pytest.Log
     text = caplog.text
     assert "choose" in text  # the action name is logged...
     assert choice.value not in text and "sigil=" not in text  # ...its arguments never
+
+
+def test_option_hints_complete_one_pair_at_a_time(svc: TableService) -> None:
+    assert svc.option_hints("toy", "") == ["hand=3", "hand=4"]
+    assert svc.option_hints("toy", "hand=") == ["hand=", "hand=3", "hand=4"]
+    assert svc.option_hints("toy", "hand=4 ") == ["hand=4"]
+    assert svc.option_hints("chess", "") == []
+
+
+class CardedDuel(type(TOY)):  # type: ignore[misc]
+    """Sigil Duel with a card index, to prove the lookup hook."""
+
+    kind = "carded-toy"
+
+    def card_index(self) -> dict[str, str]:
+        return {"Sigil of Dawn": "Sigil of Dawn: worth 12 (designed)."}
+
+
+def test_card_lookup_asks_rules_that_index_cards(svc: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Registered for this test only, so other tests see the games they expect.
+    monkeypatch.setitem(registry._GAMES, "carded-toy", CardedDuel())
+    assert svc.card_names("dawn") == ["Sigil of Dawn (Sigil Duel)"]
+    assert svc.card_names("dawn", "carded-toy") == ["Sigil of Dawn"]
+    assert svc.card("sigil of dawn", "carded-toy") == "Sigil of Dawn: worth 12 (designed)."
+    assert svc.card("Dawn", "carded-toy").startswith(
+        "No card by that exact name. Did you mean: Sigil of Dawn"
+    )
+    assert svc.card("nothing", "toy") == "No game here has cards to look up yet."
+
+
+async def test_a_closed_table_says_so(svc: TableService) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    await svc.abandon(table_id, ALICE)
+    board = await svc.status(table_id)
+    assert "This table was abandoned." in board.text and "Waiting on" not in board.text
+    assert board.finished and not board.in_play
+    lobby = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=BOB, host_name="bob")
+    await svc.abandon(lobby.id, BOB)
+    assert (await svc.status(lobby.id)).text == "This table was closed before its game started."
+    with pytest.raises(TableError, match="closed"):
+        await svc.hand(lobby.id, BOB)
