@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import shlex
 import sys
@@ -375,5 +376,7 @@ def main(argv: list[str]) -> int:
         lines = sys.stdin.read().splitlines()
     else:
         lines = None
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
     failures = asyncio.run(run_session(lines, out_dir=args.out, db_path=db_path))
     return 1 if failures and lines is not None else 0

@@ -347,3 +347,12 @@ async def test_an_unexpected_failure_is_answered_briefly_and_logged(
     assert len([m for m in thread.history(viewer=world.alice) if "Something went wrong" in m.content]) == 1
     with pytest.raises(ExceptionGroup):
         world.env.raise_errors()
+
+
+async def test_no_thread_permission_closes_the_new_table_cleanly(world: World) -> None:
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/threads", status=403, code=50013)
+    result = await world.alice.slash(world.channel, "game new", kind="toy")
+    assert result.ephemeral and "Create Public Threads" in result.response.content  # type: ignore[union-attr]
+    table = await world.bot.store.table(1)  # type: ignore[union-attr]
+    assert table is not None and table.status == "abandoned"
+    assert await world.bot.store.waiting_on(world.alice.id) == []  # type: ignore[union-attr]
