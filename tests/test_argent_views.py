@@ -85,3 +85,28 @@ def test_view_text_names_the_board_and_the_choices() -> None:
     text = R.view_text(R.view(state, seat))
     assert "Guilds" in text and "Voters:" in text and f"P{seat + 1} (you)" in text
     assert labels(state)[0]
+
+
+def test_refusals_say_why() -> None:
+    """An illegal move is refused with a sentence a player understands."""
+    from rules.contract import IllegalMove, Move
+
+    state = round_one(3)
+    me = R.pending(state)[0].seat
+    expected = {
+        Move.of("place", room="infirmary"): "No mage can be placed in the Infirmary.",
+        Move.of("cast", spell="the_gift_of_fire", level=1): "You have not learned that spell.",
+        Move.of("bell", card="power"): "That Bell Tower offering has already been taken.",
+    }
+    for move, sentence in expected.items():
+        try:
+            R.apply(state, me, move)
+        except IllegalMove as exc:
+            assert exc.sentence == sentence
+        else:
+            raise AssertionError(f"{move} was accepted")
+    state["seats"][me]["spells"].append({"id": "the_gift_of_fire", "level": 1, "exhausted": True})
+    try:
+        R.apply(state, me, Move.of("cast", spell="the_gift_of_fire", level=1))
+    except IllegalMove as exc:
+        assert "exhausted" in exc.sentence

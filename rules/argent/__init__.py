@@ -196,10 +196,14 @@ class ArgentRules(Rules):
         opts = engine.options_for(state, seat)
         if not opts:
             return "The game is not waiting on you right now."
-        if move.action == "place" and move.get("room") and state["phase"] == "errands":
-            room = move.get("room")
-            if room in state["board"]["rooms"]:
-                return f"You cannot place a mage in {room_name(room)} now (full, locked, or no mage at home)."
+        if state["agenda"]:
+            return (
+                f"First answer the question in front of you: {state['agenda'][0].get('prompt', 'a choice')}."
+            )
+        if state["phase"] == "errands":
+            reason = views.refusal(state, seat, move)
+            if reason:
+                return reason
         return "That is not one of your choices now; pick one from the list."
 
     def max_moves(self, players: int, options: dict[str, str]) -> int:

@@ -285,3 +285,50 @@ def _mage_word(m: dict[str, Any]) -> str:
     owner = "supply" if m["owner"] is None else f"P{m['owner'] + 1}"
     kind = DEPT_NAMES.get(m["type"], m["type"])
     return f"{owner} {kind}" + (" (temporary)" if m["temp"] else "")
+
+
+def refusal(state: State, seat: int, move: Any) -> str | None:
+    """Return a player's sentence for an errands-phase move that is not allowed, when one fits."""
+    from rules.argent.effects import has_status
+    from rules.argent.engine import castable
+
+    office = state["seats"][seat]
+    turn = state["turn"] or {}
+    action = move.action
+    if action == "place":
+        room = move.get("room")
+        if room not in state["board"]["rooms"]:
+            return "There is no such room in this University."
+        if has_status(state, None, "no_placing"):
+            return "Nobody may place mages until Malaise wears off."
+        if move.get("fast") and turn.get("fast"):
+            return "You have already taken your fast action this turn."
+        if room == "infirmary":
+            return "No mage can be placed in the Infirmary."
+        if state["board"]["rooms"][room]["locked"]:
+            return f"{room_name(room)} is locked."
+        if not any(m["owner"] == seat and m["loc"] == "office" for m in state["mages"]):
+            return "You have no mage waiting in your office."
+        if move.get("fast"):
+            return "Only a Planar Studies mage (or the Apprentice) may be placed as a fast action."
+        return f"There is no open slot for you in {room_name(room)}."
+    if action == "cast":
+        spell = move.get("spell")
+        owned = [s for s in office["spells"] if s["id"] == spell]
+        starter = office["starter"] and office["starter"]["id"] == spell
+        if not owned and not starter:
+            return "You have not learned that spell."
+        if has_status(state, None, "no_casting"):
+            return "Nobody may cast spells until Silence wears off."
+        card = owned[0] if owned else office["starter"]
+        if card["exhausted"]:
+            return "That spell is exhausted until the next round."
+        if owned and (move.get("level") or 1) > owned[0]["level"]:
+            return "You have not researched that level yet."
+        if not any(c[1] == spell for c in castable(state, seat, "act") + castable(state, seat, "fast")):
+            return "You do not have enough Mana for that spell."
+    if action == "bell" and move.get("card") not in state["bell"]:
+        return "That Bell Tower offering has already been taken."
+    if action in ("use", "support"):
+        return "That card cannot be used now (used up, exhausted, or not an action)."
+    return None
