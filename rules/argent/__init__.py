@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 from rules.argent import engine, setup, views
-from rules.argent.state import room_name
 from rules.contract import (
     Event,
     IllegalMove,
