@@ -184,6 +184,17 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     return _clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
+_LOCATION = re.compile(r" \(Location (\d)\)")
+
+
+def button_label(choice: Choice, move: Move | None) -> str:
+    """Return a choice's label short enough for a button (Locations as L1..L6, moves as X → Y)."""
+    label = _LOCATION.sub(r" (L\1)", choice.label)
+    if move is not None and move.action == "move":
+        label = label.replace("Move a stone from ", "", 1).replace(" to ", " → ", 1)
+    return _clip(label, LABEL_MAX)
+
+
 def _style(move: Move | None) -> discord.ButtonStyle:
     if move is not None and move.action in GOOD:
         return discord.ButtonStyle.success
@@ -222,12 +233,12 @@ def _phase_one(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> di
             buttons.append(MoveButton(tid, fp, choice.value, "Confirm my Action Cards", _style(move)))
     if len(rerolls) == 1:
         choice, move = rerolls[0]
-        buttons.append(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+        buttons.append(MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move)))
     elif rerolls:
         buttons.append(RerollPickerButton(tid, fp))
     for choice, move in parsed:
         if move is not None and move.action in ("refill", "power"):
-            buttons.append(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+            buttons.append(MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move)))
     for item in buttons[:5]:
         item.row = 4
         ui.add_item(item)
@@ -241,7 +252,7 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     ordered = sorted(parsed, key=lambda cm: cm[1] is not None and cm[1].action in CLOSING)
     if len(ordered) <= BUTTONS_MAX:
         for choice, move in ordered:
-            ui.add_item(MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move)))
+            ui.add_item(MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move)))
         return ui
     main = [(c, m) for c, m in ordered if m is None or m.action not in CLOSING]
     closing = [(c, m) for c, m in ordered if m is not None and m.action in CLOSING]
@@ -249,7 +260,7 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
         chunk = [c for c, _ in main[n * SELECT_MAX : (n + 1) * SELECT_MAX]]
         ui.add_item(MoveSelect(tid, fp, n, chunk))
     for choice, move in closing[:5]:
-        button = MoveButton(tid, fp, choice.value, _clip(choice.label, LABEL_MAX), _style(move))
+        button = MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move))
         button.row = 4
         ui.add_item(button)
     return ui

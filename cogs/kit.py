@@ -107,6 +107,22 @@ def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> t
     return _clip(text), files
 
 
+BoardItems = Callable[[Board], list[discord.ui.Item]]
+PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
+_BOARD_ITEMS: dict[str, BoardItems] = {}
+_PRIVATE_ITEMS: dict[str, PrivateItems] = {}
+
+
+def add_board_items(kind: str, make: BoardItems) -> None:
+    """Let a game's cog add components (e.g. PlayMoveButton) under its board messages."""
+    _BOARD_ITEMS[kind] = make
+
+
+def add_private_items(kind: str, make: PrivateItems) -> None:
+    """Let a game's cog replace the default move select on its private notes."""
+    _PRIVATE_ITEMS[kind] = make
+
+
 def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
     """Return the send() arguments of a board message: text, drawing, "My private view" button."""
     text = board.text
@@ -121,6 +137,9 @@ def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
     if board.in_play:
         view = discord.ui.View(timeout=None)
         view.add_item(PrivateViewButton(board.table_id))
+        make = _BOARD_ITEMS.get(board.kind)
+        for item in make(board) if make else []:
+            view.add_item(item)
         kwargs["view"] = view
     return kwargs
 
@@ -129,9 +148,17 @@ def private_message(note: PrivateNote) -> dict[str, Any]:
     """Return the send() arguments of a private note: text, sheet, and a select of legal moves."""
     content, files = _body(note.text, note.view_text, note.image, f"table-{note.table_id}-seat-{note.seat}")
     kwargs: dict[str, Any] = {"content": content, "files": files}
-    if note.choices:
+    make = _PRIVATE_ITEMS.get(note.kind)
+    if make is not None:
+        items = make(note)
+    elif note.choices:
+        items = [PlayMoveSelect(note.table_id, note.version, note.choices)]
+    else:
+        items = []
+    if items:
         view = discord.ui.View(timeout=None)
-        view.add_item(PlayMoveSelect(note.table_id, note.version, note.choices))
+        for item in items:
+            view.add_item(item)
         kwargs["view"] = view
     return kwargs
 

@@ -44,6 +44,7 @@ class Board:
     ping: tuple[int, ...] = ()
     finished: bool = False
     in_play: bool = False
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class PrivateNote:
     view_text: str | None = None
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
+    kind: str = ""
 
 
 @dataclass(frozen=True)

@@ -582,6 +582,7 @@ class TableService:
             ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
             finished=over or closed,
             in_play=not (over or closed),
+            kind=rules.kind,
         )
         notes: list[PrivateNote] = []
         if not status:
@@ -613,6 +614,7 @@ class TableService:
             view_text=None if image else rules.view_text(view),
             choices=tuple(_choices(table, seat, "")),
             dm_ok=record.dm_ok,
+            kind=rules.kind,
         )
 
     @staticmethod

@@ -11,8 +11,10 @@ import pytest
 import simcord
 
 from bot import ConclaveBot, create_bot
+from cogs import kit
 from cogs.kit import PlayMoveButton
 from rules import registry
+from service import Board, Choice, PrivateNote
 from tests.toygame import TOY
 
 SEED = 4242
@@ -356,3 +358,24 @@ async def test_no_thread_permission_closes_the_new_table_cleanly(world: World) -
     table = await world.bot.store.table(1)  # type: ignore[union-attr]
     assert table is not None and table.status == "abandoned"
     assert await world.bot.store.waiting_on(world.alice.id) == []  # type: ignore[union-attr]
+
+
+async def test_a_game_cog_can_add_components_to_boards_and_private_notes(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def board_items(board: Board) -> list[discord.ui.Item]:
+        return [PlayMoveButton(board.table_id, board.version, Choice("Pass", "pass"))]
+
+    def private_items(note: PrivateNote) -> list[discord.ui.Item]:
+        return [PlayMoveButton(note.table_id, note.version, c) for c in note.choices[:2]]
+
+    monkeypatch.setattr(kit, "_BOARD_ITEMS", {"toy": board_items})
+    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {"toy": private_items})
+    thread = await started(world)
+    labels = [c.label for row in board_with_button(thread).components for c in row.children]  # type: ignore[attr-defined]
+    assert labels == ["My private view", "Pass"]
+    private = dms(world.bob)[-1]
+    buttons = [c for row in private.components for c in row.children]  # type: ignore[attr-defined]
+    assert len(buttons) == 2 and all(b.label.startswith("Choose sigil") for b in buttons)
+    played = await world.bob.user.click(private, label=buttons[0].label)
+    assert played.response.content == f"You played: {buttons[0].label}."  # type: ignore[union-attr]
