@@ -78,6 +78,18 @@ class _Table:
         return None
 
 
+@dataclass(frozen=True)
+class _Outcome:
+    """A move read and applied, not yet saved."""
+
+    move: Move
+    label: str
+    state: State
+    events: list[Event]
+    result: Result | None
+    waiting: list[int]
+
+
 class TableService:
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
@@ -283,9 +295,13 @@ class TableService:
                 raise TableError(exc.sentence) from None
             seed = self._seed_source()
             order = seat_order(seed, [s.user_id for s in seats])
-            state = await asyncio.to_thread(rules.setup, len(seats), table.options, seed)
+
+            def deal() -> tuple[State, list[int]]:
+                state = rules.setup(len(seats), table.options, seed)
+                return state, [order[n] for n in rules.waiting_on(state)]
+
+            state, waiting = await asyncio.to_thread(deal)
             by_user = {s.user_id: s for s in seats}
-            waiting = [order[n] for n in rules.waiting_on(state)]
             try:
                 table = await self.store.start(table_id, seed, order, state, waiting)
             except StaleVersion:
@@ -316,21 +332,18 @@ class TableService:
                 version = loaded.record.version
                 if expected_version is not None and expected_version != version:
                     raise TableError("The game moved on since that was offered: look at the latest board.")
-                chosen, label, new_state, events = await asyncio.to_thread(
-                    self._resolve, loaded, seat, move, version
-                )
-                rules = loaded.rules
-                result = rules.result(new_state) if rules.is_over(new_state) else None
-                waiting = [loaded.seats[n].user_id for n in rules.waiting_on(new_state)]
+                done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
+                result = done.result
+                waiting = [loaded.seats[n].user_id for n in done.waiting]
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
                         version,
                         seat,
-                        chosen.to_json(),
-                        [e.to_json() for e in events],
-                        new_state,
-                        [] if result else waiting,
+                        done.move.to_json(),
+                        [e.to_json() for e in done.events],
+                        done.state,
+                        waiting if result is None else [],
                         None if result is None else result.to_json(),
                     )
                 except StaleVersion:
@@ -342,23 +355,29 @@ class TableService:
                     log.exception("table %s: commit failed", table_id)
                     raise TableError("I could not save that move: nothing changed. Try again.") from None
                 break
-            log.info("table %s seat %s %s -> v%s", table_id, seat, chosen.action, new_version)
-            record = await self.table(table_id)
-            after = _Table(record, new_state, rules, loaded.seats)
-            reply = await asyncio.to_thread(self._compose, after, loaded.state, events, seat, result=result)
-            return replace(reply, answer=f"You played: {label}.")
+            log.info("table %s seat %s %s -> v%s", table_id, seat, done.move.action, new_version)
+            record = replace(
+                loaded.record,
+                version=new_version,
+                status="active" if result is None else "finished",
+                result=None if result is None else result.to_json(),
+            )
+            after = _Table(record, done.state, loaded.rules, loaded.seats)
+            compose = self._compose
+            reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
+            return replace(reply, answer=f"You played: {done.label}.")
 
-    def _resolve(
-        self, table: _Table, seat: int, move: str | Move, version: int
-    ) -> tuple[Move, str, State, list[Event]]:
-        """Read the move (text, token or Move), name it and apply it; rules errors become TableError."""
+    def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
+        """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
         rules = table.rules
         try:
             chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
-            new_state, events = rules.apply(table.state, seat, chosen)
+            state, events = rules.apply(table.state, seat, chosen)
         except RulesError as exc:
             raise TableError(exc.sentence) from None
-        return chosen, rules.label(table.state, seat, chosen), new_state, events
+        result = rules.result(state) if rules.is_over(state) else None
+        label = rules.label(table.state, seat, chosen)
+        return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
 
     def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
         """Read typed text: a ``#version.index`` token, a code or a label (any case), else parse it."""
