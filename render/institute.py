@@ -242,7 +242,7 @@ def _waiting_line(view: View) -> str:
 
 def _card_power_line(card: dict[str, Any]) -> str:
     if card["character"]:
-        return "Character: 1 VP per Character you hold"
+        return "Character: 1 VP per Character held"
     number = f" #{card['number']}" if card.get("number") else ""
     return f"Phase {ROMAN[card['phase'] - 1]}{number} · {POWER_WORD[card['power']]}"
 
@@ -295,7 +295,8 @@ def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: dict[str
     _text(draw, (vx + 29, y + 50), "VP", font(12, "bold"), INK, "mm")
     y += 74
     face = font(19, "bold")
-    y = _lines(draw, x, y, _wrap(_card_power_line(card), face, w, 2), face, (110, 40, 20), 24)
+    lines = 3 if card["character"] else 2
+    y = _lines(draw, x, y, _wrap(_card_power_line(card), face, w, lines), face, (110, 40, 20), 24)
     y += 4
     if not card["character"]:
         face = font(21)
@@ -425,6 +426,15 @@ def _left(p: dict[str, Any]) -> list[str]:
     return out
 
 
+def _die_target(view: View, value: int, action: str | None) -> str:
+    """Say what a die does: the stones it takes, or where it casts (the card at that Location)."""
+    if action == "take":
+        return f"takes {value} stone{'s' if value != 1 else ''}"
+    loc = view["locations"][value - 1]
+    where = {"portal": "the Portal", "empty": "empty"}.get(loc["kind"]) or loc["card"]["name"]
+    return f"→ L{value}: {where}"
+
+
 def draw_sheet(view: View) -> bytes:
     """Return the PNG of a seat's private sheet drawn from its own view."""
     seat = view["seat"]
@@ -460,7 +470,12 @@ def draw_sheet(view: View) -> bytes:
         _die(draw, dx, y, value, size)
         action = me["assignment"][d] if me["assignment"] else None
         _action_chip(draw, dx - 5, y + size + 10, size + 10, action, False)
-        _text(draw, (dx + size / 2, y + size + 62), f"die {d + 1}", font(20), MUTED, "ma")
+        target = _die_target(view, value, action)
+        face = font(18)
+        ty = y + size + 60
+        for line in [f"die {d + 1}", *_wrap(target, face, size + 26, 2)]:
+            _text(draw, (dx + size / 2, ty), line, face, MUTED, "ma")
+            ty += 22
     sx = MARGIN + 4 * (size + 30) + 10
     info = [
         f"Dice total {sum(me['dice'])}" + (" (free reroll)" if sum(me["dice"]) <= 6 else ""),
@@ -473,7 +488,7 @@ def draw_sheet(view: View) -> bytes:
     if me["portal_choice"] is not None:
         info.append(f"Your Portal choice: {me['portal_choice']}")
     y2 = _lines(draw, sx, y, info, font(24, "bold"), INK, 34)
-    y = max(y + size + 96, y2 + 10)
+    y = max(y + size + 132, y2 + 10)
     # Cards held, with their full text.
     _text(draw, (MARGIN, y), "Your Institute Cards", font(26, "bold"), INK)
     y += 38
