@@ -1373,15 +1373,20 @@ def put(state: State, m: dict[str, Any], loc: str, events: list[Event], placing:
 def placeable_rooms(state: State, seat: int) -> list[str]:
     """Return the rooms a seat may place a mage in now (open slot, unlocked, not the Infirmary)."""
     out = []
+    taken = {m["loc"] for m in state["mages"]}
+    mine = {m["loc"].split("/")[0] for m in state["mages"] if m["owner"] == seat}
     for room in rooms_in_play(state):
-        if room == INFIRMARY or locked(state, room) or "no_direct_placement" in room_rules(state, room):
+        if room == INFIRMARY or locked(state, room):
             continue
-        if "one_mage_per_player" in room_rules(state, room) and any(
-            m["owner"] == seat and room_of(m["loc"]) == room for m in state["mages"]
-        ):
+        side = room_side(state, room)
+        rules = side.get("rules", ())
+        if "no_direct_placement" in rules or ("one_mage_per_player" in rules and room in mine):
             continue
-        if open_slots(state, room):
-            out.append(room)
+        for s in side["slots"]:
+            kind = s["kind"]
+            if kind in ("area", "merit", "regular") and (kind == "area" or f"{room}/{s['id']}" not in taken):
+                out.append(room)
+                break
     return out
 
 
