@@ -645,3 +645,62 @@ def test_merit_slot_spends_a_badge_that_comes_back_next_round() -> None:
     state = pick(state, "Gain 8 Gold")
     assert state["seats"][me]["gold"] == gold + 8
     assert state["round"] == 2 and state["seats"][me]["merit_spent"] == 0
+
+
+def test_faq_own_mages_may_be_banished_and_opponents_healed() -> None:
+    """FAQ: you may banish or wound your own mages (unless a card says an opponent's) and heal a rival's."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    mine = give_mage(state, me, "sorcery", "guilds/r2")
+    state = run(state, me, [{"banish": {}}])
+    assert any("Guilds, slot 2" in text for text in labels(state))
+    state = pick(state, "Guilds, slot 2")
+    assert state["mages"][mine["id"]]["loc"] == "office"
+    theirs = give_mage(state, foe, "divinity", "infirmary/general/0")
+    state = run(state, me, [{"heal": {}}])
+    state = pick(state, "Heal")
+    assert state["mages"][theirs["id"]]["loc"] == "office"
+
+
+def test_faq_shadowing_mages_are_off_limits() -> None:
+    """FAQ: a shadowing mage cannot be banished, wounded or moved by ordinary effects."""
+    state = round_one(3)
+    me = seat_now(state)
+    give_mage(state, (me + 1) % 3, "sorcery", "guilds/r2s")
+    state = run(state, me, [{"wound": {}}])
+    assert not any("shadow" in text for text in labels(state, me))
+
+
+def test_faq_adjacent_rooms_are_orthogonal_only() -> None:
+    """FAQ: adjacency does not include diagonal rooms."""
+    from rules.argent.state import adjacent
+
+    state = round_one(3)  # rows: TF CY CA GU / VA CC LI IN
+    assert sorted(adjacent(state, "courtyard")) == sorted(["training_fields", "catacombs", "council_chamber"])
+    assert "vault" not in adjacent(state, "courtyard")
+
+
+def test_faq_the_astronomy_tower_must_be_paid() -> None:
+    """FAQ: moving the Astronomy Tower marker must be paid for (the merit slot's first space is free)."""
+    state = board_with(round_one(3), "astronomy_tower", "A")
+    me = seat_now(state)
+    state["seats"][me]["gold"] = 3
+    tower = {"via": "room", "room": "astronomy_tower"}
+    push_effects(state, me, [{"astronomy": {"pay": "gold", "per_space": 2}}], tower)
+    advance(state, [])
+    assert [text.split(" for ")[1].split(" Gold")[0] for text in labels(state)] == ["2"]
+    state["agenda"] = []
+    push_effects(state, me, [{"astronomy": {"pay": "gold", "per_space": 1, "first_space_free": True}}], tower)
+    advance(state, [])
+    assert labels(state)[0].startswith("Move 1 space(s) for 0 Gold")
+
+
+def test_faq_benefits_may_be_declined() -> None:
+    """FAQ: benefits are never mandatory: a Research may be let go."""
+    state = round_one(3)
+    me = seat_now(state)
+    state = run(state, me, [{"gain": {"research": 1}}])
+    int_before = state["seats"][me]["int"]
+    state = pick(state, "Let this Research go")
+    assert state["seats"][me]["int"] == int_before
