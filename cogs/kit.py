@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from rules.contract import Move
 from service import Board, Choice, PrivateNote, Reply, TableError, TableService
 from store import TableRecord
 
@@ -242,7 +243,9 @@ async def show_private(interaction: discord.Interaction, table_id: int) -> None:
     await guarded(interaction, work)
 
 
-async def play(interaction: discord.Interaction, table_id: int, move: str, version: int | None) -> None:
+async def play(
+    interaction: discord.Interaction, table_id: int, move: str | Move, version: int | None
+) -> None:
     """Play a move for the user, post the outcome, and confirm ephemerally."""
 
     async def work() -> None:
