@@ -76,6 +76,15 @@ def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
     return out
 
 
+def supply_counts(state: State) -> dict[str, int]:
+    """Count the unowned mage pawns left in the supply, by type."""
+    out: dict[str, int] = {}
+    for m in state["mages"]:
+        if m["owner"] is None and m["loc"] == "supply":
+            out[m["type"]] = out.get(m["type"], 0) + 1
+    return out
+
+
 def view(state: State, seat: int | None) -> View:
     """Return everything a seat (None: a spectator) may know."""
     voters = []
@@ -104,7 +113,8 @@ def view(state: State, seat: int | None) -> View:
         "turn": state["turn"]["seat"] if state.get("turn") else None,
         "queue": list(state["queue"]) if state["phase"] in ("draft", "marks") else [],
         "offices": [office_view(state, s, seat) for s in range(state["players"])],
-        "mages": [dict(m) for m in state["mages"] if m["loc"] != "gone"],
+        "mages": [dict(m) for m in state["mages"] if m["owner"] is not None],
+        "supply": supply_counts(state),
         "board": copy.deepcopy(state["board"]),
         "voters": voters,
         "tableau": copy.deepcopy(state["tableau"]),
@@ -239,6 +249,10 @@ def view_text(v: View) -> str:
     )
     lines.append(
         "Supporter tableau: " + ", ".join(content.supporter(x)["name"] for x in v["tableau"]["supporter"])
+    )
+    lines.append(
+        "Mage supply: "
+        + (", ".join(f"{n} {DEPT_NAMES.get(t, t)}" for t, n in sorted(v["supply"].items())) or "empty")
     )
     lines.append("Bell Tower: " + (", ".join(content.bell(b)["name"] for b in v["bell"]) or "empty"))
     if v["statuses"]:
