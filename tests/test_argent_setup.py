@@ -223,3 +223,18 @@ def test_two_players_build_inside_a_three_by_three_square() -> None:
     grid = state["board"]["grid"]
     assert [len(row) for row in grid] == [3, 3, 3]
     assert all(all(row) for row in grid)
+
+
+def test_candidates_may_choose_their_own_mage_power_sides() -> None:
+    """Alternate Mage Powers: each candidate decides its department's power; the rest are random."""
+    state = opening(3, mage_powers="chosen")
+    assert state["phase"] == "powers"
+    for seat in turn_order(state):
+        dept = state["seats"][seat]["department"]
+        if dept == "student_body":
+            continue
+        assert seat_now(state) == seat
+        assert len(R.legal_moves(state, seat)) == 2
+        state = act(state, seat, "power", side="B")
+        assert state["mage_powers"][dept] == "B"
+    assert state["phase"] == "draft"

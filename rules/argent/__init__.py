@@ -27,6 +27,7 @@ from rules.registry import register
 ACTIONS = frozenset(
     {
         "build",
+        "power",
         "draft",
         "mark",
         "place",
@@ -80,8 +81,8 @@ class ArgentRules(Rules):
         OptionSpec("candidates", "Candidate sheet side: A, B or random", ("A", "B", "random"), "A"),
         OptionSpec(
             "mage_powers",
-            "Mage powers: the A sides, the alternate B sides, or a random mix",
-            ("A", "B", "random"),
+            "Mage powers: A, alternate B, a random mix, or each candidate picks its own (rest random)",
+            ("A", "B", "random", "chosen"),
             "A",
         ),
         OptionSpec(
@@ -114,6 +115,11 @@ class ArgentRules(Rules):
             kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
             return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
         phase = state["phase"]
+        if phase == "powers" and state["queue"]:
+            seat = state["queue"][0]
+            return [
+                Prompt(seat, PromptKind.TURN, "power", f"P{seat + 1}: choose your department's mage power.")
+            ]
         if phase == "build" and state["queue"]:
             seat = state["queue"][0]
             return [Prompt(seat, PromptKind.TURN, "build", f"P{seat + 1}: add a room to the University.")]

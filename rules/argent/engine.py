@@ -40,11 +40,11 @@ from rules.argent.state import (
     slots,
     split_loc,
     supply_mage,
-    turn_order,
 )
 from rules.contract import Event, Move
 
 GUARD = 10_000
+SETUP_PHASES = ("powers", "build", "draft", "marks")
 
 # --------------------------------------------------------------------------- the driver
 
@@ -79,18 +79,12 @@ def run_task(state: State, task: Task, events: list[Event]) -> None:
 def flow(state: State, events: list[Event]) -> bool:
     """Move the game on when nothing is pending; return False when it waits on a turn."""
     phase = state["phase"]
-    if phase == "build":
+    if phase in SETUP_PHASES:
         if state["queue"]:
             return False
-        state["phase"] = state["after_build"]["phase"]
-        state["queue"] = state["after_build"]["queue"]
-        return True
-    if phase in ("draft", "marks"):
-        if state["queue"]:
-            return False
-        if phase == "draft":
-            state["phase"] = "marks"
-            state["queue"] = turn_order(state)
+        if state["setup_steps"]:
+            step = state["setup_steps"].pop(0)
+            state["phase"], state["queue"] = step["phase"], step["queue"]
             return True
         start_round(state, events, first=True)
         return True
@@ -1110,6 +1104,27 @@ def do_draft(state: State, seat: int, opt: dict[str, Any], events: list[Event]) 
     say(events, f"P{seat + 1} drafts a {DEPT_NAMES[opt['args']['type']]} mage.")
 
 
+def power_options(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return the two sides of the seat's own department's mage power card."""
+    dept = state["seats"][seat]["department"]
+    out = []
+    for side in ("A", "B"):
+        power = content.mage_power(dept, side)
+        if power:
+            out.append(
+                option("power", f"{DEPT_NAMES[dept]} mages use power {side}: {power['text']}", side=side)
+            )
+    return out
+
+
+def do_power(state: State, seat: int, opt: dict[str, Any], events: list[Event]) -> None:
+    """Set the seat's department's mage power side."""
+    state["queue"].pop(0)
+    dept = state["seats"][seat]["department"]
+    state["mage_powers"][dept] = opt["args"]["side"]
+    say(events, f"P{seat + 1} chooses power {opt['args']['side']} for {DEPT_NAMES[dept]} mages.")
+
+
 def start_mark_options(state: State, seat: int) -> list[dict[str, Any]]:
     """Return the face-down voters nobody has marked yet (setup step 11)."""
     return [
@@ -1188,6 +1203,8 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
         task = agenda[0]
         return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
     phase = state["phase"]
+    if phase == "powers":
+        return power_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "build":
         return build.options(state, seat)
     if phase == "draft":
@@ -1213,6 +1230,8 @@ def resolve(state: State, seat: int, move: Move) -> list[Event]:
         task = agenda.pop(0)
         handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
         handler(state, task, opt, events)
+    elif state["phase"] == "powers":
+        do_power(state, seat, opt, events)
     elif state["phase"] == "build":
         say(events, build.apply(state, seat, opt))
     elif state["phase"] == "draft":

@@ -265,18 +265,23 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
     state["mage_powers"] = mage_power_sides(state, options.get("mage_powers", "A"))
     state["over"] = False
     state["outcome"] = None
-    if diversity:
-        state["phase"] = "marks"
-        state["queue"] = order_from(state, state["first"])
-    else:
-        state["phase"] = "draft"
-        state["queue"] = draft_order(state)
+    order = order_from(state, state["first"])
+    steps = []
+    if options.get("mage_powers") == "chosen":
+        # Each candidate picks its own department's power side; the others stay random.
+        steps.append(
+            {"phase": "powers", "queue": [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]}
+        )
     if options.get("layout") == "build":
         from rules.argent import build  # build reads this module's two-player rule
 
-        state["after_build"] = {"phase": state["phase"], "queue": state["queue"]}
         build.start(state)
-        state["phase"] = "build"
+        steps.append({"phase": "build", "queue": state["queue"]})
+    if not diversity:
+        steps.append({"phase": "draft", "queue": draft_order(state)})
+    steps.append({"phase": "marks", "queue": list(order)})
+    state["phase"], state["queue"] = steps[0]["phase"], steps[0]["queue"]
+    state["setup_steps"] = steps[1:]
     return state
 
 
