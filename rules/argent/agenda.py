@@ -64,6 +64,10 @@ def ask(
     """Put a decision at the front of the agenda; with no option there is nothing to decide."""
     if not options:
         return None
+    office = state["seats"][seat]
+    if office.get("left") or office.get("leaving"):
+        # A player who is leaving makes no more decisions (FAQ: play goes on without them).
+        return None
     task = {
         "op": "ask",
         "seat": seat,

@@ -18,6 +18,7 @@ from rules.argent.state import (
     INFIRMARY,
     NEUTRAL,
     State,
+    away,
     can_hold,
     gain,
     is_merit,
@@ -93,7 +94,7 @@ def flow(state: State, events: list[Event]) -> bool:
         if turn["round_over"]:
             begin_resolution(state, events)
             return True
-        if turn["allow"] and not has_no_move(state, turn):
+        if turn["allow"] and not away(state, turn["seat"]) and not has_no_move(state, turn):
             return False
         end_turn(state, events)
         return True
@@ -159,8 +160,8 @@ def end_turn(state: State, events: list[Event]) -> None:
     """Pass the turn to the next player in turn order."""
     seat = state["turn"]["seat"]
     state["statuses"] = [s for s in state["statuses"] if s["duration"] not in ("this_turn", "next_spell")]
-    order = order_from(state, seat)
-    nxt = order[1] if len(order) > 1 else order[0]
+    n = state["players"]
+    nxt = next((seat + i) % n for i in range(1, n + 1) if not away(state, (seat + i) % n))
     begin_turn(state, nxt, events)
 
 
@@ -1167,6 +1168,8 @@ def leave(state: State, seat: int, rooms: list[str], events: list[Event]) -> Non
     office["leave_rooms"] = [r for r in rooms if r not in ("council_chamber", "library", INFIRMARY)][:2]
     if state["turn"] and state["turn"]["seat"] == seat:
         state["turn"]["allow"] = []
+    # Any question waiting on the leaver is dropped: play goes on without them.
+    state["agenda"] = [t for t in state["agenda"] if not (t["op"] == "ask" and t["seat"] == seat)]
     say(events, f"P{seat + 1} is leaving; the round plays out without them.")
 
 

@@ -105,7 +105,13 @@ ROW_WIDTH = {2: 3, 3: 4, 4: 4, 5: 4}
 def order_from(state: State, start: int) -> list[int]:
     """Return every seat in turn order starting from ``start``, skipping players who left."""
     n = state["players"]
-    return [(start + i) % n for i in range(n) if not state["seats"][(start + i) % n].get("left")]
+    return [(start + i) % n for i in range(n) if not away(state, (start + i) % n)]
+
+
+def away(state: State, seat: int) -> bool:
+    """Whether a player has left the game or is leaving it (FAQ: skipped from then on)."""
+    office = state["seats"][seat]
+    return bool(office.get("left") or office.get("leaving"))
 
 
 def turn_order(state: State) -> list[int]:
