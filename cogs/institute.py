@@ -283,7 +283,7 @@ async def panel_message(svc: TableService, panel: SeatPanel, note: str = "") -> 
 
 
 async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's panel for a private note (the kit's per-game DM and "My private view" hook)."""
+    """Build a seat's full panel for a private note (the DMs this cog sends after its own moves)."""
     svc = kit.service_of(client)
     panel = await seat_panel(svc, table.id, note.user_id)
     events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
@@ -388,6 +388,34 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:pv:(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their panel."""
         await show_panel(interaction, self.table_id)
+
+
+class ControlsButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:ctl:(?P<table>\d+)"):
+    """Under a private note (DM or /game hand): opens the seat's full panel of controls."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Open my controls", style=discord.ButtonStyle.primary, custom_id=f"ins:ctl:{table_id}"
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ControlsButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker their panel."""
+        await show_panel(interaction, self.table_id)
+
+
+def note_items(note: Any) -> list[discord.ui.Item[Any]]:
+    """Replace the generic move select on an Institute note (it cannot hold ~30 Phase I moves)."""
+    return [ControlsButton(note.table_id)] if note.choices else []
 
 
 class MoveButton(
@@ -586,7 +614,15 @@ class RerollSelect(
         await act(interaction, self.table_id, self.fp, Move.of("reroll", dice=dice).code())
 
 
-DYNAMIC_ITEMS = (PanelButton, MoveButton, MoveSelect, DieSelect, RerollPickerButton, RerollSelect)
+DYNAMIC_ITEMS = (
+    PanelButton,
+    ControlsButton,
+    MoveButton,
+    MoveSelect,
+    DieSelect,
+    RerollPickerButton,
+    RerollSelect,
+)
 
 
 # ---------------------------------------------------------------------------- the commands
@@ -620,6 +656,5 @@ async def setup(bot: commands.Bot) -> None:
     """Add /institute and its restart-proof components; use the panel for DMs when the kit allows."""
     await bot.add_cog(InstituteCog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    register = getattr(kit, "register_private_panel", None)
-    if register is not None:
-        register(KIND, private_panel)
+    # The generic DMs and "My private view" answers get a button to this panel instead of a select.
+    kit.add_private_items(KIND, note_items)

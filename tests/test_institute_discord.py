@@ -365,6 +365,32 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     assert "Red reveals:" in table.public()[-1].content
 
 
+async def test_the_opening_dm_opens_the_panel_and_game_hand_too(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    red = table.members[0]
+    opening = red.user.dm_channel.history()[-1]
+    assert "you are seat 0" in opening.content
+    assert [c.get("label") for c in _components(opening)] == ["Open my controls"]
+    panel = await red.user.click(opening, label="Open my controls")
+    assert panel.ephemeral and panel.response is not None
+    assert len(_die_selects(panel.response)) == 4
+    # The same from /game hand in the thread (for a player whose DMs are closed).
+    hand = await table.members[1].slash(table.thread, "game hand")
+    assert hand.ephemeral and hand.response is not None
+    shown = await table.members[1].click(hand.response, label="Open my controls")
+    assert shown.response is not None and "you play **Blue" in shown.response.content
+    # Moves from that panel play: Red assigns die 1 without a word in the thread.
+    before = len(table.public())
+    select = _die_selects(panel.response)[0]
+    played = await red.user.select(panel.response, ["take"], custom_id=select["custom_id"])
+    assert played.response is not None and played.response.content.startswith(
+        "You played: Assign Take Stones"
+    )
+    assert len(table.public()) == before
+
+
 async def test_panel_outside_a_thread_and_help(simcord_env: simcord.Env) -> None:
     guild = simcord_env.create_guild("G")
     channel = guild.create_text_channel("tables")
