@@ -404,7 +404,18 @@ async def test_panel_outside_a_thread_and_help(simcord_env: simcord.Env) -> None
     assert helped.ephemeral and helped.response is not None and "Phase I" in helped.response.content
 
 
-async def test_real_drawings_of_phase_one_never_depend_on_the_secret(simcord_env: simcord.Env) -> None:
+@pytest.fixture
+def real_board_only() -> Iterator[None]:
+    """Draw the real public board but the private sheets as JSON (they are not looked at here)."""
+    render.board("institute", R.view(R.setup(2, {}, 1), None))
+    render.register("institute", private=lambda view: json.dumps(view).encode())
+    yield
+    render.register("institute", board=drawing.draw_board, private=drawing.draw_sheet)
+
+
+async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
+    simcord_env: simcord.Env, real_board_only: None
+) -> None:
     """With the real renderer: every public board of round 1 equals the board of a scrambled state."""
     table = await open_table(simcord_env)
     players = [Player(table, seat) for seat in (0, 1)]
