@@ -1994,7 +1994,10 @@ def do_astronomy_any_earlier(state: State, task: Task, arg: Any, events: list[Ev
 def do_take_revealed(state: State, task: Task, arg: Any, events: list[Event]) -> None:
     room = task["ctx"].get("room")
     cards_here = state["board"]["rooms"][room]["cards"]
-    opts = [option("draft", f"Take {content.vault(c['id'])['name']}", card=c["id"]) for c in cards_here]
+    opts = [
+        option("draft", f"Take {content.vault(c)['name']}", card=c)
+        for c in dict.fromkeys(c["id"] for c in cards_here)
+    ]
     ask(state, task["seat"], "room_card", opts, "take one of the revealed cards", data={"room": room})
 
 
@@ -2026,10 +2029,8 @@ def answer_add_room_card(state: State, task: Task, opt: dict[str, Any], events: 
 def do_draft_room_card(state: State, task: Task, arg: Any, events: list[Event]) -> None:
     room = task["ctx"].get("room")
     here = state["board"]["rooms"][room]["cards"]
-    opts = [
-        option("draft", f"Draft {content.card_name(c['kind'], c['id'])}", card=c["id"], kind=c["kind"])
-        for c in here
-    ]
+    unique = list(dict.fromkeys((c["kind"], c["id"]) for c in here))
+    opts = [option("draft", f"Draft {content.card_name(k, c)}", card=c, kind=k) for k, c in unique]
     ask(state, task["seat"], "room_card", opts, "draft a card from the room", data={"room": room})
 
 

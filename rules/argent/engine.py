@@ -375,6 +375,18 @@ def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, 
     return [c for c in out if spell_cost(state, seat, c[3]) + drain_extra(state, seat) <= mana]
 
 
+def usable_vaults(office: dict[str, Any], timing: str) -> list[tuple[int, dict[str, Any]]]:
+    """Return the ready vault cards of a timing, one per name (copies are alike)."""
+    seen: set[str] = set()
+    out = []
+    for i, v in enumerate(office["vaults"]):
+        if v["id"] in seen or v["exhausted"] or content.vault(v["id"])["timing"] != timing:
+            continue
+        seen.add(v["id"])
+        out.append((i, v))
+    return out
+
+
 def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
     """Return the moves of an ordinary turn in the errands phase, each with its label."""
     turn = state["turn"]
@@ -406,10 +418,8 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
                     level=lvl,
                 )
             )
-        for i, v in enumerate(office["vaults"]):
-            rec = content.vault(v["id"])
-            if rec["timing"] == "fast" and not v["exhausted"]:
-                opts.append(option("use", f"Fast action: use {rec['name']}", vault=i))
+        for i, v in usable_vaults(office, "fast"):
+            opts.append(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "fast":
@@ -425,10 +435,8 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
                 )
             )
     if kind_ok(state, "vault"):
-        for i, v in enumerate(office["vaults"]):
-            rec = content.vault(v["id"])
-            if rec["timing"] == "act" and not v["exhausted"]:
-                opts.append(option("use", f"Use {rec['name']}", vault=i))
+        for i, v in usable_vaults(office, "act"):
+            opts.append(option("use", f"Use {content.vault(v['id'])['name']}", vault=i))
     if kind_ok(state, "supporter"):
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
