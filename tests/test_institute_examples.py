@@ -115,9 +115,12 @@ def test_steve_and_brown_trigger_permanent_powers_in_number_order():
     s = jump(s, "phase4")
     first = R.pending(s)[0]
     assert (first.seat, first.kind) == (0, PromptKind.TURN) and "#2" in first.text
-    stones = s["players"][0]["stones"]
+    stones, supply = s["players"][0]["stones"], s["supply"][0]
+    s["players"][0]["rerolls"] = 0  # so the power's die roll stands at once
     s, _ = play(s, 0, "power", card=s["phase4"]["order"][0])  # Steve pays 1 and uses #2
-    assert s["players"][0]["stones"] == stones - 1 + 4  # Mortar and Pestle: pay 1, take 4
+    placed = sum(x["stones"][0] for x in s["slots"]) - 1  # Mortar and Pestle: take 1, place 1 by die
+    assert s["supply"][0] == supply + 1 - 1  # paid 1 to the supply, took 1 from it
+    assert s["players"][0]["stones"] == stones - 1 + 1 - placed
     assert R.pending(s)[0].seat == 1 and "#4" in R.pending(s)[0].text
     s, _ = play(s, 1, "decline")  # Brown keeps his stone
     assert R.pending(s)[0].seat == 0 and "#7" in R.pending(s)[0].text

@@ -77,7 +77,6 @@ def set_on(s: dict, loc: int, red: int = 0, blue: int = 0) -> None:
 @pytest.mark.parametrize(
     ("key", "gain"),
     [
-        ("mortar_and_pestle", 4 - 1),
         ("bag_of_holding", 3),
         ("philosophers_stone", 5),
         ("hourglass_of_plenty", 2),
@@ -110,6 +109,27 @@ def test_place_on_a_chosen_card(key: str, n: int) -> None:
     s, _ = play(s, 0, "place", at=4)  # The Groundskeeper costs 4: nothing is won afterwards
     assert stones(s, 4) == [n, 0]
     assert effects.frame(s, 0) is None
+    assert balanced(s)
+
+
+@pytest.mark.parametrize("key", ["ring_of_influence", "novice_crystal_ball", "mortar_and_pestle"])
+def test_starting_cards_roll_a_die_and_place_a_personal_stone(key: str) -> None:
+    """The Ring's printed power (card notes A1); the other two starting cards share it with a twist."""
+    s = board()
+    set_on(s, 1, red=1)
+    s["players"][0]["rerolls"] = 1
+    before = s["players"][0]["stones"]
+    s, _ = reach(s, key)
+    if key == "novice_crystal_ball":
+        s, _ = play(s, 0, "move", **{"from": 1, "to": 2})
+        assert stones(s, 2) == [1, 0]
+    assert {m.action for m in R.legal_moves(s, 0)} == {"accept", "roll_again"}
+    die = effects.frame(s, 0)["cur"]["die"]
+    placed = 1 if s["slots"][die - 1]["kind"] == "card" else 0
+    s, _ = play(s, 0, "accept")
+    taken = 1 if key == "mortar_and_pestle" else 0
+    assert s["players"][0]["stones"] == before - 1 + taken - placed
+    assert sum(x["stones"][0] for x in s["slots"]) == 1 + placed
     assert balanced(s)
 
 
@@ -150,7 +170,6 @@ def test_a_rolled_placement_on_the_portal_or_an_empty_location_is_ignored() -> N
 @pytest.mark.parametrize(
     ("key", "n"),
     [
-        ("novice_crystal_ball", 2),
         ("hourglass", 3),
         ("feather_quill", 2),
         ("cloak_of_shadows", 2),

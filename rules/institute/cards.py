@@ -32,7 +32,7 @@ EFFECT_KEYS: dict[str, frozenset[int]] = {
     "swap_actions": frozenset({2}),
 }
 """The effect vocabulary: each effect record holds exactly one of these keys."""
-MODIFIERS = {"at": ("choose", "roll"), "if": ("behind",)}
+MODIFIERS = {"at": ("choose", "roll"), "if": ("behind",), "from": ("supply", "personal")}
 """Optional keys an effect record may carry beside its effect key, with their allowed values."""
 FIELDS = (
     "key", "name", "copies", "cost", "surpass", "vp", "character", "power", "phase", "number",
@@ -119,6 +119,8 @@ def _check_effects(where: str, record: dict[str, Any], problems: list[str]) -> N
                 problems.append(f"{at}: {k} cannot be used in Phase {phase}.")
         if effect.get("at") == "roll" and known and known[0] not in ("place", "remove_opponent"):
             problems.append(f"{at}: only place and remove_opponent can aim with a die roll.")
+        if "from" in effect and known and known[0] != "place":
+            problems.append(f"{at}: only place takes its stones `from` somewhere.")
         for mod, allowed in MODIFIERS.items():
             if mod in effect and effect[mod] not in allowed:
                 problems.append(f"{at}: {mod} must be one of {allowed}.")

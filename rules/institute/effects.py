@@ -69,7 +69,7 @@ def run(state: State, seat: int, events: list[Event]) -> None:
 
 
 def _key(effect: dict[str, Any]) -> str:
-    return next(k for k in effect if k not in ("at", "if"))
+    return next(k for k in effect if k not in ("at", "if", "from"))
 
 
 def _begin(state: State, seat: int, f: dict[str, Any], effect: dict[str, Any], events: list[Event]) -> None:
@@ -104,11 +104,25 @@ def _begin(state: State, seat: int, f: dict[str, Any], effect: dict[str, Any], e
         say(state, events, "power", f"{who(seat)} is not behind, so {name} does nothing.")
     elif effect.get("at") == "roll":
         f["cur"] = {"key": key, "left": int(amount), "at": "roll", "die": rng.roll(state)}
+        if effect.get("from") == "personal":
+            f["cur"]["from"] = "personal"
         say(state, events, "roll", f"{who(seat)} rolls a {f['cur']['die']} for {name}.")
         if me["rerolls"] == 0:
             _resolve_rolled(state, seat, f, events)
     else:
         f["cur"] = {"key": key, "left": int(amount)}
+        if effect.get("from") == "personal":
+            f["cur"]["from"] = "personal"
+
+
+def _stones_for(state: State, seat: int, cur: dict[str, Any]) -> int:
+    """Take the stones a placing power puts down: from the general supply, or the personal one."""
+    if cur.get("from") == "personal":
+        me = player(state, seat)
+        got = min(cur["left"], me["stones"])
+        me["stones"] -= got
+        return got
+    return take_from_supply(state, seat, cur["left"])
 
 
 def _resolve_rolled(state: State, seat: int, f: dict[str, Any], events: list[Event]) -> None:
@@ -128,7 +142,7 @@ def _resolve_rolled(state: State, seat: int, f: dict[str, Any], events: list[Eve
             f"at Location {cur['die']}.",
         )
     elif slot["kind"] == "card":
-        got = take_from_supply(state, seat, cur["left"])
+        got = _stones_for(state, seat, cur)
         slot["stones"][seat] += got
         say(
             state,
@@ -154,7 +168,8 @@ def choices(state: State, seat: int) -> list[Move]:
     if cur.get("at") == "roll":
         return [Move.of("accept"), Move.of("roll_again")] if me["rerolls"] > 0 else []
     if key == "place":
-        if cur["left"] <= 0 or state["supply"][seat] == 0:
+        source = me["stones"] if cur.get("from") == "personal" else state["supply"][seat]
+        if cur["left"] <= 0 or source == 0:
             return []
         return [Move.of("place", at=i + 1) for i in cards] + [Move.of("done")]
     if key in ("move_own", "move_opponent"):
@@ -223,7 +238,7 @@ def answer(state: State, seat: int, move: Move, events: list[Event]) -> None:
         _resolve_rolled(state, seat, f, events)
     elif act == "place":
         slot = slots[move.get("at") - 1]
-        got = take_from_supply(state, seat, cur["left"])
+        got = _stones_for(state, seat, cur)
         slot["stones"][seat] += got
         cur["left"] = 0
         say(
