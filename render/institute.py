@@ -9,6 +9,7 @@ Blue: B in a square) so a colour-blind player loses nothing. Fonts are loaded on
 from __future__ import annotations
 
 import io
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -201,7 +202,7 @@ def _png(image: Image.Image) -> bytes:
     """Encode as a small PNG: a 64-colour palette keeps it well under Discord's comfort size."""
     small = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=6)
+    small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
@@ -247,28 +248,37 @@ def _card_power_line(card: dict[str, Any]) -> str:
     return f"Phase {ROMAN[card['phase'] - 1]}{number} · {POWER_WORD[card['power']]}"
 
 
-def _location(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, loc: dict[str, Any]) -> None:
-    """Draw one Location: its number, and the Institute Card, the Portal or an empty space there."""
+def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str, Any]) -> None:
+    """Draw one Location: the cached panel of what lies there, then the stones on it."""
+    card = json.dumps(loc["card"], sort_keys=True) if loc["card"] else ""
+    image.paste(_location_tile(loc["number"], loc["kind"], card, w, h), (x, y))
     kind = loc["kind"]
-    fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
-    draw.rounded_rectangle(
-        (x, y, x + w, y + h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None
+    _stones(
+        ImageDraw.Draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
     )
+
+
+@lru_cache(maxsize=128)
+def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.Image:
+    """Draw a Location's number and its Institute Card, the Portal or an empty space (no stones)."""
+    tile = Image.new("RGB", (w + 1, h + 1), BG)
+    draw = ImageDraw.Draw(tile)
+    fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
+    draw.rounded_rectangle((0, 0, w, h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None)
     # Location number in a dark tab at the top.
-    draw.rounded_rectangle((x, y, x + w, y + 40), radius=14, fill=(12, 12, 18))
-    draw.rectangle((x, y + 26, x + w, y + 40), fill=(12, 12, 18))
-    _text(draw, (x + 12, y + 20), f"LOCATION {loc['number']}", font(22, "bold"), LIGHT, "lm")
-    inner = w - 24
-    cy = y + 52
+    draw.rounded_rectangle((0, 0, w, 40), radius=14, fill=(12, 12, 18))
+    draw.rectangle((0, 26, w, 40), fill=(12, 12, 18))
+    _text(draw, (12, 20), f"LOCATION {number}", font(22, "bold"), LIGHT, "lm")
+    cy = 52
     if kind == "portal":
-        _text(draw, (x + w / 2, cy + 50), "PORTAL", font(38, "bold"), LIGHT, "mm")
-        hint = ["Die showing", f"{loc['number']} = 1 stone", "to the Realm"]
-        _lines(draw, x + 12, cy + 100, hint, font(21), LIGHT, 28)
+        _text(draw, (w / 2, cy + 50), "PORTAL", font(38, "bold"), LIGHT, "mm")
+        hint = ["Die showing", f"{number} = 1 stone", "to the Realm"]
+        _lines(draw, 12, cy + 100, hint, font(21), LIGHT, 28)
     elif kind == "empty":
-        _text(draw, (x + w / 2, cy + 60), "empty", font(30, "bold"), LIGHT_MUTED, "mm")
+        _text(draw, (w / 2, cy + 60), "empty", font(30, "bold"), LIGHT_MUTED, "mm")
     else:
-        _card_body(draw, x + 12, cy, inner, loc["card"])
-    _stones(draw, x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED)
+        _card_body(draw, 12, cy, w - 24, json.loads(card))
+    return tile
 
 
 def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: dict[str, Any]) -> None:
@@ -397,7 +407,7 @@ def draw_board(view: View) -> bytes:
     top, row_h = 104, 440
     col = (width - 2 * MARGIN - 6 * GAP) // 7
     for i, loc in enumerate(view["locations"]):
-        _location(draw, MARGIN + i * (col + GAP), top, col, row_h, loc)
+        _location(image, MARGIN + i * (col + GAP), top, col, row_h, loc)
     _realm(draw, MARGIN + 6 * (col + GAP), top, col, row_h, view)
     # The two players.
     py, ph = top + row_h + 14, 382
