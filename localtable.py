@@ -6,7 +6,8 @@ file is saved under ``out/``. Lines look like::
 
     alice: /game new kind:toy options:hand=4
     bob: /game join
-    bob: moves                      (bob's legal moves here, as /game play would offer them)
+    bob: moves                      (bob's legal moves here, numbered, as /game play offers them)
+    bob: play 2                     (play the second move of bob's last list)
     bob: /game play move:Choose sigil 5
     bob: click 3                    (a numbered button; or: bob: click My private view)
     bob: select 4 2                 (option 2 of numbered select 4; or the option's label)
@@ -73,6 +74,7 @@ class LocalTable:
         self.current = self.channel
         self.seen: dict[int, tuple] = {}
         self.controls: list[Control] = []
+        self.listed: dict[str, list[str]] = {}
         self.failures = 0
 
     # ------------------------------------------------------------------ input
@@ -115,8 +117,10 @@ class LocalTable:
                 await self._select(user, rest[7:].strip())
             elif rest.split()[:1] == ["moves"]:
                 await self._moves(user, rest[5:].strip())
+            elif rest.split()[:1] == ["play"]:
+                await self._play(user, rest[4:].strip())
             else:
-                self.echo("! Type a slash command (/game ...), click, select or moves.")
+                self.echo("! Type a slash command (/game ...), click, select, moves or play.")
                 self.failures += 1
         except (simcord.SetupError, simcord.OptionError, ValueError) as exc:
             self.echo(f"! {exc}")
@@ -136,10 +140,17 @@ class LocalTable:
 
     async def _moves(self, user: str, typed: str) -> None:
         choices = await self.members[user].autocomplete(self.current, "game play", "move", typed)
+        self.listed[user] = [c["value"] for c in choices]
         if not choices:
             self.echo(f"[only {user} sees] (no moves for you here)")
-        for choice in choices:
-            self.echo(f"[only {user} sees]   {choice['name']}   (move:{choice['value']})")
+        for number, choice in enumerate(choices, start=1):
+            self.echo(f"[only {user} sees] {number}) {choice['name']}   (move:{choice['value']})")
+
+    async def _play(self, user: str, ref: str) -> None:
+        listed = self.listed.get(user, [])
+        if not ref.isdigit() or not 0 < int(ref) <= len(listed):
+            raise ValueError(f"Type `{user}: moves` first, then `{user}: play N` with N from that list.")
+        await self.members[user].slash(self.current, "game play", move=listed[int(ref) - 1])
 
     def _control(self, ref: str, user: str, kind: str) -> Control:
         if ref.isdigit():

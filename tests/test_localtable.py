@@ -59,11 +59,14 @@ def duel_script(players: list[str]) -> list[str]:
     state = TOY.setup(len(players), {"hand": "3"}, SEED)
     lines = [f"{players[0]}: /game new kind:toy options:hand=3"]
     lines += [f"{name}: /game join" for name in players[1:]]
-    lines += [f"{players[0]}: /game start", f"{order[0]}: click My private view", f"{order[0]}: moves"]
+    lines += [f"{players[0]}: /game start", f"{order[0]}: click My private view"]
     while not TOY.is_over(state):
         seat = TOY.waiting_on(state)[0]
         move = TOY.legal_moves(state, seat)[0]
-        lines.append(f"{order[seat]}: /game play move:{TOY.label(state, seat, move)}")
+        if len(lines) % 2:
+            lines.append(f"{order[seat]}: /game play move:{TOY.label(state, seat, move)}")
+        else:  # the other way a player moves at the local table: list, then pick by number
+            lines += [f"{order[seat]}: moves", f"{order[seat]}: play 1"]
         state, _ = TOY.apply(state, seat, move)
     lines.append(f"{players[0]}: /game log")
     return lines
@@ -84,6 +87,6 @@ async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path)
     assert "button: My private view" in text and "select (Choose your move…):" in text
     assert "Revealed: seat 0:" in text
     assert "Game over:" in text
-    assert text.count("[only ") >= len(lines) - 6  # every play answered privately
+    assert text.count("You played:") == sum(1 for line in lines if "play" in line and "moves" not in line)
     async with aiosqlite.connect(db) as conn, conn.execute("SELECT status FROM tables WHERE id = 1") as rows:
         assert await rows.fetchone() == ("finished",)
