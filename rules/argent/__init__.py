@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from rules.argent import engine, setup, views
@@ -165,7 +164,8 @@ class ArgentRules(Rules):
 
     def scramble(self, state: State, seat: Seat | None, rng: Any) -> State:
         """Re-draw everything the seat does not know."""
-        return views.scramble(state, seat, rng if isinstance(rng, random.Random) else random.Random(0))
+        # ``rng`` is the test's own random.Random; rules/ never imports the random module itself.
+        return views.scramble(state, seat, rng)
 
     def is_over(self, state: State) -> bool:
         """Whether the votes have been counted."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from typing import Any
 
 from rules.argent import content
@@ -129,7 +128,7 @@ def view(state: State, seat: int | None) -> View:
     return out
 
 
-def scramble(state: State, seat: int | None, rand: random.Random) -> State:
+def scramble(state: State, seat: int | None, rand: Any) -> State:
     """Return a copy with every secret of this seat re-drawn: deck orders, unseen voters, others' secrets."""
     new = json.loads(json.dumps(state))
     for deck in new["decks"].values():
