@@ -1,0 +1,1078 @@
+"""/argent: Argent on Discord. Commands with autocomplete for every action, buttons for every decision.
+
+Each move posts one thread message: the board image, who must act, and buttons for it (open your
+panel, pass a reaction, see your office). A player's panel (ephemeral, and in their DMs) offers
+exactly their legal moves: on a turn a select per kind of action (place, cast, fast action, vault
+and supporter cards) with the Bell Tower and "end turn" as buttons; for any other decision one
+button per choice (selects when there are many). Everything is built from the seat's own view and
+legal moves, never from raw state, and no option label ever reaches a public message (a decision
+may be secret, such as the cards a Mystic Lantern shows).
+
+Reactions: the engine asks only players holding a usable reaction, one at a time in turn order;
+each is pinged with React/Pass. A player who chose "always pass" (``/argent reactions``) is passed
+for at once. The end of a round posts what each room gave whom; the end of the game reveals the
+voters one by one with who won each and why, then the standings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import kit
+from render import argent as drawing
+from rules import registry
+from rules.argent import content
+from rules.contract import Event, Move, Prompt, PromptKind, Rules
+from service import Reply, TableError, TableService, move_value
+from store import StoreError, TableRecord
+
+log = logging.getLogger("conclave.cogs.argent")
+
+KIND = "argent"
+ID_LIMIT = 100
+BUTTONS_MAX = 20
+SELECT_MAX = 25
+CLOSING = frozenset({"pass", "done"})
+REACT_ASK, REACT_PASS = "ask", "pass"
+AUTO_PASS_LIMIT = 12
+"""At most this many automatic passes in a row (one per player per action in practice)."""
+
+HELP = """**Argent: The Consortium** — how to play here
+On your turn: at most one **fast action**, then one **action**: place a mage (`/argent place`), cast a
+spell (`/argent cast`), use a vault card (`/argent vault`) or a supporter (`/argent supporter`), or take a
+**Bell Tower** offering (`/argent bell`, which ends your turn; the last one ends the round).
+Every other decision (the slot, the reward, the voter to mark, a card to draft, research) is a button
+in your panel: the **Take your turn… / Decide…** button on the board, `/argent panel`, or your DMs.
+`/argent decide` lists every choice you have now. `/argent office` shows your office; `/argent voters`
+the voters you have seen and where you stand. `/argent reactions mode:pass` passes every reaction
+window for you until you set `mode:ask` again. Look a card up with `/game card`."""
+
+
+# ---------------------------------------------------------------------------- what a seat sees and may do
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One legal move: its label, the value a component sends back, and the move."""
+
+    label: str
+    value: str
+    move: Move
+
+
+@dataclass(frozen=True)
+class SeatNow:
+    """A seat's moment: its own view, its legal moves and the table's pending prompts."""
+
+    table: TableRecord
+    version: int
+    seat: int
+    view: dict[str, Any]
+    offers: tuple[Offer, ...]
+    prompts: tuple[Prompt, ...]
+
+    def asked(self) -> Prompt | None:
+        """Return the prompt this seat must answer now, if any."""
+        return next((p for p in self.prompts if p.seat == self.seat), None)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One read of a table: its record, its saved game and its seats. Read once, used for every answer."""
+
+    table: TableRecord
+    state: dict[str, Any]
+    users: dict[int, int]
+    names: dict[int, str]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the user's seat, or None."""
+        return next((n for n, u in self.users.items() if u == user_id), None)
+
+
+@dataclass(frozen=True)
+class TableNow:
+    """The table's public moment: pending prompts and who sits where (the public view on demand)."""
+
+    table: TableRecord
+    prompts: tuple[Prompt, ...]
+    users: dict[int, int]
+    names: dict[int, str]
+    snap: Snapshot
+
+    def view(self) -> dict[str, Any]:
+        """Return the public view (computed only when a message needs it)."""
+        return _rules().view(self.snap.state, None)
+
+
+def _rules() -> Rules:
+    """Return Argent's rules (the registry imports rules.argent on first use)."""
+    return registry.get(KIND)
+
+
+async def snapshot(svc: TableService, table_id: int) -> Snapshot:
+    """Read a started Argent table once (read-only, as the service's hand() reads it)."""
+    table = await svc.table(table_id)
+    if table.kind != KIND:
+        raise TableError("This table does not play Argent: The Consortium.")
+    if table.status == "lobby":
+        raise TableError("The game has not started yet.")
+    try:
+        record, state = await svc.store.load(table_id)
+    except StoreError:
+        raise TableError("That table does not exist.") from None
+    seats = [s for s in await svc.seats(table_id) if s.seat is not None]
+    return Snapshot(
+        record,
+        state,
+        {s.seat: s.user_id for s in seats},  # type: ignore[misc]
+        {s.seat: s.name for s in seats},  # type: ignore[misc]
+    )
+
+
+def seat_from(snap: Snapshot, user_id: int) -> SeatNow:
+    """Return a user's view, legal moves and the pending prompts from a snapshot (refusing non-players)."""
+    seat = snap.seat_of(user_id)
+    if seat is None:
+        raise TableError("You have no seat at this table.")
+    rules, state, record = _rules(), snap.state, snap.table
+    active = record.status == "active"
+    legal = rules.legal_moves(state, seat) if active else []
+    offers = tuple(
+        Offer(rules.label(state, seat, m), move_value(record.version, i, m), m) for i, m in enumerate(legal)
+    )
+    prompts = tuple(rules.pending(state)) if active else ()
+    return SeatNow(record, record.version, seat, rules.view(state, seat), offers, prompts)
+
+
+def table_from(snap: Snapshot) -> TableNow:
+    """Return the table's pending prompts and seats from a snapshot."""
+    prompts = tuple(_rules().pending(snap.state)) if snap.table.status == "active" else ()
+    return TableNow(snap.table, prompts, snap.users, snap.names, snap)
+
+
+async def seat_now(svc: TableService, table_id: int, user_id: int) -> SeatNow:
+    """Return the user's view, legal moves and the pending prompts (refusing non-players)."""
+    snap = await snapshot(svc, table_id)
+    return await asyncio.to_thread(seat_from, snap, user_id)
+
+
+async def table_now(svc: TableService, table_id: int) -> TableNow:
+    """Return the table's pending prompts and seats."""
+    return table_from(await snapshot(svc, table_id))
+
+
+# ---------------------------------------------------------------------------- grouping moves
+
+
+def group_of(offer: Offer) -> str:
+    """Return the kind of turn action a move is: place, cast, fast, cards, bell, done, or other."""
+    if offer.label.startswith("Fast action"):
+        return "fast"
+    return {
+        "place": "place",
+        "cast": "cast",
+        "use": "cards",
+        "support": "cards",
+        "bell": "bell",
+        "done": "done",
+    }.get(offer.move.action, "other")
+
+
+COMMAND_FILTERS: dict[str, Callable[[Offer], bool]] = {
+    "place": lambda o: o.move.action == "place",
+    "cast": lambda o: o.move.action == "cast",
+    "vault": lambda o: o.move.action in ("use", "buy"),
+    "supporter": lambda o: o.move.action == "support",
+    "bell": lambda o: o.move.action == "bell",
+    "research": lambda o: o.move.action == "research",
+    "fast": lambda o: o.label.startswith("Fast action"),
+    "decide": lambda o: True,
+}
+NOTHING = {
+    "place": "You cannot place a mage now.",
+    "cast": "You have no spell to cast now.",
+    "vault": "You have no vault card to use now.",
+    "supporter": "You have no supporter to use now.",
+    "bell": "You cannot take a Bell Tower offering now.",
+    "research": "You have no research to spend now.",
+    "fast": "You have no fast action now.",
+    "decide": "The game is not waiting on you right now.",
+}
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short(now: SeatNow, offer: Offer, prefix: str) -> str:
+    """Return the offer's value, or its index token when the custom id would be too long."""
+    if len(prefix) + len(offer.value) <= ID_LIMIT:
+        return offer.value
+    return f"#{now.version}.{now.offers.index(offer)}"
+
+
+# ---------------------------------------------------------------------------- the panel
+
+
+def panel_text(now: SeatNow, note: str = "") -> str:
+    """Return the panel's words: who you are, your resources, and what you must decide."""
+    view, seat = now.view, now.seat
+    office = view["offices"][seat]
+    lines = [note] if note else []
+    lines.append(
+        f"You are **{drawing.seat_mark(seat)}**, {office['candidate_name'] or 'no candidate yet'} · "
+        f"Round {view['round']}/{view['rounds']}."
+    )
+    lines.append(
+        f"IP {office['ip']} · Gold {office['gold']} · Mana {office['mana']} · INT {office['int']} · "
+        f"WIS {office['wis']} · Merit {office['merit_free']}/{office['merit']}"
+    )
+    prompt = now.asked()
+    if view.get("outcome"):
+        lines.append("The game is over.")
+    elif prompt is not None and now.offers:
+        what = "your turn" if prompt.decision == "turn" else prompt.text.split(": ", 1)[-1].rstrip(".")
+        lines.append(f"**Your decision:** {what}.")
+        if prompt.kind is PromptKind.REACTION:
+            lines.append("You may react to what just happened, or pass.")
+    else:
+        others = [p.text for p in now.prompts if p.seat != seat]
+        lines.append("Nothing to decide now." + (" Waiting on " + " ".join(others) if others else ""))
+    return _clip("\n".join(lines), kit.CONTENT_LIMIT)
+
+
+def panel_view(now: SeatNow) -> discord.ui.View | None:
+    """Return the panel's components, or None when the seat has nothing to decide."""
+    if not now.offers:
+        return None
+    ui = discord.ui.View(timeout=None)
+    prompt = now.asked()
+    if prompt is not None and prompt.decision == "turn":
+        _turn_components(ui, now)
+    else:
+        _decision_components(ui, now)
+    return ui
+
+
+TURN_SELECTS = (
+    ("place", "Place a mage in…"),
+    ("cast", "Cast a spell…"),
+    ("fast", "Fast action…"),
+    ("cards", "Use a vault card or supporter…"),
+)
+
+
+def _turn_components(ui: discord.ui.View, now: SeatNow) -> None:
+    """A turn: a select per kind of action, then the Bell Tower and End turn as buttons."""
+    groups: dict[str, list[Offer]] = {}
+    for offer in now.offers:
+        groups.setdefault(group_of(offer), []).append(offer)
+    row = 0
+    for key, placeholder in TURN_SELECTS:
+        if groups.get(key):
+            ui.add_item(MoveSelect(now.table.id, now.version, row, groups[key], placeholder))
+            row += 1
+    buttons = groups.get("bell", []) + groups.get("done", []) + groups.get("other", [])
+    if len(buttons) <= 5:
+        for offer in buttons:
+            ui.add_item(_button(now, offer, row))
+    else:
+        ui.add_item(MoveSelect(now.table.id, now.version, row, buttons, "Bell Tower or end your turn…"))
+
+
+def _decision_components(ui: discord.ui.View, now: SeatNow) -> None:
+    """Any other decision: a button per choice, or selects when there are many."""
+    ordered = sorted(now.offers, key=lambda o: o.move.action in CLOSING)
+    if len(ordered) <= BUTTONS_MAX:
+        for k, offer in enumerate(ordered):
+            ui.add_item(_button(now, offer, k // 5))
+        return
+    main = [o for o in ordered if o.move.action not in CLOSING]
+    closing = [o for o in ordered if o.move.action in CLOSING]
+    for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
+        chunk = main[n * SELECT_MAX : (n + 1) * SELECT_MAX]
+        ui.add_item(MoveSelect(now.table.id, now.version, n, chunk, "Choose…"))
+    for offer in closing[:5]:
+        ui.add_item(_button(now, offer, 4))
+
+
+def _button(now: SeatNow, offer: Offer, row: int) -> MoveButton:
+    prefix = f"ag:m:{now.table.id}:{now.version}:"
+    style = discord.ButtonStyle.secondary if offer.move.action in CLOSING else discord.ButtonStyle.primary
+    if offer.move.action == "bell":
+        style = discord.ButtonStyle.success
+    button = MoveButton(now.table.id, now.version, _short(now, offer, prefix), _clip(offer.label, 80), style)
+    button.item.row = row
+    return button
+
+
+async def panel_message(now: SeatNow, note: str = "", image: bytes | None = None) -> dict[str, Any]:
+    """Return the send() arguments of a panel: its words, optionally the office drawing, components."""
+    message: dict[str, Any] = {"content": panel_text(now, note)}
+    if image is not None:
+        message["files"] = [discord.File(io.BytesIO(image), filename=f"argent-{now.table.id}-office.png")]
+    ui = panel_view(now)
+    if ui is not None:
+        message["view"] = ui
+    return message
+
+
+async def office_message(svc: TableService, now: SeatNow, note: str = "") -> dict[str, Any]:
+    """Return the panel with the office drawing and the voters this seat has seen."""
+    image = await asyncio.to_thread(drawing.draw_office, now.view)
+    message = await panel_message(now, note, image)
+    seen = voters_text(now.view, now.seat)
+    if seen:
+        message["content"] = _clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)
+    return message
+
+
+def voters_text(view: dict[str, Any], seat: int) -> str:
+    """Return every voter this seat has seen (Marks and white voters) with where it stands now."""
+    lines = []
+    for v in view["voters"]:
+        if v["name"] is None:
+            continue
+        marks = ", ".join(drawing.seat_tag(s) for s in v["marks"]) or "no Marks"
+        lines.append(
+            f"**{v['position'] + 1}. {v['name']}** — {drawing.criterion_words(v['criterion'])} ({marks}): "
+            f"{drawing.standing_line(view, seat, v['criterion'])}"
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the thread message
+
+
+PUBLIC_ASK = {"turn": "Take your turn…", "draft": "Draft a mage…", "mark": "Place your Mark…"}
+
+
+def board_components(board_table: int, version: int, prompts: tuple[Prompt, ...]) -> discord.ui.View:
+    """Return the board's buttons: open your panel (named for the decision), Pass a reaction, My office."""
+    ui = discord.ui.View(timeout=None)
+    prompt = prompts[0] if prompts else None
+    if prompt is not None:
+        if prompt.kind is PromptKind.REACTION:
+            ui.add_item(PanelButton(board_table, "React…"))
+            ui.add_item(MoveButton(board_table, version, "pass", "Pass", discord.ButtonStyle.secondary))
+        else:
+            ui.add_item(PanelButton(board_table, PUBLIC_ASK.get(prompt.decision, "Decide…")))
+    ui.add_item(OfficeButton(board_table))
+    return ui
+
+
+def legend(names: dict[int, str]) -> str:
+    """Return who plays which colour-free mark, e.g. 'P1 (circle) alice'."""
+    return "Players: " + ", ".join(f"{drawing.seat_mark(n)} {names[n]}" for n in sorted(names)) + "."
+
+
+def _public_lines(text: str) -> list[str]:
+    """Return a board text's lines without the service's seat legend (ours names P1..P5)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("Seats: "):
+            continue
+        if line.startswith("The game begins. Seats:"):
+            line = "The game begins."
+        out.append(line)
+    return out
+
+
+def _events_only(lines: list[str]) -> list[str]:
+    return [x for x in lines if not x.startswith(("Waiting on", "Game over"))]
+
+
+OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for P\d)\.$|^Votes: ")
+
+
+async def post_board(
+    client: discord.Client, reply: Reply, now: TableNow, earlier: list[str], passed: list[str]
+) -> None:
+    """Post the one message of this move: the events, who must act, the image, the buttons."""
+    board = reply.board
+    thread = await kit.thread_of(client, reply.table)
+    if board is None or thread is None:
+        return
+    lines = earlier + _public_lines(board.text)
+    if board.finished:
+        # The voters are revealed one by one below; the board message must not spoil them.
+        lines = [x for x in lines if not OUTCOME_LINE.match(x)]
+    if passed:
+        lines.append("Passed automatically: " + ", ".join(passed) + ".")
+    lines.append(legend(now.names))
+    text = "\n".join(lines)
+    if board.ping and not board.finished:
+        text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
+    files = []
+    if board.image is not None:
+        files.append(
+            discord.File(io.BytesIO(board.image), filename=f"argent-{board.table_id}-v{board.version}.png")
+        )
+    message: dict[str, Any] = {
+        "content": _clip(text, kit.CONTENT_LIMIT),
+        "files": files,
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in board.ping]),
+    }
+    if not board.finished:
+        message["view"] = board_components(board.table_id, board.version, now.prompts)
+    await thread.send(**message)
+
+
+# ---------------------------------------------------------------------------- round summary and reveal
+
+
+CLAIM = re.compile(r"^(P\d) claims the errand in (?:the shadow of )?(?P<room>[^,.]+)")
+CONSOLATION = re.compile(r"^(P\d) takes 1 IP for the errand in (?:the shadow of )?(?P<room>[^,.]+)\.")
+BEGINS = re.compile(r"^Round (\d+) begins")
+RESOLVE = "The last Bell Tower offering is taken"
+
+
+def round_summary(lines: list[str]) -> str | None:
+    """Return what each room gave whom in the last resolution, from the public event lines."""
+    start = max((i for i, x in enumerate(lines) if x.startswith(RESOLVE)), default=None)
+    if start is None:
+        return None
+    rooms: dict[str, list[str]] = {}
+    current: tuple[str, str] | None = None
+    for line in lines[start + 1 :]:
+        if BEGINS.match(line) or OUTCOME_LINE.match(line):
+            break
+        if m := CONSOLATION.match(line):
+            rooms.setdefault(m["room"], []).append(f"{m[1]} 1 IP")
+            current = None
+            continue
+        if m := CLAIM.match(line):
+            rooms.setdefault(m["room"], []).append(f"{m[1]}:")
+            current = (m["room"], m[1])
+            continue
+        if current and line.startswith(current[1] + " "):
+            entries = rooms[current[0]]
+            entries[-1] += " " + line[len(current[1]) + 1 :].rstrip(".")
+    if not rooms:
+        return None
+    body = "\n".join(f"**{room}**: " + "; ".join(got) for room, got in rooms.items())
+    return body
+
+
+def _winner_why(view: dict[str, Any], position: int, winner: int | None, awarded: dict[str, Any]) -> str:
+    """Explain a voter's vote from the final public view (everything is face up at the end)."""
+    voter = view["voters"][position]
+    crit = voter["criterion"]
+    counts = drawing.standing(view, crit)
+    shown = ", ".join(
+        f"{drawing.seat_tag(s)} {v}" for s, (v, _) in sorted(counts.items(), key=lambda kv: -kv[1][0])
+    )
+    if winner is None:
+        return f"nobody has any ({shown or 'no players'}): no vote"
+    why = f"with {counts[winner][0]} ({shown})"
+    pool = dict(counts)
+    if crit.startswith("second_most:"):
+        matching = "most:" + crit.split(":", 1)[1]
+        first = next(
+            (awarded.get(str(v["position"])) for v in view["voters"] if v["criterion"] == matching),
+            None,
+        )
+        if first is None:
+            first = max(counts, key=lambda s: counts[s][0]) if counts else None
+        if first is not None:
+            pool.pop(first, None)
+            why += f"; {drawing.seat_tag(first)} is first on that count and cannot take second"
+    tied = [s for s, (v, _) in pool.items() if v == pool[winner][0]]
+    if len(tied) > 1:
+        marked = [s for s in tied if s in voter["marks"]]
+        if len(marked) == 1:
+            why += "; the tie goes to the Mark"
+        else:
+            ips = {s: view["offices"][s]["ip"] for s in (marked or tied)}
+            top = [s for s in ips if ips[s] == max(ips.values())]
+            why += (
+                "; the tie goes to more IP"
+                if len(top) == 1
+                else "; the tie goes to who reached that IP first"
+            )
+    return why
+
+
+def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
+    """Return one line per voter (who won it and why), then the standings, from the final public view."""
+    outcome = view.get("outcome") or {}
+    awarded = outcome.get("awarded") or {}
+    out = []
+    for v in view["voters"]:
+        winner = awarded.get(str(v["position"]))
+        title = content.voter(v["id"]).get("title", "") if v["id"] else ""
+        who = (
+            "no vote"
+            if winner is None
+            else f"votes for **{drawing.seat_tag(winner)} {names.get(winner, '')}**"
+        )
+        out.append(
+            f"Voter {v['position'] + 1}: **{v['name']}** ({title}), "
+            f"{drawing.criterion_words(v['criterion'])} — {who}: "
+            f"{_winner_why(view, v['position'], winner, awarded)}."
+        )
+    votes = outcome.get("votes") or []
+    ranking = outcome.get("ranking") or []
+    rows = [
+        f"{k}. {drawing.seat_tag(s)} {names.get(s, '')}: {votes[s]} votes, {view['offices'][s]['ip']} IP"
+        for k, s in enumerate(ranking, 1)
+    ]
+    if ranking:
+        out.append("**Final standings**\n" + "\n".join(rows) + f"\n**{names.get(ranking[0], '')} wins.**")
+    return out
+
+
+async def after_move(client: discord.Client, reply: Reply, now: TableNow, lines: list[str]) -> None:
+    """Post the round summary when a round ended, and the voter reveal when the game ended."""
+    thread = await kit.thread_of(client, reply.table)
+    if thread is None:
+        return
+    ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
+    finished = reply.board is not None and reply.board.finished
+    if ended_round or finished:
+        history = await _recent_public_lines(kit.service_of(client), reply.table.id)
+        summary = round_summary(history)
+        view = now.view()
+        if summary:
+            number = view["round"] - (0 if finished else 1)
+            await thread.send(_clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT))
+    if finished:
+        for line in reveal_lines(view, now.names):
+            await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+
+
+async def _recent_public_lines(svc: TableService, table_id: int, back: int = 400) -> list[str]:
+    table = await svc.table(table_id)
+    lines: list[str] = []
+    for record in await svc.store.moves(table_id, since_version=max(0, table.version - back)):
+        lines.extend(Event.from_json(e).text for e in record.events if Event.from_json(e).public)
+    return lines
+
+
+# ---------------------------------------------------------------------------- delivering a move
+
+
+def pref_key(table_id: int, user_id: int) -> str:
+    """Return the store meta key of a player's reaction preference at a table."""
+    return f"argent:react:{table_id}:{user_id}"
+
+
+async def reaction_mode(svc: TableService, table_id: int, user_id: int) -> str:
+    """Return 'pass' when the player asked to pass every reaction window, else 'ask'."""
+    return (await svc.store.get_meta(pref_key(table_id, user_id))) or REACT_ASK
+
+
+def _secret_lines(text: str) -> list[str]:
+    lines = text.splitlines()[1:]
+    return [x for x in lines if not x.startswith("Your decision:")]
+
+
+VOTER_SEEN = re.compile(r"^Voter (\d+) is ")
+
+
+def enrich(lines: list[str], view: dict[str, Any], seat: int) -> list[str]:
+    """Add the criterion and your standing to each 'Voter N is …' line (a Mark just showed it to you)."""
+    out = []
+    for line in lines:
+        if m := VOTER_SEEN.match(line):
+            voter = view["voters"][int(m[1]) - 1]
+            if voter["criterion"]:
+                line += (
+                    f" It counts {drawing.criterion_words(voter['criterion'])}; "
+                    f"{drawing.standing_line(view, seat, voter['criterion'])}."
+                )
+        out.append(line)
+    return out
+
+
+async def deliver(client: discord.Client, reply: Reply, mover: int | None = None) -> SeatNow | None:
+    """Post the move's board, DM each player concerned, auto-pass, summarise, reveal.
+
+    Returns the mover's fresh panel data (read with the same snapshot), or None.
+    """
+    svc = kit.service_of(client)
+    earlier: list[str] = []
+    passed: list[str] = []
+    secrets: dict[int, list[str]] = {}
+    now = await table_now(svc, reply.table.id)
+    for _ in range(AUTO_PASS_LIMIT):
+        prompt = now.prompts[0] if now.prompts else None
+        if prompt is None or prompt.kind is not PromptKind.REACTION:
+            break
+        user = now.users[prompt.seat]
+        if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
+            break
+        try:
+            follow = await svc.act(reply.table.id, user, "pass", expected_version=now.table.version)
+        except TableError:
+            break
+        if reply.board is not None:
+            earlier += _events_only(_public_lines(reply.board.text))
+        for note in reply.private:
+            secrets.setdefault(note.user_id, []).extend(_secret_lines(note.text))
+        passed.append(f"{drawing.seat_tag(prompt.seat)} {now.names[prompt.seat]}")
+        reply = follow
+        now = await table_now(svc, reply.table.id)
+    lines = earlier + (_public_lines(reply.board.text) if reply.board else [])
+    await post_board(client, reply, now, earlier, passed)
+    await after_move(client, reply, now, lines)
+    return await _send_notes(client, reply, now.snap, mover, secrets)
+
+
+async def _send_notes(
+    client: discord.Client, reply: Reply, snap: Snapshot, mover: int | None, secrets: dict[int, list[str]]
+) -> SeatNow | None:
+    """DM each player concerned their private events (a voter seen) and their panel."""
+    svc = kit.service_of(client)
+    notes = {n.user_id: n for n in reply.private}
+    todo: list[tuple[int, list[str]]] = []
+    for user in sorted(set(notes) | set(secrets)):
+        note = notes.get(user)
+        lines = secrets.get(user, []) + (_secret_lines(note.text) if note else [])
+        if user == mover and not lines:
+            continue  # the mover's panel answers them ephemerally
+        if note is not None and note.dm_ok is False:
+            continue
+        todo.append((user, lines))
+    wanted = [u for u, _ in todo] + ([mover] if mover is not None else [])
+
+    def build() -> dict[int, SeatNow]:
+        return {u: seat_from(snap, u) for u in wanted if snap.seat_of(u) is not None}
+
+    panels = await asyncio.to_thread(build)
+    thread = None
+    for user, lines in todo:
+        now = panels.get(user)
+        if now is None:
+            continue
+        note = notes.get(user)
+        text = "\n".join([svc.thread_name(reply.table), *enrich(lines, now.view, now.seat)])
+        message = await panel_message(now, text, note.image if note is not None else None)
+        thread = thread or await kit.thread_of(client, reply.table)
+        await kit.send_private(client, reply.table, user, message, thread)
+    return panels.get(mover) if mover is not None else None
+
+
+# ---------------------------------------------------------------------------- acting
+
+
+async def answer_panel(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """Answer ephemerally with a panel, then release its view.
+
+    discord.py gives an ephemeral message's view a 15-minute timeout task; every item here is a
+    restart-proof DynamicItem dispatched by custom id, so the stored view is not needed at all.
+    """
+    ui = message.get("view")
+    await kit.answer(interaction, message.pop("content"), **message)
+    if ui is not None:
+        ui.stop()
+
+
+async def act(interaction: discord.Interaction, table_id: int, value: str, version: int | None) -> None:
+    """Play a move for the user, post it, and answer with their fresh panel (or what happened)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    svc = kit.service_of(interaction.client)
+    user = interaction.user.id
+    try:
+        reply = await svc.act(table_id, user, value, expected_version=version)
+    except TableError as exc:
+        await kit.answer(interaction, exc.sentence)
+        return
+    now = await deliver(interaction.client, reply, mover=user)
+    if now is None:
+        await kit.answer(interaction, reply.answer)
+        return
+    secret = next((n for n in reply.private if n.user_id == user), None)
+    lines = [reply.answer] + (enrich(_secret_lines(secret.text), now.view, now.seat) if secret else [])
+    if now.offers:
+        message = await panel_message(now, "\n".join(lines))
+        await answer_panel(interaction, message)
+    else:
+        await kit.answer(interaction, "\n".join(lines))
+
+
+async def show_panel(interaction: discord.Interaction, table_id: int, *, office: bool) -> None:
+    """Answer ephemerally with the user's panel (and office drawing and voters when asked)."""
+
+    async def work() -> None:
+        svc = kit.service_of(interaction.client)
+        now = await seat_now(svc, table_id, interaction.user.id)
+        message = await (office_message(svc, now) if office else panel_message(now))
+        await answer_panel(interaction, message)
+
+    await kit.guarded(interaction, work)
+
+
+# ---------------------------------------------------------------------------- restart-proof components
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ag:p:(?P<table>\d+)"):
+    """The board's "Take your turn… / Decide… / React…" button: the clicker's panel, ephemerally."""
+
+    def __init__(self, table_id: int, label: str = "Decide…") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"ag:p:{table_id}")
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PanelButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]), item.label or "Decide…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker their panel."""
+        await show_panel(interaction, self.table_id, office=False)
+
+
+class OfficeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ag:o:(?P<table>\d+)"):
+    """The board's "My office" button: the clicker's office drawing, voters seen and panel."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My office", style=discord.ButtonStyle.secondary, custom_id=f"ag:o:{table_id}"
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> OfficeButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker their office."""
+        await show_panel(interaction, self.table_id, office=True)
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ag:m:(?P<table>\d+):(?P<version>\d+):(?P<value>.+)",
+):
+    """A button that plays one move while the table is still at the version it was offered at."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        value: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        custom_id = f"ag:m:{table_id}:{version}:{value}"
+        if len(custom_id) > ID_LIMIT:
+            raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
+        super().__init__(discord.ui.Button(label=label or value, style=style, custom_id=custom_id))
+        self.table_id, self.version, self.value = table_id, version, value
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> MoveButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]), int(match["version"]), match["value"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the move."""
+        await act(interaction, self.table_id, self.value, self.version)
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ag:s:(?P<table>\d+):(?P<version>\d+):(?P<n>\d)",
+):
+    """A select of moves (values are move codes or index tokens) tied to one table version."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        n: int,
+        offers: list[Offer] | None = None,
+        placeholder: str = "Choose…",
+    ) -> None:
+        options = []
+        for offer in (offers or [])[:SELECT_MAX]:
+            # move_value already keeps a value within Discord's 100 characters.
+            options.append(discord.SelectOption(label=_clip(offer.label, 100), value=offer.value))
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                custom_id=f"ag:s:{table_id}:{version}:{n}",
+                options=options or [discord.SelectOption(label="(nothing to choose)", value="-")],
+                row=n,
+            )
+        )
+        self.table_id, self.version = table_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> MoveSelect:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        return cls(int(match["table"]), int(match["version"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen move."""
+        values = self.item.values
+        if not values or values[0] == "-":
+            await kit.answer(interaction, "There is nothing to choose right now.")
+            return
+        await act(interaction, self.table_id, values[0], self.version)
+
+
+DYNAMIC_ITEMS = (PanelButton, OfficeButton, MoveButton, MoveSelect)
+
+
+# ---------------------------------------------------------------------------- the commands
+
+
+class ArgentCog(commands.Cog):
+    """The /argent commands: every action with autocomplete, your panel, office and voters."""
+
+    argent = app_commands.Group(name="argent", description="Argent: The Consortium")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def _offers(
+        self, interaction: discord.Interaction, current: str, command: str
+    ) -> list[app_commands.Choice]:
+        try:
+            table = await kit.table_here(interaction)
+            now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
+        except TableError:
+            return []
+        typed = current.strip().casefold()
+        keep = COMMAND_FILTERS[command]
+        found = [
+            app_commands.Choice(name=_clip(o.label, 100), value=o.value)
+            for o in now.offers
+            if keep(o) and (not typed or typed in o.label.casefold())
+        ]
+        return found[:SELECT_MAX]
+
+    async def place_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer the rooms (and slots) where the user may place a mage now."""
+        return await self._offers(interaction, current, "place")
+
+    async def cast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the spell levels the user may cast now."""
+        return await self._offers(interaction, current, "cast")
+
+    async def vault_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer the vault cards the user may use (or buy) now."""
+        return await self._offers(interaction, current, "vault")
+
+    async def supporter_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer the supporters the user may use now."""
+        return await self._offers(interaction, current, "supporter")
+
+    async def bell_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the Bell Tower offerings the user may take now."""
+        return await self._offers(interaction, current, "bell")
+
+    async def research_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer the research the user may do now."""
+        return await self._offers(interaction, current, "research")
+
+    async def fast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the user's fast actions now."""
+        return await self._offers(interaction, current, "fast")
+
+    async def decide_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
+        """Offer every choice the user has now."""
+        return await self._offers(interaction, current, "decide")
+
+    async def _play(self, interaction: discord.Interaction, command: str, value: str) -> None:
+        """Check the typed value fits the command, then play it."""
+        try:
+            table = await kit.table_here(interaction)
+            if table.kind != KIND:
+                raise TableError("This thread does not play Argent: The Consortium.")
+        except TableError as exc:
+            await kit.answer(interaction, exc.sentence)
+            return
+        await act(interaction, table.id, value, None)
+
+    @argent.command(name="place")
+    @app_commands.describe(where="The room (then the slot) for your mage")
+    @app_commands.autocomplete(where=place_choices)
+    async def place(self, interaction: discord.Interaction, where: str) -> None:
+        """Place a mage: pick the room, then the slot in your panel."""
+        await self._play(interaction, "place", where)
+
+    @argent.command(name="cast")
+    @app_commands.describe(spell="The spell and level to cast")
+    @app_commands.autocomplete(spell=cast_choices)
+    async def cast(self, interaction: discord.Interaction, spell: str) -> None:
+        """Cast a spell (its targets follow in your panel)."""
+        await self._play(interaction, "cast", spell)
+
+    @argent.command(name="vault")
+    @app_commands.describe(card="The vault card")
+    @app_commands.autocomplete(card=vault_choices)
+    async def vault(self, interaction: discord.Interaction, card: str) -> None:
+        """Use a vault card."""
+        await self._play(interaction, "vault", card)
+
+    @argent.command(name="supporter")
+    @app_commands.describe(card="The supporter")
+    @app_commands.autocomplete(card=supporter_choices)
+    async def supporter(self, interaction: discord.Interaction, card: str) -> None:
+        """Use a supporter."""
+        await self._play(interaction, "supporter", card)
+
+    @argent.command(name="bell")
+    @app_commands.describe(offering="The Bell Tower offering (ends your turn)")
+    @app_commands.autocomplete(offering=bell_choices)
+    async def bell(self, interaction: discord.Interaction, offering: str) -> None:
+        """Take a Bell Tower offering: your turn ends, and the last one ends the round."""
+        await self._play(interaction, "bell", offering)
+
+    @argent.command(name="research")
+    @app_commands.describe(choice="What to learn or upgrade")
+    @app_commands.autocomplete(choice=research_choices)
+    async def research(self, interaction: discord.Interaction, choice: str) -> None:
+        """Spend research: learn a spell (1 INT) or upgrade one (1 WIS)."""
+        await self._play(interaction, "research", choice)
+
+    @argent.command(name="fast")
+    @app_commands.describe(action="Your fast action (at most one a turn, before your action)")
+    @app_commands.autocomplete(action=fast_choices)
+    async def fast(self, interaction: discord.Interaction, action: str) -> None:
+        """Take a fast action."""
+        await self._play(interaction, "fast", action)
+
+    @argent.command(name="decide")
+    @app_commands.describe(choice="Any of your choices now")
+    @app_commands.autocomplete(choice=decide_choices)
+    async def decide(self, interaction: discord.Interaction, choice: str) -> None:
+        """Answer the decision the game waits on (or take any action)."""
+        await self._play(interaction, "decide", choice)
+
+    @argent.command(name="pass")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        """Pass: decline a reaction or an optional choice, or end your turn when you may."""
+
+        async def work() -> None:
+            svc = kit.service_of(self.bot)
+            table = await kit.table_here(interaction)
+            now = await seat_now(svc, table.id, interaction.user.id)
+            closing = [o for o in now.offers if o.move.action in CLOSING]
+            if not closing:
+                raise TableError("There is nothing to pass or end right now.")
+            await act(interaction, table.id, closing[0].value, now.version)
+
+        await kit.guarded(interaction, work)
+
+    @argent.command(name="panel")
+    async def panel(self, interaction: discord.Interaction) -> None:
+        """Show your choices now as buttons (only you see it)."""
+        await self._show(interaction, office=False)
+
+    @argent.command(name="office")
+    async def office(self, interaction: discord.Interaction) -> None:
+        """Show your office: spells, cards, discard, voters seen (only you see it)."""
+        await self._show(interaction, office=True)
+
+    async def _show(self, interaction: discord.Interaction, *, office: bool) -> None:
+        try:
+            table = await kit.table_here(interaction)
+        except TableError as exc:
+            await kit.answer(interaction, exc.sentence)
+            return
+        await show_panel(interaction, table.id, office=office)
+
+    @argent.command(name="voters")
+    async def voters(self, interaction: discord.Interaction) -> None:
+        """List every voter you have seen and where you stand on each (only you see it)."""
+
+        async def work() -> None:
+            table = await kit.table_here(interaction)
+            now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
+            text = voters_text(now.view, now.seat)
+            await kit.answer(interaction, text or "You have not seen any voter yet.")
+
+        await kit.guarded(interaction, work)
+
+    @argent.command(name="reactions")
+    @app_commands.describe(mode="ask: ping me with React/Pass; pass: always pass for me")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="ask me each time", value=REACT_ASK),
+            app_commands.Choice(name="always pass for me", value=REACT_PASS),
+        ]
+    )
+    async def reactions(self, interaction: discord.Interaction, mode: str) -> None:
+        """Choose whether reaction windows ask you or pass for you at this table."""
+
+        async def work() -> None:
+            svc = kit.service_of(self.bot)
+            table = await kit.table_here(interaction)
+            await seat_now(svc, table.id, interaction.user.id)  # refuses non-players
+            await svc.store.set_meta(pref_key(table.id, interaction.user.id), mode)
+            said = (
+                "I will pass every reaction window for you here; `/argent reactions mode:ask` to react again."
+                if mode == REACT_PASS
+                else "You will be asked in every reaction window you can react in."
+            )
+            await kit.answer(interaction, said)
+            if mode == REACT_PASS:
+                await _pass_if_waiting(self.bot, table.id, interaction.user.id)
+
+        await kit.guarded(interaction, work)
+
+    @argent.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How a turn of Argent goes here, and where your controls are."""
+        await kit.answer(interaction, HELP)
+
+
+async def _pass_if_waiting(client: discord.Client, table_id: int, user_id: int) -> None:
+    """Pass a reaction window the user is being asked in right now (they just chose always-pass)."""
+    svc = kit.service_of(client)
+    now = await seat_now(svc, table_id, user_id)
+    prompt = now.asked()
+    if prompt is None or prompt.kind is not PromptKind.REACTION:
+        return
+    try:
+        reply = await svc.act(table_id, user_id, "pass", expected_version=now.version)
+    except TableError:
+        return
+    await deliver(client, reply, mover=user_id)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add /argent and its restart-proof components."""
+    await bot.add_cog(ArgentCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)

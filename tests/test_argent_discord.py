@@ -1,0 +1,359 @@
+"""Argent on Discord: a whole 3-player game through /argent commands and buttons in SimCord.
+
+A seeded policy decides each move from the stored state; the move is then made the way a player
+would: turn actions through `/argent place` and `/argent bell` with their autocomplete, every other
+decision through the buttons and selects of the player's panel, reactions through the board's
+React/Pass buttons. Seed 5 with candidate side B seats Jion Erjon, whose starter Tardy reacts to
+another player taking the last Bell Tower offering: one window is used, one passed by button, the
+rest passed automatically after `/argent reactions mode:pass`. Public messages, public boards and
+autocomplete lists are checked never to name a face-down voter before the reveal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+import render
+from bot import ConclaveBot, create_bot
+from cogs import argent as cog
+from render import argent as drawing
+from rules.argent import ARGENT as R
+from rules.argent import content
+from rules.contract import Move, PromptKind
+
+SEED = 5
+JION = 1
+"""Seed 5 with candidates=B deals Jion Erjon (Tardy) to seat 1."""
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "conclave.db")
+
+
+@pytest.fixture
+async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(db_path, seed_source=lambda: SEED)
+    yield bot
+    await bot.close_store()
+
+
+@pytest.fixture
+def view_as_image() -> Iterator[None]:
+    """Draw views as their JSON (fast), so what each image is drawn from can be read back exactly."""
+    render.board("argent", R.view(R.setup(2, {}, 1), None))
+
+    def as_json(view: dict[str, Any]) -> bytes:
+        return json.dumps(view, sort_keys=True).encode()
+
+    render.register("argent", board=as_json, private=as_json)
+    yield
+    render.register("argent", board=drawing.draw_board, private=drawing.draw_office)
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    thread: simcord.ChannelHandle
+    members: list[simcord.MemberActor]
+    """Indexed by seat."""
+    outsider: simcord.MemberActor
+    autocompleted: list[str] = field(default_factory=list)
+
+    @property
+    def bot(self) -> ConclaveBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    async def state(self) -> tuple[Any, dict[str, Any]]:
+        assert self.bot.store is not None
+        table = await self.bot.store.table_for_thread(self.thread.id)
+        assert table is not None
+        return await self.bot.store.load(table.id)
+
+    def public(self) -> list[Any]:
+        return [m for m in self.thread.history() if not m.flags.ephemeral]
+
+
+async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
+    guild = env.create_guild("Argent Test")
+    channel = guild.create_text_channel("tables")
+    people = {n: guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")}
+    outsider = guild.add_member(env.create_user("dave"))
+    if close_dm:
+        dm = people[close_dm].user.dm_channel
+        env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=None)
+    await people["alice"].slash(channel, "game new", kind="argent", options="candidates=B")
+    thread = channel.threads[-1]
+    await people["bob"].slash(thread, "game join")
+    await people["carol"].slash(thread, "game join")
+    started = await people["alice"].slash(thread, "game start")
+    assert started.response is not None and started.response.content == "The game has begun."
+    assert env.bot.store is not None
+    record = await env.bot.store.table_for_thread(thread.id)
+    assert record is not None
+    seats = await env.bot.store.seats(record.id)
+    by_id = {m.id: m for m in people.values()}
+    return Table(env, thread, [by_id[s.user_id] for s in sorted(seats, key=lambda s: s.seat)], outsider)
+
+
+def _components(message: Any) -> list[dict[str, Any]]:
+    found = []
+    for row in message.components:
+        if isinstance(row, dict):
+            found.extend(row["components"])
+        else:
+            found.extend(child.to_dict() for child in row.children)
+    return found
+
+
+def _values(state: dict[str, Any], seat: int, move: Move, version: int) -> set[str]:
+    """Return what a component may send back for a move: its code, or its index token."""
+    index = R.legal_moves(state, seat).index(move)
+    return {move.code(), f"#{version}.{index}"}
+
+
+@dataclass
+class Policy:
+    """A seeded player: place up to twice a round, then the Bell Tower; Jion saves the last offering."""
+
+    rand: random.Random
+    reacted: int = 0
+    passed_by_button: int = 0
+
+    def choose(self, state: dict[str, Any], seat: int) -> Move:
+        legal = R.legal_moves(state, seat)
+        prompt = R.pending(state)[0]
+        if prompt.kind is PromptKind.REACTION:
+            react = [m for m in legal if m.action == "react"]
+            if self.reacted == 0 and react:
+                return react[0]
+            return Move.of("pass")
+        if prompt.decision == "turn":
+            placed = sum(1 for m in state["mages"] if m["owner"] == seat and "/" in m["loc"])
+            places = [m for m in legal if m.action == "place" and not m.get("fast")]
+            bells = [m for m in legal if m.action == "bell"]
+            last = len(state["bell"]) == 1
+            if places and (placed < 2 or (seat == JION and last)):
+                return self.rand.choice(places)
+            if bells:
+                return self.rand.choice(bells)
+        keen = [m for m in legal if m.action not in ("pass", "done")]
+        return self.rand.choice(keen or legal)
+
+
+class Player:
+    """One seat's hands: its latest panel (an ephemeral answer or DM), used to play the policy's move."""
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table, self.seat = table, seat
+        self.member = table.members[seat]
+        self.panel: Any = None
+
+    async def command(self, name: str, option: str, label: str) -> Any:
+        choices = await self.member.autocomplete(self.table.thread, f"argent {name}", option, "")
+        self.table.autocompleted.extend(c["name"] for c in choices)
+        chosen = next(c for c in choices if c["name"] == label[:100])
+        return await self.member.slash(self.table.thread, f"argent {name}", **{option: chosen["value"]})
+
+    async def open_panel(self) -> Any:
+        result = await self.member.slash(self.table.thread, "argent panel")
+        assert result.ephemeral and result.response is not None
+        self.panel = result.response
+        return self.panel
+
+    async def use_panel(self, values: set[str]) -> Any:
+        for attempt in range(2):
+            panel = self.panel if attempt == 0 and self.panel is not None else await self.open_panel()
+            for item in _components(panel):
+                if item["type"] == 2 and item.get("custom_id", "").split(":", 4)[-1] in values:
+                    return await self.member.click(panel, custom_id=item["custom_id"])
+                if item["type"] == 3:
+                    for option in item["options"]:
+                        if option["value"] in values:
+                            return await self.member.select(
+                                panel, [option["value"]], custom_id=item["custom_id"]
+                            )
+        raise AssertionError(f"no panel offered {values}")
+
+    async def play(self, state: dict[str, Any], move: Move, version: int) -> Any:
+        label = R.label(state, self.seat, move)
+        turn = R.pending(state)[0].decision == "turn"
+        if turn and move.action == "place" and not move.get("fast"):
+            result = await self.command("place", "where", label)
+        elif turn and move.action == "bell":
+            result = await self.command("bell", "offering", label)
+        else:
+            result = await self.use_panel(_values(state, self.seat, move, version))
+        assert result.response is not None, move
+        text = result.response.content
+        assert "moved on" not in text and "not one of your choices" not in text, text
+        self.panel = result.response
+        return result
+
+
+async def react_from_board(table: Table, player: Player, policy: Policy, move: Move) -> Any:
+    """Answer a reaction window from the board message's own buttons."""
+    board = [m for m in table.public() if m.components][-1]
+    assert f"<@{player.member.id}>" in board.content
+    labels = [c.get("label") for c in _components(board)]
+    assert labels[:2] == ["React…", "Pass"], labels
+    if move.action == "pass":
+        policy.passed_by_button += 1
+        return await player.member.click(board, label="Pass")
+    opened = await player.member.click(board, label="React…")
+    assert opened.response is not None
+    player.panel = opened.response
+    policy.reacted += 1
+    return None
+
+
+async def play_out(table: Table, policy: Policy, limit: int = 900) -> int:
+    players = [Player(table, seat) for seat in range(3)]
+    record, state = await table.state()
+    moves = 0
+    while record.status == "active" and moves < limit:
+        prompt = R.pending(state)[0]
+        seat = prompt.seat
+        move = policy.choose(state, seat)
+        if prompt.kind is PromptKind.REACTION:
+            assert seat == JION
+            if policy.reacted and policy.passed_by_button:
+                # From now on Jion lets the bot pass for him.
+                said = await table.members[JION].slash(table.thread, "argent reactions", mode="pass")
+                assert said.response is not None and "pass every reaction" in said.response.content
+            elif (
+                await react_from_board(table, players[seat], policy, move) is None and move.action == "react"
+            ):
+                await players[seat].play(state, move, record.version)
+        else:
+            await players[seat].play(state, move, record.version)
+        moves += 1
+        record, state = await table.state()
+    return moves
+
+
+def _hidden_names(final_view: dict[str, Any]) -> set[str]:
+    """Return the names of every voter that was dealt face down (known from the final view)."""
+    return {v["name"] for v in final_view["voters"] if not content.voter(v["id"])["always_in_play"]}
+
+
+async def test_a_whole_three_player_game_through_commands_and_buttons(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    policy = Policy(random.Random(SEED))
+    moves = await play_out(table, policy)
+    record, state = await table.state()
+    assert record.status == "finished", (state["round"], state["phase"], moves)
+    assert policy.reacted == 1 and policy.passed_by_button >= 1
+    public = table.public()
+    texts = [m.content for m in public]
+    joined = "\n".join(texts)
+    assert "P2 reacts with Tardy." in joined
+    assert "Passed automatically: P2" in joined
+    assert joined.count("what each room gave") == 5
+    # The reveal: one message per voter, then the standings.
+    reveal = [t for t in texts if t.startswith("Voter ")]
+    assert len(reveal) == len(state["voters"])
+    assert texts[-1].startswith("**Final standings**")
+    final = R.view(state, None)
+    winner = final["outcome"]["ranking"][0]
+    assert table.members[winner].name in texts[-1].splitlines()[-1]
+    # Nothing public named a face-down voter before the reveal: texts, boards, autocomplete lists.
+    hidden = _hidden_names(final)
+    first_reveal = texts.index(reveal[0])
+    for text in texts[:first_reveal]:
+        assert not any(name in text for name in hidden), text
+    for message in public:
+        for attachment in message.attachments:
+            view = json.loads(await attachment.read())
+            if view["outcome"] is None:
+                assert all(v["name"] is None for v in view["voters"] if not v["face_up"])
+    assert table.autocompleted and not any(n in c for c in table.autocompleted for n in hidden)
+
+
+async def test_a_mark_shows_its_voter_by_dm_at_once_and_to_nobody_else(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    policy = Policy(random.Random(1))
+    players = [Player(table, seat) for seat in range(3)]
+    record, state = await table.state()
+    while state["phase"] == "draft":
+        seat = R.pending(state)[0].seat
+        await players[seat].play(state, policy.choose(state, seat), record.version)
+        record, state = await table.state()
+    seat = R.pending(state)[0].seat
+    move = R.legal_moves(state, seat)[0]
+    result = await players[seat].play(state, move, record.version)
+    record, state = await table.state()
+    voter = state["voters"][move.get("voter")]
+    name = content.voter(voter["id"])["name"]
+    member = table.members[seat]
+    # The marker reads it at once (in the answer and by DM), with its criterion and standing.
+    assert name in result.response.content
+    dm = member.user.dm_channel.history()[-1].content
+    assert f"Voter {move.get('voter') + 1} is {name}" in dm and "It counts" in dm
+    others = [m for k, m in enumerate(table.members) if k != seat]
+    assert all(name not in m.content for o in others for m in o.user.dm_channel.history())
+    assert all(name not in m.content for m in table.public())
+    listed = await member.slash(table.thread, "argent voters")
+    assert listed.ephemeral and name in listed.response.content  # type: ignore[union-attr]
+    outsider = await others[0].slash(table.thread, "argent voters")
+    assert name not in outsider.response.content  # type: ignore[union-attr]
+
+
+async def test_a_closed_dm_falls_back_to_game_hand_with_the_office(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, close_dm="carol")
+    carol = next(m for m in table.members if m.name == "carol")
+    assert any(f"<@{carol.id}>, I can't DM you: use /game hand" in m.content for m in table.public())
+    hand = await carol.slash(table.thread, "game hand")
+    assert hand.ephemeral and hand.response is not None
+    assert hand.response.attachments and hand.response.attachments[0].filename.endswith(".png")
+    office = await carol.slash(table.thread, "argent office")
+    assert office.ephemeral and office.response is not None and "You are **P" in office.response.content
+    assert office.response.attachments
+
+
+async def test_the_board_message_has_the_drawing_and_buttons_and_refuses_outsiders(
+    simcord_env: simcord.Env,
+) -> None:
+    table = await open_table(simcord_env)
+    record, state = await table.state()
+    seat = R.pending(state)[0].seat
+    player = Player(table, seat)
+    move = R.legal_moves(state, seat)[0]
+    await player.play(state, move, record.version)
+    board = table.public()[-1]
+    assert board.attachments and board.attachments[0].filename.endswith(".png")
+    labels = [c.get("label") for c in _components(board)]
+    assert "My office" in labels and labels[0] in ("Draft a mage…", "Decide…")
+    assert "Players: P1 (circle)" in board.content
+    clicked = await table.outsider.click(board, label="My office")
+    assert clicked.ephemeral and clicked.response.content == "You have no seat at this table."  # type: ignore[union-attr]
+    typed = await table.outsider.autocomplete(table.thread, "argent decide", "choice", "")
+    assert typed == []
+
+
+def test_round_summary_groups_what_each_room_gave_whom() -> None:
+    lines = [
+        "P1 takes the Bell Tower offering Power.",
+        "The last Bell Tower offering is taken: the rooms resolve.",
+        "P2 takes 1 IP for the errand in Courtyard.",
+        "P3 claims the errand in Courtyard, slot 3.",
+        "P3 gains 3 Mana.",
+        "P1 claims the errand in the shadow of Guilds, slot 1.",
+        "P1 gains 8 Gold.",
+        "Round 2 begins; P3 goes first.",
+        "P3 claims the errand in Chapel, slot 1.",
+    ]
+    summary = cog.round_summary(lines)
+    assert summary == "**Courtyard**: P2 1 IP; P3: gains 3 Mana\n**Guilds**: P1: gains 8 Gold"
