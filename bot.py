@@ -138,7 +138,13 @@ class ConclaveBot(commands.Bot):
     ) -> None:
         # Slash commands only: no privileged intents, no message content.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            tree_cls=ConclaveTree,
+            # Nothing pings unless a message names its users: a player called "@everyone"
+            # or a role mention inside a name must not ping anyone.
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.store_path = store_path
         self.dev_guild = dev_guild

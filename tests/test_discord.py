@@ -379,3 +379,27 @@ async def test_a_game_cog_can_add_components_to_boards_and_private_notes(
     assert len(buttons) == 2 and all(b.label.startswith("Choose sigil") for b in buttons)
     played = await world.bob.user.click(private, label=buttons[0].label)
     assert played.response.content == f"You played: {buttons[0].label}."  # type: ignore[union-attr]
+
+
+async def test_only_the_players_waited_on_are_pinged(world: World) -> None:
+    thread = await started(world)
+    board = board_with_button(thread)
+    stored = world.env.backend.get_message(thread.id, board.id)
+    assert sorted(stored.ping_user_ids) == sorted([world.alice.id, world.bob.id])
+    assert stored.ping_role_ids == [] and not stored.mention_everyone
+    lobby = thread.history()[0]
+    assert world.env.backend.get_message(thread.id, lobby.id).ping_user_ids == []
+
+
+async def test_a_name_cannot_ping_everyone_or_a_role(world: World) -> None:
+    guild = world.channel.guild
+    assert guild is not None
+    role = guild.create_role("Players", mentionable=True)
+    prankster = guild.add_member(world.env.create_user("prank"), nick=f"@everyone {role.mention}")
+    await world.alice.slash(world.channel, "game new", kind="toy")
+    thread = world.thread()
+    await prankster.slash(thread, "game join")
+    seated = [m for m in thread.history() if "takes a seat" in m.content][-1]
+    assert "@everyone" in seated.content
+    stored = world.env.backend.get_message(thread.id, seated.id)
+    assert not stored.mention_everyone and stored.ping_role_ids == [] and stored.ping_user_ids == []
