@@ -122,7 +122,7 @@ def _values(state: dict[str, Any], seat: int, move: Move, version: int) -> set[s
 
 @dataclass
 class Policy:
-    """A seeded player: place up to twice a round, then the Bell Tower; Jion saves the last offering."""
+    """A seeded player: place once a round, then the Bell Tower; Jion leaves the last offering to others."""
 
     rand: random.Random
     reacted: int = 0
@@ -141,7 +141,7 @@ class Policy:
             places = [m for m in legal if m.action == "place" and not m.get("fast")]
             bells = [m for m in legal if m.action == "bell"]
             last = len(state["bell"]) == 1
-            if places and (placed < 2 or (seat == JION and last)):
+            if places and (placed < 1 or (seat == JION and last)):
                 return self.rand.choice(places)
             if bells:
                 return self.rand.choice(bells)
