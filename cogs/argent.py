@@ -407,7 +407,8 @@ async def post_board(
     lines = earlier + _public_lines(board.text)
     if board.finished:
         # The voters are revealed one by one below; the board message must not spoil them.
-        lines = [x for x in lines if not OUTCOME_LINE.match(x)]
+        lines = [x for x in lines if not OUTCOME_LINE.match(x) and not x.startswith("Game over")]
+        lines.append("The game is over: the voters are revealed below, one by one.")
     if passed:
         lines.append("Passed automatically: " + ", ".join(passed) + ".")
     lines.append(legend(now.names))
@@ -458,7 +459,8 @@ def round_summary(lines: list[str]) -> str | None:
             continue
         if current and line.startswith(current[1] + " "):
             entries = rooms[current[0]]
-            entries[-1] += " " + line[len(current[1]) + 1 :].rstrip(".")
+            joiner = " " if entries[-1].endswith(":") else ", "
+            entries[-1] += joiner + line[len(current[1]) + 1 :].rstrip(".")
     if not rooms:
         return None
     body = "\n".join(f"**{room}**: " + "; ".join(got) for room, got in rooms.items())
@@ -474,7 +476,7 @@ def _winner_why(view: dict[str, Any], position: int, winner: int | None, awarded
         f"{drawing.seat_tag(s)} {v}" for s, (v, _) in sorted(counts.items(), key=lambda kv: -kv[1][0])
     )
     if winner is None:
-        return f"nobody has any ({shown or 'no players'}): no vote"
+        return f"nobody has any ({shown or 'no players'})"
     why = f"with {counts[winner][0]} ({shown})"
     pool = dict(counts)
     if crit.startswith("second_most:"):
@@ -525,7 +527,8 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     votes = outcome.get("votes") or []
     ranking = outcome.get("ranking") or []
     rows = [
-        f"{k}. {drawing.seat_tag(s)} {names.get(s, '')}: {votes[s]} votes, {view['offices'][s]['ip']} IP"
+        f"{k}. {drawing.seat_tag(s)} {names.get(s, '')}: {votes[s]} vote{'' if votes[s] == 1 else 's'}, "
+        f"{view['offices'][s]['ip']} IP"
         for k, s in enumerate(ranking, 1)
     ]
     if ranking:
@@ -533,23 +536,30 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     return out
 
 
-async def after_move(client: discord.Client, reply: Reply, now: TableNow, lines: list[str]) -> None:
-    """Post the round summary when a round ended, and the voter reveal when the game ended."""
+async def post_round_summary(client: discord.Client, reply: Reply, now: TableNow, lines: list[str]) -> None:
+    """When a round (or the game) just ended, post what each room gave whom in its resolution."""
+    ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
+    finished = reply.board is not None and reply.board.finished
+    if not (ended_round or finished):
+        return
     thread = await kit.thread_of(client, reply.table)
     if thread is None:
         return
-    ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
-    finished = reply.board is not None and reply.board.finished
-    if ended_round or finished:
-        history = await _recent_public_lines(kit.service_of(client), reply.table.id)
-        summary = round_summary(history)
-        view = now.view()
-        if summary:
-            number = view["round"] - (0 if finished else 1)
-            await thread.send(_clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT))
-    if finished:
-        for line in reveal_lines(view, now.names):
-            await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+    summary = round_summary(await _recent_public_lines(kit.service_of(client), reply.table.id))
+    if summary:
+        number = now.view()["round"] - (0 if finished else 1)
+        await thread.send(_clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT))
+
+
+async def post_reveal(client: discord.Client, reply: Reply, now: TableNow) -> None:
+    """When the game just ended, reveal the voters one message at a time, then the standings."""
+    if reply.board is None or not reply.board.finished:
+        return
+    thread = await kit.thread_of(client, reply.table)
+    if thread is None:
+        return
+    for line in reveal_lines(now.view(), now.names):
+        await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _recent_public_lines(svc: TableService, table_id: int, back: int = 400) -> list[str]:
@@ -625,8 +635,9 @@ async def deliver(client: discord.Client, reply: Reply, mover: int | None = None
         reply = follow
         now = await table_now(svc, reply.table.id)
     lines = earlier + (_public_lines(reply.board.text) if reply.board else [])
+    await post_round_summary(client, reply, now, lines)
     await post_board(client, reply, now, earlier, passed)
-    await after_move(client, reply, now, lines)
+    await post_reveal(client, reply, now)
     return await _send_notes(client, reply, now.snap, mover, secrets)
 
 

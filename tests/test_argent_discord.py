@@ -264,6 +264,8 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     reveal = [t for t in texts if t.startswith("Voter ")]
     assert len(reveal) == len(state["voters"])
     assert texts[-1].startswith("**Final standings**")
+    board = texts[texts.index(reveal[0]) - 1]
+    assert "voters are revealed below" in board and "wins" not in board
     final = R.view(state, None)
     winner = final["outcome"]["ranking"][0]
     assert table.members[winner].name in texts[-1].splitlines()[-1]
@@ -352,8 +354,9 @@ def test_round_summary_groups_what_each_room_gave_whom() -> None:
         "P3 gains 3 Mana.",
         "P1 claims the errand in the shadow of Guilds, slot 1.",
         "P1 gains 8 Gold.",
+        "P1 learns Wave.",
         "Round 2 begins; P3 goes first.",
         "P3 claims the errand in Chapel, slot 1.",
     ]
     summary = cog.round_summary(lines)
-    assert summary == "**Courtyard**: P2 1 IP; P3: gains 3 Mana\n**Guilds**: P1: gains 8 Gold"
+    assert summary == "**Courtyard**: P2 1 IP; P3: gains 3 Mana\n**Guilds**: P1: gains 8 Gold, learns Wave"
