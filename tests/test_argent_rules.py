@@ -704,3 +704,70 @@ def test_faq_benefits_may_be_declined() -> None:
     int_before = state["seats"][me]["int"]
     state = pick(state, "Let this Research go")
     assert state["seats"][me]["int"] == int_before
+
+
+def test_b_powers_sorcery_gains_mana_per_mage_in_the_room() -> None:
+    """Alternate Mage Powers, Sorcery B: gain 1 Mana per other mage already in the room (at most 3)."""
+    state = round_one(3, mage_powers="B")
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    give_mage(state, foe, "divinity", "guilds/m1")
+    give_mage(state, foe, "divinity", "guilds/r2")
+    give_mage(state, me, "sorcery")
+    mana = state["seats"][me]["mana"]
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "Place a Sorcery mage in Guilds, slot 3")
+    assert state["seats"][me]["mana"] == mana + 2
+
+
+def test_b_powers_natural_shifts_a_rival_and_takes_its_slot() -> None:
+    """Alternate Mage Powers, Natural Magick B: shift an opponent's mage within the room, take its slot."""
+    state = round_one(3, mage_powers="B")
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    rival = give_mage(state, foe, "divinity", "guilds/m1")
+    give_mage(state, me, "natural_magick")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "Your Natural Magick mage shifts")
+    state = pick(state, "Shift it to Guilds, slot 3")
+    assert at(state, "guilds/m1")["owner"] == me
+    assert state["mages"][rival["id"]]["loc"] == "guilds/r3"
+
+
+def test_b_powers_planar_pays_to_shadow_a_rival() -> None:
+    """Alternate Mage Powers, Planar Studies B: pay 1 Mana to shadow an opponent's mage instead."""
+    state = round_one(3, mage_powers="B")
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    give_mage(state, foe, "divinity", "guilds/r2")
+    give_mage(state, me, "planar_studies")
+    mana = state["seats"][me]["mana"]
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "Pay 1 Mana: your Planar Studies mage shadows")
+    assert at(state, "guilds/r2s")["owner"] == me
+    assert state["seats"][me]["mana"] == mana - 1
+    # Planar Studies B cannot be placed as a fast action any more (that is the A power).
+    assert not any(m.get("fast") for m in R.legal_moves(state, seat_now(state)))
+
+
+def test_b_powers_divinity_pays_four_gold_for_a_merit_slot() -> None:
+    """Alternate Mage Powers, Divinity B: 4 Gold instead of a Merit Badge for a merit slot."""
+    state = round_one(3, mage_powers="B")
+    me = seat_now(state)
+    give_mage(state, me, "divinity", "guilds/m1")
+    state = to_resolution(state)
+    assert seat_now(state) == me
+    state["seats"][me]["gold"] = 10
+    state = pick(state, "Pay 4 Gold instead of a Merit Badge")
+    state = pick(state, "Gain 4 Mana")
+    assert state["seats"][me]["gold"] == 6
+
+
+def test_the_archmages_apprentice_has_every_power() -> None:
+    """Room Clarifications, Archmage's Study: the Apprentice has all mage powers (here: fast placement)."""
+    state = round_one(3)
+    me = seat_now(state)
+    state = run(state, me, [{"gain_mage": {"department": "apprentice", "temporary": True}}])
+    assert any(m.get("fast") for m in R.legal_moves(state, me))
+    state = act(state, me, "place", room="guilds", fast=1)
+    assert any("Archmage's Apprentice" in text for text in labels(state))
