@@ -771,3 +771,142 @@ def test_the_archmages_apprentice_has_every_power() -> None:
     assert any(m.get("fast") for m in R.legal_moves(state, me))
     state = act(state, me, "place", room="guilds", fast=1)
     assert any("Archmage's Apprentice" in text for text in labels(state))
+
+
+def errand_for(state: dict, seat: int) -> dict:
+    """Resolve rooms (first choices) until the given seat's errand is asked."""
+    for _ in range(200):
+        if state["agenda"] and state["agenda"][0].get("kind") == "errand" and seat_now(state) == seat:
+            return state
+        state = pick(state, "")
+    raise AssertionError("the errand never came")
+
+
+def test_adventuring_a_drawn_spell_is_researched_or_sent_back() -> None:
+    """Room Clarifications, Adventuring A: a drawn spell may be researched at once, else it goes back."""
+    state = board_with(round_one(3), "adventuring", "A")
+    me = seat_now(state)
+    give_mage(state, me, "sorcery", "adventuring/r3")
+    top = state["decks"]["spell"][0]
+    state = errand_for(to_resolution(state), me)
+    state = pick(state, "Claim")
+    state = pick(state, "Draw 1 spell")
+    state = pick(state, "Put ")
+    assert top in state["decks"]["spell"][-4:]  # under the deck (the round's tableau may follow it)
+    assert all(s["id"] != top for s in state["seats"][me]["spells"])
+
+
+def test_adventuring_b_lays_a_card_on_placement_and_drafts_it_at_resolution() -> None:
+    """Room Clarifications, Adventuring B: a card laid from any deck when placing, drafted at resolution."""
+    state = board_with(round_one(3), "adventuring", "B")
+    me = seat_now(state)
+    give_mage(state, me, "divinity")
+    top = state["decks"]["vault"][0]
+    state = act(state, me, "place", room="adventuring")
+    state = pick(state, "Divinity mage in Adventuring, slot 2")
+    state = pick(state, "Lay the top vault card")
+    assert state["board"]["rooms"]["adventuring"]["cards"] == [{"kind": "vault", "id": top}]
+    state = errand_for(to_resolution(state), me)
+    state = pick(state, "Claim")
+    state = pick(state, "Draft")
+    assert state["seats"][me]["vaults"][-1]["id"] == top
+
+
+def test_student_stores_a_sells_a_stat_for_four_gold() -> None:
+    """Student Stores A: a Buy may instead purchase 1 INT, 1 WIS or 1 Research for 4 Gold."""
+    state = round_one(4)
+    me = seat_now(state)
+    give_mage(state, me, "sorcery", "student_stores/r3")
+    state = errand_for(to_resolution(state), me)
+    state["seats"][me]["gold"] = 5
+    wis = state["seats"][me]["wis"]
+    state = pick(state, "Claim")
+    state = pick(state, "Buy 1 WIS for 4 Gold")
+    assert state["seats"][me]["wis"] == wis + 1 and state["seats"][me]["gold"] == 1
+
+
+def test_student_stores_b_cycles_once_without_using_a_buy() -> None:
+    """Room Clarifications, Student Stores B: cycle the Vault tableau once for 1 Gold; the Buy remains."""
+    state = round_one(4)
+    state["board"]["rooms"]["student_stores"]["side"] = "B"
+    me = seat_now(state)
+    give_mage(state, me, "sorcery", "student_stores/r3")
+    state = errand_for(to_resolution(state), me)
+    state["seats"][me]["gold"] = 20
+    state = pick(state, "Claim")
+    before = list(state["tableau"]["vault"])
+    state = pick(state, "Pay 1 Gold to clear and refill")
+    assert state["tableau"]["vault"] != before and state["seats"][me]["gold"] == 19
+    assert not any("refill" in text for text in labels(state))
+    assert any(text.startswith("Buy ") for text in labels(state))
+
+
+def test_astronomy_b_marker_at_the_end_gives_the_last_reward_free() -> None:
+    """FAQ: if the Astronomy Tower B marker is at the end, take that reward without paying."""
+    state = board_with(round_one(3), "astronomy_tower", "B")
+    me = seat_now(state)
+    track = len(content_track("astronomy_tower", "B"))
+    state["board"]["rooms"]["astronomy_tower"]["marker"] = track - 1
+    push_effects(state, me, [{"astronomy": {"pay": "mana", "per_space": 2}}], {"room": "astronomy_tower"})
+    advance(state, [])
+    assert labels(state) == [labels(state)[0]] and "for free" in labels(state)[0]
+
+
+def content_track(room: str, side: str) -> list:
+    """Return a tower side's track."""
+    from rules.argent import content
+
+    return content.room_side(room, side)["track"]
+
+
+def test_faq_more_than_two_neutral_mages_are_allowed() -> None:
+    """FAQ: neutral mages have no power, so more than two may be held."""
+    state = round_one(3)
+    me = seat_now(state)
+    for m in state["mages"]:
+        if m["owner"] == me:
+            m["type"] = "neutral"
+    grant_mage(state, me, "neutral", [])
+    assert sum(1 for m in state["mages"] if m["owner"] == me and m["type"] == "neutral") >= 3
+
+
+def test_faq_an_occupied_shadow_leaves_the_reaction_without_effect() -> None:
+    """FAQ: a reaction to slip into the shadow fails if that shadow slot is taken."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    victim = give_mage(state, foe, "divinity", "guilds/r2")
+    give_mage(state, (me + 2) % 3, "sorcery", "guilds/r2s")
+    state["seats"][foe]["vaults"].append({"id": "phase_steppers", "exhausted": False})
+    give_mage(state, me, "sorcery")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "wounds")
+    state = pick(state, "React with Phase Steppers")
+    assert state["mages"][victim["id"]]["loc"].startswith("infirmary/")
+
+
+def test_faq_temporary_mages_stay_temporary_when_swapped() -> None:
+    """FAQ: a temporary mage can never become permanent (the Archmage's Study swap refuses it)."""
+    state = round_one(3)
+    me = seat_now(state)
+    state = run(state, me, [{"place": {"mage": "temporary_neutral"}}])
+    state = pick(state, "Place in Guilds")
+    state = pick(state, "in Guilds")
+    temp = next(m for m in state["mages"] if m["owner"] == me and m["temp"])
+    push_effects(state, me, [{"swap_mage": {"to": "any"}}], {"mage": temp["id"]})
+    advance(state, [])
+    assert temp["temp"] and state["mages"][temp["id"]]["owner"] == me
+    assert not (state["agenda"] and state["agenda"][0].get("kind") == "swap_mage")
+
+
+def test_faq_spells_strike_mages_in_turn_order() -> None:
+    """FAQ: a spell that hits many mages affects them in turn order (it matters with Infirmary B)."""
+    state = round_one(3)
+    me = seat_now(state)
+    order = [(me + 1) % 3, (me + 2) % 3]
+    give_mage(state, order[1], "sorcery", "guilds/m1")
+    give_mage(state, order[0], "sorcery", "guilds/r3")
+    state = run(state, me, [{"wound": {"scope": "room", "count": "all"}}])
+    state = pick(state, "Choose Guilds")
+    wounded = [h["owner"] for h in state["harms"] if h["on"] == "wounded"]
+    assert wounded == order
