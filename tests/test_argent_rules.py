@@ -910,3 +910,23 @@ def test_faq_spells_strike_mages_in_turn_order() -> None:
     state = pick(state, "Choose Guilds")
     wounded = [h["owner"] for h in state["harms"] if h["on"] == "wounded"]
     assert wounded == order
+
+
+def test_reactions_cannot_be_reacted_to() -> None:
+    """Reactions: a reaction's own harm opens no new reaction window (but its sympathy still comes)."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    give_mage(state, foe, "divinity", "guilds/r2")
+    mine = give_mage(state, me, "mysticism", "courtyard/r2")
+    state["seats"][foe]["spells"].append({"id": "wrath_of_heaven", "level": 3, "exhausted": False})
+    state["seats"][foe]["mana"] = 5
+    state["seats"][me]["vaults"].append({"id": "ancient_armor", "exhausted": False})
+    give_mage(state, me, "sorcery")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "wounds")
+    assert seat_now(state) == foe
+    state = pick(state, "React with Retribution")
+    state = pick(state, "Courtyard")
+    assert state["mages"][mine["id"]]["loc"].startswith("infirmary/")
+    assert not any("React with Ancient Armor" in text for text in labels(state, seat_now(state)))
