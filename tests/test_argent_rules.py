@@ -928,5 +928,9 @@ def test_reactions_cannot_be_reacted_to() -> None:
     assert seat_now(state) == foe
     state = pick(state, "React with Retribution")
     state = pick(state, "Courtyard")
+    while state["agenda"] and state["agenda"][0].get("kind") == "select":
+        state = pick(state, "Wound")
     assert state["mages"][mine["id"]]["loc"].startswith("infirmary/")
-    assert not any("React with Ancient Armor" in text for text in labels(state, seat_now(state)))
+    # Next come the sympathy bonuses, never a reaction to Retribution.
+    assert state["agenda"][0]["kind"] != "react"
+    assert any("Gain 2 Gold" in text for text in labels(state))
