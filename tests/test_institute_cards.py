@@ -49,8 +49,8 @@ def test_printed_cost_and_surpass_from_the_rulebook(key: str, cost: int, surpass
 
 def test_ring_of_influence_rolls_a_die_and_places_a_stone_there():
     """Additional Rules for Phase V: the Ring's die chooses the Location of one stone."""
-    # the stone comes from the owner's personal supply, as the card notes infer
-    assert record("ring_of_influence")["effects"] == [{"place": 1, "at": "roll", "from": "personal"}]
+    # house ruling: the stone comes from the general supply (see docs/rulings.md)
+    assert record("ring_of_influence")["effects"] == [{"place": 1, "at": "roll", "from": "supply"}]
 
 
 def test_the_potion_is_used_at_the_end_of_phase_one():

@@ -134,6 +134,10 @@ class Stats:
     """Games in which some player ended holding the card."""
     held_won: Counter[str] = field(default_factory=Counter)
     """...and that player won the game."""
+    started: Counter[str] = field(default_factory=Counter)
+    """Players dealt this starting card."""
+    started_won: Counter[str] = field(default_factory=Counter)
+    """...who won the game."""
 
     def holder_win_rate(self, key: str) -> float:
         """Return how often the player holding this card at the end won the game."""
@@ -157,8 +161,14 @@ def simulate(games: int, seed: int = 0, policy: str = "random") -> Stats:
     """Play a batch of games and gather their statistics."""
     stats = Stats()
     for g in range(games):
+        opening = RULES.setup(2, {}, seed + g)
         state, count = play(seed + g, policy)
         result = RULES.result(state)
+        for seat in (0, 1):
+            key = card(opening["players"][seat]["active"][0]).key
+            stats.started[key] += 1
+            if not result.draw and result.winners[0] == seat:
+                stats.started_won[key] += 1
         assert result is not None
         stats.games += 1
         stats.rounds.append(state["round"])
@@ -186,6 +196,11 @@ def report(stats: Stats) -> str:
         f"moves mean {sum(stats.moves) / n:.0f}; draws {stats.draws}; seat wins {dict(stats.seat_wins)}",
         f"{'card':<24}{'holders':>9}{'holder won':>12}",
     ]
+    starts = ", ".join(
+        f"{k} {stats.started_won[k] / stats.started[k]:.0%} of {stats.started[k]}"
+        for k in sorted(stats.started)
+    )
+    lines.insert(1, f"win rate by starting card: {starts}")
     keys = sorted(stats.held, key=lambda k: -stats.holder_win_rate(k))
     for key in keys:
         lines.append(f"{key:<24}{stats.held[key] / n:>8.0%}{stats.holder_win_rate(key):>12.0%}")
