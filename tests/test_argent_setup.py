@@ -238,3 +238,27 @@ def test_candidates_may_choose_their_own_mage_power_sides() -> None:
         state = act(state, seat, "power", side="B")
         assert state["mage_powers"][dept] == "B"
     assert state["phase"] == "draft"
+
+
+def test_players_may_choose_their_candidates_in_player_order() -> None:
+    """Setup 1: in player order each player chooses an available candidate sheet and its side."""
+    state = opening(3, candidates="chosen", mage_powers="chosen")
+    assert state["phase"] == "candidates"
+    order = turn_order(state)
+    sheets = []
+    for seat in order:
+        assert seat_now(state) == seat
+        moves = R.legal_moves(state, seat)
+        assert len(moves) == 12 - 2 * len(sheets)
+        pick_id = moves[-1].get("id")
+        state = act(state, seat, "candidate", id=pick_id)
+        office = state["seats"][seat]
+        assert (
+            office["candidate"] == pick_id
+            and office["starter"]["id"] == content.candidate(pick_id)["starter"]
+        )
+        assert sum(1 for m in state["mages"] if m["owner"] == seat) == 2
+        sheets.append(content.candidate(pick_id)["sheet"])
+    assert len(set(sheets)) == 3
+    expected = [s for s in order if state["seats"][s]["department"] != "student_body"]
+    assert state["phase"] == "powers" and state["queue"] == expected

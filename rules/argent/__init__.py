@@ -27,6 +27,7 @@ ACTIONS = frozenset(
     {
         "build",
         "power",
+        "candidate",
         "draft",
         "mark",
         "place",
@@ -77,7 +78,12 @@ class ArgentRules(Rules):
             ("first_game", "random", "build"),
             "first_game",
         ),
-        OptionSpec("candidates", "Candidate sheet side: A, B or random", ("A", "B", "random"), "A"),
+        OptionSpec(
+            "candidates",
+            "Candidates dealt on side A, B or a random side, or chosen by the players in turn",
+            ("A", "B", "random", "chosen"),
+            "A",
+        ),
         OptionSpec(
             "mage_powers",
             "Mage powers: A, alternate B, a random mix, or each candidate picks its own (rest random)",
@@ -114,6 +120,9 @@ class ArgentRules(Rules):
             kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
             return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
         phase = state["phase"]
+        if phase == "candidates" and state["queue"]:
+            seat = state["queue"][0]
+            return [Prompt(seat, PromptKind.TURN, "candidate", f"P{seat + 1}: choose your candidate.")]
         if phase == "powers" and state["queue"]:
             seat = state["queue"][0]
             return [

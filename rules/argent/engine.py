@@ -11,9 +11,10 @@ from typing import Any
 from rules.argent import build, content, effects, scoring
 from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
 from rules.argent.effects import has_status, powers_of, say
-from rules.argent.setup import deal_tableaus, give_mage
+from rules.argent.setup import deal_tableaus, give_mage, seat_mages, take_candidate
 from rules.argent.state import (
     APPRENTICE,
+    DEPARTMENTS,
     DEPT_NAMES,
     INFIRMARY,
     NEUTRAL,
@@ -45,7 +46,7 @@ from rules.argent.state import (
 from rules.contract import Event, Move
 
 GUARD = 10_000
-SETUP_PHASES = ("powers", "build", "draft", "marks")
+SETUP_PHASES = ("candidates", "powers", "build", "draft", "marks")
 
 # --------------------------------------------------------------------------- the driver
 
@@ -86,6 +87,10 @@ def flow(state: State, events: list[Event]) -> bool:
         if state["setup_steps"]:
             step = state["setup_steps"].pop(0)
             state["phase"], state["queue"] = step["phase"], step["queue"]
+            if step["queue"] is None:
+                # The power choice waits for the candidates: only department candidates choose.
+                order = order_from(state, state["first"])
+                state["queue"] = [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]
             return True
         start_round(state, events, first=True)
         return True
@@ -1113,6 +1118,28 @@ def do_draft(state: State, seat: int, opt: dict[str, Any], events: list[Event]) 
     say(events, f"P{seat + 1} drafts a {DEPT_NAMES[opt['args']['type']]} mage.")
 
 
+def candidate_options(state: State) -> list[dict[str, Any]]:
+    """Return the candidates of the sheets nobody has taken yet, both sides."""
+    taken = {content.candidate(o["candidate"])["sheet"] for o in state["seats"] if o["candidate"]}
+    out = []
+    for sheet in content.candidate_sheets():
+        for side in ("A", "B"):
+            cand = content.candidate(sheet[side])
+            if cand["sheet"] in taken:
+                continue
+            label = f"Play {cand['name']}, {cand['title']} ({DEPT_NAMES[cand['department']]}, side {side})"
+            out.append(option("candidate", label, id=cand["id"]))
+    return out
+
+
+def do_candidate(state: State, seat: int, opt: dict[str, Any], events: list[Event]) -> None:
+    """Seat the chosen candidate with its starting mages."""
+    state["queue"].pop(0)
+    take_candidate(state, seat, opt["args"]["id"])
+    seat_mages(state, seat, state["options"].get("diversity") == "on")
+    say(events, f"P{seat + 1} will run as {content.candidate_name(opt['args']['id'])}.")
+
+
 def power_options(state: State, seat: int) -> list[dict[str, Any]]:
     """Return the two sides of the seat's own department's mage power card."""
     dept = state["seats"][seat]["department"]
@@ -1214,6 +1241,8 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
         task = agenda[0]
         return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
     phase = state["phase"]
+    if phase == "candidates":
+        return candidate_options(state) if state["queue"] and state["queue"][0] == seat else []
     if phase == "powers":
         return power_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "build":
@@ -1241,6 +1270,8 @@ def resolve(state: State, seat: int, move: Move) -> list[Event]:
         task = agenda.pop(0)
         handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
         handler(state, task, opt, events)
+    elif state["phase"] == "candidates":
+        do_candidate(state, seat, opt, events)
     elif state["phase"] == "powers":
         do_power(state, seat, opt, events)
     elif state["phase"] == "build":

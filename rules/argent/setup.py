@@ -79,33 +79,43 @@ def deal_candidates(state: State, side_option: str) -> None:
     for i, seat in enumerate(order_from(state, state["first"])):
         sheet = sheets[i]
         side = side_option if side_option in ("A", "B") else ("A" if rng.randbelow(state, 2) == 0 else "B")
-        cand = content.candidate(sheet[side])
-        office = state["seats"][seat]
-        office["candidate"] = cand["id"]
-        office["department"] = cand["department"]
-        office["starter"] = {"id": cand["starter"], "exhausted": False}
-        start = cand.get("start", {})
-        for key in ("gold", "mana", "int", "wis"):
-            office[key] = start.get(key, office[key])
-        office["merit_bonus"] = start.get("merit", 1 if cand["department"] == "student_body" else 0)
+        take_candidate(state, seat, sheet[side])
+
+
+def take_candidate(state: State, seat: int, cid: str) -> None:
+    """Seat a candidate in an office: department, starter spell, starting resources and badge."""
+    cand = content.candidate(cid)
+    office = state["seats"][seat]
+    office["candidate"] = cand["id"]
+    office["department"] = cand["department"]
+    office["starter"] = {"id": cand["starter"], "exhausted": False}
+    start = cand.get("start", {})
+    for key in ("gold", "mana", "int", "wis"):
+        office[key] = start.get(key, office[key])
+    office["merit_bonus"] = start.get("merit", 1 if cand["department"] == "student_body" else 0)
 
 
 def starting_mages(state: State, diversity: bool) -> None:
     """Give each player two mages of its department, or one of each under the Diversity Requirement."""
     for seat in order_from(state, state["first"]):
-        office = state["seats"][seat]
-        if diversity:
-            for mage_type in DEPARTMENTS:
-                give_mage(state, seat, mage_type)
-            continue
-        start = content.candidate(office["candidate"]).get("start", {}).get("mages")
-        if not start:
-            # Student Body candidates have no department mages: they start with neutral ones.
-            dept = office["department"]
-            start = {dept if dept in DEPARTMENTS else NEUTRAL: 2}
-        for mage_type, count in start.items():
-            for _ in range(count):
-                give_mage(state, seat, mage_type)
+        seat_mages(state, seat, diversity)
+
+
+def seat_mages(state: State, seat: int, diversity: bool) -> None:
+    """Give one player its starting mages."""
+    office = state["seats"][seat]
+    if diversity:
+        for mage_type in DEPARTMENTS:
+            give_mage(state, seat, mage_type)
+        return
+    start = content.candidate(office["candidate"]).get("start", {}).get("mages")
+    if not start:
+        # Student Body candidates have no department mages: they start with neutral ones.
+        dept = office["department"]
+        start = {dept if dept in DEPARTMENTS else NEUTRAL: 2}
+    for mage_type, count in start.items():
+        for _ in range(count):
+            give_mage(state, seat, mage_type)
 
 
 def stack_influence(state: State) -> None:
@@ -245,9 +255,11 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
     state["first"] = rng.randbelow(state, players)
     state["seats"] = [new_office(s) for s in range(players)]
     build_mages(state)
-    deal_candidates(state, options.get("candidates", "A"))
     diversity = options.get("diversity") == "on"
-    starting_mages(state, diversity)
+    chosen = options.get("candidates") == "chosen"
+    if not chosen:
+        deal_candidates(state, options.get("candidates", "A"))
+        starting_mages(state, diversity)
     stack_influence(state)
     deal_voters(state)
     lay_board(state, options.get("layout", "first_game"), options.get("rooms", "A"))
@@ -266,12 +278,14 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
     state["over"] = False
     state["outcome"] = None
     order = order_from(state, state["first"])
-    steps = []
+    steps: list[dict[str, Any]] = []
+    if chosen:
+        # Setup 1: in player order each player chooses a candidate sheet and its side.
+        steps.append({"phase": "candidates", "queue": list(order)})
     if options.get("mage_powers") == "chosen":
-        # Each candidate picks its own department's power side; the others stay random.
-        steps.append(
-            {"phase": "powers", "queue": [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]}
-        )
+        # Each candidate picks its own department's power side (queued once the candidates are known).
+        known = None if chosen else [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]
+        steps.append({"phase": "powers", "queue": known})
     if options.get("layout") == "build":
         from rules.argent import build  # build reads this module's two-player rule
 
