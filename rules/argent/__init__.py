@@ -80,8 +80,8 @@ class ArgentRules(Rules):
         ),
         OptionSpec(
             "candidates",
-            "Candidates dealt on side A, B or a random side, or chosen by the players in turn",
-            ("A", "B", "random", "chosen"),
+            "Candidates dealt on side A or B, or chosen by the players in turn",
+            ("A", "B", "chosen"),
             "A",
         ),
         OptionSpec(
