@@ -934,3 +934,14 @@ def test_reactions_cannot_be_reacted_to() -> None:
     # Next come the sympathy bonuses, never a reaction to Retribution.
     assert state["agenda"][0]["kind"] != "react"
     assert any("Gain 2 Gold" in text for text in labels(state))
+
+
+def test_mages_in_the_infirmary_can_be_banished() -> None:
+    """Room Clarifications, Infirmary: its mages can be banished, which in effect heals them."""
+    state = round_one(3)
+    me = seat_now(state)
+    foe = (me + 1) % 3
+    patient = give_mage(state, foe, "sorcery", "infirmary/general/0")
+    state = run(state, me, [{"banish": {}}])
+    state = pick(state, "the Infirmary")
+    assert state["mages"][patient["id"]]["loc"] == "office"

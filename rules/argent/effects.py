@@ -931,6 +931,8 @@ def candidates(
                 continue
             if placed(loc) and locked(state, room_of(loc)):
                 continue
+        elif key == "banish" and scope == "board" and in_infirmary(loc):
+            pass  # Room Clarifications: mages in the Infirmary can be banished (in effect, healed).
         else:
             if not placed(loc) or is_shadow(spec(state, *split_loc(loc))):
                 continue
