@@ -69,6 +69,10 @@ def run_timings(args: argparse.Namespace) -> int:
         report = measure(rules, players, args.seconds, args.seed, args.renders, args.writes)
         print(format_report(report, rules.title), flush=True)
         failed = failed or bool(report.errors)
+    if "argent" in kinds:
+        from bench.argent_board import report as argent_board
+
+        print(argent_board(), flush=True)
     return 1 if failed else 0
 
 

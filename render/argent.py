@@ -476,57 +476,51 @@ ROW_H = 44
 HEAD_H = 40
 
 
-def _draw_room(
-    draw: ImageDraw.ImageDraw, view: View, room: str, box: tuple[int, int, int, int], at: dict[str, Any]
-) -> None:
-    """Draw one room: name and side, lock, then each slot with its reward, mage and shadow."""
-    x0, y0, x1, y1 = box
-    info = view["board"]["rooms"][room]
-    side = info["side"]
-    locked = info.get("locked")
+def _slot_rows(room: str, side: str) -> list[tuple[dict[str, Any], int, dict[str, Any] | None]]:
+    """Return each errand slot or area of a room with its row offset (from the header) and shadow."""
+    slots = _room_slots(room, side)
+    shadow_of = {s["of"]: s for s in slots if s.get("of")}
+    out = []
+    y = 0
+    for s in slots:
+        if s["kind"] in ("shadow", "shadow_merit"):
+            continue
+        out.append((s, y, shadow_of.get(s["id"])))
+        y += 2 * ROW_H if s["kind"] in ("area", "general") else ROW_H
+    return out
+
+
+@lru_cache(maxsize=256)
+def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Image:
+    """Draw a room without its mages (cached: a room's look changes only with its side and lock)."""
+    tile = Image.new("RGB", (w + 1, h + 1), BG)
+    draw = ImageDraw.Draw(tile)
+    x0, y0, x1 = 0, 0, w
     draw.rounded_rectangle(
-        box, radius=10, fill=PAPER, outline=LOCK if locked else INK, width=4 if locked else 2
+        (0, 0, w, h), radius=10, fill=PAPER, outline=LOCK if locked else INK, width=4 if locked else 2
     )
     name = content.room_name(room) if room != "infirmary" else "Infirmary"
     head = font(24, "bold")
-    room_for = x1 - x0 - (150 if locked or content.room_side(room, side).get("instant") else 50)
-    shown = _clip(name, head, room_for)
+    side_rec = content.room_side(room, side)
+    shown = _clip(name, head, w - (150 if locked or side_rec.get("instant") else 50))
     _text(draw, (x0 + 10, y0 + 6), shown, font=head, fill=INK)
     _text(draw, (x0 + 20 + head.getlength(shown), y0 + 10), side, font=font(18), fill=MUTED)
-    side_rec = content.room_side(room, side)
     if locked:
         draw.rounded_rectangle((x1 - 104, y0 + 6, x1 - 8, y0 + 32), radius=5, fill=LOCK)
         _text(draw, (x1 - 56, y0 + 19), "LOCKED", font=font(16, "bold"), fill=LIGHT, anchor="mm")
     elif side_rec.get("instant"):
         _text(draw, (x1 - 10, y0 + 12), "instant", font=font(16, "bold"), fill=MUTED, anchor="ra")
-    y = y0 + HEAD_H
-    slots = _room_slots(room, side)
-    shadow_of = {s["of"]: s for s in slots if s.get("of")}
     small = font(17, "narrow")
     number = 0
-    for s in slots:
-        kind = s["kind"]
-        if kind in ("shadow", "shadow_merit"):
-            continue
-        if kind in ("area", "general"):
-            label = reward_text(s.get("effects", []))
-            title = "general area" if kind == "general" else "any number"
-            _text(
-                draw, (x0 + 10, y + 4), _clip(f"{title}: {label}", small, x1 - x0 - 20), font=small, fill=INK
-            )
-            here = sorted(
-                (m for loc, m in at.items() if loc.startswith(f"{room}/{s['id']}/")), key=lambda m: m["loc"]
-            )
-            cx = x0 + 26
-            for m in here:
-                if cx > x1 - 20:
-                    break
-                mage_token(draw, m, cx, y + 46, 15)
-                cx += 40
-            y += 2 * ROW_H
+    for s, dy, shadow in _slot_rows(room, side):
+        y = y0 + HEAD_H + dy
+        if s["kind"] in ("area", "general"):
+            title = "general area" if s["kind"] == "general" else "any number"
+            label = _clip(f"{title}: {reward_text(s.get('effects', []))}", small, w - 20)
+            _text(draw, (x0 + 10, y + 4), label, font=small, fill=INK)
             continue
         number += 1
-        merit = kind == "merit"
+        merit = s["kind"] == "merit"
         cy = y + ROW_H / 2
         # Slot marker: a gold star badge for merit slots, a plain numbered disc otherwise.
         if merit:
@@ -535,35 +529,63 @@ def _draw_room(
         else:
             draw.ellipse((x0 + 9, cy - 13, x0 + 35, cy + 13), fill=PAPER_DIM, outline=MUTED)
             _text(draw, (x0 + 22, cy), str(number), font=font(15, "bold"), fill=INK, anchor="mm")
-        reward = reward_text(s.get("effects", []))
-        right = x1 - 96
-        _text(draw, (x0 + 44, cy), _clip(reward, small, right - x0 - 50), font=small, fill=INK, anchor="lm")
+        reward = _clip(reward_text(s.get("effects", [])), small, w - 146)
+        _text(draw, (x0 + 44, cy), reward, font=small, fill=INK, anchor="lm")
         # The slot (big) and its shadow (small, dark) at the right end.
         sx = x1 - 70
-        occupant = at.get(f"{room}/{s['id']}")
-        if occupant:
-            mage_token(draw, occupant, sx, cy - 4, 16)
-        else:
-            draw.ellipse(
-                (sx - 15, cy - 15, sx + 15, cy + 15),
-                fill=SLOT_EMPTY,
-                outline=MERIT if merit else MUTED,
-                width=3 if merit else 1,
-            )
-        shadow = shadow_of.get(s["id"])
+        draw.ellipse(
+            (sx - 15, cy - 15, sx + 15, cy + 15),
+            fill=SLOT_EMPTY,
+            outline=MERIT if merit else MUTED,
+            width=3 if merit else 1,
+        )
         if shadow:
             hx = x1 - 26
-            sh = at.get(f"{room}/{shadow['id']}")
             draw.rectangle((hx - 16, cy - 17, hx + 16, cy + 17), fill=SHADOW)
-            if sh:
-                mage_token(draw, sh, hx, cy - 4, 13)
-            else:
-                _text(draw, (hx, cy), "sh", font=font(12), fill=LIGHT_MUTED, anchor="mm")
-        y += ROW_H
-    track = side_rec.get("track")
+            _text(draw, (hx, cy), "sh", font=font(12), fill=LIGHT_MUTED, anchor="mm")
+    return tile
+
+
+def _draw_room(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    room: str,
+    box: tuple[int, int, int, int],
+    at: dict[str, Any],
+) -> None:
+    """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards."""
+    x0, y0, x1, y1 = box
+    info = view["board"]["rooms"][room]
+    side = info["side"]
+    image.paste(_room_tile(room, side, bool(info.get("locked")), x1 - x0, y1 - y0), (x0, y0))
+    for s, dy, shadow in _slot_rows(room, side):
+        y = y0 + HEAD_H + dy
+        if s["kind"] in ("area", "general"):
+            here = sorted(
+                (m for loc, m in at.items() if loc.startswith(f"{room}/{s['id']}/")), key=lambda m: m["loc"]
+            )
+            for k, m in enumerate(here):
+                if x0 + 26 + 40 * k > x1 - 20:
+                    break
+                mage_token(draw, m, x0 + 26 + 40 * k, y + 46, 15)
+            continue
+        cy = y + ROW_H / 2
+        occupant = at.get(f"{room}/{s['id']}")
+        if occupant:
+            sx = x1 - 70
+            draw.rectangle((sx - 18, cy - 18, sx + 18, cy + 18), fill=PAPER)
+            mage_token(draw, occupant, sx, cy - 4, 16)
+        sh = at.get(f"{room}/{shadow['id']}") if shadow else None
+        if sh:
+            hx = x1 - 26
+            draw.rectangle((hx - 16, cy - 17, hx + 16, cy + 17), fill=SHADOW)
+            mage_token(draw, sh, hx, cy - 4, 13)
+    track = content.room_side(room, side).get("track")
     if track:
         _draw_track(draw, track, info.get("marker", 0), x0 + 10, y1 - 34, x1 - 10)
     if info.get("cards"):
+        small = font(17, "narrow")
         names = ", ".join(content.card_name(c["kind"], c["id"]) for c in info["cards"])
         _text(draw, (x0 + 10, y1 - 24), _clip("cards: " + names, small, x1 - x0 - 20), font=small, fill=INK)
 
@@ -622,7 +644,7 @@ def draw_board(view: View) -> bytes:
         for i, room in enumerate(row):
             if room:
                 x = PAD + i * (w + PAD)
-                _draw_room(draw, view, room, (x, y, x + w, y + h), at)
+                _draw_room(image, draw, view, room, (x, y, x + w, y + h), at)
         y += h + PAD
     y = _draw_voters(draw, view, y)
     y = _draw_influence(draw, view, y)
