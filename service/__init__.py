@@ -1,6 +1,6 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
-from service.replies import Board, Choice, PrivateNote, Reply, TableError, WaitingTable
+from service.replies import Board, Choice, PrivateNote, Reply, SeatView, TableError, WaitingTable
 from service.tables import TableService, move_value, parse_options, seat_order
 
 __all__ = [
@@ -8,6 +8,7 @@ __all__ = [
     "Choice",
     "PrivateNote",
     "Reply",
+    "SeatView",
     "TableError",
     "TableService",
     "WaitingTable",

@@ -7,7 +7,9 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from rules.contract import Prompt
 from store import TableRecord
 
 
@@ -45,6 +47,9 @@ class Board:
     finished: bool = False
     in_play: bool = False
     kind: str = ""
+    quiet: bool = False
+    """A move nobody else needs to see: no public event, no fresh prompt, not the end.
+    The kit then posts nothing in the thread (the mover is answered ephemerally)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,28 @@ class PrivateNote:
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
     kind: str = ""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything a game's own panel needs for one seat, read from one snapshot.
+
+    ``view`` is ``rules.view(state, seat)`` (that seat's secrets only); ``moves`` holds EVERY
+    legal move of the seat, uncapped, in ``legal_moves`` order (value: the move's code or a
+    ``#version.index`` token); ``prompts`` holds every pending prompt (their text is public).
+    """
+
+    table: TableRecord
+    version: int
+    seat: int
+    view: dict[str, Any]
+    moves: tuple[Choice, ...]
+    prompts: tuple[Prompt, ...]
+
+    @property
+    def asked(self) -> tuple[Prompt, ...]:
+        """Return the prompts waiting on this seat."""
+        return tuple(p for p in self.prompts if p.seat == self.seat)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import Event, Move, Prompt, Result, Rules, RulesError, State
-from service.replies import Board, Choice, PrivateNote, Reply, TableError, WaitingTable
+from service.replies import Board, Choice, PrivateNote, Reply, SeatView, TableError, WaitingTable
 from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
 log = logging.getLogger("conclave.service")
@@ -31,6 +31,9 @@ MAX_CHOICES = 25
 VALUE_LIMIT = 100
 """Discord's limit on a choice value, an option value and a custom id."""
 THREAD_NAME_LIMIT = 100
+PREF_VALUE_LIMIT = 200
+"""Seat preferences are small settings (a mode, a flag), never documents."""
+_PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 _INDEX_TOKEN = re.compile(r"#(?P<version>\d+)\.(?P<index>\d+)")
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
@@ -417,6 +420,21 @@ class TableService:
 
     async def hand(self, table_id: int, user_id: int) -> PrivateNote:
         """Return a seat's private view (refusing users without a seat)."""
+        loaded, seat = await self._load_seat(table_id, user_id)
+        return await asyncio.to_thread(self._private, loaded, seat, [])
+
+    async def seat_view(self, table_id: int, user_id: int) -> SeatView:
+        """Return a seat's own view, EVERY legal move (uncapped) and the pending prompts.
+
+        For a game's own panel (a select per die, a button per offer...). Refuses exactly as
+        ``hand`` does; a closed table offers no moves. Read-only: no lock is taken, and the
+        values carry the version they were read at.
+        """
+        loaded, seat = await self._load_seat(table_id, user_id)
+        return await asyncio.to_thread(_seat_view, loaded, seat)
+
+    async def _load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]:
+        """Load a started table and the user's seat, refusing a lobby, a closed lobby or no seat."""
         table = await self.table(table_id)
         if table.seed is None:
             raise TableError(
@@ -426,7 +444,32 @@ class TableService:
         seat = loaded.seat_of(user_id)
         if seat is None:
             raise TableError("You have no seat at this table.")
-        return await asyncio.to_thread(self._private, loaded, seat, [])
+        return loaded, seat
+
+    # ------------------------------------------------------------------ seat preferences
+
+    async def seat_pref(self, table_id: int, user_id: int, key: str) -> str | None:
+        """Return a seated user's preference at a table (e.g. ``argent.react``), or None."""
+        return await self.store.seat_pref(table_id, user_id, _pref_key(key))
+
+    async def seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
+        """Return one preference for every seated user of a table who set it, by user id."""
+        return await self.store.seat_prefs(table_id, _pref_key(key))
+
+    async def set_seat_pref(self, table_id: int, user_id: int, key: str, value: str | None) -> None:
+        """Set (or clear, with None) a seated user's preference at a table; refuse other users."""
+        key = _pref_key(key)
+        if value is not None and len(value) > PREF_VALUE_LIMIT:
+            raise TableError("That setting is too long.")
+        await self.table(table_id)
+        try:
+            await self.store.set_seat_pref(table_id, user_id, key, value)
+        except StoreError:
+            raise TableError("You have no seat at this table.") from None
+        # The key names the setting, never its value (a value may be a choice worth keeping quiet).
+        log.info(
+            "table %s: a seat preference %s was %s", table_id, key, "cleared" if value is None else "set"
+        )
 
     async def log_lines(self, table_id: int, limit: int = 15) -> list[str]:
         """Return the texts of the most recent public events, oldest first."""
@@ -553,7 +596,11 @@ class TableService:
         if table.status == "lobby":
             raise TableError("The game has not started yet.")
         if table.status != "active":
-            raise TableError("This game is over." if table.status == "finished" else "This table is closed.")
+            raise TableError(
+                "This game is over: the table is closed."
+                if table.status == "finished"
+                else "This table is closed."
+            )
         return await self._load(table_id)
 
     # ------------------------------------------------------------------ composing replies (worker thread)
@@ -590,18 +637,30 @@ class TableService:
             lines.append(self._waiting_text(table, prompts))
         if status or not opening:
             lines.append(self._legend(table))
+        # A move that tells the thread nothing new (a die assigned in secret, one of several
+        # simultaneous steps) posts no board: the thread is not flooded with identical boards.
+        quiet = (
+            mover is not None
+            and not opening
+            and not status
+            and not any(e.public for e in events)
+            and not fresh
+            and not over
+            and not closed
+        )
         public = rules.view(state, None)
-        image = render.board(rules.kind, public)
+        image = None if quiet else render.board(rules.kind, public)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
             text="\n".join(lines),
             image=image,
-            view_text=None if image else rules.view_text(public),
+            view_text=None if image or quiet else rules.view_text(public),
             ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
             finished=over or closed,
             in_play=not (over or closed),
             kind=rules.kind,
+            quiet=quiet,
         )
         notes: list[PrivateNote] = []
         if not status:
@@ -631,7 +690,7 @@ class TableService:
             text="\n".join(lines),
             image=image,
             view_text=None if image else rules.view_text(view),
-            choices=tuple(_choices(table, seat, "")),
+            choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,
         )
@@ -682,6 +741,26 @@ def _fresh_seats(prompts: list[Prompt], old: list[Prompt]) -> set[int]:
     """Return the seats with a prompt they did not have before (a mover still asked the same is not)."""
     before = set(old)
     return {p.seat for p in prompts if p not in before}
+
+
+def _pref_key(key: str) -> str:
+    """Check a preference key: letters, digits and ``_.:-``, at most 64 characters."""
+    if not _PREF_KEY.fullmatch(key):
+        raise TableError("That is not a setting I know.")
+    return key
+
+
+def _seat_view(table: _Table, seat: int) -> SeatView:
+    """Read one seat's view, every legal move and the pending prompts from one snapshot."""
+    rules, state, version = table.rules, table.state, table.record.version
+    active = table.record.status == "active"
+    legal = rules.legal_moves(state, seat) if active else []
+    moves = tuple(
+        Choice(_clip(rules.label(state, seat, move)), move_value(version, index, move))
+        for index, move in enumerate(legal)
+    )
+    prompts = tuple(rules.pending(state)) if active else ()
+    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts)
 
 
 def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:

@@ -90,6 +90,19 @@ MIGRATIONS: list[tuple[str, ...]] = [
         ) WITHOUT ROWID
         """,
     ),
+    # 2: per-seat preferences (a game's small settings for one player at one table).
+    (
+        """
+        CREATE TABLE seat_prefs (
+            table_id    INTEGER NOT NULL,
+            user_id     INTEGER NOT NULL,
+            key         TEXT    NOT NULL,
+            value       TEXT    NOT NULL,
+            PRIMARY KEY (table_id, user_id, key),
+            FOREIGN KEY (table_id, user_id) REFERENCES seats(table_id, user_id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 

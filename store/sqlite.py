@@ -428,6 +428,44 @@ class Store:
             rows = await self._all(db, "SELECT user_id FROM abandon_votes WHERE table_id = ?", (table_id,))
         return {row["user_id"] for row in rows}
 
+    # ------------------------------------------------------------------ seat preferences
+
+    async def seat_pref(self, table_id: int, user_id: int, key: str) -> str | None:
+        """Return one seated user's preference at a table, or None when unset."""
+        async with self._reading() as db:
+            row = await self._one(
+                db,
+                "SELECT value FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
+                (table_id, user_id, key),
+            )
+        return None if row is None else row["value"]
+
+    async def seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
+        """Return every seated user's value of one preference at a table (unset users are absent)."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db, "SELECT user_id, value FROM seat_prefs WHERE table_id = ? AND key = ?", (table_id, key)
+            )
+        return {row["user_id"]: row["value"] for row in rows}
+
+    async def set_seat_pref(self, table_id: int, user_id: int, key: str, value: str | None) -> None:
+        """Set (or, with None, clear) a seated user's preference; StoreError if not seated there."""
+        async with self._transaction() as db:
+            if value is None:
+                await db.execute(
+                    "DELETE FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
+                    (table_id, user_id, key),
+                )
+                return
+            try:
+                await db.execute(
+                    "INSERT INTO seat_prefs (table_id, user_id, key, value) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, user_id, key) DO UPDATE SET value = excluded.value",
+                    (table_id, user_id, key, value),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
+
     # ------------------------------------------------------------------ meta
 
     async def get_meta(self, key: str) -> str | None:

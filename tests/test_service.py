@@ -12,7 +12,7 @@ import pytest
 from rules import registry
 from service import TableError, TableService, parse_options, seat_order
 from store import Store
-from tests.toygame import TOY
+from tests.toygame import TOY, QuietToyRules, WideToyRules
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 SEED = 12345
@@ -331,3 +331,93 @@ async def test_a_closed_table_says_so(svc: TableService) -> None:
     assert (await svc.status(lobby.id)).text == "This table was closed before its game started."
     with pytest.raises(TableError, match="closed"):
         await svc.hand(lobby.id, BOB)
+
+
+async def open_kind(svc: TableService, kind: str, options: str = "") -> int:
+    table = await svc.open_table(kind, options, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    await svc.join(table.id, BOB, "bob")
+    return table.id
+
+
+async def test_seat_view_holds_every_legal_move_the_view_and_the_prompts(
+    svc: TableService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "toy-wide", WideToyRules())
+    table_id = await open_kind(svc, "toy-wide")
+    with pytest.raises(TableError, match="not started"):
+        await svc.seat_view(table_id, ALICE)
+    await svc.start(table_id, ALICE)
+    with pytest.raises(TableError, match="no seat"):
+        await svc.seat_view(table_id, DAVE)
+    _, state = await store.load(table_id)
+    seat = (await svc._load(table_id)).seat_of(BOB)
+    rules = registry.get("toy-wide")
+    legal = rules.legal_moves(state, seat)
+    seen = await svc.seat_view(table_id, BOB)
+    assert (seen.seat, seen.version, seen.table.id) == (seat, 0, table_id)
+    assert seen.view == rules.view(state, seat) and seen.view["players"][seat]["hand"] is not None
+    assert len(seen.moves) == len(legal) == 33  # uncapped: more than the 25 that choices() gives
+    assert len(await svc.choices(table_id, BOB)) == 25
+    assert [c.value for c in seen.moves[:-1]] == [m.code() for m in legal[:-1]]
+    assert seen.moves[-1].value == f"#0.{len(legal) - 1}"  # a code over 100 characters
+    assert seen.moves[0].label == rules.label(state, seat, legal[0])
+    assert {p.seat for p in seen.prompts} == {0, 1} and [p.seat for p in seen.asked] == [seat]
+    # A value from the seat view plays that very move.
+    reply = await svc.act(table_id, BOB, seen.moves[1].value, expected_version=seen.version)
+    assert reply.answer == f"You played: {seen.moves[1].label}."
+    await svc.abandon(table_id, ALICE)
+    closed = await svc.seat_view(table_id, BOB)
+    assert closed.moves == () and closed.prompts == () and closed.version == 1
+
+
+async def test_a_quiet_move_posts_no_board_and_a_loud_one_does(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "toy-quiet", QuietToyRules())
+    table_id = await open_kind(svc, "toy-quiet")
+    opening = await svc.start(table_id, ALICE)
+    assert opening.board is not None and not opening.board.quiet
+    first = (await svc.choices(table_id, ALICE))[0]
+    quiet = await svc.act(table_id, ALICE, first.value)
+    # No public event, Bob was already asked, the game goes on: nothing for the thread.
+    assert quiet.board is not None and quiet.board.quiet and quiet.board.ping == ()
+    assert quiet.board.image is None and quiet.board.view_text is None
+    assert [n.user_id for n in quiet.private] == [ALICE]  # the mover still hears their own event
+    loud = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert loud.board is not None and not loud.board.quiet and "Revealed" in loud.board.text
+    # The ordinary game's lock-in is public, so it is never quiet.
+    toy_id = await open_kind(svc, "toy")
+    await svc.start(toy_id, ALICE)
+    toy_move = await svc.act(toy_id, ALICE, (await svc.choices(toy_id, ALICE))[0].value)
+    assert toy_move.board is not None and not toy_move.board.quiet
+
+
+async def test_seat_prefs_belong_to_seated_users_and_can_be_cleared(svc: TableService) -> None:
+    table_id = await open_duel(svc)
+    assert await svc.seat_pref(table_id, BOB, "argent.react") is None
+    await svc.set_seat_pref(table_id, BOB, "argent.react", "pass")
+    await svc.set_seat_pref(table_id, ALICE, "argent.react", "ask")
+    assert await svc.seat_pref(table_id, BOB, "argent.react") == "pass"
+    assert await svc.seat_prefs(table_id, "argent.react") == {ALICE: "ask", BOB: "pass"}
+    await svc.start(table_id, ALICE)  # preferences outlive the lobby
+    assert await svc.seat_pref(table_id, BOB, "argent.react") == "pass"
+    await svc.set_seat_pref(table_id, BOB, "argent.react", None)
+    assert await svc.seat_pref(table_id, BOB, "argent.react") is None
+    with pytest.raises(TableError, match="no seat"):
+        await svc.set_seat_pref(table_id, DAVE, "argent.react", "pass")
+    with pytest.raises(TableError, match="not a setting"):
+        await svc.set_seat_pref(table_id, BOB, "two words", "pass")
+    with pytest.raises(TableError, match="too long"):
+        await svc.set_seat_pref(table_id, BOB, "note", "x" * 201)
+    with pytest.raises(TableError, match="does not exist"):
+        await svc.set_seat_pref(999, BOB, "note", "x")
+
+
+async def test_buttons_of_a_finished_or_closed_table_say_it_is_closed(svc: TableService) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    await svc.abandon(table_id, ALICE)
+    with pytest.raises(TableError, match="This table is closed"):
+        await svc.act(table_id, BOB, "pass", expected_version=0)
+    note = await svc.hand(table_id, BOB)
+    assert note.choices == ()  # no select of moves on a closed table's private view

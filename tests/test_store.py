@@ -334,6 +334,55 @@ async def test_meta_values_are_kept_and_replaced(db: Store) -> None:
     assert await db.get_meta("tree") == "def"
 
 
+async def test_seat_prefs_are_per_seat_replaced_cleared_and_refused_without_a_seat(db: Store) -> None:
+    table_id = await started(db, (ALICE, BOB))
+    assert await db.seat_pref(table_id, ALICE, "react") is None
+    await db.set_seat_pref(table_id, ALICE, "react", "pass")
+    await db.set_seat_pref(table_id, ALICE, "react", "ask")
+    await db.set_seat_pref(table_id, BOB, "react", "pass")
+    await db.set_seat_pref(table_id, BOB, "colour", "red")
+    assert await db.seat_pref(table_id, ALICE, "react") == "ask"
+    assert await db.seat_prefs(table_id, "react") == {ALICE: "ask", BOB: "pass"}
+    await db.set_seat_pref(table_id, ALICE, "react", None)
+    assert await db.seat_pref(table_id, ALICE, "react") is None
+    assert await db.seat_prefs(table_id, "react") == {BOB: "pass"}
+    with pytest.raises(StoreError, match="not seated"):
+        await db.set_seat_pref(table_id, CAROL, "react", "pass")
+    other = await started(db, (ALICE, BOB), "other")
+    assert await db.seat_pref(other, BOB, "react") is None
+
+
+async def test_leaving_the_lobby_drops_that_seats_prefs(db: Store) -> None:
+    table = await db.create_table("toy", "T", {}, None, 2, ALICE)
+    await db.add_seat(table.id, ALICE, "alice", True)
+    await db.add_seat(table.id, BOB, "bob", True)
+    await db.set_seat_pref(table.id, BOB, "react", "pass")
+    await db.remove_seat(table.id, BOB)
+    await db.add_seat(table.id, BOB, "bob", True)
+    assert await db.seat_pref(table.id, BOB, "react") is None
+
+
+async def test_a_schema_1_file_gains_seat_prefs_and_keeps_its_tables(
+    db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store.migrations, "MIGRATIONS", MIGRATIONS[:1])
+    old = await Store.open(db_path)
+    table_id = await started(old)
+    await old.close()
+    monkeypatch.setattr(store.migrations, "MIGRATIONS", MIGRATIONS)
+    new = await Store.open(db_path)
+    try:
+        table, state = await new.load(table_id)
+        assert (table.status, state) == ("active", {"n": 0})
+        await new.set_seat_pref(table_id, BOB, "react", "pass")
+        assert await new.seat_pref(table_id, BOB, "react") == "pass"
+    finally:
+        await new.close()
+    con = raw(db_path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) >= 2
+    con.close()
+
+
 # --------------------------------------------------------------------------- concurrency
 
 

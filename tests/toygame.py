@@ -213,4 +213,30 @@ class ToyRules(Rules):
         return 12 * (players + 1)
 
 
+class QuietToyRules(ToyRules):
+    """Sigil Duel where locking in a sigil tells the table nothing: a quiet move for the spine."""
+
+    kind = "toy-quiet"
+    title = "Quiet Sigil Duel"
+
+    def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
+        """Resolve as Sigil Duel, without the public 'has locked in' line."""
+        return [e for e in super().resolve(state, seat, move) if e.kind != "locked"]
+
+
+class WideToyRules(ToyRules):
+    """Sigil Duel whose choosing mages may also pass with any of 30 remarks (more than 25 moves)."""
+
+    kind = "toy-wide"
+    title = "Wide Sigil Duel"
+
+    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+        """Sigil Duel's moves, plus 30 remarks (the last one too long for a choice value)."""
+        moves = super().legal_moves(state, seat)
+        if state["phase"] != "choose" or not moves:
+            return moves
+        remarks = [Move.of("pass", remark=f"r{i}") for i in range(29)]
+        return moves + remarks + [Move.of("pass", remark="x" * 120)]
+
+
 TOY = ToyRules()
