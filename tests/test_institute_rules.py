@@ -129,7 +129,8 @@ def test_changing_an_assignment_is_limited():
 
 @pytest.mark.parametrize("first", [0, 1])
 def test_secret_assignment_and_simultaneous_reveal(first: int):
-    """Phase I, steps 3-5: assign in secret, reveal together; either player may confirm first."""
+    """Phase I, steps 3-5 and "Example: Assigning Action Cards to Dice" (Seth reveals at the end of
+    Phase I): assign in secret, reveal together; either player may confirm first."""
     s = fresh(7)
     plans = {0: ["take", "cast1", "cast2", "cast1"], 1: ["cast1", "take", "take", "cast2"]}
     assert {(p.seat, p.kind) for p in R.pending(s)} == {(0, PromptKind.SECRET), (1, PromptKind.SECRET)}

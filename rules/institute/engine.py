@@ -476,6 +476,7 @@ class InstituteRules(Rules):
     )
     actions = moves.ALL_ACTIONS
     rulebook = "institute-for-magical-arts.txt"
+    has_secrets = True  # the secret assignments, the secret Portal choice, the deck order
 
     def setup(self, players: int, options: dict[str, str], seed: int) -> State:
         """Return the opening state."""
