@@ -18,7 +18,18 @@ from rules.argent.engine import advance, options_for, resolve, to_move
 from tests.argent_helpers import give_mage, round_one, seat_now
 
 
+_BUSY: list[tuple[dict, int, int]] = []
+
+
 def busy_board() -> tuple[dict, int, int]:
+    """Return a fresh copy of one busy 4-player board (built once: setup takes a few dozen moves)."""
+    if not _BUSY:
+        _BUSY.append(build_busy_board())
+    state, me, foe = _BUSY[0]
+    return json.loads(json.dumps(state)), me, foe
+
+
+def build_busy_board() -> tuple[dict, int, int]:
     """Return a 4-player round with mages everywhere, full purses, learned spells and exhausted cards."""
     state = round_one(4, seed=5)
     me = seat_now(state)
@@ -160,10 +171,8 @@ def test_every_room_slot_pays_out(room: str, side: str, slot: str) -> None:
         rooms.pop("student_stores")
         rooms[room] = {"side": side, "locked": False, "marker": 0, "cards": []}
     rooms[room]["side"] = side
-    if (
-        "reveal_vault_3" in content.room_side(room, side).get("rules", [])
-        or (side == "B"
-        and room == "adventuring")
+    if "reveal_vault_3" in content.room_side(room, side).get("rules", []) or (
+        side == "B" and room == "adventuring"
     ):
         rooms[room]["cards"] = [{"kind": "vault", "id": state["decks"]["vault"].pop(0)}]
     mage = give_mage(state, me, "divinity", "office")
