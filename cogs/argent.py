@@ -925,15 +925,29 @@ class ArgentCog(commands.Cog):
         return await self._offers(interaction, current, "decide")
 
     async def _play(self, interaction: discord.Interaction, command: str, value: str) -> None:
-        """Check the typed value fits the command, then play it."""
-        try:
+        """Check the chosen move fits the command (a cast is not a placement), then play it."""
+
+        async def work() -> None:
             table = await kit.table_here(interaction)
-            if table.kind != KIND:
-                raise TableError("This thread does not play Argent: The Consortium.")
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await act(interaction, table.id, value, None)
+            now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
+            wanted = value.strip().casefold()
+            offer = next(
+                (
+                    o
+                    for o in now.offers
+                    if wanted in (o.value.casefold(), o.label.casefold(), o.move.code().casefold())
+                ),
+                None,
+            )
+            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.offers):
+                raise TableError(NOTHING[command])
+            if offer is not None and not COMMAND_FILTERS[command](offer):
+                raise TableError(
+                    f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."
+                )
+            await act(interaction, table.id, offer.value if offer else value, now.version if offer else None)
+
+        await kit.guarded(interaction, work)
 
     @argent.command(name="place")
     @app_commands.describe(where="The room (then the slot) for your mage")

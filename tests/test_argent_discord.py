@@ -67,6 +67,7 @@ class Table:
     """Indexed by seat."""
     outsider: simcord.MemberActor
     autocompleted: list[str] = field(default_factory=list)
+    boards: int = 0
 
     @property
     def bot(self) -> ConclaveBot:
@@ -101,7 +102,9 @@ async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
     assert record is not None
     seats = await env.bot.store.seats(record.id)
     by_id = {m.id: m for m in people.values()}
-    return Table(env, thread, [by_id[s.user_id] for s in sorted(seats, key=lambda s: s.seat)], outsider)
+    table = Table(env, thread, [by_id[s.user_id] for s in sorted(seats, key=lambda s: s.seat)], outsider)
+    table.boards = len([m for m in table.public() if m.attachments])
+    return table
 
 
 def _components(message: Any) -> list[dict[str, Any]]:
@@ -192,6 +195,10 @@ class Player:
             result = await self.command("bell", "offering", label)
         else:
             result = await self.use_panel(_values(state, self.seat, move, version))
+        boards = [m for m in self.table.public() if m.attachments]
+        # Each move posts exactly one board message (its image, who acts, the buttons).
+        assert len(boards) == self.table.boards + 1, (move, [b.content for b in boards[-3:]])
+        self.table.boards = len(boards)
         assert result.response is not None, move
         text = result.response.content
         assert "moved on" not in text and "not one of your choices" not in text, text
@@ -202,7 +209,9 @@ class Player:
 async def react_from_board(table: Table, player: Player, policy: Policy, move: Move) -> Any:
     """Answer a reaction window from the board message's own buttons."""
     board = [m for m in table.public() if m.components][-1]
-    assert f"<@{player.member.id}>" in board.content
+    # Only the player holding a usable reaction is pinged.
+    assert board.content.startswith(f"<@{player.member.id}> — your decision.")
+    assert all(f"<@{m.id}>" not in board.content for m in table.members if m is not player.member)
     labels = [c.get("label") for c in _components(board)]
     assert labels[:2] == ["React…", "Pass"], labels
     if move.action == "pass":
@@ -233,6 +242,7 @@ async def play_out(table: Table, policy: Policy, limit: int = 900) -> int:
                 await react_from_board(table, players[seat], policy, move) is None and move.action == "react"
             ):
                 await players[seat].play(state, move, record.version)
+            table.boards = len([m for m in table.public() if m.attachments])
         else:
             await players[seat].play(state, move, record.version)
         moves += 1
@@ -360,3 +370,41 @@ def test_round_summary_groups_what_each_room_gave_whom() -> None:
     ]
     summary = cog.round_summary(lines)
     assert summary == "**Courtyard**: P2 1 IP; P3: gains 3 Mana\n**Guilds**: P1: gains 8 Gold, learns Wave"
+
+
+def test_no_public_text_label_view_or_image_names_a_face_down_voter_over_many_games() -> None:
+    """Random games of 2-5 players: public events, the round summaries, every legal move's label,
+    the public view and (sampled) the public board's pixels never show a voter still face down."""
+    hidden_everywhere = {v["name"] for v in content.voters() if not v["always_in_play"]}
+    rand = random.Random(77)
+    checked_images = 0
+    for game in range(6):
+        players = 2 + game % 4
+        state = R.setup(players, {"candidates": "B" if game % 2 else "A"}, 1000 + game)
+        public: list[str] = []
+        for step in range(3000):
+            if state["over"]:
+                break
+            prompt = R.pending(state)[0]
+            legal = R.legal_moves(state, prompt.seat)
+            assert not any(name in prompt.text for name in hidden_everywhere)
+            if step % 2 == 0 or prompt.kind is not PromptKind.TURN:
+                # Every decision's list is checked; ordinary turns every other step, to keep this quick.
+                for move in legal:
+                    label = R.label(state, prompt.seat, move)
+                    assert not any(name in label for name in hidden_everywhere), label
+                view = R.view(state, None)
+                shown = json.dumps(view)
+                assert not any(name in shown for name in hidden_everywhere), step
+            if step % 200 == 100:
+                board = drawing.draw_board(R.view(state, None))
+                assert drawing.draw_board(R.view(R.scramble(state, None, rand), None)) == board
+                checked_images += 1
+            state, events = R.apply(state, prompt.seat, rand.choice(legal))
+            if state["over"]:
+                break
+            public += [e.text for e in events if e.public]
+            assert not any(name in line for line in public[-len(events) :] for name in hidden_everywhere)
+        summary = cog.round_summary(public) or ""
+        assert not any(name in summary for name in hidden_everywhere)
+    assert checked_images >= 5
