@@ -17,7 +17,6 @@ from rules.argent.agenda import push_effects
 from rules.argent.engine import advance, options_for, resolve, to_move
 from tests.argent_helpers import give_mage, round_one, seat_now
 
-
 _BUSY: list[tuple[dict, int, int]] = []
 
 
