@@ -1192,7 +1192,8 @@ def answer_take_slot(state: State, task: Task, opt: dict[str, Any], events: list
     if any(x["loc"] == loc for x in state["mages"]):
         return
     m = next(x for x in office_mages(state, task["seat"]) if x["type"] == opt["args"]["type"])
-    put(state, m, loc, events, placing=False)
+    # Putting a mage from the office into the freed slot is a placement (it earns an instant errand).
+    put(state, m, loc, events)
 
 
 def harm(state: State, what: str, m: dict[str, Any], by: int, via: str | None, before: str) -> None:
