@@ -152,7 +152,7 @@ def _reward_one(effect: dict[str, Any]) -> str:
     if key == "gain":
         return _amounts(arg)
     if key == "pay":
-        return f"pay {_amounts(arg)} →"
+        return f"{_amounts(arg)} →"
     if key == "choose":
         return " / ".join(reward_text(o) for o in arg)
     if key == "choose_distinct":
@@ -172,10 +172,12 @@ def _reward_one(effect: dict[str, Any]) -> str:
         half = "½" if arg.get("divide") == 2 else ""
         return f"{plus}{half}{RES_SHORT.get(arg['resource'], arg['resource'])}/{per}"
     if key == "repeat":
-        return f"≤{arg.get('max') or '∞'}× (" + reward_text(arg["effects"]) + ")"
+        return f"≤{arg.get('max') or '∞'}×: " + reward_text(arg["effects"])
     if key == "gain_mage":
         dept = arg["department"]
-        return "Apprentice" if dept == "apprentice" else f"+{DEPT_TAG.get(dept, dept)} mage"
+        if dept == "apprentice":
+            return "Apprentice"
+        return "+mage" if dept == "any" else f"+{DEPT_TAG.get(dept, dept)} mage"
     if key == "swap_mage":
         return "swap mage"
     if key == "secret_supporter":
