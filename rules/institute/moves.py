@@ -54,6 +54,12 @@ ALL_ACTIONS = frozenset(
 """Every action name the Institute knows."""
 
 SUBSETS = [c for n in range(1, DICE + 1) for c in combinations(range(1, DICE + 1), n)]
+# Moves are immutable values: build the common ones once (legal_moves runs on every click).
+REROLLS = [Move.of("reroll", dice=list(c)) for c in SUBSETS]
+FREE_REROLL = Move.of("reroll", dice=list(range(1, DICE + 1)))
+REFILL = Move.of("refill")
+CONFIRM = Move.of("confirm")
+ASSIGN = {(d, a): Move.of("assign", die=d + 1, card=a) for d in range(DICE) for a in ACTIONS}
 
 
 def free_reroll(state: State, seat: int) -> bool:
@@ -72,25 +78,25 @@ def assign_moves(state: State, seat: int) -> list[Move]:
     """Return the Phase I moves of a seat that has not confirmed."""
     me = player(state, seat)
     moves: list[Move] = []
-    if free_reroll(state, seat):
-        moves.append(Move.of("reroll", dice=list(range(1, DICE + 1))))
+    if sum(me["dice"]) <= 6:
+        moves.append(FREE_REROLL)
     elif me["rerolls"] > 0:
-        moves.extend(Move.of("reroll", dice=list(c)) for c in SUBSETS)
+        moves.extend(REROLLS)
     if me["rerolls"] < MAX_REROLLS and me["charms"] > 0:
-        moves.append(Move.of("refill"))
+        moves.append(REFILL)
     assign = me["assign"]
+    counts = {a: assign.count(a) for a in ACTIONS}
     for d in range(DICE):
-        if assign[d] is not None and me["changes"] >= MAX_CHANGES:
+        here = assign[d]
+        if here is not None and me["changes"] >= MAX_CHANGES:
             continue
         for action in ACTIONS:
-            if assign[d] == action:
-                continue
-            used = sum(1 for i in range(DICE) if i != d and assign[i] == action)
-            if used < ACTION_LIMITS[action]:
-                moves.append(Move.of("assign", die=d + 1, card=action))
+            # a card already under this die may move; otherwise one must be left in hand
+            if here != action and counts[action] < ACTION_LIMITS[action]:
+                moves.append(ASSIGN[d, action])
     moves.extend(Move.of("power", card=c) for c in usable_one_time(state, seat, 1))
     if None not in assign:
-        moves.append(Move.of("confirm"))
+        moves.append(CONFIRM)
     return moves
 
 
