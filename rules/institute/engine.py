@@ -15,7 +15,6 @@ deciding); windows for one-time powers are REACTION prompts; everything else wai
 from __future__ import annotations
 
 import pickle
-import random
 from typing import Any
 
 from rules import rng
@@ -856,7 +855,7 @@ class InstituteRules(Rules):
         return board_text(view)
 
 
-def _random_assignment(rand: random.Random, full: bool) -> list[str | None]:
+def _random_assignment(rand: Any, full: bool) -> list[str | None]:
     """Return a random legal assignment of Action Cards to the four dice (some empty unless full)."""
     pool = [a for a, n in ACTION_LIMITS.items() for _ in range(n)]
     rand.shuffle(pool)

@@ -10,16 +10,32 @@ a card decides games by itself.
 
 from __future__ import annotations
 
-import random
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from rules import rng
 from rules.contract import Move
 from rules.institute.engine import InstituteRules
 from rules.institute.state import card
 
 RULES = InstituteRules()
+
+
+class Chooser:
+    """Random choices for the policies, from the seeded generator (rules/ never uses ``random``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.box: dict = {}
+        rng.seed_state(self.box, seed)
+
+    def choice(self, items: list[Move]) -> Move:
+        """Return one item at random."""
+        return rng.choice(self.box, items)
+
+    def random(self) -> float:
+        """Return a float in [0, 1)."""
+        return rng.randbelow(self.box, 1 << 30) / (1 << 30)
 
 
 def _edge(state: dict, i: int, seat: int) -> int:
@@ -40,7 +56,7 @@ def _worth(state: dict, i: int, seat: int) -> float:
     return vp / (1 + _edge(state, i, seat))
 
 
-def _greedy(state: dict, seat: int, moves: list[Move], rand: random.Random) -> Move:
+def _greedy(state: dict, seat: int, moves: list[Move], rand: Chooser) -> Move:
     """A simple human-like player: take on high dice, cast where a card is closest, use every power."""
     by = {m.action: m for m in moves}
     me = state["players"][seat]
@@ -105,9 +121,7 @@ def _rolled(state: dict, seat: int) -> int:
     return state["frames"][str(seat)]["cur"]["die"]
 
 
-def pick(
-    rand: random.Random, moves: list[Move], policy: str, state: dict | None = None, seat: int = 0
-) -> Move:
+def pick(rand: Chooser, moves: list[Move], policy: str, state: dict | None = None, seat: int = 0) -> Move:
     """Choose a move for a seat under the named policy."""
     if policy == "greedy" and state is not None:
         return _greedy(state, seat, moves, rand)
@@ -146,7 +160,7 @@ class Stats:
 
 def play(seed: int, policy: str = "random", options: dict[str, str] | None = None) -> tuple[dict, int]:
     """Play one game to the end; return the final state and its number of moves."""
-    rand = random.Random(seed)
+    rand = Chooser(seed)
     state = RULES.setup(2, options or {}, seed)
     count = 0
     while not RULES.is_over(state):
