@@ -83,6 +83,11 @@ class Table:
     def public(self) -> list[Any]:
         return [m for m in self.thread.history() if not m.flags.ephemeral]
 
+    def board_count(self) -> int:
+        """Count the thread's public messages with an image (read from SimCord's store: cheap)."""
+        stored = self.env.backend.messages.get(self.thread.id, {}).values()
+        return sum(1 for m in stored if m.attachments and not m.flags & 64)
+
 
 async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
     guild = env.create_guild("Argent Test")
@@ -104,7 +109,7 @@ async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
     seats = await env.bot.store.seats(record.id)
     by_id = {m.id: m for m in people.values()}
     table = Table(env, thread, [by_id[s.user_id] for s in sorted(seats, key=lambda s: s.seat)], outsider)
-    table.boards = len([m for m in table.public() if m.attachments])
+    table.boards = table.board_count()
     return table
 
 
@@ -196,10 +201,10 @@ class Player:
             result = await self.command("bell", "offering", label)
         else:
             result = await self.use_panel(_values(state, self.seat, move, version))
-        boards = [m for m in self.table.public() if m.attachments]
         # Each move posts exactly one board message (its image, who acts, the buttons).
-        assert len(boards) == self.table.boards + 1, (move, [b.content for b in boards[-3:]])
-        self.table.boards = len(boards)
+        boards = self.table.board_count()
+        assert boards == self.table.boards + 1, move
+        self.table.boards = boards
         assert result.response is not None, move
         text = result.response.content
         assert "moved on" not in text and "not one of your choices" not in text, text
@@ -243,7 +248,7 @@ async def play_out(table: Table, policy: Policy, limit: int = 900) -> int:
                 await react_from_board(table, players[seat], policy, move) is None and move.action == "react"
             ):
                 await players[seat].play(state, move, record.version)
-            table.boards = len([m for m in table.public() if m.attachments])
+            table.boards = table.board_count()
         else:
             await players[seat].play(state, move, record.version)
         moves += 1
