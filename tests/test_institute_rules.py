@@ -517,3 +517,25 @@ def test_moves_are_fast_and_lists_stay_short():
 def test_every_card_record_is_reachable_by_key():
     keys = {c.key for c in deck()}
     assert len(keys) == len({c.name for c in deck()})
+
+
+def _score_parts(p: dict) -> int:
+    tools = sum(card(c).vp or 0 for c in p["active"] + p["inactive"] if not card(c).character)
+    return p["charms"] + tools + p["characters"] * (p["characters"] + 1) // 2
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_whole_games_keep_stones_and_scores_consistent(seed: int):
+    """Self-play to the end: 30 stones a colour always, and every VP accounted for by charms and cards."""
+    from rules.institute.selfplay import Chooser, pick
+
+    s = fresh(seed)
+    chooser = Chooser(seed)
+    while not R.is_over(s):
+        seat = chooser.choice(R.waiting_on(s))
+        s, _ = R.apply(s, seat, pick(chooser, R.legal_moves(s, seat), "greedy", s, seat))
+        assert balanced(s)
+        assert all(p["score"] == _score_parts(p) for p in s["players"])
+        assert all(0 <= p["rerolls"] <= 3 and p["charms"] >= 0 for p in s["players"])
+    result = R.result(s)
+    assert result is not None and max(p["score"] for p in s["players"]) >= 20
