@@ -297,13 +297,22 @@ def standing_line(view: View, seat: int, criterion: str) -> str:
     if criterion.startswith("second_most"):
         ranked = sorted(counts.items(), key=lambda kv: -kv[1][0])
         place = 1 + sum(1 for s, (v, _) in ranked if v > mine)
-        return f"you {mine} (place {place}); top rival {seat_tag(best)} {floor}{value} (second place wins)"
-    if mine > value:
-        verdict = f"ahead by {mine - value}" if exact else "ahead as far as you can see"
+        nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+        return f"you {mine} ({nth}); {seat_tag(best)} has {floor}{value}; this voter backs the runner-up"
+    if mine == 0 and value == 0:
+        verdict = "nobody has any yet" if exact else "nobody shows any yet"
+    elif not exact:
+        # A rival's face-down discard may hold more: the count shown is a floor.
+        verdict = {
+            True: "ahead of what you can see",
+            False: f"behind by {value - mine} or more" if mine < value else "level with what you can see",
+        }[mine > value]
+    elif mine > value:
+        verdict = f"ahead by {mine - value}"
     elif mine == value:
         verdict = "tied (a Mark, then IP break ties)"
     else:
-        verdict = f"behind by {value - mine}" + ("" if exact else " or more")
+        verdict = f"behind by {value - mine}"
     return f"you {mine}; best rival {seat_tag(best)} {floor}{value}: {verdict}"
 
 
