@@ -945,3 +945,13 @@ def test_mages_in_the_infirmary_can_be_banished() -> None:
     state = run(state, me, [{"banish": {}}])
     state = pick(state, "the Infirmary")
     assert state["mages"][patient["id"]]["loc"] == "office"
+
+
+def test_a_shadowing_mage_loses_its_innate_power() -> None:
+    """Shadowing: shadowing mages lose their innate powers (a Mysticism B shadow gives no discount)."""
+    state = round_one(3, mage_powers="B")
+    me = seat_now(state)
+    give_mage(state, me, "mysticism", "guilds/r2s")
+    assert spell_cost(state, me, {"cost": 3}) == 3
+    give_mage(state, me, "mysticism", "guilds/r3")
+    assert spell_cost(state, me, {"cost": 3}) == 2

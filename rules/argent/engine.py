@@ -281,7 +281,8 @@ def run_errand(state: State, task: Task, events: list[Event]) -> None:
     if is_merit(s):
         if merit_free(state, seat) > 0:
             opts.append(option("errand", f"Spend a Merit Badge: {what}", claim="merit"))
-        if "merit_for_gold" in powers_of(state, m) and state["seats"][seat]["gold"] >= 4:
+        # A shadowing mage loses its innate powers (rulebook, Shadowing).
+        if not is_shadow(s) and "merit_for_gold" in powers_of(state, m) and state["seats"][seat]["gold"] >= 4:
             opts.append(option("errand", f"Pay 4 Gold instead of a Merit Badge: {what}", claim="gold"))
     else:
         opts.append(option("errand", f"Claim: {what}", claim="plain"))
@@ -344,7 +345,10 @@ def spell_cost(state: State, seat: int, level: dict[str, Any]) -> int:
     mystics = sum(
         1
         for m in state["mages"]
-        if m["owner"] == seat and placed(m["loc"]) and "spell_discount_min_1" in powers_of(state, m)
+        if m["owner"] == seat
+        and placed(m["loc"])
+        and not is_shadow(slot_of(state, m["loc"]))
+        and "spell_discount_min_1" in powers_of(state, m)
     )
     if mystics and cost > 1:
         cost = max(1, cost - mystics)
