@@ -258,7 +258,8 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     closing = [(c, m) for c, m in ordered if m is not None and m.action in CLOSING]
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = [c for c, _ in main[n * SELECT_MAX : (n + 1) * SELECT_MAX]]
-        ui.add_item(MoveSelect(tid, fp, n, chunk))
+        asks = [p["text"] for p in panel.view["prompts"] if p["seat"] == panel.seat]
+        ui.add_item(MoveSelect(tid, fp, n, chunk, " ".join(asks)))
     for choice, move in closing[:5]:
         button = MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move))
         button.row = 4
@@ -456,11 +457,13 @@ class MoveSelect(
 ):
     """A select of legal moves (when there are too many for buttons)."""
 
-    def __init__(self, table_id: int, fp: str, n: int, choices: list[Choice] | None = None) -> None:
+    def __init__(
+        self, table_id: int, fp: str, n: int, choices: list[Choice] | None = None, placeholder: str = ""
+    ) -> None:
         options = [discord.SelectOption(label=_clip(c.label, 100), value=c.value) for c in choices or []]
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose…",
+                placeholder=_clip(placeholder or "Choose…", 150),
                 custom_id=f"ins:s:{table_id}:{fp}:{n}",
                 options=options or [discord.SelectOption(label="(nothing)", value="-")],
                 row=n,
