@@ -244,6 +244,8 @@ def panel_text(now: SeatNow, note: str = "") -> str:
     elif prompt is not None and now.offers:
         what = "your turn" if prompt.decision == "turn" else prompt.text.split(": ", 1)[-1].rstrip(".")
         lines.append(f"**Your decision:** {what}.")
+        if prompt.decision == "turn":
+            lines.append("At most one fast action, then one action; a Bell Tower offering ends your turn.")
         if prompt.kind is PromptKind.REACTION:
             lines.append("You may react to what just happened, or pass.")
     else:
