@@ -8,11 +8,14 @@ so they keep working after a restart.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
@@ -33,6 +36,7 @@ ANSWERED = "conclave_answered"
 """Marks an interaction whose failure the player was already told about."""
 DM_CLOSED = 50007
 """Discord's error code for 'Cannot send messages to this user'."""
+CLOSING_LINE = "This table is closed: its buttons no longer play. Start a new game with `/game new`."
 
 
 def service_of(client: discord.Client) -> TableService:
@@ -47,6 +51,15 @@ async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> 
         await interaction.followup.send(_clip(text), **kwargs)
     else:
         await interaction.response.send_message(_clip(text), **kwargs)
+    view = kwargs.get("view")
+    if kwargs["ephemeral"] and isinstance(view, discord.ui.View) and _restart_proof(view):
+        # discord.py keeps an ephemeral message's view with a 15-minute timeout task; items
+        # that are all DynamicItems are dispatched by custom id, so the view is not needed.
+        view.stop()
+
+
+def _restart_proof(view: discord.ui.View) -> bool:
+    return all(isinstance(item, discord.ui.DynamicItem) for item in view.children)
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[T]]) -> T | None:
@@ -110,8 +123,14 @@ def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> t
 
 BoardItems = Callable[[Board], list[discord.ui.Item]]
 PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
+BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
+PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
+AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
 _BOARD_ITEMS: dict[str, BoardItems] = {}
 _PRIVATE_ITEMS: dict[str, PrivateItems] = {}
+_BOARD_PANELS: dict[str, BoardPanel] = {}
+_PRIVATE_PANELS: dict[str, PrivatePanel] = {}
+_AFTER_DELIVER: dict[str, AfterDeliver] = {}
 
 
 def add_board_items(kind: str, make: BoardItems) -> None:
@@ -122,6 +141,35 @@ def add_board_items(kind: str, make: BoardItems) -> None:
 def add_private_items(kind: str, make: PrivateItems) -> None:
     """Let a game's cog replace the default move select on its private notes."""
     _PRIVATE_ITEMS[kind] = make
+
+
+def register_board_panel(kind: str, build: BoardPanel) -> None:
+    """Let a game's cog build the whole thread message of its boards (text, files, view).
+
+    ``build(client, board)`` returns ``thread.send()`` arguments. It is used for the boards of a
+    started game (start, moves, the end), never for lobby lines or abandon votes. If it fails,
+    the kit's own ``board_message`` is posted instead.
+    """
+    _BOARD_PANELS[kind] = build
+
+
+def register_private_panel(kind: str, build: PrivatePanel) -> None:
+    """Let a game's cog build the whole private message of its notes (DMs, My private view, /game hand).
+
+    ``build(client, table, note)`` returns ``send()`` arguments. If it fails (a TableError
+    included), the kit's own ``private_message`` is sent instead.
+    """
+    _PRIVATE_PANELS[kind] = build
+
+
+def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
+    """Let a game's cog act after each reply of its tables is delivered (auto-pass, summaries...).
+
+    ``hook(client, reply)`` runs after the board is posted and the notes are sent, outside the
+    table's delivery lock (it may act and deliver again), and before a finished table's thread
+    is closed. Its errors are logged (without their text) and never break the delivery.
+    """
+    _AFTER_DELIVER[kind] = hook
 
 
 def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
@@ -181,15 +229,144 @@ async def thread_of(client: discord.Client, table: TableRecord) -> discord.abc.M
     return channel  # type: ignore[return-value]
 
 
+@dataclass
+class _Deliveries:
+    """What one bot remembers of its posting, by table id (lost on restart, which is harmless)."""
+
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    posted: dict[int, int] = field(default_factory=dict)
+    """The version of the newest board posted in each table's thread."""
+    boards: dict[int, int] = field(default_factory=dict)
+    """The id of the last board message posted with buttons in each table's thread."""
+
+
+def _deliveries(client: discord.Client) -> _Deliveries:
+    found = getattr(client, "_conclave_deliveries", None)
+    if found is None:
+        found = _Deliveries()
+        client._conclave_deliveries = found  # type: ignore[attr-defined]
+    return found
+
+
+@contextlib.asynccontextmanager
+async def delivery_turn(client: discord.Client, table_id: int) -> AsyncIterator[None]:
+    """Hold a table's delivery lock: its boards are posted one at a time, in version order.
+
+    The lock is fair (first come, first served) and a move takes it as soon as the store has
+    accepted it, so two moves landing together post their boards in the order they were made
+    even when the first board is slower to build.
+    """
+    locks = _deliveries(client).locks
+    lock = locks.get(table_id)
+    if lock is None:
+        lock = locks[table_id] = asyncio.Lock()
+    async with lock:
+        yield
+
+
 async def deliver(client: discord.Client, reply: Reply) -> None:
-    """Post a reply's board in the table's thread and send each private note by DM."""
+    """Post a reply's board, send each private note by DM, run the game's hook, close if over."""
+    async with delivery_turn(client, reply.table.id):
+        await post(client, reply)
+    await after_delivery(client, reply)
+
+
+async def post(client: discord.Client, reply: Reply) -> None:
+    """Post the board in the thread (unless quiet or older than one already posted) and the DMs.
+
+    Call it while holding ``delivery_turn(client, reply.table.id)``; ``deliver`` does.
+    """
     thread = await thread_of(client, reply.table)
-    if reply.board is not None and thread is not None:
-        await thread.send(**board_message(reply.board))
+    board = reply.board
+    memory = _deliveries(client)
+    if board is not None and thread is not None and not board.quiet:
+        newest = memory.posted.get(board.table_id, -1)
+        if board.version < newest:
+            # A newer board already shows the table; an older one would mislead.
+            log.info("table %s: board v%s skipped, v%s already posted", board.table_id, board.version, newest)
+        else:
+            sent = await thread.send(**await _board_send_args(client, board))
+            memory.posted[board.table_id] = board.version
+            if board.in_play:
+                memory.boards[board.table_id] = sent.id
     for note in reply.private:
         if note.dm_ok is False:
             continue
-        await send_private(client, reply.table, note.user_id, private_message(note), thread)
+        message = await private_send_args(client, reply.table, note)
+        await send_private(client, reply.table, note.user_id, message, thread)
+
+
+async def after_delivery(client: discord.Client, reply: Reply) -> None:
+    """Run the kind's after-delivery hook, then close the thread of a table that just ended."""
+    hook = _AFTER_DELIVER.get(reply.table.kind)
+    if hook is not None:
+        try:
+            await hook(client, reply)
+        except Exception as exc:
+            # The error's text may quote a secret (a card, a hand): log its type and frames only.
+            frames = "\n".join(
+                f"  {f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(exc.__traceback__)
+            )
+            log.error(
+                "table %s: the %s after-delivery hook failed with %s\n%s",
+                reply.table.id,
+                reply.table.kind,
+                type(exc).__name__,
+                frames,
+            )
+    if reply.board is not None and reply.board.finished:
+        await close_thread(client, reply.table)
+
+
+async def close_thread(client: discord.Client, table: TableRecord) -> None:
+    """Say the table is closed, take the buttons off its last board and archive its thread.
+
+    The thread is archived, not locked: players may still talk about the game (a message
+    reopens it), while every old button answers that the table is closed.
+    """
+    thread = await thread_of(client, table)
+    if not isinstance(thread, discord.Thread):
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await thread.send(CLOSING_LINE)
+    message_id = _deliveries(client).boards.pop(table.id, None)
+    if message_id is not None:
+        try:
+            await thread.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as exc:
+            log.info("table %s: its last board keeps its buttons (status %s)", table.id, exc.status)
+    try:
+        await thread.edit(archived=True)
+    except discord.HTTPException as exc:
+        log.info("table %s: its thread stays open (status %s)", table.id, exc.status)
+
+
+async def _board_send_args(client: discord.Client, board: Board) -> dict[str, Any]:
+    """Return the send() arguments of a board: the game's panel when it has one, else the kit's."""
+    build = _BOARD_PANELS.get(board.kind)
+    if build is not None:
+        try:
+            return await build(client, board)
+        except Exception as exc:
+            log.error(
+                "table %s: the %s board panel failed with %s", board.table_id, board.kind, type(exc).__name__
+            )
+    return board_message(board)
+
+
+async def private_send_args(client: discord.Client, table: TableRecord, note: PrivateNote) -> dict[str, Any]:
+    """Return the send() arguments of a private note: the game's panel when it has one, else the kit's."""
+    build = _PRIVATE_PANELS.get(note.kind)
+    if build is not None:
+        try:
+            return await build(client, table, note)
+        except TableError:
+            pass
+        except Exception as exc:
+            log.error(
+                "table %s: the %s private panel failed with %s", table.id, note.kind, type(exc).__name__
+            )
+    return private_message(note)
 
 
 async def send_private(
@@ -236,8 +413,9 @@ async def show_private(interaction: discord.Interaction, table_id: int) -> None:
     """Answer ephemerally with the user's private view of a table (refusing non-seated users)."""
 
     async def work() -> None:
-        note = await service_of(interaction.client).hand(table_id, interaction.user.id)
-        message = private_message(note)
+        svc = service_of(interaction.client)
+        note = await svc.hand(table_id, interaction.user.id)
+        message = await private_send_args(interaction.client, await svc.table(table_id), note)
         await answer(interaction, message.pop("content"), **message)
 
     await guarded(interaction, work)
@@ -251,8 +429,12 @@ async def play(
     async def work() -> None:
         svc = service_of(interaction.client)
         reply = await svc.act(table_id, interaction.user.id, move, expected_version=version)
-        await deliver(interaction.client, reply)
+        # The move that the store accepted first takes the delivery lock first (nothing yields
+        # between act returning and the lock), so boards go out in version order.
+        async with delivery_turn(interaction.client, table_id):
+            await post(interaction.client, reply)
         await answer(interaction, reply.answer)
+        await after_delivery(interaction.client, reply)
 
     await guarded(interaction, work)
 

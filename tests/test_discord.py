@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -14,8 +18,9 @@ from bot import ConclaveBot, create_bot
 from cogs import kit
 from cogs.kit import PlayMoveButton
 from rules import registry
-from service import Board, Choice, PrivateNote
-from tests.toygame import TOY
+from service import Board, Choice, PrivateNote, Reply
+from store import TableRecord
+from tests.toygame import TOY, QuietToyRules
 
 SEED = 4242
 
@@ -403,3 +408,226 @@ async def test_a_name_cannot_ping_everyone_or_a_role(world: World) -> None:
     assert "@everyone" in seated.content
     stored = world.env.backend.get_message(thread.id, seated.id)
     assert not stored.mention_everyone and stored.ping_role_ids == [] and stored.ping_user_ids == []
+
+
+def board_messages(thread: simcord.ChannelHandle) -> list[discord.Message]:
+    return [m for m in thread.history() if not m.flags.ephemeral and "Seats:" in m.content]
+
+
+async def _table(world: World):
+    table = await world.bot.store.table_for_thread(world.thread().id)  # type: ignore[union-attr]
+    assert table is not None
+    return table
+
+
+async def test_a_quiet_move_posts_nothing_in_the_thread_and_answers_the_mover(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "toy-quiet", QuietToyRules())
+    await world.alice.slash(world.channel, "game new", kind="toy-quiet")
+    thread = world.thread()
+    await world.bob.slash(thread, "game join")
+    await world.alice.slash(thread, "game start")
+    before = len(world.public())
+    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
+    played = await world.alice.slash(thread, "game play", move=move["value"])
+    assert played.ephemeral and played.response.content == f"You played: {move['name']}."  # type: ignore[union-attr]
+    assert len(world.public()) == before  # no board: nothing public happened
+    assert "You chose sigil" in dms(world.alice)[-1].content  # the mover's own event still arrives
+    move = (await world.bob.autocomplete(thread, "game play", "move", ""))[0]
+    await world.bob.slash(thread, "game play", move=move["value"])
+    assert len(world.public()) == before + 1 and "Revealed" in thread.last_message.content
+
+
+async def test_the_after_delivery_hook_runs_last_and_its_failure_breaks_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[int] = []
+
+    async def hook(client: discord.Client, reply: Reply) -> None:
+        seen.append(reply.table.version)
+        thread = await kit.thread_of(client, reply.table)
+        assert thread is not None
+        await thread.send(f"after v{reply.table.version}")
+
+    monkeypatch.setattr(kit, "_AFTER_DELIVER", {})
+    kit.register_after_deliver("toy", hook)
+    thread = await started(world)
+    assert thread.last_message.content == "after v0"
+    assert "The game begins" in thread.history()[-2].content  # the board came first
+    assert len([m for m in dms(world.alice) if "you are seat" in m.content]) == 1  # DMs were sent first
+
+    async def broken(client: discord.Client, reply: Reply) -> None:
+        raise ValueError("the secret sigil is 11")
+
+    kit.register_after_deliver("toy", broken)
+    move = (await world.bob.autocomplete(thread, "game play", "move", ""))[0]
+    with caplog.at_level(logging.ERROR, logger="conclave"):
+        played = await world.bob.slash(thread, "game play", move=move["value"])
+    assert played.response.content == f"You played: {move['name']}."  # type: ignore[union-attr]
+    assert "has locked in" in thread.last_message.content  # the board was posted all the same
+    assert "after-delivery hook failed with ValueError" in caplog.text
+    assert "secret sigil" not in caplog.text
+    world.env.raise_errors()  # nothing escaped to discord.py
+
+
+async def test_a_board_panel_and_a_private_panel_replace_the_kits_messages(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(kit.PrivateViewButton(board.table_id))
+        ui.add_item(PlayMoveButton(board.table_id, board.version, Choice("Pass", "pass")))
+        return {"content": f"PANEL v{board.version}", "view": ui}
+
+    async def private_panel(client: discord.Client, table: TableRecord, note: PrivateNote) -> dict[str, Any]:
+        seat = await kit.service_of(client).seat_view(table.id, note.user_id)
+        return {"content": f"MY PANEL seat {seat.seat}: {len(seat.moves)} moves"}
+
+    monkeypatch.setattr(kit, "_BOARD_PANELS", {})
+    monkeypatch.setattr(kit, "_PRIVATE_PANELS", {})
+    kit.register_board_panel("toy", board_panel)
+    kit.register_private_panel("toy", private_panel)
+    thread = await started(world)
+    assert any("bob takes a seat" in m.content for m in thread.history())  # lobby lines stay the kit's
+    assert thread.last_message.content == "PANEL v0"
+    assert dms(world.bob)[-1].content.startswith("MY PANEL seat")
+    shown = await world.bob.click(thread.last_message, label="My private view")
+    assert shown.ephemeral and shown.response.content.startswith("MY PANEL seat")  # type: ignore[union-attr]
+    hand = await world.bob.slash(thread, "game hand")
+    assert hand.ephemeral and hand.response.content.startswith("MY PANEL seat")  # type: ignore[union-attr]
+
+    async def failing(client: discord.Client, board: Board) -> dict[str, Any]:
+        raise RuntimeError("panel bug")
+
+    kit.register_board_panel("toy", failing)
+    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
+    await world.alice.slash(thread, "game play", move=move["value"])
+    assert "has locked in" in thread.last_message.content  # the kit's own board instead
+
+
+async def test_boards_of_two_quick_moves_go_out_in_version_order(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    posted: list[int] = []
+    second_building = asyncio.Event()
+
+    async def slow_first(client: discord.Client, board: Board) -> dict[str, Any]:
+        if board.version == 2:
+            second_building.set()
+        if board.version == 1:
+            # The first board is slow to build (a store read, a drawing): it waits until the
+            # second one is being built, or a moment when the lock keeps the second one out.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(second_building.wait(), 0.3)
+        posted.append(board.version)
+        return kit.board_message(board)
+
+    monkeypatch.setattr(kit, "_BOARD_PANELS", {})
+    kit.register_board_panel("toy", slow_first)
+    thread = await started(world, players=3)
+    table = await _table(world)
+    svc = world.bot.service
+    assert svc is not None
+    alice = FakeInteraction(world.bot, world.alice.id)
+    bob = FakeInteraction(world.bot, world.bob.id)
+    a = (await svc.choices(table.id, world.alice.id))[0].value
+    b = (await svc.choices(table.id, world.bob.id))[0].value
+    await asyncio.gather(kit.play(alice, table.id, a, None), kit.play(bob, table.id, b, None))  # type: ignore[arg-type]
+    await world.env.settle()
+    assert posted == [0, 1, 2]
+    assert alice.said[-1].startswith("You played") and bob.said[-1].startswith("You played")
+    boards = board_messages(thread)
+    assert [m.content.count("has locked in") for m in boards[-2:]] == [1, 1]
+    assert boards[-2].created_at <= boards[-1].created_at
+    # A board older than one already posted is never posted after it.
+    r3 = await svc.act(table.id, world.carol.id, (await svc.choices(table.id, world.carol.id))[0].value)
+    count = len(board_messages(thread))
+    stale = replace(r3, board=replace(r3.board, version=1), private=())  # type: ignore[arg-type]
+    await kit.deliver(world.bot, stale)
+    await world.env.settle()
+    assert len(board_messages(thread)) == count
+
+
+class FakeInteraction:
+    """Just enough of an interaction for kit.play, so two plays can run truly at once."""
+
+    def __init__(self, client: discord.Client, user_id: int) -> None:
+        self.client = client
+        self.user = discord.Object(user_id)
+        self.extras: dict[str, Any] = {}
+        self.said: list[str] = []
+        self.response = self
+        self.followup = self
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def defer(self, **kwargs: Any) -> None:
+        self._done = True
+
+    async def send(self, content: str, **kwargs: Any) -> None:
+        self.said.append(content)
+
+    send_message = send
+
+
+async def test_a_closed_table_archives_its_thread_and_its_buttons_say_closed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def board_items(board: Board) -> list[discord.ui.Item]:
+        return [PlayMoveButton(board.table_id, board.version, Choice("Pass", "pass"))]
+
+    monkeypatch.setattr(kit, "_BOARD_ITEMS", {"toy": board_items})
+    thread = await started(world)
+    first = board_with_button(thread)
+    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
+    await world.alice.slash(thread, "game play", move=move["value"])
+    last = board_with_button(thread)
+    assert last.id != first.id
+    await world.alice.slash(thread, "game abandon")
+    assert thread.last_message.content == kit.CLOSING_LINE
+    channel = world.env.backend.get_channel(thread.id)
+    assert channel.thread_metadata is not None and channel.thread_metadata.archived
+    assert not world.env.backend.get_message(
+        thread.id, last.id
+    ).components  # the last board's buttons are gone
+    clicked = await world.bob.click(first, label="Pass")
+    assert clicked.ephemeral and clicked.response.content == "This table is closed."  # type: ignore[union-attr]
+    played = await world.bob.slash(thread, "game play", move="pass")
+    assert played.response.content == "This table is closed."  # type: ignore[union-attr]
+    hand = await world.bob.slash(thread, "game hand")
+    assert hand.ephemeral and not hand.response.components  # type: ignore[union-attr]
+
+
+async def test_a_finished_game_closes_its_thread(world: World) -> None:
+    thread = await started(world)
+    svc = world.bot.service
+    assert svc is not None
+    table = await _table(world)
+    for _ in range(60):
+        table = await _table(world)
+        if table.status != "active":
+            break
+        waiting = await world.bot.store.waiting_on(world.alice.id)  # type: ignore[union-attr]
+        member = world.alice if waiting else world.bob
+        move = (await member.autocomplete(thread, "game play", "move", ""))[0]
+        await member.slash(thread, "game play", move=move["value"])
+    assert table.status == "finished"
+    assert "Game over" in thread.history()[-2].content and thread.last_message.content == kit.CLOSING_LINE
+    late = await world.alice.click(board_with_button(thread), label="My private view")
+    assert late.ephemeral and "hand [" in late.response.content  # type: ignore[union-attr]
+
+
+async def test_an_ephemeral_answer_releases_a_view_of_restart_proof_items_only(world: World) -> None:
+    asked = FakeInteraction(world.bot, world.alice.id)
+    dynamic = discord.ui.View(timeout=None)
+    dynamic.add_item(kit.PlayMoveSelect(1, 0, [Choice("Pass", "pass")]))
+    await kit.answer(asked, "Your move", view=dynamic)  # type: ignore[arg-type]
+    assert dynamic.is_finished()
+    plain = discord.ui.View(timeout=None)
+    plain.add_item(discord.ui.Button(label="Plain", custom_id="plain"))
+    await kit.answer(asked, "Something else", view=plain)  # type: ignore[arg-type]
+    assert not plain.is_finished()  # its callback lives in the view: keep it
+    plain.stop()
