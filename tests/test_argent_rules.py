@@ -955,3 +955,18 @@ def test_a_shadowing_mage_loses_its_innate_power() -> None:
     assert spell_cost(state, me, {"cost": 3}) == 3
     give_mage(state, me, "mysticism", "guilds/r3")
     assert spell_cost(state, me, {"cost": 3}) == 2
+
+
+def test_until_your_next_turn_ends_with_the_round() -> None:
+    """House ruling: a status lasting until its caster's next turn ends with the round at the latest."""
+    state = round_one(3)
+    me = seat_now(state)
+    state["statuses"].append(
+        {"name": "no_placing", "seat": me, "duration": "until_your_next_turn", "amount": 0}
+    )
+    assert not any(m.action == "place" for m in R.legal_moves(state, me))
+    state = to_resolution(state)
+    while state["round"] == 1:
+        state = pick(state, "")
+    assert state["statuses"] == []
+    assert any(m.action == "place" for m in R.legal_moves(state, seat_now(state)))
