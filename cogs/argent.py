@@ -211,6 +211,18 @@ NOTHING = {
 }
 
 
+def hint(offer: Offer) -> str | None:
+    """Return a select option's second line: which book and level a cast spell is."""
+    move = offer.move
+    if move.action != "cast" or not move.get("spell"):
+        return None
+    spell, level = move.get("spell"), move.get("level")
+    try:
+        return _clip(f"{content.book(spell)['name']}, level {level}", 100)
+    except KeyError:
+        return "your starter spell"
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -824,7 +836,11 @@ class MoveSelect(
         options = []
         for offer in (offers or [])[:SELECT_MAX]:
             # move_value already keeps a value within Discord's 100 characters.
-            options.append(discord.SelectOption(label=_clip(offer.label, 100), value=offer.value))
+            options.append(
+                discord.SelectOption(
+                    label=_clip(offer.label, 100), value=offer.value, description=hint(offer)
+                )
+            )
         super().__init__(
             discord.ui.Select(
                 placeholder=placeholder,
