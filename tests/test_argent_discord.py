@@ -455,3 +455,23 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
             ui.stop()
             state, _ = R.apply(state, seat, rand.choice(legal))
     assert {"place", "bell", "fast"} <= seen_groups
+
+
+async def test_board_buttons_still_work_after_a_restart(simcord_env: simcord.Env, db_path: str) -> None:
+    table = await open_table(simcord_env)
+    record, state = await table.state()
+    seat = R.pending(state)[0].seat
+    await Player(table, seat).play(state, R.legal_moves(state, seat)[0], record.version)
+    board = table.public()[-1]
+    old = table.bot
+    await simcord_env.restart_bot(create_bot(db_path))
+    await old.close_store()
+    _, state = await table.state()
+    waiting = table.members[R.pending(state)[0].seat]
+    office = await waiting.click(board, label="My office")
+    assert office.ephemeral and office.response is not None and office.response.attachments
+    panel = await waiting.click(board, custom_id=_components(board)[0]["custom_id"])
+    assert panel.response is not None and "**Your decision:**" in panel.response.content
+    buttons = [c for c in _components(panel.response) if c["type"] == 2]
+    played = await waiting.click(panel.response, custom_id=buttons[0]["custom_id"])
+    assert played.response is not None and played.response.content.startswith("You played")
