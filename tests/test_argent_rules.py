@@ -46,7 +46,8 @@ def test_one_fast_action_then_one_action() -> None:
     state = round_one(3)
     me = seat_now(state)
     give_mage(state, me, "planar_studies")
-    state = act(state, me, "place", room="guilds", fast=1)
+    state = act(state, me, "place", fast=1)
+    state = pick(state, "Place it in Guilds")
     state = pick(state, "Planar Studies")
     assert seat_now(state) == me  # the fast action did not use the turn
     assert not any(m.get("fast") for m in R.legal_moves(state, me))
@@ -769,7 +770,8 @@ def test_the_archmages_apprentice_has_every_power() -> None:
     me = seat_now(state)
     state = run(state, me, [{"gain_mage": {"department": "apprentice", "temporary": True}}])
     assert any(m.get("fast") for m in R.legal_moves(state, me))
-    state = act(state, me, "place", room="guilds", fast=1)
+    state = act(state, me, "place", fast=1)
+    state = pick(state, "Place it in Guilds")
     assert any("Archmage's Apprentice" in text for text in labels(state))
 
 

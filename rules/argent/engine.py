@@ -408,16 +408,9 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
     rooms = effects.placeable_rooms(state, seat) if can_place else []
     if turn["main"] and not turn["fast"]:
         fast_placers = [m for m in office_mages(state, seat) if "fast_place" in powers_of(state, m)]
-        if fast_placers:
-            for room in rooms:
-                opts.append(
-                    option(
-                        "place",
-                        f"Fast action: place a Planar Studies mage in {room_name(room)}",
-                        room=room,
-                        fast=1,
-                    )
-                )
+        if fast_placers and rooms:
+            # One move for the fast placement; the room comes next (keeps the turn's list short).
+            opts.append(option("place", "Fast action: place a Planar Studies mage", fast=1))
         for _kind, cid, lvl, rec in castable(state, seat, "fast"):
             opts.append(
                 option(
@@ -498,6 +491,11 @@ def do_turn(state: State, seat: int, opt: dict[str, Any], events: list[Event]) -
     follow: dict[str, Any] = {"op": "after_action", "seat": seat, "mystic": False}
     if action == "place":
         push(state, follow)
+        if args.get("room") is None:
+            rooms = effects.placeable_rooms(state, seat)
+            opts = [option("room", f"Place it in {room_name(r)}", room=r) for r in rooms]
+            ask(state, seat, "fast_room", opts, "choose the room for your fast placement")
+            return
         turn_place(state, seat, args["room"], fast, allow.get("no_powers", False), events)
         return
     if action == "cast":
@@ -622,6 +620,11 @@ def turn_place(state: State, seat: int, room: str, fast: bool, no_powers: bool, 
         f"choose a mage and a slot in {room_name(room)}",
         data={"room": room, "fast": fast, "no_powers": no_powers, "great": 0},
     )
+
+
+def answer_fast_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Go on with a fast placement in the chosen room."""
+    turn_place(state, task["seat"], opt["args"]["room"], True, False, events)
 
 
 def placement_options(
@@ -1226,6 +1229,7 @@ FLOW_TASKS = {
 ANSWERS = {
     "errand": answer_errand,
     "turn_place": answer_turn_place,
+    "fast_room": answer_fast_room,
     "react": answer_react,
     "revival": answer_revival,
     "free_cast": answer_free_cast,

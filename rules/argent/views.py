@@ -310,6 +310,10 @@ def refusal(state: State, seat: int, move: Any) -> str | None:
     action = move.action
     if action == "place":
         room = move.get("room")
+        if move.get("fast") and turn.get("fast"):
+            return "You have already taken your fast action this turn."
+        if room is None and move.get("fast"):
+            return "Only a Planar Studies mage (or the Apprentice) may be placed as a fast action."
         if room not in state["board"]["rooms"]:
             return "There is no such room in this University."
         if has_status(state, None, "no_placing"):
