@@ -128,7 +128,7 @@ def test_starting_cards_roll_a_die_and_place_a_personal_stone(key: str) -> None:
     placed = 1 if s["slots"][die - 1]["kind"] == "card" else 0
     s, _ = play(s, 0, "accept")
     taken = 1 if key == "mortar_and_pestle" else 0
-    from_supply = key == "ring_of_influence"  # the Ring's stone comes from the general supply
+    from_supply = key != "mortar_and_pestle"  # the Mortar places from the personal supply
     assert s["players"][0]["stones"] == before - 1 + taken - (0 if from_supply else placed)
     assert sum(x["stones"][0] for x in s["slots"]) == 1 + placed
     assert balanced(s)
