@@ -1115,7 +1115,45 @@ async def _pass_if_waiting(client: discord.Client, table_id: int, user_id: int) 
     await deliver(client, reply, mover=user_id)
 
 
+# ---------------------------------------------------------------------------- hooks for /game
+
+
+async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
+    """Build a seat's DM or "My private view" answer: its events, office drawing and panel."""
+    now = await seat_now(kit.service_of(client), table.id, note.user_id)
+    lines = enrich(_secret_lines(note.text), now.view, now.seat)
+    return await panel_message(
+        now, "\n".join([kit.service_of(client).thread_name(table), *lines]), note.image
+    )
+
+
+async def board_panel(client: discord.Client, board: Any) -> dict[str, Any]:
+    """Build the thread message of a board posted by /game (start, play): our legend and buttons."""
+    message = kit.board_message(board)
+    try:
+        now = await table_now(kit.service_of(client), board.table_id)
+    except TableError:
+        return message
+    lines = [*_public_lines(board.text), legend(now.names)]
+    text = "\n".join(lines)
+    if board.ping and not board.finished:
+        text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
+    message["content"] = _clip(text, kit.CONTENT_LIMIT)
+    if not board.finished:
+        message["view"] = board_components(board.table_id, board.version, now.prompts)
+    return message
+
+
+def _register_kit_hooks() -> None:
+    """Plug into /game's delivery when the kit offers per-game hooks (requested of the spine)."""
+    for name, hook in (("register_private_panel", private_panel), ("register_board_panel", board_panel)):
+        register = getattr(kit, name, None)
+        if register is not None:
+            register(KIND, hook)
+
+
 async def setup(bot: commands.Bot) -> None:
     """Add /argent and its restart-proof components."""
     await bot.add_cog(ArgentCog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    _register_kit_hooks()

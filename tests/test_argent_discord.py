@@ -475,3 +475,20 @@ async def test_board_buttons_still_work_after_a_restart(simcord_env: simcord.Env
     buttons = [c for c in _components(panel.response) if c["type"] == 2]
     played = await waiting.click(panel.response, custom_id=buttons[0]["custom_id"])
     assert played.response is not None and played.response.content.startswith("You played")
+
+
+async def test_the_hooks_offered_to_game_build_argent_messages(simcord_env: simcord.Env) -> None:
+    """If the kit offers per-game hooks, /game start and /game play get Argent's board and panel."""
+    table = await open_table(simcord_env)
+    svc = table.bot.service
+    assert svc is not None
+    record, state = await table.state()
+    board = await svc.status(record.id)
+    message = await cog.board_panel(table.bot, board)
+    assert "Players: P1 (circle)" in message["content"] and "Seats:" not in message["content"]
+    labels = [getattr(c, "item", c).label for c in message["view"].children]
+    assert labels[-1] == "My office" and labels[0] == "Draft a mage…"
+    user = table.members[R.pending(state)[0].seat]
+    note = await svc.hand(record.id, user.id)
+    private = await cog.private_panel(table.bot, record, note)
+    assert "**Your decision:** draft a mage." in private["content"] and private["view"].children
