@@ -960,7 +960,7 @@ def draw_office(view: View) -> bytes:
     height = (
         190 + 34 + len(books) * 96 + 50 + max(1, cards) * 44 + 50 + 30 * max(1, (len(pile) + 2) // 3) + 50
     )
-    height += len(seen) * 58 + 60
+    height += len(seen) * 58 + 60 + 200  # slack: the image is cropped to what was drawn
     image = Image.new("RGB", (OFFICE_W, height), BG)
     draw = ImageDraw.Draw(image)
     _text(
