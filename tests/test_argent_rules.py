@@ -972,3 +972,19 @@ def test_until_your_next_turn_ends_with_the_round() -> None:
         state = pick(state, "")
     assert state["statuses"] == []
     assert any(m.action == "place" for m in R.legal_moves(state, seat_now(state)))
+
+
+def test_long_choices_are_split_into_steps() -> None:
+    """Every decision stays within 25 choices: many mages and many slots ask for the mage first."""
+    state = round_one(3)
+    me = seat_now(state)
+    for m in [m for m in state["mages"] if m["owner"] == me]:
+        m["owner"], m["loc"] = None, "supply"
+    for kind in ("sorcery", "mysticism", "natural_magick", "planar_studies", "divinity", "neutral"):
+        give_mage(state, me, kind)
+    state = act(state, me, "place", room="council_chamber")
+    assert len(R.legal_moves(state, me)) == 6 and all(t.startswith("Place your") for t in labels(state))
+    state = pick(state, "Place your Divinity mage")
+    assert len(R.legal_moves(state, me)) == 5
+    state = pick(state, "Council Chamber, slot 5")
+    assert at(state, "council_chamber/r5")["type"] == "divinity"

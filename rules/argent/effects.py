@@ -1560,7 +1560,16 @@ def run_shadow(state: State, task: Task, events: list[Event]) -> None:
         mages = [m for m in mages if m["id"] == task["only"]]
     types = list(dict.fromkeys(m["type"] for m in mages))
     locs = shadow_targets(state, seat, task["target"], task.get("via"))
+    if task.get("room"):
+        locs = [loc for loc in locs if loc.split("/")[0] == task["room"]]
     if not types or not locs:
+        return
+    if not task.get("room") and len(locs) > 24:
+        # Too many slots for one list: the room first, then the slot.
+        rooms = list(dict.fromkeys(loc.split("/")[0] for loc in locs))
+        opts = [option("room", f"Shadow in {room_name(r)}", room=r) for r in rooms]
+        opts.append(option("pass", "Shadow nothing"))
+        ask(state, seat, "shadow_room", opts, "choose the room to shadow in", data=task)
         return
     if len(types) > 1 and len(locs) * len(types) > 24:
         opts = [option("choose", f"Use your {DEPT_NAMES[t]} mage", type=t) for t in types]
@@ -1579,6 +1588,11 @@ def run_shadow(state: State, task: Task, events: list[Event]) -> None:
     ]
     opts.append(option("pass", "Shadow nothing"))
     ask(state, seat, "shadow", opts, "choose a slot to shadow", data=task)
+
+
+def answer_shadow_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    if opt["action"] == "room":
+        push(state, dict(task["data"], room=opt["args"]["room"]))
 
 
 def answer_shadow_type(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -2119,6 +2133,7 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "place_room": answer_place_room,
     "place_slot": answer_place_slot,
     "shadow_type": answer_shadow_type,
+    "shadow_room": answer_shadow_room,
     "shadow": answer_shadow,
     "rearrange_room": answer_rearrange_room,
     "rearrange": answer_rearrange,

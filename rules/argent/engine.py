@@ -609,9 +609,32 @@ def take_bell(state: State, seat: int, bid: str, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- placement with powers
 
 
-def turn_place(state: State, seat: int, room: str, fast: bool, no_powers: bool, events: list[Event]) -> None:
+def turn_place(
+    state: State,
+    seat: int,
+    room: str,
+    fast: bool,
+    no_powers: bool,
+    events: list[Event],
+    only: str | None = None,
+) -> None:
     """Ask which mage goes where in the chosen room (placement powers included)."""
     opts = placement_options(state, seat, room, fast, no_powers)
+    types = list(dict.fromkeys(o["args"]["type"] for o in opts))
+    if only is None and len(opts) > 25 and len(types) > 1:
+        # Too long for one list: the mage first, then its slot.
+        pick = [option("choose", f"Place your {DEPT_NAMES.get(t, t)} mage", type=t) for t in types]
+        ask(
+            state,
+            seat,
+            "place_type",
+            pick,
+            f"choose the mage to place in {room_name(room)}",
+            data={"room": room, "fast": fast, "no_powers": no_powers},
+        )
+        return
+    if only is not None:
+        opts = [o for o in opts if o["args"]["type"] == only]
     ask(
         state,
         seat,
@@ -619,6 +642,14 @@ def turn_place(state: State, seat: int, room: str, fast: bool, no_powers: bool, 
         opts,
         f"choose a mage and a slot in {room_name(room)}",
         data={"room": room, "fast": fast, "no_powers": no_powers, "great": 0},
+    )
+
+
+def answer_place_type(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Go on with the chosen mage: now its slot."""
+    data = task["data"]
+    turn_place(
+        state, task["seat"], data["room"], data["fast"], data["no_powers"], events, only=opt["args"]["type"]
     )
 
 
@@ -1230,6 +1261,7 @@ ANSWERS = {
     "errand": answer_errand,
     "turn_place": answer_turn_place,
     "fast_room": answer_fast_room,
+    "place_type": answer_place_type,
     "react": answer_react,
     "revival": answer_revival,
     "free_cast": answer_free_cast,
