@@ -644,7 +644,7 @@ def draw_board(view: View) -> bytes:
     grid = view["board"]["grid"]
     heights = [_grid_height(view, row) for row in grid]
     strip_rows = (view["players"] + 1) // 2
-    total = 64 + sum(heights) + PAD * len(grid) + 220 + 130 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
+    total = 64 + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
     image = Image.new("RGB", (BOARD_W, total), BG)
     draw = ImageDraw.Draw(image)
     y = _draw_header(draw, view)
@@ -787,7 +787,7 @@ def _draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
     _text(draw, (PAD + 120, y + 4), badges, font=font(18), fill=LIGHT_MUTED)
     y += 30
     w = (BOARD_W - 2 * PAD) / cells
-    base = y + 62
+    base = y + 128
     for i in range(cells):
         x = PAD + i * w
         threshold = i > 0 and i % MERIT_STEP == 0
@@ -808,8 +808,10 @@ def _draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
     for ip, pile in stacks.items():
         pile.sort(key=lambda o: o["ip_time"])  # the first to arrive sits lowest
         cx = PAD + ip * w + w / 2
+        # A tall stack draws smaller discs rather than leave the track's band.
+        small = min(r, 124 / (2 * len(pile)) - 1)
         for k, o in enumerate(pile):
-            seat_token(draw, o["seat"], cx, base - r - 2 - k * (2 * r + 2), r)
+            seat_token(draw, o["seat"], cx, base - small - 2 - k * (2 * small + 2), small)
     return base + 16 + PAD
 
 
