@@ -38,6 +38,8 @@ from simcord.results import to_discord_message
 from bot import ConclaveBot, create_bot
 
 USERS = ("alice", "bob", "carol", "dave", "eve")
+SETTLE_SECONDS = 60.0
+"""How long the local table waits for the bot to finish answering one line."""
 LOCAL_HELP = __doc__.split("::", 1)[1].split("Run it with", 1)[0].rstrip() if __doc__ else ""
 _LINE = re.compile(r"^(?P<user>\w+)\s*:\s*(?P<rest>.*)$")
 _OPTION = re.compile(r"(?:^|\s)(?P<name>[a-z_]+):")
@@ -124,6 +126,10 @@ class LocalTable:
                 self.failures += 1
         except (simcord.SetupError, simcord.OptionError, ValueError) as exc:
             self.echo(f"! {exc}")
+            self.failures += 1
+        except TimeoutError:
+            # The bot may still finish later; the session goes on with the next line.
+            self.echo(f"! The bot took more than {SETTLE_SECONDS:g} s to answer that line.")
             self.failures += 1
 
     async def _slash(self, user: str, text: str) -> None:
@@ -340,7 +346,8 @@ async def run_session(
     """Run a local session from lines (None: read the terminal); return the number of failed lines."""
     out_dir.mkdir(parents=True, exist_ok=True)
     bot = create_bot(str(db_path), seed_source=seed_source)
-    async with simcord.run(bot, check_errors=False) as env:
+    # A person at a terminal never minds a slow answer: a busy machine must not end the session.
+    async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
         table = LocalTable(env, out_dir, str(db_path), echo)
         echo("Conclave local table: users alice, bob, carol, dave, eve in #tables. Type `help`.")
         try:

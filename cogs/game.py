@@ -11,7 +11,7 @@ from discord.ext import commands
 from cogs.kit import (
     DYNAMIC_ITEMS,
     answer,
-    board_message,
+    board_send_args,
     can_manage,
     deliver,
     greet,
@@ -180,7 +180,8 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             board = await service_of(self.bot).status(table.id)
-            message = board_message(board, ping=False)
+            # The game's own board panel when it has one (a status board never pings).
+            message = await board_send_args(self.bot, board)
             await answer(interaction, message.pop("content"), **message)
 
         await guarded(interaction, work)

@@ -285,7 +285,7 @@ async def post(client: discord.Client, reply: Reply) -> None:
             # A newer board already shows the table; an older one would mislead.
             log.info("table %s: board v%s skipped, v%s already posted", board.table_id, board.version, newest)
         else:
-            sent = await thread.send(**await _board_send_args(client, board))
+            sent = await thread.send(**await board_send_args(client, board))
             memory.posted[board.table_id] = board.version
             if board.in_play:
                 memory.boards[board.table_id] = sent.id
@@ -341,7 +341,7 @@ async def close_thread(client: discord.Client, table: TableRecord) -> None:
         log.info("table %s: its thread stays open (status %s)", table.id, exc.status)
 
 
-async def _board_send_args(client: discord.Client, board: Board) -> dict[str, Any]:
+async def board_send_args(client: discord.Client, board: Board) -> dict[str, Any]:
     """Return the send() arguments of a board: the game's panel when it has one, else the kit's."""
     build = _BOARD_PANELS.get(board.kind)
     if build is not None:

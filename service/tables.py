@@ -546,7 +546,8 @@ class TableService:
 
     def _abandoned(self, table: TableRecord, text: str) -> Reply:
         log.info("table %s abandoned", table.id)
-        return Reply(table, "The table is closed.", Board(table.id, table.version, text, finished=True))
+        closed = replace(table, status="abandoned")
+        return Reply(closed, "The table is closed.", Board(table.id, table.version, text, finished=True))
 
     # ------------------------------------------------------------------ helpers
 
@@ -697,7 +698,10 @@ class TableService:
 
     @staticmethod
     def _legend(table: _Table) -> str:
-        return "Seats: " + ", ".join(f"{n} {table.seats[n].name}" for n in sorted(table.seats)) + "."
+        # A game whose board names its seats (Red, Blue...) says so here, so players know theirs.
+        names = getattr(table.rules, "seat_names", ()) or ()
+        parts = [f"{names[n] if n < len(names) else n} {table.seats[n].name}" for n in sorted(table.seats)]
+        return "Seats: " + ", ".join(parts) + "."
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:

@@ -496,6 +496,8 @@ async def test_a_board_panel_and_a_private_panel_replace_the_kits_messages(
     assert shown.ephemeral and shown.response.content.startswith("MY PANEL seat")  # type: ignore[union-attr]
     hand = await world.bob.slash(thread, "game hand")
     assert hand.ephemeral and hand.response.content.startswith("MY PANEL seat")  # type: ignore[union-attr]
+    status = await world.carol.slash(thread, "game status")
+    assert status.ephemeral and status.response.content == "PANEL v0"  # type: ignore[union-attr]
 
     async def failing(client: discord.Client, board: Board) -> dict[str, Any]:
         raise RuntimeError("panel bug")

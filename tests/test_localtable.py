@@ -90,3 +90,22 @@ async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path)
     assert text.count("You played:") == sum(1 for line in lines if "play" in line and "moves" not in line)
     async with aiosqlite.connect(db) as conn, conn.execute("SELECT status FROM tables WHERE id = 1") as rows:
         assert await rows.fetchone() == ("finished",)
+
+
+async def test_a_slow_answer_costs_one_line_not_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import localtable
+
+    async def too_slow(self: localtable.LocalTable, user: str, text: str) -> None:
+        raise TimeoutError
+
+    monkeypatch.setattr(localtable.LocalTable, "_slash", too_slow)
+    said: list[str] = []
+    lines = ["alice: /help", "users"]
+    failures = await run_session(
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append
+    )
+    assert failures == 1
+    assert any("took more than 60 s" in line for line in said)
+    assert any(line.startswith("Users: alice") for line in said)  # the next line still ran

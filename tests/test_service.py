@@ -235,7 +235,7 @@ async def test_abandon_needs_host_manager_or_every_player(svc: TableService, sto
     record = await store.table(table_id)
     assert record is not None and record.status == "active"
     closed = await svc.abandon(table_id, DAVE, manage_server=True)
-    assert closed.board is not None and closed.board.finished
+    assert closed.board is not None and closed.board.finished and closed.table.status == "abandoned"
     record = await store.table(table_id)
     assert record is not None and record.status == "abandoned"
     with pytest.raises(TableError, match="already closed"):
@@ -421,3 +421,25 @@ async def test_buttons_of_a_finished_or_closed_table_say_it_is_closed(svc: Table
         await svc.act(table_id, BOB, "pass", expected_version=0)
     note = await svc.hand(table_id, BOB)
     assert note.choices == ()  # no select of moves on a closed table's private view
+
+
+class NamedDuel(type(TOY)):  # type: ignore[misc]
+    """Sigil Duel whose board calls the seats Red and Blue."""
+
+    kind = "named-toy"
+    seat_names = ("Red", "Blue")
+
+
+async def test_the_seat_legend_uses_the_games_seat_names(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "named-toy", NamedDuel())
+    table_id = await open_kind(svc, "named-toy")
+    opening = await svc.start(table_id, ALICE)
+    seats = await svc.seats(table_id)
+    names = {s.seat: s.name for s in seats}
+    assert opening.board is not None
+    assert f"Seats: Red {names[0]}, Blue {names[1]}." in opening.board.text
+    plain = await open_duel(svc)
+    board = (await svc.start(plain, ALICE)).board
+    assert board is not None and "Seats: 0 " in board.text
