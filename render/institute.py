@@ -480,7 +480,8 @@ def draw_sheet(view: View) -> bytes:
         _die(draw, dx, y, value, size)
         action = me["assignment"][d] if me["assignment"] else None
         _action_chip(draw, dx - 5, y + size + 10, size + 10, action, False)
-        target = _die_target(view, value, action)
+        # Where a die casts only means something until the stones are cast (Phases I and II).
+        target = _die_target(view, value, action) if view["phase"] <= 2 and not view["over"] else ""
         face = font(18)
         ty = y + size + 60
         for line in [f"die {d + 1}", *_wrap(target, face, size + 26, 2)]:
@@ -529,7 +530,7 @@ def draw_sheet(view: View) -> bytes:
     _seat_badge(draw, MARGIN, y, 1 - seat, 36)
     rival_line = (
         f"{SEAT_NAME[1 - seat]}: {rival['score']} VP · dice {' '.join(str(v) for v in rival['dice'])} · "
-        f"{_status(view, rival).lower() or 'waiting'}"
+        f"{_status(view, rival).lower() or ('final' if view['over'] else 'waiting')}"
     )
     _text(draw, (MARGIN + 48, y + 18), rival_line, font(24, "bold"), INK, "lm")
     y += 56
