@@ -276,6 +276,10 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     assert "P2 reacts with Tardy." in joined
     assert "Passed automatically: P2" in joined
     assert joined.count("what each room gave") == 5
+    # Each round's summary comes right before the board that opens the next round (or ends the game).
+    for i, text in enumerate(texts):
+        if "what each room gave" in text:
+            assert "begins" in texts[i + 1] or "voters are revealed" in texts[i + 1], texts[i + 1]
     # The reveal: one message per voter, then the standings.
     reveal = [t for t in texts if t.startswith("Voter ")]
     assert len(reveal) == len(state["voters"])
