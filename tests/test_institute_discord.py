@@ -8,6 +8,7 @@ drawing test, every public image) is checked to show no assignment before the re
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -25,7 +26,8 @@ from render import institute as drawing
 from rules.contract import Move
 from rules.institute.engine import InstituteRules
 
-SEED = 31
+SEEDS = range(40)
+"""Seeds searched (in pure rules, ~2 s) for the shortest whole game under the test's policy."""
 R = InstituteRules()
 ACTION_WORDS = ("Take Stones", "Cast 1 Stone", "Cast 2 Stones", "TAKE", "CAST 1", "CAST 2")
 
@@ -37,7 +39,8 @@ def db_path(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(db_path, seed_source=lambda: SEED)
+    seed = short_seed()
+    bot = create_bot(db_path, seed_source=lambda: seed)
     yield bot
     await bot.close_store()
 
@@ -161,6 +164,33 @@ def choose(rand: random.Random, state: dict[str, Any], seat: int) -> Move | None
     return rand.choice(keen or legal)
 
 
+def simulate(seed: int) -> tuple[int, int]:
+    """Play the policy in pure rules exactly as play_out does through Discord.
+
+    Return (0 if a contested Portal was chosen in secret else 1, moves): a game that shows the secret
+    Portal sorts first.
+    """
+    rand, state, moves, secret_portal = random.Random(seed), R.setup(2, {}, seed), 0, False
+    while not R.is_over(state):
+        secret_portal |= state["step"] == "portal" and state["portal_secret"]
+        seat = rand.choice(R.waiting_on(state))
+        move = choose(rand, state, seat)
+        if move is None:
+            seat = 1 - seat
+            move = choose(rand, state, seat)
+        assert move is not None
+        state, _ = R.apply(state, seat, move)
+        moves += 1
+    return (0 if secret_portal else 1, moves)
+
+
+@functools.cache
+def short_seed() -> int:
+    """Return the seed whose game is shortest, so the whole game through Discord stays quick
+    whatever the current card data makes of game length."""
+    return min(SEEDS, key=simulate)
+
+
 class Player:
     """One seat's hands: its latest panel message, used to play exactly the policy's move."""
 
@@ -254,7 +284,7 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env)
-    moves = await play_out(table, random.Random(SEED))
+    moves = await play_out(table, random.Random(short_seed()))
     assert moves > 100
     record, state = await table.state()
     assert record.status == "finished", (state["round"], state["step"])
