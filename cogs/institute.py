@@ -292,13 +292,13 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
 
 
 def board_message(board: Any) -> dict[str, Any]:
-    """Return the kit's board message with this game's "My private view" button (the panel)."""
-    message = kit.board_message(board)
-    if "view" in message:
-        ui = discord.ui.View(timeout=None)
-        ui.add_item(PanelButton(board.table_id))
-        message["view"] = ui
-    return message
+    """Return the kit's board message (its "My private view" button and our "Open my controls")."""
+    return kit.board_message(board)
+
+
+def board_items(board: Any) -> list[discord.ui.Item[Any]]:
+    """Put "Open my controls" under every Institute board, beside the kit's "My private view"."""
+    return [ControlsButton(board.table_id)]
 
 
 # ---------------------------------------------------------------------------- acting
@@ -369,7 +369,7 @@ async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:pv:(?P<table>\d+)"):
-    """The board's "My private view" button: the clicker's panel, ephemerally."""
+    """The clicker's panel, ephemerally (boards posted before "Open my controls" carry this one)."""
 
     def __init__(self, table_id: int) -> None:
         super().__init__(
@@ -659,5 +659,6 @@ async def setup(bot: commands.Bot) -> None:
     """Add /institute and its restart-proof components; use the panel for DMs when the kit allows."""
     await bot.add_cog(InstituteCog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    # The generic DMs and "My private view" answers get a button to this panel instead of a select.
+    # Boards, DMs and "My private view" answers get a button to the panel instead of a move select.
+    kit.add_board_items(KIND, board_items)
     kit.add_private_items(KIND, note_items)

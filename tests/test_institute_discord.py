@@ -378,15 +378,15 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     await players[0].play(Move.of("confirm"))
     board = [m for m in table.public() if m.components][-1]
     labels = [c.get("label") for c in _components(board)]
-    assert labels == ["My private view"]
-    assert _components(board)[0]["custom_id"].startswith("ins:pv:")
+    assert labels == ["My private view", "Open my controls"]
+    assert _components(board)[1]["custom_id"].startswith("ins:ctl:")
     old = table.bot
     await simcord_env.restart_bot(create_bot(db_path))
     await old.close_store()
-    shown = await table.members[1].click(board, label="My private view")
+    shown = await table.members[1].click(board, label="Open my controls")
     assert shown.ephemeral and shown.response is not None
     assert "you play **Blue" in shown.response.content
-    outsider = await table.outsider.click(board, label="My private view")
+    outsider = await table.outsider.click(board, label="Open my controls")
     assert outsider.response is not None and outsider.response.content == "You have no seat at this table."
     # Blue's panel from before the restart still plays its Confirm.
     confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
@@ -406,6 +406,9 @@ async def test_the_opening_dm_opens_the_panel_and_game_hand_too(
     panel = await red.user.click(opening, label="Open my controls")
     assert panel.ephemeral and panel.response is not None
     assert len(_die_selects(panel.response)) == 4
+    # The opening board offers the panel too.
+    start = next(m for m in table.public() if m.components)
+    assert [c.get("label") for c in _components(start)] == ["My private view", "Open my controls"]
     # The same from /game hand in the thread (for a player whose DMs are closed).
     hand = await table.members[1].slash(table.thread, "game hand")
     assert hand.ephemeral and hand.response is not None
