@@ -17,10 +17,11 @@ voters one by one with who won each and why, then the standings.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ from render import argent as drawing
 from rules import registry
 from rules.argent import content
 from rules.contract import Event, Move, Prompt, PromptKind, Rules
-from service import Reply, TableError, TableService, move_value
+from service import Board, Reply, TableError, TableService, move_value
 from store import StoreError, TableRecord
 
 log = logging.getLogger("conclave.cogs.argent")
@@ -410,15 +411,11 @@ def _events_only(lines: list[str]) -> list[str]:
 OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for P\d)\.$|^Votes: ")
 
 
-async def post_board(
-    client: discord.Client, reply: Reply, now: TableNow, earlier: list[str], passed: list[str]
-) -> None:
-    """Post the one message of this move: the events, who must act, the image, the buttons."""
-    board = reply.board
-    thread = await kit.thread_of(client, reply.table)
-    if board is None or thread is None:
-        return
-    lines = earlier + _public_lines(board.text)
+def board_args(
+    board: Board, now: TableNow, earlier: Sequence[str] = (), passed: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Return the send() arguments of a move's one message: events, who must act, image, buttons."""
+    lines = [*earlier, *_public_lines(board.text)]
     if board.finished:
         # The voters are revealed one by one below; the board message must not spoil them.
         lines = [x for x in lines if not OUTCOME_LINE.match(x) and not x.startswith("Game over")]
@@ -441,7 +438,18 @@ async def post_board(
     }
     if not board.finished:
         message["view"] = board_components(board.table_id, board.version, now.prompts)
-    await thread.send(**message)
+    return message
+
+
+async def post_board(
+    client: discord.Client, reply: Reply, now: TableNow, earlier: list[str], passed: list[str]
+) -> None:
+    """Post the one message of this move in the table's thread."""
+    board = reply.board
+    thread = await kit.thread_of(client, reply.table)
+    if board is None or thread is None:
+        return
+    await thread.send(**board_args(board, now, earlier, passed))
 
 
 # ---------------------------------------------------------------------------- round summary and reveal
@@ -553,7 +561,7 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
 async def post_round_summary(client: discord.Client, reply: Reply, now: TableNow, lines: list[str]) -> None:
     """When a round (or the game) just ended, post what each room gave whom in its resolution."""
     ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
-    finished = reply.board is not None and reply.board.finished
+    finished = reply.board is not None and reply.board.finished and reply.table.status == "finished"
     if not (ended_round or finished):
         return
     thread = await kit.thread_of(client, reply.table)
@@ -569,10 +577,11 @@ async def post_reveal(client: discord.Client, reply: Reply, now: TableNow) -> No
     """When the game just ended, reveal the voters one message at a time, then the standings."""
     if reply.board is None or not reply.board.finished:
         return
+    view = now.view()
     thread = await kit.thread_of(client, reply.table)
-    if thread is None:
-        return
-    for line in reveal_lines(now.view(), now.names):
+    if thread is None or not view.get("outcome"):
+        return  # an abandoned table has no votes to reveal
+    for line in reveal_lines(view, now.names):
         await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -620,14 +629,16 @@ def enrich(lines: list[str], view: dict[str, Any], seat: int) -> list[str]:
     return out
 
 
-async def deliver(client: discord.Client, reply: Reply, mover: int | None = None) -> SeatNow | None:
+async def deliver(
+    client: discord.Client, reply: Reply, mover: int | None = None, passed: list[str] | None = None
+) -> SeatNow | None:
     """Post the move's board, DM each player concerned, auto-pass, summarise, reveal.
 
     Returns the mover's fresh panel data (read with the same snapshot), or None.
     """
     svc = kit.service_of(client)
     earlier: list[str] = []
-    passed: list[str] = []
+    passed = list(passed or [])
     secrets: dict[int, list[str]] = {}
     now = await table_now(svc, reply.table.id)
     for _ in range(AUTO_PASS_LIMIT):
@@ -649,10 +660,17 @@ async def deliver(client: discord.Client, reply: Reply, mover: int | None = None
         reply = follow
         now = await table_now(svc, reply.table.id)
     lines = earlier + (_public_lines(reply.board.text) if reply.board else [])
-    await post_round_summary(client, reply, now, lines)
-    await post_board(client, reply, now, earlier, passed)
+    turn = getattr(kit, "delivery_turn", None)
+    # The kit's per-table delivery lock keeps boards in move order with /game's deliveries.
+    async with turn(client, reply.table.id) if turn else contextlib.nullcontext():
+        await post_round_summary(client, reply, now, lines)
+        await post_board(client, reply, now, earlier, passed)
+        mine = await _send_notes(client, reply, now.snap, mover, secrets)
     await post_reveal(client, reply, now)
-    return await _send_notes(client, reply, now.snap, mover, secrets)
+    close = getattr(kit, "close_thread", None)
+    if close is not None and reply.board is not None and reply.board.finished:
+        await close(client, reply.table)
+    return mine
 
 
 async def _send_notes(
@@ -1127,26 +1145,48 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     )
 
 
-async def board_panel(client: discord.Client, board: Any) -> dict[str, Any]:
-    """Build the thread message of a board posted by /game (start, play): our legend and buttons."""
-    message = kit.board_message(board)
+async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:
+    """Build the thread message of a board delivered by /game (start, play): Argent's text and buttons."""
+    return board_args(board, await table_now(kit.service_of(client), board.table_id))
+
+
+async def after_deliver(client: discord.Client, reply: Reply) -> None:
+    """After /game delivered a move: the round summary, the voter reveal, and any automatic pass."""
+    svc = kit.service_of(client)
+    if reply.board is None or not (reply.board.in_play or reply.board.finished):
+        return  # a lobby line or an abandon vote
+    if reply.table.status == "abandoned":
+        return
     try:
-        now = await table_now(kit.service_of(client), board.table_id)
+        now = await table_now(svc, reply.table.id)
     except TableError:
-        return message
-    lines = [*_public_lines(board.text), legend(now.names)]
-    text = "\n".join(lines)
-    if board.ping and not board.finished:
-        text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
-    message["content"] = _clip(text, kit.CONTENT_LIMIT)
-    if not board.finished:
-        message["view"] = board_components(board.table_id, board.version, now.prompts)
-    return message
+        return
+    lines = _public_lines(reply.board.text) if reply.board else []
+    await post_round_summary(client, reply, now, lines)
+    await post_reveal(client, reply, now)
+    prompt = now.prompts[0] if now.prompts else None
+    if prompt is None or prompt.kind is not PromptKind.REACTION:
+        return
+    user = now.users[prompt.seat]
+    if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
+        return
+    try:
+        follow = await svc.act(reply.table.id, user, "pass", expected_version=now.table.version)
+    except TableError:
+        return
+    await deliver(
+        client, follow, mover=user, passed=[f"{drawing.seat_tag(prompt.seat)} {now.names[prompt.seat]}"]
+    )
 
 
 def _register_kit_hooks() -> None:
     """Plug into /game's delivery when the kit offers per-game hooks (requested of the spine)."""
-    for name, hook in (("register_private_panel", private_panel), ("register_board_panel", board_panel)):
+    hooks = (
+        ("register_private_panel", private_panel),
+        ("register_board_panel", board_panel),
+        ("register_after_deliver", after_deliver),
+    )
+    for name, hook in hooks:
         register = getattr(kit, name, None)
         if register is not None:
             register(KIND, hook)

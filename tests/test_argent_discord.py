@@ -283,12 +283,13 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     # The reveal: one message per voter, then the standings.
     reveal = [t for t in texts if t.startswith("Voter ")]
     assert len(reveal) == len(state["voters"])
-    assert texts[-1].startswith("**Final standings**")
+    standings = next(i for i, t in enumerate(texts) if t.startswith("**Final standings**"))
+    assert standings == texts.index(reveal[-1]) + 1 and "table is closed" in texts[-1]
     board = texts[texts.index(reveal[0]) - 1]
     assert "voters are revealed below" in board and "wins" not in board
     final = R.view(state, None)
     winner = final["outcome"]["ranking"][0]
-    assert table.members[winner].name in texts[-1].splitlines()[-1]
+    assert table.members[winner].name in texts[standings].splitlines()[-1]
     # Nothing public named a face-down voter before the reveal: texts, boards, autocomplete lists.
     hidden = _hidden_names(final)
     first_reveal = texts.index(reveal[0])
@@ -496,3 +497,28 @@ async def test_the_hooks_offered_to_game_build_argent_messages(simcord_env: simc
     note = await svc.hand(record.id, user.id)
     private = await cog.private_panel(table.bot, record, note)
     assert "**Your decision:** draft a mage." in private["content"] and private["view"].children
+
+
+async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_nothing(
+    simcord_env: simcord.Env,
+) -> None:
+    table = await open_table(simcord_env)
+    opening = table.public()[-1]
+    assert "Players: P1 (circle)" in opening.content
+    assert [c.get("label") for c in _components(opening)][-1] == "My office"
+    record, state = await table.state()
+    seat = R.pending(state)[0].seat
+    move = R.legal_moves(state, seat)[0]
+    played = await table.members[seat].slash(table.thread, "game play", move=move.code())
+    assert played.response is not None and played.response.content.startswith("You played")
+    board = table.public()[-1]
+    assert "Players: P1 (circle)" in board.content and "My office" in [
+        c.get("label") for c in _components(board)
+    ]
+    before = len(table.public())
+    host = next(m for m in table.members if m.name == "alice")
+    await host.slash(table.thread, "game abandon")
+    record, _ = await table.state()
+    assert record.status == "abandoned"
+    after = [m.content for m in table.public()[before:]]
+    assert after and not any(t.startswith(("Voter ", "**Final standings**", "**Round")) for t in after), after
