@@ -381,3 +381,19 @@ def test_immediate_power_from_the_realm_is_played_in_phase_three() -> None:
     s, _ = play(s, 0, "place", at=1)
     assert stones(s, 1) == [2, 0]
     assert balanced(s)
+
+
+def test_no_power_touches_the_portal() -> None:
+    """Using the Powers, Important Rule: no power may move stones to or from the Portal."""
+    s = board()
+    put_portal(s, 3, red=2, blue=2)
+    set_on(s, 1, red=1, blue=1)
+    s, _ = reach(s, "hourglass")
+    spots = {m.get("from") for m in R.legal_moves(s, 0) if m.action == "move"}
+    spots |= {m.get("to") for m in R.legal_moves(s, 0) if m.action == "move"}
+    assert 3 not in spots and spots
+    t = board()
+    put_portal(t, 3, blue=2)
+    t, _ = reach(t, "silver_dagger")
+    assert effects.frame(t, 0) is None  # rival stones only on the Portal: nothing to remove
+    assert t["slots"][2]["stones"] == [0, 2]

@@ -539,3 +539,16 @@ def test_whole_games_keep_stones_and_scores_consistent(seed: int):
         assert all(0 <= p["rerolls"] <= 3 and p["charms"] >= 0 for p in s["players"])
     result = R.result(s)
     assert result is not None and max(p["score"] for p in s["players"]) >= 20
+
+
+def test_only_one_stone_a_round_reaches_the_realm_from_the_portal():
+    """Phase III, Point of Emphasis: at most 1 stone moves from the Portal to the Realm in a round."""
+    s = fresh()
+    clear_hands(s)
+    put_portal(s, 6, red=3)
+    s = jump(s, "portal")
+    s, _ = play(s, 0, "portal", to=6)
+    assert s["realm"] == [1, 0] and s["slots"][5]["stones"] == [2, 0]
+    assert [p.decision for p in R.pending(s)] == ["realm"]
+    s, _ = play(s, 0, "keep")
+    assert s["round"] == 2 and s["realm"] == [1, 0]  # no second Portal decision that round
