@@ -151,3 +151,10 @@ def test_moves_used_above_are_legal_codes() -> None:
     state = R.setup(2, {}, 1)
     move = R.legal_moves(state, R.pending(state)[0].seat)[0]
     assert Move.parse(move.code()) == move
+
+
+def test_the_bench_block_measures_the_argent_board() -> None:
+    from bench.argent_board import render_figures
+
+    median, best, cpu, size = render_figures(2, samples=2)
+    assert 0 < best <= median and cpu > 0 and 10_000 < size < SIZE_LIMIT
