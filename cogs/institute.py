@@ -20,8 +20,7 @@ import io
 import json
 import logging
 import re
-import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -31,8 +30,8 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, Reply, TableError, TableService, move_value
-from store import StoreError, TableRecord
+from service import Choice, Reply, TableError, TableService
+from store import TableRecord
 
 log = logging.getLogger("conclave.cogs.institute")
 
@@ -86,46 +85,12 @@ class SeatPanel:
         return out
 
 
-_SEATS: weakref.WeakKeyDictionary[TableService, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
-"""Seat numbers by service, then (table, user): fixed once a game starts, so read from the store once."""
-
-
 async def seat_panel(svc: TableService, table_id: int, user_id: int) -> SeatPanel:
     """Return the user's panel data at an Institute table (refusing lobby, other games, no seat)."""
-    seat_view = getattr(svc, "seat_view", None)
-    if seat_view is not None:
-        table = await svc.table(table_id)
-        if table.kind != KIND:
-            raise TableError("This table does not play The Institute for Magical Arts.")
-        got = await seat_view(table_id, user_id)
-        return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
-    # Until the service offers seat_view (requested), read the snapshot the same way hand() does.
-    try:
-        record, state = await svc.store.load(table_id)
-    except StoreError:
-        table = await svc.table(table_id)  # says "does not exist" when so
-        raise TableError(
-            "The game has not started yet." if table.status == "lobby" else "That table is closed."
-        ) from None
-    if record.kind != KIND:
+    got = await svc.seat_view(table_id, user_id)
+    if got.table.kind != KIND:
         raise TableError("This table does not play The Institute for Magical Arts.")
-    known = _SEATS.setdefault(svc, {})
-    seat = known.get((table_id, user_id))
-    if seat is None:
-        found = next((s.seat for s in await svc.seats(table_id) if s.user_id == user_id), None)
-        if found is None:
-            raise TableError("You have no seat at this table.")
-        seat = known[(table_id, user_id)] = found
-    rules = svc.rules_for(record.kind)
-
-    def build() -> SeatPanel:
-        legal = [] if record.status != "active" else rules.legal_moves(state, seat)
-        moves = tuple(
-            Choice(rules.label(state, seat, m), move_value(record.version, i, m)) for i, m in enumerate(legal)
-        )
-        return SeatPanel(record, record.version, seat, rules.view(state, seat), moves)
-
-    return await asyncio.to_thread(build)
+    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
 
 
 def fingerprint(panel: SeatPanel) -> str:
@@ -284,40 +249,27 @@ async def panel_message(svc: TableService, panel: SeatPanel, note: str = "") -> 
 
 
 async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's full panel for a private note (the DMs this cog sends after its own moves)."""
+    """Build a seat's full panel for a private note (the kit's DMs, My private view, /game hand)."""
     svc = kit.service_of(client)
     panel = await seat_panel(svc, table.id, note.user_id)
     events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
     return await panel_message(svc, panel, "\n".join(events))
 
 
-def board_message(board: Any) -> dict[str, Any]:
-    """Return the kit's board message (its "My private view" button and our "Open my controls")."""
-    return kit.board_message(board)
-
-
-def board_items(board: Any) -> list[discord.ui.Item[Any]]:
-    """Put "Open my controls" under every Institute board, beside the kit's "My private view"."""
-    return [ControlsButton(board.table_id)]
-
-
 # ---------------------------------------------------------------------------- acting
 
 
-async def deliver(client: discord.Client, reply: Reply, mover: int | None, *, quiet: bool) -> None:
-    """Post the board (unless quiet) and send each other seat that must hear of it its panel by DM."""
-    thread = await kit.thread_of(client, reply.table)
-    if reply.board is not None and thread is not None and not quiet:
-        await thread.send(**board_message(reply.board))
-    for note in reply.private:
-        if note.user_id == mover or note.dm_ok is False:
-            # The mover's panel is updated in place; a closed DM is not retried.
-            continue
-        try:
-            message = await private_panel(client, reply.table, note)
-        except TableError:
-            continue
-        await kit.send_private(client, reply.table, note.user_id, message, thread)
+async def deliver(client: discord.Client, reply: Reply, mover: int, *, quiet: bool) -> None:
+    """Deliver through the kit, minus the mover's DM (their panel is refreshed in place).
+
+    ``quiet`` also keeps a Phase I reroll or refill out of the thread: the dice are public, but a
+    board per reroll would bury the thread while both players plan; the next board shows them.
+    """
+    others = tuple(note for note in reply.private if note.user_id != mover)
+    reply = replace(reply, board=None if quiet else reply.board, private=others)
+    async with kit.delivery_turn(client, reply.table.id):
+        await kit.post(client, reply)
+    await kit.after_delivery(client, reply)
 
 
 async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
@@ -659,6 +611,7 @@ async def setup(bot: commands.Bot) -> None:
     """Add /institute and its restart-proof components; use the panel for DMs when the kit allows."""
     await bot.add_cog(InstituteCog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    # Boards, DMs and "My private view" answers get a button to the panel instead of a move select.
-    kit.add_board_items(KIND, board_items)
+    # DMs, "My private view" and /game hand show the panel; should building it fail, the kit's
+    # plain note carries a button to it instead of a (too short) move select.
+    kit.register_private_panel(KIND, private_panel)
     kit.add_private_items(KIND, note_items)

@@ -289,8 +289,9 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
     record, state = await table.state()
     assert record.status == "finished", (state["round"], state["step"])
     assert state["round"] >= 3
-    # The game ended on the thread with the result.
-    assert "Game over" in table.public()[-1].content
+    # The game ended on the thread with the result, and the table closed (no buttons left to click).
+    assert "Game over" in table.public()[-2].content and "table is closed" in table.public()[-1].content
+    assert not table.public()[-2].components
     # The secret assignments arrived in both orders: each colour was sometimes the first to lock in.
     first = [
         m.content
@@ -377,16 +378,14 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
         await assign_all(table, player)
     await players[0].play(Move.of("confirm"))
     board = [m for m in table.public() if m.components][-1]
-    labels = [c.get("label") for c in _components(board)]
-    assert labels == ["My private view", "Open my controls"]
-    assert _components(board)[1]["custom_id"].startswith("ins:ctl:")
+    assert [c.get("label") for c in _components(board)] == ["My private view"]
     old = table.bot
     await simcord_env.restart_bot(create_bot(db_path))
     await old.close_store()
-    shown = await table.members[1].click(board, label="Open my controls")
+    shown = await table.members[1].click(board, label="My private view")
     assert shown.ephemeral and shown.response is not None
-    assert "you play **Blue" in shown.response.content
-    outsider = await table.outsider.click(board, label="Open my controls")
+    assert "you play **Blue" in shown.response.content and len(_die_selects(shown.response)) == 4
+    outsider = await table.outsider.click(board, label="My private view")
     assert outsider.response is not None and outsider.response.content == "You have no seat at this table."
     # Blue's panel from before the restart still plays its Confirm.
     confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
@@ -395,33 +394,29 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     assert "Red reveals:" in table.public()[-1].content
 
 
-async def test_the_opening_dm_opens_the_panel_and_game_hand_too(
+async def test_the_opening_dm_is_the_panel_and_game_hand_too(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env)
     red = table.members[0]
     opening = red.user.dm_channel.history()[-1]
-    assert "you are seat 0" in opening.content
-    assert [c.get("label") for c in _components(opening)] == ["Open my controls"]
-    panel = await red.user.click(opening, label="Open my controls")
-    assert panel.ephemeral and panel.response is not None
-    assert len(_die_selects(panel.response)) == 4
-    # The opening board offers the panel too.
-    start = next(m for m in table.public() if m.components)
-    assert [c.get("label") for c in _components(start)] == ["My private view", "Open my controls"]
-    # The same from /game hand in the thread (for a player whose DMs are closed).
+    # The DM sent at the start IS the panel: a select per die, then the buttons.
+    assert "you play **Red" in opening.content and len(_die_selects(opening)) == 4
+    # The same panel from /game hand in the thread (for a player whose DMs are closed).
     hand = await table.members[1].slash(table.thread, "game hand")
     assert hand.ephemeral and hand.response is not None
-    shown = await table.members[1].click(hand.response, label="Open my controls")
-    assert shown.response is not None and "you play **Blue" in shown.response.content
-    # Moves from that panel play: Red assigns die 1 without a word in the thread.
+    assert "you play **Blue" in hand.response.content and len(_die_selects(hand.response)) == 4
+    # Moves from the DM play, and the DM becomes the fresh panel; the thread hears nothing.
     before = len(table.public())
-    select = _die_selects(panel.response)[0]
-    played = await red.user.select(panel.response, ["take"], custom_id=select["custom_id"])
+    select = _die_selects(opening)[0]
+    played = await red.user.select(opening, ["take"], custom_id=select["custom_id"])
     assert played.response is not None and played.response.content.startswith(
         "You played: Assign Take Stones"
     )
+    assert played.response.id == opening.id
     assert len(table.public()) == before
+    # No second DM either: the mover's panel was refreshed in place.
+    assert red.user.dm_channel.history()[-1].id == opening.id
 
 
 async def test_panel_outside_a_thread_and_help(simcord_env: simcord.Env) -> None:
