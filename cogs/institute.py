@@ -320,29 +320,6 @@ async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
 # ---------------------------------------------------------------------------- restart-proof components
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:pv:(?P<table>\d+)"):
-    """The clicker's panel, ephemerally (boards posted before "Open my controls" carry this one)."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="My private view", style=discord.ButtonStyle.secondary, custom_id=f"ins:pv:{table_id}"
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> PanelButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Show the clicker their panel."""
-        await show_panel(interaction, self.table_id)
-
-
 class ControlsButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:ctl:(?P<table>\d+)"):
     """Under a private note (DM or /game hand): opens the seat's full panel of controls."""
 
@@ -570,7 +547,6 @@ class RerollSelect(
 
 
 DYNAMIC_ITEMS = (
-    PanelButton,
     ControlsButton,
     MoveButton,
     MoveSelect,
