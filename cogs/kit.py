@@ -264,36 +264,51 @@ async def delivery_turn(client: discord.Client, table_id: int) -> AsyncIterator[
         yield
 
 
-async def deliver(client: discord.Client, reply: Reply) -> None:
-    """Post a reply's board, send each private note by DM, run the game's hook, close if over."""
+async def deliver(client: discord.Client, reply: Reply) -> bool:
+    """Post a reply's board, send each private note by DM, run the game's hook, close if over.
+
+    Return False when the thread refused the board (the move itself is saved all the same).
+    """
     async with delivery_turn(client, reply.table.id):
-        await post(client, reply)
+        posted = await post(client, reply)
     await after_delivery(client, reply)
+    return posted
 
 
-async def post(client: discord.Client, reply: Reply) -> None:
+async def post(client: discord.Client, reply: Reply) -> bool:
     """Post the board in the thread (unless quiet or older than one already posted) and the DMs.
 
-    Call it while holding ``delivery_turn(client, reply.table.id)``; ``deliver`` does.
+    Call it while holding ``delivery_turn(client, reply.table.id)``; ``deliver`` does. Return
+    False when Discord refused the board; the DMs are sent either way.
     """
     thread = await thread_of(client, reply.table)
     board = reply.board
     memory = _deliveries(client)
+    posted = True
     if board is not None and thread is not None and not board.quiet:
         newest = memory.posted.get(board.table_id, -1)
         if board.version < newest:
             # A newer board already shows the table; an older one would mislead.
             log.info("table %s: board v%s skipped, v%s already posted", board.table_id, board.version, newest)
         else:
-            sent = await thread.send(**await board_send_args(client, board))
-            memory.posted[board.table_id] = board.version
-            if board.in_play:
-                memory.boards[board.table_id] = sent.id
+            try:
+                sent = await thread.send(**await board_send_args(client, board))
+            except discord.HTTPException as exc:
+                # The move is saved: the players still get their DMs, /game status shows the board.
+                log.warning(
+                    "table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status
+                )
+                posted = False
+            else:
+                memory.posted[board.table_id] = board.version
+                if board.in_play:
+                    memory.boards[board.table_id] = sent.id
     for note in reply.private:
         if note.dm_ok is False:
             continue
         message = await private_send_args(client, reply.table, note)
         await send_private(client, reply.table, note.user_id, message, thread)
+    return posted
 
 
 async def after_delivery(client: discord.Client, reply: Reply) -> None:
@@ -303,17 +318,7 @@ async def after_delivery(client: discord.Client, reply: Reply) -> None:
         try:
             await hook(client, reply)
         except Exception as exc:
-            # The error's text may quote a secret (a card, a hand): log its type and frames only.
-            frames = "\n".join(
-                f"  {f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(exc.__traceback__)
-            )
-            log.error(
-                "table %s: the %s after-delivery hook failed with %s\n%s",
-                reply.table.id,
-                reply.table.kind,
-                type(exc).__name__,
-                frames,
-            )
+            _log_failure(reply.table.id, f"the {reply.table.kind} after-delivery hook", exc)
     if reply.board is not None and reply.board.finished:
         await close_thread(client, reply.table)
 
@@ -348,9 +353,7 @@ async def board_send_args(client: discord.Client, board: Board) -> dict[str, Any
         try:
             return await build(client, board)
         except Exception as exc:
-            log.error(
-                "table %s: the %s board panel failed with %s", board.table_id, board.kind, type(exc).__name__
-            )
+            _log_failure(board.table_id, f"the {board.kind} board panel", exc)
     return board_message(board)
 
 
@@ -363,10 +366,16 @@ async def private_send_args(client: discord.Client, table: TableRecord, note: Pr
         except TableError:
             pass
         except Exception as exc:
-            log.error(
-                "table %s: the %s private panel failed with %s", table.id, note.kind, type(exc).__name__
-            )
+            _log_failure(table.id, f"the {note.kind} private panel", exc)
     return private_message(note)
+
+
+def _log_failure(table_id: int, what: str, exc: BaseException) -> None:
+    """Log a game hook's failure by its type and frames only: its text may quote a secret."""
+    frames = "\n".join(
+        f"  {f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(exc.__traceback__)
+    )
+    log.error("table %s: %s failed with %s\n%s", table_id, what, type(exc).__name__, frames)
 
 
 async def send_private(
@@ -432,8 +441,11 @@ async def play(
         # The move that the store accepted first takes the delivery lock first (nothing yields
         # between act returning and the lock), so boards go out in version order.
         async with delivery_turn(interaction.client, table_id):
-            await post(interaction.client, reply)
-        await answer(interaction, reply.answer)
+            posted = await post(interaction.client, reply)
+        said = (
+            reply.answer if posted else f"{reply.answer} I could not post the board: /game status shows it."
+        )
+        await answer(interaction, said)
         await after_delivery(interaction.client, reply)
 
     await guarded(interaction, work)

@@ -633,3 +633,18 @@ async def test_an_ephemeral_answer_releases_a_view_of_restart_proof_items_only(w
     await kit.answer(asked, "Something else", view=plain)  # type: ignore[arg-type]
     assert not plain.is_finished()  # its callback lives in the view: keep it
     plain.stop()
+
+
+async def test_a_board_the_thread_refuses_still_counts_the_move_and_sends_the_dms(world: World) -> None:
+    thread = await started(world)
+    dms_before = len(dms(world.alice))
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500, times=1)
+    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
+    played = await world.alice.slash(thread, "game play", move=move["value"])
+    assert played.response.content == (  # type: ignore[union-attr]
+        f"You played: {move['name']}. I could not post the board: /game status shows it."
+    )
+    assert await version(world) == 1
+    assert len(dms(world.alice)) == dms_before + 1  # the mover's private event arrived
+    status = await world.alice.slash(thread, "game status")
+    assert "2 sigils (locked in)" in status.response.content  # type: ignore[union-attr]
