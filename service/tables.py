@@ -724,7 +724,8 @@ class TableService:
             head = "Game over: " + " and ".join(names) + " share the win"
         scores = ", ".join(f"{table.seats[n].name} {_number(v)}" for n, v in sorted(result.scores.items()))
         tail = f" Scores: {scores}." if scores else ""
-        return f"{head} ({result.reason}).{tail}"
+        # A reason written as a sentence ends with a full stop; the parentheses must not double it.
+        return f"{head} ({result.reason.rstrip().rstrip('.')}).{tail}"
 
 
 def seat_order(seed: int, user_ids: list[int]) -> list[int]:

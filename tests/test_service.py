@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from rules import registry
+from rules.contract import Result
 from service import TableError, TableService, parse_options, seat_order
 from store import Store
 from tests.toygame import TOY, QuietToyRules, WideToyRules
@@ -443,3 +445,31 @@ async def test_the_seat_legend_uses_the_games_seat_names(
     plain = await open_duel(svc)
     board = (await svc.start(plain, ALICE)).board
     assert board is not None and "Seats: 0 " in board.text
+
+
+class SentenceDuel(type(TOY)):  # type: ignore[misc]
+    """Sigil Duel whose result reason is a whole sentence."""
+
+    kind = "sentence-toy"
+
+    def result(self, state: dict) -> Result | None:
+        found = super().result(state)
+        return None if found is None else replace(found, reason="Most points win.")
+
+
+async def test_a_result_reason_ending_in_a_full_stop_is_not_doubled(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "sentence-toy", SentenceDuel())
+    table_id = await open_kind(svc, "sentence-toy")
+    await svc.start(table_id, ALICE)
+    last = None
+    for _ in range(100):
+        record = await svc.table(table_id)
+        if record.status != "active":
+            break
+        waiting = await svc.waiting_on(ALICE)
+        user = ALICE if waiting else BOB
+        last = await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
+    assert last is not None and last.board is not None
+    assert "(Most points win.)." not in last.board.text and "(Most points win)." in last.board.text
