@@ -238,6 +238,8 @@ class _Deliveries:
     """The version of the newest board posted in each table's thread."""
     boards: dict[int, int] = field(default_factory=dict)
     """The id of the last board message posted with buttons in each table's thread."""
+    closed: set[int] = field(default_factory=set)
+    """Tables whose thread was already closed (a second close would repeat the closing line)."""
 
 
 def _deliveries(client: discord.Client) -> _Deliveries:
@@ -329,12 +331,16 @@ async def close_thread(client: discord.Client, table: TableRecord) -> None:
     The thread is archived, not locked: players may still talk about the game (a message
     reopens it), while every old button answers that the table is closed.
     """
+    memory = _deliveries(client)
+    if table.id in memory.closed:
+        return
     thread = await thread_of(client, table)
     if not isinstance(thread, discord.Thread):
         return
+    memory.closed.add(table.id)
     with contextlib.suppress(discord.HTTPException):
         await thread.send(CLOSING_LINE)
-    message_id = _deliveries(client).boards.pop(table.id, None)
+    message_id = memory.boards.pop(table.id, None)
     if message_id is not None:
         try:
             await thread.get_partial_message(message_id).edit(view=None)

@@ -650,13 +650,14 @@ class TableService:
             and not closed
         )
         public = rules.view(state, None)
-        image = None if quiet else render.board(rules.kind, public)
+        # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
+        image = render.board(rules.kind, public)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
             text="\n".join(lines),
             image=image,
-            view_text=None if image or quiet else rules.view_text(public),
+            view_text=None if image else rules.view_text(public),
             ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
             finished=over or closed,
             in_play=not (over or closed),

@@ -590,6 +590,9 @@ async def test_a_closed_table_archives_its_thread_and_its_buttons_say_closed(
     assert last.id != first.id
     await world.alice.slash(thread, "game abandon")
     assert thread.last_message.content == kit.CLOSING_LINE
+    await kit.close_thread(world.bot, await _table(world))  # a second close (another path) says nothing
+    await world.env.settle()
+    assert [m.content for m in thread.history()].count(kit.CLOSING_LINE) == 1
     channel = world.env.backend.get_channel(thread.id)
     assert channel.thread_metadata is not None and channel.thread_metadata.archived
     assert not world.env.backend.get_message(

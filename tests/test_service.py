@@ -383,7 +383,7 @@ async def test_a_quiet_move_posts_no_board_and_a_loud_one_does(
     quiet = await svc.act(table_id, ALICE, first.value)
     # No public event, Bob was already asked, the game goes on: nothing for the thread.
     assert quiet.board is not None and quiet.board.quiet and quiet.board.ping == ()
-    assert quiet.board.image is None and quiet.board.view_text is None
+    assert quiet.board.view_text is not None  # still drawn, for cogs that post boards themselves
     assert [n.user_id for n in quiet.private] == [ALICE]  # the mover still hears their own event
     loud = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
     assert loud.board is not None and not loud.board.quiet and "Revealed" in loud.board.text
