@@ -608,6 +608,7 @@ async def test_a_closed_table_archives_its_thread_and_its_buttons_say_closed(
 
 async def test_a_finished_game_closes_its_thread(world: World) -> None:
     thread = await started(world)
+    opening_dm = dms(world.alice)[-1]
     svc = world.bot.service
     assert svc is not None
     table = await _table(world)
@@ -623,6 +624,9 @@ async def test_a_finished_game_closes_its_thread(world: World) -> None:
     assert "Game over" in thread.history()[-2].content and thread.last_message.content == kit.CLOSING_LINE
     late = await world.alice.click(board_with_button(thread), label="My private view")
     assert late.ephemeral and "hand [" in late.response.content  # type: ignore[union-attr]
+    value = opening_dm.components[0].children[0].options[0].value  # type: ignore[union-attr]
+    stale = await world.alice.user.select(opening_dm, [value])
+    assert stale.response.content == "This game is over: the table is closed."  # type: ignore[union-attr]
 
 
 async def test_an_ephemeral_answer_releases_a_view_of_restart_proof_items_only(world: World) -> None:
