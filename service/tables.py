@@ -639,7 +639,7 @@ class TableService:
         if status or not opening:
             lines.append(self._legend(table))
         # A move that tells the thread nothing new (a die assigned in secret, one of several
-        # simultaneous steps) posts no board: the thread is not flooded with identical boards.
+        # simultaneous steps) is quiet: the kit posts no board, so the thread is not flooded.
         quiet = (
             mover is not None
             and not opening
