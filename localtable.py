@@ -263,9 +263,14 @@ class LocalTable:
                 if message.author.id != bot_id:
                     continue
                 signature = (message.content, len(message.attachments), repr(message.components))
-                if self.seen.get(message.id) == signature:
+                before = self.seen.get(message.id)
+                if before == signature:
                     continue
                 self.seen[message.id] = signature
+                if before is not None and before[:2] == signature[:2] and not message.components:
+                    # A closed table's last board loses its buttons: say so, don't show it again.
+                    self.echo(f"[{place}] (an earlier message's buttons were removed)")
+                    continue
                 if not message.content and not message.attachments and not message.components:
                     continue  # an answer still "thinking"
                 self._print(message, channel_id, place)

@@ -109,3 +109,16 @@ async def test_a_slow_answer_costs_one_line_not_the_session(
     assert failures == 1
     assert any("took more than 60 s" in line for line in said)
     assert any(line.startswith("Users: alice") for line in said)  # the next line still ran
+
+
+async def test_a_closed_table_is_announced_once_and_its_board_not_reprinted(tmp_path: Path) -> None:
+    said: list[str] = []
+    lines = ["alice: /game new kind:toy", "bob: /game join", "alice: /game start", "alice: /game abandon"]
+    failures = await run_session(
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append
+    )
+    assert failures == 0
+    after = said[said.index("> alice: /game abandon") :]
+    assert any("This table is closed: its buttons no longer play." in line for line in after)
+    assert any("an earlier message's buttons were removed" in line for line in after)
+    assert not any("The game begins" in line for line in after)
