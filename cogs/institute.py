@@ -178,6 +178,21 @@ def components(panel: SeatPanel) -> discord.ui.View | None:
     return _choices(panel, parsed)
 
 
+def _location_name(view: dict[str, Any], number: int) -> str:
+    """Name what lies at a Location: its Institute Card, the Portal, or nothing."""
+    loc = view["locations"][number - 1]
+    where = {"portal": "the Portal", "empty": "an empty Location"}.get(loc["kind"]) or loc["card"]["name"]
+    return f"Location {number}: {where}"
+
+
+def _effect(action: str, value: int, where: str) -> str:
+    """Say what an Action Card under a die showing ``value`` will do."""
+    if action == "take":
+        return f"take {value} stone{'s' if value != 1 else ''}"
+    amount = "2 stones" if action == "cast2" else "1 stone"
+    return f"cast {amount} on {where}" if where else f"cast {amount}"
+
+
 def _phase_one(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> discord.ui.View:
     """Phase I: a select per die, then Confirm, Reroll, Refill and any Phase I power."""
     ui = discord.ui.View(timeout=None)
@@ -190,7 +205,7 @@ def _phase_one(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> di
     for d, value in enumerate(me["dice"], start=1):
         current = me["assignment"][d - 1] if me["assignment"] else None
         offered = [a for a in ACTION_NAMES if a == current or a in assignable.get(d, set())]
-        ui.add_item(DieSelect(tid, fp, d, value, offered, current))
+        ui.add_item(DieSelect(tid, fp, d, value, offered, current, _location_name(panel.view, value)))
     rerolls = [(c, m) for c, m in parsed if m is not None and m.action == "reroll"]
     buttons: list[discord.ui.Item[Any]] = []
     for choice, move in parsed:
@@ -430,13 +445,16 @@ class DieSelect(
         value: int = 0,
         offered: list[str] | None = None,
         current: str | None = None,
+        where: str = "",
     ) -> None:
         options = [
             discord.SelectOption(
                 label=f"Die {die} ({value}): {ACTION_NAMES[a]}",
                 value=a,
                 default=a == current,
-                description="assigned now" if a == current else None,
+                description=_clip(
+                    _effect(a, value, where) + (" (assigned now)" if a == current else ""), 100
+                ),
             )
             for a in offered or []
         ]

@@ -57,6 +57,13 @@ async def test_phase_one_has_a_select_per_die_and_a_button_row(positions: dict[s
     assert [d.die for d in dice] == [1, 2, 3, 4]
     assert [d.item.row for d in dice] == [0, 1, 2, 3]
     assert all(len(d.item.options) == 3 for d in dice)
+    # Each option says what it will do: stones taken, or the card the stones go to.
+    me, locations = state["players"][0], R.view(state, 0)["locations"]
+    take, _, cast1 = dice[0].item.options
+    assert take.description == f"take {me['dice'][0]} stone" + ("s" if me["dice"][0] != 1 else "")
+    target = locations[me["dice"][0] - 1]
+    name = target["card"]["name"] if target["kind"] == "card" else "the Portal"
+    assert cast1.description == f"cast 1 stone on Location {me['dice'][0]}: {name}"
     buttons = [i for i in items if not isinstance(i, cog.DieSelect)]
     assert buttons and all(b.item.row == 4 for b in buttons)
     assert not any(getattr(b, "code", "") == "confirm" for b in buttons)  # nothing assigned yet
