@@ -8,6 +8,12 @@ The shape follows DESIGN.md: ``setup``, ``pending``, ``legal_moves``, ``apply`` 
 events), ``view``, ``is_over`` and ``result``; plus ``label`` (a readable sentence for a move,
 used by autocomplete and the log) and ``scramble`` (used by the conformance suite to prove that a
 seat's view carries none of the secrets it must not know).
+
+A player leaving mid-game is the move ``Move.of("resign")`` (``RESIGN``): ``Rules.apply`` takes it
+from any seat at any time, bypassing ``pending`` and ``legal_moves``, and hands it to the game's
+``resign``, so it lands in the move log like any other move and a replay repeats it. A game that
+cannot go on without a player keeps the default ``resign``, which refuses with ``IllegalMove``; a
+game that can checks that the seat is seated and has not resigned already.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ JSON = Any
 State = dict[str, Any]
 View = dict[str, Any]
 Seat = int
+
+RESIGN = "resign"
+"""The action of the move by which a player leaves a game in progress (see ``Rules.resign``)."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -326,6 +335,19 @@ class Rules:
         """
         return copy.deepcopy(state)
 
+    def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
+        """Take a leaving player out of the game on a copy; games that allow it override this.
+
+        Called by ``apply`` for ``Move.of("resign")`` from any seat, whether or not the game waits
+        on it. An override must refuse (``IllegalMove``) a seat that is not seated or has already
+        resigned, never change its input, and leave a state the game can play on from.
+        """
+        raise IllegalMove("This game cannot go on without a player.")
+
+    def copy_state(self, state: State) -> State:
+        """Return an independent copy of a state for ``apply`` to resolve on (override for speed)."""
+        return copy.deepcopy(state)
+
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Return a bound on the number of moves any game can take (for the test suite)."""
         return 10_000
@@ -364,16 +386,21 @@ class Rules:
         return sorted({p.seat for p in self.pending(state)})
 
     def apply(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
-        """Validate and resolve one move on a copy; the input state is never changed."""
+        """Validate and resolve one move on a copy; the input state is never changed.
+
+        ``Move.of("resign")`` is the one move taken outside ``pending``: it goes to ``resign``.
+        """
         if self.is_over(state):
             raise IllegalMove("This game is already over.")
+        if move.action == RESIGN and not move.args:
+            return self.resign(state, seat)
         if seat not in self.waiting_on(state):
             raise NotYourDecision("The game is not waiting on you right now.")
         if self.actions and move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.why_not(state, seat, move))
-        new = copy.deepcopy(state)
+        new = self.copy_state(state)
         events = self.resolve(new, seat, move)
         return new, events
 

@@ -4,7 +4,9 @@
 DESIGN.md: prompts and legal moves agree, ``apply`` never mutates its input and accepts nothing
 outside ``legal_moves``, everything round-trips through JSON, no view changes when the things
 its seat may not know are re-drawn (so no view can carry them), the game ends within its
-declared bound, and replaying the move log from the seed gives the same state.
+declared bound, and replaying the move log from the seed gives the same state. In some playouts
+a random seat resigns (``Move.of("resign")``) at one random step; a game that allows it must
+still conform to the end, and a game that does not must refuse it without changing the state.
 
 Each failure raises ``ConformanceError`` naming the kind, seed and step, so a broken game fails
 loudly and reproducibly.
@@ -155,9 +157,49 @@ def _check_refusals(
         raise _fail(rules, case, step, "a refused move changed the state")
 
 
+RESIGN = Move.of("resign")
+
+
+def _resign_plan(case: Case) -> tuple[int, int] | None:
+    """Return (step, seat) of this playout's resignation, or None (half the playouts have one)."""
+    # A generator of its own, so the playouts of games that refuse resignations stay as they were.
+    plan = random.Random(case.seed * 104_729 + case.players)
+    if plan.random() < 0.5:
+        return None
+    return plan.randrange(1, 120), plan.randrange(case.players)
+
+
+def _try_resign(
+    rules: Rules, case: Case, step: int, state: State, seat: int
+) -> tuple[State, list[Event]] | None:
+    """Let a seat resign; return the new state and events, or None when the game refuses."""
+    before = _snapshot(state)
+    try:
+        new, events = rules.apply(state, seat, RESIGN)
+    except RulesError as exc:
+        if not exc.sentence:
+            raise _fail(rules, case, step, "refusing a resignation gave no sentence") from exc
+        if state != before:
+            raise _fail(rules, case, step, "a refused resignation changed the state") from exc
+        return None
+    if state != before:
+        raise _fail(rules, case, step, "resigning mutated the input state")
+    for event in events:
+        if Event.from_json(json.loads(json.dumps(event.to_json()))) != event:
+            raise _fail(rules, case, step, f"event {event!r} does not survive a JSON round trip")
+    try:
+        rules.apply(new, seat, RESIGN)
+    except RulesError:
+        pass
+    else:
+        raise _fail(rules, case, step, f"seat {seat} was allowed to resign twice")
+    return new, events
+
+
 def playout(rules: Rules, case: Case, *, deep_every: int = 1) -> tuple[State, list[tuple[int, Move]]]:
     """Play one random legal game, checking the contract; return the final state and the log."""
     rand = random.Random(case.seed * 7919 + case.players)
+    resign_at = _resign_plan(case)
     state = rules.setup(case.players, case.option_dict, case.seed)
     bound = rules.max_moves(case.players, case.option_dict)
     log: list[tuple[int, Move]] = []
@@ -166,6 +208,15 @@ def playout(rules: Rules, case: Case, *, deep_every: int = 1) -> tuple[State, li
     while not rules.is_over(state):
         if step >= bound:
             raise _fail(rules, case, step, f"the game did not end within its declared bound of {bound} moves")
+        if resign_at is not None and step == resign_at[0]:
+            leaver = resign_at[1]
+            resign_at = None
+            resigned = _try_resign(rules, case, step, state, leaver)
+            if resigned is not None:
+                log.append((leaver, RESIGN))
+                state = resigned[0]
+                if rules.is_over(state):
+                    break
         waiting = _check_prompts(rules, case, step, state)
         deep = step % deep_every == 0
         if deep:

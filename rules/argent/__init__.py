@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 from rules.argent import engine, setup, views
+from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
     IllegalMove,
     Move,
-    NotYourDecision,
     OptionSpec,
     Prompt,
     PromptKind,
@@ -18,7 +18,6 @@ from rules.contract import (
     Rules,
     Seat,
     State,
-    UnknownMove,
     View,
 )
 from rules.registry import register
@@ -146,18 +145,25 @@ class ArgentRules(Rules):
         """Return every move the seat may make now."""
         return [engine.to_move(o) for o in engine.options_for(state, seat)]
 
-    def apply(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
-        """Validate and resolve a move on a copy, as the contract does (a JSON copy is much faster here)."""
+    def copy_state(self, state: State) -> State:
+        """Return a copy for ``apply`` to resolve on (a JSON copy is much faster here than deepcopy)."""
+        return json.loads(json.dumps(state))
+
+    def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
+        """A player leaves mid-game (FAQ): skipped from now on, two rooms go at the round's end."""
         if self.is_over(state):
             raise IllegalMove("This game is already over.")
-        if seat not in self.waiting_on(state):
-            raise NotYourDecision("The game is not waiting on you right now.")
-        if move.action not in self.actions:
-            raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
-        if move not in self.legal_moves(state, seat):
-            raise IllegalMove(self.why_not(state, seat, move))
-        new = json.loads(json.dumps(state))
-        return new, self.resolve(new, seat, move)
+        if seat not in range(state["players"]):
+            raise IllegalMove("Only a seated player can leave the game.")
+        if away(state, seat):
+            raise IllegalMove("You have already left this game.")
+        if len(order_from(state, seat)) <= 2:
+            raise IllegalMove("This game cannot go on without a player.")
+        new = self.copy_state(state)
+        events: list[Event] = []
+        engine.leave(new, seat, engine.leaving_rooms(new), events)
+        engine.advance(new, events)
+        return new, events
 
     def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
         """Carry out a legal move."""

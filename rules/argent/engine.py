@@ -14,6 +14,7 @@ from rules.argent.effects import has_status, powers_of, say
 from rules.argent.setup import deal_tableaus, give_mage, seat_mages, take_candidate
 from rules.argent.state import (
     APPRENTICE,
+    CENTRAL,
     DEPARTMENTS,
     DEPT_NAMES,
     INFIRMARY,
@@ -1217,33 +1218,73 @@ def do_start_mark(state: State, seat: int, opt: dict[str, Any], events: list[Eve
 # --------------------------------------------------------------------------- a player leaving (FAQ)
 
 
+def leaving_rooms(state: State) -> list[str]:
+    """Return the two rooms a resigning player gives up (house ruling: the last two outside Central)."""
+    # The FAQ lets the leaver choose; a resignation carries no choice, so the two rooms that end the
+    # resolution order go: the board shrinks from its edge and the order of the rest is unchanged.
+    outside = [r for r in rooms_in_play(state) if r not in CENTRAL]
+    return outside[-2:]
+
+
 def remove_leaver(state: State, seat: int, events: list[Event]) -> None:
     """At the end of the round, take out the leaver's two chosen rooms and skip the seat from now on."""
     office = state["seats"][seat]
     office["leaving"] = False
     office["left"] = True
-    for room in office.get("leave_rooms", []):
-        for row in state["board"]["grid"]:
+    rooms = office.get("leave_rooms")
+    if rooms is None:
+        rooms = office["leave_rooms"] = leaving_rooms(state)
+    grid = state["board"]["grid"]
+    for room in rooms:
+        for row in grid:
             if room in row:
                 row[row.index(room)] = None
         state["board"]["rooms"].pop(room, None)
-    state["board"]["grid"] = [row for row in state["board"]["grid"] if any(row)]
+    # Shrink the board: drop rows and columns left empty.
+    grid = [row for row in grid if any(row)]
+    width = max((len(row) for row in grid), default=0)
+    keep = [x for x in range(width) if any(x < len(row) and row[x] for row in grid)]
+    state["board"]["grid"] = [[row[x] if x < len(row) else None for x in keep] for row in grid]
     for m in state["mages"]:
         if m["owner"] == seat:
             m["owner"], m["loc"], m["temp"] = None, "gone", False
-    say(events, f"P{seat + 1} has left the game; their rooms are removed.")
+    names = " and ".join(room_name(r) for r in rooms)
+    say(events, f"P{seat + 1} has left the game; {names or 'no room'} leave the University.")
 
 
-def leave(state: State, seat: int, rooms: list[str], events: list[Event]) -> None:
-    """Mark a seat as leaving: it is skipped from now on and two rooms go at the end of the round (FAQ)."""
+def leave(state: State, seat: int, rooms: list[str] | None, events: list[Event]) -> None:
+    """Mark a seat as leaving: it is skipped from now on and two rooms go at the end of the round (FAQ).
+
+    ``rooms`` None: the house ruling picks them when they go (``leaving_rooms``).
+    """
     office = state["seats"][seat]
     office["leaving"] = True
-    office["leave_rooms"] = [r for r in rooms if r not in ("council_chamber", "library", INFIRMARY)][:2]
+    if rooms is not None:
+        office["leave_rooms"] = [r for r in rooms if r not in CENTRAL][:2]
     if state["turn"] and state["turn"]["seat"] == seat:
         state["turn"]["allow"] = []
     # Any question waiting on the leaver is dropped: play goes on without them.
     state["agenda"] = [t for t in state["agenda"] if not (t["op"] == "ask" and t["seat"] == seat)]
+    skip_in_setup(state, seat)
     say(events, f"P{seat + 1} is leaving; the round plays out without them.")
+    if state["phase"] == "endgame":
+        # No round end is left to take them out: they leave before the votes are counted.
+        remove_leaver(state, seat, events)
+
+
+def skip_in_setup(state: State, seat: int) -> None:
+    """Take a leaver out of the setup queues; its share of the University is built by the others."""
+    steps = [{"phase": state["phase"], "queue": state["queue"]}, *state["setup_steps"]]
+    others = order_from(state, seat)
+    for step in steps:
+        queue = step["queue"]
+        if queue is None:
+            continue
+        if step["phase"] == "build":
+            turns = iter(others * len(queue))
+            queue[:] = [next(turns) if s == seat else s for s in queue]
+        else:
+            queue[:] = [s for s in queue if s != seat]
 
 
 FLOW_TASKS = {
