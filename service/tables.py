@@ -640,12 +640,15 @@ class TableService:
             lines.append(self._legend(table))
         # A move that tells the thread nothing new (a die assigned in secret, one of several
         # simultaneous steps) is quiet: the kit posts no board, so the thread is not flooded.
+        # The prompts must be exactly those of the last board: a prompt that ended or changed
+        # must reach the thread, which always shows whose decision the game waits for.
         quiet = (
             mover is not None
             and not opening
             and not status
             and not any(e.public for e in events)
             and not fresh
+            and set(prompts) == set(old)
             and not over
             and not closed
         )

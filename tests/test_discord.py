@@ -429,14 +429,14 @@ async def test_a_quiet_move_posts_nothing_in_the_thread_and_answers_the_mover(
     await world.bob.slash(thread, "game join")
     await world.alice.slash(thread, "game start")
     before = len(world.public())
-    move = (await world.alice.autocomplete(thread, "game play", "move", ""))[0]
-    played = await world.alice.slash(thread, "game play", move=move["value"])
-    assert played.ephemeral and played.response.content == f"You played: {move['name']}."  # type: ignore[union-attr]
+    played = await world.alice.slash(thread, "game play", move="Ponder")
+    assert played.ephemeral and played.response.content == "You played: Ponder."  # type: ignore[union-attr]
     assert len(world.public()) == before  # no board: nothing public happened
-    assert "You chose sigil" in dms(world.alice)[-1].content  # the mover's own event still arrives
-    move = (await world.bob.autocomplete(thread, "game play", "move", ""))[0]
+    assert "You ponder your sigils." in dms(world.alice)[-1].content  # the mover's own event still arrives
+    move = (await world.bob.autocomplete(thread, "game play", "move", "sigil"))[0]
     await world.bob.slash(thread, "game play", move=move["value"])
-    assert len(world.public()) == before + 1 and "Revealed" in thread.last_message.content
+    # Bob's lock-in is silent, but the thread must now wait on Alice alone.
+    assert len(world.public()) == before + 1 and "Waiting on alice (" in thread.last_message.content
 
 
 async def test_the_after_delivery_hook_runs_last_and_its_failure_breaks_nothing(

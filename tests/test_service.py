@@ -379,13 +379,16 @@ async def test_a_quiet_move_posts_no_board_and_a_loud_one_does(
     table_id = await open_kind(svc, "toy-quiet")
     opening = await svc.start(table_id, ALICE)
     assert opening.board is not None and not opening.board.quiet
-    first = (await svc.choices(table_id, ALICE))[0]
-    quiet = await svc.act(table_id, ALICE, first.value)
-    # No public event, Bob was already asked, the game goes on: nothing for the thread.
+    quiet = await svc.act(table_id, ALICE, "ponder")
+    # No public event, the same prompts as before, the game goes on: nothing for the thread.
     assert quiet.board is not None and quiet.board.quiet and quiet.board.ping == ()
     assert quiet.board.view_text is not None  # still drawn, for cogs that post boards themselves
     assert [n.user_id for n in quiet.private] == [ALICE]  # the mover still hears their own event
-    loud = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    # Locking in is silent here too, but Alice's prompt ends: the thread must stop waiting on her.
+    chosen = await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE, "sigil"))[0].value)
+    assert chosen.board is not None and not chosen.board.quiet
+    assert "Waiting on bob" in chosen.board.text and "alice" not in chosen.board.text.split("\n")[0]
+    loud = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB, "sigil"))[0].value)
     assert loud.board is not None and not loud.board.quiet and "Revealed" in loud.board.text
     # The ordinary game's lock-in is public, so it is never quiet.
     toy_id = await open_kind(svc, "toy")

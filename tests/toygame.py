@@ -214,14 +214,30 @@ class ToyRules(Rules):
 
 
 class QuietToyRules(ToyRules):
-    """Sigil Duel where locking in a sigil tells the table nothing: a quiet move for the spine."""
+    """Sigil Duel with quiet moves for the spine: a choosing mage may ponder (a private note,
+    nothing else changes for the table), and locking in a sigil tells the table nothing."""
 
     kind = "toy-quiet"
     title = "Quiet Sigil Duel"
+    actions = frozenset({"choose", "draw", "pass", "ponder"})
+
+    def legal_moves(self, state: State, seat: Seat) -> list[Move]:
+        """Sigil Duel's moves, plus pondering while still to choose."""
+        moves = super().legal_moves(state, seat)
+        if state["phase"] == "choose" and moves:
+            moves.append(Move.of("ponder"))
+        return moves
 
     def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
-        """Resolve as Sigil Duel, without the public 'has locked in' line."""
+        """Ponder privately, or resolve as Sigil Duel without the public 'has locked in' line."""
+        if move.action == "ponder":
+            state["pondered"] = state.get("pondered", 0) + 1
+            return [Event("ponder", "You ponder your sigils.", seats=(seat,))]
         return [e for e in super().resolve(state, seat, move) if e.kind != "locked"]
+
+    def label(self, state: State, seat: Seat, move: Move) -> str:
+        """Name a move in words."""
+        return "Ponder" if move.action == "ponder" else super().label(state, seat, move)
 
 
 class WideToyRules(ToyRules):
