@@ -31,6 +31,7 @@ from rules.argent.state import (
     loc_text,
     locked,
     mage_text,
+    occupant,
     office_mages,
     open_slots,
     order_from,
@@ -42,6 +43,7 @@ from rules.argent.state import (
     room_side,
     rooms_in_play,
     shadow_loc,
+    slot_of,
     slots,
     spec,
     split_loc,
@@ -1169,6 +1171,12 @@ def offer_take_slot(state: State, seat: int, loc: str) -> None:
     """Offer to put one of a seat's office mages into the slot a target just left."""
     if room_full_for(state, room_of(loc), seat):
         return
+    if shadow_only(state, seat):
+        # Inversion: the freed slot is empty, so the mage may only go into its shadow.
+        sloc = shadow_loc(state, loc)
+        if sloc is None or occupant(state, sloc) is not None:
+            return
+        loc = sloc
     opts = [
         option("place", f"Put your {DEPT_NAMES[t]} mage there", type=t)
         for t in dict.fromkeys(m["type"] for m in office_mages(state, seat))
@@ -1373,17 +1381,51 @@ def put(state: State, m: dict[str, Any], loc: str, events: list[Event], placing:
             push_effects(state, m["owner"], side["on_place"], {"room": room, "mage": m["id"], "via": "room"})
 
 
+def shadow_only(state: State, seat: int) -> bool:
+    """Whether Inversion holds this seat to placing as a shadow only, this round."""
+    return has_status(state, seat, "shadow_only_place")
+
+
+def status_shadows(state: State, seat: int, room: str) -> list[str]:
+    """Return the shadow slots a seat's placements may take in a room because of Zero Hour or Inversion.
+
+    Zero Hour: the shadow beside a rival's mage. Inversion: the shadow beside a rival's mage or beside an
+    empty slot. Both last the round and hold for every placement, whatever places the mage.
+    """
+    inversion = shadow_only(state, seat)
+    if not inversion and not has_status(state, seat, "shadow_on_place"):
+        return []
+    out = []
+    for s in slots(state, room):
+        if s["kind"] not in ("merit", "regular"):
+            continue
+        loc = f"{room}/{s['id']}"
+        sloc = shadow_loc(state, loc)
+        if not sloc or occupant(state, sloc) is not None:
+            continue
+        host = occupant(state, loc)
+        if (host is not None and host["owner"] != seat) or (host is None and inversion):
+            out.append(sloc)
+    return out
+
+
 def placeable_rooms(state: State, seat: int) -> list[str]:
     """Return the rooms a seat may place a mage in now (open slot, unlocked, not the Infirmary)."""
     out = []
     taken = {m["loc"] for m in state["mages"]}
     mine = {m["loc"].split("/")[0] for m in state["mages"] if m["owner"] == seat}
+    inversion = shadow_only(state, seat)
     for room in rooms_in_play(state):
         if room == INFIRMARY or locked(state, room):
             continue
         side = room_side(state, room)
         rules = side.get("rules", ())
         if "no_direct_placement" in rules or ("one_mage_per_player" in rules and room in mine):
+            continue
+        if status_shadows(state, seat, room):
+            out.append(room)
+            continue
+        if inversion:
             continue
         for s in side["slots"]:
             kind = s["kind"]
@@ -1456,7 +1498,20 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
         return
     room = task["room"]
     opts = []
+    shadows = status_shadows(state, seat, room)
     for t in dict.fromkeys(m["type"] for m in mages):
+        for loc in shadows:
+            opts.append(
+                option(
+                    "place",
+                    f"Place your {DEPT_NAMES[t]} mage in {loc_text(state, loc)}",
+                    type=t,
+                    slot=loc.split("/", 1)[1],
+                )
+            )
+        if shadow_only(state, seat):
+            # Inversion: only as a shadow, whatever places the mage.
+            continue
         if task.get("any_slot"):
             # Immolation: a taken slot is freed by wounding its mage.
             for x in candidates(state, seat, "wound", {}, {"via": task.get("via")}, room=room):
@@ -1474,6 +1529,15 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
     if task["optional"]:
         opts.append(option("pass", "Place no more"))
     ask(state, seat, "place_slot", opts, f"choose a mage and a slot in {room_name(room)}", data=task)
+
+
+def shadow_a_rival(state: State, seat: int, loc: str) -> None:
+    """Record a placement into the shadow of a rival's mage (a harm that rival may react to)."""
+    if not is_shadow(slot_of(state, loc)):
+        return
+    host = occupant(state, shadowed_host(state, loc))
+    if host is not None and host["owner"] != seat:
+        harm(state, "shadowed", host, seat, "mage", host["loc"])
 
 
 def answer_place_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -1500,6 +1564,7 @@ def answer_place_slot(state: State, task: Task, opt: dict[str, Any], events: lis
         victim = next((x for x in state["mages"] if x["loc"] == loc), None)
         if victim is not None:
             wound(state, seat, victim, data.get("via"), events)
+    shadow_a_rival(state, seat, loc)
     put(state, m, loc, events)
     left = data["left"] - 1
     if left > 0:

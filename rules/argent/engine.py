@@ -364,6 +364,23 @@ def drain_extra(state: State, seat: int) -> int:
     return sum(1 for s in state["statuses"] if s["name"] == "energy_drain" and s["seat"] != seat)
 
 
+def can_cast(state: State, seat: int, level: dict[str, Any], pay: bool = True) -> bool:
+    """Whether a seat has the mana for a spell: its cost (unless free) and every Energy Drain toll."""
+    cost = spell_cost(state, seat, level) if pay else 0
+    return cost + drain_extra(state, seat) <= state["seats"][seat]["mana"]
+
+
+def pay_for_spell(state: State, seat: int, cost: int, events: list[Event]) -> None:
+    """Pay a spell's cost plus 1 Mana to each opponent whose Energy Drain runs this round."""
+    # Energy Drain: "each rival pays you 1 extra Mana for every spell they cast", whether the spell is
+    # cast as an action, by another effect, free of its cost, or as a reaction.
+    drainers = [s["seat"] for s in state["statuses"] if s["name"] == "energy_drain" and s["seat"] != seat]
+    gain(state, seat, "mana", -(cost + len(drainers)))
+    for drainer in drainers:
+        gain(state, drainer, "mana", 1)
+        say(events, f"P{seat + 1} pays P{drainer + 1} 1 Mana (Energy Drain).")
+
+
 def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, dict[str, Any]]]:
     """Return (kind, id, level, record) for every spell level the seat may cast with that timing now."""
     if has_status(state, None, "no_casting"):
@@ -381,8 +398,7 @@ def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, 
         for lvl in content.book(spell["id"])["levels"][: spell["level"]]:
             if lvl["timing"] == timing:
                 out.append(("spell", spell["id"], lvl["level"], lvl))
-    mana = office["mana"]
-    return [c for c in out if spell_cost(state, seat, c[3]) + drain_extra(state, seat) <= mana]
+    return [c for c in out if can_cast(state, seat, c[3])]
 
 
 def usable_vaults(office: dict[str, Any], timing: str) -> list[tuple[int, dict[str, Any]]]:
@@ -532,12 +548,7 @@ def cast(
     office = state["seats"][seat]
     rec = spell_record(state, seat, cid, level)
     cost = spell_cost(state, seat, rec) if pay else 0
-    if pay:
-        extra = drain_extra(state, seat)
-        gain(state, seat, "mana", -(cost + extra))
-        for s in state["statuses"]:
-            if s["name"] == "energy_drain" and s["seat"] != seat:
-                gain(state, s["seat"], "mana", 1)
+    pay_for_spell(state, seat, cost, events)
     keep = any(s["name"] == "spell_no_exhaust" and s["seat"] == seat for s in state["statuses"])
     state["statuses"] = [
         s
@@ -881,7 +892,7 @@ def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> li
     opts = []
     for kind, ref, rec, name in cards:
         if kind in ("spell", "starter") and (
-            has_status(state, None, "no_casting") or spell_cost(state, seat, rec) > office["mana"]
+            has_status(state, None, "no_casting") or not can_cast(state, seat, rec)
         ):
             continue
         trig = rec.get("trigger") or {}
@@ -960,12 +971,12 @@ def answer_react(state: State, task: Task, opt: dict[str, Any], events: list[Eve
             office["discard"].append({"kind": "vault", "id": v["id"], "secret": False})
     elif args["card"] == "starter":
         rec = content.starter(args["ref"])
-        gain(state, seat, "mana", -spell_cost(state, seat, rec))
+        pay_for_spell(state, seat, spell_cost(state, seat, rec), events)
         office["starter"]["exhausted"] = True
     else:
         book_id, level = args["ref"].split(":")
         rec = content.book(book_id)["levels"][int(level) - 1]
-        gain(state, seat, "mana", -spell_cost(state, seat, rec))
+        pay_for_spell(state, seat, spell_cost(state, seat, rec), events)
         for spell in office["spells"]:
             if spell["id"] == book_id:
                 spell["exhausted"] = True
@@ -1092,7 +1103,7 @@ def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
     if arg.get("from") == "tableau":
         for book_id in state["tableau"]["spell"]:
             rec = content.book(book_id)["levels"][0]
-            if rec["timing"] == "act" and (not pay or spell_cost(state, seat, rec) <= office["mana"]):
+            if rec["timing"] == "act" and can_cast(state, seat, rec, pay):
                 opts.append(option("cast", f"Cast {rec['name']} from the tableau", spell=book_id, level=1))
     else:
         for spell in office["spells"]:
@@ -1113,7 +1124,7 @@ def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
                     continue
                 if level not in ("any", "unresearched", "below_highest") and spell["exhausted"]:
                     continue
-                if pay and spell_cost(state, seat, lvl) > office["mana"]:
+                if not can_cast(state, seat, lvl, pay):
                     continue
                 opts.append(option("cast", f"Cast {lvl['name']}", spell=spell["id"], level=n))
     if opts:
@@ -1128,8 +1139,7 @@ def answer_free_cast(state: State, task: Task, opt: dict[str, Any], events: list
     seat, arg = task["seat"], task["data"]["arg"]
     book_id, level = opt["args"]["spell"], opt["args"]["level"]
     rec = content.book(book_id)["levels"][level - 1]
-    if arg.get("pay", True):
-        gain(state, seat, "mana", -spell_cost(state, seat, rec))
+    pay_for_spell(state, seat, spell_cost(state, seat, rec) if arg.get("pay", True) else 0, events)
     if arg.get("exhaust", True) and arg.get("from") != "tableau":
         for spell in state["seats"][seat]["spells"]:
             if spell["id"] == book_id:
