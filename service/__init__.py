@@ -1,15 +1,27 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
-from service.replies import Board, Choice, PrivateNote, Reply, SeatView, TableError, WaitingTable
+from service.replies import (
+    Board,
+    Choice,
+    PrivateNote,
+    PublicView,
+    Reply,
+    SeatView,
+    TableError,
+    WaitingTable,
+)
 from service.tables import TableService, move_value, parse_options, seat_order
+from store import TableRecord
 
 __all__ = [
     "Board",
     "Choice",
     "PrivateNote",
+    "PublicView",
     "Reply",
     "SeatView",
     "TableError",
+    "TableRecord",
     "TableService",
     "WaitingTable",
     "move_value",

@@ -6,10 +6,10 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules.contract import Prompt
+from rules.contract import Move, Prompt
 from store import TableRecord
 
 
@@ -23,10 +23,15 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal move offered to a seat: a readable label and the value to send back."""
+    """One legal move offered to a seat: a readable label and the value to send back.
+
+    ``move`` is the move itself when the service offers it (``seat_view``), so a cog can sort
+    or filter its choices by action without reading the rules; it never takes part in equality.
+    """
 
     label: str
     value: str
+    move: Move | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,27 @@ class SeatView:
     def asked(self) -> tuple[Prompt, ...]:
         """Return the prompts waiting on this seat."""
         return tuple(p for p in self.prompts if p.seat == self.seat)
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone at the table may know, read from one snapshot: for a game's own thread messages.
+
+    ``view`` is ``rules.view(state, None)`` (no seat's secrets); ``prompts`` holds every pending
+    prompt (none once the table is closed); ``names`` and ``users`` give each seat's player name
+    and user id.
+    """
+
+    table: TableRecord
+    version: int
+    view: dict[str, Any]
+    prompts: tuple[Prompt, ...]
+    names: dict[int, str]
+    users: dict[int, int]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat of a user, or None when not seated."""
+        return next((seat for seat, user in self.users.items() if user == user_id), None)
 
 
 @dataclass(frozen=True)

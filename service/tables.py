@@ -21,7 +21,16 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import Event, Move, Prompt, Result, Rules, RulesError, State
-from service.replies import Board, Choice, PrivateNote, Reply, SeatView, TableError, WaitingTable
+from service.replies import (
+    Board,
+    Choice,
+    PrivateNote,
+    PublicView,
+    Reply,
+    SeatView,
+    TableError,
+    WaitingTable,
+)
 from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
 log = logging.getLogger("conclave.service")
@@ -433,14 +442,64 @@ class TableService:
         loaded, seat = await self._load_seat(table_id, user_id)
         return await asyncio.to_thread(_seat_view, loaded, seat)
 
-    async def _load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]:
-        """Load a started table and the user's seat, refusing a lobby, a closed lobby or no seat."""
+    async def seat_views(self, table_id: int, user_ids: Iterable[int]) -> dict[int, SeatView]:
+        """Return the seat view of each seated user among ``user_ids``, all from one snapshot.
+
+        For a cog that DMs several players after one move: every panel shows the same moment.
+        Users without a seat are left out; a lobby or a never-started table is refused.
+        """
+        loaded = await self._load_started(table_id)
+        seats = {user: seat for user in user_ids if (seat := loaded.seat_of(user)) is not None}
+
+        def read() -> dict[int, SeatView]:
+            return {user: _seat_view(loaded, seat) for user, seat in seats.items()}
+
+        return await asyncio.to_thread(read)
+
+    async def public_view(self, table_id: int) -> PublicView:
+        """Return what anyone may know of a started table: public view, pending prompts, seats.
+
+        For a game's own thread messages (its board text, its buttons, a reveal at the end).
+        Read-only, no lock; a closed table has no prompts. Refuses a lobby like ``seat_view``.
+        """
+        loaded = await self._load_started(table_id)
+        return await asyncio.to_thread(_public_view, loaded)
+
+    async def public_events(
+        self, table_id: int, *, since_version: int | None = None, back: int | None = None
+    ) -> list[str]:
+        """Return the texts of the public events of the moves after a version, oldest first.
+
+        ``since_version`` = v gives the events of moves v+1 onwards; ``back`` = n those of the
+        last n moves; neither gives every move. Private events never appear.
+        """
+        table = await self.table(table_id)
+        if since_version is None:
+            since_version = 0 if back is None else max(0, table.version - back)
+        records = await self.store.moves(table_id, since_version=since_version)
+
+        def read() -> list[str]:
+            return [
+                event.text
+                for record in records
+                for event in map(Event.from_json, record.events)
+                if event.public
+            ]
+
+        return await asyncio.to_thread(read)
+
+    async def _load_started(self, table_id: int) -> _Table:
+        """Load a table whose game has started, refusing a lobby or a table closed in its lobby."""
         table = await self.table(table_id)
         if table.seed is None:
             raise TableError(
                 "The game has not started yet." if table.status == "lobby" else "This table is closed."
             )
-        loaded = await self._load(table_id)
+        return await self._load(table_id)
+
+    async def _load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]:
+        """Load a started table and the user's seat, refusing a lobby, a closed lobby or no seat."""
+        loaded = await self._load_started(table_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
             raise TableError("You have no seat at this table.")
@@ -765,11 +824,20 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
     active = table.record.status == "active"
     legal = rules.legal_moves(state, seat) if active else []
     moves = tuple(
-        Choice(_clip(rules.label(state, seat, move)), move_value(version, index, move))
+        Choice(_clip(rules.label(state, seat, move)), move_value(version, index, move), move)
         for index, move in enumerate(legal)
     )
     prompts = tuple(rules.pending(state)) if active else ()
     return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts)
+
+
+def _public_view(table: _Table) -> PublicView:
+    """Read the public view, the pending prompts and the seats from one snapshot."""
+    rules, state, record = table.rules, table.state, table.record
+    prompts = tuple(rules.pending(state)) if record.status == "active" else ()
+    names = {n: s.name for n, s in sorted(table.seats.items())}
+    users = {n: s.user_id for n, s in sorted(table.seats.items())}
+    return PublicView(record, record.version, rules.view(state, None), prompts, names, users)
 
 
 def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:

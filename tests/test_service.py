@@ -12,7 +12,7 @@ import pytest
 
 from rules import registry
 from rules.contract import Result
-from service import TableError, TableService, parse_options, seat_order
+from service import Choice, TableError, TableService, parse_options, seat_order
 from store import Store
 from tests.toygame import TOY, QuietToyRules, WideToyRules
 
@@ -476,3 +476,65 @@ async def test_a_result_reason_ending_in_a_full_stop_is_not_doubled(
         last = await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
     assert last is not None and last.board is not None
     assert "(Most points win.)." not in last.board.text and "(Most points win)." in last.board.text
+
+
+async def test_public_view_holds_the_spectators_view_the_prompts_and_the_seats(
+    svc: TableService, store: Store
+) -> None:
+    table_id = await open_duel(svc)
+    with pytest.raises(TableError, match="not started"):
+        await svc.public_view(table_id)
+    await svc.start(table_id, ALICE)
+    _, state = await store.load(table_id)
+    seats = await store.seats(table_id)
+    seen = await svc.public_view(table_id)
+    assert seen.view == TOY.view(state, None) and seen.version == 0 and seen.table.id == table_id
+    assert all(p["hand"] is None for p in seen.view["players"])  # nobody's hand: a spectator's view
+    assert seen.prompts == tuple(TOY.pending(state)) and {p.seat for p in seen.prompts} == {0, 1}
+    assert seen.users == {s.seat: s.user_id for s in seats}
+    assert seen.names == {s.seat: s.name for s in seats} and set(seen.names.values()) == {"alice", "bob"}
+    assert seen.seat_of(BOB) == next(s.seat for s in seats if s.user_id == BOB) and seen.seat_of(DAVE) is None
+    await svc.abandon(table_id, ALICE)
+    closed = await svc.public_view(table_id)
+    assert closed.prompts == () and closed.table.status == "abandoned"
+
+
+async def test_seat_views_read_every_asked_seat_at_once_and_carry_the_moves(
+    svc: TableService, store: Store
+) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    _, state = await store.load(table_id)
+    views = await svc.seat_views(table_id, [ALICE, BOB, DAVE])
+    assert set(views) == {ALICE, BOB}  # Dave has no seat: left out, not refused
+    for user, seen in views.items():
+        assert seen == await svc.seat_view(table_id, user)
+        legal = TOY.legal_moves(state, seen.seat)
+        # Each choice carries its move, so a cog sorts by action without asking the rules.
+        assert [c.move for c in seen.moves] == legal
+        assert seen.view == TOY.view(state, seen.seat)
+    # The move never takes part in equality: a choice from a custom id equals the offered one.
+    first = views[ALICE].moves[0]
+    assert first == Choice(first.label, first.value)
+
+
+async def test_public_events_are_public_texts_only_since_a_version_or_back(
+    svc: TableService, store: Store
+) -> None:
+    table_id = await open_duel(svc)
+    await svc.start(table_id, ALICE)
+    assert await svc.public_events(table_id) == []
+    for user in (ALICE, BOB):
+        await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
+    everything = await svc.public_events(table_id)
+    records = await store.moves(table_id)
+    expected = [e["text"] for r in records for e in r.events if e["seats"] is None]
+    assert everything == expected and len(records) == 2
+    assert "Seat 0 has locked in a sigil." in everything or "Seat 1 has locked in a sigil." in everything
+    assert not any(text.startswith("You chose") for text in everything)  # a private event
+    second = [e["text"] for e in records[1].events if e["seats"] is None]
+    assert await svc.public_events(table_id, since_version=1) == second
+    assert await svc.public_events(table_id, back=1) == second
+    assert await svc.public_events(table_id, back=50) == everything
+    with pytest.raises(TableError, match="does not exist"):
+        await svc.public_events(999)
