@@ -16,13 +16,10 @@ voters one by one with who won each and why, then the standings.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -31,11 +28,9 @@ from discord.ext import commands
 
 from cogs import kit
 from render import argent as drawing
-from rules import registry
-from rules.argent import content
-from rules.contract import Event, Move, Prompt, PromptKind, Rules
-from service import Board, Reply, TableError, TableService, move_value
-from store import StoreError, TableRecord
+from rules.argent import content  # static card facts only; see _book_name and _voter_title
+from rules.contract import Move, Prompt, PromptKind
+from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -44,9 +39,13 @@ ID_LIMIT = 100
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 CLOSING = frozenset({"pass", "done"})
+REACT_PREF = "argent.react"
+"""The seat preference that keeps a player's reaction mode at a table."""
 REACT_ASK, REACT_PASS = "ask", "pass"
 AUTO_PASS_LIMIT = 12
 """At most this many automatic passes in a row (one per player per action in practice)."""
+RECENT_MOVES = 400
+"""How many moves back the round summary looks for the last resolution (a round is far fewer)."""
 
 HELP = """**Argent: The Consortium** — how to play here
 On your turn: at most one **fast action**, then one **action**: place a mage (`/argent place`), cast a
@@ -60,123 +59,44 @@ window for you until you set `mode:ask` again. Look a card up with `/game card`.
 
 
 # ---------------------------------------------------------------------------- what a seat sees and may do
+# Everything comes from the table service: a seat's own view with every legal move (seat_view),
+# or the public view with the pending prompts and the seats (public_view). The cog never reads
+# the saved game or calls the rules itself.
 
 
-@dataclass(frozen=True)
-class Offer:
-    """One legal move: its label, the value a component sends back, and the move."""
-
-    label: str
-    value: str
-    move: Move
-
-
-@dataclass(frozen=True)
-class SeatNow:
-    """A seat's moment: its own view, its legal moves and the table's pending prompts."""
-
-    table: TableRecord
-    version: int
-    seat: int
-    view: dict[str, Any]
-    offers: tuple[Offer, ...]
-    prompts: tuple[Prompt, ...]
-
-    def asked(self) -> Prompt | None:
-        """Return the prompt this seat must answer now, if any."""
-        return next((p for p in self.prompts if p.seat == self.seat), None)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """One read of a table: its record, its saved game and its seats. Read once, used for every answer."""
-
-    table: TableRecord
-    state: dict[str, Any]
-    users: dict[int, int]
-    names: dict[int, str]
-
-    def seat_of(self, user_id: int) -> int | None:
-        """Return the user's seat, or None."""
-        return next((n for n, u in self.users.items() if u == user_id), None)
-
-
-@dataclass(frozen=True)
-class TableNow:
-    """The table's public moment: pending prompts and who sits where (the public view on demand)."""
-
-    table: TableRecord
-    prompts: tuple[Prompt, ...]
-    users: dict[int, int]
-    names: dict[int, str]
-    snap: Snapshot
-
-    def view(self) -> dict[str, Any]:
-        """Return the public view (computed only when a message needs it)."""
-        return _rules().view(self.snap.state, None)
-
-
-def _rules() -> Rules:
-    """Return Argent's rules (the registry imports rules.argent on first use)."""
-    return registry.get(KIND)
-
-
-async def snapshot(svc: TableService, table_id: int) -> Snapshot:
-    """Read a started Argent table once (read-only, as the service's hand() reads it)."""
-    table = await svc.table(table_id)
+def _need_argent(table: TableRecord) -> None:
     if table.kind != KIND:
         raise TableError("This table does not play Argent: The Consortium.")
-    if table.status == "lobby":
-        raise TableError("The game has not started yet.")
-    try:
-        record, state = await svc.store.load(table_id)
-    except StoreError:
-        raise TableError("That table does not exist.") from None
-    seats = [s for s in await svc.seats(table_id) if s.seat is not None]
-    return Snapshot(
-        record,
-        state,
-        {s.seat: s.user_id for s in seats},  # type: ignore[misc]
-        {s.seat: s.name for s in seats},  # type: ignore[misc]
-    )
 
 
-def seat_from(snap: Snapshot, user_id: int) -> SeatNow:
-    """Return a user's view, legal moves and the pending prompts from a snapshot (refusing non-players)."""
-    seat = snap.seat_of(user_id)
-    if seat is None:
-        raise TableError("You have no seat at this table.")
-    rules, state, record = _rules(), snap.state, snap.table
-    active = record.status == "active"
-    legal = rules.legal_moves(state, seat) if active else []
-    offers = tuple(
-        Offer(rules.label(state, seat, m), move_value(record.version, i, m), m) for i, m in enumerate(legal)
-    )
-    prompts = tuple(rules.pending(state)) if active else ()
-    return SeatNow(record, record.version, seat, rules.view(state, seat), offers, prompts)
+async def seat_now(svc: TableService, table_id: int, user_id: int) -> SeatView:
+    """Return the user's view, every legal move and the pending prompts (refusing non-players)."""
+    _need_argent(await svc.table(table_id))
+    return await svc.seat_view(table_id, user_id)
 
 
-def table_from(snap: Snapshot) -> TableNow:
-    """Return the table's pending prompts and seats from a snapshot."""
-    prompts = tuple(_rules().pending(snap.state)) if snap.table.status == "active" else ()
-    return TableNow(snap.table, prompts, snap.users, snap.names, snap)
+async def table_now(svc: TableService, table_id: int) -> PublicView:
+    """Return the table's public view, pending prompts and seats."""
+    _need_argent(await svc.table(table_id))
+    return await svc.public_view(table_id)
 
 
-async def seat_now(svc: TableService, table_id: int, user_id: int) -> SeatNow:
-    """Return the user's view, legal moves and the pending prompts (refusing non-players)."""
-    snap = await snapshot(svc, table_id)
-    return await asyncio.to_thread(seat_from, snap, user_id)
+def asked(now: SeatView) -> Prompt | None:
+    """Return the prompt this seat must answer now, if any."""
+    return now.asked[0] if now.asked else None
 
 
-async def table_now(svc: TableService, table_id: int) -> TableNow:
-    """Return the table's pending prompts and seats."""
-    return table_from(await snapshot(svc, table_id))
+def move_of(offer: Choice) -> Move:
+    """Return the move a choice plays (seat_view always carries it)."""
+    if offer.move is None:
+        raise ValueError("a choice from seat_view carries its move")
+    return offer.move
 
 
 # ---------------------------------------------------------------------------- grouping moves
 
 
-def group_of(offer: Offer) -> str:
+def group_of(offer: Choice) -> str:
     """Return the kind of turn action a move is: place, cast, fast, cards, bell, done, or other."""
     if offer.label.startswith("Fast action"):
         return "fast"
@@ -187,16 +107,16 @@ def group_of(offer: Offer) -> str:
         "support": "cards",
         "bell": "bell",
         "done": "done",
-    }.get(offer.move.action, "other")
+    }.get(move_of(offer).action, "other")
 
 
-COMMAND_FILTERS: dict[str, Callable[[Offer], bool]] = {
-    "place": lambda o: o.move.action == "place",
-    "cast": lambda o: o.move.action == "cast",
-    "vault": lambda o: o.move.action in ("use", "buy"),
-    "supporter": lambda o: o.move.action == "support",
-    "bell": lambda o: o.move.action == "bell",
-    "research": lambda o: o.move.action == "research",
+COMMAND_FILTERS: dict[str, Callable[[Choice], bool]] = {
+    "place": lambda o: move_of(o).action == "place",
+    "cast": lambda o: move_of(o).action == "cast",
+    "vault": lambda o: move_of(o).action in ("use", "buy"),
+    "supporter": lambda o: move_of(o).action == "support",
+    "bell": lambda o: move_of(o).action == "bell",
+    "research": lambda o: move_of(o).action == "research",
     "fast": lambda o: o.label.startswith("Fast action"),
     "decide": lambda o: True,
 }
@@ -212,33 +132,51 @@ NOTHING = {
 }
 
 
-def hint(offer: Offer) -> str | None:
+# Static card facts (a spell's book, a voter's title) are in no view yet; the engine was asked
+# to add them (notes/argent_requests.md). Until then these two read the card data, never a table.
+
+
+def _book_name(spell: str) -> str | None:
+    """Return the name of the book a spell id belongs to (None: a starter spell)."""
+    try:
+        return str(content.book(spell)["name"])
+    except KeyError:
+        return None
+
+
+def _voter_title(voter: dict[str, Any]) -> str:
+    """Return the title of a voter the view names ("" while its face is hidden)."""
+    if voter.get("title") is not None:
+        return str(voter["title"])
+    return str(content.voter(voter["id"]).get("title", "")) if voter["id"] else ""
+
+
+def hint(offer: Choice) -> str | None:
     """Return a select option's second line: which book and level a cast spell is."""
-    move = offer.move
+    move = move_of(offer)
     if move.action != "cast" or not move.get("spell"):
         return None
-    spell, level = move.get("spell"), move.get("level")
-    try:
-        return _clip(f"{content.book(spell)['name']}, level {level}", 100)
-    except KeyError:
+    book = _book_name(str(move.get("spell")))
+    if book is None:
         return "your starter spell"
+    return _clip(f"{book}, level {move.get('level')}", 100)
 
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _short(now: SeatNow, offer: Offer, prefix: str) -> str:
+def _short(now: SeatView, offer: Choice, prefix: str) -> str:
     """Return the offer's value, or its index token when the custom id would be too long."""
     if len(prefix) + len(offer.value) <= ID_LIMIT:
         return offer.value
-    return f"#{now.version}.{now.offers.index(offer)}"
+    return f"#{now.version}.{now.moves.index(offer)}"
 
 
 # ---------------------------------------------------------------------------- the panel
 
 
-def panel_text(now: SeatNow, note: str = "") -> str:
+def panel_text(now: SeatView, note: str = "") -> str:
     """Return the panel's words: who you are, your resources, and what you must decide."""
     view, seat = now.view, now.seat
     office = view["offices"][seat]
@@ -251,10 +189,10 @@ def panel_text(now: SeatNow, note: str = "") -> str:
         f"IP {office['ip']} · Gold {office['gold']} · Mana {office['mana']} · INT {office['int']} · "
         f"WIS {office['wis']} · Merit {office['merit_free']}/{office['merit']}"
     )
-    prompt = now.asked()
+    prompt = asked(now)
     if view.get("outcome"):
         lines.append("The game is over.")
-    elif prompt is not None and now.offers:
+    elif prompt is not None and now.moves:
         what = "your turn" if prompt.decision == "turn" else prompt.text.split(": ", 1)[-1].rstrip(".")
         lines.append(f"**Your decision:** {what}.")
         if prompt.decision == "turn":
@@ -267,12 +205,12 @@ def panel_text(now: SeatNow, note: str = "") -> str:
     return _clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
-def panel_view(now: SeatNow) -> discord.ui.View | None:
+def panel_view(now: SeatView) -> discord.ui.View | None:
     """Return the panel's components, or None when the seat has nothing to decide."""
-    if not now.offers:
+    if not now.moves:
         return None
     ui = discord.ui.View(timeout=None)
-    prompt = now.asked()
+    prompt = asked(now)
     if prompt is not None and prompt.decision == "turn":
         _turn_components(ui, now)
     else:
@@ -288,10 +226,10 @@ TURN_SELECTS = (
 )
 
 
-def _turn_components(ui: discord.ui.View, now: SeatNow) -> None:
+def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
     """A turn: a select per kind of action, then the Bell Tower and End turn as buttons."""
-    groups: dict[str, list[Offer]] = {}
-    for offer in now.offers:
+    groups: dict[str, list[Choice]] = {}
+    for offer in now.moves:
         groups.setdefault(group_of(offer), []).append(offer)
     row = 0
     for key, placeholder in TURN_SELECTS:
@@ -306,15 +244,15 @@ def _turn_components(ui: discord.ui.View, now: SeatNow) -> None:
         ui.add_item(MoveSelect(now.table.id, now.version, row, buttons, "Bell Tower or end your turn…"))
 
 
-def _decision_components(ui: discord.ui.View, now: SeatNow) -> None:
+def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     """Any other decision: a button per choice, or selects when there are many."""
-    ordered = sorted(now.offers, key=lambda o: o.move.action in CLOSING)
+    ordered = sorted(now.moves, key=lambda o: move_of(o).action in CLOSING)
     if len(ordered) <= BUTTONS_MAX:
         for k, offer in enumerate(ordered):
             ui.add_item(_button(now, offer, k // 5))
         return
-    main = [o for o in ordered if o.move.action not in CLOSING]
-    closing = [o for o in ordered if o.move.action in CLOSING]
+    main = [o for o in ordered if move_of(o).action not in CLOSING]
+    closing = [o for o in ordered if move_of(o).action in CLOSING]
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = main[n * SELECT_MAX : (n + 1) * SELECT_MAX]
         ui.add_item(MoveSelect(now.table.id, now.version, n, chunk, "Choose…"))
@@ -322,17 +260,17 @@ def _decision_components(ui: discord.ui.View, now: SeatNow) -> None:
         ui.add_item(_button(now, offer, 4))
 
 
-def _button(now: SeatNow, offer: Offer, row: int) -> MoveButton:
+def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:
     prefix = f"ag:m:{now.table.id}:{now.version}:"
-    style = discord.ButtonStyle.secondary if offer.move.action in CLOSING else discord.ButtonStyle.primary
-    if offer.move.action == "bell":
+    style = discord.ButtonStyle.secondary if move_of(offer).action in CLOSING else discord.ButtonStyle.primary
+    if move_of(offer).action == "bell":
         style = discord.ButtonStyle.success
     button = MoveButton(now.table.id, now.version, _short(now, offer, prefix), _clip(offer.label, 80), style)
     button.item.row = row
     return button
 
 
-async def panel_message(now: SeatNow, note: str = "", image: bytes | None = None) -> dict[str, Any]:
+async def panel_message(now: SeatView, note: str = "", image: bytes | None = None) -> dict[str, Any]:
     """Return the send() arguments of a panel: its words, optionally the office drawing, components."""
     message: dict[str, Any] = {"content": panel_text(now, note)}
     if image is not None:
@@ -343,9 +281,10 @@ async def panel_message(now: SeatNow, note: str = "", image: bytes | None = None
     return message
 
 
-async def office_message(svc: TableService, now: SeatNow, note: str = "") -> dict[str, Any]:
+async def office_message(svc: TableService, now: SeatView, user_id: int, note: str = "") -> dict[str, Any]:
     """Return the panel with the office drawing and the voters this seat has seen."""
-    image = await asyncio.to_thread(drawing.draw_office, now.view)
+    # The service draws the office (the seat's private sheet) off the event loop.
+    image = (await svc.hand(now.table.id, user_id)).image
     message = await panel_message(now, note, image)
     seen = voters_text(now.view, now.seat)
     if seen:
@@ -412,7 +351,7 @@ OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for P\d)\.$|^Votes: ")
 
 
 def board_args(
-    board: Board, now: TableNow, earlier: Sequence[str] = (), passed: Sequence[str] = ()
+    board: Board, now: PublicView, earlier: Sequence[str] = (), passed: Sequence[str] = ()
 ) -> dict[str, Any]:
     """Return the send() arguments of a move's one message: events, who must act, image, buttons."""
     lines = [*earlier, *_public_lines(board.text)]
@@ -442,7 +381,7 @@ def board_args(
 
 
 async def post_board(
-    client: discord.Client, reply: Reply, now: TableNow, earlier: list[str], passed: list[str]
+    client: discord.Client, reply: Reply, now: PublicView, earlier: list[str], passed: list[str]
 ) -> None:
     """Post the one message of this move in the table's thread."""
     board = reply.board
@@ -490,7 +429,13 @@ def round_summary(lines: list[str]) -> str | None:
 
 
 def _winner_why(view: dict[str, Any], position: int, winner: int | None, awarded: dict[str, Any]) -> str:
-    """Explain a voter's vote from the final public view (everything is face up at the end)."""
+    """Word why a voter went where it did, from the final public view (everything is face up).
+
+    Presentation only: the winner comes from the engine's outcome (``awarded``) and the counts
+    from the view (render's ``standing``); this names the counts and which tie-break the view
+    shows to have applied. It never decides a vote. The engine will put the reason itself in
+    the outcome (``awarded_why``, requested in notes/argent_requests.md); then this reads it.
+    """
     voter = view["voters"][position]
     crit = voter["criterion"]
     counts = drawing.standing(view, crit)
@@ -535,7 +480,7 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     out = []
     for v in view["voters"]:
         winner = awarded.get(str(v["position"]))
-        title = content.voter(v["id"]).get("title", "") if v["id"] else ""
+        title = _voter_title(v)
         who = (
             "no vote"
             if winner is None
@@ -558,7 +503,7 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     return out
 
 
-async def post_round_summary(client: discord.Client, reply: Reply, now: TableNow, lines: list[str]) -> None:
+async def post_round_summary(client: discord.Client, reply: Reply, now: PublicView, lines: list[str]) -> None:
     """When a round (or the game) just ended, post what each room gave whom in its resolution."""
     ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
     finished = reply.board is not None and reply.board.finished and reply.table.status == "finished"
@@ -567,17 +512,18 @@ async def post_round_summary(client: discord.Client, reply: Reply, now: TableNow
     thread = await kit.thread_of(client, reply.table)
     if thread is None:
         return
-    summary = round_summary(await _recent_public_lines(kit.service_of(client), reply.table.id))
+    svc = kit.service_of(client)
+    summary = round_summary(await svc.public_events(reply.table.id, back=RECENT_MOVES))
     if summary:
-        number = now.view()["round"] - (0 if finished else 1)
+        number = now.view["round"] - (0 if finished else 1)
         await thread.send(_clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT))
 
 
-async def post_reveal(client: discord.Client, reply: Reply, now: TableNow) -> None:
+async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> None:
     """When the game just ended, reveal the voters one message at a time, then the standings."""
     if reply.board is None or not reply.board.finished:
         return
-    view = now.view()
+    view = now.view
     thread = await kit.thread_of(client, reply.table)
     if thread is None or not view.get("outcome"):
         return  # an abandoned table has no votes to reveal
@@ -585,25 +531,12 @@ async def post_reveal(client: discord.Client, reply: Reply, now: TableNow) -> No
         await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
 
 
-async def _recent_public_lines(svc: TableService, table_id: int, back: int = 400) -> list[str]:
-    table = await svc.table(table_id)
-    lines: list[str] = []
-    for record in await svc.store.moves(table_id, since_version=max(0, table.version - back)):
-        lines.extend(Event.from_json(e).text for e in record.events if Event.from_json(e).public)
-    return lines
-
-
 # ---------------------------------------------------------------------------- delivering a move
-
-
-def pref_key(table_id: int, user_id: int) -> str:
-    """Return the store meta key of a player's reaction preference at a table."""
-    return f"argent:react:{table_id}:{user_id}"
 
 
 async def reaction_mode(svc: TableService, table_id: int, user_id: int) -> str:
     """Return 'pass' when the player asked to pass every reaction window, else 'ask'."""
-    return (await svc.store.get_meta(pref_key(table_id, user_id))) or REACT_ASK
+    return (await svc.seat_pref(table_id, user_id, REACT_PREF)) or REACT_ASK
 
 
 def _secret_lines(text: str) -> list[str]:
@@ -631,10 +564,10 @@ def enrich(lines: list[str], view: dict[str, Any], seat: int) -> list[str]:
 
 async def deliver(
     client: discord.Client, reply: Reply, mover: int | None = None, passed: list[str] | None = None
-) -> SeatNow | None:
+) -> SeatView | None:
     """Post the move's board, DM each player concerned, auto-pass, summarise, reveal.
 
-    Returns the mover's fresh panel data (read with the same snapshot), or None.
+    Returns the mover's fresh panel data (read with the other players' panels), or None.
     """
     svc = kit.service_of(client)
     earlier: list[str] = []
@@ -649,7 +582,7 @@ async def deliver(
         if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
             break
         try:
-            follow = await svc.act(reply.table.id, user, "pass", expected_version=now.table.version)
+            follow = await svc.act(reply.table.id, user, "pass", expected_version=now.version)
         except TableError:
             break
         if reply.board is not None:
@@ -660,22 +593,20 @@ async def deliver(
         reply = follow
         now = await table_now(svc, reply.table.id)
     lines = earlier + (_public_lines(reply.board.text) if reply.board else [])
-    turn = getattr(kit, "delivery_turn", None)
     # The kit's per-table delivery lock keeps boards in move order with /game's deliveries.
-    async with turn(client, reply.table.id) if turn else contextlib.nullcontext():
+    async with kit.delivery_turn(client, reply.table.id):
         await post_round_summary(client, reply, now, lines)
         await post_board(client, reply, now, earlier, passed)
-        mine = await _send_notes(client, reply, now.snap, mover, secrets)
+        mine = await _send_notes(client, reply, mover, secrets)
     await post_reveal(client, reply, now)
-    close = getattr(kit, "close_thread", None)
-    if close is not None and reply.board is not None and reply.board.finished:
-        await close(client, reply.table)
+    if reply.board is not None and reply.board.finished:
+        await kit.close_thread(client, reply.table)
     return mine
 
 
 async def _send_notes(
-    client: discord.Client, reply: Reply, snap: Snapshot, mover: int | None, secrets: dict[int, list[str]]
-) -> SeatNow | None:
+    client: discord.Client, reply: Reply, mover: int | None, secrets: dict[int, list[str]]
+) -> SeatView | None:
     """DM each player concerned their private events (a voter seen) and their panel."""
     svc = kit.service_of(client)
     notes = {n.user_id: n for n in reply.private}
@@ -689,11 +620,8 @@ async def _send_notes(
             continue
         todo.append((user, lines))
     wanted = [u for u, _ in todo] + ([mover] if mover is not None else [])
-
-    def build() -> dict[int, SeatNow]:
-        return {u: seat_from(snap, u) for u in wanted if snap.seat_of(u) is not None}
-
-    panels = await asyncio.to_thread(build)
+    # Every panel of this delivery is read from one snapshot (users without a seat are left out).
+    panels = await svc.seat_views(reply.table.id, wanted) if wanted else {}
     thread = None
     for user, lines in todo:
         now = panels.get(user)
@@ -739,7 +667,7 @@ async def act(interaction: discord.Interaction, table_id: int, value: str, versi
         return
     secret = next((n for n in reply.private if n.user_id == user), None)
     lines = [reply.answer] + (enrich(_secret_lines(secret.text), now.view, now.seat) if secret else [])
-    if now.offers:
+    if now.moves:
         message = await panel_message(now, "\n".join(lines))
         await answer_panel(interaction, message)
     else:
@@ -752,7 +680,7 @@ async def show_panel(interaction: discord.Interaction, table_id: int, *, office:
     async def work() -> None:
         svc = kit.service_of(interaction.client)
         now = await seat_now(svc, table_id, interaction.user.id)
-        message = await (office_message(svc, now) if office else panel_message(now))
+        message = await (office_message(svc, now, interaction.user.id) if office else panel_message(now))
         await answer_panel(interaction, message)
 
     await kit.guarded(interaction, work)
@@ -848,7 +776,7 @@ class MoveSelect(
         table_id: int,
         version: int,
         n: int,
-        offers: list[Offer] | None = None,
+        offers: list[Choice] | None = None,
         placeholder: str = "Choose…",
     ) -> None:
         options = []
@@ -913,7 +841,7 @@ class ArgentCog(commands.Cog):
         keep = COMMAND_FILTERS[command]
         found = [
             app_commands.Choice(name=_clip(o.label, 100), value=o.value)
-            for o in now.offers
+            for o in now.moves
             if keep(o) and (not typed or typed in o.label.casefold())
         ]
         return found[:SELECT_MAX]
@@ -970,12 +898,12 @@ class ArgentCog(commands.Cog):
             offer = next(
                 (
                     o
-                    for o in now.offers
-                    if wanted in (o.value.casefold(), o.label.casefold(), o.move.code().casefold())
+                    for o in now.moves
+                    if wanted in (o.value.casefold(), o.label.casefold(), move_of(o).code().casefold())
                 ),
                 None,
             )
-            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.offers):
+            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.moves):
                 raise TableError(NOTHING[command])
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
@@ -1049,7 +977,7 @@ class ArgentCog(commands.Cog):
             svc = kit.service_of(self.bot)
             table = await kit.table_here(interaction)
             now = await seat_now(svc, table.id, interaction.user.id)
-            closing = [o for o in now.offers if o.move.action in CLOSING]
+            closing = [o for o in now.moves if move_of(o).action in CLOSING]
             if not closing:
                 raise TableError("There is nothing to pass or end right now.")
             await act(interaction, table.id, closing[0].value, now.version)
@@ -1100,8 +1028,8 @@ class ArgentCog(commands.Cog):
         async def work() -> None:
             svc = kit.service_of(self.bot)
             table = await kit.table_here(interaction)
-            await seat_now(svc, table.id, interaction.user.id)  # refuses non-players
-            await svc.store.set_meta(pref_key(table.id, interaction.user.id), mode)
+            await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
+            await svc.set_seat_pref(table.id, interaction.user.id, REACT_PREF, mode)
             said = (
                 "I will pass every reaction window for you here; `/argent reactions mode:ask` to react again."
                 if mode == REACT_PASS
@@ -1123,7 +1051,7 @@ async def _pass_if_waiting(client: discord.Client, table_id: int, user_id: int) 
     """Pass a reaction window the user is being asked in right now (they just chose always-pass)."""
     svc = kit.service_of(client)
     now = await seat_now(svc, table_id, user_id)
-    prompt = now.asked()
+    prompt = asked(now)
     if prompt is None or prompt.kind is not PromptKind.REACTION:
         return
     try:
@@ -1171,7 +1099,7 @@ async def after_deliver(client: discord.Client, reply: Reply) -> None:
     if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
         return
     try:
-        follow = await svc.act(reply.table.id, user, "pass", expected_version=now.table.version)
+        follow = await svc.act(reply.table.id, user, "pass", expected_version=now.version)
     except TableError:
         return
     await deliver(
@@ -1180,16 +1108,10 @@ async def after_deliver(client: discord.Client, reply: Reply) -> None:
 
 
 def _register_kit_hooks() -> None:
-    """Plug into /game's delivery when the kit offers per-game hooks (requested of the spine)."""
-    hooks = (
-        ("register_private_panel", private_panel),
-        ("register_board_panel", board_panel),
-        ("register_after_deliver", after_deliver),
-    )
-    for name, hook in hooks:
-        register = getattr(kit, name, None)
-        if register is not None:
-            register(KIND, hook)
+    """Plug into /game's delivery: Argent's DMs and private view, its boards, its after-delivery work."""
+    kit.register_private_panel(KIND, private_panel)
+    kit.register_board_panel(KIND, board_panel)
+    kit.register_after_deliver(KIND, after_deliver)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -29,6 +29,7 @@ from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Move, PromptKind
+from service import Choice, SeatView, move_value
 
 SEED = 5
 JION = 1
@@ -427,6 +428,17 @@ def _record(version: int) -> Any:
     return TableRecord(7, "argent", "t", {}, 1, 2, 3, 4, "active", 1, version, 0.0, 0.0, None)
 
 
+def _seat_view(record: Any, state: dict[str, Any], seat: int) -> SeatView:
+    """Build the seat view the service would give for this state (the service's own test checks it)."""
+    legal = R.legal_moves(state, seat)
+    labels = [R.label(state, seat, m) for m in legal]
+    moves = tuple(
+        Choice(x if len(x) <= 100 else x[:99] + "…", move_value(record.version, i, m), m)
+        for i, (x, m) in enumerate(zip(labels, legal, strict=True))
+    )
+    return SeatView(record, record.version, seat, R.view(state, seat), moves, tuple(R.pending(state)))
+
+
 async def test_every_panel_offers_every_legal_move_once_over_random_games() -> None:
     """Turn panels (selects per kind of action, Bell Tower and End turn buttons) and decision panels
     (a button per choice, or selects) reach every legal move, each exactly once."""
@@ -438,8 +450,7 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
             if state["over"]:
                 break
             seat = R.pending(state)[0].seat
-            snap = cog.Snapshot(_record(step), state, {s: 100 + s for s in range(players)}, {})
-            now = cog.seat_from(snap, 100 + seat)
+            now = _seat_view(_record(step), state, seat)
             ui = cog.panel_view(now)
             assert ui is not None
             offered: list[str] = []
@@ -451,12 +462,12 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
                 else:
                     offered.append(item.custom_id.split(":", 4)[-1])  # type: ignore[union-attr]
             legal = R.legal_moves(state, seat)
-            values = [o.value for o in now.offers]
-            assert sorted(offered) == sorted(values), (step, now.asked())
+            values = [o.value for o in now.moves]
+            assert sorted(offered) == sorted(values), (step, now.asked)
             assert len(ui.children) <= 25 and all(
                 len(str(getattr(i, "custom_id", ""))) <= 100 for i in ui.children
             )
-            seen_groups |= {cog.group_of(o) for o in now.offers}
+            seen_groups |= {cog.group_of(o) for o in now.moves}
             ui.stop()
             state, _ = R.apply(state, seat, rand.choice(legal))
     assert {"place", "bell", "fast"} <= seen_groups
