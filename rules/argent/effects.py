@@ -1204,16 +1204,29 @@ def answer_take_slot(state: State, task: Task, opt: dict[str, Any], events: list
     put(state, m, loc, events)
 
 
-def harm(state: State, what: str, m: dict[str, Any], by: int, via: str | None, before: str) -> None:
-    """Record something done to a mage, for the reaction window after the action."""
+def harm(
+    state: State,
+    what: str,
+    m: dict[str, Any],
+    by: int,
+    via: str | None,
+    before: str,
+    owner: int | None = None,
+) -> None:
+    """Record something done to a mage, for the reaction window after the action.
+
+    ``to`` is where the harm left the mage, so that a replacing reaction can tell whether it is still
+    there; ``owner`` defaults to the mage's owner now (a banished temporary mage has lost it already).
+    """
     state["harms"].append(
         {
             "on": what,
             "mage": m["id"],
-            "owner": m["owner"],
+            "owner": m["owner"] if owner is None else owner,
             "by": by,
             "via": via,
             "from": before,
+            "to": m["loc"],
             "cost": state.get("last_cost", 0),
         }
     )
@@ -1255,11 +1268,11 @@ def answer_wound_slot(state: State, task: Task, opt: dict[str, Any], events: lis
 
 def banish(state: State, actor: int, m: dict[str, Any], via: str | None, events: list[Event]) -> None:
     """Send a mage back to its owner's office."""
-    before = m["loc"]
+    before, owner = m["loc"], m["owner"]
     m["loc"] = "office" if not m["temp"] or m["type"] == APPRENTICE else "supply"
     if m["temp"] and m["type"] == NEUTRAL:
         m["owner"] = None
-    harm(state, "banished", m, actor, via, before)
+    harm(state, "banished", m, actor, via, before, owner=owner)
     say(events, f"{who(state, actor)} banishes a mage from {loc_text(state, before)}.")
 
 
@@ -1904,19 +1917,40 @@ def answer_swap_mage(state: State, task: Task, opt: dict[str, Any], events: list
     )
 
 
+def still_harmed(state: State, trig: dict[str, Any], m: dict[str, Any]) -> bool:
+    """Whether a mage is still where the harm left it (nothing has moved it since)."""
+    if trig.get("on") == "wounded":
+        return in_infirmary(m["loc"])
+    if trig.get("to") == "supply":
+        # A banished temporary mage went back to the supply; it is saved if nobody has taken it since.
+        return m["loc"] == "supply" and m["owner"] is None
+    return m["loc"] == trig.get("to", m["loc"]) and m["owner"] == trig.get("owner")
+
+
 def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
+    """Replace what happened to the reacting player's mage: into its slot's shadow, or any open slot.
+
+    The reaction comes after the action has resolved (rulebook, Reactions), so the harm is undone
+    rather than prevented: the mage comes back from wherever the harm put it, and the Infirmary's
+    sympathy bonus, paid only after the reactions, finds it gone (FAQ). With the shadow taken, the
+    mage suffers the harm after all (FAQ).
+    """
     trig = task["ctx"].get("trigger") or {}
     mid = trig.get("mage")
     if mid is None:
         return
     m = state["mages"][mid]
+    if not still_harmed(state, trig, m):
+        return
     before = trig.get("from")
-    if arg.get("to") == "shadow" and before and placed(before):
-        dest = shadow_loc(state, before)
+    if arg.get("to") == "shadow":
+        dest = shadow_loc(state, before) if before and placed(before) else None
         if dest and not any(x["loc"] == dest for x in state["mages"]):
+            restore_owner(m, trig)
             m["loc"] = dest
             say(events, f"P{m['owner'] + 1}'s mage slips into the shadow of {loc_text(state, before)}.")
         return
+    restore_owner(m, trig)
     push(
         state,
         {
@@ -1929,6 +1963,13 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
             "room": None,
         },
     )
+
+
+def restore_owner(m: dict[str, Any], trig: dict[str, Any]) -> None:
+    """Give a banished temporary mage back to the player it was saved for (it stays temporary)."""
+    if m["owner"] is None:
+        m["owner"], m["temp"] = trig["owner"], True
+        m["loc"] = "office"
 
 
 # --------------------------------------------------------------------------- turn-level keys
