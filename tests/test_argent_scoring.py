@@ -232,3 +232,35 @@ def test_a_random_game_ends_with_a_result_naming_the_top_voter() -> None:
     assert result.winners == (state["outcome"]["ranking"][0],)
     assert votes[result.winners[0]] == max(votes)
     assert state["round"] == 5
+
+
+def test_the_outcome_says_why_each_voter_went_where_it_did() -> None:
+    """Game End: the outcome carries each voter's counts and the tie-break that settled it."""
+    gold = next(v for v in MOST if crit(v) == "most:gold")
+    cases = [((3, 1), [], {}, None), ((2, 2), [1], {}, "mark"), ((2, 2), [0, 1], {1: 9}, "ip")]
+    cases.append(((2, 2), [], {}, "stack"))
+    for (zero, one), marks, ips, tiebreak in cases:
+        state = blank()
+        seat_voter(state, gold)
+        give(state, 0, "most:gold", zero)
+        give(state, 1, "most:gold", one)
+        state["voters"][0]["marks"] = marks
+        for seat, ip in ips.items():
+            state["seats"][seat]["ip"] = ip
+        outcome = scoring.count_votes(state)
+        why = outcome["awarded_why"]["0"]
+        assert why["counts"] == {"0": zero, "1": one, "2": 0}
+        assert why["tiebreak"] == tiebreak, (marks, ips)
+        assert why["criterion"] == "most:gold" and why["first"] is None
+        assert outcome["awarded"]["0"] == winner(state)
+
+
+def test_the_outcome_names_who_a_second_most_voter_passed_over() -> None:
+    """FAQ: Second-most weighs the matching count without the Most winner, and says who that was."""
+    second = next(v for v in VOTERS if crit(v) == "second_most:ip")
+    state = blank()
+    seat_voter(state, second)
+    for seat, ip in ((0, 9), (1, 5), (2, 3)):
+        state["seats"][seat]["ip"] = ip
+    why = scoring.count_votes(state)["awarded_why"]["0"]
+    assert why == {"criterion": "most:ip", "counts": {"1": 5, "2": 3}, "first": 0, "tiebreak": None}

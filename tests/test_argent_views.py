@@ -110,3 +110,32 @@ def test_refusals_say_why() -> None:
         R.apply(state, me, Move.of("cast", spell="the_gift_of_fire", level=1))
     except IllegalMove as exc:
         assert "exhausted" in exc.sentence
+
+
+def test_discard_counts_follow_what_a_seat_may_count() -> None:
+    """FAQ: a rival's face-down discard may not be counted; Open Discards shows all but Secret Supporters."""
+    for option, theirs in (("closed", None), ("open", 1)):
+        state = round_one(3, discards=option)
+        state["seats"][0]["discard"].append({"kind": "supporter", "id": "alumis", "secret": False})
+        secret_supporter(state, 0, [])
+        assert view(state, 0)["offices"][0]["discard_count"] == 2
+        assert view(state, 1)["offices"][0]["discard_count"] == theirs
+        assert view(state, None)["offices"][0]["discard_count"] == theirs
+        assert view(state, 1)["offices"][1]["discard_count"] == 0
+
+
+def test_the_pending_decision_says_publicly_if_it_is_a_reaction_or_secret() -> None:
+    """Views: react and secret flags are public; the options stay with their seat."""
+    state = round_one(3)
+    seat = R.pending(state)[0].seat
+    state["seats"][seat]["vaults"].append({"id": "mystic_lantern", "exhausted": False})
+    state, _ = R.apply(state, seat, next(m for m in R.legal_moves(state, seat) if m.action == "use"))
+    for looker in (None, 0, 1, 2):
+        pending = view(state, looker)["pending"]
+        assert pending["secret"] is True and pending["react"] is False
+        assert ("options" in pending) == (looker == seat)
+    plain = round_one(3)
+    me = R.pending(plain)[0].seat
+    plain, _ = R.apply(plain, me, next(m for m in R.legal_moves(plain, me) if m.action == "bell"))
+    if plain["agenda"]:
+        assert view(plain, None)["pending"]["secret"] is False

@@ -88,22 +88,50 @@ def best(state: State, seats: list[int], criterion: str, marks: list[int]) -> in
     return min(pool, key=lambda s: ip_rank_key(state, s))
 
 
+def contest(state: State, index: int, winners: dict[str, int | None]) -> tuple[list[int], str, int | None]:
+    """Return the seats a voter weighs, the count it uses, and the seat excluded as first (second-most)."""
+    voter = state["voters"][index]
+    crit = content.voter(voter["id"])["criterion"]
+    seats = [s for s in range(state["players"]) if not state["seats"][s].get("left")]
+    if not crit.startswith("second_most:"):
+        return seats, crit, None
+    matching = "most:" + crit.split(":", 1)[1]
+    first = winners.get(matching)
+    if first is None:
+        first = best(state, seats, matching, [])
+    if first is None:
+        return [], matching, None
+    return [s for s in seats if s != first], matching, first
+
+
 def voter_winner(state: State, index: int, winners: dict[str, int | None]) -> int | None:
     """Return who wins the voter at that position on the board."""
-    voter = state["voters"][index]
-    rec = content.voter(voter["id"])
-    crit = rec["criterion"]
-    seats = [s for s in range(state["players"]) if not state["seats"][s].get("left")]
-    if crit.startswith("second_most:"):
-        matching = "most:" + crit.split(":", 1)[1]
-        first = winners.get(matching)
-        if first is None:
-            first = best(state, seats, matching, [])
-        if first is None:
-            return None
-        seats = [s for s in seats if s != first]
-        crit = matching
-    return best(state, seats, crit, voter["marks"])
+    seats, crit, _ = contest(state, index, winners)
+    return best(state, seats, crit, state["voters"][index]["marks"])
+
+
+def why(state: State, index: int, winners: dict[str, int | None], winner: int | None) -> dict[str, Any]:
+    """Return the counts that decided a voter and the tie-break used ("mark", "ip", "stack" or None)."""
+    seats, crit, first = contest(state, index, winners)
+    counts = {s: measure(state, s, crit) for s in seats}
+    tiebreak = None
+    if winner is not None:
+        tied = [s for s in seats if counts[s] == counts[winner]]
+        marked = [s for s in tied if s in state["voters"][index]["marks"]]
+        if len(tied) > 1:
+            if len(marked) == 1:
+                tiebreak = "mark"
+            else:
+                pool = marked or tied
+                top_ip = max(state["seats"][s]["ip"] for s in pool)
+                level = [s for s in pool if state["seats"][s]["ip"] == top_ip]
+                tiebreak = "ip" if len(level) == 1 else "stack"
+    return {
+        "criterion": crit,
+        "counts": {str(s): v for s, v in counts.items()},
+        "first": first,
+        "tiebreak": tiebreak,
+    }
 
 
 def count_votes(state: State) -> dict[str, Any]:
@@ -116,8 +144,10 @@ def count_votes(state: State) -> dict[str, Any]:
         key=lambda i: content.voter(state["voters"][i]["id"])["criterion"].startswith("second_most:"),
     )
     awarded: dict[int, int | None] = {}
+    reasons: dict[str, dict[str, Any]] = {}
     for i in order:
         winner = voter_winner(state, i, winners)
+        reasons[str(i)] = why(state, i, winners, winner)
         crit = content.voter(state["voters"][i]["id"])["criterion"]
         if crit.startswith("most:"):
             winners[crit] = winner
@@ -137,6 +167,9 @@ def count_votes(state: State) -> dict[str, Any]:
         "votes": votes,
         "ranking": ranking,
         "awarded": {str(k): v for k, v in awarded.items()},
+        # Per voter position: the count weighed (second-most voters weigh the matching "most" count
+        # without its winner, ``first``), each seat's count, and the tie-break that settled it.
+        "awarded_why": {str(i): reasons[str(i)] for i in range(len(state["voters"]))},
         "lines": lines,
     }
 

@@ -59,8 +59,19 @@ def office_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
         "white_ash": office.get("white_ash"),
         "left": bool(office.get("left")),
         "discard": discard_view(state, owner, seat),
+        "discard_count": discard_count(state, owner, seat),
     }
     return out
+
+
+def discard_count(state: State, owner: int, seat: int | None) -> int | None:
+    """Return how many cards of a discard pile a seat may count (None: it may not count them).
+
+    FAQ: another player's face-down pile may not be counted unless Open Discards is on, and then
+    without its Secret Supporters, which "may never be looked at or counted"; all is shown at the end.
+    """
+    pile = discard_view(state, owner, seat)
+    return None if pile is None else len(pile)
 
 
 def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
@@ -69,7 +80,14 @@ def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
     if not agenda or agenda[0]["op"] != "ask":
         return None
     task = agenda[0]
-    out: dict[str, Any] = {"seat": task["seat"], "kind": task["kind"], "prompt": task["prompt"]}
+    out: dict[str, Any] = {
+        "seat": task["seat"],
+        "kind": task["kind"],
+        "prompt": task["prompt"],
+        # Public flags: a reaction window (react or pass), and options that only their seat may read.
+        "react": bool(task.get("react")),
+        "secret": bool(task.get("secret")),
+    }
     if seat == task["seat"]:
         out["options"] = [o["label"] for o in task["options"]]
     return out
