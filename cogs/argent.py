@@ -133,11 +133,19 @@ NOTHING = {
 
 
 # Static card facts (a spell's book, a voter's title) are in no view yet; the engine was asked
-# to add them (notes/argent_requests.md). Until then these two read the card data, never a table.
+# to add them (notes/argent_requests.md). These two read them from the view when it has them,
+# and from the card data until then (never from a table's saved game).
 
 
-def _book_name(spell: str) -> str | None:
+def _book_name(spell: str, view: dict[str, Any] | None = None) -> str | None:
     """Return the name of the book a spell id belongs to (None: a starter spell)."""
+    if view is not None and view.get("you") is not None:
+        office = view["offices"][view["you"]]
+        if office.get("starter") and office["starter"].get("id") == spell:
+            return None
+        named = next((s.get("name") for s in office["spells"] if s["id"] == spell), None)
+        if named:
+            return str(named)
     try:
         return str(content.book(spell)["name"])
     except KeyError:
@@ -151,12 +159,12 @@ def _voter_title(voter: dict[str, Any]) -> str:
     return str(content.voter(voter["id"]).get("title", "")) if voter["id"] else ""
 
 
-def hint(offer: Choice) -> str | None:
+def hint(offer: Choice, view: dict[str, Any] | None = None) -> str | None:
     """Return a select option's second line: which book and level a cast spell is."""
     move = move_of(offer)
     if move.action != "cast" or not move.get("spell"):
         return None
-    book = _book_name(str(move.get("spell")))
+    book = _book_name(str(move.get("spell")), view)
     if book is None:
         return "your starter spell"
     return _clip(f"{book}, level {move.get('level')}", 100)
@@ -234,14 +242,15 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
     row = 0
     for key, placeholder in TURN_SELECTS:
         if groups.get(key):
-            ui.add_item(MoveSelect(now.table.id, now.version, row, groups[key], placeholder))
+            ui.add_item(MoveSelect(now.table.id, now.version, row, groups[key], placeholder, now.view))
             row += 1
     buttons = groups.get("bell", []) + groups.get("done", []) + groups.get("other", [])
     if len(buttons) <= 5:
         for offer in buttons:
             ui.add_item(_button(now, offer, row))
     else:
-        ui.add_item(MoveSelect(now.table.id, now.version, row, buttons, "Bell Tower or end your turn…"))
+        ask = "Bell Tower or end your turn…"
+        ui.add_item(MoveSelect(now.table.id, now.version, row, buttons, ask, now.view))
 
 
 def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
@@ -255,7 +264,7 @@ def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     closing = [o for o in ordered if move_of(o).action in CLOSING]
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = main[n * SELECT_MAX : (n + 1) * SELECT_MAX]
-        ui.add_item(MoveSelect(now.table.id, now.version, n, chunk, "Choose…"))
+        ui.add_item(MoveSelect(now.table.id, now.version, n, chunk, "Choose…", now.view))
     for offer in closing[:5]:
         ui.add_item(_button(now, offer, 4))
 
@@ -778,13 +787,14 @@ class MoveSelect(
         n: int,
         offers: list[Choice] | None = None,
         placeholder: str = "Choose…",
+        view: dict[str, Any] | None = None,
     ) -> None:
         options = []
         for offer in (offers or [])[:SELECT_MAX]:
             # move_value already keeps a value within Discord's 100 characters.
             options.append(
                 discord.SelectOption(
-                    label=_clip(offer.label, 100), value=offer.value, description=hint(offer)
+                    label=_clip(offer.label, 100), value=offer.value, description=hint(offer, view)
                 )
             )
         super().__init__(

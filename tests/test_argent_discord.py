@@ -276,6 +276,9 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     joined = "\n".join(texts)
     assert "P2 reacts with Tardy." in joined
     assert "Passed automatically: P2" in joined
+    # The choice is the service's seat preference, kept for this table only.
+    assert table.bot.service is not None
+    assert await table.bot.service.seat_pref(record.id, table.members[JION].id, cog.REACT_PREF) == "pass"
     assert joined.count("what each room gave") == 5
     # Each round's summary comes right before the board that opens the next round (or ends the game).
     for i, text in enumerate(texts):
@@ -533,3 +536,20 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     assert record.status == "abandoned"
     after = [m.content for m in table.public()[before:]]
     assert after and not any(t.startswith(("Voter ", "**Final standings**", "**Round")) for t in after), after
+
+
+def test_card_facts_come_from_the_view_when_it_carries_them_else_from_the_cards() -> None:
+    """A spell's book (the cast select's second line) and a voter's title (the reveal)."""
+    book = content.spell_books()[0]
+    cast = Choice("Cast", "cast", Move.of("cast", spell=book["id"], level=2))
+    starter = Choice("Cast", "cast", Move.of("cast", spell="my_starter", level=1))
+    office = {"starter": {"id": "my_starter"}, "spells": [{"id": book["id"], "level": 2}]}
+    bare = {"you": 0, "offices": [office]}
+    assert cog.hint(cast) == cog.hint(cast, bare) == f"{book['name']}, level 2"
+    named = {"you": 0, "offices": [{"starter": None, "spells": [{"id": book["id"], "name": "Tome"}]}]}
+    assert cog.hint(cast, named) == "Tome, level 2"
+    assert cog.hint(starter) == cog.hint(starter, bare) == "your starter spell"
+    voter = content.voters()[0]
+    assert cog._voter_title({"id": voter["id"]}) == voter["title"]
+    assert cog._voter_title({"id": voter["id"], "title": "Dean"}) == "Dean"
+    assert cog._voter_title({"id": None}) == ""
