@@ -32,6 +32,20 @@ def test_candidates_come_from_distinct_sheets_on_the_chosen_side() -> None:
     assert {content.candidate(o["candidate"])["side"] for o in state["seats"]} == {"B"}
 
 
+def test_random_candidate_sides_are_drawn_per_player_from_the_seed() -> None:
+    """Setup 1 (option candidates=random): distinct sheets, each on a side the seed draws; both occur."""
+    sides = set()
+    for seed in range(6):
+        state = opening(5, seed, candidates="random")
+        cands = [content.candidate(o["candidate"]) for o in state["seats"]]
+        assert len({c["sheet"] for c in cands}) == 5
+        assert [o["candidate"] for o in opening(5, seed, candidates="random")["seats"]] == [
+            c["id"] for c in cands
+        ]
+        sides |= {c["side"] for c in cands}
+    assert sides == {"A", "B"}
+
+
 def test_student_body_candidate_starts_with_an_extra_merit_badge() -> None:
     """Setup 1: Student Body candidates begin with one more Merit Badge."""
     for seed in range(40):

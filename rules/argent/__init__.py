@@ -79,8 +79,8 @@ class ArgentRules(Rules):
         ),
         OptionSpec(
             "candidates",
-            "Candidates dealt on side A or B, or chosen by the players in turn",
-            ("A", "B", "chosen"),
+            "Candidates dealt on side A, B or a random side each, or chosen by the players in turn",
+            ("A", "B", "random", "chosen"),
             "A",
         ),
         OptionSpec(
