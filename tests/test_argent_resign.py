@@ -37,15 +37,18 @@ def test_faq_a_resigning_player_is_skipped_and_two_rooms_go_at_the_round_end() -
     gone = leaving_rooms(state)
     assert len(gone) == 2 and not set(gone) & set(CENTRAL)
     after, events = R.apply(state, me, RESIGN)
+    assert R.label(state, me, RESIGN) == "Leave the game"
     assert R.view(state, None) == before, "resigning must not change the input state"
     assert any(f"P{me + 1} is leaving" in e.text for e in events)
     assert seat_now(after) != me and me not in R.waiting_on(after)
+    assert R.view(after, None)["offices"][me]["leaving"] and not R.view(after, None)["offices"][me]["left"]
     assert set(gone) <= set(rooms_in_play(after)), "the rooms stay until the round ends"
     after = finish_round(after)
     assert not set(gone) & set(rooms_in_play(after))
     assert set(CENTRAL) <= set(rooms_in_play(after))
     assert all(any(row) for row in after["board"]["grid"]), "empty rows are dropped"
     assert after["seats"][me]["left"] and not any(m["owner"] == me for m in after["mages"])
+    assert R.view(after, None)["offices"][me]["left"] and not R.view(after, None)["offices"][me]["leaving"]
 
 
 def test_a_resigning_seat_need_not_be_the_one_the_game_waits_on() -> None:

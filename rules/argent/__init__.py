@@ -206,6 +206,8 @@ class ArgentRules(Rules):
 
     def label(self, state: State, seat: Seat, move: Move) -> str:
         """Return the sentence of a legal move (or its code)."""
+        if move.action == "resign" and not move.args:
+            return "Leave the game"
         for opt in engine.options_for(state, seat):
             if engine.to_move(opt) == move:
                 return opt["label"]

@@ -58,6 +58,8 @@ def office_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
         "bell": list(office["bell"]),
         "white_ash": office.get("white_ash"),
         "left": bool(office.get("left")),
+        # Resigned this round: skipped from now on, gone at the round's end (FAQ).
+        "leaving": bool(office.get("leaving")),
         "discard": discard_view(state, owner, seat),
         "discard_count": discard_count(state, owner, seat),
     }
