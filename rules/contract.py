@@ -409,9 +409,15 @@ class Rules:
         return "That move is not allowed right now."
 
     def find(self, state: State, seat: Seat, text: str) -> Move:
-        """Read a move typed by a player: its code, or the exact label of a legal move."""
+        """Read a move typed by a player: its code, or the exact label of a legal move.
+
+        Typed text never resigns: leaving a game is a deliberate command, not a typo away.
+        """
         wanted = text.strip()
         for move in self.legal_moves(state, seat):
             if wanted in (move.code(), self.label(state, seat, move)):
                 return move
-        return Move.parse(wanted)
+        move = Move.parse(wanted)
+        if move.action == RESIGN:
+            raise IllegalMove("To leave the game, use the leave command.")
+        return move

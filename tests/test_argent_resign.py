@@ -64,6 +64,13 @@ def test_a_resigning_seat_need_not_be_the_one_the_game_waits_on() -> None:
     assert seat_now(state) not in (other,)
 
 
+def test_typed_text_never_resigns() -> None:
+    """Contract: reading a typed move refuses "resign"; only the leave command builds that move."""
+    state = round_one(3)
+    with pytest.raises(IllegalMove, match="leave command"):
+        R.find(state, seat_now(state), "resign")
+
+
 def test_resigning_twice_or_down_to_one_player_is_refused() -> None:
     """A seat leaves once; with two players left the game cannot go on without one of them."""
     state = round_one(3)
