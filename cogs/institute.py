@@ -18,7 +18,6 @@ import asyncio
 import hashlib
 import io
 import json
-import logging
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,8 +31,6 @@ from cogs import kit
 from rules.contract import MalformedMove, Move
 from service import Choice, Reply, TableError, TableService
 from store import TableRecord
-
-log = logging.getLogger("conclave.cogs.institute")
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
