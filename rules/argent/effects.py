@@ -1950,6 +1950,8 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
             m["loc"] = dest
             say(events, f"P{m['owner'] + 1}'s mage slips into the shadow of {loc_text(state, before)}.")
         return
+    if not any(open_slots(state, r) for r in rooms_in_play(state) if r != INFIRMARY and not locked(state, r)):
+        return  # nowhere to go: the mage suffers the harm after all (FAQ, by analogy with the shadow)
     restore_owner(m, trig)
     push(
         state,
