@@ -437,55 +437,38 @@ def round_summary(lines: list[str]) -> str | None:
     return body
 
 
-def _winner_why(view: dict[str, Any], position: int, winner: int | None, awarded: dict[str, Any]) -> str:
-    """Word why a voter went where it did, from the final public view (everything is face up).
+TIEBREAK_WORDS = {
+    "mark": "; the tie goes to the Mark",
+    "ip": "; the tie goes to more IP",
+    "stack": "; the tie goes to who reached that IP first",
+}
+"""How the reveal words each tie-break the engine reports in ``outcome["awarded_why"]``."""
 
-    Presentation only: the winner comes from the engine's outcome (``awarded``) and the counts
-    from the view (render's ``standing``); this names the counts and which tie-break the view
-    shows to have applied. It never decides a vote. The engine will put the reason itself in
-    the outcome (``awarded_why``, requested in notes/argent_requests.md); then this reads it.
+
+def _winner_why(winner: int | None, why: dict[str, Any]) -> str:
+    """Word the engine's reason for a voter's vote (``outcome["awarded_why"]``) as a sentence.
+
+    Presentation only: the counts weighed, the Most winner a second-most voter passed over and
+    the tie-break all come from the engine; nothing is recounted here.
     """
-    voter = view["voters"][position]
-    crit = voter["criterion"]
-    counts = drawing.standing(view, crit)
-    shown = ", ".join(
-        f"{drawing.seat_tag(s)} {v}" for s, (v, _) in sorted(counts.items(), key=lambda kv: -kv[1][0])
+    counts = {int(seat): count for seat, count in why["counts"].items()}
+    shown = ", ".join(f"{drawing.seat_tag(s)} {n}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    first = why.get("first")
+    passed_over = (
+        "" if first is None else f"; {drawing.seat_tag(first)} is first on that count and cannot take second"
     )
     if winner is None:
-        return f"nobody has any ({shown or 'no players'})"
-    why = f"with {counts[winner][0]} ({shown})"
-    pool = dict(counts)
-    if crit.startswith("second_most:"):
-        matching = "most:" + crit.split(":", 1)[1]
-        first = next(
-            (awarded.get(str(v["position"])) for v in view["voters"] if v["criterion"] == matching),
-            None,
-        )
-        if first is None:
-            first = max(counts, key=lambda s: counts[s][0]) if counts else None
-        if first is not None:
-            pool.pop(first, None)
-            why += f"; {drawing.seat_tag(first)} is first on that count and cannot take second"
-    tied = [s for s, (v, _) in pool.items() if v == pool[winner][0]]
-    if len(tied) > 1:
-        marked = [s for s in tied if s in voter["marks"]]
-        if len(marked) == 1:
-            why += "; the tie goes to the Mark"
-        else:
-            ips = {s: view["offices"][s]["ip"] for s in (marked or tied)}
-            top = [s for s in ips if ips[s] == max(ips.values())]
-            why += (
-                "; the tie goes to more IP"
-                if len(top) == 1
-                else "; the tie goes to who reached that IP first"
-            )
-    return why
+        nobody = "nobody has any" if first is None else "nobody else has any"
+        return nobody + (f" ({shown})" if shown else "") + passed_over
+    text = f"with {counts[winner]} ({shown}){passed_over}"
+    return text + TIEBREAK_WORDS.get(why.get("tiebreak") or "", "")
 
 
 def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     """Return one line per voter (who won it and why), then the standings, from the final public view."""
     outcome = view.get("outcome") or {}
     awarded = outcome.get("awarded") or {}
+    reasons = outcome.get("awarded_why") or {}
     out = []
     for v in view["voters"]:
         winner = awarded.get(str(v["position"]))
@@ -495,10 +478,11 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
             if winner is None
             else f"votes for **{drawing.seat_tag(winner)} {names.get(winner, '')}**"
         )
+        why = reasons.get(str(v["position"]))
+        because = f": {_winner_why(winner, why)}" if why else ""
         out.append(
             f"Voter {v['position'] + 1}: **{v['name']}** ({title}), "
-            f"{drawing.criterion_words(v['criterion'])} — {who}: "
-            f"{_winner_why(view, v['position'], winner, awarded)}."
+            f"{drawing.criterion_words(v['criterion'])} — {who}{because}."
         )
     votes = outcome.get("votes") or []
     ranking = outcome.get("ranking") or []

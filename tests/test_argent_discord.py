@@ -553,3 +553,42 @@ def test_card_facts_come_from_the_view_when_it_carries_them_else_from_the_cards(
     assert cog._voter_title({"id": voter["id"]}) == voter["title"]
     assert cog._voter_title({"id": voter["id"], "title": "Dean"}) == "Dean"
     assert cog._voter_title({"id": None}) == ""
+
+
+def test_the_reveal_words_the_engines_reason_for_each_voter() -> None:
+    """Who won each voter and why come from the outcome (awarded, awarded_why): the cog recounts nothing."""
+    seen_tiebreaks: set[str] = set()
+    seen_first = 0
+    for game in range(6):
+        players = 2 + game % 4
+        state = R.setup(players, {"candidates": "AB"[game % 2]}, 500 + game)
+        rand = random.Random(game)
+        while not state["over"]:
+            seat = R.pending(state)[0].seat
+            state, _ = R.apply(state, seat, rand.choice(R.legal_moves(state, seat)))
+        view = R.view(state, None)
+        names = {s: f"name{s}" for s in range(players)}
+        lines = cog.reveal_lines(view, names)
+        outcome = view["outcome"]
+        assert len(lines) == len(view["voters"]) + 1
+        for voter, line in zip(view["voters"], lines, strict=False):
+            why = outcome["awarded_why"][str(voter["position"])]
+            winner = outcome["awarded"][str(voter["position"])]
+            assert line.startswith(f"Voter {voter['position'] + 1}: **{voter['name']}**")
+            if winner is None:
+                assert "— no vote: nobody" in line
+            else:
+                count = why["counts"][str(winner)]
+                assert f"votes for **P{winner + 1} name{winner}**: with {count} (" in line
+            for seat, count in why["counts"].items():
+                assert f"P{int(seat) + 1} {count}" in line
+            first = why["first"]
+            assert ("is first on that count" in line) == (first is not None)
+            seen_first += first is not None
+            for key, words in cog.TIEBREAK_WORDS.items():
+                assert (words in line) == (why["tiebreak"] == key), (line, why)
+            if why["tiebreak"]:
+                seen_tiebreaks.add(why["tiebreak"])
+        assert lines[-1].startswith("**Final standings**")
+        assert lines[-1].endswith(f"**name{outcome['ranking'][0]} wins.**")
+    assert seen_first and "mark" in seen_tiebreaks
