@@ -139,3 +139,19 @@ def test_the_pending_decision_says_publicly_if_it_is_a_reaction_or_secret() -> N
     plain, _ = R.apply(plain, me, next(m for m in R.legal_moves(plain, me) if m.action == "bell"))
     if plain["agenda"]:
         assert view(plain, None)["pending"]["secret"] is False
+
+
+def test_views_name_spell_books_starters_and_voter_titles_only_where_seen() -> None:
+    """Views: a held spell shows its book's name, a starter its name; a voter's title shows with its name."""
+    state = round_one(3)
+    state["seats"][1]["spells"].append({"id": "the_gift_of_fire", "level": 2, "exhausted": False})
+    for seat in (None, 0, 1):
+        office = view(state, seat)["offices"][1]
+        assert office["spells"][-1]["name"] == "The Gift of Fire"
+        assert office["starter"]["name"]
+    marked = next(i for i, v in enumerate(state["voters"]) if v["marks"] and not v["face_up"])
+    owner = state["voters"][marked]["marks"][0]
+    other = next(s for s in range(3) if s not in state["voters"][marked]["marks"])
+    seen = view(state, owner)["voters"][marked]
+    assert seen["title"] and seen["name"]
+    assert view(state, other)["voters"][marked]["title"] is None

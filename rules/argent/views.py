@@ -51,8 +51,13 @@ def office_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
         "ip_time": office["ip_time"],
         "merit": merit_total(state, owner),
         "merit_free": merit_free(state, owner),
-        "starter": dict(office["starter"]) if office["starter"] else None,
-        "spells": [dict(s) for s in office["spells"]],
+        "starter": (
+            dict(office["starter"], name=content.starter(office["starter"]["id"])["name"])
+            if office["starter"]
+            else None
+        ),
+        # Each spell carries its book's name (public: the book was in the tableau or is on the table).
+        "spells": [dict(s, name=content.book(s["id"])["name"]) for s in office["spells"]],
         "vaults": [dict(v) for v in office["vaults"]],
         "supporters": list(office["supporters"]),
         "bell": list(office["bell"]),
@@ -116,6 +121,7 @@ def view(state: State, seat: int | None) -> View:
                 "face_up": v["face_up"],
                 "id": v["id"] if known else None,
                 "name": rec["name"] if rec else None,
+                "title": rec.get("title") if rec else None,
                 "criterion": rec["criterion"] if rec else None,
                 "marks": list(v["marks"]),
             }
