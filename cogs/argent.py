@@ -28,7 +28,6 @@ from discord.ext import commands
 
 from cogs import kit
 from render import argent as drawing
-from rules.argent import content  # static card facts only; see _book_name and _voter_title
 from rules.contract import Move, Prompt, PromptKind
 from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService
 
@@ -132,42 +131,17 @@ NOTHING = {
 }
 
 
-# Static card facts (a spell's book, a voter's title) are in no view yet; the engine was asked
-# to add them (notes/argent_requests.md). These two read them from the view when it has them,
-# and from the card data until then (never from a table's saved game).
-
-
-def _book_name(spell: str, view: dict[str, Any] | None = None) -> str | None:
-    """Return the name of the book a spell id belongs to (None: a starter spell)."""
-    if view is not None and view.get("you") is not None:
-        office = view["offices"][view["you"]]
-        if office.get("starter") and office["starter"].get("id") == spell:
-            return None
-        named = next((s.get("name") for s in office["spells"] if s["id"] == spell), None)
-        if named:
-            return str(named)
-    try:
-        return str(content.book(spell)["name"])
-    except KeyError:
-        return None
-
-
-def _voter_title(voter: dict[str, Any]) -> str:
-    """Return the title of a voter the view names ("" while its face is hidden)."""
-    if voter.get("title") is not None:
-        return str(voter["title"])
-    return str(content.voter(voter["id"]).get("title", "")) if voter["id"] else ""
-
-
-def hint(offer: Choice, view: dict[str, Any] | None = None) -> str | None:
-    """Return a select option's second line: which book and level a cast spell is."""
+def hint(offer: Choice, view: dict[str, Any]) -> str | None:
+    """Return a select option's second line from the seat's view: which book and level a cast spell is."""
     move = move_of(offer)
     if move.action != "cast" or not move.get("spell"):
         return None
-    book = _book_name(str(move.get("spell")), view)
-    if book is None:
+    office = view["offices"][view["you"]]
+    spell = move.get("spell")
+    if office.get("starter") and office["starter"]["id"] == spell:
         return "your starter spell"
-    return _clip(f"{book}, level {move.get('level')}", 100)
+    book = next((s["name"] for s in office["spells"] if s["id"] == spell), None)
+    return None if book is None else _clip(f"{book}, level {move.get('level')}", 100)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -472,7 +446,7 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     out = []
     for v in view["voters"]:
         winner = awarded.get(str(v["position"]))
-        title = _voter_title(v)
+        title = v.get("title") or ""
         who = (
             "no vote"
             if winner is None
@@ -778,7 +752,9 @@ class MoveSelect(
             # move_value already keeps a value within Discord's 100 characters.
             options.append(
                 discord.SelectOption(
-                    label=_clip(offer.label, 100), value=offer.value, description=hint(offer, view)
+                    label=_clip(offer.label, 100),
+                    value=offer.value,
+                    description=hint(offer, view) if view is not None else None,
                 )
             )
         super().__init__(

@@ -538,21 +538,31 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     assert after and not any(t.startswith(("Voter ", "**Final standings**", "**Round")) for t in after), after
 
 
-def test_card_facts_come_from_the_view_when_it_carries_them_else_from_the_cards() -> None:
-    """A spell's book (the cast select's second line) and a voter's title (the reveal)."""
-    book = content.spell_books()[0]
-    cast = Choice("Cast", "cast", Move.of("cast", spell=book["id"], level=2))
-    starter = Choice("Cast", "cast", Move.of("cast", spell="my_starter", level=1))
-    office = {"starter": {"id": "my_starter"}, "spells": [{"id": book["id"], "level": 2}]}
-    bare = {"you": 0, "offices": [office]}
-    assert cog.hint(cast) == cog.hint(cast, bare) == f"{book['name']}, level 2"
-    named = {"you": 0, "offices": [{"starter": None, "spells": [{"id": book["id"], "name": "Tome"}]}]}
-    assert cog.hint(cast, named) == "Tome, level 2"
-    assert cog.hint(starter) == cog.hint(starter, bare) == "your starter spell"
-    voter = content.voters()[0]
-    assert cog._voter_title({"id": voter["id"]}) == voter["title"]
-    assert cog._voter_title({"id": voter["id"], "title": "Dean"}) == "Dean"
-    assert cog._voter_title({"id": None}) == ""
+def test_the_cast_select_names_each_spells_book_from_the_casters_view() -> None:
+    """The second line of a cast option ("<book>, level N") comes from the seat's own view."""
+    rand = random.Random(4)
+    casts = 0
+    for players in (2, 4):
+        state = R.setup(players, {"candidates": "B"}, 60 + players)
+        while not state["over"] and casts < 60:
+            seat = R.pending(state)[0].seat
+            legal = R.legal_moves(state, seat)
+            view = R.view(state, seat)
+            starter = view["offices"][seat]["starter"]
+            for move in legal:
+                if move.action != "cast" or not move.get("spell"):
+                    assert cog.hint(Choice("x", "y", move), view) is None
+                    continue
+                casts += 1
+                spell = move.get("spell")
+                wanted = (
+                    "your starter spell"
+                    if starter and starter["id"] == spell
+                    else f"{content.book(spell)['name']}, level {move.get('level')}"
+                )
+                assert cog.hint(Choice("x", "y", move), view) == wanted
+            state, _ = R.apply(state, seat, rand.choice(legal))
+    assert casts >= 20
 
 
 def test_the_reveal_words_the_engines_reason_for_each_voter() -> None:
@@ -574,7 +584,8 @@ def test_the_reveal_words_the_engines_reason_for_each_voter() -> None:
         for voter, line in zip(view["voters"], lines, strict=False):
             why = outcome["awarded_why"][str(voter["position"])]
             winner = outcome["awarded"][str(voter["position"])]
-            assert line.startswith(f"Voter {voter['position'] + 1}: **{voter['name']}**")
+            title = content.voter(voter["id"])["title"]
+            assert line.startswith(f"Voter {voter['position'] + 1}: **{voter['name']}** ({title}), ")
             if winner is None:
                 assert "— no vote: nobody" in line
             else:
