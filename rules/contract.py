@@ -352,6 +352,10 @@ class Rules:
         """Return a bound on the number of moves any game can take (for the test suite)."""
         return 10_000
 
+    def card_index(self) -> dict[str, str]:
+        """Return card name -> lookup text (public facts and its source) for ``/game card``."""
+        return {}
+
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""
         return json.dumps(view, indent=1)

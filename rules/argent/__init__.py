@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -173,6 +174,10 @@ class ArgentRules(Rules):
         """Return what the seat may know."""
         return views.view(state, seat)
 
+    def card_index(self) -> dict[str, str]:
+        """Return every card, room, voter and candidate's lookup text by name."""
+        return _card_lookup()
+
     def view_text(self, view: View) -> str:
         """Return the view as text."""
         return views.view_text(view)
@@ -235,3 +240,14 @@ class ArgentRules(Rules):
 
 
 ARGENT = register(ArgentRules())
+
+
+@functools.cache
+def _card_lookup() -> dict[str, str]:
+    """Build the lookup once: '**Name** (kind): text. Source: ...' per entry."""
+    from rules.argent import cards
+
+    return {
+        name: f"**{name}** ({kind})\n{text}\nSource: {source}."
+        for name, kind, text, source in cards.card_index()
+    }

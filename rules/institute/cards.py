@@ -251,3 +251,23 @@ def by_name(text: str) -> list[tuple[int, Card]]:
             seen.add(card.key)
             found.append((i, card))
     return found
+
+
+def _lookup_text(card: Card) -> str:
+    """Return the public lookup text of one card record."""
+    if card.character:
+        head = f"Character, x{card.copies}. Cost {card.cost} / Surpass {card.surpass}."
+    else:
+        timing = f"{card.power} power, Phase {card.phase}" if card.phase else f"{card.power} power"
+        number = f" #{card.number}" if card.number else ""
+        head = f"x{card.copies}. Cost {card.cost} / Surpass {card.surpass}, {card.vp} VP, {timing}{number}."
+    source = card.source
+    if card.designed:
+        source += f" (designed: {', '.join(card.designed)})"
+    return f"**{card.name}** — {head}\n{card.text}\nSource: {source}."
+
+
+@lru_cache(maxsize=1)
+def card_index() -> dict[str, str]:
+    """Return card name -> lookup text, one entry per record (not per copy)."""
+    return {card.name: _lookup_text(card) for card in deck()}

@@ -32,7 +32,7 @@ from rules.contract import (
     View,
 )
 from rules.institute import effects, moves, scoring
-from rules.institute.cards import deck
+from rules.institute.cards import card_index, deck
 from rules.institute.state import (
     ACTION_LIMITS,
     ACTION_NAMES,
@@ -847,6 +847,10 @@ class InstituteRules(Rules):
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Return a generous bound on a game's length in moves (the round cap bounds it)."""
         return ROUND_CAP * 400
+
+    def card_index(self) -> dict[str, str]:
+        """Return every Institute Card's lookup text by name."""
+        return card_index()
 
     def view_text(self, view: View) -> str:
         """Return the view as a readable text board."""
