@@ -137,7 +137,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Free your seat at this thread's table (lobby only)."""
+        """Free your seat in the lobby, or leave a game in progress where its rules allow."""
 
         async def work() -> None:
             table = await table_here(interaction)

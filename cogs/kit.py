@@ -21,8 +21,7 @@ from typing import Any, TypeVar
 import discord
 
 from rules.contract import Move
-from service import Board, Choice, PrivateNote, Reply, TableError, TableService
-from store import TableRecord
+from service import Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
 
 log = logging.getLogger("conclave.cogs")
 T = TypeVar("T")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import render
 from rules import registry, rng
-from rules.contract import Event, Move, Prompt, Result, Rules, RulesError, State
+from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
 from service.replies import (
     Board,
     Choice,
@@ -271,7 +271,9 @@ class TableService:
         return Reply(table, f"You joined {self.thread_name(table)}.", Board(table.id, table.version, text))
 
     async def leave(self, table_id: int, user_id: int) -> Reply:
-        """Free a user's seat while the table is in the lobby."""
+        """Free a user's seat in the lobby; in a game, leave it as the game's rules allow."""
+        if (await self.table(table_id)).status == "active":
+            return await self._resign(table_id, user_id)
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._need_lobby(table)
@@ -287,6 +289,15 @@ class TableService:
         rules = self.rules_for(table.kind)
         text = f"{mine.name} leaves. {self._lobby_line(rules, seats)}"
         return Reply(table, "You left the table.", Board(table.id, table.version, text))
+
+    async def _resign(self, table_id: int, user_id: int) -> Reply:
+        """Leave a game in progress: the resign move, logged and replayed like any other."""
+        try:
+            reply = await self.act(table_id, user_id, Move.of(RESIGN))
+        except TableError as exc:
+            # A game that cannot go on without a player (every two-player game) ends by abandoning.
+            raise TableError(f"{exc.sentence} To end the game instead, use /game abandon.") from None
+        return replace(reply, answer="You left the game; the others play on without you.")
 
     async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
         """Record whether a DM to this seated user got through."""

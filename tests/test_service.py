@@ -538,3 +538,34 @@ async def test_public_events_are_public_texts_only_since_a_version_or_back(
     assert await svc.public_events(table_id, back=50) == everything
     with pytest.raises(TableError, match="does not exist"):
         await svc.public_events(999)
+
+
+async def _started(svc: TableService, kind: str, players: int) -> int:
+    table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    for user, name in [(BOB, "bob"), (CAROL, "carol")][: players - 1]:
+        await svc.join(table.id, user, name)
+    await svc.start(table.id, ALICE)
+    return table.id
+
+
+async def test_leaving_a_game_in_progress_resigns_and_the_others_play_on(svc: TableService) -> None:
+    table_id = await _started(svc, "argent", 3)
+    before = await svc.table(table_id)
+    reply = await svc.leave(table_id, CAROL)
+    assert "play on without you" in reply.answer
+    after = await svc.table(table_id)
+    assert after.version == before.version + 1 and after.status == "active"
+    logged = await svc.store.moves(table_id)
+    assert logged[-1].move == {"action": "resign", "args": {}}
+    assert await svc.replay(table_id)  # the resignation replays like any move
+    with pytest.raises(TableError):
+        await svc.leave(table_id, CAROL)  # a second resignation is refused
+    assert (await svc.table(table_id)).version == after.version
+
+
+async def test_leaving_a_game_that_cannot_go_on_points_to_abandon(svc: TableService) -> None:
+    table_id = await _started(svc, "institute", 2)
+    before = await svc.table(table_id)
+    with pytest.raises(TableError, match=r"cannot go on without a player.*abandon"):
+        await svc.leave(table_id, BOB)
+    assert (await svc.table(table_id)).version == before.version
