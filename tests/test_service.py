@@ -279,7 +279,7 @@ async def test_status_log_and_rules_summary(svc: TableService) -> None:
     assert "Waiting on" in board.text and board.ping == ()
     summary = svc.rules_summary("toy")
     assert "Sigil Duel" in summary and "tests/toygame.py" in summary and "2-3" in summary
-    assert svc.card("Anything") == "No game here has cards to look up yet."
+    assert svc.card("Anything") == "No card called `Anything`."  # the shipped games have cards
 
 
 async def test_log_lines_never_name_a_move(svc: TableService, caplog: pytest.LogCaptureFixture) -> None:
