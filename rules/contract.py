@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -271,8 +272,8 @@ class OptionSpec:
 # --------------------------------------------------------------------------- the game
 
 
-class Rules:
-    """Base class of a game engine. Subclasses override the methods marked below.
+class Rules(ABC):
+    """Base class of a game engine. Subclasses implement the abstract methods below.
 
     The base ``apply`` copies the state, checks the move against ``legal_moves`` and the
     pending prompts, then calls ``resolve`` on the copy: a game's own code never has to
@@ -294,33 +295,33 @@ class Rules:
 
     # ---- the game must provide these
 
+    @abstractmethod
     def setup(self, players: int, options: dict[str, str], seed: int) -> State:
-        """Return the opening state for ``players`` seats (override)."""
-        raise NotImplementedError
+        """Return the opening state for ``players`` seats."""
 
+    @abstractmethod
     def pending(self, state: State) -> list[Prompt]:
-        """Return who must decide what now; empty once the game is over (override)."""
-        raise NotImplementedError
+        """Return who must decide what now; empty once the game is over."""
 
+    @abstractmethod
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
-        """Return every legal move for that seat now (override)."""
-        raise NotImplementedError
+        """Return every legal move for that seat now."""
 
+    @abstractmethod
     def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
-        """Carry out a move already known to be legal, mutating ``state`` (override)."""
-        raise NotImplementedError
+        """Carry out a move already known to be legal, mutating ``state``."""
 
+    @abstractmethod
     def view(self, state: State, seat: Seat | None) -> View:
-        """Return what that seat (None: a spectator) may know, as JSON (override)."""
-        raise NotImplementedError
+        """Return what that seat (None: a spectator) may know, as JSON."""
 
+    @abstractmethod
     def is_over(self, state: State) -> bool:
-        """Whether the game has ended (override)."""
-        raise NotImplementedError
+        """Whether the game has ended."""
 
+    @abstractmethod
     def result(self, state: State) -> Result | None:
-        """Return the outcome once the game is over, else None (override)."""
-        raise NotImplementedError
+        """Return the outcome once the game is over, else None."""
 
     def label(self, state: State, seat: Seat, move: Move) -> str:
         """Return a short sentence naming the move for that seat (override for games)."""
