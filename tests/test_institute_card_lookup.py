@@ -1,0 +1,48 @@
+"""/game card finds every Institute Card, in a table's thread and from any channel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot import ConclaveBot, create_bot
+from rules.institute.cards import deck
+
+TITLE = "The Institute for Magical Arts"
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 5)
+    yield bot
+    await bot.close_store()
+
+
+async def test_every_institute_card_is_found_in_a_table_thread(simcord_env: simcord.Env) -> None:
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", kind="institute")
+    thread = channel.threads[-1]
+    records = {c.key: c for c in deck()}
+    assert len(records) >= 30
+    for card in records.values():
+        found = await alice.slash(thread, "game card", name=card.name)
+        assert found.ephemeral and found.response is not None
+        assert card.name in found.response.content and card.text in found.response.content, card.name
+    names = await alice.autocomplete(thread, "game card", "name", "ring")
+    assert {"name": "Ring of Influence", "value": "Ring of Influence"} in names
+
+
+async def test_a_card_is_found_from_any_channel_with_its_game_named(simcord_env: simcord.Env) -> None:
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    names = await alice.autocomplete(channel, "game card", "name", "grimoire")
+    wanted = f"Grimoire ({TITLE})"
+    assert {"name": wanted, "value": wanted} in names
+    found = await alice.slash(channel, "game card", name=wanted)
+    assert found.response is not None and "Grimoire" in found.response.content
