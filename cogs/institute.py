@@ -29,8 +29,7 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, Reply, TableError, TableService
-from store import TableRecord
+from service import Choice, Reply, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}

@@ -290,6 +290,8 @@ class Rules(ABC):
     """Whether some seat may not see everything; the suite then demands a scramble that bites."""
     actions: frozenset[str] = frozenset()
     """Every action name the game knows; a move naming another raises UnknownMove."""
+    seat_names: tuple[str, ...] = ()
+    """Names of the seats in the game's own terms (colours), shown beside each player; empty: numbers."""
     rulebook: str = ""
     """File name in shared/rules (and docs/) that the /game rules command points at."""
 

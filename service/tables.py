@@ -773,7 +773,7 @@ class TableService:
     @staticmethod
     def _legend(table: _Table) -> str:
         # A game whose board names its seats (Red, Blue...) says so here, so players know theirs.
-        names = getattr(table.rules, "seat_names", ()) or ()
+        names = table.rules.seat_names
         parts = [f"{names[n] if n < len(names) else n} {table.seats[n].name}" for n in sorted(table.seats)]
         return "Seats: " + ", ".join(parts) + "."
 

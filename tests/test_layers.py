@@ -85,10 +85,6 @@ def test_type_only_imports_are_allowed(tmp_path: Path) -> None:
 GAME_PACKAGES = sorted(p.parent.name for p in (ROOT / "rules").glob("*/__init__.py"))
 """Every game's rules package (rules.argent, rules.institute...): found, so a new game counts."""
 COG_FILES = sorted(p.name for p in (ROOT / "cogs").glob("*.py"))
-NOT_YET = {
-    "institute.py": "imports store.TableRecord (service re-exports it)",
-}
-"""Cogs that still break the rule below, with why; remove an entry once its cog passes."""
 
 
 def _module_names(path: Path) -> set[str]:
@@ -115,7 +111,7 @@ def _reaches_past_the_service(name: str) -> bool:
     return parts[1] == "registry" or parts[1] in GAME_PACKAGES
 
 
-@pytest.mark.parametrize("cog", [c for c in COG_FILES if c not in NOT_YET])
+@pytest.mark.parametrize("cog", COG_FILES)
 def test_cogs_reach_games_only_through_the_service(cog: str) -> None:
     """A cog imports no store, no rules.registry and no game's rules package (types from rules.contract
     and service are fine): it authorises, parses, calls the service and replies."""
@@ -137,4 +133,3 @@ def test_the_cog_check_catches_what_it_must(tmp_path: Path) -> None:
     )
     bad = sorted(n for n in _module_names(source) if _reaches_past_the_service(n))
     assert bad == ["rules.argent", "rules.argent.content", "rules.registry", "store.sqlite"]
-    assert set(NOT_YET) <= set(COG_FILES)

@@ -484,6 +484,7 @@ class InstituteRules(Rules):
     )
     actions = moves.ALL_ACTIONS
     rulebook = "institute-for-magical-arts.txt"
+    seat_names = ("Red", "Blue")
     has_secrets = True  # the secret assignments, the secret Portal choice, the deck order
 
     def setup(self, players: int, options: dict[str, str], seed: int) -> State:
