@@ -656,44 +656,16 @@ async def show_panel(interaction: discord.Interaction, table_id: int, *, office:
 # ---------------------------------------------------------------------------- restart-proof components
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ag:p:(?P<table>\d+)"):
+class PanelButton(kit.TableButton, prefix="ag:p", label="Decide…", style=discord.ButtonStyle.primary):
     """The board's "Take your turn… / Decide… / React…" button: the clicker's panel, ephemerally."""
-
-    def __init__(self, table_id: int, label: str = "Decide…") -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"ag:p:{table_id}")
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> PanelButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]), item.label or "Decide…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their panel."""
         await show_panel(interaction, self.table_id, office=False)
 
 
-class OfficeButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ag:o:(?P<table>\d+)"):
+class OfficeButton(kit.TableButton, prefix="ag:o", label="My office"):
     """The board's "My office" button: the clicker's office drawing, voters seen and panel."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="My office", style=discord.ButtonStyle.secondary, custom_id=f"ag:o:{table_id}"
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> OfficeButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their office."""

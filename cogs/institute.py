@@ -331,23 +331,10 @@ async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
 # ---------------------------------------------------------------------------- restart-proof components
 
 
-class ControlsButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ins:ctl:(?P<table>\d+)"):
+class ControlsButton(
+    kit.TableButton, prefix="ins:ctl", label="Open my controls", style=discord.ButtonStyle.primary
+):
     """Under a private note (DM or /game hand): opens the seat's full panel of controls."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Open my controls", style=discord.ButtonStyle.primary, custom_id=f"ins:ctl:{table_id}"
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> ControlsButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their panel."""

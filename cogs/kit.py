@@ -16,7 +16,7 @@ import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
@@ -459,23 +459,40 @@ async def play(
 # ---------------------------------------------------------------------- restart-proof components
 
 
-class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cc:pv:(?P<table>\d+)"):
-    """The "My private view" button on every board message: answers with the clicker's view."""
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cc:table-button:(?P<table>\d+)"):
+    """Base of the restart-proof buttons that carry only their table id (the label may vary).
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="My private view", style=discord.ButtonStyle.secondary, custom_id=f"cc:pv:{table_id}"
-            )
+    A subclass names its custom-id prefix, default label and style in its class line and says
+    what a click does in ``callback``; rebuilding it after a restart is shared here.
+    """
+
+    prefix: ClassVar[str] = "cc:table-button"
+    default_label: ClassVar[str] = ""
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init_subclass__(
+        cls, *, prefix: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ) -> None:
+        super().__init_subclass__(template=rf"{re.escape(prefix)}:(?P<table>\d+)")
+        cls.prefix, cls.default_label, cls.style = prefix, label, style
+
+    def __init__(self, table_id: int, label: str | None = None) -> None:
+        button = discord.ui.Button(
+            label=label or self.default_label, style=self.style, custom_id=f"{self.prefix}:{table_id}"
         )
+        super().__init__(button)
         self.table_id = table_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> PrivateViewButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]))
+    ) -> Self:
+        """Rebuild the button from its custom id, keeping the label it was posted with."""
+        return cls(int(match["table"]), item.label)
+
+
+class PrivateViewButton(TableButton, prefix="cc:pv", label="My private view"):
+    """The "My private view" button on every board message: answers with the clicker's view."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their private view."""
