@@ -672,36 +672,12 @@ class OfficeButton(kit.TableButton, prefix="ag:o", label="My office"):
         await show_panel(interaction, self.table_id, office=True)
 
 
-class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ag:m:(?P<table>\d+):(?P<version>\d+):(?P<value>.+)",
-):
+class MoveButton(kit.StampedMoveButton, prefix="ag:m", stamp=kit.VERSION):
     """A button that plays one move while the table is still at the version it was offered at."""
-
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        value: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.primary,
-    ) -> None:
-        custom_id = f"ag:m:{table_id}:{version}:{value}"
-        if len(custom_id) > ID_LIMIT:
-            raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
-        super().__init__(discord.ui.Button(label=label or value, style=style, custom_id=custom_id))
-        self.table_id, self.version, self.value = table_id, version, value
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> MoveButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]), int(match["version"]), match["value"], item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the move."""
-        await act(interaction, self.table_id, self.value, self.version)
+        await act(interaction, self.table_id, self.value, int(self.stamp))
 
 
 class MoveSelect(

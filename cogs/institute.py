@@ -346,36 +346,17 @@ def note_items(note: Any) -> list[discord.ui.Item[Any]]:
     return [ControlsButton(note.table_id)] if note.choices else []
 
 
-class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ins:m:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<code>.+)",
-):
-    """A button that plays one legal move from a panel."""
+class MoveButton(kit.StampedMoveButton, prefix="ins:m", stamp=kit.FINGERPRINT):
+    """A button that plays one legal move from a panel while the panel keeps its fingerprint."""
 
-    def __init__(
-        self,
-        table_id: int,
-        fp: str,
-        code: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.primary,
-    ) -> None:
-        custom_id = f"ins:m:{table_id}:{fp}:{code}"
-        if len(custom_id) > 100:
-            raise ValueError("A move button's custom id must fit in 100 characters.")
-        super().__init__(discord.ui.Button(label=label or code, style=style, custom_id=custom_id))
-        self.table_id, self.fp, self.code = table_id, fp, code
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> MoveButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]), match["fp"], match["code"], item.label or "")
+    @property
+    def code(self) -> str:
+        """Return the move code the button plays."""
+        return self.value
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the move."""
-        await act(interaction, self.table_id, self.fp, self.code)
+        await act(interaction, self.table_id, self.stamp, self.value)
 
 
 class MoveSelect(

@@ -499,10 +499,64 @@ class PrivateViewButton(TableButton, prefix="cc:pv", label="My private view"):
         await show_private(interaction, self.table_id)
 
 
-class PlayMoveButton(
+VERSION = r"\d+"
+"""Stamp pattern of a move button valid only at one table version."""
+FINGERPRINT = r"[0-9a-f]{8}"
+"""Stamp pattern of a move button valid only while a panel keeps one fingerprint."""
+CUSTOM_ID_LIMIT = 100
+"""Discord's limit on a component's custom id."""
+BUTTON_LABEL_LIMIT = 80
+"""Discord's limit on a button's label."""
+
+
+class StampedMoveButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cc:mv:(?P<table>\d+):(?P<version>\d+):(?P<value>.+)",
+    template=r"cc:stamped-move:(?P<table>\d+):(?P<stamp>\d+):(?P<value>.+)",
 ):
+    """Base of the restart-proof buttons that play one move: ``<prefix>:<table>:<stamp>:<value>``.
+
+    The stamp ties the button to the state it was offered at (a table version, ``VERSION``, or a
+    panel fingerprint, ``FINGERPRINT``). A subclass names its prefix and stamp pattern in its
+    class line and plays ``self.value`` in ``callback``; building and rebuilding are shared here.
+    """
+
+    prefix: ClassVar[str] = "cc:stamped-move"
+
+    def __init_subclass__(cls, *, prefix: str, stamp: str) -> None:
+        super().__init_subclass__(
+            template=rf"{re.escape(prefix)}:(?P<table>\d+):(?P<stamp>{stamp}):(?P<value>.+)"
+        )
+        cls.prefix = prefix
+
+    def __init__(
+        self,
+        table_id: int,
+        stamp: int | str,
+        value: str,
+        label: str = "",
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        custom_id = f"{self.prefix}:{table_id}:{stamp}:{value}"
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
+        super().__init__(
+            discord.ui.Button(
+                label=_clip(label or value, BUTTON_LABEL_LIMIT),
+                style=style or discord.ButtonStyle.primary,
+                custom_id=custom_id,
+            )
+        )
+        self.table_id, self.stamp, self.value = table_id, str(stamp), value
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the button from its custom id, keeping the label it was posted with."""
+        return cls(int(match["table"]), match["stamp"], match["value"], item.label or "")
+
+
+class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
     """A button that plays one move, valid only while the table is at the version it was made for.
 
     Any cog may offer moves this way: ``PlayMoveButton(table_id, version, choice)``. A click
@@ -510,31 +564,20 @@ class PlayMoveButton(
     """
 
     def __init__(
-        self, table_id: int, version: int, choice: Choice, style: discord.ButtonStyle | None = None
+        self, table_id: int, version: int | str, choice: Choice, style: discord.ButtonStyle | None = None
     ) -> None:
-        custom_id = f"cc:mv:{table_id}:{version}:{choice.value}"
-        if len(custom_id) > 100:
-            raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
-        super().__init__(
-            discord.ui.Button(
-                label=_clip(choice.label, 80),
-                style=style or discord.ButtonStyle.primary,
-                custom_id=custom_id,
-            )
-        )
-        self.table_id, self.version, self.value = table_id, version, choice.value
+        super().__init__(table_id, version, choice.value, choice.label, style)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> PlayMoveButton:
+    ) -> Self:
         """Rebuild the button from its custom id."""
-        choice = Choice(item.label or match["value"], match["value"])
-        return cls(int(match["table"]), int(match["version"]), choice)
+        return cls(int(match["table"]), match["stamp"], Choice(item.label or match["value"], match["value"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the button's move."""
-        await play(interaction, self.table_id, self.value, self.version)
+        await play(interaction, self.table_id, self.value, int(self.stamp))
 
 
 class PlayMoveSelect(

@@ -15,6 +15,8 @@ import pytest
 import simcord
 
 from bot import ConclaveBot, create_bot
+from cogs import argent as argent_cog
+from cogs import institute as institute_cog
 from cogs import kit
 from cogs.kit import PlayMoveButton
 from rules import registry
@@ -655,3 +657,41 @@ async def test_a_board_the_thread_refuses_still_counts_the_move_and_sends_the_dm
     assert len(dms(world.alice)) == dms_before + 1  # the mover's private event arrived
     status = await world.alice.slash(thread, "game status")
     assert "2 sigils (locked in)" in status.response.content  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("build", "custom_id", "stamp"),
+    [
+        (lambda: PlayMoveButton(7, 12, Choice("Pass", "pass")), "cc:mv:7:12:pass", "12"),
+        (lambda: argent_cog.MoveButton(7, 12, "#12.3", "Vote"), "ag:m:7:12:#12.3", "12"),
+        (
+            lambda: institute_cog.MoveButton(7, "0a1b2c3d", "cast die=2", "Cast"),
+            "ins:m:7:0a1b2c3d:cast die=2",
+            "0a1b2c3d",
+        ),
+    ],
+)
+async def test_stamped_move_buttons_keep_their_custom_ids_and_rebuild_from_them(
+    build: Any, custom_id: str, stamp: str
+) -> None:
+    button = build()
+    assert button.item.custom_id == custom_id  # buttons already posted must keep working
+    assert (button.table_id, button.stamp) == (7, stamp)
+    match = type(button).__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    posted = discord.ui.Button(label=button.item.label, custom_id=custom_id)
+    again = await type(button).from_custom_id(None, posted, match)  # type: ignore[arg-type]
+    assert (again.item.custom_id, again.item.label, again.value) == (
+        custom_id,
+        button.item.label,
+        button.value,
+    )
+
+
+def test_a_stamped_move_button_checks_its_stamp_and_length() -> None:
+    fingerprinted = institute_cog.MoveButton.__discord_ui_compiled_template__
+    assert fingerprinted.fullmatch("ins:m:7:12:pass") is None  # a version is not a fingerprint
+    assert PlayMoveButton.__discord_ui_compiled_template__.fullmatch("cc:mv:7:0a1b2c3d:pass") is None
+    assert argent_cog.MoveButton(7, 3, "pass").item.label == "pass"  # the label defaults to the value
+    with pytest.raises(ValueError, match="100 characters"):
+        argent_cog.MoveButton(7, 3, "x" * 100)
