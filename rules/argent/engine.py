@@ -723,30 +723,23 @@ def placement_options(
                             power="shift",
                         )
                     )
+        # Two ways to shadow a rival's mage on placement: the mage power (1 Mana) and Zero Hour.
+        shadowing = []
         if "place_shadow" in powers and office["mana"] >= 1:
-            for x in occupied_slots:
-                sloc = shadow_loc(state, x["loc"])
-                if x["owner"] != seat and sloc and occupant(state, sloc) is None:
-                    opts.append(
-                        option(
-                            "place",
-                            f"Pay 1 Mana: your {name} shadows {mage_text(state, x)}",
-                            type=t,
-                            slot=sloc.split("/", 1)[1],
-                            power="shadow",
-                        )
-                    )
+            shadowing.append(("Pay 1 Mana: your", "shadow"))
         if has_status(state, seat, "shadow_on_place"):
+            shadowing.append(("Your", "zero_hour"))
+        for prefix, power in shadowing:
             for x in occupied_slots:
                 sloc = shadow_loc(state, x["loc"])
                 if x["owner"] != seat and sloc and occupant(state, sloc) is None:
                     opts.append(
                         option(
                             "place",
-                            f"Your {name} shadows {mage_text(state, x)}",
+                            f"{prefix} {name} shadows {mage_text(state, x)}",
                             type=t,
                             slot=sloc.split("/", 1)[1],
-                            power="zero_hour",
+                            power=power,
                         )
                     )
     return opts
