@@ -38,6 +38,12 @@ def private(kind: str, view: dict[str, Any]) -> bytes | None:
     return draw(view) if draw else None
 
 
+def drawings(kind: str) -> tuple[Drawing | None, Drawing | None]:
+    """Return the registered (board, private) drawings of a kind, e.g. to put them back later."""
+    _load_builtin()
+    return _BOARDS.get(kind), _PRIVATE.get(kind)
+
+
 _BUILTIN = ("institute", "argent")
 
 

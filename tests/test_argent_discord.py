@@ -22,7 +22,6 @@ import discord
 import pytest
 import simcord
 
-import render
 from bot import ConclaveBot, create_bot
 from cogs import argent as cog
 from render import argent as drawing
@@ -30,6 +29,7 @@ from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Move, PromptKind
 from service import Choice, SeatView, move_value
+from tests.drawings import views_as_json
 
 SEED = 5
 JION = 1
@@ -51,14 +51,8 @@ async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
 @pytest.fixture
 def view_as_image() -> Iterator[None]:
     """Draw views as their JSON (fast), so what each image is drawn from can be read back exactly."""
-    render.board("argent", R.view(R.setup(2, {}, 1), None))
-
-    def as_json(view: dict[str, Any]) -> bytes:
-        return json.dumps(view, sort_keys=True).encode()
-
-    render.register("argent", board=as_json, private=as_json)
-    yield
-    render.register("argent", board=drawing.draw_board, private=drawing.draw_office)
+    with views_as_json("argent"):
+        yield
 
 
 @dataclass

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 import simcord
 
-import render
 from bot import ConclaveBot, create_bot
 from render import institute as drawing
 from rules.contract import Move
 from rules.institute.engine import InstituteRules
+from tests.drawings import views_as_json
 
 SEEDS = range(40)
 """Seeds searched (in pure rules, ~2 s) for the shortest whole game under the test's policy."""
@@ -48,14 +48,8 @@ async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
 @pytest.fixture
 def view_as_image() -> Iterator[None]:
     """Draw views as their JSON (fast): what an image is drawn from is then read back exactly."""
-    render.board("institute", R.view(R.setup(2, {}, 1), None))  # load the real drawings first
-
-    def as_json(view: dict[str, Any]) -> bytes:
-        return json.dumps(view, sort_keys=True).encode()
-
-    render.register("institute", board=as_json, private=as_json)
-    yield
-    render.register("institute", board=drawing.draw_board, private=drawing.draw_sheet)
+    with views_as_json("institute"):
+        yield
 
 
 @dataclass
@@ -435,10 +429,8 @@ async def test_panel_outside_a_thread_and_help(simcord_env: simcord.Env) -> None
 @pytest.fixture
 def real_board_only() -> Iterator[None]:
     """Draw the real public board but the private sheets as JSON (they are not looked at here)."""
-    render.board("institute", R.view(R.setup(2, {}, 1), None))
-    render.register("institute", private=lambda view: json.dumps(view).encode())
-    yield
-    render.register("institute", board=drawing.draw_board, private=drawing.draw_sheet)
+    with views_as_json("institute", board=False):
+        yield
 
 
 async def test_real_drawings_of_phase_one_never_depend_on_the_secret(

@@ -1,0 +1,26 @@
+"""Test helper: draw a game's views as their JSON, so a test can read back what an image shows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import render
+
+
+def as_json(view: dict[str, Any]) -> bytes:
+    """Stand in for a drawing: the view itself, as canonical JSON bytes."""
+    return json.dumps(view, sort_keys=True).encode()
+
+
+@contextmanager
+def views_as_json(kind: str, *, board: bool = True, private: bool = True) -> Iterator[None]:
+    """Replace the chosen drawings of a kind with ``as_json`` for the block, then put them back."""
+    real_board, real_private = render.drawings(kind)
+    render.register(kind, board=as_json if board else None, private=as_json if private else None)
+    try:
+        yield
+    finally:
+        render.register(kind, board=real_board, private=real_private)
