@@ -19,9 +19,9 @@ from rules.argent import ARGENT as R
 SEED = 7
 
 
-def _state(players: int, seed: int, steps: int) -> dict[str, Any]:
-    """Play a seeded game that mostly places mages, for at most ``steps`` moves."""
-    state = R.setup(players, {}, seed)
+def busy_game(players: int, seed: int, steps: int, options: dict[str, str] | None = None) -> dict[str, Any]:
+    """Play a seeded game that prefers placing mages (so the board fills up) for at most ``steps`` moves."""
+    state = R.setup(players, options or {}, seed)
     rnd = random.Random(seed)
     for _ in range(steps):
         prompts = R.pending(state)
@@ -43,7 +43,7 @@ def render_figures(players: int, samples: int = 9) -> tuple[float, float, float,
     """
     from render import argent as drawing
 
-    views = [R.view(_state(players, SEED + k, 60 + 25 * k), None) for k in range(3)]
+    views = [R.view(busy_game(players, SEED + k, 60 + 25 * k), None) for k in range(3)]
     drawing.draw_board(views[0])  # fonts and glyph masks load once per process
     times, cpu, size = [], [], 0
     for k in range(samples):

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 import render
+from bench.argent_board import busy_game
 from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.contract import Move
@@ -19,23 +20,6 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SIZE_LIMIT = 600 * 1024
 TIME_LIMIT = 0.4
 """Seconds for the fastest of three renders: about 80 ms on an idle core; the slack is for a busy CI."""
-
-
-def play(players: int, seed: int, steps: int, options: dict[str, str] | None = None) -> dict[str, Any]:
-    """Play a seeded game that prefers placing mages (so the board fills up) for at most ``steps`` moves."""
-    state = R.setup(players, options or {}, seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        prompts = R.pending(state)
-        if not prompts:
-            break
-        seat = prompts[0].seat
-        moves = R.legal_moves(state, seat)
-        busy = [m for m in moves if m.action not in ("bell", "done")]
-        places = [m for m in moves if m.action == "place"]
-        pick = rnd.choice(places) if places and rnd.random() < 0.7 else rnd.choice(busy or moves)
-        state, _ = R.apply(state, seat, pick)
-    return state
 
 
 def _image(data: bytes) -> Image.Image:
@@ -50,7 +34,7 @@ STAGES = [(2, 11, 12), (2, 12, 90), (3, 13, 200), (4, 14, 150), (5, 15, 60), (5,
 
 @pytest.fixture(scope="module")
 def states() -> list[dict[str, Any]]:
-    return [play(n, seed, steps) for n, seed, steps in STAGES]
+    return [busy_game(n, seed, steps) for n, seed, steps in STAGES]
 
 
 def test_the_drawings_are_registered_and_valid_small_pngs(states: list[dict[str, Any]]) -> None:
@@ -81,7 +65,7 @@ def _timed(work: Any) -> float:
 
 
 def test_a_mage_changes_the_board_where_it_stands() -> None:
-    state = play(3, 21, 40)
+    state = busy_game(3, 21, 40)
     view = R.view(state, None)
     board = drawing.draw_board(view)
     placed = next(m for m in view["mages"] if "/" in m["loc"] and m["owner"] is not None)
@@ -92,7 +76,7 @@ def test_a_mage_changes_the_board_where_it_stands() -> None:
 
 
 def test_locked_rooms_and_marks_show() -> None:
-    state = play(3, 22, 30)
+    state = busy_game(3, 22, 30)
     view = R.view(state, None)
     plain = drawing.draw_board(view)
     rooms = {k: dict(v) for k, v in view["board"]["rooms"].items()}
@@ -107,7 +91,7 @@ def test_no_drawing_depends_on_what_its_viewer_may_not_know() -> None:
     checked = 0
     for players, seed in ((2, 31), (3, 32), (4, 33), (5, 34)):
         for steps in (25, 120):
-            state = play(players, seed, steps)
+            state = busy_game(players, seed, steps)
             if state["over"]:
                 continue
             public = drawing.draw_board(R.view(state, None))
@@ -121,7 +105,7 @@ def test_no_drawing_depends_on_what_its_viewer_may_not_know() -> None:
 
 
 def test_standing_reads_the_view_and_admits_hidden_discards() -> None:
-    state = play(3, 41, 200)
+    state = busy_game(3, 41, 200)
     view = R.view(state, 0)
     counts = drawing.standing(view, "most:gold")
     assert counts == {o["seat"]: (o["gold"], True) for o in view["offices"]}
