@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import registry
+from rules.argent import engine
 from rules.argent.state import State
 from rules.contract import Move
 
@@ -58,14 +59,7 @@ def pick(state: State, text: str, seat: int | None = None) -> State:
 def set_turn(state: State, seat: int) -> State:
     """Give the turn to a seat (a fresh turn with one action and the fast action unused)."""
     state = dict(state)
-    state["turn"] = {
-        "seat": seat,
-        "fast": False,
-        "main": True,
-        "round_over": False,
-        "allow": [{"kinds": ["any"], "no_powers": False, "group": None, "optional": False}],
-        "used_kinds": {},
-    }
+    state["turn"] = engine.fresh_turn(seat)
     return state
 
 

@@ -147,12 +147,9 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
     begin_turn(state, state["first"], events)
 
 
-def begin_turn(state: State, seat: int, events: list[Event]) -> None:
-    """Give a seat its turn: one optional fast action, then one action."""
-    state["statuses"] = [
-        s for s in state["statuses"] if not (s["seat"] == seat and s["duration"] == "until_your_next_turn")
-    ]
-    state["turn"] = {
+def fresh_turn(seat: int) -> dict[str, Any]:
+    """Return a new turn for a seat: one action to take, the fast action unused."""
+    return {
         "seat": seat,
         "fast": False,
         "main": True,
@@ -160,6 +157,14 @@ def begin_turn(state: State, seat: int, events: list[Event]) -> None:
         "allow": [{"kinds": ["any"], "no_powers": False, "group": None, "optional": False}],
         "used_kinds": {},
     }
+
+
+def begin_turn(state: State, seat: int, events: list[Event]) -> None:
+    """Give a seat its turn: one optional fast action, then one action."""
+    state["statuses"] = [
+        s for s in state["statuses"] if not (s["seat"] == seat and s["duration"] == "until_your_next_turn")
+    ]
+    state["turn"] = fresh_turn(seat)
 
 
 def end_turn(state: State, events: list[Event]) -> None:
