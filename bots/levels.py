@@ -91,7 +91,7 @@ def rollout(
     policy = book.rollout or random_policy
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if deadline is not None and plies % 16 == 15 and time.perf_counter() > deadline:
+        if deadline is not None and plies % 4 == 3 and time.perf_counter() > deadline:
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -152,7 +152,7 @@ class StrongBot(Bot):
                 rules.resolve(state, seat, move)
                 stop = None if self.iterations is not None else deadline
                 values.append(rollout(rules, state, seat, random.Random(luck), horizon, stop))
-                if stop is not None and time.perf_counter() > stop + self.budget * 0.1:
+                if stop is not None and time.perf_counter() > stop:
                     break
             if len(values) < len(moves):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
