@@ -22,7 +22,7 @@ from cogs.kit import (
     show_private,
     table_here,
 )
-from service import TableError
+from service import BOT_LEVELS, TableError
 
 log = logging.getLogger("conclave.cogs")
 
@@ -30,12 +30,16 @@ HELP = """**Conclave** hosts board games in threads: one thread per table.
 `/game new kind:<game> [options:name=value …]` opens a table (run it in a text channel).
 Inside a table's thread:
 `/game join`, `/game leave` — take or free a seat while in the lobby.
+`/game addbot level:<random|basic|strong>` — the host seats a bot (or `/game new … bots:2`).
 `/game start` — the host starts the game once enough players sit.
 `/game play move:<move>` — play a move; the list shows your legal moves.
 `/game hand` — your private view (also the **My private view** button, and your DMs).
 `/game status`, `/game log` — the board and the recent public events.
 `/game abandon` — host or Manage Server closes the table; otherwise every player must agree.
-Anywhere: `/game mine` (tables waiting on you), `/game rules kind:<game>`, `/game card name:<card>`."""
+Anywhere: `/game mine` (tables waiting on you), `/game rules kind:<game>`, `/game card name:<card>`,
+`/game practice kind:<game>` (a table for you against bots, started at once)."""
+
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
 
 
 class GameCog(commands.Cog):
@@ -82,9 +86,22 @@ class GameCog(commands.Cog):
     # ------------------------------------------------------------------ the lobby
 
     @game.command(name="new")
-    @app_commands.describe(kind="The game to play", options="Table options as name=value, space separated")
+    @app_commands.describe(
+        kind="The game to play",
+        options="Table options as name=value, space separated",
+        bots="Seats to fill with bots at once",
+        level="How well those bots play (default basic)",
+    )
     @app_commands.autocomplete(kind=kind_choices, options=option_choices)
-    async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None) -> None:
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: str | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: str | None = None,
+    ) -> None:
         """Open a table for a game in a new thread."""
 
         async def work() -> None:
@@ -101,6 +118,12 @@ class GameCog(commands.Cog):
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
             )
+            if bots:
+                try:
+                    await svc.add_bots(table.id, interaction.user.id, level, bots)
+                except TableError:
+                    await svc.abandon(table.id, interaction.user.id)
+                    raise
             try:
                 thread = await channel.create_thread(
                     name=svc.thread_name(table), type=discord.ChannelType.public_thread
@@ -132,6 +155,69 @@ class GameCog(commands.Cog):
             await deliver(self.bot, reply)
             await greet(self.bot, table, interaction.user.id)
             await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="addbot")
+    @app_commands.describe(level="How well the bot plays (default basic)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        """Seat a bot at this thread's table (host only, in the lobby)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            reply = await service_of(self.bot).add_bots(table.id, interaction.user.id, level)
+            await deliver(self.bot, reply)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="practice")
+    @app_commands.describe(
+        kind="The game to practise",
+        level="How well the bots play (default basic)",
+        players="Seats in all, yours included (default: the fewest the game allows, at least 2)",
+        options="Table options as name=value, space separated",
+    )
+    @app_commands.autocomplete(kind=kind_choices, options=option_choices)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def practice(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        level: str | None = None,
+        players: app_commands.Range[int, 1, 6] | None = None,
+        options: str | None = None,
+    ) -> None:
+        """Open a table for you against bots and start it at once."""
+
+        async def work() -> None:
+            channel = interaction.channel
+            if not isinstance(channel, discord.TextChannel):
+                raise TableError("Open a table from a text channel: it gets its own thread.")
+            svc = service_of(self.bot)
+            table = await svc.practice(
+                kind,
+                options,
+                guild_id=interaction.guild_id,
+                channel_id=channel.id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                level=level,
+                players=players,
+            )
+            try:
+                thread = await channel.create_thread(
+                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
+                )
+            except discord.HTTPException:
+                await svc.abandon(table.id, interaction.user.id)
+                raise TableError("I could not create a thread here: I need Create Public Threads.") from None
+            await svc.attach_thread(table.id, thread.id)
+            await greet(self.bot, await svc.table(table.id), interaction.user.id, thread)
+            reply = await svc.start(table.id, interaction.user.id)
+            await answer(interaction, f"Your practice table is open: {thread.mention}")
+            await deliver(self.bot, reply)
 
         await guarded(interaction, work)
 

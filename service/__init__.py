@@ -1,5 +1,6 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
+from service.bots import BOT_LEVELS
 from service.replies import (
     Board,
     Choice,
@@ -14,6 +15,7 @@ from service.tables import TableService, move_value, parse_options, seat_order
 from store import TableRecord
 
 __all__ = [
+    "BOT_LEVELS",
     "Board",
     "Choice",
     "PrivateNote",

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("conclave.service")
 
+BOT_LEVELS = LEVELS
+"""The bot levels on offer, weakest first (for the cogs' choices)."""
 DEFAULT_LEVEL = "basic"
 BOT_CHAIN_LIMIT = 2000
 """A safety stop on bot moves in a row (a game always comes back to a person well before)."""
