@@ -18,6 +18,7 @@ from cogs.kit import (
     guarded,
     kind_here,
     play,
+    run_bots,
     service_of,
     show_private,
     table_here,
@@ -49,6 +50,12 @@ class GameCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a start or a restart, let the bots move wherever a game waits on one."""
+        for table_id in await service_of(self.bot).tables_waiting_on_bots():
+            await run_bots(self.bot, table_id)
 
     # ------------------------------------------------------------------ autocomplete
 

@@ -181,6 +181,10 @@ class BotSeats:
 
     # ------------------------------------------------------------------ bots' moves
 
+    async def tables_waiting_on_bots(self) -> list[int]:
+        """Return the active tables waiting on a bot (after a restart, their bots must move)."""
+        return await self.store.tables_waiting_on_bots()
+
     async def bot_seats(self, table_id: int) -> dict[int, str]:
         """Return seat number -> level for every seat a bot plays now."""
         return {s.seat: s.bot for s in await self.store.seats(table_id) if s.bot and s.seat is not None}

@@ -436,6 +436,18 @@ class Store:
             )
         return [(TableRecord.from_row(row), row["waiting_since"]) for row in rows]
 
+    async def tables_waiting_on_bots(self) -> list[int]:
+        """Return the ids of the active tables that wait on a seat a bot plays, oldest first."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db,
+                "SELECT DISTINCT tables.id FROM waiting"
+                " JOIN tables ON tables.id = waiting.table_id"
+                " JOIN seats ON seats.table_id = waiting.table_id AND seats.user_id = waiting.user_id"
+                " WHERE tables.status = 'active' AND seats.bot IS NOT NULL ORDER BY tables.id",
+            )
+        return [row["id"] for row in rows]
+
     async def add_abandon_vote(self, table_id: int, user_id: int) -> set[int]:
         """Record a seated player's vote to abandon; return every voter so far."""
         async with self._transaction() as db:

@@ -113,3 +113,25 @@ async def test_practice_opens_a_started_table_against_bots_without_dming_them(
     assert alice.user.dm_channel.history()
     await play_out(simcord_env, alice, thread)
     assert (await table_of(simcord_env, thread)).status == "finished"
+
+
+async def test_after_a_restart_the_bots_move_where_a_game_waits_on_them(
+    simcord_env: simcord.Env, guild: simcord.GuildHandle, tmp_path: Path
+) -> None:
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    await alice.slash(channel, "game new", kind="toy")
+    thread = channel.threads[-1]
+    await bob.slash(thread, "game join")
+    await alice.slash(thread, "game start")
+    table = await table_of(simcord_env, thread)
+    svc = simcord_env.bot.service
+    seats = {s.user_id: s.seat for s in await svc.seats(table.id)}
+    # Bob's seat goes to a bot straight through the service (as if the bot crashed right after).
+    await svc.set_seat_bot(table.id, seats[bob.id], "random")
+    assert await svc.tables_waiting_on_bots() == [table.id]
+    before = (await table_of(simcord_env, thread)).version
+    await simcord_env.restart_bot(create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED))
+    assert (await table_of(simcord_env, thread)).version > before
+    assert await simcord_env.bot.service.tables_waiting_on_bots() == []
