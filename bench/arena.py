@@ -104,6 +104,7 @@ def arena(
     *,
     budget: float | None = None,
     horizon: int | None = None,
+    iterations: int | None = None,
     options: dict[str, str] | None = None,
     progress: Callable[[int, ArenaGame], None] | None = None,
 ) -> ArenaReport:
@@ -111,7 +112,9 @@ def arena(
     if len(seats) != players:
         raise ValueError(f"Name one level per seat: {players} seats, {len(seats)} levels given.")
     rules.check_players(players)
-    bots = {level: make_bot(level, budget=budget, horizon=horizon) for level in set(seats)}
+    bots = {
+        level: make_bot(level, budget=budget, horizon=horizon, iterations=iterations) for level in set(seats)
+    }
     report = ArenaReport(rules.kind, players, list(seats))
     for g in range(games):
         levels = [seats[(i + g) % players] for i in range(players)]

@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     fight.add_argument("--seed", type=int, default=1)
     fight.add_argument("--seats", required=True, help="one level per seat, e.g. strong,basic,random")
     fight.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
+    fight.add_argument(
+        "--iterations", type=int, help="strong searches this many rounds instead of a time budget"
+    )
     fight.add_argument("--horizon", type=int, help="strong's playout length in moves (default: per game)")
     fight.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     fight.add_argument("--cards", action="store_true", help="also print each card holder's win rate")
@@ -88,6 +91,7 @@ def run_arena(args: argparse.Namespace) -> int:
             seats,
             budget=args.budget,
             horizon=args.horizon,
+            iterations=args.iterations,
             options=_options(args.option),
             progress=progress,
         )

@@ -3,7 +3,8 @@
 ``BotSeats`` is mixed into ``TableService``. Bots live in the store as seats whose ``bot`` column
 names a level: a seat filled from the lobby gets a negative user id (no Discord user has one) and
 the name "Bot (level)"; a person's seat handed to a bot keeps its user id and name, so
-``set_seat_bot(..., None)`` (``/game rejoin``) gives it back unchanged.
+``set_seat_bot(..., None)`` gives it back unchanged (the asynchronous-play service's
+``/game rejoin`` and out-of-time vote may call ``set_seat_bot``; ``rejoin`` itself is theirs).
 
 A bot moves through the same ``act`` as a person (the table's lock, the version check, the move
 log), choosing off the event loop (``asyncio.to_thread``) from what its seat may know
@@ -168,16 +169,6 @@ class BotSeats:
             text = f"A {chosen} bot plays {record.name}'s seat until they come back (/game rejoin)."
             answer = f"A {chosen} bot plays that seat now."
         return Reply(table, answer, Board(table.id, table.version, text))
-
-    async def rejoin(self, table_id: int, user_id: int) -> Reply:
-        """Give a person back the seat a bot has been playing for them."""
-        loaded = await self._load_active(table_id)
-        seat = loaded.seat_of(user_id)
-        if seat is None:
-            raise TableError("You have no seat at this table.")
-        if loaded.seats[seat].bot is None:
-            raise TableError("You already play your own seat.")
-        return await self.set_seat_bot(table_id, seat, None)
 
     # ------------------------------------------------------------------ bots' moves
 

@@ -115,10 +115,11 @@ async def test_a_seat_handed_to_a_bot_and_taken_back(svc: TableService, store: S
         assert all(n.user_id != BOB for n in reply.private)
     with pytest.raises(TableError, match="at least one person"):
         await svc.set_seat_bot(table_id, 1 - bob_seat, "basic")
-    back = await svc.rejoin(table_id, BOB)
+    back = await svc.set_seat_bot(table_id, bob_seat, None)
     assert back.answer == "Your seat is yours again." and "bob is back" in back.board.text
-    with pytest.raises(TableError, match="already play"):
-        await svc.rejoin(table_id, BOB)
+    with pytest.raises(TableError, match="A person already plays"):
+        await svc.set_seat_bot(table_id, bob_seat, None)
+    assert [t.table.id for t in await svc.waiting_on(BOB)] in ([], [table_id])
     seats = {s.user_id: s for s in await store.seats(table_id)}
     assert seats[BOB].bot is None and seats[BOB].name == "bob"
 
