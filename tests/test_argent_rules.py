@@ -658,7 +658,8 @@ def test_faq_own_mages_may_be_banished_and_opponents_healed() -> None:
     assert any("Guilds, slot 2" in text for text in labels(state))
     state = pick(state, "Guilds, slot 2")
     assert state["mages"][mine["id"]]["loc"] == "office"
-    theirs = give_mage(state, foe, "divinity", "infirmary/general/0")
+    # A Sorcery mage: a rival's Blue mage is not affected by my spells (rulebook, Mage powers).
+    theirs = give_mage(state, foe, "sorcery", "infirmary/general/0")
     state = run(state, me, [{"heal": {}}])
     state = pick(state, "Heal")
     assert state["mages"][theirs["id"]]["loc"] == "office"
