@@ -185,6 +185,12 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
             prompt = "react to this Gold cost, or pay it"
             ask(state, seat, "gold_cost", opts, prompt, fid=task["fid"], react=True)
             return
+    nxt = task["list"][0] if task["list"] else {}
+    if swap and "gain_mage" in nxt and not can_gain_mage(state, seat, nxt["gain_mage"]["department"]):
+        # "Swap X for a mage": with no mage to receive there is no swap, so nothing is paid.
+        say(events, f"{who(state, seat)} cannot receive a mage, so nothing is paid.")
+        stop_frame(task)
+        return
     ctx.pop("gold_asked", None)
     if ctx.pop("waive_gold", False):
         arg = {r: n for r, n in arg.items() if r != "gold"}
@@ -1229,9 +1235,9 @@ def answer_wound_slot(state: State, task: Task, opt: dict[str, Any], events: lis
 def banish(state: State, actor: int, m: dict[str, Any], via: str | None, events: list[Event]) -> None:
     """Send a mage back to its owner's office."""
     before, owner = m["loc"], m["owner"]
-    m["loc"] = "office" if not m["temp"] or m["type"] == APPRENTICE else "supply"
-    if m["temp"] and m["type"] == NEUTRAL:
-        m["owner"] = None
+    # Rulebook, Banishing: "sent back to the office of their Candidate", a temporary mage (Living
+    # Image, the Apprentice) included; it leaves for the supply only at the end of the round.
+    m["loc"] = "office"
     harm(state, "banished", m, actor, via, before, owner=owner)
     say(events, f"{who(state, actor)} banishes a mage from {loc_text(state, before)}.")
 
@@ -1802,6 +1808,18 @@ def do_gain_mage(state: State, task: Task, arg: dict[str, Any], events: list[Eve
     grant_mage(state, seat, dept, events)
 
 
+def can_gain_mage(state: State, seat: int, dept: str) -> bool:
+    """Whether a seat can receive a mage of a department (or the neutral one the FAQ gives instead)."""
+    if dept == APPRENTICE:
+        return supply_mage(state, APPRENTICE) is not None
+    types = [*DEPARTMENTS, NEUTRAL] if dept == "any" else [dept, NEUTRAL]
+    if any(can_hold(state, seat, t) and supply_mage(state, t) for t in types):
+        return True
+    # At the 7-mage limit a gained mage may replace one waiting at home (FAQ).
+    at_limit = permanent_count(state, seat) >= MAGE_LIMIT
+    return at_limit and any(supply_mage(state, t) for t in types) and bool(office_mages(state, seat))
+
+
 def grant_mage(state: State, seat: int, mage_type: str, events: list[Event]) -> None:
     """Give a seat a permanent mage; one it cannot hold becomes a neutral one, if any (FAQ)."""
     if permanent_count(state, seat) >= MAGE_LIMIT and supply_mage(state, mage_type):
@@ -1912,9 +1930,6 @@ def still_harmed(state: State, trig: dict[str, Any], m: dict[str, Any]) -> bool:
     """Whether a mage is still where the harm left it (nothing has moved it since)."""
     if trig.get("on") == "wounded":
         return in_infirmary(m["loc"])
-    if trig.get("to") == "supply":
-        # A banished temporary mage went back to the supply; it is saved if nobody has taken it since.
-        return m["loc"] == "supply" and m["owner"] is None
     return m["loc"] == trig.get("to", m["loc"]) and m["owner"] == trig.get("owner")
 
 
@@ -1937,13 +1952,11 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
     if arg.get("to") == "shadow":
         dest = shadow_loc(state, before) if before and placed(before) else None
         if dest and not any(x["loc"] == dest for x in state["mages"]):
-            restore_owner(m, trig)
             m["loc"] = dest
             say(events, f"P{m['owner'] + 1}'s mage slips into the shadow of {loc_text(state, before)}.")
         return
     if not any(open_slots(state, r) for r in rooms_in_play(state) if r != INFIRMARY and not locked(state, r)):
         return  # nowhere to go: the mage suffers the harm after all (FAQ, by analogy with the shadow)
-    restore_owner(m, trig)
     push(
         state,
         {
@@ -1956,13 +1969,6 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
             "room": None,
         },
     )
-
-
-def restore_owner(m: dict[str, Any], trig: dict[str, Any]) -> None:
-    """Give a banished temporary mage back to the player it was saved for (it stays temporary)."""
-    if m["owner"] is None:
-        m["owner"], m["temp"] = trig["owner"], True
-        m["loc"] = "office"
 
 
 # --------------------------------------------------------------------------- turn-level keys

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.argent import build, content, effects, protection, scoring, vocab
+from rules.argent import build, content, effects, offers, protection, scoring, vocab
 from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
 from rules.argent.effects import has_status, powers_of, say
 from rules.argent.setup import deal_tableaus, give_mage, seat_mages, take_candidate
@@ -412,7 +412,25 @@ def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, 
         for lvl in content.book(spell["id"])["levels"][: spell["level"]]:
             if lvl["timing"] == timing:
                 out.append(("spell", spell["id"], lvl["level"], lvl))
-    return [c for c in out if can_cast(state, seat, c[3])]
+    return [
+        c
+        for c in out
+        if can_cast(state, seat, c[3])
+        and offers.can_act(state, seat, c[3]["effects"], {"via": "spell", "card": {"kind": c[0], "id": c[1]}})
+    ]
+
+
+def vault_ready(state: State, seat: int, index: int) -> bool:
+    """Whether a vault card in the office can do anything now (a card that can do nothing is not offered)."""
+    v = state["seats"][seat]["vaults"][index]
+    card = {"kind": "vault", "id": v["id"], "index": index}
+    return offers.can_act(state, seat, content.vault(v["id"])["effects"], {"via": "vault", "card": card})
+
+
+def supporter_ready(state: State, seat: int, sid: str) -> bool:
+    """Whether a supporter can do anything now (familiars, which do nothing by design, always can)."""
+    card = {"kind": "supporter", "id": sid}
+    return offers.can_act(state, seat, content.supporter(sid)["effects"], {"via": "supporter", "card": card})
 
 
 def usable_vaults(office: dict[str, Any], timing: str) -> list[tuple[int, dict[str, Any]]]:
@@ -452,10 +470,12 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
                 )
             )
         for i, v in usable_vaults(office, "fast"):
+            if not vault_ready(state, seat, i):
+                continue
             opts.append(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
-            if rec["timing"] == "fast":
+            if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 opts.append(option("support", f"Fast action: use {rec['name']}", card=sid))
     if kind_ok(state, "place") and office_mages(state, seat):
         for room in rooms:
@@ -469,11 +489,13 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
             )
     if kind_ok(state, "vault"):
         for i, v in usable_vaults(office, "act"):
+            if not vault_ready(state, seat, i):
+                continue
             opts.append(option("use", f"Use {content.vault(v['id'])['name']}", vault=i))
     if kind_ok(state, "supporter"):
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
-            if rec["timing"] == "act":
+            if rec["timing"] == "act" and supporter_ready(state, seat, sid):
                 opts.append(option("support", f"Use {rec['name']}", card=sid))
     if kind_ok(state, "bell"):
         for bid in state["bell"]:
@@ -912,7 +934,8 @@ def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> li
             continue
         trig = rec.get("trigger") or {}
         for h, harm in enumerate(harms):
-            if matches(state, seat, trig, harm):
+            ctx = {"trigger": harm, "via": "vault" if kind == "vault" else "spell", "reacting": True}
+            if matches(state, seat, trig, harm) and offers.can_act(state, seat, rec["effects"], ctx):
                 what = (
                     "the last Bell Tower offering"
                     if harm["mage"] is None
@@ -933,17 +956,8 @@ def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> li
 
 
 def matches(state: State, seat: int, trig: dict[str, Any], harm: dict[str, Any]) -> bool:
-    """Whether a reaction's trigger fits one harm done during the action."""
-    if harm["on"] not in trig.get("on", []):
-        return False
-    if harm["on"] == "last_bell_tower":
-        return harm["by"] != seat
-    if harm["owner"] != seat:
-        return False
-    by = trig.get("by", "any")
-    if by in ("opponent", "other_player") and harm["by"] == seat:
-        return False
-    return not (trig.get("via", "any") == "spell" and harm["via"] != "spell")
+    """Whether a reaction's trigger fits one harm done during the action (the trigger registry)."""
+    return vocab.trigger_fits(state, seat, trig, harm)
 
 
 def run_reactions(state: State, task: Task, events: list[Event]) -> None:
@@ -1110,8 +1124,17 @@ def run_mystic(state: State, task: Task, events: list[Event]) -> None:
 def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
     """Offer a spell cast granted by an effect (Tap the Well, Future/Past/Eternal Power, Mystic Link...)."""
     seat, arg = task["seat"], task["arg"]
+    opts = free_cast_options(state, seat, arg, (task.get("source") or {}).get("id"))
+    if opts:
+        opts.append(option("pass", "Cast nothing"))
+    ask(state, seat, "free_cast", opts, "cast a spell", data=task)
+
+
+def free_cast_options(
+    state: State, seat: int, arg: dict[str, Any], source: str | None
+) -> list[dict[str, Any]]:
+    """Return the spells a ``cast`` effect may cast now (never the card that grants it, FAQ)."""
     office = state["seats"][seat]
-    source = (task.get("source") or {}).get("id")
     pay = arg.get("pay", True)
     level = arg.get("level", "any")
     opts = []
@@ -1143,9 +1166,7 @@ def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
                 if not can_cast(state, seat, lvl, pay):
                     continue
                 opts.append(option("cast", f"Cast {lvl['name']}", spell=spell["id"], level=n))
-    if opts:
-        opts.append(option("pass", "Cast nothing"))
-    ask(state, seat, "free_cast", opts, "cast a spell", data=task)
+    return opts
 
 
 def answer_free_cast(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
