@@ -12,31 +12,15 @@ from tests.argent_helpers import (
     R,
     act,
     at,
+    board_with,
     give_mage,
     labels,
     pick,
     round_one,
+    run,
     seat_now,
     to_resolution,
 )
-
-
-def run(state: dict, seat: int, effects: list[dict]) -> dict:
-    """Queue an effect list for a seat and run the game on to the next decision."""
-    push_effects(state, seat, effects, {"via": "spell"})
-    advance(state, [])
-    return state
-
-
-def board_with(state: dict, room: str, side: str = "A", replacing: str = "catacombs") -> dict:
-    """Swap a room of the board for another (for rooms not in the first-game layouts)."""
-    for row in state["board"]["grid"]:
-        if replacing in row:
-            row[row.index(replacing)] = room
-    state["board"]["rooms"].pop(replacing)
-    state["board"]["rooms"][room] = {"side": side, "locked": False, "marker": 0, "cards": []}
-    return state
-
 
 # --------------------------------------------------------------------------- turns
 
