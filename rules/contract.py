@@ -335,6 +335,10 @@ class Rules(ABC):
         The conformance suite checks ``view(scramble(s, seat), seat) == view(s, seat)``: a
         view that changes when hidden things change is leaking them. ``rng`` is a
         ``random.Random`` owned by the test. Games without secrets keep this default.
+
+        Draw from a canonical order (sort a pool before shuffling it) so that the result depends
+        only on what ``seat`` knows and on ``rng``: bots sample the states they search this way,
+        and their choices must not change when the hidden things do (``tests/test_bots.py``).
         """
         return copy.deepcopy(state)
 
