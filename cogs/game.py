@@ -66,12 +66,15 @@ class GameCog(commands.Cog):
         return [app_commands.Choice(name=h or "(defaults)", value=h) for h in hints]
 
     async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the user's own legal moves at this thread's table, by readable label."""
+        """Offer the user's own legal moves at this thread's table, by readable label.
+
+        Each value is a ``#version.index`` token: sent twice at once, it applies once.
+        """
         try:
             table = await table_here(interaction)
         except TableError:
             return []
-        found = await service_of(self.bot).choices(table.id, interaction.user.id, current)
+        found = await service_of(self.bot).choices(table.id, interaction.user.id, current, stamped=True)
         return [app_commands.Choice(name=c.label, value=c.value) for c in found]
 
     async def card_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
