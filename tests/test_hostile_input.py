@@ -6,11 +6,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import simcord
 
+from bot import ConclaveBot, create_bot
+from cogs import institute
+from cogs.kit import PlayMoveButton, PrivateViewButton
 from rules import registry
 from rules.contract import EXCERPT_LIMIT, MalformedMove, Move
-from service import TableError, TableService
+from service import Choice, TableError, TableService
 from store import Store
+from tests.faults import open_table, said, sent_by_bot
 from tests.toygame import TOY
 
 ALICE, BOB = 101, 102
@@ -92,3 +97,53 @@ async def test_an_index_token_from_an_old_version_is_refused(svc: TableService) 
         await svc.act(table_id, ALICE, token)
     with pytest.raises(TableError):
         await svc.act(table_id, ALICE, "#0." + "9" * 40)
+
+
+# ---------------------------------------------------------------------- forged components in SimCord
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 7)
+    yield bot
+    await bot.close_store()
+
+
+async def test_a_forged_table_id_in_a_custom_id_is_refused(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, "toy")
+    alice = table.members[0]
+    for item in (
+        PlayMoveButton(2**64, 0, Choice("Pass", "pass")),
+        PrivateViewButton(2**63),
+    ):
+        message = await sent_by_bot(simcord_env, alice, item)
+        result = await alice.user.click(message, custom_id=item.item.custom_id)
+        assert said(result) == ["That table does not exist."]
+    assert await table.version() == 0
+
+
+async def test_a_forged_reroll_value_is_refused(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, "institute")
+    bob = table.members[1]
+    now = await table.bot.service.seat_view(await table.table_id(), bob.id)  # type: ignore[union-attr]
+    select = institute.RerollSelect(await table.table_id(), institute.seat_stamp(now), [3, 4, 5, 6])
+    select.item.add_option(label="Die ²", value="²")
+    message = await sent_by_bot(simcord_env, bob, select)
+    result = await bob.user.select(message, ["²"], custom_id=select.item.custom_id)
+    assert said(result) == ["Pick at least one die from the list."]
+    assert await table.version() == 0
+
+
+async def test_a_panel_control_on_a_public_message_never_replaces_it(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, "institute")
+    bob = table.members[1]
+    table_id = await table.table_id()
+    now = await table.bot.service.seat_view(table_id, bob.id)  # type: ignore[union-attr]
+    reroll = next(c for c in now.moves if c.value.startswith("reroll"))
+    button = institute.MoveButton(table_id, institute.seat_stamp(now), reroll.value, "Reroll")
+    board = await sent_by_bot(simcord_env, table.thread, button)
+    result = await bob.click(board, custom_id=button.item.custom_id)
+    assert said(result) == [institute.NOT_A_PANEL] and result.ephemeral
+    shown = next(m for m in table.thread.history() if m.id == board.id)
+    assert shown.content == "components under test" and not shown.attachments
+    assert await table.version() == 0
