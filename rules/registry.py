@@ -29,7 +29,7 @@ def kinds() -> list[str]:
     return sorted(_GAMES)
 
 
-_BUILTIN = ("institute", "argent")
+_BUILTIN = ("institute", "argent", "quadrivium")
 _loaded = False
 
 
