@@ -29,7 +29,7 @@ def kinds() -> list[str]:
     return sorted(_GAMES)
 
 
-_BUILTIN = ("institute", "argent", "academy")
+_BUILTIN = ("institute", "argent", "academy", "quadrivium")
 _loaded = False
 
 
