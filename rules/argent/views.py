@@ -162,13 +162,16 @@ def view(state: State, seat: int | None) -> View:
 def scramble(state: State, seat: int | None, rand: Any) -> State:
     """Return a copy with every secret of this seat re-drawn: deck orders, unseen voters, others' secrets."""
     new = json.loads(json.dumps(state))
+    # Every pool is sorted before it is shuffled, so the result depends on what the seat knows
+    # and on ``rand`` alone, never on the real hidden order (bots sample their worlds this way).
     for deck in new["decks"].values():
+        deck.sort()
         rand.shuffle(deck)
     if new["over"]:
         return new
     # Voters this seat has not seen trade places with the undealt ones.
     hidden = [i for i in range(len(new["voters"])) if not voter_known(new, i, seat)]
-    pool = [new["voters"][i]["id"] for i in hidden] + list(new["voter_deck"])
+    pool = sorted([new["voters"][i]["id"] for i in hidden] + list(new["voter_deck"]))
     rand.shuffle(pool)
     for i in hidden:
         new["voters"][i]["id"] = pool.pop()
@@ -182,7 +185,7 @@ def scramble(state: State, seat: int | None, rand: Any) -> State:
             if card["secret"]:
                 slots.append(card)
     if slots:
-        pool = [c["id"] for c in slots] + new["decks"]["supporter"]
+        pool = sorted([c["id"] for c in slots] + new["decks"]["supporter"])
         rand.shuffle(pool)
         for card in slots:
             card["id"] = pool.pop()
