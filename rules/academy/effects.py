@@ -531,7 +531,10 @@ def _wild(s: State, op: Op) -> None:
 
 def wild_shuffle(s: State, level: int) -> None:
     """Shuffle the unbound, unrevealed spells of one level among their slots."""
-    shown = (s.get("reveal") or {}).get("slot")
+    reveal = s.get("reveal") or {}
+    shown = reveal.get("slot") if reveal.get("turn") == s["turn"] else None
+    if reveal.get("slot") and shown is None and slot_level(reveal["slot"]) == level:
+        reveal["slot"] = None  # an earlier turn's reveal: its spell may now lie anywhere
     slots = [
         k
         for k, v in s["slots"].items()

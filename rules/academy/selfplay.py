@@ -1,0 +1,314 @@
+"""A simple, sensible cooperative policy and the win rates it reaches per scenario and difficulty.
+
+Run ``python -m rules.academy.selfplay [games] [players] [seed]``. The policy sees only what a seat's
+view shows, and remembers every spell revealed to it until a shuffle of that level makes it forget:
+it gathers glyphs, casts unknown spells to find the ones it needs, binds what it knows in the
+Library, fights fire when it can, and heads for its objective.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from typing import Any
+
+from rules import rng
+from rules.academy.engine import AcademyRules
+from rules.contract import Move
+
+RULES = AcademyRules()
+CRYSTAL = "mana_crystal"
+GOAL = {
+    "basic": "abjure",
+    "golem": "create_guardian",
+    "unstable": "anchor_reality",
+    "gates": "seal_gates",
+    "demon": "bind_demon",
+}
+HELPERS = (
+    "snuff",
+    "call_flood",
+    "nova",
+    "teleport_self",
+    "spark_out",
+    "maelstrom",
+    "close_portal",
+    "zap",
+    "fireball",
+)
+"""Spells the policy is glad to know beyond its goal (fire fighting, guardians, getting about)."""
+BAD = ("danger", "deface", "enrage", "burn", "summon_imp", "slip", "fizzle", "backlash")
+
+
+class Mind:
+    """What one table of bots remembers: the spell it saw on each unbound slot."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, str] = {}
+
+    def observe(self, view: dict[str, Any], events: list[Any]) -> None:
+        """Remember a reveal; forget a level whose unbound spells were shuffled."""
+        for e in events:
+            if e.kind == "wild":
+                self.known.clear()
+            elif e.kind == "shuffle":
+                level = int(e.text.split("level ")[1].split()[0])
+                self.known = {k: v for k, v in self.known.items() if _level(k) != level}
+        reveal = view.get("reveal")
+        if reveal and reveal.get("slot"):
+            self.known[reveal["slot"]] = reveal["spell"]["key"]
+
+    def spell_at(self, view: dict[str, Any], slot: str) -> str | None:
+        """Return what the bots believe lies on a slot."""
+        entry = next(x for x in view["spells"] if x["id"] == slot)
+        if entry["spell"]:
+            return entry["spell"]["key"]
+        return self.known.get(slot)
+
+
+def _level(slot: str) -> int:
+    high = int(slot.split("-")[1])
+    return 1 if high <= 3 else 2 if high <= 5 else 3 if high == 6 else 4
+
+
+def _rooms(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    rooms = {r["key"]: r for r in view["grid"]}
+    if view["outside"]:
+        rooms[view["outside"]["key"]] = view["outside"]
+    return rooms
+
+
+def _dist(view: dict[str, Any], start: str) -> dict[str, int]:
+    rooms = _rooms(view)
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        room = todo.popleft()
+        for other in rooms[room]["adjoining"]:
+            if other not in seen:
+                seen[other] = seen[room] + 1
+                todo.append(other)
+    return seen
+
+
+def _slot(move: Move) -> str:
+    a, b = move.get("a"), move.get("b")
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def _hazard(room: dict[str, Any]) -> bool:
+    """Whether ending a turn here costs mana or glyphs."""
+    return bool(room["fire"] or room["water"] >= 2 or room["imp"] or room["troll"] or room["demon"])
+
+
+def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
+    """Return the move that steps along a shortest route to the nearest goal room, avoiding hazards."""
+    best, low = None, None
+    rooms = _rooms(view)
+    for m in moves:
+        if m.action != "move":
+            continue
+        if _hazard(rooms[m.get("room")]) and m.get("room") not in goals:
+            continue
+        d = _dist(view, m.get("room"))
+        reach = [d[g] for g in goals if g in d]
+        if reach and (low is None or min(reach) < low):
+            best, low = m, min(reach)
+    return best
+
+
+def _casts(view: dict[str, Any], mind: Mind, moves: list[Move], keys: tuple[str, ...]) -> list[Move]:
+    out = [m for m in moves if m.action == "cast" and mind.spell_at(view, _slot(m)) in keys]
+    return sorted(out, key=lambda m: m.get("helper") is not None)
+
+
+class Policy:
+    """The sensible policy: one instance per game (it keeps the table's memory)."""
+
+    def __init__(self, seed: int) -> None:
+        self.mind = Mind()
+        self.rand = {"rng": seed}
+
+    def pick(self, state: dict[str, Any], seat: int) -> Move:
+        """Choose a move for a seat."""
+        view = RULES.view(state, seat)
+        moves = RULES.legal_moves(state, seat)
+        if view["choice"] is not None:
+            return self._choose(view, seat, moves)
+        if view["request"] is not None:
+            return Move.of("consent", ok=True)
+        if view["step"] == "shifts":
+            return Move.of("ready")
+        if view["step"] == "share":
+            mine = view["wizards"][seat]
+            if mine["shared"] is None and mine["glyphs"]:
+                return Move.of("share", glyph=max(mine["glyphs"]))
+            return Move.of("done")
+        return self._act(view, seat, moves)
+
+    def _act(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        me = view["wizards"][seat]
+        rooms = _rooms(view)
+        room = me["room"]
+        goal = GOAL[view["scenario"]["key"]]
+        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
+        binds = [
+            m for m in moves if m.action == "bind" and self.mind.known.get(m.get("slot")) == m.get("spell")
+        ]
+        if binds:
+            return binds[0]
+        if any(m.action == "stop" for m in moves):
+            return Move.of("stop")
+        win = _casts(view, self.mind, moves, (goal,))
+        ready = not fires if goal == "abjure" else True
+        if win and ready and (goal != "abjure" or room == CRYSTAL):
+            return win[0]
+        near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
+        if near_fire:
+            douse = _casts(view, self.mind, moves, ("snuff", "call_flood", "spark_out", "maelstrom"))
+            if douse:
+                return douse[0]
+        here = rooms[room]["source"]
+        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 6 and me["glyphs"].count(here) < 2:
+            return Move.of("take")
+        guarded = rooms[room]["guardian"] and rooms[room]["source"] is not None
+        if guarded:
+            kill = _casts(view, self.mind, moves, ("nova", "zap", "fireball"))
+            if kill:
+                return kill[0]
+        knows_goal = any(v == goal for v in self.mind.known.values())
+        if knows_goal and any(m.action == "bind" for m in moves):
+            pass
+        if win and not ready:
+            step = _toward(view, moves, fires)
+            if step and _casts(view, self.mind, moves, ("snuff", "call_flood")):
+                return step
+        if win and goal == "abjure" and ready:
+            step = _toward(view, moves, [CRYSTAL])
+            if step:
+                return step
+        unknown = [
+            m
+            for m in moves
+            if m.action == "cast" and m.get("helper") is None and self.mind.spell_at(view, _slot(m)) is None
+        ]
+        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
+            return self._leave(view, seat, moves)
+        if unknown and not win:
+            unknown.sort(key=lambda m: -_level(_slot(m)))
+            return unknown[0]
+        useful = _casts(view, self.mind, moves, HELPERS)
+        if (
+            fires
+            and useful
+            and any(self.mind.spell_at(view, _slot(m)) in ("snuff", "call_flood") for m in useful)
+        ):
+            step = _toward(view, moves, fires)
+            if step:
+                return step
+        if self.mind.known and any(v in (goal, "snuff") for v in self.mind.known.values()):
+            step = _toward(view, moves, ["library"])
+            if step and room != "library":
+                return step
+        wants = [
+            k
+            for k, r in rooms.items()
+            if r["source"] is not None
+            and r["pos"] is not None
+            and me["glyphs"].count(r["source"]) < 2
+            and (not r["guardian"] or self._can_kill(view, moves))
+        ]
+        if len(me["glyphs"]) < 6 and wants:
+            step = _toward(view, moves, wants)
+            if step:
+                return step
+        return self._leave(view, seat, moves)
+
+    def _leave(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """End the turn, first stepping out of a room whose threats would cost mana or glyphs."""
+        rooms = _rooms(view)
+        if _hazard(rooms[view["wizards"][seat]["room"]]):
+            safe = [m for m in moves if m.action == "move" and not _hazard(rooms[m.get("room")])]
+            if safe:
+                return safe[0]
+        return Move.of("end")
+
+    def _can_kill(self, view: dict[str, Any], moves: list[Move]) -> bool:
+        return bool(_casts(view, self.mind, moves, ("nova", "zap", "fireball")))
+
+    def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """Answer a choice: sensible picks for the common questions, else the first option."""
+        c = view["choice"]
+        why = c["why"].lower()
+        values = [o["value"] for o in c["options"]]
+        rooms = _rooms(view)
+        if "teleported" in why:
+            return Move.of("choose", value=True)
+        if all(isinstance(v, int) for v in values) and "glyph" in why:
+            mine = view["wizards"][c["seat"]]["glyphs"]
+            if any(w in why for w in ("gain", "copy")):
+                return Move.of("choose", value=max(values))
+            counts = {v: mine.count(v) for v in values}
+            return Move.of("choose", value=min(values, key=lambda v: (-counts[v], v)))
+        if all(isinstance(v, str) and v in rooms for v in values):
+            if "fire" in why or "water" in why:
+                burning = [v for v in values if rooms[v]["fire"]]
+                if burning:
+                    return Move.of("choose", value=burning[0])
+            if "move" in why or "teleport" in why:
+                goal = CRYSTAL if any(k == "abjure" for k in self.mind.known.values()) else None
+                if goal in values:
+                    return Move.of("choose", value=goal)
+                sources = [v for v in values if rooms[v]["source"] is not None and not rooms[v]["guardian"]]
+                if sources:
+                    return Move.of("choose", value=sources[0])
+        if "damage" in why:
+            imps = [v for v in values if isinstance(v, str) and v.endswith(":imp")]
+            if imps:
+                return Move.of("choose", value=imps[0])
+        return Move.of("choose", value=values[rng.randbelow(self.rand, len(values))])
+
+
+def play(players: int, options: dict[str, str], seed: int) -> dict[str, Any]:
+    """Play one game with the policy; return the final state."""
+    state = RULES.setup(players, options, seed)
+    policy = Policy(seed)
+    policy.mind.observe(RULES.view(state, 0), [])
+    for _ in range(RULES.max_moves(players, options)):
+        if RULES.is_over(state):
+            break
+        seat = RULES.waiting_on(state)[0]
+        move = policy.pick(state, seat)
+        state, events = RULES.apply(state, seat, move)
+        policy.mind.observe(RULES.view(state, seat), events)
+    return state
+
+
+def win_rate(players: int, options: dict[str, str], games: int, seed: int = 1) -> float:
+    """Return the share of games the policy wins."""
+    wins = sum(1 for g in range(games) if play(players, options, seed + g)["won"])
+    return wins / games
+
+
+def report(games: int, players: int, seed: int = 1) -> str:
+    """Return the win rates per scenario and difficulty as a table."""
+    lines = [f"{'scenario':<10}{'easy':>8}{'normal':>8}{'hard':>8}   ({games} games, {players} players)"]
+    for scen in RULES.options[0].choices:
+        row = [
+            win_rate(players, {"scenario": scen, "difficulty": d}, games, seed)
+            for d in ("easy", "normal", "hard")
+        ]
+        lines.append(f"{scen:<10}" + "".join(f"{r:>8.0%}" for r in row))
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> None:
+    """Print the win-rate table."""
+    games = int(argv[0]) if argv else 100
+    players = int(argv[1]) if len(argv) > 1 else 3
+    seed = int(argv[2]) if len(argv) > 2 else 1
+    print(report(games, players, seed))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
