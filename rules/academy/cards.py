@@ -31,7 +31,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "blink": (),
     "teleport": (),
     "bring": (),
-    "take_here": (),
+    "take_source": ("range",),
     "gain": ("who", "lo", "hi"),
     "steal": ("range",),
     "lose": (),

@@ -37,6 +37,8 @@ HELPERS = (
     "fireball",
 )
 """Spells the policy is glad to know beyond its goal (fire fighting, guardians, getting about)."""
+DOUSE = ("snuff", "call_flood", "spark_out", "maelstrom", "tidal_wave")
+KILL = ("nova", "zap", "fireball", "inferno", "titans_grip")
 BAD = ("danger", "deface", "enrage", "burn", "summon_imp", "slip", "fizzle", "backlash")
 
 
@@ -50,7 +52,8 @@ class Mind:
         """Remember a reveal; forget a level whose unbound spells were shuffled."""
         for e in events:
             if e.kind == "wild":
-                self.known.clear()
+                levels = e.data.get("levels", [1, 2, 3, 4])
+                self.known = {k: v for k, v in self.known.items() if _level(k) not in levels}
             elif e.kind == "shuffle":
                 level = int(e.text.split("level ")[1].split()[0])
                 self.known = {k: v for k, v in self.known.items() if _level(k) != level}
@@ -98,7 +101,7 @@ def _slot(move: Move) -> str:
 
 def _hazard(room: dict[str, Any]) -> bool:
     """Whether ending a turn here costs mana or glyphs."""
-    return bool(room["fire"] or room["water"] >= 2 or room["imp"] or room["troll"] or room["demon"])
+    return bool(room["fire"] or room["water"] >= 2 or room["troll"] or room["demon"])
 
 
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
@@ -152,9 +155,8 @@ class Policy:
         room = me["room"]
         goal = GOAL[view["scenario"]["key"]]
         fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
-        binds = [
-            m for m in moves if m.action == "bind" and self.mind.known.get(m.get("slot")) == m.get("spell")
-        ]
+        known = self.mind.known
+        binds = [m for m in moves if m.action == "bind" and known.get(m.get("slot")) == m.get("spell")]
         if binds:
             return binds[0]
         if any(m.action == "stop" for m in moves):
@@ -163,63 +165,59 @@ class Policy:
         ready = not fires if goal == "abjure" else True
         if win and ready and (goal != "abjure" or room == CRYSTAL):
             return win[0]
+        douse = _casts(view, self.mind, moves, DOUSE)
         near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
-        if near_fire:
-            douse = _casts(view, self.mind, moves, ("snuff", "call_flood", "spark_out", "maelstrom"))
-            if douse:
-                return douse[0]
+        if near_fire and douse:
+            return douse[0]
+        if rooms[room]["fire"]:
+            blast = _casts(view, self.mind, moves, ("nova",))
+            if blast:
+                return blast[0]
         here = rooms[room]["source"]
-        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 6 and me["glyphs"].count(here) < 2:
+        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 6 and me["glyphs"].count(here) < 3:
             return Move.of("take")
-        guarded = rooms[room]["guardian"] and rooms[room]["source"] is not None
+        near = [room, *rooms[room]["adjoining"]]
+        guarded = [r for r in near if rooms[r]["guardian"] and rooms[r]["source"]]
         if guarded:
-            kill = _casts(view, self.mind, moves, ("nova", "zap", "fireball"))
+            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
+            if steal:
+                return steal[0]
+        if rooms[room]["guardian"] and here is not None:
+            kill = _casts(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
-        knows_goal = any(v == goal for v in self.mind.known.values())
-        if knows_goal and any(m.action == "bind" for m in moves):
-            pass
-        if win and not ready:
+        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
+            return self._leave(view, seat, moves)
+        if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
             step = _toward(view, moves, fires)
-            if step and _casts(view, self.mind, moves, ("snuff", "call_flood")):
+            if step:
                 return step
         if win and goal == "abjure" and ready:
             step = _toward(view, moves, [CRYSTAL])
             if step:
                 return step
-        unknown = [
-            m
-            for m in moves
-            if m.action == "cast" and m.get("helper") is None and self.mind.spell_at(view, _slot(m)) is None
-        ]
-        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
-            return self._leave(view, seat, moves)
+        unknown = [m for m in moves if m.action == "cast" and self.mind.spell_at(view, _slot(m)) is None]
         if unknown and not win:
-            unknown.sort(key=lambda m: -_level(_slot(m)))
+            unknown.sort(key=lambda m: (m.get("helper") is not None, -_level(_slot(m))))
             return unknown[0]
-        useful = _casts(view, self.mind, moves, HELPERS)
-        if (
-            fires
-            and useful
-            and any(self.mind.spell_at(view, _slot(m)) in ("snuff", "call_flood") for m in useful)
-        ):
-            step = _toward(view, moves, fires)
+        unbound_goal = [k for k, v in known.items() if v in (goal, "snuff")]
+        if unbound_goal and room != "library":
+            step = _toward(view, moves, ["library"])
             if step:
                 return step
-        if self.mind.known and any(v in (goal, "snuff") for v in self.mind.known.values()):
-            step = _toward(view, moves, ["library"])
-            if step and room != "library":
-                return step
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
         wants = [
             k
             for k, r in rooms.items()
             if r["source"] is not None
             and r["pos"] is not None
-            and me["glyphs"].count(r["source"]) < 2
+            and team.count(r["source"]) < 2 * len(view["wizards"])
+            and me["glyphs"].count(r["source"]) < 3
             and (not r["guardian"] or self._can_kill(view, moves))
         ]
-        if len(me["glyphs"]) < 6 and wants:
-            step = _toward(view, moves, wants)
+        wants.sort(key=lambda k: (team.count(rooms[k]["source"]), -rooms[k]["source"]))
+        if wants and wants[0] != room:
+            step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
             if step:
                 return step
         return self._leave(view, seat, moves)
@@ -234,7 +232,7 @@ class Policy:
         return Move.of("end")
 
     def _can_kill(self, view: dict[str, Any], moves: list[Move]) -> bool:
-        return bool(_casts(view, self.mind, moves, ("nova", "zap", "fireball")))
+        return bool(_casts(view, self.mind, moves, (*KILL, "steal_glyphs")))
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Answer a choice: sensible picks for the common questions, else the first option."""
@@ -262,6 +260,9 @@ class Policy:
                 sources = [v for v in values if rooms[v]["source"] is not None and not rooms[v]["guardian"]]
                 if sources:
                     return Move.of("choose", value=sources[0])
+        if "source" in why:
+            best = max(values, key=lambda v: rooms[v]["source"] if v in rooms else 0)
+            return Move.of("choose", value=best)
         if "damage" in why:
             imps = [v for v in values if isinstance(v, str) and v.endswith(":imp")]
             if imps:
