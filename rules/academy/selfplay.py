@@ -156,6 +156,8 @@ class Policy:
         goal = GOAL[view["scenario"]["key"]]
         fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
         known = self.mind.known
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        needed = self._needed(view, goal)
         binds = [m for m in moves if m.action == "bind" and known.get(m.get("slot")) == m.get("spell")]
         if binds:
             return binds[0]
@@ -165,6 +167,10 @@ class Policy:
         ready = not fires if goal == "abjure" else True
         if win and ready and (goal != "abjure" or room == CRYSTAL):
             return win[0]
+        if win and goal == "abjure" and ready:
+            step = _toward(view, moves, [CRYSTAL])
+            if step:
+                return step
         douse = _casts(view, self.mind, moves, DOUSE)
         near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
         if near_fire and douse:
@@ -173,11 +179,19 @@ class Policy:
             blast = _casts(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
+        if rooms[room]["imp"]:
+            kill = _casts(view, self.mind, moves, KILL)
+            if kill:
+                return kill[0]
         here = rooms[room]["source"]
-        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 6 and me["glyphs"].count(here) < 3:
+        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
             return Move.of("take")
         near = [room, *rooms[room]["adjoining"]]
-        guarded = [r for r in near if rooms[r]["guardian"] and rooms[r]["source"]]
+        guarded = [
+            r
+            for r in near
+            if rooms[r]["guardian"] and rooms[r]["source"] in needed and team.count(rooms[r]["source"]) < 2
+        ]
         if guarded:
             steal = _casts(view, self.mind, moves, ("steal_glyphs",))
             if steal:
@@ -192,25 +206,22 @@ class Policy:
             step = _toward(view, moves, fires)
             if step:
                 return step
-        if win and goal == "abjure" and ready:
-            step = _toward(view, moves, [CRYSTAL])
-            if step:
-                return step
         unknown = [m for m in moves if m.action == "cast" and self.mind.spell_at(view, _slot(m)) is None]
         if unknown and not win:
             unknown.sort(key=lambda m: (m.get("helper") is not None, -_level(_slot(m))))
             return unknown[0]
-        unbound_goal = [k for k, v in known.items() if v in (goal, "snuff")]
+        bound = {x["id"] for x in view["spells"] if x["bound"]}
+        unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
         if unbound_goal and room != "library":
             step = _toward(view, moves, ["library"])
             if step:
                 return step
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
         wants = [
             k
             for k, r in rooms.items()
             if r["source"] is not None
             and r["pos"] is not None
+            and r["source"] in needed
             and team.count(r["source"]) < 2 * len(view["wizards"])
             and me["glyphs"].count(r["source"]) < 3
             and (not r["guardian"] or self._can_kill(view, moves))
@@ -221,6 +232,15 @@ class Policy:
             if step:
                 return step
         return self._leave(view, seat, moves)
+
+    def _needed(self, view: dict[str, Any], goal: str) -> set[int]:
+        """Return the glyphs that appear in a slot still unknown to the table or in the goal's slot."""
+        out: set[int] = set()
+        for x in view["spells"]:
+            key = self.mind.spell_at(view, x["id"])
+            if x["used"] and (key is None or key in (goal, *DOUSE, *KILL)):
+                out.update(x["pair"])
+        return out or set(range(1, 8))
 
     def _leave(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """End the turn, first stepping out of a room whose threats would cost mana or glyphs."""
