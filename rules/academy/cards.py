@@ -33,7 +33,6 @@ OPS: dict[str, tuple[str, ...]] = {
     "bring": (),
     "take_source": ("range",),
     "gain": ("who", "lo", "hi"),
-    "steal": ("range",),
     "lose": (),
     "duplicate": (),
     "mana": ("n",),

@@ -295,23 +295,6 @@ def _gain(s: State, op: Op) -> None:
         say(s, "glyph", f"{who(s, i)} gains glyph {g}.")
 
 
-@handler("steal")
-def _steal(s: State, op: Op) -> None:
-    """Take a glyph from another wizard."""
-    me = op["by"]
-    pool = wizards_in(s, here(s, op)) if op["range"] == "here" else range(len(s["wizards"]))
-    victims = [i for i in pool if i != me and s["wizards"][i]["glyphs"]]
-    seat = ask(s, op, me, "Take a glyph from whom?", [(i, who(s, i)) for i in victims])
-    if seat is None:
-        return
-    glyph = ask(
-        s, op, me, "Which glyph?", [(g, f"Glyph {g}") for g in sorted(set(s["wizards"][seat]["glyphs"]))]
-    )
-    s["wizards"][seat]["glyphs"].remove(glyph)
-    give_glyph(s["wizards"][me], glyph)
-    say(s, "glyph", f"{who(s, me)} takes glyph {glyph} from {who(s, seat)}.")
-
-
 @handler("lose")
 def _lose(s: State, op: Op) -> None:
     """The caster loses a glyph of their choice."""
