@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.contract import Move, Prompt
+from rules.contract import Event, Move, Prompt, Result
 from store import TableRecord
 
 
@@ -35,12 +35,30 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class SeatLine:
+    """One entry of a table's seat legend: the seat, its name in the game (a colour or its
+    number), the player's display name and user id."""
+
+    seat: int
+    mark: str
+    name: str
+    user_id: int
+
+
+@dataclass(frozen=True)
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
 
     ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
     ``view_text`` holds the public view as text. Neither ever carries a secret. ``in_play``
     marks the board of a running game (it gets the "My private view" button).
+
+    The same content comes as data for a cog that words its own message (no cog parses
+    ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
+    prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
+    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass").
+    ``fresh`` says whether this board starts a new thread message (the turn passed to another
+    seat, the game began or ended); otherwise it updates the turn's living board in place.
     """
 
     table_id: int
@@ -55,6 +73,12 @@ class Board:
     quiet: bool = False
     """A move nobody else needs to see: no public event, no fresh prompt, not the end.
     The kit then posts nothing in the thread (the mover is answered ephemerally)."""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    legend: tuple[SeatLine, ...] = ()
+    result: Result | None = None
+    automatic: tuple[str, ...] = ()
+    fresh: bool = True
 
 
 @dataclass(frozen=True)
@@ -62,7 +86,10 @@ class PrivateNote:
     """What one seat alone may read: its private events and its own view.
 
     ``choices`` are that seat's legal moves now (for a select in a DM or an ephemeral answer);
-    ``dm_ok`` is the reachability the store last saw (False: do not try a DM).
+    ``dm_ok`` is the reachability the store last saw (False: do not try a DM). As data:
+    ``title`` (the table's name), ``events`` (this seat's private events, with their ``data``)
+    and ``waiting`` (this seat's own prompts). ``mover`` marks the note of the seat that just
+    moved: it answers that player's click and is never sent as a DM.
     """
 
     table_id: int
@@ -75,6 +102,10 @@ class PrivateNote:
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
     kind: str = ""
+    title: str = ""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    mover: bool = False
 
 
 @dataclass(frozen=True)
