@@ -11,10 +11,12 @@ from service.replies import (
     TableError,
     WaitingTable,
 )
-from service.tables import TableService, move_value, parse_options, seat_order
+from service.tables import AUTO_PREF, REACTIONS_PREF, TableService, move_value, parse_options, seat_order
 from store import TableRecord
 
 __all__ = [
+    "AUTO_PREF",
+    "REACTIONS_PREF",
     "Board",
     "Choice",
     "PrivateNote",

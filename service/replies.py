@@ -6,6 +6,7 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,16 @@ class Choice:
     label: str
     value: str
     move: Move | None = field(default=None, compare=False, repr=False)
+
+
+def waiting_sentence(prompts: Iterable[Prompt], names: dict[int, str]) -> str:
+    """Say whom the game waits on and for what, e.g. "Waiting on bob (P2: take your turn.)"."""
+    asks: dict[int, list[str]] = {}
+    for prompt in prompts:
+        asks.setdefault(prompt.seat, []).append(prompt.text)
+    if not asks:
+        return "Waiting on nobody."
+    return "Waiting on " + ", ".join(f"{names.get(n, n)} ({' '.join(asks[n])})" for n in sorted(asks))
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,17 @@ class Board:
     result: Result | None = None
     automatic: tuple[str, ...] = ()
     fresh: bool = True
+    opening: bool = False
+    """The first board of a game."""
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Return each seat's player name, from the legend."""
+        return {line.seat: line.name for line in self.legend}
+
+    def waiting_sentence(self) -> str:
+        """Say whom the game waits on and for what (the prompts' public text)."""
+        return waiting_sentence(self.waiting, self.names)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from service.replies import (
     SeatView,
     TableError,
     WaitingTable,
+    waiting_sentence,
 )
 from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
@@ -456,6 +457,23 @@ class TableService:
             labels.append(f"{self._mark(table, seat)} {table.seats[seat].name}: {label}")
         return table, events, labels, result
 
+    async def auto_play(self, table_id: int) -> Reply | None:
+        """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
+        setting); return what to deliver, or None when nothing was due."""
+        async with self._lock(table_id):
+            try:
+                loaded = await self._load_active(table_id)
+            except TableError:
+                return None
+            after, events, automatic, result = await self._auto_resolve(loaded, [], None)
+            if not automatic:
+                return None
+            compose = self._compose
+            reply = await asyncio.to_thread(
+                compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
+            )
+            return replace(reply, answer="Played automatically: " + "; ".join(automatic) + ".")
+
     def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
         """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
         rules = table.rules
@@ -823,6 +841,7 @@ class TableService:
             legend=self._legend_lines(table),
             result=result,
             automatic=automatic,
+            opening=opening,
             fresh=status or notify.starts_message(pinged=pinged, opening=opening, over=over, closed=closed),
         )
         notes: list[PrivateNote] = []
@@ -886,13 +905,7 @@ class TableService:
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
-        asks: dict[int, list[str]] = {}
-        for prompt in prompts:
-            asks.setdefault(prompt.seat, []).append(prompt.text)
-        if not asks:
-            return "Waiting on nobody."
-        parts = [f"{table.seats[n].name} ({' '.join(asks[n])})" for n in sorted(asks)]
-        return "Waiting on " + ", ".join(parts)
+        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()})
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
