@@ -15,12 +15,12 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
-from rules.contract import Move
+from rules.contract import Event, Move
 from service import Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
 
 log = logging.getLogger("conclave.cogs")
@@ -255,6 +255,8 @@ class _Deliveries:
     """The newest board waiting to be drawn over each table's living board (message id, board)."""
     edited: dict[int, float] = field(default_factory=dict)
     """When each table's living board was last edited (event loop time)."""
+    shown: dict[int, tuple[Event, ...]] = field(default_factory=dict)
+    """The public events each table's living board shows (the turn so far)."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     """Edits waiting for their turn (kept so they are not garbage-collected)."""
 
@@ -334,7 +336,7 @@ async def _show_board(client: discord.Client, thread: discord.abc.Messageable, b
     living = memory.boards.get(board.table_id)
     if not board.fresh and board.in_play and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
-        return await _edit_board(client, thread, living, board)
+        return await _edit_board(client, thread, living, _with_turn_events(memory, board))
     try:
         sent = await thread.send(**await board_send_args(client, board))
     except discord.HTTPException as exc:
@@ -343,9 +345,30 @@ async def _show_board(client: discord.Client, thread: discord.abc.Messageable, b
         return False
     memory.posted[board.table_id] = board.version
     memory.edits.pop(board.table_id, None)
+    memory.shown[board.table_id] = board.events[-TURN_EVENTS:]
     if board.in_play:
         memory.boards[board.table_id] = sent.id
     return True
+
+
+TURN_EVENTS = 12
+"""The living board shows at most this many of the turn's latest public events."""
+
+
+def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
+    """Return the board with the events its living message already shows before its own.
+
+    The living board tells the whole turn so far, not only the last step (older lines drop
+    off past ``TURN_EVENTS``).
+    """
+    shown = memory.shown.get(board.table_id, ())
+    events = (*shown, *board.events)[-TURN_EVENTS:]
+    memory.shown[board.table_id] = events
+    earlier = events[: len(events) - len(board.events)] if board.events else events
+    if not earlier:
+        return replace(board, events=events)
+    text = "\n".join([*(e.text for e in earlier), board.text])
+    return replace(board, events=events, text=text)
 
 
 async def _edit_board(client: discord.Client, thread: discord.Thread, message_id: int, board: Board) -> bool:
@@ -391,6 +414,15 @@ async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: 
     memory.edited[table_id] = asyncio.get_running_loop().time()
     try:
         await thread.get_partial_message(message_id).edit(attachments=files, **message)
+    except discord.NotFound:
+        # The living board was deleted: the next board starts a new message.
+        memory.boards.pop(table_id, None)
+        try:
+            sent = await thread.send(**await board_send_args(client, board))
+        except discord.HTTPException as exc:
+            log.warning("table %s: board v%s not posted (status %s)", table_id, board.version, exc.status)
+            return False
+        memory.boards[table_id] = sent.id
     except discord.HTTPException as exc:
         log.warning("table %s: board v%s not edited (status %s)", table_id, board.version, exc.status)
         return False
