@@ -16,7 +16,6 @@ voters one by one with who won each and why, then the standings.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
 from collections.abc import Callable, Sequence
@@ -484,29 +483,39 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     return out
 
 
-async def post_round_summary(client: discord.Client, reply: Reply, now: PublicView) -> None:
-    """When a round (or the game) just ended, post what each room gave whom in its resolution."""
+async def post_round_summary(client: discord.Client, reply: Reply) -> bool:
+    """When a round (or the game) just ended, post what each room gave whom in its resolution.
+
+    Runs before the board (the kit's before-board hook), so the summary closes the round and the
+    board that opens the next one (or ends the game) follows it. Return whether it posted.
+    """
     board = reply.board
-    if board is None:
-        return
-    ended_round = any(
-        e.data.get("what") == "round" and int(e.data.get("round") or 0) > 1 for e in board.events
-    )
+    if board is None or reply.table.status == "abandoned":
+        return False
+    began = [int(e.data.get("round") or 0) for e in board.events if e.data.get("what") == "round"]
     finished = board.finished and reply.table.status == "finished"
-    if not (ended_round or finished):
-        return
+    if not (any(n > 1 for n in began) or finished):
+        return False
     thread = await kit.thread_of(client, reply.table)
     if thread is None:
-        return
+        return False
     svc = kit.service_of(client)
     summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES))
-    if summary:
-        number = now.view["round"] - (0 if finished else 1)
-        with contextlib.suppress(discord.HTTPException):
-            await thread.send(
-                _clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+    if not summary:
+        return False
+    if began and not finished:
+        number = max(began) - 1
+    else:
+        number = (await table_now(svc, reply.table.id)).view["round"]
+    try:
+        await thread.send(
+            _clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException as exc:
+        log.warning("table %s: the round summary was refused (status %s)", reply.table.id, exc.status)
+        return False
+    return True
 
 
 async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> None:
@@ -853,7 +862,7 @@ async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:
 
 
 async def after_deliver(client: discord.Client, reply: Reply) -> None:
-    """After a move was delivered: the round summary and, at the end, the voter reveal."""
+    """After a move was delivered: at the end, the voter reveal."""
     svc = kit.service_of(client)
     if reply.board is None or not (reply.board.in_play or reply.board.finished):
         return  # a lobby line or an abandon vote
@@ -863,7 +872,6 @@ async def after_deliver(client: discord.Client, reply: Reply) -> None:
         now = await table_now(svc, reply.table.id)
     except TableError:
         return
-    await post_round_summary(client, reply, now)
     await post_reveal(client, reply, now)
 
 
@@ -872,6 +880,7 @@ def _register_kit_hooks() -> None:
     kit.register_private_panel(KIND, private_panel)
     kit.register_board_panel(KIND, board_panel)
     kit.register_after_deliver(KIND, after_deliver)
+    kit.register_before_board(KIND, post_round_summary)
 
 
 async def setup(bot: commands.Bot) -> None:

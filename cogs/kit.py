@@ -137,11 +137,13 @@ PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
 BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
 PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
 AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
+BeforeBoard = Callable[[discord.Client, Reply], Awaitable[bool]]
 _BOARD_ITEMS: dict[str, BoardItems] = {}
 _PRIVATE_ITEMS: dict[str, PrivateItems] = {}
 _BOARD_PANELS: dict[str, BoardPanel] = {}
 _PRIVATE_PANELS: dict[str, PrivatePanel] = {}
 _AFTER_DELIVER: dict[str, AfterDeliver] = {}
+_BEFORE_BOARD: dict[str, BeforeBoard] = {}
 
 
 def add_board_items(kind: str, make: BoardItems) -> None:
@@ -181,6 +183,16 @@ def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
     is closed. Its errors are logged (without their text) and never break the delivery.
     """
     _AFTER_DELIVER[kind] = hook
+
+
+def register_before_board(kind: str, hook: BeforeBoard) -> None:
+    """Let a game's cog post a message just before a board of its tables (a round's summary).
+
+    ``hook(client, reply)`` runs under the table's delivery lock, before the board is shown, and
+    returns whether it posted anything; then the board starts a new message below it. Its errors
+    are logged (without their text) and never break the delivery.
+    """
+    _BEFORE_BOARD[kind] = hook
 
 
 def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
@@ -314,6 +326,8 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     board = reply.board
     posted = True
     if board is not None and thread is not None and not board.quiet:
+        if await _before_board(client, reply):
+            board = replace(board, fresh=True)  # below the game's own message, never above it
         posted = await _show_board(client, thread, board)
     for note in reply.private:
         if note.dm_ok is False or note.user_id == mover:
@@ -323,6 +337,18 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
         message = await private_send_args(client, reply.table, note)
         await send_private(client, reply.table, note.user_id, message, thread)
     return posted
+
+
+async def _before_board(client: discord.Client, reply: Reply) -> bool:
+    """Run the kind's before-board hook; return whether it posted in the thread."""
+    hook = _BEFORE_BOARD.get(reply.table.kind)
+    if hook is None:
+        return False
+    try:
+        return await hook(client, reply)
+    except Exception as exc:
+        _log_failure(reply.table.id, f"the {reply.table.kind} before-board hook", exc)
+        return False
 
 
 async def _show_board(client: discord.Client, thread: discord.abc.Messageable, board: Board) -> bool:

@@ -142,6 +142,9 @@ class ArgentRules(Rules):
             return [Prompt(seat, PromptKind.TURN, "turn", f"P{seat + 1}: take your turn.")]
         return []
 
+    seat_names = ("P1", "P2", "P3", "P4", "P5")
+    """Seats as the game's texts name them, so the service's legend and labels match."""
+
     AUTO_DECISIONS = frozenset({"errand", "turn_place"})
     """Decisions the service may play when they offer one move: the round-end errand whose only
     answer is "Take 1 IP instead" and the slot of a room with one free slot. Both follow from
