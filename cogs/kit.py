@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Self, TypeVar
 import discord
 
 from rules.contract import Event, Move
-from service import Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
+from service import MILESTONE, Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
 
 log = logging.getLogger("conclave.cogs")
 T = TypeVar("T")
@@ -371,28 +371,41 @@ async def _show_board(client: discord.Client, thread: discord.abc.Messageable, b
         return False
     memory.posted[board.table_id] = board.version
     memory.edits.pop(board.table_id, None)
-    memory.shown[board.table_id] = board.events[-TURN_EVENTS:]
+    memory.shown[board.table_id] = _trim(board.events)
     if board.in_play:
         memory.boards[board.table_id] = sent.id
     return True
 
 
-TURN_EVENTS = 12
-"""The living board shows at most this many of the turn's latest public events."""
+TURN_TEXT = 1300
+"""The living board keeps the turn's events within about this many characters (a message holds
+2000): the oldest lines drop off first, a milestone (a reveal) never."""
+
+
+def _trim(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """Drop the oldest non-milestone events until the turn's lines fit ``TURN_TEXT``."""
+    kept = list(events)
+    while sum(len(e.text) + 1 for e in kept) > TURN_TEXT:
+        oldest = next((k for k, e in enumerate(kept) if not e.data.get(MILESTONE)), None)
+        if oldest is None:
+            break
+        del kept[oldest]
+    return tuple(kept)
 
 
 def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
     """Return the board with the events its living message already shows before its own.
 
-    The living board tells the whole turn so far, not only the last step (older lines drop
-    off past ``TURN_EVENTS``).
+    The living board tells the whole turn so far, not only the last step.
     """
     shown = memory.shown.get(board.table_id, ())
-    events = (*shown, *board.events)[-TURN_EVENTS:]
+    events = _trim((*shown, *board.events))
     memory.shown[board.table_id] = events
-    earlier = events[: len(events) - len(board.events)] if board.events else events
+    mine = set(map(id, board.events))
+    earlier = [e for e in events if id(e) not in mine]
     if not earlier:
         return replace(board, events=events)
+    # The service's text starts with this step's events: the earlier ones go above them.
     text = "\n".join([*(e.text for e in earlier), board.text])
     return replace(board, events=events, text=text)
 

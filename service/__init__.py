@@ -1,5 +1,6 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
+from service.notify import MILESTONE
 from service.replies import (
     Board,
     Choice,
@@ -16,6 +17,7 @@ from store import TableRecord
 
 __all__ = [
     "AUTO_PREF",
+    "MILESTONE",
     "REACTIONS_PREF",
     "Board",
     "Choice",

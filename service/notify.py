@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.contract import Prompt
+from rules.contract import Event, Prompt
 
 
 def fresh_seats(prompts: Iterable[Prompt], old: Iterable[Prompt]) -> set[int]:
@@ -29,10 +29,17 @@ def pings(prompts: Iterable[Prompt], old: Iterable[Prompt], mover: int | None) -
     return {seat for seat in fresh_seats(prompts, old) if seat != mover}
 
 
-def starts_message(*, pinged: set[int], opening: bool, over: bool, closed: bool) -> bool:
+MILESTONE = "milestone"
+"""``Event.data`` key a game sets on an event that deserves its own thread message (a reveal)."""
+
+
+def starts_message(
+    *, pinged: set[int], opening: bool, over: bool, closed: bool, events: Iterable[Event] = ()
+) -> bool:
     """Whether a board opens a new thread message rather than updating the turn's living board.
 
-    A new message when the game begins or ends, and when the turn passes to another seat (a seat
-    is pinged); the mover's own follow-up steps edit the same message.
+    A new message when the game begins or ends, when the turn passes to another seat (a seat
+    is pinged) and at a milestone event (a reveal); the mover's own follow-up steps edit the
+    same message.
     """
-    return opening or over or closed or bool(pinged)
+    return opening or over or closed or bool(pinged) or any(e.data.get(MILESTONE) for e in events)

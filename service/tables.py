@@ -842,7 +842,10 @@ class TableService:
             result=result,
             automatic=automatic,
             opening=opening,
-            fresh=status or notify.starts_message(pinged=pinged, opening=opening, over=over, closed=closed),
+            fresh=status
+            or notify.starts_message(
+                pinged=pinged, opening=opening, over=over, closed=closed, events=public_events
+            ),
         )
         notes: list[PrivateNote] = []
         if not status:

@@ -217,6 +217,7 @@ def _reveal(s: State, events: list[Event]) -> None:
             f"{who(seat)} reveals: {_assignment_text(me)}.",
             seat=seat,
             assign=list(me["assign"]),
+            milestone=True,
         )
 
 
