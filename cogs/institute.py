@@ -29,7 +29,7 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, TableError, TableRecord, TableService
+from service import Choice, Offer, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
@@ -38,6 +38,9 @@ CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
 ROMAN = ("I", "II", "III", "IV", "V")
+NOT_A_PANEL = "That control belongs on your private panel: open it with /institute panel."
+DICE = frozenset("1234")
+"""The values of the reroll select's options (anything else is forged)."""
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 LABEL_MAX = 80
@@ -267,25 +270,52 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
 # ---------------------------------------------------------------------------- acting
 
 
+def seat_stamp(now: SeatView) -> str:
+    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
+    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
+
+
+def on_own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
+
+    A panel click replaces the message it came from; a forged click on a public message (the
+    board) must never turn it into someone's private panel.
+    """
+    message = interaction.message
+    if message is None or interaction.client.user is None:
+        return False
+    if message.author.id != interaction.client.user.id:
+        return False
+    return message.flags.ephemeral or interaction.guild_id is None
+
+
+async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """Replace the panel the interaction came from with a fresh one."""
+    files = message.pop("files", [])
+    message.setdefault("view", None)
+    await interaction.edit_original_response(attachments=files, **message)
+
+
 async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
-    """Play a move from a panel (guarded): check the panel is current, then the kit's one path.
+    """Play a move from a panel (guarded) on the kit's one path; the service checks the panel's
+    fingerprint under the table's lock, and an out-of-date panel is replaced, not obeyed.
 
     The clicked panel is replaced by the fresh one (with what the move did); the board is a new
     thread message only when the turn passes, else the living board is edited, so Phase I's
     steps (assignments show nothing at all, rerolls only edit the board) do not flood the thread.
     """
+    if not on_own_panel(interaction):
+        await kit.answer(interaction, NOT_A_PANEL)
+        return
 
     async def work() -> None:
         svc = kit.service_of(interaction.client)
-        panel = await seat_panel(svc, table_id, interaction.user.id)
-        if fingerprint(panel) != fp:
+        try:
+            await kit.play_now(interaction, table_id, code, None, edit=True, offer=Offer(fp, seat_stamp))
+        except StaleOffer:
             note = "That panel was out of date (you or the game moved on): here is the current one."
-            message = await panel_message(svc, panel, note)
-            files = message.pop("files", [])
-            message.setdefault("view", None)
-            await interaction.edit_original_response(attachments=files, **message)
-            return
-        await kit.play_now(interaction, table_id, code, None, edit=True)
+            fresh = await seat_panel(svc, table_id, interaction.user.id)
+            await _edit(interaction, await panel_message(svc, fresh, note))
 
     await kit.guarded(interaction, work, update=True)
 
@@ -468,10 +498,11 @@ class RerollSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Spend a Reroll Cube on the chosen dice; this message becomes the fresh panel."""
-        dice = sorted(int(v) for v in self.item.values if v.isdigit())
-        if not dice:
-            await kit.answer(interaction, "Pick at least one die.")
+        values = self.item.values
+        if not values or not set(values) <= DICE:
+            await kit.answer(interaction, "Pick at least one die from the list.")
             return
+        dice = sorted(int(v) for v in values)
         await act(interaction, self.table_id, self.fp, Move.of("reroll", dice=dice).code())
 
 

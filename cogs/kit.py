@@ -21,13 +21,25 @@ from typing import Any, ClassVar, Self, TypeVar
 import discord
 
 from rules.contract import Event, Move
-from service import MILESTONE, Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
+from service import (
+    MILESTONE,
+    Board,
+    Choice,
+    Offer,
+    PrivateNote,
+    Reply,
+    TableError,
+    TableRecord,
+    TableService,
+)
 
 log = logging.getLogger("conclave.cogs")
 T = TypeVar("T")
 
 CONTENT_LIMIT = 2000
 """Discord's limit on a message's text."""
+CUT_ROOM = 60
+"""Room kept at the end of a message that had to be cut, for the line that says so."""
 CODE_BLOCK_LIMIT = 1500
 """Longer text views travel as a .txt attachment instead of a code block."""
 SORRY = "Something went wrong on my side; nothing was changed. Please try again."
@@ -50,9 +62,9 @@ async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> 
     """Answer ephemerally, whether or not the interaction was deferred."""
     kwargs.setdefault("ephemeral", True)
     if interaction.response.is_done():
-        await interaction.followup.send(_clip(text), **kwargs)
+        await interaction.followup.send(fit_message(text), **kwargs)
     else:
-        await interaction.response.send_message(_clip(text), **kwargs)
+        await interaction.response.send_message(fit_message(text), **kwargs)
     view = kwargs.get("view")
     if kwargs["ephemeral"] and isinstance(view, discord.ui.View) and _restart_proof(view):
         # discord.py keeps an ephemeral message's view with a 15-minute timeout task; items
@@ -119,6 +131,14 @@ def _clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit_message(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Fit text in one message, saying so when something had to be left out (never silently)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - CUT_ROOM
+    return text[:keep] + f"\n… ({len(text) - keep} more characters not shown)"
+
+
 def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> tuple[str, list[discord.File]]:
     """Combine text with the view (an image, a code block, or a .txt file when long)."""
     files: list[discord.File] = []
@@ -129,7 +149,7 @@ def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> t
             text = f"{text}\n```\n{view_text}\n```"
         else:
             files.append(discord.File(io.BytesIO(view_text.encode()), filename=f"{stem}.txt"))
-    return _clip(text), files
+    return fit_message(text), files
 
 
 BoardItems = Callable[[Board], list[discord.ui.Item]]
@@ -634,17 +654,19 @@ async def play_now(
     version: int | None,
     *,
     edit: bool = False,
+    offer: Offer | None = None,
 ) -> None:
     """Inside ``guarded``: act, deliver on the one path, answer the mover with its panel.
 
     The answer says what happened (the move counted; the thread refused the board) and carries
     the mover's follow-up decisions (its private panel), so a turn of several steps needs no
-    ping and no DM. ``edit`` answers by replacing the panel the click came from.
+    ping and no DM. ``edit`` answers by replacing the panel the click came from; ``offer`` is
+    the panel's stamp, checked by the service under the table's lock.
     """
     client = interaction.client
     svc = service_of(client)
     user = interaction.user.id
-    reply = await svc.act(table_id, user, move, expected_version=version)
+    reply = await svc.act(table_id, user, move, expected_version=version, offer=offer)
     interaction.extras[SAVED] = True
     # The move that the store accepted first takes the delivery lock first (nothing yields
     # between act returning and the lock), so boards go out in version order.

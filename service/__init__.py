@@ -9,10 +9,21 @@ from service.replies import (
     Reply,
     SeatLine,
     SeatView,
+    StaleOffer,
     TableError,
     WaitingTable,
 )
-from service.tables import AUTO_PREF, REACTIONS_PREF, TableService, move_value, parse_options, seat_order
+from service.tables import (
+    AUTO_PREF,
+    REACTIONS_PREF,
+    Offer,
+    TableService,
+    move_value,
+    offered_token,
+    offered_value,
+    parse_options,
+    seat_order,
+)
 from store import TableRecord
 
 __all__ = [
@@ -21,16 +32,20 @@ __all__ = [
     "REACTIONS_PREF",
     "Board",
     "Choice",
+    "Offer",
     "PrivateNote",
     "PublicView",
     "Reply",
     "SeatLine",
     "SeatView",
+    "StaleOffer",
     "TableError",
     "TableRecord",
     "TableService",
     "WaitingTable",
     "move_value",
+    "offered_token",
+    "offered_value",
     "parse_options",
     "seat_order",
 ]
