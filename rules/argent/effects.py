@@ -63,9 +63,9 @@ RES_NAMES = {
 }
 
 
-def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None) -> None:
-    """Record an event (public unless seats are given)."""
-    events.append(Event("argent", text, seats))
+def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None, **data: Any) -> None:
+    """Record an event (public unless seats are given); ``data`` is what a summary reads."""
+    events.append(Event("argent", text, seats, data))
 
 
 def who(state: State, seat: int) -> str:
@@ -163,7 +163,8 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
             if got:
                 plain.append(f"{got} {RES_NAMES[resource]}")
     if plain:
-        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.")
+        got = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.", what="gain", seat=seat, gains=got)
     if arg.get("mark"):
         for _ in range(arg["mark"]):
             push(state, {"op": "mark", "seat": seat})
@@ -222,7 +223,14 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
     for resource, n in arg.items():
         gain(state, seat, resource, -n)
     if arg:
-        say(events, f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.")
+        paid = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(
+            events,
+            f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.",
+            what="pay",
+            seat=seat,
+            pays=paid,
+        )
 
 
 def answer_gold_cost(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -410,13 +418,22 @@ def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None
     """Put a seat's Mark on a voter and show that voter to that seat only."""
     voter = state["voters"][index]
     voter["marks"].append(seat)
-    say(events, f"{who(state, seat)} places a Mark on voter {index + 1}.")
+    say(
+        events,
+        f"{who(state, seat)} places a Mark on voter {index + 1}.",
+        what="mark",
+        seat=seat,
+        voter=index,
+    )
     if not voter["face_up"]:
         say(
             events,
             f"Voter {index + 1} is {content.voter(voter['id'])['name']} "
             f"({content.voter(voter['id'])['title']}).",
             (seat,),
+            what="voter_seen",
+            seat=seat,
+            voter=index,
         )
 
 
@@ -522,7 +539,13 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
     office = state["seats"][seat]
     office["int"] -= 1
     office["spells"].append({"id": book_id, "level": 1, "exhausted": False})
-    say(events, f"{who(state, seat)} learns {content.book(book_id)['name']}.")
+    say(
+        events,
+        f"{who(state, seat)} learns {content.book(book_id)['name']}.",
+        what="learn",
+        seat=seat,
+        card=content.book(book_id)["name"],
+    )
 
 
 def offer_held_spell(state: State, seat: int, book_id: str, events: list[Event]) -> None:
@@ -611,7 +634,8 @@ def gain_card(state: State, seat: int, kind: str, card_id: str, events: list[Eve
         office["vaults"].append({"id": card_id, "exhausted": False})
     else:
         office["supporters"].append(card_id)
-    say(events, f"{who(state, seat)} gains {content.card_name(kind, card_id)}.")
+    name = content.card_name(kind, card_id)
+    say(events, f"{who(state, seat)} gains {name}.", what="card", seat=seat, card=name)
 
 
 def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -663,7 +687,13 @@ def secret_supporter(state: State, seat: int, events: list[Event], card: str | N
             return
         card = deck.pop(0)
     state["seats"][seat]["discard"].append({"kind": "supporter", "id": card, "secret": True})
-    say(events, f"{who(state, seat)} gains a Secret Supporter.")
+    say(
+        events,
+        f"{who(state, seat)} gains a Secret Supporter.",
+        what="card",
+        seat=seat,
+        card="a Secret Supporter",
+    )
     say(events, f"Your Secret Supporter is {content.supporter(card)['name']}.", (seat,))
 
 

@@ -142,7 +142,13 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
             state["first"] = state["next_first"]
             state["next_first"] = None
     state["phase"] = "errands"
-    say(events, f"Round {state['round']} begins; P{state['first'] + 1} goes first.")
+    say(
+        events,
+        f"Round {state['round']} begins; P{state['first'] + 1} goes first.",
+        what="round",
+        round=state["round"],
+        first=state["first"],
+    )
     begin_turn(state, state["first"], events)
 
 
@@ -181,7 +187,12 @@ def begin_resolution(state: State, events: list[Event]) -> None:
     state["turn"] = None
     state["resolve"] = list(rooms_in_play(state))
     state["harms"] = []
-    say(events, "The last Bell Tower offering is taken: the rooms resolve.")
+    say(
+        events,
+        "The last Bell Tower offering is taken: the rooms resolve.",
+        what="resolution",
+        round=state["round"],
+    )
 
 
 def step_resolution(state: State, events: list[Event]) -> None:
@@ -262,7 +273,7 @@ def finish(state: State, events: list[Event]) -> None:
     state["over"] = True
     state["phase"] = "over"
     for line in state["outcome"]["lines"]:
-        say(events, line)
+        say(events, line, what="votes")
 
 
 # --------------------------------------------------------------------------- errands
@@ -313,14 +324,26 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
         push(state, {"op": "errand_home", "mage": m["id"], "loc": loc})
     if claim == "ip":
         gain(state, seat, "ip", 1)
-        say(events, f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.")
+        say(
+            events,
+            f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.",
+            what="consolation",
+            seat=seat,
+            room=room_name(room),
+        )
         return
     cost: list[dict[str, Any]] = []
     if claim == "merit":
         state["seats"][seat]["merit_spent"] += 1
     elif claim == "gold":
         cost = [{"pay": {"gold": 4}}]  # Divinity B: a Gold cost, which Auric Catalyst may answer
-    say(events, f"P{seat + 1} claims the errand in {loc_text(state, loc)}.")
+    say(
+        events,
+        f"P{seat + 1} claims the errand in {loc_text(state, loc)}.",
+        what="claim",
+        seat=seat,
+        room=room_name(room),
+    )
     push_effects(state, seat, [*cost, *todo], {"room": room, "mage": m["id"], "loc": loc, "via": "room"})
 
 
