@@ -224,6 +224,7 @@ def _reveal_tiebreak(s: State, ev: Events) -> None:
     for t, card in shown.items():
         if card:
             s["hands"][t].append(card)
+    sc["stage"], sc["shown"] = "settled", [None] * s["players"]
     ev.append(event("Tie-break: " + ", ".join(f"{mage_name(s, t)} {show(c) if c else 'no card'}"
                                               for t, c in shown.items()) + ".", "oppose",
                     cards={str(t): c for t, c in shown.items()}))
