@@ -23,7 +23,7 @@ def fresh_table(players: int = 2, **options: str) -> dict:
     return s
 
 
-# --------------------------------------------------------------------------- ranks ("The nature of conflict", conflict post)
+# ----------------------------------------------------------------- ranks ("The nature of conflict", conflict post)
 
 
 def test_face_cards_rank_11_to_14() -> None:
@@ -47,7 +47,7 @@ def test_vigor_vigor_nine_of_clubs_counts_as_king() -> None:
 
 
 def test_suit_tie_break_alphabetical_spades_highest() -> None:
-    """Conflict post: ties go by suit in the order club, diamond, heart, spade (spades highest, our reading)."""
+    """Conflict post: ties go by suit in the order club, diamond, heart, spade (spades highest: ours)."""
     s = to_trick(fresh_table(), ("craft", "craft"))
     s = play_cards(s, "KH", "KS")
     assert total(s, 0) == total(s, 1) == 13
@@ -277,7 +277,7 @@ def test_insight_three_used_three_times_then_harmed() -> None:
 
 
 def test_wealth_six_used_six_times_harmed_six_then_destroyed() -> None:
-    """"The meaning of Harm": a Wealth of 6 can be used 6 times and take 6 Harm; a point Harmed twice is gone."""
+    """"The meaning of Harm": a Wealth of 6 can be used 6 times and take 6 Harm; Harmed twice, a point goes."""
     r = res(6)
     hows = [use(r) for _ in range(12)]
     assert hows == ["expended"] * 6 + ["harmed"] * 6
@@ -292,7 +292,7 @@ def test_zero_value_is_never_harmed() -> None:
 
 
 def test_cross_harm_takes_expended_points_first_else_a_fresh_one() -> None:
-    """"The meaning of Harm": Harm in the opponent's Trait; expended points first, else an unexpended one is lost."""
+    """"The meaning of Harm": Harm in the opposing Trait: expended points first, else a fresh one."""
     s = to_trick(fresh_table(), ("insight", "insight"))
     me = s["mages"][0]
     me["traits"]["influence"] = {"value": 2, "spent": 2, "harm": 0}
@@ -413,7 +413,7 @@ def test_corruption_lowers_trick_cards_of_its_suit() -> None:
     assert total(s, 0) == 7
 
 
-# --------------------------------------------------------------------------- framing ("The nature of conflict", Argrave)
+# ----------------------------------------------------------------- framing ("The nature of conflict", Argrave)
 
 
 def test_argrave_example_alternate_revisions_accepter_sets_tricks() -> None:
@@ -435,17 +435,17 @@ def test_argrave_example_alternate_revisions_accepter_sets_tricks() -> None:
                text="If I win, I marry her and receive a moderate dowry.")
     s, _ = act(s, 1, "revise", part="lose", harm="none",
                text="If you lose, you marry her against his will and he becomes a bitter enemy.")
-    s, ev = act(s, 0, "accept")
+    s, _ = act(s, 0, "accept")
     with pytest.raises(IllegalMove):
         act(s, 1, "tricks", n=2)
-    s, ev = act(s, 0, "tricks", n=2)
+    s, _ev = act(s, 0, "tricks", n=2)
     c = s["conflict"]
     assert c["target"] == 2 and c["types"] == ["influence", "vigor"]
     assert c["cond"]["lose"].startswith("If you lose, you marry her against his will")
 
 
 def test_trick_cap_option() -> None:
-    """Council Votes post "Issues": a hard cap on conflict length (the author suggests 4), as a table option."""
+    """Council Votes post "Issues": a hard cap on conflict length (the author suggests 4), a table option."""
     s = to_trick(fresh_table(trick_cap="3"), ("vigor", "vigor"), tricks=3)
     assert s["conflict"]["target"] == 3
     with pytest.raises(IllegalMove):

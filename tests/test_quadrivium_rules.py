@@ -78,7 +78,8 @@ def test_face_down_trick_card_only_in_owners_view() -> None:
     assert R.view(s, 0)["placed"] == "7C"
     assert R.view(s, 1)["placed"] is None
     assert R.view(s, None)["conflict"]["trick"]["sides"][0] == {
-        "seat": 0, "placed": True, "card": None, "aids": [], "adds": [], "minus": 0, "magic": 0, "total": None}
+        "seat": 0, "placed": True, "card": None, "aids": [], "adds": [], "minus": 0, "magic": 0,
+        "total": None}
 
 
 def test_scramble_redraws_other_hands_and_the_deck() -> None:
@@ -128,7 +129,7 @@ def test_text_never_changes_the_numbers() -> None:
 
 def test_missing_text_takes_a_stock_line() -> None:
     s = fresh_table()
-    s, ev = act(s, 0, "intent")
+    s, _ev = act(s, 0, "intent")
     assert s["scene"]["intent"]
 
 
@@ -171,7 +172,7 @@ def test_insight_takes_at_random_and_gives_one_back() -> None:
     s["hands"][1] = ["2D", "3D"]
     s = play_cards(s, "5S", "KH")
     s, ev = act(s, 0, "spend", trait="insight", pay="point")
-    taken = [e for e in ev if e.seats == (0,)][0].data["card"]
+    taken = next(e for e in ev if e.seats == (0,)).data["card"]
     assert taken in s["hands"][0] and len(s["hands"][1]) == 1
     assert not any(taken in json.dumps(e.data) for e in ev if e.public)
     s, _ = act(s, 0, "give", card=taken)
