@@ -23,7 +23,7 @@ def fresh_table(players: int = 2, **options: str) -> dict:
     return s
 
 
-# ----------------------------------------------------------------- ranks ("The nature of conflict", conflict post)
+# ------------------------------------------------- ranks ("The nature of conflict", conflict post)
 
 
 def test_face_cards_rank_11_to_14() -> None:
@@ -277,7 +277,7 @@ def test_insight_three_used_three_times_then_harmed() -> None:
 
 
 def test_wealth_six_used_six_times_harmed_six_then_destroyed() -> None:
-    """"The meaning of Harm": a Wealth of 6 can be used 6 times and take 6 Harm; Harmed twice, a point goes."""
+    """"The meaning of Harm": a Wealth of 6 can be used 6 times and take 6 Harm; twice Harmed, a point goes"""
     r = res(6)
     hows = [use(r) for _ in range(12)]
     assert hows == ["expended"] * 6 + ["harmed"] * 6
@@ -413,14 +413,14 @@ def test_corruption_lowers_trick_cards_of_its_suit() -> None:
     assert total(s, 0) == 7
 
 
-# ----------------------------------------------------------------- framing ("The nature of conflict", Argrave)
+# ------------------------------------------------- framing ("The nature of conflict", Argrave)
 
 
 def test_argrave_example_alternate_revisions_accepter_sets_tricks() -> None:
     """Argrave example: A states, B revises the win, A revises it back slightly, B revises the loss, A accepts
     and, as the one who accepted, sets two tricks."""
     s = fresh_table()
-    s, ev = act(s, 0, "intent", text="Argrave marries the noble's daughter")
+    s, _ = act(s, 0, "intent", text="Argrave marries the noble's daughter")
     s, _ = act(s, 1, "oppose")
     s, _ = act(s, 0, "type", trait="influence")
     s, _ = act(s, 1, "type", trait="vigor")
