@@ -99,6 +99,7 @@ def public_view(s: State) -> dict[str, Any]:
         "conflict": _conflict_view(s),
         "council": _council_view(s),
         "ended": s["ended"],
+        "news": copy.deepcopy(s["news"]),
         "you": None,
         "hand": [],
         "placed": None,
