@@ -34,7 +34,7 @@ WIDTH = 980
 
 def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    image.save(out, "PNG")
     return out.getvalue()
 
 

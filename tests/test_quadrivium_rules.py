@@ -405,3 +405,12 @@ def test_every_card_is_somewhere_exactly_once(players: int) -> None:
         assert game.finished, game.error
         for step in game.steps:
             assert _all_cards(step.after) == deck, (seed, step.move)
+
+
+def test_bench_conflict_lengths_under_both_policies() -> None:
+    from bench.quadrivium_conflicts import conflicts
+
+    simple = conflicts("simple", 3, 2)
+    assert simple and all(1 <= tricks <= 3 for tricks, _ in simple)  # two to win: three tricks at most
+    rand = conflicts("random", 3, 2)
+    assert rand and all(moves > 0 for _, moves in rand)
