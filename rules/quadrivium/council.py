@@ -513,11 +513,11 @@ def _duel_card(s: State, seat: int, move: Move, ev: Events) -> None:
                 r["harm"] -= 1
             ev.append(event(f"The duel blocks it: a point of {res_name.title()} goes back to the covenant.",
                             "duel"))
-    played = [x for x in d["cards"] if x]
-    discard(s, played)
+    # Replacements come before the duel cards reach the discards, so no one redraws a card just shown.
     for x, c in zip((d["a"], d["b"]), d["cards"], strict=True):
         if c:
             s["hands"][x] += draw(s, 1)
+    discard(s, [x for x in d["cards"] if x])
     k["duel"] = None
     if d["mode"] == "block":
         _next_taker(s, ev)

@@ -190,6 +190,8 @@ class QuadriviumRules(Rules):
     def resolve(self, state: State, seat: int, move: Move) -> Events:
         """Carry out a legal move."""
         ev: Events = []
+        # The result of a trick is news only on the board of the move that decided it.
+        state["news"] = None
         phase = state["phase"]
         decision = self._decision(state, seat)
         if phase == "create":
