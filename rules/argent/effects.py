@@ -197,7 +197,8 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
     ctx = task["ctx"]
     swap = bool(arg.get("swap"))
     arg = {r: n for r, n in arg.items() if r != "swap"}
-    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, arg):
+    others = {r: n for r, n in arg.items() if r != "gold"}
+    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, others):
         # A declared "pay_gold" reaction (Auric Catalyst) may answer a Gold cost that is not a swap.
         opts = gold_reactions(state, seat, swap)
         if opts:
