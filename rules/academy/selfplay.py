@@ -133,9 +133,15 @@ class Policy:
         self.rand = {"rng": seed}
 
     def pick(self, state: dict[str, Any], seat: int) -> Move:
-        """Choose a move for a seat."""
-        view = RULES.view(state, seat)
-        moves = RULES.legal_moves(state, seat)
+        """Choose a move for a seat from its view (the state is only used to build that view)."""
+        return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
+
+    def decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """Choose one of ``moves`` from a seat's view and the table's memory."""
+        move = self._decide(view, seat, moves)
+        return move if move in moves else moves[0]
+
+    def _decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         if view["choice"] is not None:
             return self._choose(view, seat, moves)
         if view["request"] is not None:
