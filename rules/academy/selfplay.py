@@ -37,6 +37,8 @@ HELPERS = (
     "fireball",
 )
 """Spells the policy is glad to know beyond its goal (fire fighting, guardians, getting about)."""
+GOALS = {"golem": ("create_guardian", "great_ward"), "gates": ("seal_gates", "close_portal")}
+"""Spells that work towards a scenario's objective (default: its goal spell)."""
 DOUSE = ("snuff", "call_flood", "spark_out", "maelstrom", "tidal_wave")
 KILL = ("nova", "zap", "fireball", "inferno", "titans_grip")
 BAD = ("danger", "deface", "enrage", "burn", "summon_imp", "slip", "fizzle", "backlash")
@@ -92,6 +94,20 @@ def _dist(view: dict[str, Any], start: str) -> dict[str, int]:
                 seen[other] = seen[room] + 1
                 todo.append(other)
     return seen
+
+
+def goal_rooms(view: dict[str, Any]) -> list[str]:
+    """Return the rooms where casting the scenario's goal spell does its work."""
+    rooms = _rooms(view)
+    key = view["scenario"]["key"]
+    if key == "golem":
+        return [view["grid"][p]["key"] for p in (0, 3, 12, 15) if not view["grid"][p]["guardian"]]
+    if key == "gates":
+        hot = [k for k, r in rooms.items() if r["portals"] and r["pos"] is not None]
+        return sorted({k for r in hot for k in (r, *rooms[r]["adjoining"])})
+    if key == "demon":
+        return [k for k, r in rooms.items() if r["demon"]]
+    return [CRYSTAL]
 
 
 def _slot(move: Move) -> str:
@@ -169,12 +185,13 @@ class Policy:
             return binds[0]
         if any(m.action == "stop" for m in moves):
             return Move.of("stop")
-        win = _casts(view, self.mind, moves, (goal,))
+        win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
         ready = not fires if goal == "abjure" else True
-        if win and ready and (goal != "abjure" or room == CRYSTAL):
+        targets = goal_rooms(view)
+        if win and ready and room in targets:
             return win[0]
-        if win and goal == "abjure" and ready:
-            step = _toward(view, moves, [CRYSTAL])
+        if win and ready:
+            step = _toward(view, moves, targets)
             if step:
                 return step
         douse = _casts(view, self.mind, moves, DOUSE)

@@ -162,6 +162,8 @@ def _place_sources(s: State, scen: dict[str, Any]) -> None:
         s["rooms"][room]["source"] = glyph
         glyph += 1
     for g, room in scen.get("sources", {}).items():
+        while room == "random" or room in skip or s["rooms"][room]["source"] is not None:
+            room = draw_room_card(s)["room"]  # a designed scenario may put a high source at random
         s["rooms"][room]["source"] = int(g)
     for g in scen.get("guard_sources", [4, 5]):
         room = next(r for r, c in s["rooms"].items() if c["source"] == g)
