@@ -194,6 +194,9 @@ def _deal_spells(s: State, scen: dict[str, Any]) -> None:
         rng.shuffle(s, keys)
         for slot, key in zip(SLOTS_PER_LEVEL[level], keys, strict=True):
             s["slots"][slot]["spell"] = key
+    mods = scen.get(s["difficulty"], {}) if s["difficulty"] != "normal" else {}
+    for entry in s["slots"].values():
+        entry["bound"] = entry["spell"] in mods.get("bound", ())  # easy settings may start a spell bound
 
 
 def _stack_disasters(s: State, scen: dict[str, Any]) -> None:
