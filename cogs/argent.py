@@ -256,7 +256,7 @@ def _select(now: SeatView, n: int, offers: list[Choice], placeholder: str) -> Mo
     """A select of offers (at most 25), each with its hint (which book and level a spell is)."""
     offers = offers[:SELECT_MAX]
     hints = [hint(o, now.view) for o in offers]
-    return MoveSelect(now.table.id, now.version, offers, n=n, placeholder=placeholder, hints=hints)
+    return MoveSelect(now.table.id, now.version, n, offers, placeholder, hints=hints)
 
 
 def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:

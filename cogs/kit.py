@@ -855,10 +855,10 @@ class StampedMoveSelect(
         self,
         table_id: int,
         stamp: int | str,
-        choices: Sequence[Choice] = (),
-        *,
         n: int | None = None,
+        choices: Sequence[Choice] = (),
         placeholder: str | None = None,
+        *,
         hints: Sequence[str | None] = (),
     ) -> None:
         options = [
@@ -885,7 +885,7 @@ class StampedMoveSelect(
     ) -> Self:
         """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
         n = match["n"]
-        return cls(int(match["table"]), match["stamp"], n=None if n is None else int(n))
+        return cls(int(match["table"]), match["stamp"], None if n is None else int(n))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen move."""
@@ -904,9 +904,17 @@ class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
     """A select of moves (values are move codes or index tokens) tied to one table version."""
 
     def __init__(
-        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), **kwargs: Any
+        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), n: int | None = None
     ) -> None:
-        super().__init__(table_id, version, choices, **kwargs)
+        super().__init__(table_id, version, n, choices)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        n = match["n"]
+        return cls(int(match["table"]), match["stamp"], (), None if n is None else int(n))
 
     @property
     def version(self) -> int:
