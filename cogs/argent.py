@@ -1,7 +1,8 @@
 """/argent: Argent on Discord. Commands with autocomplete for every action, buttons for every decision.
 
-Each move posts one thread message: the board image, who must act, and buttons for it (open your
-panel, pass a reaction, see your office). A player's panel (ephemeral, and in their DMs) offers
+Moves reach Discord on the kit's one delivery path: one thread message per turn (the board image,
+who must act, and buttons for it: open your panel, pass a reaction, see your office), edited in
+place while the same player decides on. A player's panel (ephemeral, and in their DMs) offers
 exactly their legal moves: on a turn a select per kind of action (place, cast, fast action, vault
 and supporter cards) with the Bell Tower and "end turn" as buttons; for any other decision one
 button per choice (selects when there are many). Everything is built from the seat's own view and
@@ -10,8 +11,9 @@ may be secret, such as the cards a Mystic Lantern shows).
 
 Reactions: the engine asks only players holding a usable reaction, one at a time in turn order;
 each is pinged with React/Pass. A player who chose "always pass" (``/argent reactions``) is passed
-for at once. The end of a round posts what each room gave whom; the end of the game reveals the
-voters one by one with who won each and why, then the standings.
+for by the service at once. The end of a round posts what each room gave whom (from the events'
+data); the end of the game reveals the voters one by one with who won each and why, then the
+standings.
 """
 
 from __future__ import annotations
