@@ -193,3 +193,61 @@ async def test_a_move_under_faults_gets_a_true_answer_and_the_others_their_dms(
     simcord_env.raise_errors()  # nothing escaped to discord.py
     secrets = hidden_names(kind, after_state, players) | hidden_names(kind, before_state, players)
     assert trap.holding(secrets) == []
+
+
+async def test_joining_with_closed_dms_and_a_refusing_thread_says_what_happened(
+    simcord_env: simcord.Env,
+) -> None:
+    guild = simcord_env.create_guild("join faults")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    await alice.slash(channel, "game new", kind="toy")
+    thread = channel.threads[-1]
+    faults = Faults(simcord_env)
+    faults.both(thread, bob)
+    joined = await bob.slash(thread, "game join")
+    texts = said(joined)
+    assert texts and texts[0].startswith("You joined"), texts
+    assert "your seat is taken" in texts[0] and "could not DM you" in texts[0]
+    assert not any("nothing was changed" in t for t in texts)
+    record = await simcord_env.bot.store.table_for_thread(thread.id)  # type: ignore[union-attr]
+    assert record is not None
+    seats = await simcord_env.bot.store.seats(record.id)  # type: ignore[union-attr]
+    assert {s.user_id: s.dm_ok for s in seats}[bob.id] is False
+    simcord_env.raise_errors()
+
+
+COMMANDS = {
+    "game play": ("toy", 2, "", lambda t: t.members[0].slash(t.thread, "game play", move="pass")),
+    "game hand": ("toy", 2, "", lambda t: t.members[0].slash(t.thread, "game hand")),
+    "argent panel": ("argent", 3, "candidates=B", lambda t: t.members[1].slash(t.thread, "argent panel")),
+    "argent office": ("argent", 3, "candidates=B", lambda t: t.members[1].slash(t.thread, "argent office")),
+    "institute panel": ("institute", 2, "", lambda t: t.members[0].slash(t.thread, "institute panel")),
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+async def test_commands_acknowledge_before_reading_the_database(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Discord's 3 seconds: the deferral reaches Discord before the command's first table read."""
+    kind, players, options, run = COMMANDS[name]
+    table = await open_table(simcord_env, kind, players, options)
+    svc = table.bot.service
+    assert svc is not None
+    seen: list[int] = []
+    real = type(svc).table_in_thread
+
+    def callbacks() -> int:
+        return sum(1 for e in simcord_env.http_requests if e.path.endswith("/callback"))
+
+    async def watched(self: Any, thread_id: int | None) -> Any:
+        seen.append(callbacks())
+        return await real(self, thread_id)
+
+    monkeypatch.setattr(type(svc), "table_in_thread", watched)
+    before = callbacks()
+    result = await run(table)
+    assert result.response is not None and seen, name
+    assert seen[0] == before + 1, "the table was read before the interaction was acknowledged"
