@@ -204,9 +204,10 @@ async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(s
             prompt = public.prompts[0]
             user = public.users[prompt.seat]
             now = await svc.seat_view(table_id, user)
+            _, state = await svc.store.load(table_id)
             # The service already played every declared forced decision.
             assert not (
-                len(now.moves) == 1 and ARGENT.auto_resolvable({}, prompt, now.moves[0].move)  # type: ignore[arg-type]
+                len(now.moves) == 1 and ARGENT.auto_resolvable(state, prompt, now.moves[0].move)  # type: ignore[arg-type]
             ), prompt
             reply = await svc.act(table_id, user, rand.choice(now.moves).value)
             assert reply.board is not None
