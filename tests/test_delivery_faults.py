@@ -11,6 +11,7 @@ harness in ``tests/faults.py``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -251,3 +252,28 @@ async def test_commands_acknowledge_before_reading_the_database(
     result = await run(table)
     assert result.response is not None and seen, name
     assert seen[0] == before + 1, "the table was read before the interaction was acknowledged"
+
+
+@pytest.mark.parametrize("name", list(MOVES))
+async def test_every_component_goes_through_the_commands_guard(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """An unexpected failure behind any component gets the same short answer as a command's."""
+    kind, players, options, setup = MOVES[name]
+    table = await open_table(simcord_env, kind, players, options)
+    _, move = await setup(table)
+    svc = table.bot.service
+    assert svc is not None
+    before = await table.version()
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the store fell over")
+
+    monkeypatch.setattr(type(svc), "act", broken)
+    result = await move()
+    texts = said(result)
+    assert texts and texts[-1] == kit.SORRY, texts
+    assert await table.version() == before
+    # The failure itself goes on to the logs (a command's error handler, or the view's).
+    with contextlib.suppress(BaseExceptionGroup):
+        simcord_env.raise_errors()
