@@ -236,7 +236,7 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = [c for c, _ in main[n * SELECT_MAX : (n + 1) * SELECT_MAX]]
         asks = [p["text"] for p in panel.view["prompts"] if p["seat"] == panel.seat]
-        ui.add_item(MoveSelect(tid, fp, chunk, n=n, placeholder=" ".join(asks)))
+        ui.add_item(MoveSelect(tid, fp, n, chunk, " ".join(asks)))
     for choice, move in closing[:5]:
         button = MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move))
         button.row = 4

@@ -173,8 +173,23 @@ class ArgentRules(Rules):
     card. Turns, targets and drafts stay asked: a lone option there may follow from a hand."""
 
     def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
-        """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``)."""
+        """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``).
+
+        A turn whose only move is left (the last Bell Tower offering, say) plays itself only
+        while the seat holds nothing face down: then every card that could have offered another
+        move is on the table for all to see, and the automatic move reveals nothing.
+        """
+        if prompt.kind is PromptKind.TURN and prompt.decision == "turn":
+            return self._nothing_face_down(state, prompt.seat)
         return prompt.kind is PromptKind.DECISION and prompt.decision in self.AUTO_DECISIONS
+
+    @staticmethod
+    def _nothing_face_down(state: State, seat: Seat) -> bool:
+        """Whether nothing the seat holds is hidden from the others (its discard pile included)."""
+        pile = state["seats"][seat]["discard"]
+        if any(card["secret"] for card in pile):
+            return False
+        return not pile or state["options"].get("discards") == "open"
 
     def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
         """Every reaction window is declined with Pass."""
