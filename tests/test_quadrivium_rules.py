@@ -414,3 +414,11 @@ def test_bench_conflict_lengths_under_both_policies() -> None:
     assert simple and all(1 <= tricks <= 3 for tricks, _ in simple)  # two to win: three tricks at most
     rand = conflicts("random", 3, 2)
     assert rand and all(moves > 0 for _, moves in rand)
+
+
+def test_labels_tell_a_contest_from_a_magic_spread() -> None:
+    s = fresh_table()
+    assert R.label(s, 0, Move.of("magic", power=3)) == "Magic contest of power 3"
+    spread = Move.of("magic", vigor=1, craft=1, influence=1, insight=1)
+    assert R.label(s, 0, spread) == "Magic: Vigor 1, Craft 1, Influence 1, Insight 1"
+    assert R.label(s, 0, Move.of("craft", take="lose", pay="point")) == "Craft: take the losing card (expend a point)"
