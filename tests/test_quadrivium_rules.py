@@ -421,4 +421,5 @@ def test_labels_tell_a_contest_from_a_magic_spread() -> None:
     assert R.label(s, 0, Move.of("magic", power=3)) == "Magic contest of power 3"
     spread = Move.of("magic", vigor=1, craft=1, influence=1, insight=1)
     assert R.label(s, 0, spread) == "Magic: Vigor 1, Craft 1, Influence 1, Insight 1"
-    assert R.label(s, 0, Move.of("craft", take="lose", pay="point")) == "Craft: take the losing card (expend a point)"
+    craft = Move.of("craft", take="lose", pay="point")
+    assert R.label(s, 0, craft) == "Craft: take the losing card (expend a point)"
