@@ -423,3 +423,18 @@ def test_labels_tell_a_contest_from_a_magic_spread() -> None:
     assert R.label(s, 0, spread) == "Magic: Vigor 1, Craft 1, Influence 1, Insight 1"
     craft = Move.of("craft", take="lose", pay="point")
     assert R.label(s, 0, craft) == "Craft: take the losing card (expend a point)"
+
+
+def test_a_player_who_leaves_passes_by_default() -> None:
+    """Ours: the mage stays in the tale; an absent seat yields its conflicts, allows, passes, rests."""
+    s = to_trick(fresh_table(3), ("vigor", "vigor"), tricks=2)
+    s, ev = R.apply(s, 1, Move.of("resign"))
+    assert s["gone"] == [1]
+    s["hands"][0] = ["5C"]
+    s, _ev = act(s, 0, "place", card="5C")
+    assert s["conflict"]["winner"] == 0  # on its turn the absent antagonist yielded the conflict
+    assert s["hands"][0] == ["5C"]  # and the face-down card went back to its hand
+    with pytest.raises(IllegalMove):
+        R.apply(s, 1, Move.of("resign"))
+    s, _ = R.apply(s, 0, Move.of("resign"))
+    assert R.is_over(s) and "too few players" in s["ended"]
