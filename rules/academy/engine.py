@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 from typing import Any
 
 from rules.academy import moves, scoring, turn
@@ -172,7 +171,7 @@ class AcademyRules(Rules):
         s["disaster_deck"] = pool
         rng.shuffle(s["progression"])
         rng.shuffle(s["room_deck"])
-        shown = (s["reveal"] or {}).get("slot")
+        shown = (s["reveal"] or {}).get("slot")  # a revealed face-down spell is known while it shows
         for level in (1, 2, 3, 4):
             slots = [
                 k
@@ -203,6 +202,3 @@ class AcademyRules(Rules):
     def view_text(self, view: View) -> str:
         """Return the view as plain text."""
         return json.dumps(view, indent=1)
-
-
-_ = random

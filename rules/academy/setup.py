@@ -32,7 +32,7 @@ BASIC_L2 = (
     "bend_dimension",
     "abjure",
 )
-BASIC_DECK = (*tuple(f"activate_threats_{i}" for i in range(1, 9)), "wild_magic", "imp_invasion")
+BASIC_DECK = (*tuple(f"activate_threats_{i}" for i in range(1, 9)), "wild_magic_1", "imp_invasion")
 BASIC_PROGRESSION = ("twist", "gathering", "lure_of_power", "imp_invasion", "fire", "fire")
 SLOTS_PER_LEVEL = {level: [s for s in SLOTS if slot_level(s) == level] for level in (1, 2, 3, 4)}
 
