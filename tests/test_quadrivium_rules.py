@@ -428,7 +428,7 @@ def test_labels_tell_a_contest_from_a_magic_spread() -> None:
 def test_a_player_who_leaves_passes_by_default() -> None:
     """Ours: the mage stays in the tale; an absent seat yields its conflicts, allows, passes, rests."""
     s = to_trick(fresh_table(3), ("vigor", "vigor"), tricks=2)
-    s, ev = R.apply(s, 1, Move.of("resign"))
+    s, _ = R.apply(s, 1, Move.of("resign"))
     assert s["gone"] == [1]
     s["hands"][0] = ["5C"]
     s, _ev = act(s, 0, "place", card="5C")
