@@ -438,3 +438,13 @@ def test_a_player_who_leaves_passes_by_default() -> None:
         R.apply(s, 1, Move.of("resign"))
     s, _ = R.apply(s, 0, Move.of("resign"))
     assert R.is_over(s) and "too few players" in s["ended"]
+
+
+def test_reactions_can_be_declined() -> None:
+    s = fresh_table(3)
+    s, _ = act(s, 0, "intent", text="I walk the boundary")
+    prompts = {p.seat: p for p in R.pending(s)}
+    assert R.decline(s, 1, prompts[1]) == Move.of("allow")
+    s, _ = act(s, 1, "allow")
+    s, _ = act(s, 2, "oppose")
+    assert all(R.decline(s, p.seat, p) is None for p in R.pending(s))  # a type is no reaction

@@ -286,6 +286,12 @@ class QuadriviumRules(Rules):
         """Return a readable sentence for a move."""
         return label_of(state, seat, move)
 
+    def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
+        """Return the move that lets a reaction go by: allow an intent or a Claim, pass on Aid."""
+        declines = {"oppose": Move.of("allow"), "aid": Move.of("pass"), "block": Move.of("allow")}
+        move = declines.get(prompt.decision)
+        return move if move is not None and move in self.legal_moves(state, seat) else None
+
     def why_not(self, state: State, seat: int, move: Move) -> str:
         """Return why a move is refused now."""
         decision = self._decision(state, seat)
