@@ -448,3 +448,14 @@ def test_reactions_can_be_declined() -> None:
     s, _ = act(s, 1, "allow")
     s, _ = act(s, 2, "oppose")
     assert all(R.decline(s, p.seat, p) is None for p in R.pending(s))  # a type is no reaction
+
+
+def test_self_play_writes_random_words_and_they_are_told() -> None:
+    from rules.quadrivium.engine import clean_text
+
+    game = play(R, 3, R.check_options({}), 4, keep_steps=True)
+    worded = [st for st in game.steps if st.move.action == "intent" and st.move.get("text")]
+    assert worded
+    for st in worded:
+        told = clean_text(st.move.get("text"), 300)
+        assert any(told in e.text for e in st.events if e.public)

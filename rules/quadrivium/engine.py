@@ -26,7 +26,7 @@ from rules.contract import (
 from rules.quadrivium import conflict, council, scene, trick
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.labels import label_of
-from rules.quadrivium.state import TEXT_LIMITS, State, event, mage_name, new_game
+from rules.quadrivium.state import TEXT_LIMITS, State, event, mage_name, new_game, tales
 from rules.quadrivium.views import public_view, scramble_state, seat_view, view_text
 
 TEXT_ARGS = {
@@ -291,6 +291,18 @@ class QuadriviumRules(Rules):
         declines = {"oppose": Move.of("allow"), "aid": Move.of("pass"), "block": Move.of("allow")}
         move = declines.get(prompt.decision)
         return move if move is not None and move in self.legal_moves(state, seat) else None
+
+    def sample_words(self, move: Move, rand: Any) -> Move:
+        """Return the move with random words in its text arguments (for self-play), sometimes none."""
+        keys = TEXT_ARGS.get(move.action)
+        if not keys or rand.random() < 0.2:
+            return move
+        words = [w for lines in tales().values() for line in lines for w in line.split()]
+        texts = {}
+        for key in keys:
+            text = " ".join(rand.choice(words) for _ in range(rand.randint(1, 12)))
+            texts[key] = (rand.choice(["", "@here ", "  ", "«", "\t"]) + text)[: TEXT_LIMITS[key]]
+        return Move.of(move.action, **move.params, **texts)
 
     def why_not(self, state: State, seat: int, move: Move) -> str:
         """Return why a move is refused now."""
