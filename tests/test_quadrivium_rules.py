@@ -327,12 +327,14 @@ def test_years_majority_and_refresh() -> None:
     s = fresh_table(3)
     s["last_antagonist"] = 2
     s["mages"][0]["traits"]["vigor"]["spent"] = 2
+    s["covenant"]["res"]["archives"].update(spent=2, harm=1)
     s = _to_years(s)
     s, _ = act(s, 0, "seasons", n=1)
     s, _ = act(s, 1, "seasons", n=2)
     s, _ = act(s, 2, "seasons", n=2)
     assert s["season"] == 2 and s["phase"] == "scene"
     assert s["mages"][0]["traits"]["vigor"]["spent"] == 0
+    assert s["covenant"]["res"]["archives"]["spent"] == 0 and s["covenant"]["res"]["archives"]["harm"] == 1
 
 
 def test_table_vote_ends_the_tale() -> None:
