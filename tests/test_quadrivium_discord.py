@@ -270,3 +270,38 @@ async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image:
     again = await member.submit_modal(opened, {"qd:w:name": "Late"})
     assert again.response is not None and "The game moved on" in again.response.content
     assert await table.state() == before
+
+
+async def test_the_dm_is_the_panel_and_plays(
+    simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    table = await open_table(simcord_env)
+    _, state = await table.state()
+    # Make the covenant and mages (forms and selects), up to the antagonist's first placement: the
+    # protagonist's card going down is news to the antagonist, who gets the panel by DM.
+    def antagonist_places(state: dict[str, Any]) -> bool:
+        c = state["conflict"]
+        return bool(c and c["stage"] == "place" and c["trick"]["turn"] == 1)
+
+    while not antagonist_places(state):
+        seat = min(R.waiting_on(state))
+        await use_panel(table, seat, choose(state, seat))
+        _, state = await table.state()
+    ant = state["conflict"]["sides"][1]
+    member = table.members[ant]
+    panel = member.user.dm_channel.history()[-1]
+    assert "Your hand (secret): " + " ".join(_shown(c) for c in state["hands"][ant]) in panel.content
+    card = state["hands"][ant][0]
+    code = Move.of("place", card=card).code()
+    control = next(i for i in components(panel) if i.get("custom_id", "").endswith(f":{code}")
+                   or any(o.get("value") == code for o in i.get("options", [])))
+    if control["type"] == 2:
+        played = await member.user.click(panel, custom_id=control["custom_id"])
+    else:
+        played = await member.user.select(panel, [code], custom_id=control["custom_id"])
+    assert played.response is not None and "You played: Place" in played.response.content
+    _, state = await table.state()
+    assert state["conflict"]["trick"]["cards"][1]["card"] == card
+    # The thread says a card went down, never which.
+    assert not any(_shown(card) in m.content for m in table.public())
