@@ -209,17 +209,14 @@ async def show_panel(interaction: discord.Interaction, table_id: int, note: str 
 # ---------------------------------------------------------------------------- acting
 
 
-async def play(interaction: discord.Interaction, table_id: int, move: str | Move, version: int) -> None:
-    """Play a move through the kit (post, DMs, answer), then offer a fresh panel if still asked."""
-    await kit.play(interaction, table_id, move, version)
-    svc = kit.service_of(interaction.client)
-    try:
-        panel = await seat_panel(svc, table_id, interaction.user.id)
-    except TableError:
-        return
-    if panel.moves and panel.version != version:
-        message = await panel_message(svc, panel, "Your next decision:")
-        await interaction.followup.send(message.pop("content"), ephemeral=True, **message)
+async def play(
+    interaction: discord.Interaction, table_id: int, move: str | Move, version: int, *, edit: bool = False
+) -> None:
+    """Play a move through the kit: it posts the board, sends the DMs and answers with the next panel.
+
+    ``edit`` replaces the panel the click came from (buttons and selects); a form answers anew.
+    """
+    await kit.play(interaction, table_id, move, version, edit=edit)
 
 
 def worded_move(code: str, words: dict[str, str]) -> Move:
@@ -266,7 +263,7 @@ class MoveButton(kit.StampedMoveButton, prefix="qd:m", stamp=kit.VERSION):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the move."""
-        await play(interaction, self.table_id, self.value, int(self.stamp))
+        await play(interaction, self.table_id, self.value, int(self.stamp), edit=True)
 
 
 class FormButton(kit.StampedMoveButton, prefix="qd:t", stamp=kit.VERSION):
@@ -316,7 +313,7 @@ class MoveSelect(
         if values[0].split(" ", 1)[0] in TEXT_FORMS:
             await interaction.response.send_modal(WordsForm(self.table_id, self.version, values[0]))
             return
-        await play(interaction, self.table_id, values[0], self.version)
+        await play(interaction, self.table_id, values[0], self.version, edit=True)
 
 
 class PanelButton(kit.TableButton, prefix="qd:p", label="Open my Quadrivium panel",

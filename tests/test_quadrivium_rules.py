@@ -327,12 +327,14 @@ def test_years_majority_and_refresh() -> None:
     s = fresh_table(3)
     s["last_antagonist"] = 2
     s["mages"][0]["traits"]["vigor"]["spent"] = 2
+    s["covenant"]["res"]["archives"].update(spent=2, harm=1)
     s = _to_years(s)
     s, _ = act(s, 0, "seasons", n=1)
     s, _ = act(s, 1, "seasons", n=2)
     s, _ = act(s, 2, "seasons", n=2)
     assert s["season"] == 2 and s["phase"] == "scene"
     assert s["mages"][0]["traits"]["vigor"]["spent"] == 0
+    assert s["covenant"]["res"]["archives"]["spent"] == 0 and s["covenant"]["res"]["archives"]["harm"] == 1
 
 
 def test_table_vote_ends_the_tale() -> None:
@@ -414,3 +416,48 @@ def test_bench_conflict_lengths_under_both_policies() -> None:
     assert simple and all(1 <= tricks <= 3 for tricks, _ in simple)  # two to win: three tricks at most
     rand = conflicts("random", 3, 2)
     assert rand and all(moves > 0 for _, moves in rand)
+
+
+def test_labels_tell_a_contest_from_a_magic_spread() -> None:
+    s = fresh_table()
+    assert R.label(s, 0, Move.of("magic", power=3)) == "Magic contest of power 3"
+    spread = Move.of("magic", vigor=1, craft=1, influence=1, insight=1)
+    assert R.label(s, 0, spread) == "Magic: Vigor 1, Craft 1, Influence 1, Insight 1"
+    craft = Move.of("craft", take="lose", pay="point")
+    assert R.label(s, 0, craft) == "Craft: take the losing card (expend a point)"
+
+
+def test_a_player_who_leaves_passes_by_default() -> None:
+    """Ours: the mage stays in the tale; an absent seat yields its conflicts, allows, passes, rests."""
+    s = to_trick(fresh_table(3), ("vigor", "vigor"), tricks=2)
+    s, _ = R.apply(s, 1, Move.of("resign"))
+    assert s["gone"] == [1]
+    s["hands"][0] = ["5C"]
+    s, _ev = act(s, 0, "place", card="5C")
+    assert s["conflict"]["winner"] == 0  # on its turn the absent antagonist yielded the conflict
+    assert s["hands"][0] == ["5C"]  # and the face-down card went back to its hand
+    with pytest.raises(IllegalMove):
+        R.apply(s, 1, Move.of("resign"))
+    s, _ = R.apply(s, 0, Move.of("resign"))
+    assert R.is_over(s) and "too few players" in s["ended"]
+
+
+def test_reactions_can_be_declined() -> None:
+    s = fresh_table(3)
+    s, _ = act(s, 0, "intent", text="I walk the boundary")
+    prompts = {p.seat: p for p in R.pending(s)}
+    assert R.decline(s, 1, prompts[1]) == Move.of("allow")
+    s, _ = act(s, 1, "allow")
+    s, _ = act(s, 2, "oppose")
+    assert all(R.decline(s, p.seat, p) is None for p in R.pending(s))  # a type is no reaction
+
+
+def test_self_play_writes_random_words_and_they_are_told() -> None:
+    from rules.quadrivium.engine import clean_text
+
+    game = play(R, 3, R.check_options({}), 4, keep_steps=True)
+    worded = [st for st in game.steps if st.move.action == "intent" and st.move.get("text")]
+    assert worded
+    for st in worded:
+        told = clean_text(st.move.get("text"), 300)
+        assert any(told in e.text for e in st.events if e.public)

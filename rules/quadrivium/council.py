@@ -554,11 +554,12 @@ def _years(s: State, seat: int, move: Move, ev: Events) -> None:
         chosen = k["votes"][last][0]
     enders = sum(1 for _, e in k["votes"] if e)
     was_winter = k["winter"]
-    if enders * 2 > s["players"]:
-        _finish(s, f"the table voted to end the tale ({enders} of {s['players']})", ev)
+    present = s["players"] - len(s["gone"])
+    if enders * 2 > present:
+        finish(s, f"the table voted to end the tale ({enders} of {present})", ev)
         return
     if was_winter and s["year"] >= opts(s, "years"):
-        _finish(s, f"the Winter Council of year {s['year']} closes the tale", ev)
+        finish(s, f"the Winter Council of year {s['year']} closes the tale", ev)
         return
     _close_council(s)
     s["season"] += chosen
@@ -584,8 +585,10 @@ def _close_council(s: State) -> None:
     s["council"] = None
 
 
-def _finish(s: State, reason: str, ev: Events) -> None:
-    _close_council(s)
+def finish(s: State, reason: str, ev: Events) -> None:
+    """End the tale (closing any council)."""
+    if s["council"]:
+        _close_council(s)
     s["phase"] = "over"
     s["ended"] = reason
     ev.append(event(f"The tale ends: {reason}.", "end", reason=reason))

@@ -241,6 +241,10 @@ def end_scene(s: State, ev: Events) -> None:
     s["conflict"] = None
     s["since_council"] += 1
     s["protagonist"] = (s["protagonist"] + 1) % s["players"]
+    # A seat whose player has left has no scenes: its turn counts as taken.
+    while s["protagonist"] in s["gone"] and s["since_council"] < s["players"]:
+        s["since_council"] += 1
+        s["protagonist"] = (s["protagonist"] + 1) % s["players"]
     if s["since_council"] >= s["players"]:
         from rules.quadrivium.council import open_council
 

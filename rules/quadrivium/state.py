@@ -203,6 +203,7 @@ def new_game(players: int, options: dict[str, str], seed: int) -> State:
         "conflicts": 0,
         "ended": None,
         "news": None,
+        "gone": [],
     }
     rng.seed_state(s, seed)
     rng.shuffle(s, s["deck"])

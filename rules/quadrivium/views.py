@@ -100,6 +100,7 @@ def public_view(s: State) -> dict[str, Any]:
         "council": _council_view(s),
         "ended": s["ended"],
         "news": copy.deepcopy(s["news"]),
+        "gone": list(s["gone"]),
         "you": None,
         "hand": [],
         "placed": None,
