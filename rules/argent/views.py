@@ -26,9 +26,14 @@ def voter_known(state: State, index: int, seat: int | None) -> bool:
 
 
 def discard_view(state: State, owner: int, seat: int | None) -> list[dict[str, Any]] | None:
-    """Return the part of a discard pile a seat may see (None: nothing, not even its size)."""
+    """Return the part of a discard pile a seat may see (None: nothing, not even its size).
+
+    FAQ: another player's face-down pile "cannot be checked" unless Open Discards is on, and Secret
+    Supporters "may never be looked at or counted" by anyone else, also once the game is over: they
+    count only inside the scoring totals.
+    """
     pile = state["seats"][owner]["discard"]
-    if seat == owner or state["over"]:
+    if seat == owner:
         return [dict(c) for c in pile]
     if state["options"].get("discards") == "open":
         return [dict(c) for c in pile if not c["secret"]]
@@ -75,7 +80,7 @@ def discard_count(state: State, owner: int, seat: int | None) -> int | None:
     """Return how many cards of a discard pile a seat may count (None: it may not count them).
 
     FAQ: another player's face-down pile may not be counted unless Open Discards is on, and then
-    without its Secret Supporters, which "may never be looked at or counted"; all is shown at the end.
+    without its Secret Supporters, which "may never be looked at or counted", the game's end included.
     """
     pile = discard_view(state, owner, seat)
     return None if pile is None else len(pile)
