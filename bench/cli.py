@@ -88,14 +88,21 @@ def run_chatter(args: argparse.Namespace) -> int:
     return 0 if summary["errors"] == 0 else 1
 def run_arena(args: argparse.Namespace) -> int:
     """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
-    from bench.arena import arena, format_report, summary
+    from bench.arena import ArenaGame, arena, format_report, summary
 
     rules = games.find(args.game)
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
 
-    def progress(g: int, game: object) -> None:
+    won: dict[str, float] = {}
+
+    def progress(g: int, game: ArenaGame) -> None:
+        # A running tally, so a long run that is stopped early still says how it stood.
+        for seat, share in game.shares.items():
+            won[game.levels[seat]] = won.get(game.levels[seat], 0.0) + share
         if not args.quiet:
-            print(f"game {g + 1}/{args.games} done", file=sys.stderr, flush=True)
+            tally = ", ".join(f"{level} {share:g}" for level, share in sorted(won.items()))
+            line = f"game {g + 1}/{args.games} done; wins so far: {tally or 'none'}"
+            print(line, file=sys.stderr, flush=True)
 
     try:
         report = arena(
