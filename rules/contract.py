@@ -385,6 +385,10 @@ class Rules(ABC):
         The conformance suite checks ``view(scramble(s, seat), seat) == view(s, seat)``: a
         view that changes when hidden things change is leaking them. ``rng`` is a
         ``random.Random`` owned by the test. Games without secrets keep this default.
+
+        Draw from a canonical order (sort a pool before shuffling it) so that the result depends
+        only on what ``seat`` knows and on ``rng``: bots sample the states they search this way,
+        and their choices must not change when the hidden things do (``tests/test_bots.py``).
         """
         return copy.deepcopy(state)
 
@@ -460,6 +464,20 @@ class Rules(ABC):
         new = self.copy_state(state)
         events = self.resolve(new, seat, move)
         return new, events
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether the service may play ``move``, the seat's only legal move, for this prompt.
+
+        Say True only where no player could want anything else AND whether the seat has a
+        choice does not depend on anything hidden (a card in hand, a face-down card): the others
+        would learn it from the automatic move. Safe default: every prompt is asked.
+        """
+        return False
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Return the move that declines an optional reaction prompt (played for a seat that
+        asked to pass every reaction), or None when the prompt cannot be declined."""
+        return None
 
     def why_not(self, state: State, seat: Seat, move: Move) -> str:
         """Return the sentence for a move that is not legal now (override for detail)."""

@@ -32,7 +32,7 @@ def kinds() -> list[str]:
     return sorted(_GAMES)
 
 
-_BUILTIN = ("institute", "argent")
+_BUILTIN = ("institute", "argent", "academy", "quadrivium")
 _loaded = False
 
 
