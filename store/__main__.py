@@ -1,4 +1,4 @@
-"""``python -m store check DB [--repair]`` (see store.check)."""
+"""``python -m store check DB [--repair]`` and ``python -m store backup DB COPY`` (see store.check)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``python -m store check DB [--repair]``: verify every started table of a database.
+"""``python -m store check DB [--repair]`` verifies every started table of a database;
+``python -m store backup DB COPY`` copies a database safely while the bot runs.
 
 For each table: the move log's chain (seed, seats, every move), the snapshot's checksum, and a
 replay of the log from the seed, which must give the stored snapshot. ``--repair`` rewrites a
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from rules import registry
 from rules.contract import RulesError
@@ -84,14 +87,35 @@ async def _replayed(store: Store, table_id: int) -> tuple[int, dict]:
     return table.version, state
 
 
+def backup(path: str, copy: str) -> None:
+    """Copy a live database with SQLite's online backup (consistent even while the bot writes)."""
+    if Path(copy).exists():
+        raise SystemExit(f"{copy} already exists: choose a new file for the backup.")
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    target = sqlite3.connect(copy)
+    try:
+        with target:
+            source.backup(target)
+    finally:
+        target.close()
+        source.close()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the check from the command line and print one line per table."""
-    parser = argparse.ArgumentParser(prog="python -m store", description="Verify a Conclave database.")
+    """Run the check (one line per table) or a backup from the command line."""
+    parser = argparse.ArgumentParser(prog="python -m store", description="Verify or back up a database.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("check", help="verify every table (chain, checksum, replay)")
     run.add_argument("db", help="the SQLite file (back it up first when repairing)")
     run.add_argument("--repair", action="store_true", help="rebuild damaged snapshots from a sound log")
+    copy = sub.add_parser("backup", help="copy the database safely while the bot runs")
+    copy.add_argument("db", help="the SQLite file in use")
+    copy.add_argument("copy", help="a new file to write the backup to")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        backup(args.db, args.copy)
+        print(f"backed up {args.db} to {args.copy}")
+        return 0
     findings = asyncio.run(check(args.db, repair=args.repair))
     for finding in findings:
         print(finding.line())

@@ -156,3 +156,21 @@ async def test_python_m_store_check_on_an_institute_game(svc: TableService, db_p
     assert fixed.returncode == 0 and f"table {table_id}: repaired" in fixed.stdout
     again = run()
     assert again.returncode == 0 and f"table {table_id}: sound" in again.stdout
+
+
+async def test_a_backup_taken_while_the_bot_runs_is_a_sound_copy(
+    svc: TableService, db_path: str, tmp_path: Path
+) -> None:
+    table_id = await played(svc)
+    copy = str(tmp_path / "backup.db")
+    # The service's store stays open (and its WAL unmerged) while the copy is taken.
+    assert await asyncio.to_thread(main, ["backup", db_path, copy]) == 0
+    restored = await Store.open(copy)
+    try:
+        _, state = await restored.load(table_id)
+        assert state == (await svc.store.load(table_id))[1]
+    finally:
+        await restored.close()
+    assert {f.verdict for f in await check(copy)} == {"sound"}
+    with pytest.raises(SystemExit, match="already exists"):
+        await asyncio.to_thread(main, ["backup", db_path, copy])
