@@ -137,6 +137,10 @@ def run_timings(args: argparse.Namespace) -> int:
         from bench.argent_board import report as argent_board
 
         print(argent_board(), flush=True)
+    if "quadrivium" in kinds:
+        from bench.quadrivium_conflicts import report as quadrivium_conflicts
+
+        print(quadrivium_conflicts(), flush=True)
     return 1 if failed else 0
 
 

@@ -26,6 +26,7 @@ from rules.registry import register
 ACTIONS = frozenset(
     {
         "build",
+        "leave_room",
         "power",
         "candidate",
         "draft",
@@ -111,9 +112,29 @@ class ArgentRules(Rules):
         return state
 
     def pending(self, state: State) -> list[Prompt]:
-        """Return the one seat the game waits on and what for."""
+        """Return the seat the game waits on and what for, and any leaver still choosing its rooms."""
         if state["over"]:
             return []
+        main = self._pending_main(state)
+        waiting = {p.seat for p in main}
+        leavers = [
+            Prompt(s, PromptKind.SECRET, "leave_room", f"P{s + 1}: choose the two rooms that leave with you.")
+            for s, office in enumerate(state["seats"])
+            if office.get("leave_choice") and s not in waiting
+        ]
+        return main + leavers
+
+    def absent_move(self, state: State, seat: Seat) -> Move | None:
+        """The deterministic move to play for a seat that is absent (timed out): its first legal move.
+
+        For a leaver's room choice that is the last room outside University Central in resolution
+        order, then the one before it (the board shrinks from its edge).
+        """
+        moves = self.legal_moves(state, seat)
+        return moves[0] if moves else None
+
+    def _pending_main(self, state: State) -> list[Prompt]:
+        """Return the one seat the game's flow waits on."""
         agenda = state["agenda"]
         if agenda and agenda[0]["op"] == "ask":
             task = agenda[0]
@@ -194,7 +215,7 @@ class ArgentRules(Rules):
             raise IllegalMove("This game cannot go on without a player.")
         new = self.copy_state(state)
         events: list[Event] = []
-        engine.leave(new, seat, engine.leaving_rooms(new), events)
+        engine.leave(new, seat, None, events)
         engine.advance(new, events)
         return new, events
 

@@ -140,8 +140,22 @@ def can_pay(state: State, seat: int, costs: dict[str, int]) -> bool:
     return all(office[r] >= n for r, n in costs.items() if r in RESOURCES)
 
 
+def ip_may_hurt(state: State) -> bool:
+    """Whether gaining IP can hurt its gainer, so that declining it can matter (FAQ: benefits are optional).
+
+    With three or more players the Second-most Influence voter may be among the face-down voters (public
+    knowledge: only two-player games remove it), and more IP can cost that vote.
+    """
+    return state["players"] >= 3
+
+
 def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) -> None:
     seat = task["seat"]
+    if arg.get("ip") and ip_may_hurt(state):
+        # "Benefits are never mandatory" (FAQ): the IP waits for a yes; the rest is gained now.
+        opts = [option("choose", f"Gain {arg['ip']} IP", take=1), option("pass", "Take none of the IP")]
+        ask(state, seat, "take_ip", opts, "take the IP or decline it", data={"ip": arg["ip"]})
+        arg = {r: n for r, n in arg.items() if r != "ip"}
     plain = []
     for resource, amount in arg.items():
         if resource in RESOURCES:
@@ -156,6 +170,13 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
             push(state, {"op": "mark", "seat": seat})
     if arg.get("research"):
         push(state, {"op": "research", "seat": seat, "count": arg["research"], "department": None})
+
+
+def answer_take_ip(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Gain the IP the seat accepted."""
+    if opt["action"] == "choose":
+        got = gain(state, task["seat"], "ip", task["data"]["ip"])
+        say(events, f"{who(state, task['seat'])} gains {got} IP.")
 
 
 def gold_reactions(state: State, seat: int, swap: bool) -> list[dict[str, Any]]:
@@ -176,7 +197,8 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
     ctx = task["ctx"]
     swap = bool(arg.get("swap"))
     arg = {r: n for r, n in arg.items() if r != "swap"}
-    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, arg):
+    others = {r: n for r, n in arg.items() if r != "gold"}
+    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, others):
         # A declared "pay_gold" reaction (Auric Catalyst) may answer a Gold cost that is not a swap.
         opts = gold_reactions(state, seat, swap)
         if opts:
@@ -2275,6 +2297,7 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "add_room_card": answer_add_room_card,
     "room_card": answer_room_card,
     "gold_cost": answer_gold_cost,
+    "take_ip": answer_take_ip,
     "mage_swap": answer_mage_swap,
     **hooks.ANSWERS,
 }
