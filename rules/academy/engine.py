@@ -63,6 +63,12 @@ class AcademyRules(Rules):
             "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
         ),
         OptionSpec(
+            "hopeless",
+            "concede: lose when the highest bound spell's level is below the disaster deck's rebuilds",
+            ("play_on", "concede"),
+            "play_on",
+        ),
+        OptionSpec(
             "memory",
             "strict: a cast's reveal shows on the board for that turn only; open: the log keeps reveals",
             ("strict", "open"),
