@@ -151,7 +151,12 @@ def next_turn(s: State) -> None:
     Ruling: the reveal of the turn's last cast stays on the board until the next move is made (else a
     cast as the last action would never be seen); ``forget_reveal`` clears it then.
     """
-    s["current"] = (s["current"] + 1) % len(s["wizards"])
+    n = len(s["wizards"])
+    for step in range(1, n + 1):
+        seat = (s["current"] + step) % n
+        if seat not in s["resigned"]:
+            s["current"] = seat
+            break
     start_turn(s)
 
 
