@@ -106,7 +106,10 @@ def _hazard(room: dict[str, Any]) -> bool:
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
     """Return a move that makes progress along a safe shortest route to the nearest goal room."""
     rooms = _rooms(view)
-    blocked = frozenset(k for k, r in rooms.items() if _hazard(r) and k not in goals)
+    # Passing through a burning room costs nothing; only ending a turn in one does (see _leave), so
+    # the route may cross hazards, but the last action of a turn never steps into one.
+    last = view["actions"]["left"] <= 1
+    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
     here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
     now = _dist(view, here, blocked)
     if not any(g in now for g in goals):
