@@ -29,7 +29,7 @@ from discord.ext import commands
 from cogs import kit
 from render import argent as drawing
 from rules.contract import Move, Prompt, PromptKind
-from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService
+from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService, reading
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -330,7 +330,8 @@ def _events_only(lines: list[str]) -> list[str]:
     return [x for x in lines if not x.startswith(("Waiting on", "Game over"))]
 
 
-OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for P\d)\.$|^Votes: ")
+# The service names seats in board texts ("alice (P1)"), so a vote may name its player too.
+OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for (.+ \()?P\d\)?)\.$|^Votes: ")
 
 
 def board_args(
@@ -407,6 +408,11 @@ def round_summary(lines: list[str]) -> str | None:
             entries[-1] += joiner + line[len(current[1]) + 1 :].rstrip(".")
     if not rooms:
         return None
+    # A claim whose reward no later line spelled out must not end on a bare "P1:".
+    rooms = {
+        room: [e[:-1] + " claims it" if e.endswith(":") else e for e in got]
+        for room, got in rooms.items()
+    }
     body = "\n".join(f"**{room}**: " + "; ".join(got) for room, got in rooms.items())
     return body
 
@@ -821,8 +827,15 @@ class ArgentCog(commands.Cog):
                 ),
                 None,
             )
-            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.moves):
+            fitting = [o for o in now.moves if COMMAND_FILTERS[command](o)]
+            if offer is None and not fitting:
                 raise TableError(NOTHING[command])
+            if offer is None and "=" not in value:
+                # "Guilds" means "Place a mage in Guilds": loose words against this command's moves.
+                try:
+                    offer = fitting[reading.pick(value, [o.label for o in fitting])]
+                except reading.ReadingError as exc:
+                    raise TableError(exc.sentence) from None
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."

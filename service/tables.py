@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
+from service import reading
 from service.replies import (
     Board,
     Choice,
@@ -56,7 +57,10 @@ def parse_options(text: str | None) -> dict[str, str]:
     for match in _OPTION.finditer(text):
         if text[end : match.start()].strip():
             break
-        options[match["name"]] = match["value"].strip("\"'")
+        name = match["name"].casefold()
+        if name in options:
+            raise TableError(f"Option {name} is given twice: give each option once.")
+        options[name] = match["value"].strip("\"'")
         end = match.end()
     if text[end:].strip():
         raise TableError("Write options as name=value, separated by spaces (e.g. `hand=4`).")
@@ -89,6 +93,10 @@ class _Table:
                 return number
         return None
 
+    def names(self) -> dict[int, str]:
+        """Return each seat's player as the thread names them: ``alice (Red)``, ``bob (P2)``."""
+        return {n: f"{s.name} ({self.rules.seat_tag(n)})" for n, s in sorted(self.seats.items())}
+
 
 @dataclass(frozen=True)
 class _Outcome:
@@ -117,9 +125,11 @@ class TableService:
         return [(kind, registry.get(kind).title) for kind in registry.kinds()]
 
     def rules_for(self, kind: str) -> Rules:
-        """Return the rules of a kind, or raise TableError naming the games on offer."""
+        """Return the rules of a kind (by kind or title, any case), or raise TableError naming the games."""
+        kinds = registry.kinds()
+        found = reading.kind_of(kind, kinds, [registry.get(k).title for k in kinds])
         try:
-            return registry.get(kind)
+            return registry.get(found or kind)
         except RulesError as exc:
             raise TableError(exc.sentence) from None
 
@@ -215,12 +225,13 @@ class TableService:
         """Open a table in the lobby with the host seated; the caller then makes its thread."""
         rules = self.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
+        chosen = _spelled(rules, chosen)
         try:
             full = rules.check_options(chosen)
         except RulesError as exc:
             raise TableError(exc.sentence) from None
         table = await self.store.create_table(
-            kind, f"{host_name}'s table", full, guild_id, channel_id, host_id
+            rules.kind, f"{host_name}'s table", full, guild_id, channel_id, host_id
         )
         await self.store.add_seat(table.id, host_id, host_name, None)
         log.info("table %s opened (%s)", table.id, kind)
@@ -415,11 +426,20 @@ class TableService:
             if index >= len(legal):
                 raise TableError("That choice is no longer on offer: pick again.")
             return legal[index]
-        folded = wanted.casefold()
-        for candidate in legal:
-            if folded in (candidate.code().casefold(), rules.label(state, seat, candidate).casefold()):
-                return candidate
-        return rules.find(state, seat, wanted)
+        if seat not in rules.waiting_on(state):
+            raise TableError(self._not_your_turn(table))
+        labels = [rules.label(state, seat, candidate) for candidate in legal]
+        return reading.read_move(wanted, legal, labels, rules.actions)
+
+    @staticmethod
+    def _not_your_turn(table: _Table) -> str:
+        """Say whom the game waits for, for a seat that typed a move out of turn."""
+        waiting = table.rules.waiting_on(table.state)
+        if not waiting:
+            return "The game is not waiting on anyone right now."
+        known = table.names()
+        names = " and ".join(known[n] for n in waiting if n in known)
+        return f"It is not your decision now: the game waits for {names}."
 
     # ------------------------------------------------------------------ reading a table
 
@@ -545,12 +565,15 @@ class TableService:
         """Return the texts of the most recent public events, oldest first."""
         table = await self.table(table_id)
         since = max(0, table.version - limit)
+        rules = self.rules_for(table.kind)
+        seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
+        named = name_seats(rules, {n: f"{s.name} ({rules.seat_tag(n)})" for n, s in seats.items()})
         lines: list[str] = []
         for record in await self.store.moves(table_id, since_version=since):
             for data in record.events:
                 event = Event.from_json(data)
                 if event.public:
-                    lines.append(event.text)
+                    lines.append(named(event.text))
         return lines[-limit:]
 
     async def choices(self, table_id: int, user_id: int, typed: str = "") -> list[Choice]:
@@ -698,7 +721,8 @@ class TableService:
         lines: list[str] = []
         if opening:
             lines.append(f"The game begins. {self._legend(table)}")
-        lines.extend(e.text for e in events if e.public)
+        named = name_seats(table.rules, table.names())
+        lines.extend(named(e.text) for e in events if e.public)
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -751,9 +775,11 @@ class TableService:
         rules = table.rules
         view = rules.view(table.state, seat)
         image = render.private(rules.kind, view)
-        lines = [f"{self.thread_name(table.record)}: you are seat {seat}."]
-        lines.extend(e.text for e in secret)
-        waiting = [p.text for p in rules.pending(table.state) if p.seat == seat]
+        tag = rules.seat_tag(seat)
+        named = name_seats(rules, table.names())
+        lines = [f"{self.thread_name(table.record)}: you are {tag}."]
+        lines.extend(named(e.text) for e in secret)
+        waiting = [_asked(p.text, tag) for p in rules.pending(table.state) if p.seat == seat]
         if waiting:
             lines.append("Your decision: " + " ".join(waiting))
         record = table.seats[seat]
@@ -773,33 +799,69 @@ class TableService:
     @staticmethod
     def _legend(table: _Table) -> str:
         # A game whose board names its seats (Red, Blue...) says so here, so players know theirs.
-        names = table.rules.seat_names
-        parts = [f"{names[n] if n < len(names) else n} {table.seats[n].name}" for n in sorted(table.seats)]
+        tag = table.rules.seat_tag
+        parts = [f"{tag(n)} {table.seats[n].name}" for n in sorted(table.seats)]
         return "Seats: " + ", ".join(parts) + "."
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
         asks: dict[int, list[str]] = {}
         for prompt in prompts:
-            asks.setdefault(prompt.seat, []).append(prompt.text)
+            asks.setdefault(prompt.seat, []).append(_asked(prompt.text, table.rules.seat_tag(prompt.seat)))
         if not asks:
             return "Waiting on nobody."
-        parts = [f"{table.seats[n].name} ({' '.join(asks[n])})" for n in sorted(asks)]
-        return "Waiting on " + ", ".join(parts)
+        names = table.names()
+        parts = [f"{names[n]}: {' '.join(asks[n])}" for n in sorted(asks)]
+        return "Waiting on " + "; ".join(parts)
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
-        names = [table.seats[n].name for n in result.winners]
+        known = table.names()
+        names = [known[n] for n in result.winners]
         if not names:
             head = "Game over: nobody wins"
         elif len(names) == 1:
             head = f"Game over: {names[0]} wins"
         else:
             head = "Game over: " + " and ".join(names) + " share the win"
-        scores = ", ".join(f"{table.seats[n].name} {_number(v)}" for n, v in sorted(result.scores.items()))
+        scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
         tail = f" Scores: {scores}." if scores else ""
+        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
         # A reason written as a sentence ends with a full stop; the parentheses must not double it.
-        return f"{head} ({result.reason.rstrip().rstrip('.')}).{tail}"
+        return f"{head} ({reason}).{tail}"
+
+
+def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:
+    """Return a function that puts each player's name on the game's seat tags in a text.
+
+    Games name seats by ``Rules.seat_tag`` ("Red", "P2"); the thread names people:
+    "P2 places a mage" becomes "bob (P2) places a mage". A tag already in brackets is left alone.
+    """
+    tags = {rules.seat_tag(n): name for n, name in names.items()}
+    if not tags:
+        return lambda text: text
+    alternatives = "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w(])({alternatives})(?![\w)])")
+    return lambda text: pattern.sub(lambda m: tags[m[1]], text)
+
+
+def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
+    """Return options with names and values spelled as the game spells them, whatever the case typed."""
+    specs = {o.name.casefold(): o for o in rules.options}
+    spelled: dict[str, str] = {}
+    for name, value in chosen.items():
+        spec = specs.get(name.casefold())
+        if spec is None:
+            spelled[name] = value
+            continue
+        value = next((c for c in spec.choices if c.casefold() == value.casefold()), value)
+        spelled[spec.name] = value
+    return spelled
+
+
+def _asked(text: str, tag: str) -> str:
+    """Return a prompt's text without its leading seat tag ("Red: roll..." -> "roll...")."""
+    return text.removeprefix(f"{tag}: ")
 
 
 def seat_order(seed: int, user_ids: list[int]) -> list[int]:

@@ -268,7 +268,7 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     public = table.public()
     texts = [m.content for m in public]
     joined = "\n".join(texts)
-    assert "P2 reacts with Tardy." in joined
+    assert "(P2) reacts with Tardy." in joined  # the service names the player beside the seat
     assert "Passed automatically: P2" in joined
     # The choice is the service's seat preference, kept for this table only.
     assert table.bot.service is not None

@@ -199,7 +199,11 @@ async def test_malformed_commands_get_a_clear_error_and_change_nothing(world: Wo
     assert outside.response.content == "Use this command inside a table's thread."  # type: ignore[union-attr]
     thread = await started(world)
     before = len(world.public())
-    wrong = [("choose sigil", "name=value"), ("fly", "no move called"), ("draw", "not allowed")]
+    wrong = [
+        ("choose sigil", "That fits 3 of your moves"),
+        ("fly", "None of your moves fits"),
+        ("draw", "None of"),
+    ]
     for text, sentence in wrong:
         result = await world.alice.slash(thread, "game play", move=text)
         assert result.ephemeral and sentence in result.response.content  # type: ignore[union-attr]
@@ -457,7 +461,7 @@ async def test_the_after_delivery_hook_runs_last_and_its_failure_breaks_nothing(
     thread = await started(world)
     assert thread.last_message.content == "after v0"
     assert "The game begins" in thread.history()[-2].content  # the board came first
-    assert len([m for m in dms(world.alice) if "you are seat" in m.content]) == 1  # DMs were sent first
+    assert len([m for m in dms(world.alice) if "you are P" in m.content]) == 1  # DMs were sent first
 
     async def broken(client: discord.Client, reply: Reply) -> None:
         raise ValueError("the secret sigil is 11")

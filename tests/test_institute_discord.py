@@ -292,7 +292,7 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
         for m in table.public()
         if "has locked in their Action Cards" in m.content and "reveals:" not in m.content
     ]
-    assert any("Red has locked in" in c for c in first) and any("Blue has locked in" in c for c in first)
+    assert any("(Red) has locked in" in c for c in first) and any("(Blue) has locked in" in c for c in first)
     # No public text names an Action Card before its round's reveal; reveals did happen.
     assert _assignment_leaks(table) == []
     assert sum("reveals:" in m.content for m in table.public()) >= state["round"] - 1
@@ -356,11 +356,11 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
     assert before == 3  # opened, joined, the game began; nothing from eight secret assignments
     await players[1].play(Move.of("confirm"))
     posted = table.public()[before:]
-    assert len(posted) == 1 and "Blue has locked in their Action Cards" in posted[0].content
+    assert len(posted) == 1 and "(Blue) has locked in their Action Cards" in posted[0].content
     assert "reveals" not in posted[0].content
     await players[0].play(Move.of("confirm"))
     last = table.public()[-1].content
-    assert "Red reveals:" in last and "Blue reveals:" in last
+    assert "(Red) reveals:" in last and "(Blue) reveals:" in last
 
 
 async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
@@ -385,7 +385,7 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
     done = await table.members[1].click(players[1].panel, custom_id=confirm["custom_id"])
     assert done.response is not None and "You played: Confirm" in done.response.content
-    assert "Red reveals:" in table.public()[-1].content
+    assert "(Red) reveals:" in table.public()[-1].content
 
 
 async def test_the_opening_dm_is_the_panel_and_game_hand_too(
