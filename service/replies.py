@@ -137,3 +137,13 @@ class WaitingTable:
     table: TableRecord
     since: float
     title: str
+    decision: str = ""
+    """What the game asks of this user there, e.g. "draft a mage" (its prompts' public text)."""
+
+    @property
+    def link(self) -> str | None:
+        """Return a jump link to the table's thread, when it has one."""
+        if self.table.thread_id is None:
+            return None
+        guild = self.table.guild_id if self.table.guild_id is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{self.table.thread_id}"

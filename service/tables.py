@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
-from service import reading
+from service import guide, reading
 from service.replies import (
     Board,
     Choice,
@@ -152,6 +152,10 @@ class TableService:
         if rules.rulebook:
             lines.append(f"Rulebook: `{rules.rulebook}`.")
         return "\n".join(lines)
+
+    def rules_guide(self, kind: str) -> guide.RulesGuide:
+        """Return a game's how-to-play summary and the guide file(s) to attach."""
+        return guide.guide(self.rules_for(kind))
 
     def option_hints(self, kind: str, typed: str = "") -> list[str]:
         """Suggest option strings for /game new: the typed pairs plus one more ``name=value``."""
@@ -592,7 +596,16 @@ class TableService:
         found = []
         for table, since in await self.store.waiting_on(user_id):
             title = self.thread_name(table)
-            found.append(WaitingTable(table, since, title))
+            try:
+                loaded = await self._load(table.id)
+            except TableError:
+                found.append(WaitingTable(table, since, title))
+                continue
+            seat = loaded.seat_of(user_id)
+            tag = loaded.rules.seat_tag
+            prompts = loaded.rules.pending(loaded.state)
+            asked = [_asked(p.text, tag(p.seat)) for p in prompts if p.seat == seat]
+            found.append(WaitingTable(table, since, title, " ".join(asked)))
         return found
 
     async def replay(self, table_id: int) -> bool:
@@ -811,8 +824,8 @@ class TableService:
         if not asks:
             return "Waiting on nobody."
         names = table.names()
-        parts = [f"{names[n]}: {' '.join(asks[n])}" for n in sorted(asks)]
-        return "Waiting on " + "; ".join(parts)
+        parts = [f"{names[n]}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
+        return "Waiting on " + "; ".join(parts) + "."
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
