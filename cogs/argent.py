@@ -408,9 +408,10 @@ def round_summary(lines: list[str]) -> str | None:
             entries[-1] += joiner + line[len(current[1]) + 1 :].rstrip(".")
     if not rooms:
         return None
-    # A claim whose reward no later line spelled out must not end on a bare "P1:".
+    # "P1: gains 3 Gold" reads as "P1 gains 3 Gold"; a claim whose reward no later line spelled
+    # out must not end on a bare "P1:".
     rooms = {
-        room: [e[:-1] + " claims it" if e.endswith(":") else e for e in got]
+        room: [e[:-1] + " claims it" if e.endswith(":") else e.replace(": ", " ", 1) for e in got]
         for room, got in rooms.items()
     }
     body = "\n".join(f"**{room}**: " + "; ".join(got) for room, got in rooms.items())

@@ -378,7 +378,7 @@ def test_round_summary_groups_what_each_room_gave_whom() -> None:
         "P3 claims the errand in Chapel, slot 1.",
     ]
     summary = cog.round_summary(lines)
-    assert summary == "**Courtyard**: P2 1 IP; P3: gains 3 Mana\n**Guilds**: P1: gains 8 Gold, learns Wave"
+    assert summary == "**Courtyard**: P2 1 IP; P3 gains 3 Mana\n**Guilds**: P1 gains 8 Gold, learns Wave"
 
 
 def test_no_public_text_label_view_or_image_names_a_face_down_voter_over_many_games() -> None:
