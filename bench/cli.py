@@ -2,6 +2,7 @@
 
 python -m bench [--kind KIND ...] [--seconds S] [--seed S]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
+python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 """
 
 from __future__ import annotations
@@ -31,6 +32,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, required=True)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    fight = sub.add_parser("arena", help="bots against bots, seats rotated; the last line is a JSON summary")
+    fight.add_argument("--game", required=True, help="the kind to play")
+    fight.add_argument("--players", type=int, required=True)
+    fight.add_argument("--games", type=int, required=True)
+    fight.add_argument("--seed", type=int, default=1)
+    fight.add_argument("--seats", required=True, help="one level per seat, e.g. strong,basic,random")
+    fight.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
+    fight.add_argument("--horizon", type=int, help="strong's playout length in moves (default: per game)")
+    fight.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    fight.add_argument("--cards", action="store_true", help="also print each card holder's win rate")
+    fight.add_argument("--quiet", action="store_true", help="no progress line per game")
     return parser
 
 
@@ -54,6 +66,43 @@ def run_selfplay(args: argparse.Namespace) -> int:
     summary = selfplay(rules, args.players, args.games, args.seed, _options(args.option), _report_error)
     print(json.dumps(summary))
     return 0 if summary["errors"] == 0 else 1
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
+    from bench.arena import arena, format_report, summary
+
+    rules = games.find(args.game)
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+
+    def progress(g: int, game: object) -> None:
+        if not args.quiet:
+            print(f"game {g + 1}/{args.games} done", file=sys.stderr, flush=True)
+
+    try:
+        report = arena(
+            rules,
+            args.players,
+            args.games,
+            args.seed,
+            seats,
+            budget=args.budget,
+            horizon=args.horizon,
+            options=_options(args.option),
+            progress=progress,
+        )
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    if not args.cards:
+        for game in report.games:
+            game.held = {}
+    for game in report.games:
+        if game.error:
+            print(f"error in game seed {game.seed}: {game.error}", file=sys.stderr)
+    print(format_report(report))
+    print(json.dumps(summary(report)))
+    return 0 if summary(report)["errors"] == 0 else 1
 
 
 def run_timings(args: argparse.Namespace) -> int:
@@ -82,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command == "arena":
+            return run_arena(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

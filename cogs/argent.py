@@ -29,7 +29,19 @@ from discord.ext import commands
 from cogs import kit
 from render import argent as drawing
 from rules.contract import Move, Prompt, PromptKind
-from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService, reading
+from service import (
+    Board,
+    Choice,
+    PublicView,
+    Reply,
+    SeatView,
+    TableError,
+    TableRecord,
+    TableService,
+    offered_token,
+    offered_value,
+    reading,
+)
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -764,9 +776,10 @@ class ArgentCog(commands.Cog):
             return []
         typed = current.strip().casefold()
         keep = COMMAND_FILTERS[command]
+        # Each value is a #version.index token: the same command sent twice applies once.
         found = [
-            app_commands.Choice(name=_clip(o.label, 100), value=o.value)
-            for o in now.moves
+            app_commands.Choice(name=_clip(o.label, 100), value=offered_value(now.version, index))
+            for index, o in enumerate(now.moves)
             if keep(o) and (not typed or typed in o.label.casefold())
         ]
         return found[:SELECT_MAX]
@@ -819,29 +832,39 @@ class ArgentCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
-            wanted = value.strip().casefold()
-            offer = next(
-                (
-                    o
-                    for o in now.moves
-                    if wanted in (o.value.casefold(), o.label.casefold(), move_of(o).code().casefold())
-                ),
-                None,
-            )
+            token = offered_token(value)
+            if token is not None:
+                # An autocompleted value: the service checks its version under the table's lock.
+                stamp, index = token
+                offer = now.moves[index] if stamp == now.version and index < len(now.moves) else None
+                played, version = value.strip(), None
+            else:
+                wanted = value.strip().casefold()
+                offer = next(
+                    (
+                        o
+                        for o in now.moves
+                        if wanted in (o.value.casefold(), o.label.casefold(), move_of(o).code().casefold())
+                    ),
+                    None,
+                )
+                # Typed text is read once, against the state it was typed at.
+                played, version = (offer.value, now.version) if offer else (value, None)
             fitting = [o for o in now.moves if COMMAND_FILTERS[command](o)]
             if offer is None and not fitting:
                 raise TableError(NOTHING[command])
-            if offer is None and "=" not in value:
+            if offer is None and token is None and "=" not in value:
                 # "Guilds" means "Place a mage in Guilds": loose words against this command's moves.
                 try:
                     offer = fitting[reading.pick(value, [o.label for o in fitting])]
                 except reading.ReadingError as exc:
                     raise TableError(exc.sentence) from None
+                played, version = offer.value, now.version
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."
                 )
-            await act(interaction, table.id, offer.value if offer else value, now.version if offer else None)
+            await act(interaction, table.id, played, version)
 
         await kit.guarded(interaction, work)
 

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.kit import (
+    CONTENT_LIMIT,
     DYNAMIC_ITEMS,
     TableButton,
     answer,
@@ -69,6 +70,41 @@ def _short(description: str) -> str:
     return first if len(first) <= 80 else first[:79] + "…"
 
 
+PAGE_ROOM = CONTENT_LIMIT - 200
+"""A page's lines leave room for the line that says where the rest is."""
+
+
+def pages(lines: list[str], room: int = PAGE_ROOM) -> list[list[str]]:
+    """Split lines into pages that each fit in one message (a line too long is clipped)."""
+    found: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        line = line if len(line) <= room else line[: room - 1] + "…"
+        if found[-1] and used + len(line) + 1 > room:
+            found.append([])
+            used = 0
+        found[-1].append(line)
+        used += len(line) + 1
+    return found
+
+
+def page_of(lines: list[str], page: int, what: str, command: str) -> str:
+    """Return one page of a long list, saying which page it is and how many lines the others hold."""
+    split = pages(lines)
+    number = min(max(page, 1), len(split))
+    shown = split[number - 1]
+    if len(split) == 1:
+        return "\n".join(shown)
+    before = sum(len(p) for p in split[: number - 1])
+    after = len(lines) - before - len(shown)
+    tail = [f"Page {number} of {len(split)} ({len(lines)} {what})."]
+    if after:
+        tail.append(f"{after} more on later pages: `{command} page:{number + 1}`.")
+    if before:
+        tail.append(f"{before} on earlier pages.")
+    return "\n".join([*shown, " ".join(tail)])
+
+
 class GameCog(commands.Cog):
     """The /game commands shared by every game."""
 
@@ -97,12 +133,15 @@ class GameCog(commands.Cog):
         return [app_commands.Choice(name=h or "(defaults)", value=h) for h in hints]
 
     async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the user's own legal moves at this thread's table, by readable label."""
+        """Offer the user's own legal moves at this thread's table, by readable label.
+
+        Each value is a ``#version.index`` token: sent twice at once, it applies once.
+        """
         try:
             table = await table_here(interaction)
         except TableError:
             return []
-        found = await service_of(self.bot).choices(table.id, interaction.user.id, current)
+        found = await service_of(self.bot).choices(table.id, interaction.user.id, current, stamped=True)
         return [app_commands.Choice(name=c.label, value=c.value) for c in found]
 
     async def card_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
@@ -257,7 +296,10 @@ class GameCog(commands.Cog):
         await guarded(interaction, work)
 
     @game.command(name="mine")
-    async def mine(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page="Which page of the list (1 is the oldest waits)")
+    async def mine(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
+    ) -> None:
         """List the tables waiting on you, oldest first."""
 
         async def work() -> None:
@@ -272,7 +314,7 @@ class GameCog(commands.Cog):
                 what = w.decision.rstrip(".") or "your decision"
                 jump = f" · [jump there]({w.link})" if w.link else ""
                 lines.append(f"{where}: {what} (since <t:{int(w.since)}:R>){jump}")
-            await answer(interaction, "\n".join(lines))
+            await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)
 

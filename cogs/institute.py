@@ -29,7 +29,7 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, Reply, TableError, TableRecord, TableService
+from service import Choice, Offer, Reply, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
@@ -40,6 +40,9 @@ CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
 ROMAN = ("I", "II", "III", "IV", "V")
+NOT_A_PANEL = "That control belongs on your private panel: open it with /institute panel."
+DICE = frozenset("1234")
+"""The values of the reroll select's options (anything else is forged)."""
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 LABEL_MAX = 80
@@ -290,31 +293,57 @@ async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> No
     await interaction.edit_original_response(attachments=files, **message)
 
 
+def seat_stamp(now: SeatView) -> str:
+    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
+    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
+
+
+def on_own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
+
+    A panel click replaces the message it came from; a forged click on a public message (the
+    board) must never turn it into someone's private panel.
+    """
+    message = interaction.message
+    if message is None or interaction.client.user is None:
+        return False
+    if message.author.id != interaction.client.user.id:
+        return False
+    return message.flags.ephemeral or interaction.guild_id is None
+
+
 async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
-    """Play a move from a panel: check the panel is current, act, post, refresh the panel."""
+    """Play a move from a panel: the service checks the panel is current under the lock; refresh it."""
+    if not on_own_panel(interaction):
+        await kit.answer(interaction, NOT_A_PANEL)
+        return
     if not interaction.response.is_done():
         await interaction.response.defer()
     svc = kit.service_of(interaction.client)
     user = interaction.user.id
     try:
-        panel = await seat_panel(svc, table_id, user)
-        if fingerprint(panel) != fp:
-            note = "That panel was out of date (you or the game moved on): here is the current one."
-            await _edit(interaction, await panel_message(svc, panel, note))
-            return
-        step = panel.view["step"]
-        reply = await svc.act(table_id, user, code, expected_version=None)
+        step = (await seat_panel(svc, table_id, user)).view["step"]
+        reply = await svc.act(table_id, user, code, offer=Offer(fp, seat_stamp))
+    except StaleOffer:
+        note = "That panel was out of date (you or the game moved on): here is the current one."
+        await _refresh(interaction, svc, table_id, note)
+        return
     except TableError as exc:
         await interaction.followup.send(exc.sentence, ephemeral=True)
         return
     quiet = step == "assign" and code.split(" ", 1)[0] in QUIET
     await deliver(interaction.client, reply, user, quiet=quiet)
+    await _refresh(interaction, svc, table_id, reply.answer)
+
+
+async def _refresh(interaction: discord.Interaction, svc: TableService, table_id: int, note: str) -> None:
+    """Replace the panel the click came from with the seat's current one, headed by a note."""
     try:
-        fresh = await seat_panel(svc, table_id, user)
+        fresh = await seat_panel(svc, table_id, interaction.user.id)
     except TableError as exc:
         await interaction.followup.send(exc.sentence, ephemeral=True)
         return
-    await _edit(interaction, await panel_message(svc, fresh, reply.answer))
+    await _edit(interaction, await panel_message(svc, fresh, note))
 
 
 async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
@@ -521,10 +550,11 @@ class RerollSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Spend a Reroll Cube on the chosen dice; this message becomes the fresh panel."""
-        dice = sorted(int(v) for v in self.item.values if v.isdigit())
-        if not dice:
-            await kit.answer(interaction, "Pick at least one die.")
+        values = self.item.values
+        if not values or not set(values) <= DICE:
+            await kit.answer(interaction, "Pick at least one die from the list.")
             return
+        dice = sorted(int(v) for v in values)
         await act(interaction, self.table_id, self.fp, Move.of("reroll", dice=dice).code())
 
 

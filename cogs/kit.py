@@ -28,6 +28,8 @@ T = TypeVar("T")
 
 CONTENT_LIMIT = 2000
 """Discord's limit on a message's text."""
+CUT_ROOM = 60
+"""Room kept at the end of a message that had to be cut, for the line that says so."""
 CODE_BLOCK_LIMIT = 1500
 """Longer text views travel as a .txt attachment instead of a code block."""
 SORRY = "Something went wrong on my side; nothing was changed. Please try again."
@@ -47,9 +49,9 @@ async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> 
     """Answer ephemerally, whether or not the interaction was deferred."""
     kwargs.setdefault("ephemeral", True)
     if interaction.response.is_done():
-        await interaction.followup.send(_clip(text), **kwargs)
+        await interaction.followup.send(fit_message(text), **kwargs)
     else:
-        await interaction.response.send_message(_clip(text), **kwargs)
+        await interaction.response.send_message(fit_message(text), **kwargs)
     view = kwargs.get("view")
     if kwargs["ephemeral"] and isinstance(view, discord.ui.View) and _restart_proof(view):
         # discord.py keeps an ephemeral message's view with a 15-minute timeout task; items
@@ -107,6 +109,14 @@ def _clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit_message(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Fit text in one message, saying so when something had to be left out (never silently)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - CUT_ROOM
+    return text[:keep] + f"\n… ({len(text) - keep} more characters not shown)"
+
+
 def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> tuple[str, list[discord.File]]:
     """Combine text with the view (an image, a code block, or a .txt file when long)."""
     files: list[discord.File] = []
@@ -117,7 +127,7 @@ def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> t
             text = f"{text}\n```\n{view_text}\n```"
         else:
             files.append(discord.File(io.BytesIO(view_text.encode()), filename=f"{stem}.txt"))
-    return _clip(text), files
+    return fit_message(text), files
 
 
 BoardItems = Callable[[Board], list[discord.ui.Item]]

@@ -7,24 +7,37 @@ from service.replies import (
     PublicView,
     Reply,
     SeatView,
+    StaleOffer,
     TableError,
     WaitingTable,
 )
-from service.tables import TableService, move_value, parse_options, seat_order
+from service.tables import (
+    Offer,
+    TableService,
+    move_value,
+    offered_token,
+    offered_value,
+    parse_options,
+    seat_order,
+)
 from store import TableRecord
 
 __all__ = [
     "Board",
     "Choice",
+    "Offer",
     "PrivateNote",
     "PublicView",
     "Reply",
     "SeatView",
+    "StaleOffer",
     "TableError",
     "TableRecord",
     "TableService",
     "WaitingTable",
     "move_value",
+    "offered_token",
+    "offered_value",
     "parse_options",
     "seat_order",
 ]

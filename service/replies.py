@@ -21,6 +21,10 @@ class TableError(Exception):
         self.sentence = sentence
 
 
+class StaleOffer(TableError):
+    """A move offered against a version or a panel stamp that no longer holds (checked under the lock)."""
+
+
 @dataclass(frozen=True)
 class Choice:
     """One legal move offered to a seat: a readable label and the value to send back.

@@ -29,6 +29,7 @@ from service.replies import (
     PublicView,
     Reply,
     SeatView,
+    StaleOffer,
     TableError,
     WaitingTable,
 )
@@ -44,7 +45,10 @@ THREAD_NAME_LIMIT = 100
 PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
 _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
-_INDEX_TOKEN = re.compile(r"#(?P<version>\d+)\.(?P<index>\d+)")
+_INDEX_TOKEN = re.compile(r"#(?P<version>[0-9]{1,18})\.(?P<index>[0-9]{1,6})")
+TABLE_ID_MAX = 2**63 - 1
+"""SQLite's largest integer: a bigger id (a forged custom id) names no table."""
+MOVED_ON = "The game moved on since that was offered: look at the latest board."
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -71,6 +75,37 @@ def move_value(version: int, index: int, move: Move) -> str:
     """Return what a choice sends back for a move: its code, or ``#version.index`` if too long."""
     code = move.code()
     return code if len(code) <= VALUE_LIMIT else f"#{version}.{index}"
+
+
+def offered_value(version: int, index: int) -> str:
+    """Return what an autocompleted move sends back: ``#version.index``, read once under the lock.
+
+    Unlike a move code, the token cannot apply twice: a second copy names a version that is gone.
+    """
+    return f"#{version}.{index}"
+
+
+def offered_token(value: str) -> tuple[int, int] | None:
+    """Return the (version, index) of a ``#version.index`` token, or None for other text."""
+    token = _INDEX_TOKEN.fullmatch(value.strip())
+    return None if token is None else (int(token["version"]), int(token["index"]))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a panel offered its moves against: a stamp, and how to stamp the seat's view now.
+
+    ``act`` recomputes ``stamp_of(seat_view)`` under the table's lock and refuses the move with
+    ``StaleOffer`` when it differs, so two clicks of one panel cannot both apply.
+    """
+
+    stamp: str
+    stamp_of: Callable[[SeatView], str]
+
+
+def _known_id(table_id: int) -> bool:
+    """Whether an id can name a stored table (ids from custom ids may be forged)."""
+    return 0 < table_id <= TABLE_ID_MAX
 
 
 def _clip(text: str, limit: int = VALUE_LIMIT) -> str:
@@ -252,7 +287,7 @@ class TableService:
 
     async def table(self, table_id: int) -> TableRecord:
         """Return a table, or raise TableError when it does not exist."""
-        table = await self.store.table(table_id)
+        table = await self.store.table(table_id) if _known_id(table_id) else None
         if table is None:
             raise TableError("That table does not exist.")
         return table
@@ -353,13 +388,22 @@ class TableService:
     # ------------------------------------------------------------------ play
 
     async def act(
-        self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        move: str | Move,
+        *,
+        expected_version: int | None = None,
+        offer: Offer | None = None,
     ) -> Reply:
         """Apply one move for the user's seat and return what to post, DM and ping.
 
         ``expected_version`` (from a button or select) refuses a move made on a board that has
-        since changed. A second process writing the table meanwhile makes the store refuse the
-        commit; the move is then read and applied again once on the fresh state, never twice.
+        since changed; ``offer`` does the same for a panel stamped with its own fingerprint; a
+        ``#version.index`` token carries its version. All three are checked under the table's
+        lock (``StaleOffer``). A second process writing the table meanwhile makes the store
+        refuse the commit; the move is then read and applied again once on the fresh state,
+        never twice.
         """
         async with self._lock(table_id):
             for attempt in (1, 2):
@@ -369,7 +413,8 @@ class TableService:
                     raise TableError("You have no seat at this table.")
                 version = loaded.record.version
                 if expected_version is not None and expected_version != version:
-                    raise TableError("The game moved on since that was offered: look at the latest board.")
+                    raise StaleOffer(MOVED_ON)
+                await self._check_offer(loaded, seat, offer)
                 done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
@@ -405,6 +450,15 @@ class TableService:
             reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
             return replace(reply, answer=f"You played: {done.label}.")
 
+    @staticmethod
+    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
+        """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
+        if offer is None:
+            return
+        now = await asyncio.to_thread(_seat_view, loaded, seat)
+        if offer.stamp_of(now) != offer.stamp:
+            raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
+
     def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
         """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
         rules = table.rules
@@ -425,7 +479,7 @@ class TableService:
         legal = rules.legal_moves(state, seat)
         if token:
             if int(token["version"]) != version:
-                raise TableError("The game moved on since that was offered: pick again.")
+                raise StaleOffer("The game moved on since that was offered: pick again.")
             index = int(token["index"])
             if index >= len(legal):
                 raise TableError("That choice is no longer on offer: pick again.")
@@ -580,16 +634,22 @@ class TableService:
                     lines.append(named(event.text))
         return lines[-limit:]
 
-    async def choices(self, table_id: int, user_id: int, typed: str = "") -> list[Choice]:
-        """Return up to 25 legal moves of the user's own seat whose label or code match the text."""
-        table = await self.store.table(table_id)
+    async def choices(
+        self, table_id: int, user_id: int, typed: str = "", *, stamped: bool = False
+    ) -> list[Choice]:
+        """Return up to 25 legal moves of the user's own seat whose label or code match the text.
+
+        ``stamped`` values are ``#version.index`` tokens (for autocomplete: a value sent twice
+        applies once); otherwise a value is the move's code when it fits in 100 characters.
+        """
+        table = await self.store.table(table_id) if _known_id(table_id) else None
         if table is None or table.status != "active":
             return []
         loaded = await self._load(table_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
-        return await asyncio.to_thread(_choices, loaded, seat, typed)
+        return await asyncio.to_thread(_choices, loaded, seat, typed, stamped)
 
     async def waiting_on(self, user_id: int) -> list[WaitingTable]:
         """Return the active tables waiting on a user, oldest wait first."""
@@ -687,6 +747,8 @@ class TableService:
 
     async def _load(self, table_id: int) -> _Table:
         """Load a started table with its snapshot, rules and seats."""
+        if not _known_id(table_id):
+            raise TableError("That table does not exist.")
         try:
             record, state = await self.store.load(table_id)
         except CorruptTable:
@@ -926,7 +988,7 @@ def _public_view(table: _Table) -> PublicView:
     return PublicView(record, record.version, rules.view(state, None), prompts, names, users)
 
 
-def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:
+def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
     """List the seat's legal moves as choices whose label or code contain the typed text."""
     rules, state = table.rules, table.state
     wanted = typed.strip().casefold()
@@ -935,7 +997,9 @@ def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:
         label = rules.label(state, seat, move)
         if wanted and wanted not in label.casefold() and wanted not in move.code().casefold():
             continue
-        found.append(Choice(_clip(label), move_value(table.record.version, index, move)))
+        version = table.record.version
+        value = offered_value(version, index) if stamped else move_value(version, index, move)
+        found.append(Choice(_clip(label), value))
         if len(found) == MAX_CHOICES:
             break
     return found

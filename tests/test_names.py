@@ -45,7 +45,7 @@ async def test_institute_board_names_players_by_name_and_colour(svc: TableServic
     opening = await svc.start(table_id, ALICE)
     assert opening.board is not None
     waiting = next(line for line in opening.board.text.splitlines() if line.startswith("Waiting on"))
-    assert re.fullmatch(r"Waiting on (alice|bob) \(Red\): roll.*; (alice|bob) \(Blue\): roll.*", waiting)
+    assert re.fullmatch(r"Waiting on (alice|bob) \(Red\): assign.*; (alice|bob) \(Blue\): assign.*", waiting)
     headers = {note.text.splitlines()[0].rsplit(": ", 1)[1] for note in opening.private}
     assert headers == {"you are Red.", "you are Blue."}
 

@@ -31,7 +31,7 @@ DEFECTS = {
     "None": re.compile(r"\bNone\b"),
     "unfinished template": re.compile(r"[{}]|%[sd]\b"),
 }
-BUILTIN = ("institute", "argent")
+BUILTIN = tuple(registry.kinds())
 
 
 def defects(text: str) -> list[str]:

@@ -372,6 +372,10 @@ def check_effect(effect: Any, where: str) -> list[str]:
     here = f"{where}.{key}"
     if key not in EFFECT_ARGS:
         return [f"{where} has unknown effect key {key!r}"]
+    if key == "pay" and isinstance(arg, dict) and "swap" in arg:
+        # "Swap X for Y" on the sheet: a price paid for a good, which Auric Catalyst cannot waive.
+        rest = {k: v for k, v in arg.items() if k != "swap"}
+        return _bool(arg["swap"], f"{here}.swap") + _resources(rest, here)
     if key in ("gain", "pay"):
         return _resources(arg, here)
     if key == "choose":

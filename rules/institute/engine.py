@@ -829,6 +829,8 @@ class InstituteRules(Rules):
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:
         """Return a copy with the deck order, the generator and the opponent's secrets re-drawn."""
         s = pickle.loads(pickle.dumps(state))  # a faithful copy of plain data, faster than deepcopy
+        # Sorted first: the result depends on what the seat knows and on ``rand``, never on the real order.
+        s["deck"].sort()
         rand.shuffle(s["deck"])
         s[rng.KEY] = rand.getrandbits(64)
         for p_seat in SEATS:
