@@ -822,8 +822,14 @@ class TableService:
             and not closed
         )
         public = rules.view(state, None)
+        # The drawing names the players and marks the last move: public texts and views only.
+        caption = render.Caption(
+            names={n: s.name for n, s in sorted(table.seats.items())},
+            last=tuple(named(e.text) for e in events if e.public),
+            before=rules.view(before, None) if before is not None else None,
+        )
         # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
-        image = render.board(rules.kind, public)
+        image = render.board(rules.kind, public, caption)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,

@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 import simcord
 
+import render
 from bot import ConclaveBot, create_bot
 from render import institute as drawing
-from rules.contract import Move
+from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
+from service.tables import name_seats
 from tests.drawings import views_as_json
 
 SEEDS = range(40)
@@ -446,6 +448,8 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
     record, _ = await table.state()
     assert table.bot.store is not None
     log = await table.bot.store.moves(record.id)
+    seats = {s.seat: s for s in await table.bot.store.seats(record.id) if s.seat is not None}
+    named = name_seats(R, {n: f"{s.name} ({R.seat_tag(n)})" for n, s in seats.items()})
     checked = 0
     for message in table.public():
         for attachment in message.attachments:
@@ -453,11 +457,21 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
             assert found, attachment.filename
             version = int(found[1])
             state = R.setup(2, record.options, record.seed)
+            before = None
             for entry in log[:version]:
+                before = state
                 state, _ = R.apply(state, entry.seat, Move.from_json(entry.move))
             if state["revealed"]:
                 continue
+            # The caption holds only public things: names, the move's public events, the view before.
+            events = [Event.from_json(e) for e in log[version - 1].events] if version else []
+            earlier = None if before is None else R.scramble(before, None, random.Random(-version))
+            caption = render.Caption(
+                names={n: s.name for n, s in seats.items()},
+                last=tuple(named(e.text) for e in events if e.public),
+                before=None if earlier is None else R.view(earlier, None),
+            )
             scrambled = R.scramble(state, None, random.Random(version))
-            assert await attachment.read() == drawing.draw_board(R.view(scrambled, None))
+            assert await attachment.read() == drawing.draw_board(R.view(scrambled, None), caption)
             checked += 1
     assert checked >= 2

@@ -104,7 +104,7 @@ def test_random_games_of_every_kind_say_nothing_badly(kind: str) -> None:
 @pytest.fixture
 async def svc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[TableService]:
     # The texts are what is scanned here; drawing every board would only slow the games down.
-    monkeypatch.setattr(render, "board", lambda kind, view: None)
+    monkeypatch.setattr(render, "board", lambda kind, view, caption=None: None)
     monkeypatch.setattr(render, "private", lambda kind, view: None)
     store = await Store.open(str(tmp_path / "words.db"))
     yield TableService(store, seed_source=lambda: 4321)
