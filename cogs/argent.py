@@ -242,7 +242,8 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
 def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     """Any other decision: a button per choice, or selects when there are many."""
     ordered = sorted(now.moves, key=lambda o: move_of(o).action in CLOSING)
-    if len(ordered) <= BUTTONS_MAX:
+    # A label longer than a button holds (a candidate, a power saying what it does) goes in a select.
+    if len(ordered) <= BUTTONS_MAX and all(len(o.label) <= kit.BUTTON_LABEL_LIMIT for o in ordered):
         for k, offer in enumerate(ordered):
             ui.add_item(_button(now, offer, k // 5))
         return

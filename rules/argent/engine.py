@@ -1228,6 +1228,9 @@ def fit_label(text: str, limit: int = 100) -> str:
     text = re.sub(r" \([^)]*\)", "", text)
     if len(text) <= limit:
         return text
+    first = text.split("; ")[0]
+    if len(first) <= limit:
+        return first
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
@@ -1257,7 +1260,7 @@ def power_options(state: State, seat: int) -> list[dict[str, Any]]:
         if power:
             out.append(
                 # The prompt names the department; the label keeps its room for what the power does.
-                option("power", fit_label(f"Power {side}: {power['text']}"), side=side)
+                option("power", fit_label(f"{side}: {power['text']}"), side=side)
             )
     return out
 
