@@ -216,3 +216,18 @@ def test_institute_phase_one_prompt_and_an_empty_phase_five() -> None:
             # The phase always says how it went: a card won, or that none was.
             assert any("wins" in t or "No Institute Card is won" in t for t in after) or rules.pending(state)
     assert fives > 3
+
+
+def test_a_choice_that_picks_a_card_says_what_the_card_does() -> None:
+    from rules.argent import content
+    from rules.argent.effects import card_label
+
+    vault = card_label("Take Phase Steppers", "vault", "phase_steppers")
+    assert vault.startswith("Take Phase Steppers: When one of your mages would be wounded")
+    assert len(vault) <= 100
+    supporter = next(iter(content.supporter_cards()))
+    said = card_label(f"Draft {supporter['name']}", "supporter", supporter["id"])
+    assert said.startswith(f"Draft {supporter['name']}: ") and len(said) <= 100
+    book = content.spell_books()[0]
+    spell = card_label(f"Draft {book['name']}", "spell", book["id"])
+    assert f"L1 {book['levels'][0]['name']}: " in spell and len(spell) <= 100

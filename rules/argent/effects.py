@@ -9,6 +9,7 @@ engine can open the reaction window once the action has resolved.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -643,11 +644,36 @@ def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event])
         push(state, {"op": "draft", "seat": task["seat"], "kind": kind})
 
 
+def fit_label(text: str, limit: int = 100) -> str:
+    """Fit a choice's label to Discord's limit: drop bracketed asides first, then cut at a word."""
+    if len(text) <= limit:
+        return text
+    text = re.sub(r" \([^)]*\)", "", text)
+    if len(text) <= limit:
+        return text
+    first = text.split("; ")[0]
+    if len(first) <= limit:
+        return first
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def card_label(head: str, kind: str, card_id: str) -> str:
+    """Return a choice that picks a card and says what it does: "Draft Phase Steppers: When one..."."""
+    if kind == "spell":
+        book = content.book(card_id)
+        first = book["levels"][0]
+        gist = f"{DEPT_NAMES.get(book['department'], 'Legendary')} book, L1 {first['name']}: {first['text']}"
+    else:
+        record = content.vault(card_id) if kind == "vault" else content.supporter(card_id)
+        gist = record.get("text", "")
+    return fit_label(f"{head}: {gist}" if gist else head)
+
+
 def run_draft(state: State, task: Task, events: list[Event]) -> None:
     """Ask which card to draft from a tableau."""
     kind = task["kind"]
     opts = [
-        option("draft", f"Draft {content.card_name(kind, c)}", card=c)
+        option("draft", card_label(f"Draft {content.card_name(kind, c)}", kind, c), card=c)
         for c in dict.fromkeys(state["tableau"][kind])
     ]
     if opts:
@@ -753,7 +779,8 @@ def run_buy(state: State, task: Task, events: list[Event]) -> None:
     for card in dict.fromkeys(state["tableau"]["vault"]):
         price = max(0, content.vault(card)["cost"] - task["discount"])
         if price <= gold:
-            opts.append(option("buy", f"Buy {content.vault(card)['name']} for {price} Gold", card=card))
+            head = f"Buy {content.vault(card)['name']} for {price} Gold"
+            opts.append(option("buy", card_label(head, "vault", card), card=card))
     if task["stats"] and gold >= 4:
         for stat in ("int", "wis", "research"):
             opts.append(option("buy", f"Buy 1 {RES_NAMES[stat]} for 4 Gold", stat=stat))
@@ -2200,7 +2227,7 @@ def do_take_revealed(state: State, task: Task, arg: Any, events: list[Event]) ->
     room = task["ctx"].get("room")
     cards_here = state["board"]["rooms"][room]["cards"]
     opts = [
-        option("draft", f"Take {content.vault(c)['name']}", card=c)
+        option("draft", card_label(f"Take {content.vault(c)['name']}", "vault", c), card=c)
         for c in dict.fromkeys(c["id"] for c in cards_here)
     ]
     ask(state, task["seat"], "room_card", opts, "take one of the revealed cards", data={"room": room})
@@ -2235,7 +2262,10 @@ def do_draft_room_card(state: State, task: Task, arg: Any, events: list[Event]) 
     room = task["ctx"].get("room")
     here = state["board"]["rooms"][room]["cards"]
     unique = list(dict.fromkeys((c["kind"], c["id"]) for c in here))
-    opts = [option("draft", f"Draft {content.card_name(k, c)}", card=c, kind=k) for k, c in unique]
+    opts = [
+        option("draft", card_label(f"Draft {content.card_name(k, c)}", k, c), card=c, kind=k)
+        for k, c in unique
+    ]
     ask(state, task["seat"], "room_card", opts, "draft a card from the room", data={"room": room})
 
 

@@ -1221,26 +1221,13 @@ def candidate_options(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def fit_label(text: str, limit: int = 100) -> str:
-    """Fit a choice's label to Discord's limit: drop bracketed asides first, then cut at a word."""
-    if len(text) <= limit:
-        return text
-    text = re.sub(r" \([^)]*\)", "", text)
-    if len(text) <= limit:
-        return text
-    first = text.split("; ")[0]
-    if len(first) <= limit:
-        return first
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-
-
 def candidate_label(cand: dict[str, Any]) -> str:
     """Return a candidate choice that says what the candidate does, within Discord's 100 characters."""
     # The record's text opens "Divinity candidate who ..."; the department is already in brackets.
     does = re.sub(r"^.*? candidate (who )?", "", cand["text"]).split(";")[0].rstrip(".")
     if cand["start"].get("merit"):
         does += f"; +{cand['start']['merit']} Merit Badge"
-    return fit_label(f"{cand['name']} ({DEPT_NAMES[cand['department']]} {cand['side']}): {does}")
+    return effects.fit_label(f"{cand['name']} ({DEPT_NAMES[cand['department']]} {cand['side']}): {does}")
 
 
 def do_candidate(state: State, seat: int, opt: dict[str, Any], events: list[Event]) -> None:
@@ -1260,7 +1247,7 @@ def power_options(state: State, seat: int) -> list[dict[str, Any]]:
         if power:
             out.append(
                 # The prompt names the department; the label keeps its room for what the power does.
-                option("power", fit_label(f"{side}: {power['text']}"), side=side)
+                option("power", effects.fit_label(f"{side}: {power['text']}"), side=side)
             )
     return out
 
