@@ -2,6 +2,7 @@
 
 python -m bench [--kind KIND ...] [--seconds S] [--seed S]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
+python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 """
 
@@ -32,6 +33,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, required=True)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    talk = sub.add_parser("chatter", help="play whole games through the cogs in SimCord, count the messages")
+    talk.add_argument("--game", required=True, help="the kind to play")
+    talk.add_argument("--players", type=int, required=True)
+    talk.add_argument("--games", type=int, default=1)
+    talk.add_argument("--seed", type=int, default=1)
     fight = sub.add_parser("arena", help="bots against bots, seats rotated; the last line is a JSON summary")
     fight.add_argument("--game", required=True, help="the kind to play")
     fight.add_argument("--players", type=int, required=True)
@@ -68,6 +74,15 @@ def run_selfplay(args: argparse.Namespace) -> int:
     return 0 if summary["errors"] == 0 else 1
 
 
+def run_chatter(args: argparse.Namespace) -> int:
+    """Play whole games through the cogs in SimCord and print the counts as JSON on the last line."""
+    from bench.chatter import run
+
+    rules = games.find(args.game)
+    rules.check_players(args.players)
+    summary = run(rules.kind, args.players, args.games, args.seed)
+    print(json.dumps(summary))
+    return 0 if summary["errors"] == 0 else 1
 def run_arena(args: argparse.Namespace) -> int:
     """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
     from bench.arena import arena, format_report, summary
@@ -122,6 +137,10 @@ def run_timings(args: argparse.Namespace) -> int:
         from bench.argent_board import report as argent_board
 
         print(argent_board(), flush=True)
+    if "quadrivium" in kinds:
+        from bench.quadrivium_conflicts import report as quadrivium_conflicts
+
+        print(quadrivium_conflicts(), flush=True)
     return 1 if failed else 0
 
 
@@ -131,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command == "chatter":
+            return run_chatter(args)
         if args.command == "arena":
             return run_arena(args)
         return run_timings(args)

@@ -12,6 +12,7 @@ from discord.ext import commands
 from cogs.kit import (
     CONTENT_LIMIT,
     DYNAMIC_ITEMS,
+    SAVED,
     TableButton,
     answer,
     board_send_args,
@@ -199,9 +200,15 @@ class GameCog(commands.Cog):
             svc = service_of(self.bot)
             table = await table_here(interaction)
             reply = await svc.join(table.id, interaction.user.id, interaction.user.display_name)
-            await deliver(self.bot, reply)
-            await greet(self.bot, table, interaction.user.id)
-            await answer(interaction, reply.answer)
+            interaction.extras[SAVED] = True
+            posted = await deliver(self.bot, reply)
+            reached = await greet(self.bot, table, interaction.user.id)
+            said = [reply.answer]
+            if not posted:
+                said.append("The thread refused my message, but your seat is taken.")
+            if not reached:
+                said.append("I could not DM you: use /game hand here once the game starts.")
+            await answer(interaction, " ".join(said))
 
         await guarded(interaction, work)
 
@@ -228,8 +235,10 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             reply = await service_of(self.bot).start(table.id, interaction.user.id)
-            await deliver(self.bot, reply)
-            await answer(interaction, reply.answer)
+            interaction.extras[SAVED] = True
+            posted = await deliver(self.bot, reply)
+            refused = " The thread refused the board: `/game status` shows it." if not posted else ""
+            await answer(interaction, reply.answer + refused)
 
         await guarded(interaction, work)
 
@@ -240,12 +249,8 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(move=move_choices)
     async def play_move(self, interaction: discord.Interaction, move: str) -> None:
         """Play a move at this thread's table."""
-        try:
-            table = await table_here(interaction)
-        except TableError as exc:
-            await answer(interaction, exc.sentence)
-            return
-        await play(interaction, table.id, move, None)
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        await play(interaction, None, move, None)
 
     @game.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -263,12 +268,7 @@ class GameCog(commands.Cog):
     @game.command(name="hand")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Show your private view of this table (only you see it)."""
-        try:
-            table = await table_here(interaction)
-        except TableError as exc:
-            await answer(interaction, exc.sentence)
-            return
-        await show_private(interaction, table.id)
+        await show_private(interaction)
 
     @game.command(name="log")
     async def log_(self, interaction: discord.Interaction) -> None:
@@ -313,7 +313,7 @@ class GameCog(commands.Cog):
                 where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
                 what = w.decision.rstrip(".") or "your decision"
                 jump = f" · [jump there]({w.link})" if w.link else ""
-                lines.append(f"{where}: {what} (since <t:{int(w.since)}:R>){jump}")
+                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>){jump}")
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)

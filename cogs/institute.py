@@ -19,7 +19,7 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -29,13 +29,11 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, Offer, Reply, SeatView, StaleOffer, TableError, TableRecord, TableService
+from service import Choice, Offer, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
 """The Action Cards, in the order the die selects offer them (names as in VIEW.md)."""
-QUIET = frozenset({"assign", "reroll", "refill"})
-"""Phase I steps that post nothing in the thread: only the player's own panel changes."""
 CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
@@ -266,31 +264,10 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     """Build a seat's full panel for a private note (the kit's DMs, My private view, /game hand)."""
     svc = kit.service_of(client)
     panel = await seat_panel(svc, table.id, note.user_id)
-    events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
-    return await panel_message(svc, panel, "\n".join(events))
+    return await panel_message(svc, panel, "\n".join(e.text for e in note.events))
 
 
 # ---------------------------------------------------------------------------- acting
-
-
-async def deliver(client: discord.Client, reply: Reply, mover: int, *, quiet: bool) -> None:
-    """Deliver through the kit, minus the mover's DM (their panel is refreshed in place).
-
-    ``quiet`` also keeps a Phase I reroll or refill out of the thread: the dice are public, but a
-    board per reroll would bury the thread while both players plan; the next board shows them.
-    """
-    others = tuple(note for note in reply.private if note.user_id != mover)
-    reply = replace(reply, board=None if quiet else reply.board, private=others)
-    async with kit.delivery_turn(client, reply.table.id):
-        await kit.post(client, reply)
-    await kit.after_delivery(client, reply)
-
-
-async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
-    """Replace the panel the interaction came from with a fresh one."""
-    files = message.pop("files", [])
-    message.setdefault("view", None)
-    await interaction.edit_original_response(attachments=files, **message)
 
 
 def seat_stamp(now: SeatView) -> str:
@@ -312,46 +289,44 @@ def on_own_panel(interaction: discord.Interaction) -> bool:
     return message.flags.ephemeral or interaction.guild_id is None
 
 
+async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """Replace the panel the interaction came from with a fresh one."""
+    files = message.pop("files", [])
+    message.setdefault("view", None)
+    await interaction.edit_original_response(attachments=files, **message)
+
+
 async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
-    """Play a move from a panel: the service checks the panel is current under the lock; refresh it."""
+    """Play a move from a panel (guarded) on the kit's one path; the service checks the panel's
+    fingerprint under the table's lock, and an out-of-date panel is replaced, not obeyed.
+
+    The clicked panel is replaced by the fresh one (with what the move did); the board is a new
+    thread message only when the turn passes, else the living board is edited, so Phase I's
+    steps (assignments show nothing at all, rerolls only edit the board) do not flood the thread.
+    """
     if not on_own_panel(interaction):
         await kit.answer(interaction, NOT_A_PANEL)
         return
-    if not interaction.response.is_done():
-        await interaction.response.defer()
-    svc = kit.service_of(interaction.client)
-    user = interaction.user.id
-    try:
-        step = (await seat_panel(svc, table_id, user)).view["step"]
-        reply = await svc.act(table_id, user, code, offer=Offer(fp, seat_stamp))
-    except StaleOffer:
-        note = "That panel was out of date (you or the game moved on): here is the current one."
-        await _refresh(interaction, svc, table_id, note)
-        return
-    except TableError as exc:
-        await interaction.followup.send(exc.sentence, ephemeral=True)
-        return
-    quiet = step == "assign" and code.split(" ", 1)[0] in QUIET
-    await deliver(interaction.client, reply, user, quiet=quiet)
-    await _refresh(interaction, svc, table_id, reply.answer)
-
-
-async def _refresh(interaction: discord.Interaction, svc: TableService, table_id: int, note: str) -> None:
-    """Replace the panel the click came from with the seat's current one, headed by a note."""
-    try:
-        fresh = await seat_panel(svc, table_id, interaction.user.id)
-    except TableError as exc:
-        await interaction.followup.send(exc.sentence, ephemeral=True)
-        return
-    await _edit(interaction, await panel_message(svc, fresh, note))
-
-
-async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
-    """Answer ephemerally with the user's panel."""
 
     async def work() -> None:
         svc = kit.service_of(interaction.client)
-        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id))
+        try:
+            await kit.play_now(interaction, table_id, code, None, edit=True, offer=Offer(fp, seat_stamp))
+        except StaleOffer:
+            note = "That panel was out of date (you or the game moved on): here is the current one."
+            fresh = await seat_panel(svc, table_id, interaction.user.id)
+            await _edit(interaction, await panel_message(svc, fresh, note))
+
+    await kit.guarded(interaction, work, update=True)
+
+
+async def show_panel(interaction: discord.Interaction, table_id: int | None) -> None:
+    """Answer ephemerally with the user's panel (``table_id`` None: this thread's table)."""
+
+    async def work() -> None:
+        svc = kit.service_of(interaction.client)
+        found = table_id if table_id is not None else (await kit.table_here(interaction)).id
+        message = await panel_message(svc, await seat_panel(svc, found, interaction.user.id))
         await kit.answer(interaction, message.pop("content"), **message)
 
     await kit.guarded(interaction, work)
@@ -388,40 +363,13 @@ class MoveButton(kit.StampedMoveButton, prefix="ins:m", stamp=kit.FINGERPRINT):
         await act(interaction, self.table_id, self.stamp, self.value)
 
 
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ins:s:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<n>\d)",
-):
-    """A select of legal moves (when there are too many for buttons)."""
+class MoveSelect(kit.StampedMoveSelect, prefix="ins:s", stamp=kit.FINGERPRINT, placeholder="Choose…"):
+    """A select of legal moves (when there are too many for buttons), valid while the panel
+    keeps its fingerprint."""
 
-    def __init__(
-        self, table_id: int, fp: str, n: int, choices: list[Choice] | None = None, placeholder: str = ""
-    ) -> None:
-        options = [discord.SelectOption(label=_clip(c.label, 100), value=c.value) for c in choices or []]
-        super().__init__(
-            discord.ui.Select(
-                placeholder=_clip(placeholder or "Choose…", 150),
-                custom_id=f"ins:s:{table_id}:{fp}:{n}",
-                options=options or [discord.SelectOption(label="(nothing)", value="-")],
-                row=n,
-            )
-        )
-        self.table_id, self.fp = table_id, fp
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> MoveSelect:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        return cls(int(match["table"]), match["fp"], int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the chosen move."""
-        values = self.item.values
-        if not values or values[0] == "-":
-            await kit.answer(interaction, "There is nothing to choose right now.")
-            return
-        await act(interaction, self.table_id, self.fp, values[0])
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
+        """Play the chosen move from the panel."""
+        await act(interaction, self.table_id, self.stamp, value)
 
 
 class DieSelect(
@@ -582,12 +530,8 @@ class InstituteCog(commands.Cog):
     @institute.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your private panel for this thread's Institute game (only you see it)."""
-        try:
-            table = await kit.table_here(interaction)
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await show_panel(interaction, table.id)
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        await show_panel(interaction, None)
 
     @institute.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:

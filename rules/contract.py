@@ -473,6 +473,20 @@ class Rules(ABC):
         events = self.resolve(new, seat, move)
         return new, events
 
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether the service may play ``move``, the seat's only legal move, for this prompt.
+
+        Say True only where no player could want anything else AND whether the seat has a
+        choice does not depend on anything hidden (a card in hand, a face-down card): the others
+        would learn it from the automatic move. Safe default: every prompt is asked.
+        """
+        return False
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Return the move that declines an optional reaction prompt (played for a seat that
+        asked to pass every reaction), or None when the prompt cannot be declined."""
+        return None
+
     def why_not(self, state: State, seat: Seat, move: Move) -> str:
         """Return the sentence for a move that is not legal now (override for detail)."""
         return "That move is not allowed right now."

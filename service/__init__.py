@@ -1,17 +1,21 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
+from service.notify import MILESTONE
 from service.replies import (
     Board,
     Choice,
     PrivateNote,
     PublicView,
     Reply,
+    SeatLine,
     SeatView,
     StaleOffer,
     TableError,
     WaitingTable,
 )
 from service.tables import (
+    AUTO_PREF,
+    REACTIONS_PREF,
     Offer,
     TableService,
     move_value,
@@ -23,12 +27,16 @@ from service.tables import (
 from store import TableRecord
 
 __all__ = [
+    "AUTO_PREF",
+    "MILESTONE",
+    "REACTIONS_PREF",
     "Board",
     "Choice",
     "Offer",
     "PrivateNote",
     "PublicView",
     "Reply",
+    "SeatLine",
     "SeatView",
     "StaleOffer",
     "TableError",

@@ -6,10 +6,12 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.contract import Move, Prompt
+from rules.contract import Event, Move, Prompt, Result
 from store import TableRecord
 
 
@@ -38,6 +40,55 @@ class Choice:
     move: Move | None = field(default=None, compare=False, repr=False)
 
 
+def tag_namer(tags: dict[str, str]) -> Callable[[str], str]:
+    """Return a function that replaces each seat tag in a text ("P2", "Red") by its player's name.
+
+    ``tags`` maps a tag to what replaces it, e.g. ``{"P2": "bob (P2)"}``. Whole words only; a tag
+    already in brackets (a text named before) is left alone.
+    """
+    if not tags:
+        return lambda text: text
+    alternatives = "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w(])({alternatives})(?![\w)])")
+    return lambda text: pattern.sub(lambda m: tags[m[1]], text)
+
+
+def waiting_sentence(
+    prompts: Iterable[Prompt], names: dict[int, str], marks: dict[int, str] | None = None
+) -> str:
+    """Say whom the game waits on and for what, e.g. "Waiting on bob (P2): take your turn.".
+
+    ``marks`` are the seats' tags in the game ("Red", "P2"): each player is named beside theirs,
+    and a prompt that opens with its seat's tag ("P2: take your turn.") does not repeat it.
+    """
+    marks = marks or {}
+    asks: dict[int, list[str]] = {}
+    for prompt in prompts:
+        mark = marks.get(prompt.seat)
+        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
+        asks.setdefault(prompt.seat, []).append(text)
+    if not asks:
+        return "Waiting on nobody."
+
+    def who(seat: int) -> str:
+        name = str(names.get(seat, seat))
+        return f"{name} ({marks[seat]})" if marks.get(seat) else name
+
+    parts = [f"{who(n)}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
+    return "Waiting on " + "; ".join(parts) + "."
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One entry of a table's seat legend: the seat, its name in the game (a colour or its
+    number), the player's display name and user id."""
+
+    seat: int
+    mark: str
+    name: str
+    user_id: int
+
+
 @dataclass(frozen=True)
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
@@ -45,6 +96,13 @@ class Board:
     ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
     ``view_text`` holds the public view as text. Neither ever carries a secret. ``in_play``
     marks the board of a running game (it gets the "My private view" button).
+
+    The same content comes as data for a cog that words its own message (no cog parses
+    ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
+    prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
+    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass").
+    ``fresh`` says whether this board starts a new thread message (the turn passed to another
+    seat, the game began or ended); otherwise it updates the turn's living board in place.
     """
 
     table_id: int
@@ -59,6 +117,27 @@ class Board:
     quiet: bool = False
     """A move nobody else needs to see: no public event, no fresh prompt, not the end.
     The kit then posts nothing in the thread (the mover is answered ephemerally)."""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    legend: tuple[SeatLine, ...] = ()
+    result: Result | None = None
+    automatic: tuple[str, ...] = ()
+    fresh: bool = True
+    opening: bool = False
+    """The first board of a game."""
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Return each seat's player name, from the legend."""
+        return {line.seat: line.name for line in self.legend}
+
+    def named(self, text: str) -> str:
+        """Return a game text with each seat's player named beside its tag: "bob (P2) places..."."""
+        return tag_namer({line.mark: f"{line.name} ({line.mark})" for line in self.legend if line.mark})(text)
+
+    def waiting_sentence(self) -> str:
+        """Say whom the game waits on and for what (the prompts' public text)."""
+        return waiting_sentence(self.waiting, self.names, {line.seat: line.mark for line in self.legend})
 
 
 @dataclass(frozen=True)
@@ -66,7 +145,10 @@ class PrivateNote:
     """What one seat alone may read: its private events and its own view.
 
     ``choices`` are that seat's legal moves now (for a select in a DM or an ephemeral answer);
-    ``dm_ok`` is the reachability the store last saw (False: do not try a DM).
+    ``dm_ok`` is the reachability the store last saw (False: do not try a DM). As data:
+    ``title`` (the table's name), ``events`` (this seat's private events, with their ``data``)
+    and ``waiting`` (this seat's own prompts). ``mover`` marks the note of the seat that just
+    moved: it answers that player's click and is never sent as a DM.
     """
 
     table_id: int
@@ -79,6 +161,10 @@ class PrivateNote:
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
     kind: str = ""
+    title: str = ""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    mover: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,18 +20,21 @@ from dataclasses import dataclass, replace
 
 import render
 from rules import registry, rng
-from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
-from service import guide, reading
+from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
+from service import guide, notify, reading
 from service.replies import (
     Board,
     Choice,
     PrivateNote,
     PublicView,
     Reply,
+    SeatLine,
     SeatView,
     StaleOffer,
     TableError,
     WaitingTable,
+    tag_namer,
+    waiting_sentence,
 )
 from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
@@ -44,6 +47,12 @@ VALUE_LIMIT = 100
 THREAD_NAME_LIMIT = 100
 PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
+AUTO_PREF = "auto"
+"""Seat setting: "off" stops the service playing that seat's forced decisions for it."""
+REACTIONS_PREF = "reactions"
+"""Seat setting: "pass" has the service decline every reaction window of that seat."""
+AUTO_LIMIT = 60
+"""At most this many automatic moves after one move (a round's forced steps are far fewer)."""
 _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 _INDEX_TOKEN = re.compile(r"#(?P<version>[0-9]{1,18})\.(?P<index>[0-9]{1,6})")
 TABLE_ID_MAX = 2**63 - 1
@@ -446,9 +455,84 @@ class TableService:
                 result=None if result is None else result.to_json(),
             )
             after = _Table(record, done.state, loaded.rules, loaded.seats)
+            after, events, automatic, result = await self._auto_resolve(after, list(done.events), result)
             compose = self._compose
-            reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
+            reply = await asyncio.to_thread(
+                compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
+            )
             return replace(reply, answer=f"You played: {done.label}.")
+
+    async def _auto_resolve(
+        self, table: _Table, events: list[Event], result: Result | None
+    ) -> tuple[_Table, list[Event], list[str], Result | None]:
+        """Play what no seat needs to decide (called under the table's lock, after a move).
+
+        A forced decision (one legal move, on a prompt the game declares auto-resolvable) is
+        played unless the seat set ``auto`` to "off"; a reaction window is declined for a seat
+        that set ``reactions`` to "pass". Each is stored as that seat's own move, logged as
+        automatic. Returns the table after them, every event, their labels and the result.
+        """
+        table_id = table.record.id
+        off = await self.store.seat_prefs(table_id, AUTO_PREF)
+        passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
+        labels: list[str] = []
+        for _ in range(AUTO_LIMIT):
+            if result is not None or table.record.status != "active":
+                break
+            found = await asyncio.to_thread(_forced_move, table, off, passing)
+            if found is None:
+                break
+            seat, move = found
+            rules, state = table.rules, table.state
+            label = rules.label(state, seat, move)
+            try:
+                after, more = await asyncio.to_thread(rules.apply, state, seat, move)
+            except RulesError:
+                break
+            result = rules.result(after) if rules.is_over(after) else None
+            waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
+            try:
+                version = await self.store.commit_move(
+                    table_id,
+                    table.record.version,
+                    seat,
+                    move.to_json(),
+                    [e.to_json() for e in more],
+                    after,
+                    waiting if result is None else [],
+                    None if result is None else result.to_json(),
+                )
+            except StoreError:
+                log.info("table %s: automatic move not saved (the table changed)", table_id)
+                break
+            log.info("table %s seat %s %s (automatic) -> v%s", table_id, seat, move.action, version)
+            record = replace(
+                table.record,
+                version=version,
+                status="active" if result is None else "finished",
+                result=None if result is None else result.to_json(),
+            )
+            table = _Table(record, after, rules, table.seats)
+            events.extend(more)
+            labels.append(f"{self._mark(table, seat)} {table.seats[seat].name}: {label}")
+        return table, events, labels, result
+
+    async def auto_play(self, table_id: int) -> Reply | None:
+        """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
+        setting); return what to deliver, or None when nothing was due."""
+        async with self._lock(table_id):
+            try:
+                loaded = await self._load_active(table_id)
+            except TableError:
+                return None
+            after, events, automatic, result = await self._auto_resolve(loaded, [], None)
+            if not automatic:
+                return None
+            compose = self._compose
+            reply = await asyncio.to_thread(
+                compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
+            )
+            return replace(reply, answer="Played automatically: " + "; ".join(automatic) + ".")
 
     @staticmethod
     async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
@@ -576,6 +660,16 @@ class TableService:
             ]
 
         return await asyncio.to_thread(read)
+
+    async def public_event_log(self, table_id: int, *, back: int | None = None) -> list[Event]:
+        """Return the public events (with their ``data``) of the last ``back`` moves, or of all.
+
+        For a cog that summarises a stretch of play (a round) from data, never from sentences.
+        """
+        table = await self.table(table_id)
+        since = 0 if back is None else max(0, table.version - back)
+        records = await self.store.moves(table_id, since_version=since)
+        return [event for r in records for event in map(Event.from_json, r.events) if event.public]
 
     async def _load_started(self, table_id: int) -> _Table:
         """Load a table whose game has started, refusing a lobby or a table closed in its lobby."""
@@ -784,20 +878,25 @@ class TableService:
         result: Result | None = None,
         opening: bool = False,
         status: bool = False,
+        automatic: tuple[str, ...] = (),
     ) -> Reply:
         """Build the board, the private notes and the pings after a move (or at start)."""
         rules, state = table.rules, table.state
         prompts = rules.pending(state)
         old = rules.pending(before) if before is not None else []
-        fresh = _fresh_seats(prompts, old)
+        fresh = notify.fresh_seats(prompts, old)
         over = rules.is_over(state)
         if result is None and over:
             result = rules.result(state)
+        public_events = tuple(e for e in events if e.public)
         lines: list[str] = []
         if opening:
             lines.append(f"The game begins. {self._legend(table)}")
+        # Public texts name each seat's player beside the game's tag: "bob (P2) places...".
         named = name_seats(table.rules, table.names())
-        lines.extend(named(e.text) for e in events if e.public)
+        lines.extend(named(e.text) for e in public_events)
+        if automatic:
+            lines.append("Played automatically: " + "; ".join(named(a) for a in automatic) + ".")
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -815,12 +914,14 @@ class TableService:
             mover is not None
             and not opening
             and not status
-            and not any(e.public for e in events)
+            and not public_events
+            and not automatic
             and not fresh
             and set(prompts) == set(old)
             and not over
             and not closed
         )
+        pinged = set() if status else notify.pings(prompts, old, mover)
         public = rules.view(state, None)
         # The drawing names the players and marks the last move: public texts and views only.
         caption = render.Caption(
@@ -836,33 +937,46 @@ class TableService:
             text="\n".join(lines),
             image=image,
             view_text=None if image else rules.view_text(public),
-            ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
+            ping=tuple(table.seats[n].user_id for n in sorted(pinged)),
             finished=over or closed,
             in_play=not (over or closed),
             kind=rules.kind,
             quiet=quiet,
+            events=public_events,
+            waiting=() if over or closed else tuple(prompts),
+            legend=self._legend_lines(table),
+            result=result,
+            automatic=automatic,
+            opening=opening,
+            fresh=status
+            or notify.starts_message(
+                pinged=pinged, opening=opening, over=over, closed=closed, events=public_events
+            ),
         )
         notes: list[PrivateNote] = []
         if not status:
             for number in sorted(table.seats):
                 secret = [e for e in events if not e.public and e.visible_to(number)]
-                if opening or secret or number in fresh:
-                    notes.append(self._private(table, number, secret))
+                # The mover's follow-up decisions come back on the answer to its click.
+                moving = number == mover and bool(rules.legal_moves(state, number))
+                if opening or secret or number in fresh or moving:
+                    notes.append(self._private(table, number, secret, mover=number == mover))
         answer = "Done." if mover is not None else "The game has begun."
         return Reply(table.record, answer, board, tuple(notes))
 
-    def _private(self, table: _Table, seat: int, secret: list[Event]) -> PrivateNote:
+    def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
         view = rules.view(table.state, seat)
         image = render.private(rules.kind, view)
+        title = self.thread_name(table.record)
         tag = rules.seat_tag(seat)
         named = name_seats(rules, table.names())
-        lines = [f"{self.thread_name(table.record)}: you are {tag}."]
+        lines = [f"{title}: you are {tag}."]
         lines.extend(named(e.text) for e in secret)
-        waiting = [_asked(p.text, tag) for p in rules.pending(table.state) if p.seat == seat]
-        if waiting:
-            lines.append("Your decision: " + " ".join(waiting))
+        asked = tuple(p for p in rules.pending(table.state) if p.seat == seat)
+        if asked:
+            lines.append("Your decision: " + " ".join(_asked(p.text, tag) for p in asked))
         record = table.seats[seat]
         return PrivateNote(
             table_id=table.record.id,
@@ -875,6 +989,21 @@ class TableService:
             choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,
+            title=title,
+            events=tuple(secret),
+            waiting=asked if table.record.status == "active" else (),
+            mover=mover,
+        )
+
+    @staticmethod
+    def _mark(table: _Table, seat: int) -> str:
+        """Return a seat's name in the game's own terms: a colour, or P1, P2... (``Rules.seat_tag``)."""
+        return table.rules.seat_tag(seat)
+
+    def _legend_lines(self, table: _Table) -> tuple[SeatLine, ...]:
+        return tuple(
+            SeatLine(n, self._mark(table, n), table.seats[n].name, table.seats[n].user_id)
+            for n in sorted(table.seats)
         )
 
     @staticmethod
@@ -886,14 +1015,8 @@ class TableService:
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
-        asks: dict[int, list[str]] = {}
-        for prompt in prompts:
-            asks.setdefault(prompt.seat, []).append(_asked(prompt.text, table.rules.seat_tag(prompt.seat)))
-        if not asks:
-            return "Waiting on nobody."
-        names = table.names()
-        parts = [f"{names[n]}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
-        return "Waiting on " + "; ".join(parts) + "."
+        marks = {n: table.rules.seat_tag(n) for n in table.seats}
+        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()}, marks)
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
@@ -918,12 +1041,7 @@ def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:
     Games name seats by ``Rules.seat_tag`` ("Red", "P2"); the thread names people:
     "P2 places a mage" becomes "bob (P2) places a mage". A tag already in brackets is left alone.
     """
-    tags = {rules.seat_tag(n): name for n, name in names.items()}
-    if not tags:
-        return lambda text: text
-    alternatives = "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![\w(])({alternatives})(?![\w)])")
-    return lambda text: pattern.sub(lambda m: tags[m[1]], text)
+    return tag_namer({rules.seat_tag(n): name for n, name in names.items()})
 
 
 def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
@@ -959,10 +1077,29 @@ def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
     return {n: replace(s, seat=n) for n, s in seats.items()}
 
 
-def _fresh_seats(prompts: list[Prompt], old: list[Prompt]) -> set[int]:
-    """Return the seats with a prompt they did not have before (a mover still asked the same is not)."""
-    before = set(old)
-    return {p.seat for p in prompts if p not in before}
+def _forced_move(
+    table: _Table, off: dict[int, str], passing: dict[int, str]
+) -> tuple[int, Move] | None:
+    """Return a (seat, move) the service may play by itself now, or None.
+
+    A reaction window of a seat that passes every reaction is declined; a decision with one
+    legal move is played when the game declares that prompt auto-resolvable and the seat did
+    not turn automatic play off.
+    """
+    rules, state = table.rules, table.state
+    for prompt in rules.pending(state):
+        user = table.seats[prompt.seat].user_id
+        if prompt.kind is PromptKind.REACTION and passing.get(user) == "pass":
+            move = rules.decline(state, prompt.seat, prompt)
+            if move is not None and move in rules.legal_moves(state, prompt.seat):
+                return prompt.seat, move
+            continue
+        if off.get(user) == "off":
+            continue
+        legal = rules.legal_moves(state, prompt.seat)
+        if len(legal) == 1 and rules.auto_resolvable(state, prompt, legal[0]):
+            return prompt.seat, legal[0]
+    return None
 
 
 def _pref_key(key: str) -> str:

@@ -167,7 +167,7 @@ def test_7_auric_catalyst_answers_gold_costs_but_never_a_swap() -> None:
     state, me, _, _ = three()
     state["seats"][me]["vaults"].append({"id": "auric_catalyst", "exhausted": False})
     gold = state["seats"][me]["gold"]
-    state = run(state, me, [{"pay": {"gold": 3, "swap": True}}, {"gain": {"ip": 1}}], via="supporter")
+    state = run(state, me, [{"pay": {"gold": 3, "swap": True}}, {"gain": {"mana": 1}}], via="supporter")
     assert state["seats"][me]["gold"] == gold - 3 and not state["agenda"]
     # The Astronomy Tower A's per-space Gold.
     state = board_with(state, "astronomy_tower")
@@ -305,3 +305,79 @@ def test_15_vault_a_reveals_nothing_with_nobody_in_the_room() -> None:
         said += [e.text for e in events]
     assert not any("reveals" in text for text in said)
     assert not any(m["loc"].startswith("vault/") for m in state["mages"])
+
+
+# --------------------------------------------------------------------------- rulings revisited
+
+
+def test_ruling_an_ip_gain_may_be_declined_where_declining_can_matter() -> None:
+    """FAQ: "Benefits are never mandatory". With 3+ players the Second-most Influence voter may be
+    dealt face down, so more IP can cost a vote: the IP is offered ("Take none of the IP"); with two
+    players (that voter removed, rulebook Argent for Two) it is simply gained."""
+    state, me, _, _ = three()
+    ip, gold = state["seats"][me]["ip"], state["seats"][me]["gold"]
+    state = run(state, me, [{"gain": {"gold": 2, "ip": 1}}], via="bell")
+    assert state["seats"][me]["gold"] == gold + 2, "Gold cannot hurt: it is gained at once"
+    state = pick(state, "Take none of the IP")
+    assert state["seats"][me]["ip"] == ip
+    two = round_one(2)
+    me = seat_now(two)
+    ip = two["seats"][me]["ip"]
+    two = run(two, me, [{"gain": {"ip": 1}}], via="bell")
+    assert two["seats"][me]["ip"] == ip + 1 and not two["agenda"]
+
+
+def test_ruling_designed_parts_are_labelled_with_a_note() -> None:
+    """Our decisions are not printed facts: shadow slots, the 3/4/5-player grids, the candidate sheet
+    pairings and Recompense's and Retribution's `by: opponent` carry `designed` and a note."""
+    from rules.argent import cards
+
+    for room in cards.rooms():
+        kinds = [s["kind"] for side in room["sides"].values() for s in side["slots"]]
+        shadows = any(k.startswith("shadow") for k in kinds)
+        assert ("shadow slots" in room.get("designed", [])) == shadows and (not shadows or room["note"])
+    for layout in cards.layouts():
+        assert layout["source"] == "designed" or "grid" in layout["designed"]
+    assert all("sheet pairing" in c["designed"] and c["note"] for c in cards.candidates())
+    levels = {lv["name"]: lv for lv in cards.spell_levels().values()}
+    for name in ("Recompense", "Retribution"):
+        assert levels[name]["designed"] == ["trigger.by"] and levels[name]["note"]
+
+
+def test_ruling_names_and_titles_follow_the_sheet_unless_the_rulebook_says_otherwise() -> None:
+    """The sheet: Nostros Calahan; The "Crystal Witch", The "Mercenary King", The "Sorceror Baron";
+    Editor of the Student Newspaper "Seeing Eye", University Drama Troupe Director. The rulebook's
+    candidate list gives Director of University Development, Dept. of Planar Studies Senior
+    Researcher and Honor Court Chief Justice, which we keep."""
+    from rules.argent import cards
+
+    voters = {v["name"]: v["title"] for v in cards.voters()}
+    assert "Nostros Calahan" in voters and "Nostros Calahaan" not in voters
+    for name, title in (
+        ("Adienna Callista", 'The "Crystal Witch"'),
+        ("Gerard Matranga", 'The "Mercenary King"'),
+        ("Rufus Zane", 'The "Sorceror Baron"'),
+    ):
+        assert voters[name] == title
+    titles = {s["name"]: s["title"] for s in cards.supporters()}
+    assert titles["Jance Eylon"] == 'Editor of the Student Newspaper "Seeing Eye"'
+    assert titles["Tanis Trilives"] == "University Drama Troupe Director"
+    # The rulebook's candidate list (The Candidates): "Mannheim Wildern, Director of University
+    # Development", "Xal Ezra, Dept. of Planar Studies Senior Researcher", "Jion Erjon, Honor Court
+    # Chief Justice".
+    candidates = {c["name"]: c["title"] for c in cards.candidates()}
+    assert candidates["Mannheim Wildern"] == "Director of University Development"
+    assert candidates["Xal Ezra"] == "Dept. of Planar Studies Senior Researcher"
+    assert candidates["Jion Erjon"] == "Honor Court Chief Justice"
+
+
+def test_auric_catalyst_answers_a_gold_cost_its_holder_could_not_pay() -> None:
+    """Auric Catalyst makes the Gold cost 0, so it is offered even when the Gold is lacking, and the
+    rest of the list ("do X to do Y", FAQ) then happens."""
+    state, me, _, _ = three()
+    state["seats"][me]["vaults"].append({"id": "auric_catalyst", "exhausted": False})
+    state["seats"][me]["gold"] = 0
+    mana = state["seats"][me]["mana"]
+    state = run(state, me, [{"pay": {"gold": 3}}, {"gain": {"mana": 2}}], via="supporter")
+    state = pick(state, "React with Auric Catalyst")
+    assert state["seats"][me]["gold"] == 0 and state["seats"][me]["mana"] == mana + 2

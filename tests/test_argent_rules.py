@@ -45,6 +45,7 @@ def test_a_bell_tower_card_ends_the_turn_even_with_extra_actions() -> None:
     me = seat_now(state)
     state["turn"]["allow"].append({"kinds": ["any"], "no_powers": False, "group": None, "optional": False})
     state = act(state, me, "bell", card="popularity")
+    state = pick(state, "Gain 1 IP")
     assert seat_now(state) != me
 
 
@@ -344,6 +345,7 @@ def test_great_hall_takes_up_to_three_mages_in_one_action() -> None:
         state = pick(state, "in Great Hall")
     for _ in range(3):
         state = pick(state, "Claim")
+        state = pick(state, "Gain 1 IP")
     assert sum(1 for m in state["mages"] if m["loc"].startswith("great_hall")) == 3
     assert state["seats"][me]["ip"] == ip + 3
 
@@ -406,6 +408,7 @@ def test_council_chamber_b_top_slots_never_repeat_a_choice() -> None:
     state = pick(state, "Claim")
     first = labels(state)
     state = pick(state, "Gain 1 IP")
+    state = pick(state, "Gain 1 IP")  # FAQ: benefits are optional, so the IP itself is offered
     assert "Gain 1 IP" in first and "Gain 1 IP" not in labels(state)
 
 
@@ -488,6 +491,7 @@ def test_tardy_places_after_the_last_bell_tower_offering() -> None:
     state["seats"][other]["starter"] = {"id": "tardy", "exhausted": False}
     state["bell"] = ["popularity"]
     state = act(state, me, "bell", card="popularity")
+    state = pick(state, "Gain 1 IP")
     assert seat_now(state) == other
     state = pick(state, "React with Tardy")
     state = pick(state, "Place in Guilds")
@@ -522,6 +526,7 @@ def test_auric_catalyst_waives_a_gold_cost() -> None:
     assert R.pending(state)[0].kind.value == "reaction"
     ip = state["seats"][me]["ip"]
     state = pick(state, "React with Auric Catalyst")
+    state = pick(state, "Gain 1 IP")
     assert state["seats"][me]["gold"] == gold
     assert state["seats"][me]["ip"] == ip + 1
     assert state["seats"][me]["discard"] == [{"kind": "vault", "id": "auric_catalyst", "secret": False}]

@@ -264,13 +264,16 @@ def _bring(s: State, op: Op) -> None:
         _go(s, pick, here(s, op))
 
 
-@handler("take_here")
-def _take_here(s: State, op: Op) -> None:
-    """Take a glyph from the room's source even past a guardian."""
-    source = s["rooms"][here(s, op)]["source"]
-    if source is not None:
-        give_glyph(s["wizards"][op["by"]], source)
-        say(s, "glyph", f"{who(s, op['by'])} takes glyph {source}.")
+@handler("take_source")
+def _take_source(s: State, op: Op) -> None:
+    """Take the glyph of a source in range, even past a guardian."""
+    rooms = [r for r in _range(s, op, op["range"]) if s["rooms"][r]["source"] is not None]
+    room = ask(s, op, op["by"], "Take the glyph of which source?", [(r, room_name(r)) for r in rooms])
+    if room is None:
+        return
+    glyph = s["rooms"][room]["source"]
+    give_glyph(s["wizards"][op["by"]], glyph)
+    say(s, "glyph", f"{who(s, op['by'])} takes glyph {glyph} from the source in the {room_name(room)}.")
 
 
 @handler("gain")
@@ -290,23 +293,6 @@ def _gain(s: State, op: Op) -> None:
     for i, g in zip(seats, picks, strict=True):
         give_glyph(s["wizards"][i], g)
         say(s, "glyph", f"{who(s, i)} gains glyph {g}.")
-
-
-@handler("steal")
-def _steal(s: State, op: Op) -> None:
-    """Take a glyph from another wizard."""
-    me = op["by"]
-    pool = wizards_in(s, here(s, op)) if op["range"] == "here" else range(len(s["wizards"]))
-    victims = [i for i in pool if i != me and s["wizards"][i]["glyphs"]]
-    seat = ask(s, op, me, "Take a glyph from whom?", [(i, who(s, i)) for i in victims])
-    if seat is None:
-        return
-    glyph = ask(
-        s, op, me, "Which glyph?", [(g, f"Glyph {g}") for g in sorted(set(s["wizards"][seat]["glyphs"]))]
-    )
-    s["wizards"][seat]["glyphs"].remove(glyph)
-    give_glyph(s["wizards"][me], glyph)
-    say(s, "glyph", f"{who(s, me)} takes glyph {glyph} from {who(s, seat)}.")
 
 
 @handler("lose")
@@ -526,12 +512,16 @@ def _wild(s: State, op: Op) -> None:
     levels = [op["level"]] if op["level"] else [1, 2, 3, 4]
     for level in levels:
         wild_shuffle(s, level)
-    say(s, "wild", "Wild magic: the unbound spells are shuffled back onto their slots.")
+    which = "every level" if len(levels) > 1 else f"level {levels[0]}"
+    say(s, "wild", f"Wild magic: the unbound spells of {which} are shuffled back.", levels=levels)
 
 
 def wild_shuffle(s: State, level: int) -> None:
     """Shuffle the unbound, unrevealed spells of one level among their slots."""
-    shown = (s.get("reveal") or {}).get("slot")
+    reveal = s.get("reveal") or {}
+    shown = reveal.get("slot") if reveal.get("turn") == s["turn"] else None
+    if reveal.get("slot") and shown is None and slot_level(reveal["slot"]) == level:
+        reveal["slot"] = None  # an earlier turn's reveal: its spell may now lie anywhere
     slots = [
         k
         for k, v in s["slots"].items()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 from typing import Any
 
 from rules.academy import moves, scoring, turn
@@ -164,14 +163,17 @@ class AcademyRules(Rules):
         """Re-draw what the seat cannot know: other seats' disasters, deck orders, unbound spells."""
         s = pickle.loads(pickle.dumps(state))
         hidden = [i for i, h in enumerate(s["hands"]) if h is not None and i != seat]
-        pool = [s["hands"][i] for i in hidden] + s["disaster_deck"]
+        # Pools are sorted before shuffling, so a sample depends only on what the seat knows.
+        pool = sorted([s["hands"][i] for i in hidden] + s["disaster_deck"])
         rng.shuffle(pool)
         for i in hidden:
             s["hands"][i] = pool.pop()
         s["disaster_deck"] = pool
+        s["progression"] = sorted(s["progression"])
         rng.shuffle(s["progression"])
+        s["room_deck"] = sorted(s["room_deck"])
         rng.shuffle(s["room_deck"])
-        shown = (s["reveal"] or {}).get("slot")
+        shown = (s["reveal"] or {}).get("slot")  # a revealed face-down spell is known while it shows
         for level in (1, 2, 3, 4):
             slots = [
                 k
@@ -181,7 +183,7 @@ class AcademyRules(Rules):
                 and k != shown
                 and k.split("-")[1] in {1: "123", 2: "45", 3: "6", 4: "7"}[level]
             ]
-            keys = [s["slots"][k]["spell"] for k in slots]
+            keys = sorted(s["slots"][k]["spell"] for k in slots)
             rng.shuffle(keys)
             for k, key in zip(slots, keys, strict=True):
                 s["slots"][k]["spell"] = key
@@ -202,6 +204,3 @@ class AcademyRules(Rules):
     def view_text(self, view: View) -> str:
         """Return the view as plain text."""
         return json.dumps(view, indent=1)
-
-
-_ = random

@@ -182,6 +182,7 @@ def _cast_moves(s: State, seat: int) -> list[Move]:
 def act(s: State, seat: int, move: Move) -> None:
     """Carry out a legal move of the action, share or setup steps, then run the queue."""
     name = move.action
+    turn.forget_reveal(s)
     if name == "choose":
         from rules.academy.flow import answer
 
@@ -343,7 +344,7 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
             s["binding"] = False
         return
     s["binding"] = False
-    s["reveal"] = {"slot": slot, "spell": entry["spell"], "seat": seat, "shuffled": True}
+    s["reveal"] = {"slot": slot, "spell": entry["spell"], "seat": seat, "turn": s["turn"]}
     if s["memory"] == "open":
         say(
             s,

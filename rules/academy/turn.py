@@ -21,7 +21,6 @@ PAY_ORDER = {"move": ("move", "room", "magic"), "room": ("room", "magic"), "magi
 def start_turn(s: State) -> None:
     """Begin the current player's turn: their disaster card first."""
     s["turn"] += 1
-    s["reveal"] = None
     s["damage"] = {}
     s["shield"] = None
     s["extra"] = 0
@@ -139,7 +138,16 @@ def _after_endure(s: State, op: Op) -> None:
 
 
 def next_turn(s: State) -> None:
-    """Pass the turn clockwise; the reveal of this turn's cast is forgotten."""
+    """Pass the turn clockwise.
+
+    Ruling: the reveal of the turn's last cast stays on the board until the next move is made (else a
+    cast as the last action would never be seen); ``forget_reveal`` clears it then.
+    """
     s["current"] = (s["current"] + 1) % len(s["wizards"])
-    s["reveal"] = None
     start_turn(s)
+
+
+def forget_reveal(s: State) -> None:
+    """Clear a reveal left over from an earlier turn (called before each move)."""
+    if s["reveal"] is not None and s["reveal"].get("turn") != s["turn"]:
+        s["reveal"] = None

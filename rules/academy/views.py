@@ -7,13 +7,14 @@ from typing import Any
 from rules.academy import turn
 from rules.academy.cards import characters, disasters, room_cards, rooms, scenarios, spells
 from rules.academy.state import (
+    CRYSTAL,
     CURSED,
     SIDE,
     SLOTS,
     State,
     adjoining,
+    distances,
     doors,
-    empowered,
     in_academy,
     slot_level,
 )
@@ -42,8 +43,9 @@ def disaster_view(key: str) -> dict[str, Any]:
     }
 
 
-def room_view(s: State, key: str) -> dict[str, Any]:
-    """Return a room as it lies now, with everything in it."""
+def room_view(s: State, key: str, reach: dict[str, int] | None = None) -> dict[str, Any]:
+    """Return a room as it lies now, with everything in it (``reach``: distances from the crystal)."""
+    reach = distances(s, CRYSTAL) if reach is None else reach
     record = rooms()[key]
     c = s["rooms"][key]
     pos = s["board"].index(key) if in_academy(s, key) else None
@@ -56,7 +58,7 @@ def room_view(s: State, key: str) -> dict[str, Any]:
         "rot": s["rot"][key],
         "doors": doors(s, key),
         "adjoining": adjoining(s, key) if pos is not None else [],
-        "empowered": pos is not None and empowered(s, key),
+        "empowered": pos is not None and key in reach,
         "short": record["short"],
         "text": record["text"],
         "boost": record["boost"],
@@ -110,6 +112,7 @@ def _slot(s: State, slot: str) -> dict[str, Any]:
 def view(s: State, seat: int | None, prompts: list[dict[str, Any]], waiting: list[int]) -> View:
     """Return what a seat (None: a spectator) may know."""
     scen = scenarios()[s["scenario"]]
+    reach = distances(s, CRYSTAL)
     reveal = None
     if s["reveal"] is not None:
         reveal = {
@@ -147,8 +150,8 @@ def view(s: State, seat: int | None, prompts: list[dict[str, Any]], waiting: lis
         },
         "mana": s["mana"],
         "shifts_left": s["shifts_left"],
-        "grid": [room_view(s, k) for k in s["board"]],
-        "outside": room_view(s, s["outside"]) if s["outside"] else None,
+        "grid": [room_view(s, k, reach) for k in s["board"]],
+        "outside": room_view(s, s["outside"], reach) if s["outside"] else None,
         "wizards": [_wizard(s, i) for i in range(len(s["wizards"]))],
         "spells": [_slot(s, slot) for slot in SLOTS],
         "reveal": reveal,

@@ -66,9 +66,9 @@ RES_NAMES = {
 }
 
 
-def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None) -> None:
-    """Record an event (public unless seats are given)."""
-    events.append(Event("argent", text, seats))
+def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None, **data: Any) -> None:
+    """Record an event (public unless seats are given); ``data`` is what a summary reads."""
+    events.append(Event("argent", text, seats, data))
 
 
 def who(state: State, seat: int) -> str:
@@ -185,8 +185,22 @@ def can_pay(state: State, seat: int, costs: dict[str, int]) -> bool:
     return all(office[r] >= n for r, n in costs.items() if r in RESOURCES)
 
 
+def ip_may_hurt(state: State) -> bool:
+    """Whether gaining IP can hurt its gainer, so that declining it can matter (FAQ: benefits are optional).
+
+    With three or more players the Second-most Influence voter may be among the face-down voters (public
+    knowledge: only two-player games remove it), and more IP can cost that vote.
+    """
+    return state["players"] >= 3
+
+
 def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) -> None:
     seat = task["seat"]
+    if arg.get("ip") and ip_may_hurt(state):
+        # "Benefits are never mandatory" (FAQ): the IP waits for a yes; the rest is gained now.
+        opts = [option("choose", f"Gain {arg['ip']} IP", take=1), option("pass", "Take none of the IP")]
+        ask(state, seat, "take_ip", opts, "take the IP or decline it", data={"ip": arg["ip"]})
+        arg = {r: n for r, n in arg.items() if r != "ip"}
     plain = []
     for resource, amount in arg.items():
         if resource in RESOURCES:
@@ -194,12 +208,20 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
             if got:
                 plain.append(f"{got} {RES_NAMES[resource]}")
     if plain:
-        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.")
+        got = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.", what="gain", seat=seat, gains=got)
     if arg.get("mark"):
         for _ in range(arg["mark"]):
             push(state, {"op": "mark", "seat": seat})
     if arg.get("research"):
         push(state, {"op": "research", "seat": seat, "count": arg["research"], "department": None})
+
+
+def answer_take_ip(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Gain the IP the seat accepted."""
+    if opt["action"] == "choose":
+        got = gain(state, task["seat"], "ip", task["data"]["ip"])
+        say(events, f"{who(state, task['seat'])} gains {got} IP.")
 
 
 def gold_reactions(state: State, seat: int, swap: bool) -> list[dict[str, Any]]:
@@ -220,7 +242,8 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
     ctx = task["ctx"]
     swap = bool(arg.get("swap"))
     arg = {r: n for r, n in arg.items() if r != "swap"}
-    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, arg):
+    others = {r: n for r, n in arg.items() if r != "gold"}
+    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, others):
         # A declared "pay_gold" reaction (Auric Catalyst) may answer a Gold cost that is not a swap.
         opts = gold_reactions(state, seat, swap)
         if opts:
@@ -246,7 +269,14 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
     for resource, n in arg.items():
         gain(state, seat, resource, -n)
     if arg:
-        say(events, f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.")
+        paid = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(
+            events,
+            f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.",
+            what="pay",
+            seat=seat,
+            pays=paid,
+        )
 
 
 def answer_gold_cost(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -434,13 +464,22 @@ def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None
     """Put a seat's Mark on a voter and show that voter to that seat only."""
     voter = state["voters"][index]
     voter["marks"].append(seat)
-    say(events, f"{who(state, seat)} places a Mark on voter {index + 1}.")
+    say(
+        events,
+        f"{who(state, seat)} places a Mark on voter {index + 1}.",
+        what="mark",
+        seat=seat,
+        voter=index,
+    )
     if not voter["face_up"]:
         say(
             events,
             f"Voter {index + 1} is {content.voter(voter['id'])['name']} "
             f"({content.voter(voter['id'])['title']}).",
             (seat,),
+            what="voter_seen",
+            seat=seat,
+            voter=index,
         )
 
 
@@ -546,7 +585,13 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
     office = state["seats"][seat]
     office["int"] -= 1
     office["spells"].append({"id": book_id, "level": 1, "exhausted": False})
-    say(events, f"{who(state, seat)} learns {content.book(book_id)['name']}.")
+    say(
+        events,
+        f"{who(state, seat)} learns {content.book(book_id)['name']}.",
+        what="learn",
+        seat=seat,
+        card=content.book(book_id)["name"],
+    )
 
 
 def offer_held_spell(state: State, seat: int, book_id: str, events: list[Event]) -> None:
@@ -635,7 +680,8 @@ def gain_card(state: State, seat: int, kind: str, card_id: str, events: list[Eve
         office["vaults"].append({"id": card_id, "exhausted": False})
     else:
         office["supporters"].append(card_id)
-    say(events, f"{who(state, seat)} gains {content.card_name(kind, card_id)}.")
+    name = content.card_name(kind, card_id)
+    say(events, f"{who(state, seat)} gains {name}.", what="card", seat=seat, card=name)
 
 
 def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -712,7 +758,13 @@ def secret_supporter(state: State, seat: int, events: list[Event], card: str | N
             return
         card = deck.pop(0)
     state["seats"][seat]["discard"].append({"kind": "supporter", "id": card, "secret": True})
-    say(events, f"{who(state, seat)} gains a Secret Supporter.")
+    say(
+        events,
+        f"{who(state, seat)} gains a Secret Supporter.",
+        what="card",
+        seat=seat,
+        card="a Secret Supporter",
+    )
     say(events, f"Your Secret Supporter is {content.supporter(card)['name']}.", (seat,))
 
 
@@ -2362,6 +2414,7 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "add_room_card": answer_add_room_card,
     "room_card": answer_room_card,
     "gold_cost": answer_gold_cost,
+    "take_ip": answer_take_ip,
     "mage_swap": answer_mage_swap,
     **hooks.ANSWERS,
 }

@@ -143,7 +143,13 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
             state["first"] = state["next_first"]
             state["next_first"] = None
     state["phase"] = "errands"
-    say(events, f"Round {state['round']} begins; P{state['first'] + 1} goes first.")
+    say(
+        events,
+        f"Round {state['round']} begins; P{state['first'] + 1} goes first.",
+        what="round",
+        round=state["round"],
+        first=state["first"],
+    )
     begin_turn(state, state["first"], events)
 
 
@@ -182,13 +188,19 @@ def begin_resolution(state: State, events: list[Event]) -> None:
     state["turn"] = None
     state["resolve"] = list(rooms_in_play(state))
     state["harms"] = []
-    say(events, "The last Bell Tower offering is taken: the rooms resolve.")
+    say(
+        events,
+        "The last Bell Tower offering is taken: the rooms resolve.",
+        what="resolution",
+        round=state["round"],
+    )
 
 
 def step_resolution(state: State, events: list[Event]) -> None:
     """Resolve the next room, slot by slot, each shadow right after its slot."""
     if not state["resolve"]:
-        end_round(state, events)
+        if not ask_leaver(state):
+            end_round(state, events)
         return
     room = state["resolve"].pop(0)
     if room == INFIRMARY or room_side(state, room).get("instant"):
@@ -262,7 +274,7 @@ def finish(state: State, events: list[Event]) -> None:
     state["over"] = True
     state["phase"] = "over"
     for line in state["outcome"]["lines"]:
-        say(events, line)
+        say(events, line, what="votes")
 
 
 # --------------------------------------------------------------------------- errands
@@ -313,14 +325,26 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
         push(state, {"op": "errand_home", "mage": m["id"], "loc": loc})
     if claim == "ip":
         gain(state, seat, "ip", 1)
-        say(events, f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.")
+        say(
+            events,
+            f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.",
+            what="consolation",
+            seat=seat,
+            room=room_name(room),
+        )
         return
     cost: list[dict[str, Any]] = []
     if claim == "merit":
         state["seats"][seat]["merit_spent"] += 1
     elif claim == "gold":
         cost = [{"pay": {"gold": 4}}]  # Divinity B: a Gold cost, which Auric Catalyst may answer
-    say(events, f"P{seat + 1} claims the errand in {loc_text(state, loc)}.")
+    say(
+        events,
+        f"P{seat + 1} claims the errand in {loc_text(state, loc)}.",
+        what="claim",
+        seat=seat,
+        room=room_name(room),
+    )
     push_effects(state, seat, [*cost, *todo], {"room": room, "mage": m["id"], "loc": loc, "via": "room"})
 
 
@@ -1279,11 +1303,65 @@ def do_start_mark(state: State, seat: int, opt: dict[str, Any], events: list[Eve
 
 
 def leaving_rooms(state: State) -> list[str]:
-    """Return the two rooms a resigning player gives up (house ruling: the last two outside Central)."""
-    # The FAQ lets the leaver choose; a resignation carries no choice, so the two rooms that end the
-    # resolution order go: the board shrinks from its edge and the order of the rest is unchanged.
+    """Return the two rooms that go when nobody chose them: the last two outside Central.
+
+    Used for a resignation during setup (the University is not built yet); in play the leaver chooses
+    (``leave_options``), and these are the rooms its first legal answers name.
+    """
     outside = [r for r in rooms_in_play(state) if r not in CENTRAL]
     return outside[-2:]
+
+
+def leave_options(state: State, seat: int) -> list[dict[str, Any]]:
+    """The leaver's choice of the rooms that leave with it (FAQ), last in resolution order first."""
+    office = state["seats"][seat]
+    if not office.get("leave_choice"):
+        return []
+    chosen = office.get("leave_rooms") or []
+    outside = [r for r in rooms_in_play(state) if r not in CENTRAL and r not in chosen]
+    n = len(chosen) + 1
+    return [
+        option("leave_room", f"Room {n} of 2 to leave the University: {room_name(r)}", room=r)
+        for r in reversed(outside)
+    ]
+
+
+def choose_leave_room(state: State, seat: int, room: str, events: list[Event]) -> None:
+    """Record one room the leaver gives up; two rooms (or none left to give) end the choice."""
+    office = state["seats"][seat]
+    office.setdefault("leave_rooms", []).append(room)
+    if len(office["leave_rooms"]) >= 2 or not leave_options(state, seat):
+        office["leave_choice"] = False
+        say(events, f"P{seat + 1} has chosen the two rooms that leave with them.", (seat,))
+
+
+def answer_leave_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """The round is over and waited on the leaver's choice (FAQ): record it."""
+    choose_leave_room(state, task["seat"], opt["args"]["room"], events)
+
+
+def ask_leaver(state: State) -> bool:
+    """At the round's end, wait on a leaver who has not chosen its rooms yet; whether one was asked."""
+    for seat, office in enumerate(state["seats"]):
+        opts = leave_options(state, seat)
+        if office.get("leaving") and opts:
+            # ``ask`` drops questions to leavers; this one is theirs alone to answer.
+            push(
+                state,
+                {
+                    "op": "ask",
+                    "seat": seat,
+                    "kind": "leave_room",
+                    "options": opts,
+                    "prompt": "choose the rooms that leave the University with you",
+                    "fid": None,
+                    "data": {},
+                    "react": False,
+                    "secret": True,
+                },
+            )
+            return True
+    return False
 
 
 def remove_leaver(state: State, seat: int, events: list[Event]) -> None:
@@ -1321,6 +1399,11 @@ def leave(state: State, seat: int, rooms: list[str] | None, events: list[Event])
     office["leaving"] = True
     if rooms is not None:
         office["leave_rooms"] = [r for r in rooms if r not in CENTRAL][:2]
+    elif state["phase"] in ("errands", "resolution"):
+        # FAQ: "The player who is leaving should choose two rooms": a private question to the leaver,
+        # answered while the others play on; the round's end waits for it.
+        office["leave_rooms"] = []
+        office["leave_choice"] = True
     if state["turn"] and state["turn"]["seat"] == seat:
         state["turn"]["allow"] = []
     # Any question waiting on the leaver is dropped: play goes on without them.
@@ -1367,6 +1450,7 @@ ANSWERS = {
     "react": answer_react,
     "revival": answer_revival,
     "free_cast": answer_free_cast,
+    "leave_room": answer_leave_room,
     **scoring.ANSWERS,
 }
 
@@ -1379,6 +1463,8 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     if state["over"]:
         return []
     agenda = state["agenda"]
+    if state["seats"][seat].get("leave_choice") and not (agenda and agenda[0].get("seat") == seat):
+        return leave_options(state, seat)  # answered alongside the others' play
     if agenda:
         task = agenda[0]
         return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
@@ -1408,7 +1494,10 @@ def resolve(state: State, seat: int, move: Move) -> list[Event]:
     events: list[Event] = []
     opt = next(o for o in options_for(state, seat) if to_move(o) == move)
     agenda = state["agenda"]
-    if agenda and agenda[0]["op"] == "ask":
+    blocking = bool(agenda) and agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
+    if opt["action"] == "leave_room" and not blocking:
+        choose_leave_room(state, seat, opt["args"]["room"], events)
+    elif agenda and agenda[0]["op"] == "ask":
         task = agenda.pop(0)
         handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
         handler(state, task, opt, events)

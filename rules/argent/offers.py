@@ -205,6 +205,7 @@ def _redirect(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any])
 
 CHECKS: dict[str, Check] = {
     "redirect": _redirect,
+    "retire": lambda s, seat, a, c: False,  # putting the card away is its cost, not a gain
     "gain": _gain,
     "repeat": lambda s, seat, a, c: can_act(s, seat, a["effects"], c),
     "choose": lambda s, seat, a, c: any(can_act(s, seat, branch, c) for branch in a),

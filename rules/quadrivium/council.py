@@ -513,11 +513,11 @@ def _duel_card(s: State, seat: int, move: Move, ev: Events) -> None:
                 r["harm"] -= 1
             ev.append(event(f"The duel blocks it: a point of {res_name.title()} goes back to the covenant.",
                             "duel"))
-    played = [x for x in d["cards"] if x]
-    discard(s, played)
+    # Replacements come before the duel cards reach the discards, so no one redraws a card just shown.
     for x, c in zip((d["a"], d["b"]), d["cards"], strict=True):
         if c:
             s["hands"][x] += draw(s, 1)
+    discard(s, [x for x in d["cards"] if x])
     k["duel"] = None
     if d["mode"] == "block":
         _next_taker(s, ev)
@@ -554,11 +554,12 @@ def _years(s: State, seat: int, move: Move, ev: Events) -> None:
         chosen = k["votes"][last][0]
     enders = sum(1 for _, e in k["votes"] if e)
     was_winter = k["winter"]
-    if enders * 2 > s["players"]:
-        _finish(s, f"the table voted to end the tale ({enders} of {s['players']})", ev)
+    present = s["players"] - len(s["gone"])
+    if enders * 2 > present:
+        finish(s, f"the table voted to end the tale ({enders} of {present})", ev)
         return
     if was_winter and s["year"] >= opts(s, "years"):
-        _finish(s, f"the Winter Council of year {s['year']} closes the tale", ev)
+        finish(s, f"the Winter Council of year {s['year']} closes the tale", ev)
         return
     _close_council(s)
     s["season"] += chosen
@@ -584,8 +585,10 @@ def _close_council(s: State) -> None:
     s["council"] = None
 
 
-def _finish(s: State, reason: str, ev: Events) -> None:
-    _close_council(s)
+def finish(s: State, reason: str, ev: Events) -> None:
+    """End the tale (closing any council)."""
+    if s["council"]:
+        _close_council(s)
     s["phase"] = "over"
     s["ended"] = reason
     ev.append(event(f"The tale ends: {reason}.", "end", reason=reason))

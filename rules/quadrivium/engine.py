@@ -26,7 +26,7 @@ from rules.contract import (
 from rules.quadrivium import conflict, council, scene, trick
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.labels import label_of
-from rules.quadrivium.state import TEXT_LIMITS, State, new_game
+from rules.quadrivium.state import TEXT_LIMITS, State, event, mage_name, new_game, tales
 from rules.quadrivium.views import public_view, scramble_state, seat_view, view_text
 
 TEXT_ARGS = {
@@ -52,6 +52,20 @@ ACTIONS = frozenset(
         "take", "duel", "duel_card", "rest", "improve", "acquire", "heal", "seasons"
     ]
 )
+
+
+PASSIVE = ("yield", "allow", "pass", "done", "refill", "rest", "stand", "settle", "take_offer", "accept",
+           "reveal")
+"""What an absent player's seat chooses, most passive first."""
+
+
+def passive(legal: list[Move]) -> Move:
+    """Return the most passive of the legal moves (raising no cost), else the first."""
+    for action in PASSIVE:
+        for move in legal:
+            if move.action == action and not move.get("raise_by"):
+                return move
+    return legal[0]
 
 
 def clean_text(value: Any, limit: int) -> str:
@@ -190,6 +204,13 @@ class QuadriviumRules(Rules):
     def resolve(self, state: State, seat: int, move: Move) -> Events:
         """Carry out a legal move."""
         ev: Events = []
+        # The result of a trick is news only on the board of the move that decided it.
+        state["news"] = None
+        self._dispatch(state, seat, move, ev)
+        self._autopilot(state, ev)
+        return ev
+
+    def _dispatch(self, state: State, seat: int, move: Move, ev: Events) -> None:
         phase = state["phase"]
         decision = self._decision(state, seat)
         if phase == "create":
@@ -203,7 +224,38 @@ class QuadriviumRules(Rules):
                 trick.trick_resolve(state, seat, move, ev)
         else:
             council.council_resolve(state, seat, move, ev)
-        return ev
+
+    # ---- a player who leaves
+
+    def resign(self, state: State, seat: int) -> tuple[State, Events]:
+        """Take a player out: the mage stays in the tale, its choices pass by default (ours)."""
+        if seat not in range(state["players"]):
+            raise IllegalMove("You have no seat at this table.")
+        if seat in state["gone"]:
+            raise IllegalMove("You have already left this tale.")
+        s = self.copy_state(state)
+        s["news"] = None
+        s["gone"].append(seat)
+        ev: Events = [event(f"{mage_name(s, seat)} leaves the table; the mage's choices now pass by default.",
+                            "resign", seat=seat)]
+        if s["players"] - len(s["gone"]) < 2:
+            council.finish(s, "too few players remain at the table", ev)
+            return s, ev
+        self._autopilot(s, ev)
+        return s, ev
+
+    def _autopilot(self, s: State, ev: Events) -> None:
+        """Make every decision of a seat that has left, the most passive way (yield, allow, pass...)."""
+        while s["gone"] and not self.is_over(s):
+            asked = [a for a in self.asks(s) if a.seat in s["gone"]]
+            if not asked:
+                return
+            seat, decision = asked[0].seat, asked[0].decision
+            if decision == "intent":
+                ev.append(event(f"{mage_name(s, seat)} is away: the scene passes.", "scene", seat=seat))
+                scene.end_scene(s, ev)
+                continue
+            self._dispatch(s, seat, passive(self.legal_moves(s, seat)), ev)
 
     def copy_state(self, state: State) -> State:
         """Return an independent copy (plain JSON data)."""
@@ -233,6 +285,24 @@ class QuadriviumRules(Rules):
     def label(self, state: State, seat: int, move: Move) -> str:
         """Return a readable sentence for a move."""
         return label_of(state, seat, move)
+
+    def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
+        """Return the move that lets a reaction go by: allow an intent or a Claim, pass on Aid."""
+        declines = {"oppose": Move.of("allow"), "aid": Move.of("pass"), "block": Move.of("allow")}
+        move = declines.get(prompt.decision)
+        return move if move is not None and move in self.legal_moves(state, seat) else None
+
+    def sample_words(self, move: Move, rand: Any) -> Move:
+        """Return the move with random words in its text arguments (for self-play), sometimes none."""
+        keys = TEXT_ARGS.get(move.action)
+        if not keys or rand.random() < 0.2:
+            return move
+        words = [w for lines in tales().values() for line in lines for w in line.split()]
+        texts = {}
+        for key in keys:
+            text = " ".join(rand.choice(words) for _ in range(rand.randint(1, 12)))
+            texts[key] = (rand.choice(["", "@here ", "  ", "«", "\t"]) + text)[: TEXT_LIMITS[key]]
+        return Move.of(move.action, **move.params, **texts)
 
     def why_not(self, state: State, seat: int, move: Move) -> str:
         """Return why a move is refused now."""

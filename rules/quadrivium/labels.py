@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.contract import Move
-from rules.quadrivium.cards import show
+from rules.quadrivium.cards import SUIT_WORDS, show
 from rules.quadrivium.state import TRAITS, State, mage_name
 
 PAY_WORDS = {"point": "expend a point", "harm": "Harm a point", "asset": "use the Asset",
@@ -28,7 +28,7 @@ def _what(s: State, seat: int, what: str) -> str:
 def label_of(s: State, seat: int, move: Move) -> str:
     """Return a short sentence naming the move for that seat."""
     a, g = move.action, move.get
-    if a in ("traits", "magic"):
+    if a in ("traits", "magic") and g("power") is None:
         head = "Traits" if a == "traits" else "Magic"
         if all(g(t) is None for t in TRAITS):
             # A move whose numbers are still to be typed names what to set, never "None".
@@ -37,11 +37,10 @@ def label_of(s: State, seat: int, move: Move) -> str:
     simple = {
         "covenant": "Name the covenant", "mage": "Name your mage", "intent": "Declare an intent",
         "oppose": "Oppose (take the Antagonist role)", "allow": "Let it pass",
-        "conditions": "State conditions",
         "accept": "Accept the conditions", "reveal": "Reveal", "concede": "Concede the trick",
         "yield": "Yield the conflict", "pass": "Pass", "stand": "Let the trick stand",
         "done": "Done", "finale": "Tell the finale", "refill": "Refill my hand",
-        "buy_card": "Pay Council Votes to draw a card",
+        "buy_card": "Pay Council Votes to draw a card (2; the Antagonist 1)",
         "swap": "Pay 10 Council Votes: swap the cards in play",
         "contest": "Draw the contest cards", "essence": "Claim Essences for a contest card",
         "vis": "Use a share of vis for a contest card", "settle": "Accept the contest's outcome",
@@ -61,7 +60,7 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "revise":
         return f"Revise the {g('part')} condition (Harm: {g('harm')})"
     if a == "tricks":
-        return f"{g('n')} trick{'' if g('n') == 1 else 's'} to win"
+        return f"{g('n')} trick{'s' if g('n') != 1 else ''} to win"
     if a == "place":
         return f"Place {card} face down"
     if a == "aid":
@@ -69,7 +68,7 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "spend":
         return f"Use {g('trait').title()} ({PAY_WORDS[g('pay')]})"
     if a == "companion":
-        return f"Companion: turn the Trick card to {g('suit')}"
+        return f"Companion: turn the Trick card to {SUIT_WORDS[g('suit')]}"
     if a == "item":
         return f"Use {_what(s, seat, 'item:' + str(g('idx')))}"
     if a == "magic":
@@ -80,7 +79,8 @@ def label_of(s: State, seat: int, move: Move) -> str:
         verb = {"add": "Add", "give": "Give back", "discard": "Discard", "duel_card": "Duel with"}[a]
         return f"{verb} {card}" if card else "Duel with no card"
     if a == "craft":
-        return f"Craft: take the {g('take')}ning card ({PAY_WORDS[g('pay')]})"
+        which = "winning" if g("take") == "win" else "losing"
+        return f"Craft: take the {which} card ({PAY_WORDS[g('pay')]})"
     if a == "restore":
         return f"Pay 5 Council Votes: restore a use of {_what(s, seat, g('what'))}"
     if a == "facecard":
@@ -88,7 +88,7 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "claim":
         return f"Claim {g('res').title()} to draw a card"
     if a in ("block", "raise"):
-        return f"Offer {g('bid')} Council Votes"
+        return f"Offer {g('bid')} Council Vote{'s' if g('bid') != 1 else ''}"
     if a == "gift":
         return f"Give a Council Vote to {mage_name(s, g('seat'))}"
     if a == "repair":
@@ -99,11 +99,11 @@ def label_of(s: State, seat: int, move: Move) -> str:
         return f"Bid {g('n')}"
     if a == "take":
         extra = f", raise the cost by {g('raise_by')}" if g("raise_by") else ""
-        return f"Take {g('n')}{extra}"
+        return f"Take {g('n')} point{'s' if g('n') != 1 else ''}{extra}"
     if a == "pass":
         return f"Pass, raise the cost by {g('raise_by')}"
     if a == "duel":
-        tail = f" over {g('res').title()}" if g("res") else ""
+        tail = f" over {g('res').title()}" if g("res") else " to block their taking"
         return f"Duel {mage_name(s, g('target'))}{tail}"
     if a == "improve":
         return f"Improve {_what(s, seat, g('what'))}"
@@ -112,6 +112,6 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "heal":
         return f"Heal {_what(s, seat, g('what'))} with shares"
     if a == "seasons":
-        seasons = f"{g('n')} season passes" if g("n") == 1 else f"{g('n')} seasons pass"
-        return seasons + (", and end the tale" if g("end") else "")
+        n = g("n")
+        return f"{n} season{'s pass' if n != 1 else ' passes'}" + (", and end the tale" if g("end") else "")
     return move.code()

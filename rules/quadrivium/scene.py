@@ -23,6 +23,7 @@ from rules.quadrivium.state import (
     mage_name,
     opts,
     res,
+    tales,
 )
 
 CREATE_STEPS = ("name", "traits", "magic", "boon", "done")
@@ -65,7 +66,8 @@ def give_boon(s: State, seat: int, kind: str, trait: str) -> str:
 def quick_build(s: State, seat: int) -> None:
     """Make a mage at random from the allowed spreads (table option creation=quick)."""
     me = mage(s, seat)
-    me["name"] = stock(s, "mage")
+    taken = {m["name"] for m in s["mages"]}
+    me["name"] = rng.choice(s, [n for n in tales()["mage"] if n not in taken])
     me["desc"] = stock(s, "desc")
     for t, v in zip(TRAITS, rng.choice(s, trait_spreads()), strict=True):
         me["traits"][t] = res(v)
@@ -224,6 +226,7 @@ def _reveal_tiebreak(s: State, ev: Events) -> None:
     for t, card in shown.items():
         if card:
             s["hands"][t].append(card)
+    sc["stage"], sc["shown"] = "settled", [None] * s["players"]
     ev.append(event("Tie-break: " + ", ".join(f"{mage_name(s, t)} {show(c) if c else 'no card'}"
                                               for t, c in shown.items()) + ".", "oppose",
                     cards={str(t): c for t, c in shown.items()}))
@@ -238,6 +241,10 @@ def end_scene(s: State, ev: Events) -> None:
     s["conflict"] = None
     s["since_council"] += 1
     s["protagonist"] = (s["protagonist"] + 1) % s["players"]
+    # A seat whose player has left has no scenes: its turn counts as taken.
+    while s["protagonist"] in s["gone"] and s["since_council"] < s["players"]:
+        s["since_council"] += 1
+        s["protagonist"] = (s["protagonist"] + 1) % s["players"]
     if s["since_council"] >= s["players"]:
         from rules.quadrivium.council import open_council
 

@@ -202,6 +202,8 @@ def new_game(players: int, options: dict[str, str], seed: int) -> State:
         "scenes": 0,
         "conflicts": 0,
         "ended": None,
+        "news": None,
+        "gone": [],
     }
     rng.seed_state(s, seed)
     rng.shuffle(s, s["deck"])

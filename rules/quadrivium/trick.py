@@ -596,17 +596,10 @@ def win_trick(s: State, i: int, ev: Events, *, revealed: bool = True) -> None:
     t["sub"] = None
     c["wins"][i] += 1
     seat = c["sides"][i]
-    ranks = [total(s, 0), total(s, 1)] if revealed and joker_winner(s) is None else None
+    record = trick_record(s, i, revealed)
+    s["news"] = record
     ev.append(event(f"The {SIDE_NAMES[i]} {mage_name(s, seat)} takes trick {c['tricks']} "
-                    f"({c['wins'][0]}-{c['wins'][1]}).", "trick_won", winner=i, ranks=ranks,
-                    cards=[side["card"] for side in t["cards"]],
-                    aids=[list(side["aids"]) for side in t["cards"]],
-                    adds=[list(side["adds"]) for side in t["cards"]],
-                    magic=[side["magic"] for side in t["cards"]],
-                    minus=[side["minus"] for side in t["cards"]],
-                    bonus=[type_bonus(s, side["card"]) if side["card"] and not is_joker(side["card"]) else 0
-                           for side in t["cards"]],
-                    trick=c["tricks"], wins=list(c["wins"])))
+                    f"({c['wins'][0]}-{c['wins'][1]}).", "trick_won", **record))
     if i == 1:
         gain_votes(s, seat, 1, "a trick won as Antagonist", ev)
     for side in t["cards"]:
@@ -617,6 +610,27 @@ def win_trick(s: State, i: int, ev: Events, *, revealed: bool = True) -> None:
                    and pays(s, c["sides"][k], "craft", suit(t["cards"][1 - k]["card"]))]
     c["stage"] = "spoils"
     _after_spoils(s, ev)
+
+
+def trick_record(s: State, i: int, revealed: bool) -> dict:
+    """Return the public record of a decided trick (drawn as the trick's result image)."""
+    c = s["conflict"]
+    t = c["trick"]
+    plain = revealed and joker_winner(s) is None
+    sides = []
+    for k, side in enumerate(t["cards"]):
+        card = side["card"] if revealed else None
+        st = suit(card) if card else None
+        sides.append({
+            "seat": side["mage"], "name": mage_name(s, side["mage"]), "card": card,
+            "aids": list(side["aids"]), "adds": list(side["adds"]), "magic": side["magic"],
+            "minus": side["minus"], "bonus": type_bonus(s, card) if plain else 0,
+            "corruption": mage(s, side["mage"])["corruption"][TRAIT_OF[st]] if plain and st else 0,
+            "total": total(s, k) if plain else None,
+        })
+    return {"trick": c["tricks"], "winner": i, "sides": sides, "wins": list(c["wins"]),
+            "types": list(c["types"]), "how": "joker" if revealed and not plain else
+            ("conceded" if not revealed else "ranks")}
 
 
 def _after_spoils(s: State, ev: Events) -> None:

@@ -99,6 +99,8 @@ def public_view(s: State) -> dict[str, Any]:
         "conflict": _conflict_view(s),
         "council": _council_view(s),
         "ended": s["ended"],
+        "news": copy.deepcopy(s["news"]),
+        "gone": list(s["gone"]),
         "you": None,
         "hand": [],
         "placed": None,
@@ -161,6 +163,8 @@ def scramble_state(state: State, seat: int | None, rand: Any) -> State:
     others = [x for x in range(s["players"]) if x != seat]
     slots = _hidden_slots(s, seat)
     pool = list(s["deck"]) + [x for o in others for x in s["hands"][o]] + [box[key] for box, key in slots]
+    # A canonical order first, so a redeal depends only on what the seat knows (bots sample with it).
+    pool.sort()
     rand.shuffle(pool)
     n = len(s["deck"])
     s["deck"], pool = pool[:n], pool[n:]
