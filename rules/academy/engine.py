@@ -113,7 +113,8 @@ class AcademyRules(Rules):
                     s["current"],
                     PromptKind.TURN,
                     "shifts",
-                    f"Refine the academy: {s['shifts_left']} shift(s) left, or start.",
+                    f"Refine the academy: {s['shifts_left']} shift{'' if s['shifts_left'] == 1 else 's'}"
+                    " left, or start.",
                 )
             ]
         seat = s["current"]
@@ -121,11 +122,9 @@ class AcademyRules(Rules):
             return [Prompt(seat, PromptKind.TURN, "share", f"{who(s, seat)}: share a glyph, or not.")]
         if s["binding"]:
             return [Prompt(seat, PromptKind.TURN, "binding", f"{who(s, seat)}: bind another spell, or stop.")]
-        return [
-            Prompt(
-                seat, PromptKind.TURN, "actions", f"{who(s, seat)}: {turn.actions_left(s)} action(s) left."
-            )
-        ]
+        left = turn.actions_left(s)
+        text = f"{who(s, seat)}: {left} action{'' if left == 1 else 's'} left."
+        return [Prompt(seat, PromptKind.TURN, "actions", text)]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
