@@ -178,6 +178,10 @@ class ArgentRules(Rules):
         """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``)."""
         return prompt.kind is not PromptKind.REACTION and prompt.decision in self.AUTO_DECISIONS
 
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Every reaction window is declined with Pass."""
+        return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
+
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Return every move the seat may make now."""
         return [engine.to_move(o) for o in engine.options_for(state, seat)]
