@@ -174,7 +174,7 @@ def test_7_auric_catalyst_answers_gold_costs_but_never_a_swap() -> None:
     tower = {"astronomy": {"pay": "gold", "per_space": 2}}
     push_effects(state, me, [tower], {"via": "room", "room": "astronomy_tower"})
     advance(state, [])
-    state = pick(state, "Move 1 space(s) for 2 Gold")
+    state = pick(state, "Move 1 space for 2 Gold")
     assert "React with Auric Catalyst" in texts(state)
     gold = state["seats"][me]["gold"]
     state = pick(state, "React with Auric Catalyst")
