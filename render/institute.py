@@ -11,12 +11,12 @@ from __future__ import annotations
 import io
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
+from render import typefaces
 
 View = dict[str, Any]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -50,28 +50,14 @@ ACTION_LIMITS = {"take": 2, "cast2": 1, "cast1": 3}
 POWER_WORD = {"permanent": "permanent", "one-time": "once", "immediate": "immediate", "none": ""}
 REALM_AWARDS = ("1: 1 charm", "2: 2 charms + cubes", "3: 4 charms", "4: 4 charms + card")
 
-_FONT_DIRS = (
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/usr/share/fonts/TTF"),
-    Path("/Library/Fonts"),
-)
-_FONT_FILES = {
-    "regular": "DejaVuSans.ttf",
-    "bold": "DejaVuSans-Bold.ttf",
-    "narrow": "DejaVuSansCondensed-Bold.ttf",
-}
+_FACES = {"regular": "regular", "bold": "bold", "narrow": "narrow_bold"}
+"""The Institute's faces by its own names (its narrow face is the condensed bold)."""
 
 
 @lru_cache(maxsize=64)
 def font(size: int, style: str = "regular") -> Font:
-    """Return a font of the given pixel size: DejaVu when installed, else Pillow's bundled font."""
-    name = _FONT_FILES[style]
-    for folder in _FONT_DIRS:
-        path = folder / name
-        if path.exists():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
+    """Return a shipped DejaVu face of the given pixel size (regular, bold, narrow)."""
+    return typefaces.load(size, _FACES[style])
 
 
 # --------------------------------------------------------------------------- drawing helpers

@@ -36,7 +36,7 @@ from service.replies import (
     tag_namer,
     waiting_sentence,
 )
-from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
+from store import CorruptTable, DamagedSnapshot, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
 log = logging.getLogger("conclave.service")
 
@@ -58,6 +58,10 @@ _INDEX_TOKEN = re.compile(r"#(?P<version>[0-9]{1,18})\.(?P<index>[0-9]{1,6})")
 TABLE_ID_MAX = 2**63 - 1
 """SQLite's largest integer: a bigger id (a forged custom id) names no table."""
 MOVED_ON = "The game moved on since that was offered: look at the latest board."
+DAMAGED = (
+    "This table's saved game is damaged, so it was closed. Its data is kept: the server's operator "
+    "can check it with `python -m store check`."
+)
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -765,18 +769,25 @@ class TableService:
     async def replay(self, table_id: int) -> bool:
         """Replay the move log from the seed and say whether it gives the stored snapshot."""
         loaded = await self._load(table_id)
-        record, rules = loaded.record, loaded.rules
+        record = loaded.record
         if record.seed is None:
             return False
+        logged = [(m.seat, m.move) for m in await self.store.moves(table_id)]
+        args = (record.kind, len(loaded.seats), record.options, record.seed, logged)
+        state = await asyncio.to_thread(registry.replay, *args)
+        return state == loaded.state
+
+    async def _rebuild(self, table_id: int) -> None:
+        """Replay a table's sound move log and store the snapshot it gives (the stored one is damaged)."""
+        record = await self.table(table_id)
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
         moves = await self.store.moves(table_id)
-
-        def run() -> State:
-            state = rules.setup(len(loaded.seats), record.options, record.seed)
-            for m in moves:
-                state, _ = rules.apply(state, m.seat, Move.from_json(m.move))
-            return state
-
-        return await asyncio.to_thread(run) == loaded.state
+        assert record.seed is not None
+        logged = [(m.seat, m.move) for m in moves]
+        state = await asyncio.to_thread(
+            registry.replay, record.kind, len(seats), record.options, record.seed, logged
+        )
+        await self.store.repair_snapshot(table_id, record.version, state)
 
     # ------------------------------------------------------------------ closing
 
@@ -844,15 +855,31 @@ class TableService:
         if not _known_id(table_id):
             raise TableError("That table does not exist.")
         try:
-            record, state = await self.store.load(table_id)
+            record, state = await self._load_sound(table_id)
         except CorruptTable:
-            log.error("table %s: snapshot does not match the move log", table_id)
-            raise TableError("This table's saved game is damaged; the host can abandon it.") from None
+            # The log itself is damaged: nothing can be trusted to replay. Keep every row.
+            log.error("table %s: its move log fails its checks; the table is closed", table_id)
+            await self.store.close_damaged(table_id, "the move log, seed or seats fail their checks")
+            raise TableError(DAMAGED) from None
         except StoreError:
             raise TableError("That table does not exist.") from None
         rules = self.rules_for(record.kind)
         seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
         return _Table(record, state, rules, seats)
+
+    async def _load_sound(self, table_id: int) -> tuple[TableRecord, State]:
+        """Load a table's snapshot; a damaged one over a sound log is rebuilt from the log first."""
+        try:
+            return await self.store.load(table_id)
+        except DamagedSnapshot:
+            log.warning("table %s: its snapshot is damaged; rebuilding it from the move log", table_id)
+        try:
+            await self._rebuild(table_id)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            # The log replays no more (an engine changed?): the table cannot go on.
+            log.error("table %s: the move log does not replay (%s)", table_id, type(exc).__name__)
+            raise CorruptTable(f"Table {table_id}: the move log does not replay.") from None
+        return await self.store.load(table_id)
 
     async def _load_active(self, table_id: int) -> _Table:
         table = await self.table(table_id)

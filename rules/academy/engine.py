@@ -63,6 +63,12 @@ class AcademyRules(Rules):
             "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
         ),
         OptionSpec(
+            "hopeless",
+            "concede: lose when the highest bound spell's level is below the disaster deck's rebuilds",
+            ("play_on", "concede"),
+            "play_on",
+        ),
+        OptionSpec(
             "memory",
             "strict: a cast's reveal shows on the board for that turn only; open: the log keeps reveals",
             ("strict", "open"),
@@ -104,7 +110,7 @@ class AcademyRules(Rules):
         if s["step"] == "shifts":
             return [
                 Prompt(
-                    0,
+                    s["current"],
                     PromptKind.TURN,
                     "shifts",
                     f"Refine the academy: {s['shifts_left']} shift{'' if s['shifts_left'] == 1 else 's'}"
@@ -188,6 +194,12 @@ class AcademyRules(Rules):
             for k, key in zip(slots, keys, strict=True):
                 s["slots"][k]["spell"] = key
         return s
+
+    def resign(self, state: State, seat: int) -> tuple[State, list]:
+        """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
+        from rules.academy.leave import leave
+
+        return leave(self, state, seat)
 
     def copy_state(self, state: State) -> State:
         """Copy a state quickly (it is plain JSON)."""

@@ -106,7 +106,10 @@ def _hazard(room: dict[str, Any]) -> bool:
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
     """Return a move that makes progress along a safe shortest route to the nearest goal room."""
     rooms = _rooms(view)
-    blocked = frozenset(k for k, r in rooms.items() if _hazard(r) and k not in goals)
+    # Passing through a burning room costs nothing; only ending a turn in one does (see _leave), so
+    # the route may cross hazards, but the last action of a turn never steps into one.
+    last = view["actions"]["left"] <= 1
+    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
     here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
     now = _dist(view, here, blocked)
     if not any(g in now for g in goals):
@@ -146,6 +149,26 @@ def _casts(view: dict[str, Any], mind: Mind, moves: list[Move], keys: tuple[str,
     return sorted(out, key=lambda m: m.get("helper") is not None)
 
 
+def _openness(state: dict[str, Any]) -> int:
+    """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over."""
+    from rules.academy.state import distances
+
+    reach = distances(state, CRYSTAL)
+    return len(reach) + 2 * sum(1 for r in reach if (state["rooms"][r]["source"] or 9) <= 5)
+
+
+def best_shift(state: dict[str, Any]) -> Move:
+    """Setup shifts: the shift that opens the academy most, else start (the board is public)."""
+    best, score = Move.of("ready"), _openness(state)
+    for move in RULES.legal_moves(state, 0):
+        if move.action != "shift":
+            continue
+        after, _ = RULES.apply(state, 0, move)
+        if _openness(after) > score:
+            best, score = move, _openness(after)
+    return best
+
+
 class Policy:
     """The sensible policy: one instance per game (it keeps the table's memory)."""
 
@@ -155,6 +178,8 @@ class Policy:
 
     def pick(self, state: dict[str, Any], seat: int) -> Move:
         """Choose a move for a seat from its view (the state is only used to build that view)."""
+        if state["step"] == "shifts" and state["choice"] is None:
+            return best_shift(state)
         return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
 
     def decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:

@@ -73,6 +73,7 @@ def new_state(players: int, options: dict[str, str], seed: int) -> State:
         "won": False,
         "reason": "",
         "bound_demon": False,
+        "resigned": [],
         "log": [],
         "out": [],
     }

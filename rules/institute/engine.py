@@ -581,15 +581,6 @@ class InstituteRules(Rules):
             ]
         return []
 
-    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
-        """Phase I's lone last step (the only die left to fill, or Confirm) plays itself.
-
-        An assignment is secret and shows nothing in the thread, and the lock-in it leads to
-        is what the seat's own last choice already made certain: the rival learns nothing a
-        click would not have shown at the same moment (docs/rulings.md, "Automatic Phase I").
-        """
-        return prompt.decision == "assign" and move.action in ("assign", "confirm")
-
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
         s = state
