@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+THINK_SECONDS = 3.0
+"""Virtual seconds a player takes per decision (SimCord's clock): edits are spaced by real time."""
 CLOSING = frozenset({"pass", "done", "decline", "keep", "accept"})
 """Answers a keen player avoids while there is anything else to do."""
 
@@ -37,6 +39,8 @@ class Tally:
     interactions: int = 0
     forced_clicks: int = 0
     finished: int = 0
+    forced: dict[str, int] = field(default_factory=dict)
+    """The decisions the forced clicks answered, by the prompt's decision name."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -124,10 +128,14 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
         choice = _policy(rand, list(now.moves))
         if len(now.moves) == 1:
             tally.forced_clicks += 1
+            decision = ",".join(sorted({p.decision for p in now.asked})) or "?"
+            tally.forced[decision] = tally.forced.get(decision, 0) + 1
         value = choice.value
         await by_id[user].slash(thread, "game play", move=value)
         tally.interactions += 1
         moves += 1
+        # A player takes a few seconds per decision: the living board's debounced edits fall due.
+        await env.advance_time(THINK_SECONDS)
     record = await svc.table(record.id)
     if record.status == "finished":
         tally.finished += 1
@@ -174,6 +182,7 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
         "interactions": tally.interactions,
         "pings_per_turn": round(counts["pings"] / turns, 3),
         "forced_clicks": tally.forced_clicks,
+        "forced": tally.forced,
         "posts_budget": tally.turns + tally.rounds + 2 * games,
         "seconds": round(time.perf_counter() - began, 3),
     }

@@ -1,7 +1,8 @@
 """/argent: Argent on Discord. Commands with autocomplete for every action, buttons for every decision.
 
-Each move posts one thread message: the board image, who must act, and buttons for it (open your
-panel, pass a reaction, see your office). A player's panel (ephemeral, and in their DMs) offers
+Moves reach Discord on the kit's one delivery path: one thread message per turn (the board image,
+who must act, and buttons for it: open your panel, pass a reaction, see your office), edited in
+place while the same player decides on. A player's panel (ephemeral, and in their DMs) offers
 exactly their legal moves: on a turn a select per kind of action (place, cast, fast action, vault
 and supporter cards) with the Bell Tower and "end turn" as buttons; for any other decision one
 button per choice (selects when there are many). Everything is built from the seat's own view and
@@ -10,8 +11,9 @@ may be secret, such as the cards a Mystic Lantern shows).
 
 Reactions: the engine asks only players holding a usable reaction, one at a time in turn order;
 each is pinged with React/Pass. A player who chose "always pass" (``/argent reactions``) is passed
-for at once. The end of a round posts what each room gave whom; the end of the game reveals the
-voters one by one with who won each and why, then the standings.
+for by the service at once. The end of a round posts what each room gave whom (from the events'
+data); the end of the game reveals the voters one by one with who won each and why, then the
+standings.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from service import (
     TableService,
     offered_token,
     offered_value,
+    reading,
 )
 
 log = logging.getLogger("conclave.cogs.argent")
@@ -239,7 +242,8 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
 def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     """Any other decision: a button per choice, or selects when there are many."""
     ordered = sorted(now.moves, key=lambda o: move_of(o).action in CLOSING)
-    if len(ordered) <= BUTTONS_MAX:
+    # A label longer than a button holds (a candidate, a power saying what it does) goes in a select.
+    if len(ordered) <= BUTTONS_MAX and all(len(o.label) <= kit.BUTTON_LABEL_LIMIT for o in ordered):
         for k, offer in enumerate(ordered):
             ui.add_item(_button(now, offer, k // 5))
         return
@@ -256,7 +260,7 @@ def _select(now: SeatView, n: int, offers: list[Choice], placeholder: str) -> Mo
     """A select of offers (at most 25), each with its hint (which book and level a spell is)."""
     offers = offers[:SELECT_MAX]
     hints = [hint(o, now.view) for o in offers]
-    return MoveSelect(now.table.id, now.version, offers, n=n, placeholder=placeholder, hints=hints)
+    return MoveSelect(now.table.id, now.version, n, offers, placeholder, hints=hints)
 
 
 def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:
@@ -334,9 +338,10 @@ def board_lines(board: Board) -> list[str]:
     """Return a board message's lines from the board's data: events, who must act, the players."""
     lines = ["The game begins."] if board.opening else []
     # At the end the votes are revealed one by one below: the board must not spoil them.
-    lines += [e.text for e in board.events if not (board.finished and e.data.get("what") == "votes")]
+    shown = [e for e in board.events if not (board.finished and e.data.get("what") == "votes")]
+    lines += [board.named(e.text) for e in shown]
     if board.automatic:
-        lines.append("Played automatically: " + "; ".join(board.automatic) + ".")
+        lines.append("Played automatically: " + "; ".join(board.named(a) for a in board.automatic) + ".")
     if board.result is not None:
         lines.append("The game is over: the voters are revealed below, one by one.")
     elif board.finished:
@@ -485,43 +490,44 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     return out
 
 
-async def post_round_summary(client: discord.Client, reply: Reply) -> bool:
-    """When a round (or the game) just ended, post what each room gave whom in its resolution.
+async def post_round_summary(client: discord.Client, reply: Reply) -> str | None:
+    """When a round (or the game) just ended, head the board with what each room gave whom.
 
-    Runs before the board (the kit's before-board hook), so the summary closes the round and the
-    board that opens the next one (or ends the game) follows it. Return whether it posted.
+    The kit's before-board hook: the summary closes the round at the top of the board message
+    that opens the next one (or ends the game). None when no round ended.
     """
     board = reply.board
     if board is None or reply.table.status == "abandoned":
-        return False
+        return None
     began = [int(e.data.get("round") or 0) for e in board.events if e.data.get("what") == "round"]
     finished = board.finished and reply.table.status == "finished"
     if not (any(n > 1 for n in began) or finished):
-        return False
-    thread = await kit.thread_of(client, reply.table)
-    if thread is None:
-        return False
+        return None
     svc = kit.service_of(client)
     summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES))
     if not summary:
-        return False
+        return None
     if began and not finished:
         number = max(began) - 1
     else:
         number = (await table_now(svc, reply.table.id)).view["round"]
-    try:
-        await thread.send(
-            _clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-    except discord.HTTPException as exc:
-        log.warning("table %s: the round summary was refused (status %s)", reply.table.id, exc.status)
-        return False
-    return True
+    return f"**Round {number}: what each room gave**\n{summary}"
+
+
+def reveal_messages(lines: list[str]) -> list[str]:
+    """Pack the reveal's lines (a voter each, then the standings) into as few messages as fit."""
+    messages: list[str] = []
+    for line in lines:
+        line = _clip(line, kit.CONTENT_LIMIT)
+        if messages and len(messages[-1]) + 1 + len(line) <= kit.CONTENT_LIMIT:
+            messages[-1] += "\n" + line
+        else:
+            messages.append(line)
+    return messages
 
 
 async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> None:
-    """When the game just ended, reveal the voters one message at a time, then the standings."""
+    """When the game just ended, reveal the voters, who won each and why, then the standings."""
     if reply.board is None or not reply.board.finished:
         return
     view = now.view
@@ -529,8 +535,8 @@ async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> 
     if thread is None or not view.get("outcome"):
         return  # an abandoned table has no votes to reveal
     try:
-        for line in reveal_lines(view, now.names):
-            await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+        for message in reveal_messages(reveal_lines(view, now.names)):
+            await thread.send(message, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as exc:
         log.warning("table %s: the reveal was refused (status %s)", reply.table.id, exc.status)
 
@@ -712,8 +718,16 @@ class ArgentCog(commands.Cog):
                 )
                 # Typed text is read once, against the state it was typed at.
                 played, version = (offer.value, now.version) if offer else (value, None)
-            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.moves):
+            fitting = [o for o in now.moves if COMMAND_FILTERS[command](o)]
+            if offer is None and not fitting:
                 raise TableError(NOTHING[command])
+            if offer is None and token is None and "=" not in value:
+                # "Guilds" means "Place a mage in Guilds": loose words against this command's moves.
+                try:
+                    offer = fitting[reading.pick(value, [o.label for o in fitting])]
+                except reading.ReadingError as exc:
+                    raise TableError(exc.sentence) from None
+                played, version = offer.value, now.version
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."

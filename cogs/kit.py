@@ -50,6 +50,8 @@ ANSWERED = "conclave_answered"
 """Marks an interaction whose failure the player was already told about."""
 DM_CLOSED = 50007
 """Discord's error code for 'Cannot send messages to this user'."""
+NOT_A_PANEL = "That control belongs on your private panel: open it again (e.g. My private view)."
+"""The answer to a panel control found on a message that is no private panel (a forged click)."""
 CLOSING_LINE = "This table is closed: its buttons no longer play. Start a new game with `/game new`."
 
 
@@ -157,7 +159,7 @@ PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
 BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
 PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
 AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
-BeforeBoard = Callable[[discord.Client, Reply], Awaitable[bool]]
+BeforeBoard = Callable[[discord.Client, Reply], Awaitable[str | None]]
 _BOARD_ITEMS: dict[str, BoardItems] = {}
 _PRIVATE_ITEMS: dict[str, PrivateItems] = {}
 _BOARD_PANELS: dict[str, BoardPanel] = {}
@@ -206,11 +208,12 @@ def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
 
 
 def register_before_board(kind: str, hook: BeforeBoard) -> None:
-    """Let a game's cog post a message just before a board of its tables (a round's summary).
+    """Let a game's cog head a board of its tables with a few lines (a round's summary).
 
     ``hook(client, reply)`` runs under the table's delivery lock, before the board is shown, and
-    returns whether it posted anything; then the board starts a new message below it. Its errors
-    are logged (without their text) and never break the delivery.
+    returns the heading or None. A headed board starts a new thread message, heading first (one
+    message, not two; a heading too long to share it goes just before). Its errors are logged
+    (without their text) and never break the delivery.
     """
     _BEFORE_BOARD[kind] = hook
 
@@ -287,6 +290,8 @@ class _Deliveries:
     """The newest board waiting to be drawn over each table's living board (message id, board)."""
     edited: dict[int, float] = field(default_factory=dict)
     """When each table's living board was last edited (event loop time)."""
+    headings: dict[int, str] = field(default_factory=dict)
+    """The heading (a round's summary) each table's living board opened with."""
     shown: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     """The public events each table's living board shows (the turn so far)."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -346,9 +351,10 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     board = reply.board
     posted = True
     if board is not None and thread is not None and not board.quiet:
-        if await _before_board(client, reply):
-            board = replace(board, fresh=True)  # below the game's own message, never above it
-        posted = await _show_board(client, thread, board)
+        heading = await _before_board(client, reply)
+        if heading:
+            board = replace(board, fresh=True)  # the heading opens a new message
+        posted = await _show_board(client, thread, board, heading)
     for note in reply.private:
         if note.dm_ok is False or note.user_id == mover:
             continue
@@ -359,19 +365,21 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     return posted
 
 
-async def _before_board(client: discord.Client, reply: Reply) -> bool:
-    """Run the kind's before-board hook; return whether it posted in the thread."""
+async def _before_board(client: discord.Client, reply: Reply) -> str | None:
+    """Run the kind's before-board hook; return the heading it gives the board, if any."""
     hook = _BEFORE_BOARD.get(reply.table.kind)
     if hook is None:
-        return False
+        return None
     try:
         return await hook(client, reply)
     except Exception as exc:
         _log_failure(reply.table.id, f"the {reply.table.kind} before-board hook", exc)
-        return False
+        return None
 
 
-async def _show_board(client: discord.Client, thread: discord.abc.Messageable, board: Board) -> bool:
+async def _show_board(
+    client: discord.Client, thread: discord.abc.Messageable, board: Board, heading: str | None = None
+) -> bool:
     """Post a fresh board, or edit the turn's living board in place; False when Discord refused."""
     memory = _deliveries(client)
     newest = memory.posted.get(board.table_id, -1)
@@ -383,8 +391,15 @@ async def _show_board(client: discord.Client, thread: discord.abc.Messageable, b
     if not board.fresh and board.in_play and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
+    message = await board_send_args(client, board)
     try:
-        sent = await thread.send(**await board_send_args(client, board))
+        if heading:
+            joined = f"{heading}\n{message.get('content', '')}"
+            if len(joined) <= CONTENT_LIMIT:
+                message["content"] = joined
+            else:
+                await thread.send(fit_message(heading), allowed_mentions=discord.AllowedMentions.none())
+        sent = await thread.send(**message)
     except discord.HTTPException as exc:
         # The move is saved: the players still get their DMs, /game status shows the board.
         log.warning("table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status)
@@ -392,6 +407,7 @@ async def _show_board(client: discord.Client, thread: discord.abc.Messageable, b
     memory.posted[board.table_id] = board.version
     memory.edits.pop(board.table_id, None)
     memory.shown[board.table_id] = _trim(board.events)
+    memory.headings[board.table_id] = heading or ""
     if board.in_play:
         memory.boards[board.table_id] = sent.id
     return True
@@ -468,6 +484,9 @@ async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: 
         return True  # a fresh board was posted meanwhile
     message = await board_send_args(client, board)
     message.pop("allowed_mentions", None)
+    heading = memory.headings.get(table_id)
+    if heading and len(heading) + len(message.get("content", "")) < CONTENT_LIMIT:
+        message["content"] = f"{heading}\n{message.get('content', '')}"  # the living board keeps it
     files = message.pop("files", [])
     message.setdefault("view", None)
     memory.edited[table_id] = asyncio.get_running_loop().time()
@@ -640,11 +659,29 @@ async def play(
     ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
     """
 
+    if edit and not on_own_panel(interaction):
+        await answer(interaction, NOT_A_PANEL)
+        return
+
     async def work() -> None:
         found = table_id if table_id is not None else (await table_here(interaction)).id
         await play_now(interaction, found, move, version, edit=edit)
 
     await guarded(interaction, work, update=edit)
+
+
+def on_own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
+
+    A panel click replaces the message it came from; a forged click on a public message (the
+    board) must never turn it into someone's private panel.
+    """
+    message = interaction.message
+    if message is None or interaction.client.user is None:
+        return False
+    if message.author.id != interaction.client.user.id:
+        return False
+    return message.flags.ephemeral or interaction.guild_id is None
 
 
 async def play_now(
@@ -855,10 +892,10 @@ class StampedMoveSelect(
         self,
         table_id: int,
         stamp: int | str,
-        choices: Sequence[Choice] = (),
-        *,
         n: int | None = None,
+        choices: Sequence[Choice] = (),
         placeholder: str | None = None,
+        *,
         hints: Sequence[str | None] = (),
     ) -> None:
         options = [
@@ -885,7 +922,7 @@ class StampedMoveSelect(
     ) -> Self:
         """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
         n = match["n"]
-        return cls(int(match["table"]), match["stamp"], n=None if n is None else int(n))
+        return cls(int(match["table"]), match["stamp"], None if n is None else int(n))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen move."""
@@ -904,9 +941,17 @@ class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
     """A select of moves (values are move codes or index tokens) tied to one table version."""
 
     def __init__(
-        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), **kwargs: Any
+        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), n: int | None = None
     ) -> None:
-        super().__init__(table_id, version, choices, **kwargs)
+        super().__init__(table_id, version, n, choices)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        n = match["n"]
+        return cls(int(match["table"]), match["stamp"], (), None if n is None else int(n))
 
     @property
     def version(self) -> int:

@@ -167,10 +167,12 @@ class Faults:
     injected: list[str] = field(default_factory=list)
 
     def refuse_thread_posts(self, thread: simcord.ChannelHandle) -> None:
-        """Every message the bot posts in the thread fails with 403 Missing Permissions."""
+        """Every message the bot posts (or edits: the living board) in the thread fails with 403."""
         path = f"/channels/{thread.id}/messages"
         self.env.inject_error("POST", path, status=403, code=MISSING_PERMISSIONS, times=None)
-        self.injected.append(path)
+        edits = f"{path}/*"
+        self.env.inject_error("PATCH", edits, status=403, code=MISSING_PERMISSIONS, times=None)
+        self.injected += [path, edits]
 
     def close_dms(self, *members: simcord.MemberActor) -> None:
         """Every DM to these members fails with 403 'Cannot send messages to this user'."""

@@ -174,7 +174,7 @@ def test_7_auric_catalyst_answers_gold_costs_but_never_a_swap() -> None:
     tower = {"astronomy": {"pay": "gold", "per_space": 2}}
     push_effects(state, me, [tower], {"via": "room", "room": "astronomy_tower"})
     advance(state, [])
-    state = pick(state, "Move 1 space(s) for 2 Gold")
+    state = pick(state, "Move 1 space for 2 Gold")
     assert "React with Auric Catalyst" in texts(state)
     gold = state["seats"][me]["gold"]
     state = pick(state, "React with Auric Catalyst")
@@ -369,3 +369,15 @@ def test_ruling_names_and_titles_follow_the_sheet_unless_the_rulebook_says_other
     assert candidates["Mannheim Wildern"] == "Director of University Development"
     assert candidates["Xal Ezra"] == "Dept. of Planar Studies Senior Researcher"
     assert candidates["Jion Erjon"] == "Honor Court Chief Justice"
+
+
+def test_auric_catalyst_answers_a_gold_cost_its_holder_could_not_pay() -> None:
+    """Auric Catalyst makes the Gold cost 0, so it is offered even when the Gold is lacking, and the
+    rest of the list ("do X to do Y", FAQ) then happens."""
+    state, me, _, _ = three()
+    state["seats"][me]["vaults"].append({"id": "auric_catalyst", "exhausted": False})
+    state["seats"][me]["gold"] = 0
+    mana = state["seats"][me]["mana"]
+    state = run(state, me, [{"pay": {"gold": 3}}, {"gain": {"mana": 2}}], via="supporter")
+    state = pick(state, "React with Auric Catalyst")
+    assert state["seats"][me]["gold"] == 0 and state["seats"][me]["mana"] == mana + 2

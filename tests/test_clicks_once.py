@@ -220,3 +220,31 @@ async def test_argent_game_play_autocompleted_applies_once(simcord_env: simcord.
     before = await table.version()
     results = await burst(simcord_env, N, lambda: bob.slash(table.thread, "game play", move=value))
     await applied_once(table, before, results)
+
+
+# ---------------------------------------------------------------------- the games on the kit's own components
+
+
+async def test_academy_game_play_autocompleted_applies_once(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, "academy", 2)
+    mover = table.members[registry.get("academy").pending(await table.state())[0].seat]
+    value = (await mover.autocomplete(table.thread, "game play", "move", ""))[0]["value"]
+    before = await table.version()
+    results = await burst(simcord_env, N, lambda: mover.slash(table.thread, "game play", move=value))
+    await applied_once(table, before, results)
+
+
+async def test_quadrivium_panel_button_applies_once(simcord_env: simcord.Env) -> None:
+    from cogs import quadrivium
+
+    table = await open_table(simcord_env, "quadrivium", 2)
+    seat = registry.get("quadrivium").pending(await table.state())[0].seat
+    member = table.members[seat]
+    now = await seat_view(table, member)
+    # The first decisions take words (a form); the button carries them as its form would.
+    named = quadrivium.worded_move(now.moves[0].value, {"name": "Ravenhold"}).code()
+    button = quadrivium.MoveButton(await table.table_id(), now.version, named, "Found Ravenhold")
+    dm = await sent_by_bot(simcord_env, member, button)
+    before = await table.version()
+    results = await burst(simcord_env, N, lambda: member.user.click(dm, custom_id=button.item.custom_id))
+    await applied_once(table, before, results)

@@ -170,7 +170,7 @@ def hurt(s: State, room: str, kind: str, n: int, each: bool = False) -> None:
     dead = [w for w in wounds if w >= TOUGHNESS[kind]]
     if dead:
         c[kind] -= len(dead)
-        say(s, "kill", f"{len(dead)} {kind}(s) killed in the {room_name(room)}.")
+        say(s, "kill", f"{len(dead)} {kind}{'' if len(dead) == 1 else 's'} killed in the {room_name(room)}.")
     s["damage"][room][kind] = [w for w in wounds if 0 < w < TOUGHNESS[kind]]
     if not s["damage"][room][kind]:
         del s["damage"][room][kind]
@@ -329,7 +329,7 @@ def _mana(s: State, op: Op) -> None:
 def _actions(s: State, op: Op) -> None:
     """Take extra actions this turn."""
     s["extra"] += op["n"]
-    say(s, "actions", f"{who(s, op['by'])} gains {op['n']} extra action(s).")
+    say(s, "actions", f"{who(s, op['by'])} gains {op['n']} extra action{'' if op['n'] == 1 else 's'}.")
 
 
 @handler("shield")

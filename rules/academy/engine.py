@@ -63,6 +63,12 @@ class AcademyRules(Rules):
             "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
         ),
         OptionSpec(
+            "hopeless",
+            "concede: lose when the highest bound spell's level is below the disaster deck's rebuilds",
+            ("play_on", "concede"),
+            "play_on",
+        ),
+        OptionSpec(
             "memory",
             "strict: a cast's reveal shows on the board for that turn only; open: the log keeps reveals",
             ("strict", "open"),
@@ -104,10 +110,11 @@ class AcademyRules(Rules):
         if s["step"] == "shifts":
             return [
                 Prompt(
-                    0,
+                    s["current"],
                     PromptKind.TURN,
                     "shifts",
-                    f"Refine the academy: {s['shifts_left']} shift(s) left, or start.",
+                    f"Refine the academy: {s['shifts_left']} shift{'' if s['shifts_left'] == 1 else 's'}"
+                    " left, or start.",
                 )
             ]
         seat = s["current"]
@@ -115,11 +122,9 @@ class AcademyRules(Rules):
             return [Prompt(seat, PromptKind.TURN, "share", f"{who(s, seat)}: share a glyph, or not.")]
         if s["binding"]:
             return [Prompt(seat, PromptKind.TURN, "binding", f"{who(s, seat)}: bind another spell, or stop.")]
-        return [
-            Prompt(
-                seat, PromptKind.TURN, "actions", f"{who(s, seat)}: {turn.actions_left(s)} action(s) left."
-            )
-        ]
+        left = turn.actions_left(s)
+        text = f"{who(s, seat)}: {left} action{'' if left == 1 else 's'} left."
+        return [Prompt(seat, PromptKind.TURN, "actions", text)]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
@@ -164,12 +169,15 @@ class AcademyRules(Rules):
         """Re-draw what the seat cannot know: other seats' disasters, deck orders, unbound spells."""
         s = pickle.loads(pickle.dumps(state))
         hidden = [i for i, h in enumerate(s["hands"]) if h is not None and i != seat]
-        pool = [s["hands"][i] for i in hidden] + s["disaster_deck"]
+        # Pools are sorted before shuffling, so a sample depends only on what the seat knows.
+        pool = sorted([s["hands"][i] for i in hidden] + s["disaster_deck"])
         rng.shuffle(pool)
         for i in hidden:
             s["hands"][i] = pool.pop()
         s["disaster_deck"] = pool
+        s["progression"] = sorted(s["progression"])
         rng.shuffle(s["progression"])
+        s["room_deck"] = sorted(s["room_deck"])
         rng.shuffle(s["room_deck"])
         shown = (s["reveal"] or {}).get("slot")  # a revealed face-down spell is known while it shows
         for level in (1, 2, 3, 4):
@@ -181,11 +189,17 @@ class AcademyRules(Rules):
                 and k != shown
                 and k.split("-")[1] in {1: "123", 2: "45", 3: "6", 4: "7"}[level]
             ]
-            keys = [s["slots"][k]["spell"] for k in slots]
+            keys = sorted(s["slots"][k]["spell"] for k in slots)
             rng.shuffle(keys)
             for k, key in zip(slots, keys, strict=True):
                 s["slots"][k]["spell"] = key
         return s
+
+    def resign(self, state: State, seat: int) -> tuple[State, list]:
+        """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
+        from rules.academy.leave import leave
+
+        return leave(self, state, seat)
 
     def copy_state(self, state: State) -> State:
         """Copy a state quickly (it is plain JSON)."""

@@ -9,7 +9,7 @@ Library, fights fire when it can, and heads for its objective.
 from __future__ import annotations
 
 import sys
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
 from rules import rng
@@ -37,6 +37,8 @@ HELPERS = (
     "fireball",
 )
 """Spells the policy is glad to know beyond its goal (fire fighting, guardians, getting about)."""
+GOALS = {"golem": ("create_guardian", "great_ward"), "gates": ("seal_gates", "close_portal")}
+"""Spells that work towards a scenario's objective (default: its goal spell)."""
 DOUSE = ("snuff", "call_flood", "spark_out", "maelstrom", "tidal_wave")
 KILL = ("nova", "zap", "fireball", "inferno", "titans_grip")
 BAD = ("danger", "deface", "enrage", "burn", "summon_imp", "slip", "fizzle", "backlash")
@@ -81,7 +83,8 @@ def _rooms(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return rooms
 
 
-def _dist(view: dict[str, Any], start: str) -> dict[str, int]:
+def _dist(view: dict[str, Any], start: str, blocked: frozenset[str] = frozenset()) -> dict[str, int]:
+    """Return moves from ``start`` to every room reachable without passing through ``blocked`` rooms."""
     rooms = _rooms(view)
     seen = {start: 0}
     todo = deque([start])
@@ -90,13 +93,9 @@ def _dist(view: dict[str, Any], start: str) -> dict[str, int]:
         for other in rooms[room]["adjoining"]:
             if other not in seen:
                 seen[other] = seen[room] + 1
-                todo.append(other)
+                if other not in blocked:
+                    todo.append(other)
     return seen
-
-
-def _slot(move: Move) -> str:
-    a, b = move.get("a"), move.get("b")
-    return f"{min(a, b)}-{max(a, b)}"
 
 
 def _hazard(room: dict[str, Any]) -> bool:
@@ -105,24 +104,69 @@ def _hazard(room: dict[str, Any]) -> bool:
 
 
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
-    """Return the move that steps along a shortest route to the nearest goal room, avoiding hazards."""
-    best, low = None, None
+    """Return a move that makes progress along a safe shortest route to the nearest goal room."""
     rooms = _rooms(view)
+    # Passing through a burning room costs nothing; only ending a turn in one does (see _leave), so
+    # the route may cross hazards, but the last action of a turn never steps into one.
+    last = view["actions"]["left"] <= 1
+    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
+    here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
+    now = _dist(view, here, blocked)
+    if not any(g in now for g in goals):
+        return None
+    best, low = None, min(now[g] for g in goals if g in now)
     for m in moves:
-        if m.action != "move":
+        if m.action != "move" or m.get("room") in blocked:
             continue
-        if _hazard(rooms[m.get("room")]) and m.get("room") not in goals:
-            continue
-        d = _dist(view, m.get("room"))
+        d = _dist(view, m.get("room"), blocked)
         reach = [d[g] for g in goals if g in d]
-        if reach and (low is None or min(reach) < low):
+        if reach and min(reach) < low:
             best, low = m, min(reach)
     return best
+
+
+def goal_rooms(view: dict[str, Any]) -> list[str]:
+    """Return the rooms where casting the scenario's goal spell does its work."""
+    rooms = _rooms(view)
+    key = view["scenario"]["key"]
+    if key == "golem":
+        return [view["grid"][p]["key"] for p in (0, 3, 12, 15) if not view["grid"][p]["guardian"]]
+    if key == "gates":
+        hot = [k for k, r in rooms.items() if r["portals"] and r["pos"] is not None]
+        return sorted({k for r in hot for k in (r, *rooms[r]["adjoining"])})
+    if key == "demon":
+        return [k for k, r in rooms.items() if r["demon"]]
+    return [CRYSTAL]
+
+
+def _slot(move: Move) -> str:
+    a, b = move.get("a"), move.get("b")
+    return f"{min(a, b)}-{max(a, b)}"
 
 
 def _casts(view: dict[str, Any], mind: Mind, moves: list[Move], keys: tuple[str, ...]) -> list[Move]:
     out = [m for m in moves if m.action == "cast" and mind.spell_at(view, _slot(m)) in keys]
     return sorted(out, key=lambda m: m.get("helper") is not None)
+
+
+def _openness(state: dict[str, Any]) -> int:
+    """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over."""
+    from rules.academy.state import distances
+
+    reach = distances(state, CRYSTAL)
+    return len(reach) + 2 * sum(1 for r in reach if (state["rooms"][r]["source"] or 9) <= 5)
+
+
+def best_shift(state: dict[str, Any]) -> Move:
+    """Setup shifts: the shift that opens the academy most, else start (the board is public)."""
+    best, score = Move.of("ready"), _openness(state)
+    for move in RULES.legal_moves(state, 0):
+        if move.action != "shift":
+            continue
+        after, _ = RULES.apply(state, 0, move)
+        if _openness(after) > score:
+            best, score = move, _openness(after)
+    return best
 
 
 class Policy:
@@ -133,9 +177,17 @@ class Policy:
         self.rand = {"rng": seed}
 
     def pick(self, state: dict[str, Any], seat: int) -> Move:
-        """Choose a move for a seat."""
-        view = RULES.view(state, seat)
-        moves = RULES.legal_moves(state, seat)
+        """Choose a move for a seat from its view (the state is only used to build that view)."""
+        if state["step"] == "shifts" and state["choice"] is None:
+            return best_shift(state)
+        return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
+
+    def decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """Choose one of ``moves`` from a seat's view and the table's memory."""
+        move = self._decide(view, seat, moves)
+        return move if move in moves else moves[0]
+
+    def _decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         if view["choice"] is not None:
             return self._choose(view, seat, moves)
         if view["request"] is not None:
@@ -163,12 +215,13 @@ class Policy:
             return binds[0]
         if any(m.action == "stop" for m in moves):
             return Move.of("stop")
-        win = _casts(view, self.mind, moves, (goal,))
+        win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
         ready = not fires if goal == "abjure" else True
-        if win and ready and (goal != "abjure" or room == CRYSTAL):
+        targets = goal_rooms(view)
+        if win and ready and room in targets:
             return win[0]
-        if win and goal == "abjure" and ready:
-            step = _toward(view, moves, [CRYSTAL])
+        if win and ready:
+            step = _toward(view, moves, targets)
             if step:
                 return step
         douse = _casts(view, self.mind, moves, DOUSE)
@@ -192,21 +245,32 @@ class Policy:
             for r in near
             if rooms[r]["guardian"] and rooms[r]["source"] in needed and team.count(rooms[r]["source"]) < 2
         ]
-        if guarded:
-            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
-            if steal:
-                return steal[0]
         if rooms[room]["guardian"] and here is not None:
             kill = _casts(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
+        if guarded and _casts(view, self.mind, moves, KILL) and room not in guarded:
+            step = next((m for m in moves if m.action == "move" and m.get("room") in guarded), None)
+            if step:
+                return step  # go in and break the guardian for good
+        if guarded:
+            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
+            if steal:
+                return steal[0]
         if view["actions"]["left"] == 1 and _hazard(rooms[room]):
             return self._leave(view, seat, moves)
         if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
             step = _toward(view, moves, fires)
             if step:
                 return step
-        unknown = [m for m in moves if m.action == "cast" and self.mind.spell_at(view, _slot(m)) is None]
+        keep = self._reserved(view, goal)
+        unknown = [
+            m
+            for m in moves
+            if m.action == "cast"
+            and self.mind.spell_at(view, _slot(m)) is None
+            and not (set(_slot(m).split("-")) & keep)
+        ]
         if unknown and not win:
             unknown.sort(key=lambda m: (m.get("helper") is not None, -_level(_slot(m))))
             return unknown[0]
@@ -232,6 +296,17 @@ class Policy:
             if step:
                 return step
         return self._leave(view, seat, moves)
+
+    def _reserved(self, view: dict[str, Any], goal: str) -> set[str]:
+        """Return the glyphs (as text) of the known goal slot that the table holds too few of to spare."""
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        out: set[str] = set()
+        for x in view["spells"]:
+            if self.mind.spell_at(view, x["id"]) == goal:
+                a, b = x["pair"]
+                need = Counter([a, b])
+                out |= {str(g) for g, n in need.items() if team.count(g) <= n}
+        return out
 
     def _needed(self, view: dict[str, Any], goal: str) -> set[int]:
         """Return the glyphs that appear in a slot still unknown to the table or in the goal's slot."""

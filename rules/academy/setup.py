@@ -73,6 +73,7 @@ def new_state(players: int, options: dict[str, str], seed: int) -> State:
         "won": False,
         "reason": "",
         "bound_demon": False,
+        "resigned": [],
         "log": [],
         "out": [],
     }
@@ -162,6 +163,8 @@ def _place_sources(s: State, scen: dict[str, Any]) -> None:
         s["rooms"][room]["source"] = glyph
         glyph += 1
     for g, room in scen.get("sources", {}).items():
+        while room == "random" or room in skip or s["rooms"][room]["source"] is not None:
+            room = draw_room_card(s)["room"]  # a designed scenario may put a high source at random
         s["rooms"][room]["source"] = int(g)
     for g in scen.get("guard_sources", [4, 5]):
         room = next(r for r, c in s["rooms"].items() if c["source"] == g)
@@ -192,6 +195,9 @@ def _deal_spells(s: State, scen: dict[str, Any]) -> None:
         rng.shuffle(s, keys)
         for slot, key in zip(SLOTS_PER_LEVEL[level], keys, strict=True):
             s["slots"][slot]["spell"] = key
+    mods = scen.get(s["difficulty"], {}) if s["difficulty"] != "normal" else {}
+    for entry in s["slots"].values():
+        entry["bound"] = entry["spell"] in mods.get("bound", ())  # easy settings may start a spell bound
 
 
 def _stack_disasters(s: State, scen: dict[str, Any]) -> None:

@@ -39,7 +39,6 @@ from rules.argent.state import (
     locked,
     placed,
     room_of,
-    room_rules,
     slot_of,
 )
 
@@ -83,17 +82,19 @@ def protected(
         return True
     if shadowing(state, m) and not (names_shadows and via in SHADOW_SOURCES):
         return True
-    powers = innate(state, m)
     rival = owner is not None and actor is not None and owner != actor
-    spell_proof = "immune_opponent_spells" in powers or vocab.covers(state, owner, "own_ignore_spells")
-    if rival and via == "spell" and spell_proof:
+    if (
+        rival
+        and via == "spell"
+        and ("immune_opponent_spells" in innate(state, m) or vocab.covers(state, owner, "own_ignore_spells"))
+    ):
         return True
     if rival and act in HARMS and via in WALL_SOURCES and vocab.covers(state, owner, "own_ignore_harm"):
         return True
     if act == "wound" and (
-        "unwoundable" in powers
-        or vocab.covers(state, owner, "own_unwoundable")
+        vocab.covers(state, owner, "own_unwoundable")
         or vocab.covers(state, owner, "own_unwoundable_unmovable")
+        or "unwoundable" in innate(state, m)
     ):
         return True
     return act in ("move", "push_shadow") and vocab.covers(state, owner, "own_unwoundable_unmovable")
@@ -120,7 +121,7 @@ def room_full_for(state: State, room: str | None, seat: int | None, moving: int 
     """Whether a room already holds this seat's one allowed mage (Council Chamber A)."""
     if room is None or seat is None or room not in state["board"]["rooms"]:
         return False
-    if "one_mage_per_player" not in room_rules(state, room):
+    if not vocab.room_has(state, room, "one_mage_per_player"):
         return False
     return any(m["owner"] == seat and room_of(m["loc"]) == room and m["id"] != moving for m in state["mages"])
 
@@ -128,6 +129,7 @@ def room_full_for(state: State, room: str | None, seat: int | None, moving: int 
 def may_enter(state: State, seat: int | None, room: str | None, moving: int | None = None) -> bool:
     """Whether a mage of ``seat`` may be placed, moved or shadowed into ``room`` now."""
     return room_open(state, room) and not room_full_for(state, room, seat, moving)
+
 
 
 def may_swap(state: State, a: dict[str, Any], b: dict[str, Any]) -> bool:

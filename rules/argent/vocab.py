@@ -55,15 +55,15 @@ def statuses_named(state: State, name: str) -> list[dict[str, Any]]:
 
 def covers(state: State, seat: int | None, name: str) -> bool:
     """Whether a status covers a seat: an "own" status the seat started, or a "table" status."""
-    running = statuses_named(state, name)
-    if STATUSES[name][0] == "table":
-        return bool(running)
-    return any(s["seat"] == seat for s in running)
+    _known(STATUSES, name, "status")
+    table = STATUSES[name][0] == "table"
+    return any(s["name"] == name and (table or s["seat"] == seat) for s in state["statuses"])
 
 
 def active(state: State, name: str) -> bool:
     """Whether any player has a status of this name running."""
-    return bool(statuses_named(state, name))
+    _known(STATUSES, name, "status")
+    return any(s["name"] == name for s in state["statuses"])
 
 
 def amount(state: State, seat: int, name: str) -> int:

@@ -143,8 +143,8 @@ def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
         ev.append(event(f"{mage_name(s, seat)} accepts the conditions.", "tale", seat=seat))
     elif a == "tricks":
         c["target"] = move.get("n")
-        ev.append(event(f"{mage_name(s, seat)} sets the conflict at {move.get('n')} trick(s) to "
-                        f"win.", "tricks",
+        tricks = f"{move.get('n')} trick{'' if move.get('n') == 1 else 's'}"
+        ev.append(event(f"{mage_name(s, seat)} sets the conflict at {tricks} to win.", "tricks",
                         seat=seat, n=move.get("n")))
         from rules.quadrivium.trick import new_trick
 

@@ -30,6 +30,9 @@ def label_of(s: State, seat: int, move: Move) -> str:
     a, g = move.action, move.get
     if a in ("traits", "magic") and g("power") is None:
         head = "Traits" if a == "traits" else "Magic"
+        if all(g(t) is None for t in TRAITS):
+            # A move whose numbers are still to be typed names what to set, never "None".
+            return f"{head}: set " + ", ".join(t.title() for t in TRAITS)
         return f"{head}: " + ", ".join(f"{t.title()} {g(t)}" for t in TRAITS)
     simple = {
         "covenant": "Name the covenant", "mage": "Name your mage", "intent": "Declare an intent",
