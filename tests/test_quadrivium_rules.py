@@ -478,3 +478,27 @@ def test_only_public_lone_moves_are_played_automatically() -> None:
     # A lone move naming a card is never played for the seat: the log would show the card.
     give = Prompt(1, PromptKind.DECISION, "sub:give", "Give a card back.")
     assert not R.auto_resolvable(s, give, Move.of("give", card="7C"))
+
+
+def test_data_files_label_every_default_and_fit_the_limits() -> None:
+    """Every number we chose says so (source designed) with a reason; stock lines fit the text limits."""
+    from rules.quadrivium.state import TEXT_LIMITS, defaults, tales
+
+    problems = []
+    for key, entry in defaults().items():
+        if key.startswith("_"):
+            continue
+        if entry.get("source") not in ("designed", "rulebook"):
+            problems.append(f"{key}: source must be designed or rulebook")
+        if not entry.get("why"):
+            problems.append(f"{key}: no reason given")
+    limits = {"covenant": "name", "mage": "name", "desc": "desc", "intent": "text", "win": "win",
+              "lose": "lose", "finale": "text"}
+    for key, lines in tales().items():
+        if key.startswith("_"):
+            continue
+        if not lines:
+            problems.append(f"tales {key}: empty")
+        problems += [f"tales {key}: too long: {x}" for x in lines if len(x) > TEXT_LIMITS[limits[key]]]
+    assert not problems, problems
+    assert sum(e.get("source") == "designed" for e in defaults().values() if isinstance(e, dict)) >= 10
