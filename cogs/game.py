@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
@@ -12,6 +13,7 @@ from cogs.kit import (
     CONTENT_LIMIT,
     DYNAMIC_ITEMS,
     SAVED,
+    TableButton,
     answer,
     board_send_args,
     can_manage,
@@ -29,18 +31,46 @@ from service import BOT_LEVELS, TableError
 
 log = logging.getLogger("conclave.cogs")
 
-HELP = """**Conclave** hosts board games in threads: one thread per table.
-`/game new kind:<game> [options:name=value …]` opens a table (run it in a text channel).
-Inside a table's thread:
-`/game join`, `/game leave` — take or free a seat while in the lobby.
-`/game addbot level:<random|basic|strong>` — the host seats a bot (or `/game new … bots:2`).
-`/game start` — the host starts the game once enough players sit.
-`/game play move:<move>` — play a move; the list shows your legal moves.
-`/game hand` — your private view (also the **My private view** button, and your DMs).
-`/game status`, `/game log` — the board and the recent public events.
-`/game abandon` — host or Manage Server closes the table; otherwise every player must agree.
-Anywhere: `/game mine` (tables waiting on you), `/game rules kind:<game>`, `/game card name:<card>`,
-`/game practice kind:<game>` (a table for you against bots, started at once)."""
+HELP_HEAD = (
+    "**Conclave** hosts board games in threads, one thread per table. Open one with "
+    "`/game new kind:<game>` in a text channel; `/game rules kind:<game>` tells you how to play."
+)
+
+
+def command_lines(tree: app_commands.CommandTree, main: str = "game") -> list[str]:
+    """Return /help's list of every slash command in the tree, read from the tree itself.
+
+    The shared group (``/game``) gets a line per command with what it does; each game's group
+    gets one line naming all its commands (its own ``help`` command explains them), so the
+    whole list fits one message.
+    """
+    lines: list[str] = []
+    groups: list[str] = []
+    singles: list[str] = []
+    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+        if isinstance(command, app_commands.Group) and command.name == main:
+            lines.append(f"**/{command.name}** — {command.description}:")
+            for sub in command.commands:
+                lines.append(f"`/{command.name} {sub.name}{_params(sub)}` {_short(sub.description)}")
+        elif isinstance(command, app_commands.Group):
+            names = ", ".join(f"`{sub.name}`" for sub in command.commands)
+            groups.append(f"**/{command.name}** ({command.description}): {names}.")
+        elif isinstance(command, app_commands.Command):
+            singles.append(f"`/{command.name}` {_short(command.description)}")
+    return lines + groups + singles
+
+
+def _params(command: app_commands.Command | app_commands.Group) -> str:
+    if not isinstance(command, app_commands.Command):
+        return ""
+    return "".join(f" {p.name}:" if p.required else f" [{p.name}:]" for p in command.parameters)
+
+
+def _short(description: str) -> str:
+    """Keep a command's description to its first clause, so /help fits one message."""
+    first = description.split(":")[0].split(";")[0].rstrip(".")
+    return first if len(first) <= 80 else first[:79] + "…"
+
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
 
@@ -280,9 +310,13 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            reply = await service_of(self.bot).leave(table.id, interaction.user.id)
-            await deliver(self.bot, reply)
-            await answer(interaction, reply.answer)
+            if table.status == "active":
+                # Leaving a game cannot be undone: ask first, with a button only the asker sees.
+                ui = discord.ui.View(timeout=None)
+                ui.add_item(LeaveGameButton(table.id))
+                await answer(interaction, LEAVE_QUESTION, view=ui)
+                return
+            await leave_table(self.bot, interaction, table.id)
 
         await guarded(interaction, work)
 
@@ -365,12 +399,13 @@ class GameCog(commands.Cog):
             if not waiting:
                 await answer(interaction, "No table is waiting on you.")
                 return
-            lines = [
-                f"<#{w.table.thread_id}> {w.title} — waiting since <t:{int(w.since)}:R>"
-                if w.table.thread_id
-                else f"{w.title} — waiting since <t:{int(w.since)}:R>"
-                for w in waiting
-            ]
+            lines = []
+            for w in waiting:
+                # The thread mention already shows the table's name; say what it asks instead.
+                where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
+                what = w.decision.rstrip(".") or "your decision"
+                jump = f" · [jump there]({w.link})" if w.link else ""
+                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>){jump}")
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)
@@ -379,11 +414,14 @@ class GameCog(commands.Cog):
     @app_commands.describe(kind="The game")
     @app_commands.autocomplete(kind=kind_choices)
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
-        """Summarise a game and name its rulebook."""
+        """How to play a game: a short summary here, the full guide as a file."""
         try:
-            await answer(interaction, service_of(self.bot).rules_summary(kind))
+            guide = service_of(self.bot).rules_guide(kind)
         except TableError as exc:
             await answer(interaction, exc.sentence)
+            return
+        files = [discord.File(io.BytesIO(f.text.encode("utf-8")), filename=f.name) for f in guide.files]
+        await answer(interaction, guide.summary, files=files)
 
     @game.command(name="card")
     @app_commands.describe(name="The card's name")
@@ -396,12 +434,36 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
-        """How to play with Conclave."""
+        """List every command, and the games on offer."""
         games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).kinds())
-        await answer(interaction, f"{HELP}\nGames: {games or 'none installed'}.")
+        lines = [HELP_HEAD, f"Games: {games or 'none installed'}.", *command_lines(self.bot.tree)]
+        await answer(interaction, "\n".join(lines))
+
+
+LEAVE_QUESTION = (
+    "Leave this game for good? Where the game allows it the others play on without you; "
+    "you cannot take your seat back."
+)
+
+
+async def leave_table(bot: discord.Client, interaction: discord.Interaction, table_id: int) -> None:
+    """Leave the table's lobby or game through the service, post what changed, answer the user."""
+    reply = await service_of(bot).leave(table_id, interaction.user.id)
+    await deliver(bot, reply)
+    await answer(interaction, reply.answer)
+
+
+class LeaveGameButton(
+    TableButton, prefix="cc:leave", label="Leave the game", style=discord.ButtonStyle.danger
+):
+    """The confirmation button of /game leave in a game in progress (restart-proof)."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Leave the game for the user who clicked."""
+        await guarded(interaction, lambda: leave_table(interaction.client, interaction, self.table_id))
 
 
 async def setup(bot: commands.Bot) -> None:
     """Add the /game commands and the restart-proof components."""
     await bot.add_cog(GameCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, LeaveGameButton)

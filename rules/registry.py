@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from rules.contract import Rules, UnknownMove, excerpt
+from collections.abc import Iterable
+from typing import Any
+
+from rules.contract import Move, Rules, State, UnknownMove, excerpt
 
 _GAMES: dict[str, Rules] = {}
 
@@ -48,3 +51,14 @@ def _load_builtin() -> None:
             # A game still being built is simply not offered yet.
             if exc.name != f"rules.{name}":
                 raise
+
+
+def replay(
+    kind: str, players: int, options: dict[str, str], seed: int, moves: Iterable[tuple[int, Any]]
+) -> State:
+    """Replay a game from its seed through its logged moves, each ``(seat, move JSON)``."""
+    rules = get(kind)
+    state = rules.setup(players, options, seed)
+    for seat, move in moves:
+        state, _ = rules.apply(state, seat, Move.from_json(move))
+    return state

@@ -3,6 +3,7 @@
 from store.records import (
     STATUSES,
     CorruptTable,
+    DamagedSnapshot,
     MoveRecord,
     SeatRecord,
     StaleVersion,
@@ -14,6 +15,7 @@ from store.sqlite import Store
 __all__ = [
     "STATUSES",
     "CorruptTable",
+    "DamagedSnapshot",
     "MoveRecord",
     "SeatRecord",
     "StaleVersion",

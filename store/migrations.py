@@ -103,7 +103,25 @@ MIGRATIONS: list[tuple[str, ...]] = [
         ) WITHOUT ROWID
         """,
     ),
-    # 3: bot seats. ``bot`` names the level of the bot that plays the seat now (NULL: its person).
+    # 3: integrity: each table's move log as a hash chain (version 0 holds the seed and seats),
+    # and each snapshot's checksum over the chain's head. Store.open seals older tables.
+    (
+        """
+        CREATE TABLE chain (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL CHECK (version >= 0),
+            link        TEXT    NOT NULL,
+            PRIMARY KEY (table_id, version)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE snapshot_sums (
+            table_id    INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            checksum    TEXT    NOT NULL
+        )
+        """,
+    ),
+    # 4: bot seats. ``bot`` names the level of the bot that plays the seat now (NULL: its person).
     # A seat a bot fills from the lobby has a negative user id (-1, -2...: no Discord user has one);
     # a person's seat handed to a bot keeps its user id, so /game rejoin gives it back.
     ("ALTER TABLE seats ADD COLUMN bot TEXT",),
