@@ -200,16 +200,30 @@ class BotSeats:
             return bot.choose(observe(rules, state, seat), bot_rng(table_id, version, seat))
 
         move = await asyncio.to_thread(think)
+        reply = await self._play_for_bot(table_id, record.user_id, move, version)
+        if reply is None:
+            now = await self.table(table_id)
+            if now.version != version:
+                # Someone moved meanwhile (a person at a simultaneous step): think again on the new board.
+                log.info("table %s: a bot's move at v%s was overtaken", table_id, version)
+                return await self.next_bot_move(table_id)
+            # Refused on the very board it was chosen for: a bug, but the table must not stall.
+            log.error("table %s: seat %s's bot move was refused; its first legal move plays", table_id, seat)
+            first = rules.legal_moves(state, seat)[0]
+            reply = await self._play_for_bot(table_id, record.user_id, first, version)
+            if reply is None:
+                return None
+        return replace(reply, answer=f"{record.name} played.")
+
+    async def _play_for_bot(self, table_id: int, user_id: int, move: Move, version: int) -> Reply | None:
+        """Play a bot's move through ``act`` at the version it saw; None when it is refused."""
         token = _BOT_MOVING.set(True)
         try:
-            reply = await self.act(table_id, record.user_id, move, expected_version=version)
+            return await self.act(table_id, user_id, move, expected_version=version)
         except TableError:
-            # Someone moved meanwhile (a person at a simultaneous step): think again on the new board.
-            log.info("table %s: a bot's move at v%s was overtaken", table_id, version)
-            return await self.next_bot_move(table_id)
+            return None
         finally:
             _BOT_MOVING.reset(token)
-        return replace(reply, answer=f"{record.name} played.")
 
     def _check_player(self, table: _Table, seat: int) -> None:
         """Refuse a person's move on a seat a bot plays now (``act`` asks this)."""

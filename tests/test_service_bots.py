@@ -144,3 +144,19 @@ async def test_practice_opens_a_table_with_bots_in_the_other_seats(svc: TableSer
     assert [s.name for s in seats] == ["alice", "Bot (strong)", "Bot (strong) #2"]
     await svc.start(table.id, ALICE)
     assert (await svc.table(table.id)).status == "active"
+
+
+async def test_a_bot_whose_move_is_refused_plays_its_first_legal_move(
+    svc: TableService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot bug (a move the rules refuse) never stalls the table: its first legal move plays."""
+    from bots import levels
+    from rules.contract import Move
+
+    table_id = await open_toy(svc)
+    await svc.add_bots(table_id, ALICE, "random")
+    await svc.start(table_id, ALICE)
+    monkeypatch.setattr(levels.RandomBot, "choose", lambda self, seating, rand: Move.of("nonsense"))
+    before = (await svc.table(table_id)).version
+    reply = await svc.next_bot_move(table_id)
+    assert reply is not None and (await svc.table(table_id)).version == before + 1
