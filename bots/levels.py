@@ -93,7 +93,7 @@ def rollout(
     policy = book.rollout or random_policy
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if deadline is not None and plies % 4 == 3 and time.perf_counter() > deadline:
+        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -137,7 +137,7 @@ class StrongBot(Bot):
         if len(seating.legal) == 1:
             return seating.legal[0]
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
-        deadline = start + self.budget * 0.85
+        deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
         horizon = self.horizon if self.horizon is not None else playbook(rules.kind).horizon
         moves = self.candidates(seating, rand)
