@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 from bots.core import Playbook, Seating, evaluate, register
-from rules.argent import content
 from rules.argent.scoring import count_votes
 from rules.contract import Move, Rules, Seat, State
 
@@ -24,10 +22,6 @@ HORIZON = 40
 PLACEMENTS = frozenset({"place", "room", "shadow"})
 """Moves that put a mage somewhere: their reward waits for the resolution."""
 IDLE = frozenset({"pass"})
-PLACEMENT_WEIGHT = 0.003
-BELL_COST = 0.05
-"""The share a mage left at home costs when the seat takes a Bell Tower offering."""
-"""How much a slot's worth (in resource units) counts against the evaluator's share."""
 
 
 def _standing(state: State, seat: Seat, votes: list[int]) -> float:
@@ -56,67 +50,14 @@ def evaluate_state(rules: Rules, state: State, seat: Seat) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - best_other) / 1.5))
 
 
-ACTION_WORTH = 1.0
-"""What an effect without a number (draft, research, buy, a spell) is worth, in resource units."""
-
-
-def _effect_worth(effect: Any) -> float:
-    """Return a rough worth of a slot's effects: the amounts it grants, the best of a choice."""
-    if isinstance(effect, bool):
-        return 0.0
-    if isinstance(effect, int | float):
-        return float(effect)
-    if isinstance(effect, list):
-        return sum(_effect_worth(e) for e in effect)
-    if isinstance(effect, dict):
-        if "choose" in effect:
-            return max((_effect_worth(o) for o in effect["choose"]), default=0.0)
-        return sum(
-            _effect_worth(v) if isinstance(v, int | float | list | dict) else ACTION_WORTH
-            for v in effect.values()
-        ) + (ACTION_WORTH if any(isinstance(v, dict) and not v for v in effect.values()) else 0.0)
-    return 0.0
-
-
-def _slot_worth(state: State, room: str, slot_id: str) -> float:
-    """Return how good a slot of a room looks before it resolves: its effects, a merit slot more."""
-    side = state["board"]["rooms"][room]["side"]
-    slots = {s["id"]: s for s in content.room_side(room, side)["slots"]}
-    slot = slots.get(slot_id)
-    if slot is None:
-        return 0.0
-    if "of" in slot:  # a shadow slot copies the slot it shadows
-        slot = slots.get(slot["of"], slot)
-    worth = _effect_worth(slot.get("effects", []))
-    return worth + (1.0 if slot.get("kind", "").endswith("merit") else 0.0)
-
-
-def _room_worth(state: State, room: str) -> float:
-    """Return the worth of the best slot still open in a room."""
-    if room not in state["board"]["rooms"]:
-        return 0.0
-    side = state["board"]["rooms"][room]["side"]
-    taken = {m["loc"] for m in state["mages"]}
-    open_slots = [
-        s["id"]
-        for s in content.room_side(room, side)["slots"]
-        if "shadow" not in s.get("kind", "") and f"{room}/{s['id']}" not in taken
-    ]
-    return max((_slot_worth(state, room, s) for s in open_slots), default=0.0)
-
-
-def _placement_worth(state: State, move: Move) -> float:
-    """Return how good a placement looks: the room's best open slot, or the chosen slot."""
-    room = move.get("room")
+def _slot_worth(move: Move) -> float:
+    """Return how good a slot looks without resolving it: merit slots first, early slots next."""
     slot = move.get("slot")
-    if room is None and slot is not None:
-        front = state["agenda"][0] if state["agenda"] else {}
-        room = (front.get("data") or {}).get("room")
-    if not isinstance(room, str):
+    if not isinstance(slot, str) or not slot:
         return 0.0
-    if isinstance(slot, str):
-        return _slot_worth(state, room, slot)
-    return _room_worth(state, room)
+    worth = 0.3 if slot.startswith("m") else 0.0
+    digits = "".join(ch for ch in slot if ch.isdigit())
+    return worth + (0.1 / int(digits) if digits else 0.0)
 
 
 def heuristic(seating: Seating, rand: random.Random) -> Move:
@@ -130,12 +71,9 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
         after, _ = rules.apply(state, seat, move)
         value = evaluate(rules, after, seat)
         if move.action in PLACEMENTS:
-            value += PLACEMENT_WEIGHT * _placement_worth(state, move)
+            value += 0.05 * _slot_worth(move)
         if move.action in IDLE:
             value -= 0.02
-        if move.action == "bell":
-            # Taking a Bell Tower offering ends the seat's round: every mage still at home is lost.
-            value -= BELL_COST * sum(1 for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
         if value > best_value:
             best, best_value = move, value
     return best
