@@ -16,7 +16,6 @@ from rules.academy.state import (
     CRYSTAL,
     CURSED,
     DIRS,
-    SIDE,
     TOUGHNESS,
     State,
     adjoining,
@@ -37,7 +36,6 @@ from rules.academy.threats import NAMES, ORDER, activation_ops, place, toward_cu
 
 MAX_MANA = 8
 """The box holds eight mana tokens: the crystal never holds more (ruling)."""
-REMOVABLE = ("fire", "water", "ice", "darkness", "haunt", "imp", "guardian", "troll", "demon", "portal")
 
 
 def here(s: State, op: Op) -> str:
@@ -577,5 +575,3 @@ def _win_if(s: State, op: Op) -> None:
             "the academy is saved!",
         )
 
-
-_ = (SIDE, REMOVABLE)

@@ -20,7 +20,8 @@ from rules.academy.views import view
 from rules.contract import Event, Move, OptionSpec, Prompt, PromptKind, Result, Rules, View
 
 # Importing these registers their ops on the queue.
-from rules.academy import casting, items, threats  # noqa: F401  isort: skip
+from rules.academy import casting, effects, items, threats  # noqa: F401  isort: skip
+from rules.academy.leave import leave
 
 
 class AcademyRules(Rules):
@@ -197,8 +198,6 @@ class AcademyRules(Rules):
 
     def resign(self, state: State, seat: int) -> tuple[State, list]:
         """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
-        from rules.academy.leave import leave
-
         return leave(self, state, seat)
 
     def copy_state(self, state: State) -> State:

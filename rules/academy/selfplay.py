@@ -157,15 +157,57 @@ def _openness(state: dict[str, Any]) -> int:
     return len(reach) + 2 * sum(1 for r in reach if (state["rooms"][r]["source"] or 9) <= 5)
 
 
+def _shift_value(state: dict[str, Any], depth: int) -> int:
+    """Return the best openness reachable from a layout with up to ``depth`` more shifts."""
+    best = _openness(state)
+    if depth == 0 or state["step"] != "shifts":
+        return best
+    for move in RULES.legal_moves(state, state["current"]):
+        if move.action == "shift":
+            after, _ = RULES.apply(state, state["current"], move)
+            best = max(best, _shift_value(after, depth - 1))
+    return best
+
+
+LAYOUT = ("Rotate", "Turn the", "Swap", "With which", "an ice token go")
+"""Choices that change the academy's layout: the policy keeps it open (the board is public)."""
+
+
+def _choice_value(state: dict[str, Any], depth: int = 2) -> int:
+    """Return the openness after a layout choice, looking through the choices that follow it."""
+    c = state["choice"]
+    if c is None or depth == 0 or not any(w in c["why"] for w in LAYOUT):
+        return _openness(state)
+    values = []
+    for o in c["options"]:
+        after, _ = RULES.apply(state, c["seat"], Move.of("choose", value=o["value"]))
+        values.append(_choice_value(after, depth - 1))
+    return max(values)
+
+
+def best_layout_choice(state: dict[str, Any]) -> Move:
+    """Answer a rotate or swap question with the option that keeps the academy most open."""
+    c = state["choice"]
+    best, score = None, -1
+    for o in c["options"]:
+        move = Move.of("choose", value=o["value"])
+        after, _ = RULES.apply(state, c["seat"], move)
+        value = _choice_value(after, 1)
+        if value > score:
+            best, score = move, value
+    return best
+
+
 def best_shift(state: dict[str, Any]) -> Move:
-    """Setup shifts: the shift that opens the academy most, else start (the board is public)."""
+    """Setup shifts: the shift that opens the academy most two shifts ahead, else start (public board)."""
     best, score = Move.of("ready"), _openness(state)
-    for move in RULES.legal_moves(state, 0):
+    for move in RULES.legal_moves(state, state["current"]):
         if move.action != "shift":
             continue
-        after, _ = RULES.apply(state, 0, move)
-        if _openness(after) > score:
-            best, score = move, _openness(after)
+        after, _ = RULES.apply(state, state["current"], move)
+        value = _shift_value(after, 1)
+        if value > score:
+            best, score = move, value
     return best
 
 
@@ -180,6 +222,8 @@ class Policy:
         """Choose a move for a seat from its view (the state is only used to build that view)."""
         if state["step"] == "shifts" and state["choice"] is None:
             return best_shift(state)
+        if state["choice"] is not None and any(w in state["choice"]["why"] for w in LAYOUT):
+            return best_layout_choice(state)
         return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
 
     def decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:

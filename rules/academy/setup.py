@@ -6,7 +6,6 @@ from typing import Any
 
 from rules import rng
 from rules.academy.cards import characters, disasters, room_cards, rooms, scenarios, spells
-from rules.academy.effects import rotate as _unused_rotate  # noqa: F401  (effects registers its ops)
 from rules.academy.state import (
     CRYSTAL,
     CURSED,

@@ -129,8 +129,12 @@ def attack(s: State) -> None:
             rooms, n = _connected(s, kind)
             for room in rooms:
                 s["rooms"][room][kind] = 0
-            lose_mana(s, math.ceil(n / per), f"{n} {kind} token{'' if n == 1 else 's'} joined to the crystal"
-                + (" was removed" if n == 1 else " were removed"))
+            lose_mana(
+                s,
+                math.ceil(n / per),
+                f"{n} {kind} token{'' if n == 1 else 's'} joined to the crystal"
+                + (" was removed" if n == 1 else " were removed"),
+            )
     if c["portals"]:
         n = len(c["portals"])
         c["portals"] = []
