@@ -450,7 +450,7 @@ def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
     if not earlier:
         return replace(board, events=events)
     # The service's text starts with this step's events: the earlier ones go above them.
-    text = "\n".join([*(e.text for e in earlier), board.text])
+    text = "\n".join([*(board.named(e.text) for e in earlier), board.text])
     return replace(board, events=events, text=text)
 
 
