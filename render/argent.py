@@ -658,7 +658,8 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     for k, office in enumerate(view["offices"]):
         x = PAD + (k % 2) * (half + PAD)
         top = y + (k // 2) * (STRIP_H + 8)
-        _draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H))
+        player = caption.names.get(office["seat"], "")
+        _draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H), player)
     y += strip_rows * (STRIP_H + 8)
     return _png(image.crop((0, 0, BOARD_W, min(total, y + PAD))))
 
@@ -951,7 +952,11 @@ def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
 
 
 def _draw_strip(
-    draw: ImageDraw.ImageDraw, view: View, office: dict[str, Any], box: tuple[int, int, int, int]
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    office: dict[str, Any],
+    box: tuple[int, int, int, int],
+    player: str = "",
 ) -> None:
     """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
     x0, y0, x1, y1 = box
@@ -964,7 +969,9 @@ def _draw_strip(
     you = " (you)" if view.get("you") == seat else ""
     left = " (left)" if office.get("left") else ""
     head = font(22, "bold")
-    title = _clip(f"{seat_tag(seat)} {name}{you}{left}", head, 300)
+    # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
+    who = f"{player} · {name}" if player else name
+    title = _clip(f"{seat_tag(seat)} {who}{you}{left}", head, 300)
     _text(draw, (x0 + 68, y0 + 8), title, font=head, fill=LIGHT)
     dept = DEPT_WORD.get(office["department"] or "", "")
     _text(draw, (x0 + 72 + head.getlength(title), y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)

@@ -437,7 +437,7 @@ class Rules(ABC):
         full = self.default_options()
         for name, value in options.items():
             if name not in known:
-                raise MalformedMove(f"{self.title} has no option called {name}.")
+                raise MalformedMove(f"{self.title} has no option called {excerpt(name)}.")
             full[name] = known[name].check(value)
         return full
 

@@ -19,7 +19,7 @@ from cogs import argent, institute, kit
 from cogs.kit import PlayMoveButton
 from rules import registry
 from service import SeatView
-from tests.faults import Table, burst, open_table, said, sent_by_bot
+from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix
 from tests.toygame import TOY
 
 N = 50
@@ -37,21 +37,6 @@ async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
     bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
     yield bot
     await bot.close_store()
-
-
-def components(message: Any) -> list[dict[str, Any]]:
-    """Return a message's buttons and selects as raw dicts."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
-
-
-def with_prefix(message: Any, prefix: str) -> list[dict[str, Any]]:
-    return [c for c in components(message) if c.get("custom_id", "").startswith(prefix)]
 
 
 async def applied_once(table: Table, before: int, results: list[simcord.InteractionResult]) -> None:

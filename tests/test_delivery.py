@@ -308,3 +308,10 @@ def test_a_reply_carries_its_events_waiting_and_legend_as_data() -> None:
     board_fields = set(Board.__dataclass_fields__)
     assert {"board", "private"} <= reply_fields
     assert {"events", "waiting", "legend", "result", "automatic", "fresh"} <= board_fields
+
+
+def test_argent_declines_a_reaction_with_pass_and_nothing_else() -> None:
+    react = Prompt(1, PromptKind.REACTION, "react", "P2: react to what just happened, or pass.")
+    turn = Prompt(1, PromptKind.TURN, "turn", "P2: take your turn.")
+    assert ARGENT.decline({}, 1, react) == Move.of("pass")
+    assert ARGENT.decline({}, 1, turn) is None

@@ -583,6 +583,7 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
         return kit.board_message(board)
 
     monkeypatch.setattr(kit, "_BOARD_PANELS", {})
+    monkeypatch.setattr(kit, "EDIT_SPACING", 1.0)  # debounced, as on Discord
     kit.register_board_panel("toy", slow_first)
     thread = await started(world, players=3)
     table = await _table(world)
@@ -594,7 +595,8 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
     b = (await svc.choices(table.id, world.bob.id))[0].value
     await asyncio.gather(kit.play(alice, table.id, a, None), kit.play(bob, table.id, b, None))  # type: ignore[arg-type]
     await world.env.settle()
-    # Both lock-ins edit the living board; the second edit waits out the edit spacing.
+    # Both lock-ins edit the living board; the second edit is debounced.
+    assert posted == [0, 1]  # the second edit waits out the spacing
     await asyncio.sleep(kit.EDIT_SPACING + 0.3)
     await world.env.settle()
     assert posted == [0, 1, 2]

@@ -41,7 +41,7 @@ def _argent_move(players: int = 5) -> tuple[Any, dict, dict, list]:
         legal = rules.legal_moves(state, seat)
         move = rnd.choice([m for m in legal if m.action == "place"] or legal)
         after, events = rules.apply(state, seat, move)
-        if any(e.public and " places " in e.text for e in events):
+        if any(e.public and " places " in e.text and " mage in " in e.text for e in events):
             return rules, state, after, events
         state = after
     raise AssertionError("no placement")
@@ -59,7 +59,7 @@ def test_argent_band_names_the_turn_everyone_s_influence_and_the_last_move() -> 
     for office in view["offices"]:
         assert f"{names[office['seat']]} {office['ip']}" in lines["score"]
     assert lines["last"].startswith("Last: ") and last[-1] in lines["last"]
-    placed = next(e.text for e in events if " places " in e.text)
+    placed = next(e.text for e in events if " places " in e.text and " mage in " in e.text)
     room = argent_drawing.changed_rooms(caption.before, view)
     assert len(room) == 1 and next(iter(room)) in {r for r in view["board"]["rooms"]}
     assert any(rules_room in placed for rules_room in [argent_drawing.content.room_name(r) for r in room])

@@ -166,17 +166,29 @@ class ArgentRules(Rules):
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""
 
-    AUTO_DECISIONS = frozenset({"errand", "turn_place", "turn"})
-    """Prompts the service may play when they offer one move: the round-end errand whose only
-    answer is "Take 1 IP instead", the slot of a room with one free slot, and a turn with one move
-    left (the last Bell Tower offering). Which moves these offer follows from public things only
-    (Gold, Merit Badges, slots, the cards in each office); what Argent hides (voters, deck orders,
-    discard piles) never adds a move to them, so playing them reveals nothing. Reactions, targets
-    and drafts stay asked."""
-
     def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
-        """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``)."""
-        return prompt.kind is not PromptKind.REACTION and prompt.decision in self.AUTO_DECISIONS
+        """Whether the service may play a lone move: a decision inside an effect (the round-end
+        errand whose only answer is "Take 1 IP instead", a lone slot, room or target) or a turn
+        with one move left (the last Bell Tower offering).
+
+        Which moves these offer follows from public things only (Gold, Merit Badges, the board,
+        the cards in each office); what Argent hides (voters, deck orders, discard piles) never
+        adds a move to them, so playing them reveals nothing. Kept asked: reaction windows, a
+        decision whose options only its seat may read (Mystic Lantern's cards), and the setup
+        choices (candidates, powers, the draft, the first Mark).
+        """
+        if prompt.kind is PromptKind.DECISION:
+            agenda = state["agenda"]
+            return not (agenda and agenda[0].get("secret"))
+        return prompt.kind is PromptKind.TURN and prompt.decision == "turn"
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Every reaction window is declined with Pass."""
+        return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Every reaction window is declined with Pass."""
+        return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Return every move the seat may make now."""

@@ -54,7 +54,8 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "tiebreak":
         return f"Show {card}" if card else "Show no card"
     if a == "type":
-        return f"Conflict type: {g('trait').title()}"
+        resists = f" (the opposition resists magic {g('resistance')})" if g("resistance") else ""
+        return f"Conflict type: {g('trait').title()}{resists}"
     if a == "conditions":
         return f"Conditions (win Harm: {g('win_harm')}, lose Harm: {g('lose_harm')})"
     if a == "revise":
