@@ -16,6 +16,7 @@ from service.replies import (
 )
 from service.tables import (
     AUTO_PREF,
+    LOBBY_HINT,
     REACTIONS_PREF,
     Offer,
     TableService,
@@ -30,6 +31,7 @@ from store import TableRecord
 __all__ = [
     "AUTO_PREF",
     "BOT_LEVELS",
+    "LOBBY_HINT",
     "MILESTONE",
     "REACTIONS_PREF",
     "Board",
