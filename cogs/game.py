@@ -22,11 +22,12 @@ from cogs.kit import (
     guarded,
     kind_here,
     play,
+    remember_board,
     service_of,
     show_private,
     table_here,
 )
-from service import TableError
+from service import LOBBY_HINT, TableError
 
 log = logging.getLogger("conclave.cogs")
 
@@ -182,11 +183,12 @@ class GameCog(commands.Cog):
             await svc.attach_thread(table.id, thread.id)
             table = await svc.table(table.id)
             lobby = await svc.status(table.id)
-            await thread.send(
-                f"{interaction.user.mention} opened this table. {lobby.text}\n"
-                "Join with `/game join` here; the host starts with `/game start`.",
+            opened = await thread.send(
+                f"{interaction.user.mention} opened this table. {lobby.text}\n{LOBBY_HINT}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+            # Seats taken and freed edit this message in place (the lobby's living board).
+            remember_board(self.bot, table.id, opened.id)
             await greet(self.bot, table, interaction.user.id, thread)
             await answer(interaction, f"Your table is open: {thread.mention}")
 

@@ -365,6 +365,14 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     return posted
 
 
+def remember_board(client: discord.Client, table_id: int, message_id: int) -> None:
+    """Make a message the table's living board (the lobby's opening message, for one)."""
+    memory = _deliveries(client)
+    memory.boards[table_id] = message_id
+    memory.shown[table_id] = ()
+    memory.headings[table_id] = ""
+
+
 async def _before_board(client: discord.Client, reply: Reply) -> str | None:
     """Run the kind's before-board hook; return the heading it gives the board, if any."""
     hook = _BEFORE_BOARD.get(reply.table.kind)
@@ -388,7 +396,7 @@ async def _show_board(
         log.info("table %s: board v%s skipped, v%s already shown", board.table_id, board.version, newest)
         return True
     living = memory.boards.get(board.table_id)
-    if not board.fresh and board.in_play and living is not None and isinstance(thread, discord.Thread):
+    if not board.fresh and not board.finished and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
     message = await board_send_args(client, board)
@@ -442,7 +450,7 @@ def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
     if not earlier:
         return replace(board, events=events)
     # The service's text starts with this step's events: the earlier ones go above them.
-    text = "\n".join([*(e.text for e in earlier), board.text])
+    text = "\n".join([*(board.named(e.text) for e in earlier), board.text])
     return replace(board, events=events, text=text)
 
 

@@ -15,6 +15,7 @@ from service.replies import (
 )
 from service.tables import (
     AUTO_PREF,
+    LOBBY_HINT,
     REACTIONS_PREF,
     Offer,
     TableService,
@@ -28,6 +29,7 @@ from store import TableRecord
 
 __all__ = [
     "AUTO_PREF",
+    "LOBBY_HINT",
     "MILESTONE",
     "REACTIONS_PREF",
     "Board",

@@ -47,6 +47,7 @@ VALUE_LIMIT = 100
 THREAD_NAME_LIMIT = 100
 PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
+LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
 AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"
@@ -330,8 +331,10 @@ class TableService:
             await self._store_call(self.store.add_seat(table_id, user_id, name, None))
             seats = await self.store.seats(table_id)
         log.info("table %s: a player joined (%d seated)", table_id, len(seats))
-        text = f"{name} takes a seat. {self._lobby_line(rules, seats)}"
-        return Reply(table, f"You joined {self.thread_name(table)}.", Board(table.id, table.version, text))
+        text = f"{name} takes a seat. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
+        # The lobby message is a living board too: each seat taken edits it (no post, no ping).
+        board = Board(table.id, table.version, text, fresh=False)
+        return Reply(table, f"You joined {self.thread_name(table)}.", board)
 
     async def leave(self, table_id: int, user_id: int) -> Reply:
         """Free a user's seat in the lobby; in a game, leave it as the game's rules allow."""
@@ -350,8 +353,8 @@ class TableService:
             seats = await self.store.seats(table_id)
         log.info("table %s: a player left (%d seated)", table_id, len(seats))
         rules = self.rules_for(table.kind)
-        text = f"{mine.name} leaves. {self._lobby_line(rules, seats)}"
-        return Reply(table, "You left the table.", Board(table.id, table.version, text))
+        text = f"{mine.name} leaves. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
+        return Reply(table, "You left the table.", Board(table.id, table.version, text, fresh=False))
 
     async def _resign(self, table_id: int, user_id: int) -> Reply:
         """Leave a game in progress: the resign move, logged and replayed like any other."""

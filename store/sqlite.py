@@ -665,7 +665,13 @@ class Store:
 
 
 def _digest(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+    """Hash the parts, each length-prefixed (unambiguous, and no copy of a long snapshot's text)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else repr(part).encode()
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def genesis(row: sqlite3.Row, seats: list[tuple[int, int]]) -> str:

@@ -186,10 +186,6 @@ class ArgentRules(Rules):
         """Every reaction window is declined with Pass."""
         return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
 
-    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
-        """Every reaction window is declined with Pass."""
-        return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
-
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Return every move the seat may make now."""
         return [engine.to_move(o) for o in engine.options_for(state, seat)]
