@@ -33,6 +33,7 @@ from service import (
     offered_value,
     reading,
 )
+from service.tables import name_seats
 
 KIND = "academy"
 BUTTON_ROWS = 3
@@ -68,16 +69,25 @@ class Panel:
     seat: int
     view: dict[str, Any]
     moves: tuple[Choice, ...]
-    asks: tuple[str, ...]
+    names: dict[int, str]
+    """The players' names by seat ("alice")."""
+
+    def who(self, seat: int) -> str:
+        """Return how the panel names a seat: the player's name, else the seat's wizard."""
+        return self.names.get(seat) or self.view["wizards"][seat]["character"]["name"]
 
 
 async def seat_panel(svc: TableService, table_id: int, user_id: int) -> Panel:
-    """Return the user's panel data at a Wizard's Academy table."""
+    """Return the user's panel data at a Wizard's Academy table (move labels name players)."""
     got: SeatView = await svc.seat_view(table_id, user_id)
     if got.table.kind != KIND:
         raise TableError("This table does not play Wizard's Academy.")
-    asks = tuple(p.text for p in got.prompts if p.seat == got.seat)
-    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), asks)
+    names = {s.seat: s.name for s in await svc.seats(table_id) if s.seat is not None}
+    rules = svc.rules_for(KIND)
+    # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
+    named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
+    moves = tuple(Choice(named(c.label), c.value, c.move) for c in got.moves)
+    return Panel(got.table, got.version, got.seat, got.view, moves, names)
 
 
 def _action(choice: Choice) -> str:
@@ -122,17 +132,64 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     if mine:
         told = f"**{mine['name']}**: {mine['text']}"
         lines.append(f"Your next disaster (secret; you may tell the table): {told}")
-    request = view.get("request")
-    if request and request.get("helper") == seat:
-        lines.append(f"A wizard asks for your glyph {request['glyph']} to cast a spell.")
     if view["over"]:
         result = view.get("result") or {}
-        lines.append(f"The game is over: {result.get('reason', '')}".rstrip(": "))
+        lines.append("**The academy is saved!**" if result.get("won") else "**The academy has fallen.**")
     elif panel.moves:
-        lines.append("**Your decision:** " + (" ".join(panel.asks) or "choose below."))
+        lines.append(decision_line(panel))
     else:
-        lines.append("Nothing to decide now: the table waits on another wizard.")
+        lines.append(waiting_line(panel))
     return kit.fit_message("\n".join(lines))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def decision_line(panel: Panel) -> str:
+    """Return what the seat decides now, in its own words, from the view (never a prompt's text)."""
+    view, seat = panel.view, panel.seat
+    choice, request = view.get("choice"), view.get("request")
+    if choice and choice.get("seat") == seat:
+        return (
+            f"**The Helpful Hand of Fate — you decide:** {choice['why'].rstrip('.')}. The others may say "
+            "in the thread what they would choose; the choice is yours."
+        )
+    if request and request.get("helper") == seat:
+        low, high = sorted((request["glyph"], request["mine"]))
+        return (
+            f"**{panel.who(request['caster'])} asks for your glyph {request['glyph']}** to cast the spell "
+            f"at {low}-{high} (with their glyph {request['mine']}). If you give it, it goes back to the "
+            "supply. Give it or keep it:"
+        )
+    step = view["step"]
+    if step == "shifts":
+        return (
+            f"**Setup — shape the academy:** {_plural(view['shifts_left'], 'shift')} left (rotate a room or "
+            "swap two rooms, picked below), or start the game."
+        )
+    if step == "share":
+        return "**Share step:** put one glyph in your shared box for the others to use, or share nothing."
+    acts = view["actions"]
+    if acts.get("binding"):
+        return "**You named it right!** Bind another face-down spell, or stop binding."
+    left = _plural(acts["left"] + acts.get("extra", 0), "action")
+    slots = acts.get("slots")
+    if slots:
+        free = [name for name, unused in slots.items() if unused]
+        extra = f", +{acts['extra']} extra" if acts.get("extra") else ""
+        left = "unused: " + (", ".join(free) or "none") + extra
+    return f"**Your turn** ({left}): choose below."
+
+
+def waiting_line(panel: Panel) -> str:
+    """Return whom the table waits on, when it is not this seat."""
+    view = panel.view
+    request = view.get("request")
+    if request and request.get("caster") == panel.seat:
+        return f"Waiting for {panel.who(request['helper'])} to give or keep glyph {request['glyph']}."
+    waiting = [panel.who(s) for s in view.get("waiting", [])]
+    return "Nothing to decide now: the table waits on " + (", ".join(waiting) or "another wizard") + "."
 
 
 # ---------------------------------------------------------------------------- grouping long lists
