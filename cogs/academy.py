@@ -126,7 +126,7 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     glyphs = " ".join(str(g) for g in me["glyphs"]) or "none"
     items = _items(me)
     lines.append(f"Your glyphs: {glyphs}" + (f" · {items}" if items else ""))
-    if character.get("ability"):
+    if character.get("ability") and not view.get("basic"):  # the basic game ignores abilities
         lines.append(f"Ability: {character['ability']}")
     mine = view.get("my_disaster")
     if mine:
