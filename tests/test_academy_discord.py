@@ -29,8 +29,14 @@ SEED = 11
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
+def table_seed() -> int:
+    """The tables' seed (a test parametrized on ``table_seed`` plays other games)."""
+    return SEED
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
     yield bot
     await bot.close_store()
 
@@ -294,3 +300,51 @@ async def test_a_stale_panel_click_is_refused_and_changes_nothing(
         opened = await member.select(old, [select["options"][0]["value"]], custom_id=select["custom_id"])
         refusal = opened.followups[-1] if opened.followups else opened.response
         assert refusal is not None and "moved on" in refusal.content
+
+
+def spoken(text: str, secret: set[str]) -> list[str]:
+    """Return the secret names a text shows as words."""
+    return [name for name in secret if re.search(rf"\b{re.escape(name)}\b", text)]
+
+
+async def check_private_side(table: Table, state: dict[str, Any]) -> int:
+    """Check every seat's panel, latest DM and autocomplete lists for face-down spells; return lists seen."""
+    secret = hidden_names(state)
+    seen = 0
+    for seat, member in enumerate(table.members):
+        shown = await member.slash(table.thread, "academy panel")
+        assert shown.response is not None and not spoken(shown.response.content, secret)
+        assert not spoken(latest_dm(member).content, secret)
+        for command, field in (("academy move", "room"), ("academy cast", "spell")):
+            offered = await member.autocomplete(table.thread, command, field, "")
+            seen += len(offered)
+            assert not spoken(" ".join(o["name"] for o in offered), secret)
+        by_level: dict[int, set[frozenset[str]]] = {}
+        levels = {s["id"]: s["level"] for s in RULES.view(state, seat)["spells"]}
+        for slot in sorted({m.params["slot"] for m in RULES.legal_moves(state, seat) if m.action == "bind"}):
+            offered = await member.autocomplete(table.thread, "academy bind", "spell", f"at {slot} ")
+            seen += len(offered)
+            names = frozenset(o["name"].split(f"at {slot} ", 1)[1] for o in offered)
+            by_level.setdefault(levels[slot], set()).add(names)
+        # Each face-down spell of a level is offered the same candidate names: the list never tells.
+        assert all(len(lists) <= 1 for lists in by_level.values()), by_level
+    return seen
+
+
+@pytest.mark.parametrize("table_seed", [5, 23])
+async def test_no_face_down_spell_in_panels_dms_or_autocomplete(
+    simcord_env: simcord.Env, view_as_image: None, table_seed: int
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    record, state = await table.state()
+    policy = Policy(table_seed)
+    seen = 0
+    for step in range(120):
+        if record.status != "active":
+            break
+        if step % 4 == 0 or RULES.legal_moves(state, RULES.waiting_on(state)[0])[0].action == "bind":
+            seen += await check_private_side(table, state)
+        seat = RULES.waiting_on(state)[0]
+        await use_panel(table, seat, policy.pick(state, seat))
+        record, state = await table.state()
+    assert seen > 20  # the lists were really read
