@@ -348,3 +348,25 @@ async def test_no_face_down_spell_in_panels_dms_or_autocomplete(
         await use_panel(table, seat, policy.pick(state, seat))
         record, state = await table.state()
     assert seen > 20  # the lists were really read
+
+
+async def test_game_card_finds_spells_disasters_rooms_and_characters(simcord_env: simcord.Env) -> None:
+    from rules.academy.cards import characters, disasters, rooms
+
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", kind="academy")
+    thread = channel.threads[-1]
+    picks = {
+        "Spell": next(iter(spells().values())),
+        "Disaster": next(iter(disasters().values())),
+        "Room": rooms()["library"],
+        "Character": next(iter(characters().values())),
+    }
+    for kind, record in picks.items():
+        found = await alice.slash(thread, "game card", name=record["name"])
+        assert found.ephemeral and found.response is not None
+        assert found.response.content.count(kind) >= 1 and record["text"].split()[0] in found.response.content
+        names = await alice.autocomplete(thread, "game card", "name", record["name"][:5])
+        assert any(n["name"] == record["name"] for n in names), (kind, names)
