@@ -39,6 +39,8 @@ KIND = "academy"
 BUTTON_ROWS = 3
 """Rows of buttons on a panel; the two rows below them hold selects."""
 ROW_WIDTH = 5
+SLOT_WORDS = {"move": "a move", "room": "a room action", "magic": "a magic action"}
+"""How the advanced turn's three action slots read on the panel."""
 CLOSING = frozenset({"end", "stop", "done", "ready"})
 """Moves that end a step: grey buttons, after the others."""
 GROUPED = {"bind": "slot", "shift": "room", "cast": "pair", "room": "act", "choose": "first"}
@@ -173,13 +175,15 @@ def decision_line(panel: Panel) -> str:
     acts = view["actions"]
     if acts.get("binding"):
         return "**You named it right!** Bind another face-down spell, or stop binding."
-    left = _plural(acts["left"] + acts.get("extra", 0), "action")
+    left = _plural(acts["left"] + acts.get("extra", 0), "action") + " left"
     slots = acts.get("slots")
     if slots:
-        free = [name for name, unused in slots.items() if unused]
-        extra = f", +{acts['extra']} extra" if acts.get("extra") else ""
-        left = "unused: " + (", ".join(free) or "none") + extra
-    return f"**Your turn** ({left}): choose below."
+        free = [SLOT_WORDS.get(name, name) for name, unused in slots.items() if unused]
+        if acts.get("extra"):
+            free.append(_plural(acts["extra"], "extra action"))
+        listed = " and ".join([", ".join(free[:-1]), free[-1]]) if len(free) > 1 else "".join(free)
+        left = f"you may still take {listed}" if free else "no action left"
+    return f"**Your turn:** {left}. Choose below."
 
 
 def waiting_line(panel: Panel) -> str:
@@ -216,6 +220,14 @@ def group_of(choice: Choice, panel: Panel) -> str:
     return choice.label.split(":")[0][:40]
 
 
+def in_group(choice: Choice, panel: Panel, key: str) -> bool:
+    """Tell whether a move belongs to a first-step option; a swap belongs to both of its rooms."""
+    move = choice.move
+    if move is not None and move.action == "shift" and move.get("swap"):
+        return key in {panel.view["grid"][int(p)]["name"] for p in move.get("swap")}
+    return group_of(choice, panel) == key
+
+
 def group_label(action: str, key: str, panel: Panel) -> str:
     """Return how a first-step option reads (a face-down spell by slot and level, a room...)."""
     if action in ("bind", "cast"):
@@ -246,7 +258,7 @@ def components(panel: Panel) -> discord.ui.View | None:
     buttons.sort(key=lambda c: _action(c) in CLOSING)
     room_for = BUTTON_ROWS * ROW_WIDTH if len(selects) <= 5 - BUTTON_ROWS else ROW_WIDTH * (5 - len(selects))
     for n, choice in enumerate(buttons[: max(room_for, 0)]):
-        style = discord.ButtonStyle.secondary if _action(choice) in CLOSING else discord.ButtonStyle.primary
+        style = _style(choice, panel)
         button = MoveButton(tid, version, choice.value, choice.label, style)
         button.row = n // ROW_WIDTH
         ui.add_item(button)
@@ -259,6 +271,18 @@ def components(panel: Panel) -> discord.ui.View | None:
             keys = list(dict.fromkeys(group_of(c, panel) for c in choices))[: kit.SELECT_LIMIT]
             ui.add_item(GroupSelect(tid, version, row, action, keys, panel))
     return ui
+
+
+def _style(choice: Choice, panel: Panel) -> discord.ButtonStyle:
+    """Grey for moves that end a step, red for those that spend mana (recall, the last resorts)."""
+    action = _action(choice)
+    if action in CLOSING:
+        return discord.ButtonStyle.secondary
+    me = panel.view["wizards"][panel.seat]
+    here = next((r for r in panel.view["grid"] if r["key"] == me["room"]), None)
+    if action == "recall" or (action == "room" and here is not None and here.get("action") == "last_resort"):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
 
 
 def _placeholder(action: str) -> str:
@@ -350,7 +374,7 @@ class GroupSelect(kit.StampedMoveSelect, prefix="ac:g", stamp=kit.VERSION):
             panel = await seat_panel(svc, self.table_id, interaction.user.id)
             if str(panel.version) != self.stamp:
                 raise TableError("The game moved on since this was offered: open your panel again.")
-            picked = [c for c in panel.moves if _action(c) == action and group_of(c, panel) == key]
+            picked = [c for c in panel.moves if _action(c) == action and in_group(c, panel, key)]
             if not picked:
                 raise TableError("There is nothing to choose there now.")
             ui = discord.ui.View(timeout=None)

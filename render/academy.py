@@ -214,8 +214,9 @@ def _room(draw: Draw, x: int, y: int, room: dict[str, Any], view: View, changed:
     _walls(draw, x, y, room["doors"])
     room_w = CELL_W - (44 if room.get("source") is not None else 16)
     face = font(15, "bold")
-    if draw.textlength(room["name"], font=face) > room_w:
-        face = font(15, "narrow_bold")
+    for smaller in (font(15, "narrow_bold"), font(13, "narrow_bold")):
+        if draw.textlength(room["name"], font=face) > room_w:
+            face = smaller
     draw.text((x + 9, y + 8), _fit(draw, room["name"], face, room_w), font=face, fill=INK)
     for n, line in enumerate(_wrap(draw, _short(room, view), font(12), CELL_W - 18, 2)):
         draw.text((x + 9, y + 27 + n * 14), line, font=font(12), fill=MUTED)
@@ -260,8 +261,13 @@ def _academy(draw: Draw, view: View, caption: render.Caption | None) -> int:
         cx = _mark(draw, cx, legend_y, colour, letter, 1)
         draw.text((cx, legend_y + 10), NAMES[key], font=font(12), fill=INK, anchor="lm")
         cx += int(draw.textlength(NAMES[key], font=font(12))) + 10
-    outside = view.get("outside")
     y = legend_y + 34
+    if any(not room.get("empowered", True) for room in view["grid"]):
+        draw.rectangle((GRID_X, y + 1, GRID_X + 18, y + 15), fill=DIM, outline=INK)
+        grey = "Grey room: no route to the Mana Crystal (unpowered)"
+        draw.text((GRID_X + 26, y), grey, font=font(14), fill=INK)
+        y += 24
+    outside = view.get("outside")
     if outside:
         draw.text((GRID_X, y), f"Beside the academy: {outside['name']}", font=font(15, "bold"), fill=INK)
         _room_marks(draw, GRID_X + 300, y - 2, outside)
