@@ -13,7 +13,7 @@ from collections import Counter, deque
 from typing import Any
 
 from rules import rng
-from rules.academy.cards import rooms
+from rules.academy.cards import rooms, spells
 from rules.academy.engine import AcademyRules
 from rules.contract import Move
 
@@ -304,7 +304,11 @@ class Policy:
         known = self.mind.known
         team = [g for w in view["wizards"] for g in w["glyphs"]]
         needed = self._needed(view, goal)
-        binds = [m for m in moves if m.action == "bind" and known.get(m.get("slot")) == m.get("spell")]
+        binds = [
+            m
+            for m in moves
+            if m.action == "bind" and known.get(m.get("slot")) == m.get("spell") and m.get("spell") not in BAD
+        ]
         if binds:
             return binds[0]
         if any(m.action == "stop" for m in moves):
@@ -366,7 +370,11 @@ class Policy:
             and not (set(_slot(m).split("-")) & keep)
         ]
         if unknown and not win:
-            unknown.sort(key=lambda m: (m.get("helper") is not None, -_level(_slot(m))))
+            # The goal spell's level is printed on its card: search that level's slots first.
+            level = spells()[goal]["level"]
+            unknown.sort(
+                key=lambda m: (m.get("helper") is not None, _level(_slot(m)) != level, -_level(_slot(m)))
+            )
             return unknown[0]
         bound = {x["id"] for x in view["spells"] if x["bound"]}
         unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
