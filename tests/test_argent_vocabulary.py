@@ -66,11 +66,16 @@ def test_an_unknown_key_fails_at_run_time() -> None:
 def test_auric_catalyst_runs_through_its_declared_trigger() -> None:
     """Auric Catalyst is data: its `pay_gold` trigger offers it and its `waive_cost` effect does the
     waiving; no code names the card."""
+    import importlib
     import inspect
+    import pkgutil
 
     from rules.argent import engine, offers
 
-    for module in (effects, engine, offers, vocab, protection):
+    # The interpreter is a package: every effect family's module is read, not only the registry.
+    parts = pkgutil.iter_modules(effects.__path__)
+    families = [importlib.import_module(f"rules.argent.effects.{m.name}") for m in parts]
+    for module in (effects, *families, engine, offers, vocab, protection):
         assert "auric_catalyst" not in inspect.getsource(module)
     rec = next(v for v in cards.vaults() if v["id"] == "auric_catalyst")
     assert rec["trigger"] == {"on": ["pay_gold"]} and rec["effects"] == [{"waive_cost": {"resource": "gold"}}]
