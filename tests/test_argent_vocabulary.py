@@ -69,13 +69,16 @@ def test_auric_catalyst_runs_through_its_declared_trigger() -> None:
     import importlib
     import inspect
     import pkgutil
+    from types import ModuleType
 
     from rules.argent import engine, offers
 
-    # The interpreter is a package: every effect family's module is read, not only the registry.
-    parts = pkgutil.iter_modules(effects.__path__)
-    families = [importlib.import_module(f"rules.argent.effects.{m.name}") for m in parts]
-    for module in (effects, *families, engine, offers, vocab, protection):
+    def parts(package: ModuleType) -> list[ModuleType]:
+        # The interpreter and the engine are packages: every module of theirs is read.
+        names = [m.name for m in pkgutil.iter_modules(package.__path__)]
+        return [package, *(importlib.import_module(f"{package.__name__}.{n}") for n in names)]
+
+    for module in (*parts(effects), *parts(engine), offers, vocab, protection):
         assert "auric_catalyst" not in inspect.getsource(module)
     rec = next(v for v in cards.vaults() if v["id"] == "auric_catalyst")
     assert rec["trigger"] == {"on": ["pay_gold"]} and rec["effects"] == [{"waive_cost": {"resource": "gold"}}]
