@@ -33,7 +33,14 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, required=True)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    talk = sub.add_parser("chatter", help="play whole games through the cogs in SimCord, count the messages")
+    talk = sub.add_parser(
+        "chatter",
+        help="play whole games through the cogs in SimCord, count the messages",
+        description="Play whole games through the cogs in SimCord; the last line is JSON. forced_clicks:"
+        " clicks on a lone move the game could have played (a re-deal of the hidden cards keeps it);"
+        " forced_secret: lone moves asked because having a choice depends on a secret; written: a"
+        " lone move carrying the player's words. rounds: the view's round, else cycles of the turns.",
+    )
     talk.add_argument("--game", required=True, help="the kind to play")
     talk.add_argument("--players", type=int, required=True)
     talk.add_argument("--games", type=int, default=1)
