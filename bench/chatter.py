@@ -6,7 +6,21 @@ bench then reads SimCord's log of REST calls and counts what the players would s
 edits of thread messages, pings (user mentions that notify), DMs and the interactions spent.
 
 ``turns`` are runs of consecutive moves of one seat in the stored move log (automatic moves
-included); ``forced_clicks`` are interactions spent on a decision with a single legal move.
+included). ``rounds`` come from the final public view: its ``round`` where the game counts rounds,
+else, for a game that counts only turns (a ``turn`` number, as the cooperative Academy does), one
+round per full cycle of the players' turns (``ceil(turn / players)``).
+
+A click on a decision with a single legal move is sorted three ways:
+
+- ``forced_clicks``: the lone move could have been played automatically, because re-dealing all
+  the seat's rivals cannot see (``Rules.scramble`` from each other seat, ``SECRET_PROBES`` times)
+  never changes it. These are the ones to bring to zero.
+- ``forced_secret``: a re-deal changes the seat's legal moves, so whether the seat has a choice
+  depends on something hidden; the rules require the seat to be asked (docs/rulings.md,
+  "Automatic play of forced decisions") and the click is counted here instead.
+- ``written``: the lone move carries words the player writes (``Rules.writes``): not forced.
+
+``forced`` and ``secret`` break the first two down by the prompt's decision name.
 """
 
 from __future__ import annotations
@@ -22,9 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rules import registry
+
 _MENTION = re.compile(r"<@!?(\d+)>")
 THINK_SECONDS = 3.0
 """Virtual seconds a player takes per decision (SimCord's clock): edits are spaced by real time."""
+SECRET_PROBES = 4
+"""Re-deals of the hidden cards tried per lone move to tell a secret-dependent one from a forced one."""
 CLOSING = frozenset({"pass", "done", "decline", "keep", "accept"})
 """Answers a keen player avoids while there is anything else to do."""
 
@@ -38,9 +56,13 @@ class Tally:
     moves: int = 0
     interactions: int = 0
     forced_clicks: int = 0
+    forced_secret: int = 0
+    written: int = 0
     finished: int = 0
     forced: dict[str, int] = field(default_factory=dict)
     """The decisions the forced clicks answered, by the prompt's decision name."""
+    secret: dict[str, int] = field(default_factory=dict)
+    """The decisions asked although lone because their being lone depends on a secret."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -87,6 +109,44 @@ def _turns(seats: list[int]) -> int:
     return sum(1 for k, seat in enumerate(seats) if k == 0 or seats[k - 1] != seat)
 
 
+def _hangs_on_secret(
+    rules: Any, state: Any, seat: int, players: int, legal: list[Any], rand: random.Random
+) -> bool:
+    """Whether re-dealing what another seat cannot see changes the seat's legal moves."""
+    others: list[int | None] = [o for o in range(players) if o != seat] or [None]
+    for k in range(SECRET_PROBES):
+        seen = rules.scramble(state, others[k % len(others)], random.Random(rand.randrange(2**32)))
+        if rules.legal_moves(seen, seat) != legal:
+            return True
+    return False
+
+
+def _count_lone(
+    tally: Tally, rules: Any, state: Any, seat: int, players: int, asked: list[Any], rand: random.Random
+) -> None:
+    """Sort a click on a decision with one legal move: written, kept for a secret, or forced."""
+    legal = rules.legal_moves(state, seat)
+    if len(legal) == 1 and rules.writes(legal[0]):
+        tally.written += 1
+        return
+    decision = ",".join(sorted({p.decision for p in asked})) or "?"
+    if _hangs_on_secret(rules, state, seat, players, legal, rand):
+        tally.forced_secret += 1
+        tally.secret[decision] = tally.secret.get(decision, 0) + 1
+        return
+    tally.forced_clicks += 1
+    tally.forced[decision] = tally.forced.get(decision, 0) + 1
+
+
+def _rounds(view: dict[str, Any], players: int) -> int:
+    """Return the rounds a final public view shows: its round, else full cycles of the turns."""
+    if isinstance(view.get("round"), int):
+        return view["round"]
+    if isinstance(view.get("turn"), int):
+        return -(-view["turn"] // max(players, 1))
+    return 0
+
+
 def _policy(rand: random.Random, choices: list[Any]) -> Any:
     """Pick a random legal move, preferring anything over passing or ending."""
     keen = [c for c in choices if c.move is None or c.move.action not in CLOSING]
@@ -110,6 +170,8 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
     record = await bot.store.table_for_thread(thread.id)
     by_id = {m.id: m for m in members}
     moves = 0
+    # The secret probes draw from their own generator, so the policy's choices stay as they were.
+    probe = random.Random(rand.randrange(2**32))
     while moves < limit:
         record = await svc.table(record.id)
         if record.status != "active":
@@ -127,9 +189,8 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
             break
         choice = _policy(rand, list(now.moves))
         if len(now.moves) == 1:
-            tally.forced_clicks += 1
-            decision = ",".join(sorted({p.decision for p in now.asked})) or "?"
-            tally.forced[decision] = tally.forced.get(decision, 0) + 1
+            _, state = await bot.store.load(record.id)
+            _count_lone(tally, registry.get(kind), state, seat, players, list(now.asked), probe)
         value = choice.value
         await by_id[user].slash(thread, "game play", move=value)
         tally.interactions += 1
@@ -145,7 +206,7 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
     tally.moves += len(stored)
     tally.turns += _turns([m.seat for m in stored])
     with contextlib.suppress(Exception):
-        tally.rounds += int((await svc.public_view(record.id)).view.get("round") or 0)
+        tally.rounds += _rounds((await svc.public_view(record.id)).view, players)
     return thread.id
 
 
@@ -183,6 +244,9 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
         "pings_per_turn": round(counts["pings"] / turns, 3),
         "forced_clicks": tally.forced_clicks,
         "forced": tally.forced,
+        "forced_secret": tally.forced_secret,
+        "secret": tally.secret,
+        "written": tally.written,
         "posts_budget": tally.turns + tally.rounds + 2 * games,
         "seconds": round(time.perf_counter() - began, 3),
     }

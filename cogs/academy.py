@@ -33,11 +33,14 @@ from service import (
     offered_value,
     reading,
 )
+from service.tables import name_seats
 
 KIND = "academy"
 BUTTON_ROWS = 3
 """Rows of buttons on a panel; the two rows below them hold selects."""
 ROW_WIDTH = 5
+SLOT_WORDS = {"move": "a move", "room": "a room action", "magic": "a magic action"}
+"""How the advanced turn's three action slots read on the panel."""
 CLOSING = frozenset({"end", "stop", "done", "ready"})
 """Moves that end a step: grey buttons, after the others."""
 GROUPED = {"bind": "slot", "shift": "room", "cast": "pair", "room": "act", "choose": "first"}
@@ -68,16 +71,25 @@ class Panel:
     seat: int
     view: dict[str, Any]
     moves: tuple[Choice, ...]
-    asks: tuple[str, ...]
+    names: dict[int, str]
+    """The players' names by seat ("alice")."""
+
+    def who(self, seat: int) -> str:
+        """Return how the panel names a seat: the player's name, else the seat's wizard."""
+        return self.names.get(seat) or self.view["wizards"][seat]["character"]["name"]
 
 
 async def seat_panel(svc: TableService, table_id: int, user_id: int) -> Panel:
-    """Return the user's panel data at a Wizard's Academy table."""
+    """Return the user's panel data at a Wizard's Academy table (move labels name players)."""
     got: SeatView = await svc.seat_view(table_id, user_id)
     if got.table.kind != KIND:
         raise TableError("This table does not play Wizard's Academy.")
-    asks = tuple(p.text for p in got.prompts if p.seat == got.seat)
-    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), asks)
+    names = {s.seat: s.name for s in await svc.seats(table_id) if s.seat is not None}
+    rules = svc.rules_for(KIND)
+    # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
+    named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
+    moves = tuple(Choice(named(c.label), c.value, c.move) for c in got.moves)
+    return Panel(got.table, got.version, got.seat, got.view, moves, names)
 
 
 def _action(choice: Choice) -> str:
@@ -116,23 +128,78 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     glyphs = " ".join(str(g) for g in me["glyphs"]) or "none"
     items = _items(me)
     lines.append(f"Your glyphs: {glyphs}" + (f" · {items}" if items else ""))
-    if character.get("ability"):
+    if character.get("ability") and not view.get("basic"):  # the basic game ignores abilities
         lines.append(f"Ability: {character['ability']}")
     mine = view.get("my_disaster")
     if mine:
         told = f"**{mine['name']}**: {mine['text']}"
         lines.append(f"Your next disaster (secret; you may tell the table): {told}")
-    request = view.get("request")
-    if request and request.get("helper") == seat:
-        lines.append(f"A wizard asks for your glyph {request['glyph']} to cast a spell.")
     if view["over"]:
         result = view.get("result") or {}
-        lines.append(f"The game is over: {result.get('reason', '')}".rstrip(": "))
+        lines.append("**The academy is saved!**" if result.get("won") else "**The academy has fallen.**")
     elif panel.moves:
-        lines.append("**Your decision:** " + (" ".join(panel.asks) or "choose below."))
+        lines.append(decision_line(panel))
     else:
-        lines.append("Nothing to decide now: the table waits on another wizard.")
+        lines.append(waiting_line(panel))
     return kit.fit_message("\n".join(lines))
+
+
+def _sentence(text: str) -> str:
+    """Return a text ending with one stop (a question keeps its question mark)."""
+    text = text.strip()
+    return text if text.endswith(("?", ".", "!")) else text + "."
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def decision_line(panel: Panel) -> str:
+    """Return what the seat decides now, in its own words, from the view (never a prompt's text)."""
+    view, seat = panel.view, panel.seat
+    choice, request = view.get("choice"), view.get("request")
+    if choice and choice.get("seat") == seat:
+        return (
+            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice['why'])} The others may say "
+            "in the thread what they would choose; the choice is yours."
+        )
+    if request and request.get("helper") == seat:
+        low, high = sorted((request["glyph"], request["mine"]))
+        return (
+            f"**{panel.who(request['caster'])} asks for your glyph {request['glyph']}** to cast the spell "
+            f"at {low}-{high} (with their glyph {request['mine']}). If you give it, it goes back to the "
+            "supply. Give it or keep it:"
+        )
+    step = view["step"]
+    if step == "shifts":
+        return (
+            f"**Setup — shape the academy:** {_plural(view['shifts_left'], 'shift')} left (rotate a room or "
+            "swap two rooms, picked below), or start the game."
+        )
+    if step == "share":
+        return "**Share step:** put one glyph in your shared box for the others to use, or share nothing."
+    acts = view["actions"]
+    if acts.get("binding"):
+        return "**You named it right!** Bind another face-down spell, or stop binding."
+    left = _plural(acts["left"] + acts.get("extra", 0), "action") + " left"
+    slots = acts.get("slots")
+    if slots:
+        free = [SLOT_WORDS.get(name, name) for name, unused in slots.items() if unused]
+        if acts.get("extra"):
+            free.append(_plural(acts["extra"], "extra action"))
+        listed = " and ".join([", ".join(free[:-1]), free[-1]]) if len(free) > 1 else "".join(free)
+        left = f"you may still take {listed}" if free else "no action left"
+    return f"**Your turn:** {left}. Choose below."
+
+
+def waiting_line(panel: Panel) -> str:
+    """Return whom the table waits on, when it is not this seat."""
+    view = panel.view
+    request = view.get("request")
+    if request and request.get("caster") == panel.seat:
+        return f"Waiting for {panel.who(request['helper'])} to give or keep glyph {request['glyph']}."
+    waiting = [panel.who(s) for s in view.get("waiting", [])]
+    return "Nothing to decide now: the table waits on " + (", ".join(waiting) or "another wizard") + "."
 
 
 # ---------------------------------------------------------------------------- grouping long lists
@@ -157,6 +224,14 @@ def group_of(choice: Choice, panel: Panel) -> str:
     if action == "room":
         return str(move.get("act"))
     return choice.label.split(":")[0][:40]
+
+
+def in_group(choice: Choice, panel: Panel, key: str) -> bool:
+    """Tell whether a move belongs to a first-step option; a swap belongs to both of its rooms."""
+    move = choice.move
+    if move is not None and move.action == "shift" and move.get("swap"):
+        return key in {panel.view["grid"][int(p)]["name"] for p in move.get("swap")}
+    return group_of(choice, panel) == key
 
 
 def group_label(action: str, key: str, panel: Panel) -> str:
@@ -189,7 +264,7 @@ def components(panel: Panel) -> discord.ui.View | None:
     buttons.sort(key=lambda c: _action(c) in CLOSING)
     room_for = BUTTON_ROWS * ROW_WIDTH if len(selects) <= 5 - BUTTON_ROWS else ROW_WIDTH * (5 - len(selects))
     for n, choice in enumerate(buttons[: max(room_for, 0)]):
-        style = discord.ButtonStyle.secondary if _action(choice) in CLOSING else discord.ButtonStyle.primary
+        style = _style(choice, panel)
         button = MoveButton(tid, version, choice.value, choice.label, style)
         button.row = n // ROW_WIDTH
         ui.add_item(button)
@@ -202,6 +277,18 @@ def components(panel: Panel) -> discord.ui.View | None:
             keys = list(dict.fromkeys(group_of(c, panel) for c in choices))[: kit.SELECT_LIMIT]
             ui.add_item(GroupSelect(tid, version, row, action, keys, panel))
     return ui
+
+
+def _style(choice: Choice, panel: Panel) -> discord.ButtonStyle:
+    """Grey for moves that end a step, red for those that spend mana (recall, the last resorts)."""
+    action = _action(choice)
+    if action in CLOSING:
+        return discord.ButtonStyle.secondary
+    me = panel.view["wizards"][panel.seat]
+    here = next((r for r in panel.view["grid"] if r["key"] == me["room"]), None)
+    if action == "recall" or (action == "room" and here is not None and here.get("action") == "last_resort"):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
 
 
 def _placeholder(action: str) -> str:
@@ -293,7 +380,7 @@ class GroupSelect(kit.StampedMoveSelect, prefix="ac:g", stamp=kit.VERSION):
             panel = await seat_panel(svc, self.table_id, interaction.user.id)
             if str(panel.version) != self.stamp:
                 raise TableError("The game moved on since this was offered: open your panel again.")
-            picked = [c for c in panel.moves if _action(c) == action and group_of(c, panel) == key]
+            picked = [c for c in panel.moves if _action(c) == action and in_group(c, panel, key)]
             if not picked:
                 raise TableError("There is nothing to choose there now.")
             ui = discord.ui.View(timeout=None)

@@ -286,6 +286,10 @@ class _Deliveries:
     """The id of the last board message posted with buttons in each table's thread."""
     closed: set[int] = field(default_factory=set)
     """Tables whose thread was already closed (a second close would repeat the closing line)."""
+    bots_running: set[int] = field(default_factory=set)
+    """Tables whose bots are playing now (one runner per table)."""
+    bots_again: set[int] = field(default_factory=set)
+    """Tables that got a move while their runner was busy: it looks once more before it stops."""
     edits: dict[int, tuple[int, Board]] = field(default_factory=dict)
     """The newest board waiting to be drawn over each table's living board (message id, board)."""
     edited: dict[int, float] = field(default_factory=dict)
@@ -516,7 +520,7 @@ async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: 
 
 
 async def after_delivery(client: discord.Client, reply: Reply) -> None:
-    """Run the kind's after-delivery hook, then close the thread of a table that just ended."""
+    """Run the kind's after-delivery hook and the bots' turns, then close the thread of a table that ended."""
     hook = _AFTER_DELIVER.get(reply.table.kind)
     if hook is not None:
         try:
@@ -525,6 +529,39 @@ async def after_delivery(client: discord.Client, reply: Reply) -> None:
             _log_failure(reply.table.id, f"the {reply.table.kind} after-delivery hook", exc)
     if reply.board is not None and reply.board.finished:
         await close_thread(client, reply.table)
+        return
+    await run_bots(client, reply.table.id)
+
+
+async def run_bots(client: discord.Client, table_id: int) -> None:
+    """Play the bots' moves while the game waits on a bot, each posted like anyone's move.
+
+    One runner per table: a delivery that lands while it runs only asks it to look once more, so
+    a chain of bot moves never nests and no bot turn is missed.
+    """
+    memory = _deliveries(client)
+    if table_id in memory.bots_running:
+        memory.bots_again.add(table_id)
+        return
+    memory.bots_running.add(table_id)
+    svc = service_of(client)
+    try:
+        while True:
+            memory.bots_again.discard(table_id)
+            try:
+                reply = await svc.next_bot_move(table_id)
+            except TableError as exc:
+                log.info("table %s: a bot could not move (%s)", table_id, type(exc).__name__)
+                reply = None
+            if reply is None:
+                if table_id in memory.bots_again:
+                    continue
+                return
+            async with delivery_turn(client, table_id):
+                await post(client, reply)
+            await after_delivery(client, reply)
+    finally:
+        memory.bots_running.discard(table_id)
 
 
 async def close_thread(client: discord.Client, table: TableRecord) -> None:

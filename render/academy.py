@@ -56,6 +56,8 @@ MARKS = (
     ("demon", (150, 20, 30), "X"),
 )
 NAMES = {key: key.title() for key, _, _ in MARKS}
+BASIC_MARKS = frozenset({"fire", "water", "imp", "guardian"})
+"""The only threats of the basic game (the legend leaves the others out there)."""
 
 
 def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
@@ -129,11 +131,18 @@ def _band(draw: Draw, view: View, caption: render.Caption | None) -> None:
     draw.text((WIDTH - 18, 12), mana, font=font(40, "bold"), fill=GOLD, anchor="ra")
     last = caption.last if caption else ()
     face = font(26)
-    text = render.latest(last, lambda t: draw.textlength(t, font=face) <= 2 * (WIDTH - 36)) if last else ""
-    if not text:
-        text = view["scenario"]["objective"]
-    for n, line in enumerate(_wrap(draw, text, face, WIDTH - 36, 2)):
-        draw.text((18, 58 + n * 28), line, font=face, fill=BAND_INK)
+    lines = []
+    reveal = view.get("reveal")
+    if reveal and reveal.get("spell") and not view["over"]:
+        # The spell turned up this turn, large enough for the preview: the table must remember it.
+        where = f" ({reveal['slot']})" if reveal.get("slot") else ""
+        lines.append(_fit(draw, f"Turned up: {reveal['spell']['name']}{where} — {reveal['spell']['text']}",
+                          font(26, "bold"), WIDTH - 36))
+    room = 2 - len(lines)
+    text = render.latest(last, lambda t: draw.textlength(t, font=face) <= room * (WIDTH - 36)) if last else ""
+    lines += _wrap(draw, text or view["scenario"]["objective"], face, WIDTH - 36, room)
+    for n, line in enumerate(lines):
+        draw.text((18, 58 + n * 28), line, font=font(26, "bold") if n < 2 - room else face, fill=BAND_INK)
 
 
 # ------------------------------------------------------------------------------- the rooms
@@ -212,10 +221,11 @@ def _room(draw: Draw, x: int, y: int, room: dict[str, Any], view: View, changed:
     _walls(draw, x, y, room["doors"])
     room_w = CELL_W - (44 if room.get("source") is not None else 16)
     face = font(15, "bold")
-    if draw.textlength(room["name"], font=face) > room_w:
-        face = font(15, "narrow_bold")
+    for smaller in (font(15, "narrow_bold"), font(13, "narrow_bold")):
+        if draw.textlength(room["name"], font=face) > room_w:
+            face = smaller
     draw.text((x + 9, y + 8), _fit(draw, room["name"], face, room_w), font=face, fill=INK)
-    for n, line in enumerate(_wrap(draw, room.get("short") or "", font(12), CELL_W - 18, 2)):
+    for n, line in enumerate(_wrap(draw, _short(room, view), font(12), CELL_W - 18, 2)):
         draw.text((x + 9, y + 27 + n * 14), line, font=font(12), fill=MUTED)
     if room.get("source") is not None:
         sx, sy = x + CELL_W - 32, y + 6
@@ -224,6 +234,15 @@ def _room(draw: Draw, x: int, y: int, room: dict[str, Any], view: View, changed:
     _room_marks(draw, x + 9, y + 58, room)
     if room.get("wizards"):
         _wizards(draw, x + 9, y + CELL_H - 32, room["wizards"], view["current"])
+
+
+def _short(room: dict[str, Any], view: View) -> str:
+    """Return a room's effect in short; the basic game ignores every room text but binding and boosts."""
+    if view.get("basic") and room.get("action") not in (None, "bind"):
+        return ""
+    if view.get("basic") and room.get("pos") is not None and not (room.get("boost") or room.get("action")):
+        return "Threats head here" if room.get("cursed") else ""
+    return room.get("short") or ""
 
 
 def changed_rooms(before: View | None, view: View) -> set[str]:
@@ -244,11 +263,18 @@ def _academy(draw: Draw, view: View, caption: render.Caption | None) -> int:
     legend_y = GRID_Y + 4 * CELL_H + 12
     cx = GRID_X
     for key, colour, letter in MARKS:
+        if view.get("basic") and key not in BASIC_MARKS:
+            continue
         cx = _mark(draw, cx, legend_y, colour, letter, 1)
         draw.text((cx, legend_y + 10), NAMES[key], font=font(12), fill=INK, anchor="lm")
         cx += int(draw.textlength(NAMES[key], font=font(12))) + 10
-    outside = view.get("outside")
     y = legend_y + 34
+    if any(not room.get("empowered", True) for room in view["grid"]):
+        draw.rectangle((GRID_X, y + 1, GRID_X + 18, y + 15), fill=DIM, outline=INK)
+        grey = "Grey room: no route to the Mana Crystal (unpowered)"
+        draw.text((GRID_X + 26, y), grey, font=font(14), fill=INK)
+        y += 24
+    outside = view.get("outside")
     if outside:
         draw.text((GRID_X, y), f"Beside the academy: {outside['name']}", font=font(15, "bold"), fill=INK)
         _room_marks(draw, GRID_X + 300, y - 2, outside)
@@ -312,9 +338,10 @@ def _reveal(draw: Draw, view: View, x: int, y: int) -> int:
     if not reveal or not reveal.get("spell"):
         return y
     spell = reveal["spell"]
-    where = f" at {reveal['slot']}" if reveal.get("slot") else ""
+    # A cast or a wrong name turns a spell up; after a wrong name its level is shuffled (no slot).
+    where = f" at {reveal['slot']}" if reveal.get("slot") else " (its level was reshuffled)"
     face = font(16, "bold")
-    draw.text((x, y), _fit(draw, f"Cast: {spell['name']}{where}", face, 350), font=face, fill=INK)
+    draw.text((x, y), _fit(draw, f"Turned up: {spell['name']}{where}", face, 350), font=face, fill=INK)
     y += 21
     for line in _wrap(draw, spell.get("text") or "", font(13), 350, 3):
         draw.text((x, y), line, font=font(13), fill=INK)
@@ -364,7 +391,8 @@ def _wizard_rows(draw: Draw, view: View, caption: render.Caption | None, x: int,
             break
         draw.ellipse((x, y, x + 22, y + 22), fill=SEATS[seat % len(SEATS)], outline=INK)
         draw.text((x + 11, y + 11), str(seat + 1), font=font(13, "bold"), fill=(255, 255, 255), anchor="mm")
-        name = f"{player(view, seat, caption)} — {wizard['character']['name']}"
+        who, character = player(view, seat, caption), wizard["character"]["name"]
+        name = character if who == character else f"{who} — {character}"
         if wizard.get("left"):
             name += " (left)"
         draw.text((x + 28, y + 2), _fit(draw, name, font(14, "bold"), 330), font=font(14, "bold"), fill=INK)

@@ -482,6 +482,11 @@ class Rules(ABC):
         """
         return False
 
+    def writes(self, move: Move) -> bool:
+        """Whether the move carries words the player writes: a lone such move is still a choice
+        (what to say), never forced. Safe default: no move carries free text."""
+        return False
+
     def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
         """Return the move that declines an optional reaction prompt (played for a seat that
         asked to pass every reaction), or None when the prompt cannot be declined."""

@@ -22,6 +22,7 @@ import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
 from service import guide, notify, reading
+from service.bots import BotSeats
 from service.replies import (
     Board,
     Choice,
@@ -159,7 +160,7 @@ class _Outcome:
     waiting: list[int]
 
 
-class TableService:
+class TableService(BotSeats):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None) -> None:
@@ -382,6 +383,7 @@ class TableService:
                 rules.check_players(len(seats))
             except RulesError as exc:
                 raise TableError(exc.sentence) from None
+            self._need_a_person(seats)
             seed = self._seed_source()
             order = seat_order(seed, [s.user_id for s in seats])
 
@@ -427,6 +429,7 @@ class TableService:
                 seat = loaded.seat_of(user_id)
                 if seat is None:
                     raise TableError("You have no seat at this table.")
+                self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
                 version = loaded.record.version
                 if expected_version is not None and expected_version != version:
                     raise StaleOffer(MOVED_ON)
@@ -801,7 +804,7 @@ class TableService:
             if table.status in ("finished", "abandoned"):
                 raise TableError("This table is already closed.")
             seats = await self.store.seats(table_id)
-            seated = {s.user_id for s in seats}
+            seated = {s.user_id for s in seats if s.bot is None}  # bots never vote
             if user_id == table.host_id or manage_server:
                 await self.store.set_status(table_id, "abandoned")
                 return self._abandoned(table, "The table was closed.")
@@ -967,7 +970,7 @@ class TableService:
             text="\n".join(lines),
             image=image,
             view_text=None if image else rules.view_text(public),
-            ping=tuple(table.seats[n].user_id for n in sorted(pinged)),
+            ping=_people(table, pinged),
             finished=over or closed,
             in_play=not (over or closed),
             kind=rules.kind,
@@ -986,6 +989,8 @@ class TableService:
         notes: list[PrivateNote] = []
         if not status:
             for number in sorted(table.seats):
+                if table.seats[number].bot:
+                    continue  # a bot reads its own view when it moves: no DM
                 secret = [e for e in events if not e.public and e.visible_to(number)]
                 # The mover's follow-up decisions come back on the answer to its click.
                 moving = number == mover and bool(rules.legal_moves(state, number))
@@ -1105,6 +1110,11 @@ def seat_order(seed: int, user_ids: list[int]) -> list[int]:
 def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
     """Give lobby seat records their seat numbers (the store has them; this saves a read)."""
     return {n: replace(s, seat=n) for n, s in seats.items()}
+
+
+def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
+    """Return the user ids of those seats that a person plays (bots are never pinged)."""
+    return tuple(table.seats[n].user_id for n in sorted(seats) if not table.seats[n].bot)
 
 
 def _forced_move(

@@ -29,8 +29,14 @@ SEED = 11
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
+def table_seed() -> int:
+    """The tables' seed (a test parametrized on ``table_seed`` plays other games)."""
+    return SEED
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
     yield bot
     await bot.close_store()
 
@@ -209,3 +215,178 @@ async def test_commands_play_typed_and_autocompleted_moves(
     if RULES.waiting_on(state) == [seat] and any(m.action == "end" for m in RULES.legal_moves(state, seat)):
         ended = await member.slash(table.thread, "academy end")
         assert ended.response is not None and "You played" in ended.response.content
+
+
+async def play_until(table: Table, wanted: Any, limit: int = 400) -> tuple[Any, dict[str, Any]]:
+    """Play the policy's moves through the panels until ``wanted(state)`` holds; return the table."""
+    record, state = await table.state()
+    policy = Policy(SEED)
+    for _ in range(limit):
+        if wanted(state):
+            return record, state
+        assert record.status == "active", "the game ended first"
+        seat = RULES.waiting_on(state)[0]
+        await use_panel(table, seat, policy.pick(state, seat))
+        record, state = await table.state()
+    raise AssertionError("never reached")
+
+
+def helped_cast(state: dict[str, Any]) -> Move | None:
+    """Return a cast the waiting seat may make with another wizard's glyph, if any."""
+    seat = RULES.waiting_on(state)[0]
+    casts = [m for m in RULES.legal_moves(state, seat) if m.action == "cast" and "helper" in m.params]
+    return casts[0] if casts else None
+
+
+def latest_dm(member: simcord.MemberActor) -> Any:
+    return member.user.dm_channel.history()[-1]
+
+
+async def test_a_glyph_request_asks_the_helper_who_gives_it_with_a_button(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    _, state = await play_until(table, lambda s: helped_cast(s) is not None)
+    cast = helped_cast(state)
+    assert cast is not None
+    caster, helper = RULES.waiting_on(state)[0], int(cast.params["helper"])
+    glyph = int(cast.params["b"])
+    held = state["wizards"][helper]["glyphs"].count(glyph)
+    await use_panel(table, caster, cast)
+    record, state = await table.state()
+    assert state["request"] is not None and RULES.waiting_on(state) == [helper]
+    # The helper's DM is a consent panel naming the caster, the glyph and the slot, with two buttons.
+    asked = latest_dm(table.members[helper])
+    caster_name = table.members[caster].user.name
+    low, high = sorted((int(cast.params["a"]), glyph))
+    assert f"**{caster_name} asks for your glyph {glyph}** to cast the spell at {low}-{high}" in asked.content
+    buttons = {c["label"]: c["custom_id"] for c in controls(asked) if c["type"] == 2}
+    assert set(buttons) == {"Give the glyph", "Keep the glyph"}
+    # The caster's panel says whom the table waits on; the caster cannot answer for the helper.
+    shown = await table.members[caster].slash(table.thread, "academy panel")
+    assert shown.response is not None
+    waits = f"Waiting for {table.members[helper].user.name} to give or keep glyph {glyph}."
+    assert waits in shown.response.content
+    assert not [c for c in controls(shown.response) if c["type"] == 2]
+    given = await table.members[helper].user.click(asked, custom_id=buttons["Give the glyph"])
+    assert given.response is not None or given.followups
+    after, state = await table.state()
+    assert after.version == record.version + 1 and state["request"] is None
+    assert state["wizards"][helper]["glyphs"].count(glyph) == held - 1
+
+
+async def test_a_stale_panel_click_is_refused_and_changes_nothing(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    _, state = await table.state()
+    seat = RULES.waiting_on(state)[0]
+    member = table.members[seat]
+    old = (await member.slash(table.thread, "academy panel")).response
+    assert old is not None
+    buttons = [c for c in controls(old) if c["type"] == 2 and c["label"].startswith("Move to")]
+    assert len(buttons) >= 1
+    # The game moves on (the same player moves with a fresh panel), then the old button is clicked.
+    moved = next(m for m in RULES.legal_moves(state, seat) if m.action == "move")
+    await use_panel(table, seat, moved)
+    record, _ = await table.state()
+    late = await member.click(old, custom_id=buttons[-1]["custom_id"])
+    refusal = late.followups[-1] if late.followups else late.response
+    assert refusal is not None and refusal.flags.ephemeral and "moved on" in refusal.content
+    assert (await table.state())[0].version == record.version
+    # A stale first step of a two-step select is refused the same way.
+    grouped = [c for c in controls(old) if c["type"] == 3 and c["custom_id"].startswith("ac:g:")]
+    for select in grouped:
+        opened = await member.select(old, [select["options"][0]["value"]], custom_id=select["custom_id"])
+        refusal = opened.followups[-1] if opened.followups else opened.response
+        assert refusal is not None and "moved on" in refusal.content
+
+
+def spoken(text: str, secret: set[str]) -> list[str]:
+    """Return the secret names a text shows as words."""
+    return [name for name in secret if re.search(rf"\b{re.escape(name)}\b", text)]
+
+
+async def check_private_side(table: Table, state: dict[str, Any]) -> int:
+    """Check every seat's panel, latest DM and autocomplete lists for face-down spells; return lists seen."""
+    secret = hidden_names(state)
+    seen = 0
+    for seat, member in enumerate(table.members):
+        shown = await member.slash(table.thread, "academy panel")
+        assert shown.response is not None and not spoken(shown.response.content, secret)
+        assert not spoken(latest_dm(member).content, secret)
+        for command, field in (("academy move", "room"), ("academy cast", "spell")):
+            offered = await member.autocomplete(table.thread, command, field, "")
+            seen += len(offered)
+            assert not spoken(" ".join(o["name"] for o in offered), secret)
+        by_level: dict[int, set[frozenset[str]]] = {}
+        levels = {s["id"]: s["level"] for s in RULES.view(state, seat)["spells"]}
+        for slot in sorted({m.params["slot"] for m in RULES.legal_moves(state, seat) if m.action == "bind"}):
+            offered = await member.autocomplete(table.thread, "academy bind", "spell", f"at {slot} ")
+            seen += len(offered)
+            names = frozenset(o["name"].split(f"at {slot} ", 1)[1] for o in offered)
+            by_level.setdefault(levels[slot], set()).add(names)
+        # Each face-down spell of a level is offered the same candidate names: the list never tells.
+        assert all(len(lists) <= 1 for lists in by_level.values()), by_level
+    return seen
+
+
+@pytest.mark.parametrize("table_seed", [5, 23])
+async def test_no_face_down_spell_in_panels_dms_or_autocomplete(
+    simcord_env: simcord.Env, view_as_image: None, table_seed: int
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    record, state = await table.state()
+    policy = Policy(table_seed)
+    seen = 0
+    for step in range(120):
+        if record.status != "active":
+            break
+        if step % 4 == 0 or RULES.legal_moves(state, RULES.waiting_on(state)[0])[0].action == "bind":
+            seen += await check_private_side(table, state)
+        seat = RULES.waiting_on(state)[0]
+        await use_panel(table, seat, policy.pick(state, seat))
+        record, state = await table.state()
+    assert seen > 20  # the lists were really read
+
+
+async def test_game_card_finds_spells_disasters_rooms_and_characters(simcord_env: simcord.Env) -> None:
+    from rules.academy.cards import characters, disasters, rooms
+
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", kind="academy")
+    thread = channel.threads[-1]
+    picks = {
+        "Spell": next(iter(spells().values())),
+        "Disaster": next(iter(disasters().values())),
+        "Room": rooms()["library"],
+        "Character": next(iter(characters().values())),
+    }
+    for kind, record in picks.items():
+        found = await alice.slash(thread, "game card", name=record["name"])
+        assert found.ephemeral and found.response is not None
+        assert found.response.content.count(kind) >= 1 and record["text"].split()[0] in found.response.content
+        names = await alice.autocomplete(thread, "game card", "name", record["name"][:5])
+        assert any(n["name"] == record["name"] for n in names), (kind, names)
+
+
+async def test_the_hand_of_fate_asks_the_current_player_with_a_button_per_option(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    _, state = await play_until(table, lambda s: s["choice"] is not None)
+    choice = state["choice"]
+    member = table.members[choice["seat"]]
+    shown = await member.slash(table.thread, "academy panel")
+    assert shown.response is not None
+    assert "**The Helpful Hand of Fate — you decide:**" in shown.response.content
+    offered = [c["label"] for c in controls(shown.response) if c["type"] == 2]
+    offered += [o["label"] for c in controls(shown.response) if c["type"] == 3 for o in c["options"]]
+    assert [o["label"] for o in choice["options"]] == offered
+    # Another wizard is told whom the table waits on, and has nothing to click.
+    other = table.members[1 - choice["seat"]]
+    theirs = await other.slash(table.thread, "academy panel")
+    assert theirs.response is not None and not controls(theirs.response)
+    assert f"waits on {member.user.name}" in theirs.response.content

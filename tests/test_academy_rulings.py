@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules.academy import RULES
 from rules.academy.flow import push
 from rules.academy.state import all_reachable
 from rules.academy.threats import place
-from rules.contract import IllegalMove, Move
+from rules.contract import IllegalMove, Move, Prompt
 from tests.academy_helpers import calm, deck, game, play, settle
 
 
@@ -199,3 +201,21 @@ def test_texts_name_seats_by_their_tags() -> None:
     _, events = play(s, 0, "end")
     assert any(e.text.startswith("P1 ") for e in events) and any(e.text.startswith("P2 ") for e in events)
     assert RULES.pending(calm())[0].text.startswith(f"{RULES.seat_tag(0)}: ")
+
+
+def test_ruling_a_turn_with_no_action_left_ends_itself() -> None:
+    """Automatic play (issue 9): with every action spent, ending the turn is the lone move, it
+    depends on the public board only (a re-deal of the hidden disasters and decks keeps it) and the
+    service may play it; with an action left the wizard is asked."""
+    s = calm(2)
+    s["left"], s["extra"] = 0, 0
+    prompt = RULES.pending(s)[0]
+    assert prompt.decision == "actions" and RULES.legal_moves(s, 0) == [Move.of("end")]
+    assert RULES.auto_resolvable(s, prompt, Move.of("end"))
+    for k in range(5):
+        assert RULES.legal_moves(RULES.scramble(s, 1, random.Random(k)), 0) == [Move.of("end")]
+    s["left"] = 1
+    assert len(RULES.legal_moves(s, 0)) > 1
+    # The service plays only lone moves; a choice inside a disaster is never declared automatic.
+    choice = Prompt(0, prompt.kind, "choice", "Choose a room.")
+    assert not RULES.auto_resolvable(s, choice, Move.of("choose", value="hoard"))

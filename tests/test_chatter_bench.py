@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
+from typing import Any
 
 import pytest
 
-from bench.chatter import chatter, count_requests
+from bench.chatter import Tally, _count_lone, _rounds, chatter, count_requests
 from bench.cli import main
 from rules import registry
+from rules.contract import Move, Prompt, PromptKind
 from tests.toygame import TOY
 
 KEYS = {
@@ -23,6 +26,7 @@ KEYS = {
     "interactions",
     "pings_per_turn",
     "forced_clicks",
+    "forced_secret",
     "seconds",
 }
 
@@ -63,3 +67,44 @@ def test_the_command_line_prints_the_summary_last(capsys: pytest.CaptureFixture[
     code = main(["chatter", "--game", "toy", "--players", "2", "--games", "1", "--seed", "3"])
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert code == 0 and set(summary) >= KEYS and summary["game"] == "toy"
+
+
+class _LoneRules:
+    """A game whose seat 0 has one legal move: ``card`` when the hidden card is a Joker, else also
+    ``pass``; a re-deal draws the hidden card again when the state says it is a secret."""
+
+    def legal_moves(self, state: dict[str, Any], seat: int) -> list[Move]:
+        lone = [Move.of(state["move"])]
+        return lone if state["hidden"] == "joker" else [*lone, Move.of("pass")]
+
+    def scramble(self, state: dict[str, Any], seat: int | None, rand: random.Random) -> dict[str, Any]:
+        return dict(state, hidden=rand.choice(["joker", "ace"])) if state["secret"] else dict(state)
+
+    def writes(self, move: Move) -> bool:
+        return move.action == "say"
+
+
+@pytest.mark.parametrize(
+    ("state", "counted"),
+    [
+        ({"move": "take", "hidden": "joker", "secret": False}, "forced_clicks"),
+        ({"move": "take", "hidden": "joker", "secret": True}, "forced_secret"),
+        ({"move": "say", "hidden": "joker", "secret": True}, "written"),
+    ],
+)
+def test_a_lone_click_is_sorted_forced_secret_bound_or_written(state: dict[str, Any], counted: str) -> None:
+    tally = Tally()
+    asked = [Prompt(0, PromptKind.TURN, "pick", "Pick.")]
+    _count_lone(tally, _LoneRules(), state, 0, 2, asked, random.Random(1))
+    figures = {"forced_clicks": tally.forced_clicks, "forced_secret": tally.forced_secret}
+    figures["written"] = tally.written
+    assert figures == {k: int(k == counted) for k in figures}
+    assert sum(tally.forced.values()) == tally.forced_clicks
+    assert sum(tally.secret.values()) == tally.forced_secret
+
+
+def test_rounds_come_from_the_view_or_from_full_cycles_of_the_turns() -> None:
+    assert _rounds({"round": 5, "turn": 40}, 4) == 5
+    assert _rounds({"turn": 9}, 4) == 3  # two full cycles and a third begun
+    assert _rounds({"turn": 8}, 1) == 8  # alone, each turn is a round
+    assert _rounds({"phase": "over"}, 3) == 0

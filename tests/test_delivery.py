@@ -217,12 +217,13 @@ async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(s
     assert any(a.endswith("Take 1 IP instead") for a in automatic)
 
 
-@pytest.mark.parametrize("kind", ["argent", "institute", "toy-empty"])
+@pytest.mark.parametrize("kind", ["academy", "argent", "institute", "quadrivium", "toy-empty"])
 def test_an_automatic_move_never_depends_on_a_secret(kind: str) -> None:
     """Wherever a game lets the service play a lone move, re-dealing everything another seat
     cannot see leaves that lone move the same: the automatic move reveals nothing to anyone."""
     rules = registry.get(kind)
     checked = 0
+    decisions: set[str] = set()
     for game in range(6):
         rand = random.Random(game)
         players = rules.min_players + game % (rules.max_players - rules.min_players + 1)
@@ -235,13 +236,17 @@ def test_an_automatic_move_never_depends_on_a_secret(kind: str) -> None:
                 if len(legal) != 1 or not rules.auto_resolvable(state, prompt, legal[0]):
                     continue
                 checked += 1
+                decisions.add(prompt.decision)
                 for other in (s for s in range(players) if s != prompt.seat):
                     seen = rules.scramble(state, other, random.Random(step))
                     assert rules.legal_moves(seen, prompt.seat) == legal, (kind, prompt)
             seat = rand.choice(rules.waiting_on(state))
             state, _ = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
-    # Argent and the empty-deck duel do play lone moves; the Institute declares none.
+    # Academy, Argent, Quadrivium and the empty-deck duel do play lone moves; the Institute declares none.
     assert (checked > 0) == (kind != "institute")
+    if kind == "quadrivium":
+        # The council's steps, whose lone "done" or "pass" follows from public Council Votes.
+        assert {"repair", "bid", "take"} <= decisions, decisions
 
 
 # ---------------------------------------------------------------------- replies are data

@@ -480,6 +480,28 @@ def test_only_public_lone_moves_are_played_automatically() -> None:
     assert not R.auto_resolvable(s, give, Move.of("give", card="7C"))
 
 
+def test_a_council_step_with_no_votes_to_spend_plays_itself_but_words_never_do() -> None:
+    """Ruling (Automatic play): a council bid one cannot afford is a lone public "pass" and plays
+    itself; with Council Votes to spend the same seat is asked. A lone move that carries words the
+    player writes (the finale) is a choice of words and is never played for the seat."""
+    s = fresh_table(2)
+    s["votes"] = [0, 0]
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        prompt = R.pending(s)[0]
+        assert prompt.decision == "repair" and R.legal_moves(s, seat) == [Move.of("done")]
+        assert R.auto_resolvable(s, prompt, Move.of("done"))
+        s, _ = act(s, seat, "done")
+    prompt = R.pending(s)[0]
+    assert prompt.decision == "bid" and R.legal_moves(s, prompt.seat) == [Move.of("pass")]
+    assert R.auto_resolvable(s, prompt, Move.of("pass"))
+    s["votes"][prompt.seat] = 3
+    assert len(R.legal_moves(s, prompt.seat)) > 1
+    finale = Prompt(0, PromptKind.TURN, "finale", "Narrate the finale.")
+    assert R.writes(Move.of("finale")) and not R.auto_resolvable(s, finale, Move.of("finale"))
+
+
 def test_data_files_label_every_default_and_fit_the_limits() -> None:
     """Every number we chose says so (source designed) with a reason; stock lines fit the text limits."""
     from rules.quadrivium.state import TEXT_LIMITS, defaults, tales

@@ -200,6 +200,12 @@ class AcademyRules(Rules):
         """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
         return leave(self, state, seat)
 
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether the service may play a lone move: ending one's actions when nothing else can be
+        done. What an action needs (the board, the rooms, the spell slots, every wizard's glyphs)
+        is all on the public board; the disaster hands and the decks never add an action."""
+        return prompt.decision == "actions" and move.action == "end"
+
     def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
         """A seat that passes every reaction keeps its glyph when asked for it."""
         if prompt.kind is PromptKind.REACTION and prompt.decision == "consent":

@@ -54,8 +54,10 @@ ACTIONS = frozenset(
 )
 
 
-AUTOMATIC = frozenset({"answer", "refill", "tiebreak", "duel_card", "block_war"})
-"""Decisions whose lone legal move the service may play by itself (all of it public knowledge)."""
+AUTOMATIC = frozenset({"answer", "refill", "tiebreak", "duel_card", "block_war", "repair", "bid", "take"})
+"""Decisions whose lone legal move the service may play by itself (all of it public knowledge): the
+council's repair, bid and take steps offer moves by Council Votes, the covenant's Harm, the shares
+and who passed or took, every one of them on the public board."""
 PASSIVE = ("yield", "allow", "pass", "done", "refill", "rest", "stand", "settle", "take_offer", "accept",
            "reveal")
 """What an absent player's seat chooses, most passive first."""
@@ -290,9 +292,14 @@ class QuadriviumRules(Rules):
 
     def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
         """Whether a lone move may be played for the seat: accepting after the last revision, a refill
-        or a tie-break or duel with an empty hand, taking an offer one cannot raise. Never a move that
-        names a card (its label would show the card)."""
-        return prompt.decision in AUTOMATIC and move.get("card") is None
+        or a tie-break or duel with an empty hand, taking an offer one cannot raise, the council's
+        "done" or "pass" when one's Council Votes buy nothing. Never a move that names a card (its
+        label would show the card), nor one whose words the player writes."""
+        return prompt.decision in AUTOMATIC and move.get("card") is None and not self.writes(move)
+
+    def writes(self, move: Move) -> bool:
+        """Whether the move carries words the player writes (intent, conditions, finale, names)."""
+        return move.action in TEXT_ARGS
 
     def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
         """Return the move that lets a reaction go by: allow an intent or a Claim, pass on Aid."""
