@@ -352,3 +352,19 @@ def test_hopeless_option_concedes_a_doomed_game() -> None:
     push(s, [{"op": "draw_disaster"}])
     settle(s)
     assert not s["over"]
+
+
+def test_create_guardian_is_level_one_and_its_boost_guards_any_room() -> None:
+    # Designed numbers tuned for the prototype scenario (docs/rulings.md, Create Guardian).
+    s = adv()
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "create_guardian")
+    assert spells()["create_guardian"]["level"] == 1 and slot_level(slot) == 1
+    far = s["board"][15] if s["board"][0] == "mana_crystal" else s["board"][0]
+    assert far not in adjoining(s, "mana_crystal")
+    a, b = (int(x) for x in slot.split("-"))
+    s["wizards"][0].update(glyphs=sorted([a, b]), char="alba", room="mana_crystal")
+    s, _ = play(s, 0, "cast", a=a, b=b)
+    assert s["rooms"]["mana_crystal"]["guardian"] == 1
+    assert {o["value"] for o in s["choice"]["options"]} >= {far}
+    s, _ = play(s, 0, "choose", value=far)
+    assert s["rooms"][far]["guardian"] == 1

@@ -20,7 +20,7 @@ import simcord
 
 from bot import ConclaveBot, create_bot
 from rules.academy import RULES
-from rules.academy.cards import spells
+from rules.academy.cards import disasters, spells
 from rules.academy.selfplay import Policy
 from rules.contract import Move
 from tests.drawings import views_as_json
@@ -138,11 +138,16 @@ async def play_to_the_end(table: Table, limit: int) -> tuple[Any, dict[str, Any]
         policy.mind.observe(RULES.view(state, seat), [])
         secret = hidden_names(state)
         for message in table.public()[-2:]:
+            # A played disaster's name is public and may contain a spell's ("Deep Freeze", "Freeze"):
+            # it is taken out before looking for the spell names.
+            text = message.content
+            for title in sorted((d["name"] for d in disasters().values()), key=len, reverse=True):
+                text = text.replace(title, "")
             # A wrong guess names a spell aloud ("names Dash at 2-3, wrongly"): a player said it.
             named = [
                 name for name in secret
-                if re.search(rf"\b{re.escape(name)}\b", message.content)
-                and f"names {name} at" not in message.content
+                if re.search(rf"\b{re.escape(name)}\b", text)
+                and f"names {name} at" not in text
             ]
             assert not named, message.content
             for attachment in message.attachments:

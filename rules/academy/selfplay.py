@@ -140,6 +140,13 @@ def goal_rooms(view: dict[str, Any]) -> list[str]:
     return [CRYSTAL]
 
 
+def _kept_guardians(view: dict[str, Any]) -> set[str]:
+    """Return the rooms whose guardians the table wants to keep (the golem's corners are its objective)."""
+    if view["scenario"]["key"] != "golem":
+        return set()
+    return {view["grid"][p]["key"] for p in (0, 3, 12, 15)}
+
+
 def _slot(move: Move) -> str:
     a, b = move.get("a"), move.get("b")
     return f"{min(a, b)}-{max(a, b)}"
@@ -316,6 +323,11 @@ class Policy:
         win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
         ready = not fires if goal == "abjure" else True
         targets = goal_rooms(view)
+        here = rooms[room]["source"]
+        taking = any(m.action == "take" for m in moves)
+        stock = taking and room in _kept_guardians(view) and me["glyphs"].count(here) < 3
+        if win and room in targets and stock:
+            return Move.of("take")  # stock up first: the guardian will bar this source for good
         if win and ready and room in targets:
             return win[0]
         if win and ready:
@@ -330,10 +342,15 @@ class Policy:
             blast = _casts(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
-        if rooms[room]["imp"]:
+        kept = _kept_guardians(view)
+        if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
             kill = _casts(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
+        level = spells()[goal]["level"]
+        search = [] if win else self._unknown(view, moves, goal)
+        if search and _level(_slot(search[0])) == level:
+            return search[0]  # a look at the goal's level beats one more glyph of a kind
         here = rooms[room]["source"]
         if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
             return Move.of("take")
@@ -341,9 +358,12 @@ class Policy:
         guarded = [
             r
             for r in near
-            if rooms[r]["guardian"] and rooms[r]["source"] in needed and team.count(rooms[r]["source"]) < 2
+            if rooms[r]["guardian"]
+            and r not in kept
+            and rooms[r]["source"] in needed
+            and team.count(rooms[r]["source"]) < 2
         ]
-        if rooms[room]["guardian"] and here is not None:
+        if rooms[room]["guardian"] and here is not None and room not in kept:
             kill = _casts(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
@@ -361,21 +381,8 @@ class Policy:
             step = _toward(view, moves, fires)
             if step:
                 return step
-        keep = self._reserved(view, goal)
-        unknown = [
-            m
-            for m in moves
-            if m.action == "cast"
-            and self.mind.spell_at(view, _slot(m)) is None
-            and not (set(_slot(m).split("-")) & keep)
-        ]
-        if unknown and not win:
-            # The goal spell's level is printed on its card: search that level's slots first.
-            level = spells()[goal]["level"]
-            unknown.sort(
-                key=lambda m: (m.get("helper") is not None, _level(_slot(m)) != level, -_level(_slot(m)))
-            )
-            return unknown[0]
+        if search:
+            return search[0]
         bound = {x["id"] for x in view["spells"] if x["bound"]}
         unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
         if unbound_goal and room != "library":
@@ -392,12 +399,57 @@ class Policy:
             and me["glyphs"].count(r["source"]) < 3
             and (not r["guardian"] or self._can_kill(view, moves))
         ]
-        wants.sort(key=lambda k: (team.count(rooms[k]["source"]), -rooms[k]["source"]))
+        # The glyphs the known goal slot still lacks come first, then those that reach the goal's level
+        # (without them its slots cannot be looked at).
+        top = {1: (1, 2, 3), 2: (4, 5), 3: (6,), 4: (7,)}[level]
+        lack = self._lacking(view, goal)
+        if not wants:
+            wants = [
+                k
+                for k, r in rooms.items()
+                if r["source"] is not None and r["pos"] is not None and not r["guardian"] and k != room
+            ]
+        wants.sort(
+            key=lambda k: (
+                rooms[k]["source"] not in lack,
+                bool(lack) or rooms[k]["source"] not in top,
+                team.count(rooms[k]["source"]),
+                -rooms[k]["source"],
+            )
+        )
         if wants and wants[0] != room:
             step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
             if step:
                 return step
         return self._leave(view, seat, moves)
+
+    def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
+        """Return the casts that would show an unknown slot, the goal spell's level first (its level is
+        printed on its card), then own glyphs before a helper's, then higher levels."""
+        here = view["wizards"][view["seat"]]["room"]
+        if here in _kept_guardians(view) and _rooms(view)[here]["guardian"]:
+            return []  # an unknown spell might well strike the guardian the table wants to keep
+        keep = self._reserved(view, goal)
+        level = spells()[goal]["level"]
+        unknown = [
+            m
+            for m in moves
+            if m.action == "cast"
+            and self.mind.spell_at(view, _slot(m)) is None
+            and not (set(_slot(m).split("-")) & keep)
+        ]
+        return sorted(
+            unknown, key=lambda m: (_level(_slot(m)) != level, m.get("helper") is not None, -_level(_slot(m)))
+        )
+
+    def _lacking(self, view: dict[str, Any], goal: str) -> set[int]:
+        """Return the glyphs of the known goal slot that the table does not hold enough of to cast it."""
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        for x in view["spells"]:
+            if self.mind.spell_at(view, x["id"]) == goal:
+                need = Counter(x["pair"])
+                return {g for g, n in need.items() if team.count(g) < n}
+        return set()
 
     def _reserved(self, view: dict[str, Any], goal: str) -> set[str]:
         """Return the glyphs (as text) of the known goal slot that the table holds too few of to spare."""
@@ -446,6 +498,9 @@ class Policy:
             counts = {v: mine.count(v) for v in values}
             return Move.of("choose", value=min(values, key=lambda v: (-counts[v], v)))
         if all(isinstance(v, str) and v in rooms for v in values):
+            bare = [v for v in values if v in _kept_guardians(view) and not rooms[v]["guardian"]]
+            if "guardian" in why and bare:
+                return Move.of("choose", value=bare[0])
             if "fire" in why or "water" in why:
                 burning = [v for v in values if rooms[v]["fire"]]
                 if burning:

@@ -21,7 +21,7 @@ from rules import registry
 from rules.contract import Event, Move, Rules
 
 HERE = Path(__file__).resolve().parent
-SEED_ACADEMY = 7
+SEED_ACADEMY = 4
 """A seed whose basic game the policy wins after a long fight (fires doused, Abjure bound and cast)."""
 
 
