@@ -144,6 +144,12 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     return kit.fit_message("\n".join(lines))
 
 
+def _sentence(text: str) -> str:
+    """Return a text ending with one stop (a question keeps its question mark)."""
+    text = text.strip()
+    return text if text.endswith(("?", ".", "!")) else text + "."
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
@@ -154,7 +160,7 @@ def decision_line(panel: Panel) -> str:
     choice, request = view.get("choice"), view.get("request")
     if choice and choice.get("seat") == seat:
         return (
-            f"**The Helpful Hand of Fate — you decide:** {choice['why'].rstrip('.')}. The others may say "
+            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice['why'])} The others may say "
             "in the thread what they would choose; the choice is yours."
         )
     if request and request.get("helper") == seat:

@@ -131,11 +131,18 @@ def _band(draw: Draw, view: View, caption: render.Caption | None) -> None:
     draw.text((WIDTH - 18, 12), mana, font=font(40, "bold"), fill=GOLD, anchor="ra")
     last = caption.last if caption else ()
     face = font(26)
-    text = render.latest(last, lambda t: draw.textlength(t, font=face) <= 2 * (WIDTH - 36)) if last else ""
-    if not text:
-        text = view["scenario"]["objective"]
-    for n, line in enumerate(_wrap(draw, text, face, WIDTH - 36, 2)):
-        draw.text((18, 58 + n * 28), line, font=face, fill=BAND_INK)
+    lines = []
+    reveal = view.get("reveal")
+    if reveal and reveal.get("spell") and not view["over"]:
+        # The spell turned up this turn, large enough for the preview: the table must remember it.
+        where = f" ({reveal['slot']})" if reveal.get("slot") else ""
+        lines.append(_fit(draw, f"Turned up: {reveal['spell']['name']}{where} — {reveal['spell']['text']}",
+                          font(26, "bold"), WIDTH - 36))
+    room = 2 - len(lines)
+    text = render.latest(last, lambda t: draw.textlength(t, font=face) <= room * (WIDTH - 36)) if last else ""
+    lines += _wrap(draw, text or view["scenario"]["objective"], face, WIDTH - 36, room)
+    for n, line in enumerate(lines):
+        draw.text((18, 58 + n * 28), line, font=font(26, "bold") if n < 2 - room else face, fill=BAND_INK)
 
 
 # ------------------------------------------------------------------------------- the rooms
@@ -331,9 +338,10 @@ def _reveal(draw: Draw, view: View, x: int, y: int) -> int:
     if not reveal or not reveal.get("spell"):
         return y
     spell = reveal["spell"]
-    where = f" at {reveal['slot']}" if reveal.get("slot") else ""
+    # A cast or a wrong name turns a spell up; after a wrong name its level is shuffled (no slot).
+    where = f" at {reveal['slot']}" if reveal.get("slot") else " (its level was reshuffled)"
     face = font(16, "bold")
-    draw.text((x, y), _fit(draw, f"Cast: {spell['name']}{where}", face, 350), font=face, fill=INK)
+    draw.text((x, y), _fit(draw, f"Turned up: {spell['name']}{where}", face, 350), font=face, fill=INK)
     y += 21
     for line in _wrap(draw, spell.get("text") or "", font(13), 350, 3):
         draw.text((x, y), line, font=font(13), fill=INK)

@@ -370,3 +370,23 @@ async def test_game_card_finds_spells_disasters_rooms_and_characters(simcord_env
         assert found.response.content.count(kind) >= 1 and record["text"].split()[0] in found.response.content
         names = await alice.autocomplete(thread, "game card", "name", record["name"][:5])
         assert any(n["name"] == record["name"] for n in names), (kind, names)
+
+
+async def test_the_hand_of_fate_asks_the_current_player_with_a_button_per_option(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env, "scenario=basic")
+    _, state = await play_until(table, lambda s: s["choice"] is not None)
+    choice = state["choice"]
+    member = table.members[choice["seat"]]
+    shown = await member.slash(table.thread, "academy panel")
+    assert shown.response is not None
+    assert "**The Helpful Hand of Fate — you decide:**" in shown.response.content
+    offered = [c["label"] for c in controls(shown.response) if c["type"] == 2]
+    offered += [o["label"] for c in controls(shown.response) if c["type"] == 3 for o in c["options"]]
+    assert [o["label"] for o in choice["options"]] == offered
+    # Another wizard is told whom the table waits on, and has nothing to click.
+    other = table.members[1 - choice["seat"]]
+    theirs = await other.slash(table.thread, "academy panel")
+    assert theirs.response is not None and not controls(theirs.response)
+    assert f"waits on {member.user.name}" in theirs.response.content

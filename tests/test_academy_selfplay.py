@@ -26,3 +26,18 @@ def test_easy_basic_game_starts_with_abjure_bound() -> None:
     assert [v["spell"] for v in s["slots"].values() if v["bound"]] == ["abjure"] and s["mana"] == 7
     hard = game(2, difficulty="hard", seed=4)
     assert hard["mana"] == 4 and not any(v["bound"] for v in hard["slots"].values())
+
+
+def test_the_fast_layout_score_matches_the_engines_reach_after_every_setup_shift() -> None:
+    from rules.academy.selfplay import _openness, _shifted
+    from rules.academy.state import CRYSTAL, distances
+
+    for seed, scenario in ((1, "unstable"), (2, "gates"), (3, "demon"), (4, "golem")):
+        s = RULES.setup(3, {"scenario": scenario}, seed)
+        for move in [m for m in RULES.legal_moves(s, s["current"]) if m.action == "shift"]:
+            after, _ = RULES.apply(s, s["current"], move)
+            board, rot = _shifted(s["board"], s["rot"], move)
+            assert (board, rot) == (after["board"], after["rot"])
+            reach = distances(after, CRYSTAL)
+            expected = len(reach) + 2 * sum(1 for r in reach if (after["rooms"][r]["source"] or 9) <= 5)
+            assert _openness(after) == expected

@@ -3,7 +3,7 @@
 The contract's ``Move.of("resign")`` reaches ``ArgentRules.resign`` from any seat at any time; the
 leaver is skipped for the rest of the round and chooses, in a private prompt answered while the others
 play on, the two rooms outside University Central that leave the board at the round's end; the round's
-end waits for that choice, and for a seat that is absent the service plays ``absent_move`` (the first
+end waits for that choice, and for a seat that is absent the service plays ``default_move`` (the first
 legal move: the last two rooms in resolution order). The move log replays.
 """
 
@@ -145,7 +145,7 @@ def test_a_leaver_while_the_university_is_built_leaves_the_building_to_the_other
 
 def test_the_round_end_waits_for_the_leavers_choice_and_an_absent_seat_gets_the_default() -> None:
     """FAQ: "The player who is leaving should choose two rooms"; the engine chooses only when the
-    service plays for an absent seat (``absent_move``: the last two rooms in resolution order)."""
+    service plays for an absent seat (``default_move``: the last two rooms in resolution order)."""
     state = round_one(4)
     me = seat_now(state)
     default = leaving_rooms(state)
@@ -155,6 +155,6 @@ def test_the_round_end_waits_for_the_leavers_choice_and_an_absent_seat_gets_the_
         state = pick(state, "")
     assert R.waiting_on(state) == [me], "the round's end waits on the leaver alone"
     for _ in range(2):
-        state, _ = R.apply(state, me, R.absent_move(state, me))
+        state, _ = R.apply(state, me, R.default_move(state, me))
     assert not set(default) & set(rooms_in_play(state))
     assert state["seats"][me]["left"]

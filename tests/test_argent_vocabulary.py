@@ -66,11 +66,19 @@ def test_an_unknown_key_fails_at_run_time() -> None:
 def test_auric_catalyst_runs_through_its_declared_trigger() -> None:
     """Auric Catalyst is data: its `pay_gold` trigger offers it and its `waive_cost` effect does the
     waiving; no code names the card."""
+    import importlib
     import inspect
+    import pkgutil
+    from types import ModuleType
 
     from rules.argent import engine, offers
 
-    for module in (effects, engine, offers, vocab, protection):
+    def parts(package: ModuleType) -> list[ModuleType]:
+        # The interpreter and the engine are packages: every module of theirs is read.
+        names = [m.name for m in pkgutil.iter_modules(package.__path__)]
+        return [package, *(importlib.import_module(f"{package.__name__}.{n}") for n in names)]
+
+    for module in (*parts(effects), *parts(engine), offers, vocab, protection):
         assert "auric_catalyst" not in inspect.getsource(module)
     rec = next(v for v in cards.vaults() if v["id"] == "auric_catalyst")
     assert rec["trigger"] == {"on": ["pay_gold"]} and rec["effects"] == [{"waive_cost": {"resource": "gold"}}]

@@ -10,7 +10,8 @@ import difflib
 
 import pytest
 
-from tests.golden import GOLDENS, playthrough
+from rules.contract import Move
+from tests.golden import GOLDENS, Golden, RandomPicker, playthrough
 
 
 @pytest.mark.parametrize("kind", sorted(GOLDENS))
@@ -27,7 +28,20 @@ def test_the_engine_reproduces_its_golden_playthrough(kind: str) -> None:
 
 
 def test_golden_games_end_with_a_result() -> None:
-    """Each recorded game is whole: moves, then the result line and its winners."""
+    """Each recorded game is whole: moves, then the result line and its winners (or none)."""
     for golden in GOLDENS.values():
         text = golden.path.read_text(encoding="utf-8")
-        assert "\n1. P" in text and "\nresult: " in text and "\nwinners: P" in text
+        assert "\n1. P" in text and "\nresult: " in text
+        assert "\nwinners: P" in text or "\nwinners: none\n" in text
+
+
+class IdlePicker(RandomPicker):
+    """Ends every turn at once: a cooperative table that does nothing loses to its disasters."""
+
+    def pick(self, state: object, seat: int, legal: list[Move]) -> Move:
+        return next((m for m in legal if m.action == "end"), legal[0])
+
+
+def test_a_cooperative_defeat_is_written_with_no_winner() -> None:
+    text = playthrough(Golden("academy", 2, 5, {"scenario": "basic"}, IdlePicker))
+    assert "\nresult: " in text and text.endswith("\nwinners: none\nscores: P1 0, P2 0\n"), text[-300:]

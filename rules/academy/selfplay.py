@@ -13,6 +13,7 @@ from collections import Counter, deque
 from typing import Any
 
 from rules import rng
+from rules.academy.cards import rooms, spells
 from rules.academy.engine import AcademyRules
 from rules.contract import Move
 
@@ -149,23 +150,70 @@ def _casts(view: dict[str, Any], mind: Mind, moves: list[Move], keys: tuple[str,
     return sorted(out, key=lambda m: m.get("helper") is not None)
 
 
+_SIDES: dict[tuple[str, int], tuple[bool, ...]] = {}
+"""Per room and quarter turn, the open sides n, e, s, w (the printed tiles never change)."""
+_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+_NEAR = [
+    [(i, (r + dr) * 4 + c + dc) for i, (dr, dc) in enumerate(_STEPS) if 0 <= r + dr < 4 and 0 <= c + dc < 4]
+    for r, c in (divmod(p, 4) for p in range(16))
+]
+"""Per board place, the (side, place) of each neighbouring place."""
+
+
+def _sides(room: str, turn: int) -> tuple[bool, ...]:
+    key = (room, turn)
+    if key not in _SIDES:
+        doors = rooms()[room]["doors"]
+        _SIDES[key] = tuple(bool(doors[(i - turn) % 4]) for i in range(4))
+    return _SIDES[key]
+
+
+def _open_score(board: list[str], rot: dict[str, int], contents: dict[str, Any]) -> int:
+    """Score a layout given as places and turns (see ``_openness``)."""
+    if CRYSTAL not in board:
+        return 1
+    sides = [() if contents[room]["ice"] >= 2 else _sides(room, rot[room]) for room in board]
+    start = board.index(CRYSTAL)
+    seen = {start}
+    todo = [start]
+    while todo:
+        p = todo.pop()
+        for i, q in _NEAR[p] if sides[p] else ():
+            if q not in seen and sides[p][i] and sides[q] and sides[q][(i + 2) % 4]:
+                seen.add(q)
+                todo.append(q)
+    return len(seen) + 2 * sum(1 for q in seen if (contents[board[q]]["source"] or 9) <= 5)
+
+
 def _openness(state: dict[str, Any]) -> int:
-    """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over."""
-    from rules.academy.state import distances
+    """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over.
 
-    reach = distances(state, CRYSTAL)
-    return len(reach) + 2 * sum(1 for r in reach if (state["rooms"][r]["source"] or 9) <= 5)
+    A walk over board places with the tiles' doors as rotated now (the engine's adjoining rule: open
+    doors on both sides, no double ice), kept local because the setup lookahead scores over a thousand
+    layouts per decision."""
+    return _open_score(state["board"], state["rot"], state["rooms"])
 
 
-def _shift_value(state: dict[str, Any], depth: int) -> int:
+def _shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[str], dict[str, int]]:
+    """Return the places and turns after a setup shift (a shift only turns or swaps tiles)."""
+    if move.get("rotate") is not None:
+        room = board[move.get("rotate")]
+        return board, {**rot, room: (rot[room] + 1) % 4}
+    p, q = move.get("swap")
+    out = list(board)
+    out[p], out[q] = out[q], out[p]
+    return out, rot
+
+
+def _shift_value(
+    board: list[str], rot: dict[str, int], contents: dict[str, Any], shifts: list[Move], depth: int
+) -> int:
     """Return the best openness reachable from a layout with up to ``depth`` more shifts."""
-    best = _openness(state)
-    if depth == 0 or state["step"] != "shifts":
+    best = _open_score(board, rot, contents)
+    if depth == 0:
         return best
-    for move in RULES.legal_moves(state, state["current"]):
-        if move.action == "shift":
-            after, _ = RULES.apply(state, state["current"], move)
-            best = max(best, _shift_value(after, depth - 1))
+    for move in shifts:
+        best = max(best, _shift_value(*_shifted(board, rot, move), contents, shifts, depth - 1))
     return best
 
 
@@ -199,13 +247,15 @@ def best_layout_choice(state: dict[str, Any]) -> Move:
 
 
 def best_shift(state: dict[str, Any]) -> Move:
-    """Setup shifts: the shift that opens the academy most two shifts ahead, else start (public board)."""
+    """Setup shifts: the shift that opens the academy most two shifts ahead, else start (public board).
+
+    The moves are the same at every depth (16 rotations and the swaps of neighbouring places), so the
+    lookahead turns tiles on light copies instead of asking the engine to apply each one."""
     best, score = Move.of("ready"), _openness(state)
-    for move in RULES.legal_moves(state, state["current"]):
-        if move.action != "shift":
-            continue
-        after, _ = RULES.apply(state, state["current"], move)
-        value = _shift_value(after, 1)
+    shifts = [m for m in RULES.legal_moves(state, state["current"]) if m.action == "shift"]
+    deeper = 1 if state["shifts_left"] > 1 else 0
+    for move in shifts:
+        value = _shift_value(*_shifted(state["board"], state["rot"], move), state["rooms"], shifts, deeper)
         if value > score:
             best, score = move, value
     return best
@@ -254,7 +304,11 @@ class Policy:
         known = self.mind.known
         team = [g for w in view["wizards"] for g in w["glyphs"]]
         needed = self._needed(view, goal)
-        binds = [m for m in moves if m.action == "bind" and known.get(m.get("slot")) == m.get("spell")]
+        binds = [
+            m
+            for m in moves
+            if m.action == "bind" and known.get(m.get("slot")) == m.get("spell") and m.get("spell") not in BAD
+        ]
         if binds:
             return binds[0]
         if any(m.action == "stop" for m in moves):
@@ -316,7 +370,11 @@ class Policy:
             and not (set(_slot(m).split("-")) & keep)
         ]
         if unknown and not win:
-            unknown.sort(key=lambda m: (m.get("helper") is not None, -_level(_slot(m))))
+            # The goal spell's level is printed on its card: search that level's slots first.
+            level = spells()[goal]["level"]
+            unknown.sort(
+                key=lambda m: (m.get("helper") is not None, _level(_slot(m)) != level, -_level(_slot(m)))
+            )
             return unknown[0]
         bound = {x["id"] for x in view["spells"] if x["bound"]}
         unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]

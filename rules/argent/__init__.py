@@ -124,7 +124,7 @@ class ArgentRules(Rules):
         ]
         return main + leavers
 
-    def absent_move(self, state: State, seat: Seat) -> Move | None:
+    def default_move(self, state: State, seat: Seat) -> Move | None:
         """The deterministic move to play for a seat that is absent (timed out): its first legal move.
 
         For a leaver's room choice that is the last room outside University Central in resolution

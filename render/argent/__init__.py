@@ -1,0 +1,59 @@
+"""Argent's drawings: the public board for the thread and each seat's private office.
+
+Both are pure functions of a view (``rules.argent.views.view``) and return PNG bytes; the static
+card data (room slots, card names and texts) comes from ``rules.argent.content``. Every player is
+told apart by colour, by a numeral (P1..P5) and by a shape (circle, square, triangle, diamond,
+hexagon), so a colour-blind player loses nothing. The board is 1600 px wide with big type for the
+things players scan most (rooms, mages, voters, the Influence track); the rest is read full size.
+
+The presentation helpers (``standing``, ``criterion_words``, ``reward_text``) are shared with the
+Discord cog so that texts and drawings agree.
+
+The drawing is split by part of the board: ``look`` (sizes, colours, fonts, drawing helpers),
+``words`` (texts shared with the cog), ``band`` (the preview band), ``rooms`` (the rooms),
+``voters`` (voters, Influence, tableaus, seat strips), ``board`` (the whole public board) and
+``office`` (the private office). This module registers the two drawings and re-exports the names
+the cog, the bench and the tests use.
+"""
+
+from __future__ import annotations
+
+import render
+from render.argent.band import HIGHLIGHT_W, PREVIEW_FONTS, _actor, changed_rooms, preview_lines
+from render.argent.board import draw_board
+from render.argent.look import BOARD_W, OFFICE_W, font, palette
+from render.argent.office import draw_office
+from render.argent.words import (
+    criterion_words,
+    measure,
+    reward_text,
+    seat_mark,
+    seat_tag,
+    standing,
+    standing_line,
+)
+from rules.argent import content
+
+__all__ = [
+    "BOARD_W",
+    "HIGHLIGHT_W",
+    "OFFICE_W",
+    "PREVIEW_FONTS",
+    "_actor",
+    "changed_rooms",
+    "content",
+    "criterion_words",
+    "draw_board",
+    "draw_office",
+    "font",
+    "measure",
+    "palette",
+    "preview_lines",
+    "reward_text",
+    "seat_mark",
+    "seat_tag",
+    "standing",
+    "standing_line",
+]
+
+render.register("argent", board=draw_board, private=draw_office)

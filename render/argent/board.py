@@ -1,0 +1,55 @@
+"""The public board: the preview band, the rooms, the voters, Influence, tableaus and the seat strips."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+import render
+from render.argent.band import HIGHLIGHT_W, changed_rooms, draw_preview, preview_height
+from render.argent.look import BG, BOARD_W, GOLD, PAD, View, png_bytes
+from render.argent.rooms import draw_room, grid_height, mages_by_loc
+from render.argent.voters import STRIP_H, draw_influence, draw_strip, draw_tableaus, draw_voters
+
+# --------------------------------------------------------------------------- the board
+
+
+def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
+    """Draw the public board: the preview band, University, Consortium, Influence, tableaus, strips.
+
+    The band on top is what Discord's 400 px preview must show (whose turn, everyone's Influence,
+    the last move); the rooms the last move changed are outlined in gold.
+    """
+    caption = caption or render.Caption()
+    grid = view["board"]["grid"]
+    heights = [grid_height(view, row) for row in grid]
+    strip_rows = (view["players"] + 1) // 2
+    band = preview_height(caption)
+    total = band + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
+    image = Image.new("RGB", (BOARD_W, total), BG)
+    draw = ImageDraw.Draw(image)
+    y = draw_preview(draw, view, caption)
+    at = mages_by_loc(view)
+    changed = changed_rooms(caption.before, view)
+    for row, h in zip(grid, heights, strict=True):
+        cols = len(row)
+        w = (BOARD_W - PAD * (cols + 1)) // max(1, cols)
+        for i, room in enumerate(row):
+            if room:
+                x = PAD + i * (w + PAD)
+                draw_room(image, draw, view, room, (x, y, x + w, y + h), at)
+                if room in changed:
+                    draw.rounded_rectangle(
+                        (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT_W
+                    )
+        y += h + PAD
+    y = draw_voters(draw, view, y)
+    y = draw_influence(draw, view, y)
+    y = draw_tableaus(draw, view, y)
+    half = (BOARD_W - 3 * PAD) // 2
+    for k, office in enumerate(view["offices"]):
+        x = PAD + (k % 2) * (half + PAD)
+        top = y + (k // 2) * (STRIP_H + 8)
+        player = caption.names.get(office["seat"], "")
+        draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H), player)
+    y += strip_rows * (STRIP_H + 8)
+    return png_bytes(image.crop((0, 0, BOARD_W, min(total, y + PAD))))

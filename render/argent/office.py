@@ -1,0 +1,198 @@
+"""A seat's private office: spells and research, cards, discard, and the voters it has seen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.argent.board import draw_board
+from render.argent.look import (
+    BG,
+    DEPT_COLOUR,
+    DEPT_WORD,
+    GOLD,
+    INK,
+    LIGHT,
+    LIGHT_MUTED,
+    MUTED,
+    OFFICE_W,
+    PAD,
+    PANEL,
+    PAPER,
+    UNRESEARCHED,
+    VOTER_SEEN,
+    Font,
+    View,
+    clip,
+    font,
+    png_bytes,
+    seat_token,
+    wrap,
+    write,
+)
+from render.argent.voters import STRIP_H, draw_strip
+from render.argent.words import criterion_words, standing_line
+from rules.argent import content
+
+# --------------------------------------------------------------------------- the private office
+
+
+def draw_office(view: View) -> bytes:
+    """Draw a seat's private office: spells and research, cards, discard, and the voters it has seen."""
+    seat = view.get("you")
+    if seat is None:
+        return draw_board(view)
+    office = view["offices"][seat]
+    seen = [v for v in view["voters"] if v["name"] is not None]
+    books = ([office["starter"]] if office["starter"] else []) + office["spells"]
+    cards = len(office["vaults"]) + len(office["supporters"])
+    pile = office.get("discard") or []
+    height = (
+        190 + 34 + len(books) * 96 + 50 + max(1, cards) * 44 + 50 + 30 * max(1, (len(pile) + 2) // 3) + 50
+    )
+    height += len(seen) * 58 + 60 + 200  # slack: the image is cropped to what was drawn
+    image = Image.new("RGB", (OFFICE_W, height), BG)
+    draw = ImageDraw.Draw(image)
+    write(
+        draw,
+        (PAD, 10),
+        f"Your office · Round {view['round']}/{view['rounds']}",
+        font=font(26, "bold"),
+        fill=GOLD,
+    )
+    draw_strip(draw, view, office, (PAD, 46, OFFICE_W - PAD, 46 + STRIP_H))
+    y = 46 + STRIP_H + PAD
+    y = _office_spells(draw, office, y)
+    y = _office_cards(draw, office, y)
+    y = _office_voters(draw, view, seat, seen, y)
+    return png_bytes(image.crop((0, 0, OFFICE_W, min(height, y + PAD))))
+
+
+def _office_spells(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> int:
+    on_int = len(office["spells"])
+    on_wis = sum(s["level"] - 1 for s in office["spells"])
+    write(
+        draw,
+        (PAD, y),
+        f"Spells and research — INT free {office['int']} (on spells {on_int}), WIS free {office['wis']} "
+        f"(on spells {on_wis}). A new spell costs 1 INT; each level above the first 1 WIS.",
+        font=font(18, "bold"),
+        fill=LIGHT,
+    )
+    y += 32
+    text_face = font(15)
+    if office["starter"]:
+        st = office["starter"]
+        rec = content.starter(st["id"])
+        _spell_box(
+            draw,
+            rec["name"] + " (starter)",
+            rec.get("department"),
+            [(rec, True)],
+            st["exhausted"],
+            y,
+            text_face,
+        )
+        y += 96
+    for s in office["spells"]:
+        book = content.book(s["id"])
+        levels = [(lvl, lvl["level"] <= s["level"]) for lvl in book["levels"]]
+        _spell_box(draw, book["name"], book["department"], levels, s["exhausted"], y, text_face)
+        y += 96
+    return y + 8
+
+
+def _spell_box(
+    draw: ImageDraw.ImageDraw,
+    title: str,
+    dept: str | None,
+    levels: list[tuple[dict[str, Any], bool]],
+    spent: bool,
+    y: int,
+    face: Font,
+) -> None:
+    draw.rounded_rectangle((PAD, y, OFFICE_W - PAD, y + 88), radius=8, fill=PANEL)
+    draw.rectangle((PAD + 6, y + 8, PAD + 20, y + 80), fill=DEPT_COLOUR.get(dept or "", MUTED))
+    write(
+        draw,
+        (PAD + 30, y + 6),
+        title + ("  (exhausted)" if spent else ""),
+        font=font(18, "bold"),
+        fill=LIGHT_MUTED if spent else LIGHT,
+    )
+    w = (OFFICE_W - 2 * PAD - 40) / 3
+    for k, (lvl, researched) in enumerate(levels):
+        x = PAD + 30 + k * w
+        fill = PAPER if researched else UNRESEARCHED
+        ink = INK if researched else LIGHT_MUTED
+        draw.rounded_rectangle((x, y + 32, x + w - 8, y + 84), radius=5, fill=fill)
+        head = f"L{lvl.get('level', 1)} {lvl['name']} · {lvl['cost']} Mana · {lvl['timing']}"
+        write(draw, (x + 6, y + 34), clip(head, font(14, "bold"), w - 20), font=font(14, "bold"), fill=ink)
+        for j, line in enumerate(wrap(lvl.get("text", ""), face, w - 20, 2)):
+            write(draw, (x + 6, y + 50 + j * 16), line, font=face, fill=ink)
+
+
+def _office_cards(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> int:
+    write(draw, (PAD, y), "Vault cards and supporters", font=font(18, "bold"), fill=LIGHT)
+    y += 30
+    face = font(15)
+    rows = [
+        (
+            content.vault(v["id"])["name"] + (" (exhausted)" if v["exhausted"] else ""),
+            f"{content.vault(v['id'])['type']}, {content.vault(v['id'])['timing']}",
+            content.vault(v["id"])["text"],
+        )
+        for v in office["vaults"]
+    ] + [
+        (
+            content.supporter(s)["name"],
+            f"supporter, {DEPT_WORD.get(content.supporter(s)['department'], '')}",
+            content.supporter(s)["text"],
+        )
+        for s in office["supporters"]
+    ]
+    if not rows:
+        write(draw, (PAD + 10, y), "none yet", font=face, fill=LIGHT_MUTED)
+        y += 30
+    for name, kind, text in rows:
+        write(draw, (PAD + 10, y), name, font=font(16, "bold"), fill=LIGHT)
+        write(draw, (PAD + 300, y), kind, font=face, fill=LIGHT_MUTED)
+        write(draw, (PAD + 520, y), clip(text, face, OFFICE_W - PAD - 530), font=face, fill=LIGHT)
+        y += 44
+    pile = office.get("discard") or []
+    write(draw, (PAD, y), f"Discard pile ({len(pile)})", font=font(18, "bold"), fill=LIGHT)
+    y += 28
+    names = [content.card_name(c["kind"], c["id"]) + (" (secret)" if c.get("secret") else "") for c in pile]
+    for k in range(0, max(1, len(names)), 3):
+        chunk = names[k : k + 3]
+        write(
+            draw,
+            (PAD + 10, y),
+            "   ·   ".join(chunk) or "empty",
+            font=face,
+            fill=LIGHT_MUTED if not chunk else LIGHT,
+        )
+        y += 30
+    return y + 10
+
+
+def _office_voters(
+    draw: ImageDraw.ImageDraw, view: View, seat: int, seen: list[dict[str, Any]], y: int
+) -> int:
+    write(draw, (PAD, y), "Voters you have seen, and where you stand now", font=font(18, "bold"), fill=LIGHT)
+    y += 32
+    for v in seen:
+        draw.rounded_rectangle(
+            (PAD, y, OFFICE_W - PAD, y + 52), radius=6, fill=PAPER if v["face_up"] else VOTER_SEEN
+        )
+        write(draw, (PAD + 10, y + 4), f"{v['position'] + 1}. {v['name']}", font=font(17, "bold"), fill=INK)
+        write(draw, (PAD + 10, y + 28), criterion_words(v["criterion"]), font=font(15), fill=MUTED)
+        mx = PAD + 380
+        for s in v["marks"]:
+            seat_token(draw, s, mx, y + 26, 11)
+            mx += 26
+        line = standing_line(view, seat, v["criterion"])
+        write(draw, (PAD + 520, y + 16), clip(line, font(16), OFFICE_W - PAD - 530), font=font(16), fill=INK)
+        y += 58
+    return y

@@ -1,0 +1,280 @@
+"""The lower board: voters, the Influence track, tableaus, and each seat's strip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import ImageDraw
+
+from render.argent.look import (
+    BG,
+    BOARD_W,
+    DEPT_COLOUR,
+    DEPT_WORD,
+    INK,
+    LIGHT,
+    LIGHT_MUTED,
+    MERIT,
+    MERIT_STEP,
+    MUTED,
+    PAD,
+    PANEL,
+    PAPER,
+    SEAT_COLOUR,
+    SEAT_TEXT,
+    VOTER_DOWN,
+    VOTER_SEEN,
+    View,
+    clip,
+    font,
+    mage_token,
+    seat_token,
+    wrap,
+    write,
+)
+from render.argent.words import criterion_words, seat_tag
+from rules.argent import content
+
+STRIP_H = 146
+
+
+PHASE_WORDS = {
+    "draft": "Mage draft",
+    "marks": "Starting Marks",
+    "errands": "Errands",
+    "resolution": "Resolution",
+    "endgame": "Counting the votes",
+    "over": "Game over",
+}
+
+
+def draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+    """Draw the Consortium: white voters face up, face-down ones with the Marks on them."""
+    voters = view["voters"]
+    write(draw, (PAD, y), "The Consortium", font=font(22, "bold"), fill=LIGHT)
+    y += 30
+    n = max(1, len(voters))
+    w = (BOARD_W - PAD * (n + 1)) / n
+    h = 128
+    for i, v in enumerate(voters):
+        x = PAD + i * (w + PAD)
+        known = v["name"] is not None
+        fill = PAPER if v["face_up"] else (VOTER_DOWN if not known else VOTER_SEEN)
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
+        ink = INK if (v["face_up"] or known) else LIGHT
+        write(draw, (x + 8, y + 4), str(v["position"] + 1), font=font(22, "bold"), fill=ink)
+        if known:
+            lines = wrap(v["name"], font(14, "bold"), w - 12, 2)
+            for k, line in enumerate(lines):
+                write(draw, (x + 6, y + 32 + k * 17), line, font=font(14, "bold"), fill=INK)
+            crit = wrap(criterion_words(v["criterion"]), font(13), w - 12, 2)
+            for k, line in enumerate(crit):
+                write(draw, (x + 6, y + 68 + k * 15), line, font=font(13), fill=MUTED)
+        else:
+            write(draw, (x + w / 2, y + 58), "?", font=font(44, "bold"), fill=LIGHT_MUTED, anchor="mm")
+        # Marks along the bottom edge, closer together when many.
+        step = min(27.0, (w - 24) / max(1, len(v["marks"]) - 1)) if len(v["marks"]) > 1 else 27.0
+        for k, s in enumerate(v["marks"]):
+            seat_token(draw, s, x + 16 + k * step, y + h - 18, 12)
+        if v["face_up"] and not view.get("outcome"):
+            write(draw, (x + w - 8, y + 8), "white", font=font(12), fill=MUTED, anchor="ra")
+    outcome = view.get("outcome")
+    if outcome:
+        # At the end each card gets a band naming the player it votes for.
+        winners = outcome.get("awarded") or {}
+        for i, v in enumerate(voters):
+            x = PAD + i * (w + PAD)
+            who = winners.get(str(v["position"]))
+            band = (x, y + h + 4, x + w, y + h + 34)
+            draw.rounded_rectangle(band, radius=6, fill=PANEL if who is None else SEAT_COLOUR[who % 5])
+            if who is None:
+                write(draw, (x + w / 2, y + h + 19), "no vote", font=font(14), fill=LIGHT_MUTED, anchor="mm")
+            else:
+                write(
+                    draw,
+                    (x + 8, y + h + 19),
+                    "vote:",
+                    font=font(14, "bold"),
+                    fill=SEAT_TEXT[who % 5],
+                    anchor="lm",
+                )
+                seat_token(draw, who, x + w - 22, y + h + 19, 12)
+        h += 38
+    return y + h + PAD
+
+
+def draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+    """Draw the Influence track: discs on their IP, a stack's first arrival at the bottom; badges at 7s."""
+    offices = [o for o in view["offices"] if not o.get("left")]
+    top = max([o["ip"] for o in offices] + [28])
+    cells = top + 2
+    write(draw, (PAD, y), "Influence", font=font(22, "bold"), fill=LIGHT)
+    badges = "   Merit Badges (free/all): " + "  ".join(
+        f"{seat_tag(o['seat'])} {o['merit_free']}/{o['merit']}" for o in offices
+    )
+    write(draw, (PAD + 120, y + 4), badges, font=font(18), fill=LIGHT_MUTED)
+    y += 30
+    w = (BOARD_W - 2 * PAD) / cells
+    base = y + 128
+    for i in range(cells):
+        x = PAD + i * w
+        threshold = i > 0 and i % MERIT_STEP == 0
+        draw.rectangle((x, base, x + w - 1, base + 16), fill=MERIT if threshold else PANEL, outline=BG)
+        if i % 5 == 0 or threshold:
+            write(
+                draw,
+                (x + w / 2, base + 8),
+                str(i),
+                font=font(11, "bold"),
+                fill=INK if threshold else LIGHT_MUTED,
+                anchor="mm",
+            )
+    stacks: dict[int, list[dict[str, Any]]] = {}
+    for o in offices:
+        stacks.setdefault(o["ip"], []).append(o)
+    r = min(13, w / 2 - 1)
+    for ip, pile in stacks.items():
+        pile.sort(key=lambda o: o["ip_time"])  # the first to arrive sits lowest
+        cx = PAD + ip * w + w / 2
+        # A tall stack draws smaller discs rather than leave the track's band.
+        small = min(r, 124 / (2 * len(pile)) - 1)
+        for k, o in enumerate(pile):
+            seat_token(draw, o["seat"], cx, base - small - 2 - k * (2 * small + 2), small)
+    return base + 16 + PAD
+
+
+def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+    """Draw the spell, vault and supporter tableaus side by side."""
+    cols = (
+        (
+            "Spells",
+            [(content.book(b)["name"], content.book(b)["department"], "") for b in view["tableau"]["spell"]],
+        ),
+        (
+            "Vault",
+            [
+                (
+                    content.vault(v)["name"],
+                    None,
+                    f"{content.vault(v)['cost']}G {content.vault(v)['type'][:4]}.",
+                )
+                for v in view["tableau"]["vault"]
+            ],
+        ),
+        (
+            "Supporters",
+            [
+                (content.supporter(s)["name"], content.supporter(s)["department"], "")
+                for s in view["tableau"]["supporter"]
+            ],
+        ),
+    )
+    room = BOARD_W - 4 * PAD
+    widths = (int(room * 0.3), int(room * 0.3), room - 2 * int(room * 0.3))
+    x = PAD
+    face = font(17)
+    for (title, items), w in zip(cols, widths, strict=True):
+        draw.rounded_rectangle((x, y, x + w, y + 140), radius=8, fill=PANEL)
+        write(draw, (x + 10, y + 6), title, font=font(20, "bold"), fill=LIGHT)
+        per_col = 5 if len(items) > 3 else 3
+        rows = items[:10]
+        colw = w if len(rows) <= per_col else w / 2
+        for k, (name, dept, extra) in enumerate(rows):
+            cx = x + (k // per_col) * colw
+            cy = y + 34 + (k % per_col) * (21 if per_col == 5 else 32)
+            if dept:
+                draw.rectangle(
+                    (cx + 10, cy + 3, cx + 22, cy + 15), fill=DEPT_COLOUR.get(dept, MUTED), outline=INK
+                )
+            text = f"{name}  {extra}".strip()
+            write(draw, (cx + 28, cy), clip(text, face, colw - 36), font=face, fill=LIGHT)
+        x += w + PAD
+    return y + 140 + PAD
+
+
+def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
+    out = []
+    if office["starter"]:
+        st = office["starter"]
+        out.append((content.starter(st["id"])["name"] + " (starter)", st["exhausted"]))
+    for s in office["spells"]:
+        out.append((f"{content.book(s['id'])['name']} L{s['level']}", s["exhausted"]))
+    return out
+
+
+def draw_strip(
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    office: dict[str, Any],
+    box: tuple[int, int, int, int],
+    player: str = "",
+) -> None:
+    """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
+    x0, y0, x1, y1 = box
+    seat = office["seat"]
+    colour = SEAT_COLOUR[seat % 5]
+    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=colour, width=4)
+    draw.rectangle((x0 + 4, y0 + 4, x0 + 12, y1 - 4), fill=colour)
+    seat_token(draw, seat, x0 + 40, y0 + 28, 20)
+    name = office["candidate_name"] or "—"
+    you = " (you)" if view.get("you") == seat else ""
+    left = " (left)" if office.get("left") else ""
+    head = font(22, "bold")
+    # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
+    who = f"{player} · {name}" if player else name
+    title = clip(f"{seat_tag(seat)} {who}{you}{left}", head, 300)
+    write(draw, (x0 + 68, y0 + 8), title, font=head, fill=LIGHT)
+    dept = DEPT_WORD.get(office["department"] or "", "")
+    write(draw, (x0 + 72 + head.getlength(title), y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
+    # Mages waiting in the office, at the right of the first line.
+    home = [m for m in view["mages"] if m["owner"] == seat and m["loc"] == "office"]
+    mx = x1 - 18
+    for m in reversed(home[:8]):
+        mage_token(draw, m, mx, y0 + 22, 12)
+        mx -= 28
+    if home:
+        write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
+    on_int = len(office["spells"])
+    on_wis = sum(s["level"] - 1 for s in office["spells"])
+    marks = sum(1 for v in view["voters"] for s in v["marks"] if s == seat)
+    placed = sum(1 for m in view["mages"] if m["owner"] == seat and "/" in m["loc"])
+    stats = [
+        ("IP", str(office["ip"])),
+        ("Gold", str(office["gold"])),
+        ("Mana", str(office["mana"])),
+        ("INT+spells", f"{office['int']}+{on_int}"),
+        ("WIS+spells", f"{office['wis']}+{on_wis}"),
+        ("Merit", f"{office['merit_free']}/{office['merit']}"),
+        ("Marks", str(marks)),
+        ("on board", str(placed)),
+    ]
+    x = x0 + 24
+    big = font(24, "bold")
+    label = font(13)
+    for name_, value in stats:
+        write(draw, (x, y0 + 44), name_, font=label, fill=LIGHT_MUTED)
+        write(draw, (x, y0 + 58), value, font=big, fill=LIGHT)
+        x += max(60, int(big.getlength(value)) + 22, int(label.getlength(name_)) + 12)
+    face = font(16, "narrow")
+    yy = y0 + 92
+    spells = [(t + (" (ex)" if spent else ""), spent) for t, spent in _spell_words(office)]
+    sx = x0 + 24
+    write(draw, (sx, yy), "Spells:", font=font(16, "narrow_bold"), fill=LIGHT_MUTED)
+    sx += 60
+    for text, spent in spells:
+        wid = face.getlength(text)
+        if sx + wid > x1 - 10:
+            write(draw, (x1 - 12, yy), "…", font=face, fill=LIGHT, anchor="ra")
+            break
+        write(draw, (sx, yy), text, font=face, fill=LIGHT_MUTED if spent else LIGHT)
+        sx += wid + 14
+    vaults = [content.vault(v["id"])["name"] + (" (ex)" if v["exhausted"] else "") for v in office["vaults"]]
+    supporters = [content.supporter(s)["name"] for s in office["supporters"]]
+    pile = office.get("discard")
+    pile_text = "face down" if pile is None else str(len(pile))
+    bell = ", ".join(content.bell(b)["name"] for b in office["bell"])
+    line = (
+        f"Vault: {', '.join(vaults) or '—'}   Supporters: {', '.join(supporters) or '—'}   "
+        f"Discard: {pile_text}" + (f"   Bell: {bell}" if bell else "")
+    )
+    write(draw, (x0 + 24, yy + 24), clip(line, face, x1 - x0 - 36), font=face, fill=LIGHT)

@@ -1,0 +1,480 @@
+"""Turn flow: the mage draft, starting Marks, the errands phase, reactions, resolution and rounds.
+
+``advance`` runs the agenda until the game needs a decision: an ``ask`` at the front of the
+agenda (a DECISION or REACTION prompt), or, with the agenda empty, the next ordinary turn.
+
+This module is the driver (rounds, errands, resolution, the task and answer registries, moves);
+the parts it drives live beside it: ``turn`` (a turn's options and doing them), ``placement``
+(placing with powers), ``reactions`` (after an action, free casts) and ``decisions`` (setup
+decisions, a player leaving).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.argent import build, content, effects, scoring, vocab
+from rules.argent.agenda import Task, ask, option, push, push_effects
+from rules.argent.effects import say
+from rules.argent.engine.decisions import (
+    answer_leave_room,
+    ask_leaver,
+    candidate_options,
+    choose_leave_room,
+    do_candidate,
+    do_draft,
+    do_power,
+    do_start_mark,
+    draft_options,
+    leave,
+    leave_options,
+    leaving_rooms,
+    power_options,
+    remove_leaver,
+    start_mark_options,
+)
+from rules.argent.engine.placement import answer_fast_room, answer_place_type, answer_turn_place
+from rules.argent.engine.reactions import (
+    after_action,
+    answer_free_cast,
+    answer_react,
+    answer_revival,
+    free_cast_options,
+    run_free_cast,
+    run_instants,
+    run_mystic,
+    run_reactions,
+    run_sympathy,
+)
+from rules.argent.engine.turn import castable, do_turn, spell_cost, turn_options
+from rules.argent.setup import deal_tableaus
+from rules.argent.state import (
+    APPRENTICE,
+    DEPARTMENTS,
+    INFIRMARY,
+    State,
+    away,
+    gain,
+    is_merit,
+    is_shadow,
+    loc_text,
+    merit_free,
+    order_from,
+    placed,
+    room_name,
+    room_of,
+    room_side,
+    rooms_in_play,
+    slot_of,
+    slots,
+    split_loc,
+)
+from rules.contract import Event, Move
+
+__all__ = [
+    "advance",
+    "castable",
+    "free_cast_options",
+    "fresh_turn",
+    "leave",
+    "leaving_rooms",
+    "options_for",
+    "resolve",
+    "spell_cost",
+    "to_move",
+]
+
+GUARD = 10_000
+SETUP_PHASES = ("candidates", "powers", "build", "draft", "marks")
+
+# --------------------------------------------------------------------------- the driver
+
+
+def advance(state: State, events: list[Event]) -> None:
+    """Run automatic steps until a seat must decide (or the game ends)."""
+    for _ in range(GUARD):
+        if state["over"]:
+            return
+        agenda = state["agenda"]
+        if agenda:
+            task = agenda[0]
+            if task["op"] == "ask":
+                return
+            agenda.pop(0)
+            run_task(state, task, events)
+            continue
+        if not flow(state, events):
+            return
+    raise RuntimeError("the Argent engine did not settle")
+
+
+def run_task(state: State, task: Task, events: list[Event]) -> None:
+    """Run one automatic agenda task."""
+    op = task["op"]
+    if op in effects.TASKS:
+        effects.TASKS[op](state, task, events)
+    else:
+        FLOW_TASKS[op](state, task, events)
+
+
+def flow(state: State, events: list[Event]) -> bool:
+    """Move the game on when nothing is pending; return False when it waits on a turn."""
+    phase = state["phase"]
+    if phase in SETUP_PHASES:
+        if state["queue"]:
+            return False
+        if state["setup_steps"]:
+            step = state["setup_steps"].pop(0)
+            state["phase"], state["queue"] = step["phase"], step["queue"]
+            if step["queue"] is None:
+                # The power choice waits for the candidates: only department candidates choose.
+                order = order_from(state, state["first"])
+                state["queue"] = [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]
+            return True
+        start_round(state, events, first=True)
+        return True
+    if phase == "errands":
+        turn = state["turn"]
+        if turn["round_over"]:
+            begin_resolution(state, events)
+            return True
+        if turn["allow"] and not away(state, turn["seat"]) and not has_no_move(state, turn):
+            return False
+        end_turn(state, events)
+        return True
+    if phase == "resolution":
+        step_resolution(state, events)
+        return True
+    if phase == "endgame":
+        finish(state, events)
+        return True
+    return False
+
+
+def has_no_move(state: State, turn: dict[str, Any]) -> bool:
+    """Whether the turn's next allowance offers nothing at all (then the turn ends)."""
+    return not turn_options(state, turn["seat"])
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def start_round(state: State, events: list[Event], first: bool = False) -> None:
+    """Set up a round (skipped on the first) and give the first player the turn."""
+    if not first:
+        state["round"] += 1
+        for office in state["seats"]:
+            office["merit_spent"] = 0
+            office["bell"] = []
+            if office["starter"]:
+                office["starter"]["exhausted"] = False
+            for spell in office["spells"]:
+                spell["exhausted"] = False
+            for v in office["vaults"]:
+                v["exhausted"] = False
+        deal_tableaus(state)
+        state["bell"] = [b["id"] for b in content.bell_tower_cards() if b["min_players"] <= state["players"]]
+        for room, info in state["board"]["rooms"].items():
+            if room_side(state, room).get("marker") == "resets":
+                info["marker"] = 0
+        if state["next_first"] is not None:
+            state["first"] = state["next_first"]
+            state["next_first"] = None
+    state["phase"] = "errands"
+    say(
+        events,
+        f"Round {state['round']} begins; P{state['first'] + 1} goes first.",
+        what="round",
+        round=state["round"],
+        first=state["first"],
+    )
+    begin_turn(state, state["first"], events)
+
+
+def fresh_turn(seat: int) -> dict[str, Any]:
+    """Return a new turn for a seat: one action to take, the fast action unused."""
+    return {
+        "seat": seat,
+        "fast": False,
+        "main": True,
+        "round_over": False,
+        "allow": [{"kinds": ["any"], "no_powers": False, "group": None, "optional": False}],
+        "used_kinds": {},
+    }
+
+
+def begin_turn(state: State, seat: int, events: list[Event]) -> None:
+    """Give a seat its turn: one optional fast action, then one action."""
+    state["statuses"] = [
+        s for s in state["statuses"] if not (s["seat"] == seat and s["duration"] == "until_your_next_turn")
+    ]
+    state["turn"] = fresh_turn(seat)
+
+
+def end_turn(state: State, events: list[Event]) -> None:
+    """Pass the turn to the next player in turn order."""
+    seat = state["turn"]["seat"]
+    state["statuses"] = [s for s in state["statuses"] if s["duration"] not in ("this_turn", "next_spell")]
+    n = state["players"]
+    nxt = next((seat + i) % n for i in range(1, n + 1) if not away(state, (seat + i) % n))
+    begin_turn(state, nxt, events)
+
+
+def begin_resolution(state: State, events: list[Event]) -> None:
+    """The last Bell Tower offering is gone: resolve the rooms."""
+    state["phase"] = "resolution"
+    state["turn"] = None
+    state["resolve"] = list(rooms_in_play(state))
+    state["harms"] = []
+    say(
+        events,
+        "The last Bell Tower offering is taken: the rooms resolve.",
+        what="resolution",
+        round=state["round"],
+    )
+
+
+def step_resolution(state: State, events: list[Event]) -> None:
+    """Resolve the next room, slot by slot, each shadow right after its slot."""
+    if not state["resolve"]:
+        if not ask_leaver(state):
+            end_round(state, events)
+        return
+    room = state["resolve"].pop(0)
+    if room == INFIRMARY or room_side(state, room).get("instant"):
+        return
+    tasks: list[Task] = []
+    info = state["board"]["rooms"][room]
+    someone = any(room_of(m["loc"]) == room and placed(m["loc"]) for m in state["mages"])
+    # Vault A: the three cards are revealed for the occupants to take; an empty room reveals nothing.
+    if vocab.room_has(state, room, "reveal_vault_3") and someone:
+        deck = state["decks"]["vault"]
+        info["cards"] = [{"kind": "vault", "id": c} for c in deck[:3]]
+        del deck[:3]
+        if info["cards"]:
+            say(
+                events,
+                f"{room_name(room)} reveals "
+                + ", ".join(content.vault(c["id"])["name"] for c in info["cards"])
+                + ".",
+            )
+    for s in slots(state, room):
+        for m in state["mages"]:
+            parts = split_loc(m["loc"])
+            if parts and parts[0] == room and parts[1] == s["id"]:
+                tasks.append({"op": "errand", "mage": m["id"], "loc": m["loc"], "instant": False})
+    tasks.append({"op": "room_done", "room": room})
+    push(state, *tasks)
+
+
+def room_done(state: State, task: Task, events: list[Event]) -> None:
+    """Put a room's unclaimed cards back under their decks."""
+    info = state["board"]["rooms"][task["room"]]
+    for c in info["cards"]:
+        state["decks"][c["kind"]].append(c["id"])
+    info["cards"] = []
+
+
+def end_round(state: State, events: list[Event]) -> None:
+    """Bring every mage home, send temporary ones back, unlock rooms; then the next round or the end."""
+    for m in state["mages"]:
+        if m["temp"] and m["owner"] is not None:
+            m["owner"], m["loc"] = None, "supply"
+            if m["type"] != APPRENTICE:
+                m["temp"] = False
+        elif m["owner"] is not None and m["loc"] != "office":
+            m["loc"] = "office"
+    for info in state["board"]["rooms"].values():
+        info["locked"] = False
+        for c in info["cards"]:
+            state["decks"][c["kind"]].append(c["id"])
+        info["cards"] = []
+    state["statuses"] = [
+        s
+        for s in state["statuses"]
+        if s["duration"] not in ("this_round", "this_turn", "until_your_next_turn", "next_spell")
+    ]
+    leaving = [s for s, o in enumerate(state["seats"]) if o.get("leaving")]
+    for seat in leaving:
+        remove_leaver(state, seat, events)
+    if state["round"] >= state["rounds"]:
+        state["phase"] = "endgame"
+        scoring.ask_white_ash(state)
+        return
+    start_round(state, events)
+
+
+def finish(state: State, events: list[Event]) -> None:
+    """Reveal every voter and count the votes."""
+    for v in state["voters"]:
+        v["face_up"] = True
+    state["outcome"] = scoring.count_votes(state)
+    state["over"] = True
+    state["phase"] = "over"
+    for line in state["outcome"]["lines"]:
+        say(events, line, what="votes")
+
+
+# --------------------------------------------------------------------------- errands
+
+
+def errand_effects(state: State, loc: str) -> list[dict[str, Any]]:
+    """Return a slot's errand (a shadow copies the slot it shadows)."""
+    s = slot_of(state, loc)
+    if is_shadow(s):
+        room = room_of(loc)
+        s = next(x for x in slots(state, room) if x["id"] == s["of"])
+    return list(s.get("effects", []))
+
+
+def run_errand(state: State, task: Task, events: list[Event]) -> None:
+    """Ask the owner of a mage in a slot: claim the errand (paying Merit if needed) or take 1 IP."""
+    m = state["mages"][task["mage"]]
+    if m["loc"] != task["loc"] or m["owner"] is None:
+        return
+    seat = m["owner"]
+    s = slot_of(state, m["loc"])
+    what = effects.describe(errand_effects(state, m["loc"]))
+    opts = []
+    if is_merit(s):
+        if merit_free(state, seat) > 0:
+            opts.append(option("errand", f"Spend a Merit Badge: {what}", claim="merit"))
+        # A shadowing mage loses its innate powers (rulebook, Shadowing).
+        gold = state["seats"][seat]["gold"]
+        if not is_shadow(s) and vocab.has_power(state, m, "merit_for_gold") and gold >= 4:
+            opts.append(option("errand", f"Pay 4 Gold instead of a Merit Badge: {what}", claim="gold"))
+    else:
+        opts.append(option("errand", f"Claim: {what}", claim="plain"))
+    opts.append(option("errand", "Take 1 IP instead", claim="ip"))
+    ask(state, seat, "errand", opts, f"resolve your mage in {loc_text(state, m['loc'])}", data=task)
+
+
+def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Pay for and carry out an errand, or take the consolation IP; the mage goes home (unless instant)."""
+    data = task["data"]
+    m = state["mages"][data["mage"]]
+    seat = task["seat"]
+    loc = m["loc"]
+    room = room_of(loc)
+    claim = opt["args"]["claim"]
+    todo = errand_effects(state, loc)
+    # Rulebook, Resolving Errands: "perform the effect ... then remove the Mage": home comes last.
+    if not data["instant"]:
+        push(state, {"op": "errand_home", "mage": m["id"], "loc": loc})
+    if claim == "ip":
+        gain(state, seat, "ip", 1)
+        say(
+            events,
+            f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.",
+            what="consolation",
+            seat=seat,
+            room=room_name(room),
+        )
+        return
+    cost: list[dict[str, Any]] = []
+    if claim == "merit":
+        state["seats"][seat]["merit_spent"] += 1
+    elif claim == "gold":
+        cost = [{"pay": {"gold": 4}}]  # Divinity B: a Gold cost, which Auric Catalyst may answer
+    say(
+        events,
+        f"P{seat + 1} claims the errand in {loc_text(state, loc)}.",
+        what="claim",
+        seat=seat,
+        room=room_name(room),
+    )
+    push_effects(state, seat, [*cost, *todo], {"room": room, "mage": m["id"], "loc": loc, "via": "room"})
+
+
+def errand_home(state: State, task: Task, events: list[Event]) -> None:
+    """After its errand, the mage goes back to its owner's office (if it is still in that slot)."""
+    m = state["mages"][task["mage"]]
+    if m["loc"] == task["loc"]:
+        m["loc"] = "office"
+
+
+FLOW_TASKS = {
+    "errand": run_errand,
+    "errand_home": errand_home,
+    "room_done": room_done,
+    "after_action": after_action,
+    "reactions": run_reactions,
+    "sympathy": run_sympathy,
+    "instants": run_instants,
+    "mystic": run_mystic,
+    "free_cast": run_free_cast,
+}
+
+ANSWERS = {
+    "errand": answer_errand,
+    "turn_place": answer_turn_place,
+    "fast_room": answer_fast_room,
+    "place_type": answer_place_type,
+    "react": answer_react,
+    "revival": answer_revival,
+    "free_cast": answer_free_cast,
+    "leave_room": answer_leave_room,
+    **scoring.ANSWERS,
+}
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def options_for(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return every option (move and label) the seat has now."""
+    if state["over"]:
+        return []
+    agenda = state["agenda"]
+    if state["seats"][seat].get("leave_choice") and not (agenda and agenda[0].get("seat") == seat):
+        return leave_options(state, seat)  # answered alongside the others' play
+    if agenda:
+        task = agenda[0]
+        return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
+    phase = state["phase"]
+    if phase == "candidates":
+        return candidate_options(state) if state["queue"] and state["queue"][0] == seat else []
+    if phase == "powers":
+        return power_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
+    if phase == "build":
+        return build.options(state, seat)
+    if phase == "draft":
+        return draft_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
+    if phase == "marks":
+        return start_mark_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
+    if phase == "errands" and state["turn"] and state["turn"]["seat"] == seat:
+        return turn_options(state, seat)
+    return []
+
+
+def to_move(opt: dict[str, Any]) -> Move:
+    """Turn an option into its move."""
+    return Move.of(opt["action"], **opt["args"])
+
+
+def resolve(state: State, seat: int, move: Move) -> list[Event]:
+    """Carry out a legal move and run the game on to the next decision."""
+    events: list[Event] = []
+    opt = next(o for o in options_for(state, seat) if to_move(o) == move)
+    agenda = state["agenda"]
+    blocking = bool(agenda) and agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
+    if opt["action"] == "leave_room" and not blocking:
+        choose_leave_room(state, seat, opt["args"]["room"], events)
+    elif agenda and agenda[0]["op"] == "ask":
+        task = agenda.pop(0)
+        handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
+        handler(state, task, opt, events)
+    elif state["phase"] == "candidates":
+        do_candidate(state, seat, opt, events)
+    elif state["phase"] == "powers":
+        do_power(state, seat, opt, events)
+    elif state["phase"] == "build":
+        say(events, build.apply(state, seat, opt))
+    elif state["phase"] == "draft":
+        do_draft(state, seat, opt, events)
+    elif state["phase"] == "marks":
+        do_start_mark(state, seat, opt, events)
+    else:
+        do_turn(state, seat, opt, events)
+    advance(state, events)
+    return events
