@@ -30,6 +30,7 @@ from rules.argent import content
 from rules.contract import Event, Move, PromptKind
 from service import Choice, SeatView, move_value
 from tests.drawings import views_as_json
+from tests.faults import components
 
 SEED = 5
 JION = 1
@@ -113,16 +114,6 @@ async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
     return table
 
 
-def _components(message: Any) -> list[dict[str, Any]]:
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
-
-
 def _values(state: dict[str, Any], seat: int, move: Move, version: int) -> set[str]:
     """Return what a component may send back for a move: its code, or its index token."""
     index = R.legal_moves(state, seat).index(move)
@@ -181,7 +172,7 @@ class Player:
     async def use_panel(self, values: set[str]) -> Any:
         for attempt in range(2):
             panel = self.panel if attempt == 0 and self.panel is not None else await self.open_panel()
-            for item in _components(panel):
+            for item in components(panel):
                 if item["type"] == 2 and item.get("custom_id", "").split(":", 4)[-1] in values:
                     return await self.member.click(panel, custom_id=item["custom_id"])
                 if item["type"] == 3:
@@ -225,7 +216,7 @@ async def react_from_board(table: Table, player: Player, policy: Policy, move: M
     # Only the player holding a usable reaction is pinged.
     assert board.content.startswith(f"<@{player.member.id}> — your decision.")
     assert all(f"<@{m.id}>" not in board.content for m in table.members if m is not player.member)
-    labels = [c.get("label") for c in _components(board)]
+    labels = [c.get("label") for c in components(board)]
     assert labels[:2] == ["React…", "Pass"], labels
     if move.action == "pass":
         policy.passed_by_button += 1
@@ -367,7 +358,7 @@ async def test_the_board_message_has_the_drawing_and_buttons_and_refuses_outside
     await player.play(state, move, record.version)
     board = table.public()[-1]
     assert board.attachments and board.attachments[0].filename.endswith(".png")
-    labels = [c.get("label") for c in _components(board)]
+    labels = [c.get("label") for c in components(board)]
     assert "My office" in labels and labels[0] in ("Draft a mage…", "Decide…")
     assert "Players: P1 (circle)" in board.content
     clicked = await table.outsider.click(board, label="My office")
@@ -509,9 +500,9 @@ async def test_board_buttons_still_work_after_a_restart(simcord_env: simcord.Env
     waiting = table.members[R.pending(state)[0].seat]
     office = await waiting.click(board, label="My office")
     assert office.ephemeral and office.response is not None and office.response.attachments
-    panel = await waiting.click(board, custom_id=_components(board)[0]["custom_id"])
+    panel = await waiting.click(board, custom_id=components(board)[0]["custom_id"])
     assert panel.response is not None and "**Your decision:**" in panel.response.content
-    buttons = [c for c in _components(panel.response) if c["type"] == 2]
+    buttons = [c for c in components(panel.response) if c["type"] == 2]
     played = await waiting.click(panel.response, custom_id=buttons[0]["custom_id"])
     assert played.response is not None and played.response.content.startswith("You played")
 
@@ -539,7 +530,7 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     table = await open_table(simcord_env)
     opening = table.public()[-1]
     assert "Players: P1 (circle)" in opening.content
-    assert [c.get("label") for c in _components(opening)][-1] == "My office"
+    assert [c.get("label") for c in components(opening)][-1] == "My office"
     record, state = await table.state()
     seat = R.pending(state)[0].seat
     move = R.legal_moves(state, seat)[0]
@@ -547,7 +538,7 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     assert played.response is not None and played.response.content.startswith("You played")
     board = table.public()[-1]
     assert "Players: P1 (circle)" in board.content and "My office" in [
-        c.get("label") for c in _components(board)
+        c.get("label") for c in components(board)
     ]
     before = len(table.public())
     host = next(m for m in table.members if m.name == "alice")

@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from render import typefaces
+from rules.argent.state import DEPT_NAMES
 
 View = dict[str, Any]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -63,17 +64,8 @@ DEPT_TAG = {
     "neutral": "Ne",
     "apprentice": "Ap",
 }
-DEPT_WORD = {
-    "sorcery": "Sorcery",
-    "mysticism": "Mysticism",
-    "natural_magick": "Natural Magick",
-    "planar_studies": "Planar Studies",
-    "divinity": "Divinity",
-    "neutral": "Neutral",
-    "apprentice": "Apprentice",
-    "student_body": "Student Body",
-    "wild": "Wild",
-}
+# The state's department names, but short for the Apprentice: the board has no room for the long one.
+DEPT_WORD = {**DEPT_NAMES, "apprentice": "Apprentice"}
 RES_SHORT = {
     "gold": "Gold",
     "mana": "Mana",
@@ -84,6 +76,7 @@ RES_SHORT = {
     "research": "Rsch",
 }
 MERIT_STEP = 7
+
 
 @lru_cache(maxsize=64)
 def font(size: int, style: str = "regular") -> Font:

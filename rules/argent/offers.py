@@ -18,11 +18,9 @@ from rules.argent.state import (
     INFIRMARY,
     NEUTRAL,
     State,
-    adjacent,
     office_mages,
     open_slots,
     order_from,
-    room_of,
     rooms_in_play,
     shadow_loc,
     supply_mage,
@@ -64,15 +62,7 @@ def _selector(key: str) -> Check:
 
 def has_destination(state: State, seat: int, m: dict[str, Any], arg: dict[str, Any]) -> bool:
     """Whether a moved mage has a slot to go to."""
-    to = arg.get("to", "same_room")
-    here = room_of(m["loc"])
-    not_into = set(arg.get("not_into", [])) | {INFIRMARY}
-    if to == "same_room" and here and here != INFIRMARY:
-        rooms = [here]
-    elif to == "adjacent_room" and here and here != INFIRMARY:
-        rooms = [r for r in adjacent(state, here) if r not in not_into]
-    else:
-        rooms = [r for r in rooms_in_play(state) if r not in not_into]
+    rooms = effects.destination_rooms(state, m, arg)
     task = {"mage": m["id"], "seat": seat, "arg": arg, "via": None}
     return any(protection.room_open(state, r) and effects.dest_slots(state, task, r) for r in rooms)
 

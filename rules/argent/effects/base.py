@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.argent import vocab
-from rules.argent.agenda import Task, frame
+from rules.argent.agenda import Task, frame, push
 from rules.argent.state import (
     DEPT_NAMES,
     State,
@@ -152,3 +152,9 @@ def new_group(state: State) -> int:
     """Return a fresh id for a set of actions that must each be of a different kind."""
     state["fid"] += 1
     return state["fid"]
+
+
+def push_times(state: State, arg: dict[str, Any], task: Task) -> None:
+    """Push a task ``count`` times (default 1), each its own copy: a task changes as it runs."""
+    for _ in range(arg.get("count", 1)):
+        push(state, dict(task))

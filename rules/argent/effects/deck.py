@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.argent import content, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
-from rules.argent.effects.base import RES_NAMES, cap, describe, say, who
+from rules.argent.effects.base import RES_NAMES, cap, describe, push_times, say, who
 from rules.argent.state import (
     DEPARTMENTS,
     DEPT_NAMES,
@@ -428,16 +428,16 @@ def answer_discard_spell(state: State, task: Task, opt: dict[str, Any], events: 
 
 
 def do_refresh(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
-    for _ in range(arg.get("count", 1)):
-        push(
-            state,
-            {
-                "op": "refresh",
-                "seat": task["seat"],
-                "what": arg.get("what", "spell"),
-                "source": task["ctx"].get("card"),
-            },
-        )
+    push_times(
+        state,
+        arg,
+        {
+            "op": "refresh",
+            "seat": task["seat"],
+            "what": arg.get("what", "spell"),
+            "source": task["ctx"].get("card"),
+        },
+    )
 
 
 def run_refresh(state: State, task: Task, events: list[Event]) -> None:

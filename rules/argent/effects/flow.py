@@ -6,7 +6,7 @@ from typing import Any
 
 from rules.argent import hooks
 from rules.argent.agenda import Task, push, push_effects, set_ctx
-from rules.argent.effects.base import RES_NAMES, new_group, say, who
+from rules.argent.effects.base import RES_NAMES, new_group, push_times, say, who
 from rules.argent.state import (
     INFIRMARY,
     State,
@@ -128,20 +128,20 @@ def do_extra_action(state: State, task: Task, arg: dict[str, Any], events: list[
         # Outside one's own turn (Tardy, Stop Time after the last Bell Tower offering) only placements
         # can be taken, and they are taken at once.
         if kinds == ["place"]:
-            for _ in range(arg.get("count", 1)):
-                push(
-                    state,
-                    {
-                        "op": "place",
-                        "seat": task["seat"],
-                        "left": 1,
-                        "only": None,
-                        "room": None,
-                        "fixed_room": False,
-                        "optional": True,
-                        "fid": None,
-                    },
-                )
+            push_times(
+                state,
+                arg,
+                {
+                    "op": "place",
+                    "seat": task["seat"],
+                    "left": 1,
+                    "only": None,
+                    "room": None,
+                    "fixed_room": False,
+                    "optional": True,
+                    "fid": None,
+                },
+            )
         return
     group = new_group(state) if arg.get("distinct") else None
     for _ in range(arg.get("count", 1)):

@@ -37,6 +37,11 @@ from rules.argent.state import (
 from rules.contract import Event
 
 
+def place_option(label: str, mage_type: str, loc: str, **args: Any) -> dict[str, Any]:
+    """Return a "place" option putting a mage of a type on a slot (``loc`` names room and slot)."""
+    return option("place", label, type=mage_type, slot=loc.split("/", 1)[1], **args)
+
+
 def status_shadows(state: State, seat: int, room: str) -> list[str]:
     """Return the shadow slots a seat's placements may take in a room because of Zero Hour or Inversion.
 
@@ -165,11 +170,10 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
     for t in dict.fromkeys(m["type"] for m in mages):
         for loc in shadows:
             opts.append(
-                option(
-                    "place",
+                place_option(
                     f"Place your {DEPT_NAMES[t]} mage in {loc_text(state, loc)}",
-                    type=t,
-                    slot=loc.split("/", 1)[1],
+                    t,
+                    loc,
                 )
             )
         if shadow_only(state, seat):
@@ -182,12 +186,11 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
                 opts.append(option("place", label, type=t, slot=x["loc"].split("/", 1)[1], wound=1))
         for loc in open_slots(state, room):
             opts.append(
-                option(
-                    "place",
+                place_option(
                     f"Place your {DEPT_NAMES[t]} mage in {loc_text(state, loc)}"
                     + merit_note(state, seat, loc),
-                    type=t,
-                    slot=loc.split("/", 1)[1],
+                    t,
+                    loc,
                 )
             )
     if task["optional"]:

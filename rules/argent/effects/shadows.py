@@ -6,7 +6,7 @@ from typing import Any
 
 from rules.argent import protection
 from rules.argent.agenda import Task, ask, option, push
-from rules.argent.effects.base import say
+from rules.argent.effects.base import push_times, say
 from rules.argent.effects.targets import candidates, harm
 from rules.argent.state import (
     DEPT_NAMES,
@@ -29,17 +29,17 @@ from rules.contract import Event
 
 
 def do_shadow(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
-    for _ in range(arg.get("count", 1)):
-        push(
-            state,
-            {
-                "op": "shadow",
-                "seat": task["seat"],
-                "target": arg["target"],
-                "via": task["ctx"].get("via"),
-                "only": task["ctx"].get("placing"),
-            },
-        )
+    push_times(
+        state,
+        arg,
+        {
+            "op": "shadow",
+            "seat": task["seat"],
+            "target": arg["target"],
+            "via": task["ctx"].get("via"),
+            "only": task["ctx"].get("placing"),
+        },
+    )
 
 
 def shadow_targets(state: State, seat: int, target: str, via: str | None) -> list[str]:

@@ -410,20 +410,22 @@ def drop_shadows(state: State, room: str | None, events: list[Event]) -> None:
                 m["loc"] = dest
 
 
-def run_destination(state: State, task: Task, events: list[Event]) -> None:
-    """Ask where a moved mage goes (a room first when it may go far)."""
-    m = state["mages"][task["mage"]]
-    arg = task["arg"]
+def destination_rooms(state: State, m: dict[str, Any], arg: dict[str, Any]) -> list[str]:
+    """Return the rooms a moved mage may go to by the move's reach (before locks are asked)."""
     to = arg.get("to", "same_room")
     here = room_of(m["loc"])
     not_into = set(arg.get("not_into", [])) | {INFIRMARY}
     if to == "same_room" and here and here != INFIRMARY:
-        rooms = [here]
-    elif to == "adjacent_room" and here and here != INFIRMARY:
-        rooms = [r for r in adjacent(state, here) if r not in not_into]
-    else:
-        rooms = [r for r in rooms_in_play(state) if r not in not_into]
-    rooms = [r for r in rooms if protection.room_open(state, r)]
+        return [here]
+    if to == "adjacent_room" and here and here != INFIRMARY:
+        return [r for r in adjacent(state, here) if r not in not_into]
+    return [r for r in rooms_in_play(state) if r not in not_into]
+
+
+def run_destination(state: State, task: Task, events: list[Event]) -> None:
+    """Ask where a moved mage goes (a room first when it may go far)."""
+    m = state["mages"][task["mage"]]
+    rooms = [r for r in destination_rooms(state, m, task["arg"]) if protection.room_open(state, r)]
     if task["room"] is None and len(rooms) > 1:
         opts = [
             option("room", f"Move it to {room_name(r)}", room=r) for r in rooms if dest_slots(state, task, r)

@@ -98,11 +98,10 @@ def placement_options(
         name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
         for loc in free:
             opts.append(
-                option(
-                    "place",
+                effects.place_option(
                     f"Place a {name} in {loc_text(state, loc)}" + effects.merit_note(state, seat, loc),
-                    type=t,
-                    slot=loc.split("/", 1)[1],
+                    t,
+                    loc,
                 )
             )
         powers = set() if no_powers else powers_of(state, m)
@@ -115,11 +114,10 @@ def placement_options(
             for x in occupied_slots:
                 if protection.may_target(state, seat, x, "wound", "mage"):
                     opts.append(
-                        option(
-                            "place",
+                        effects.place_option(
                             f"Pay 1 Mana: your {name} wounds {mage_text(state, x)} and takes its slot",
-                            type=t,
-                            slot=x["loc"].split("/", 1)[1],
+                            t,
+                            x["loc"],
                             power="wound",
                         )
                     )
@@ -127,11 +125,10 @@ def placement_options(
             for x in occupied_slots:
                 if x["owner"] != seat and protection.may_target(state, seat, x, "move", "mage"):
                     opts.append(
-                        option(
-                            "place",
+                        effects.place_option(
                             f"Your {name} shifts {mage_text(state, x)} and takes its slot",
-                            type=t,
-                            slot=x["loc"].split("/", 1)[1],
+                            t,
+                            x["loc"],
                             power="shift",
                         )
                     )
@@ -152,11 +149,10 @@ def placement_options(
                     and protection.may_target(state, seat, x, "shadow", via)
                 ):
                     opts.append(
-                        option(
-                            "place",
+                        effects.place_option(
                             f"{prefix} {name} shadows {mage_text(state, x)}",
-                            type=t,
-                            slot=sloc.split("/", 1)[1],
+                            t,
+                            sloc,
                             power=power,
                         )
                     )
@@ -178,11 +174,10 @@ def inversion_options(
         for t in by_type:
             name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
             opts.append(
-                option(
-                    "place",
+                effects.place_option(
                     f"Place a {name} in {loc_text(state, sloc)}",
-                    type=t,
-                    slot=sloc.split("/", 1)[1],
+                    t,
+                    sloc,
                     power="zero_hour",
                 )
             )
