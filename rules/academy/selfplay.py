@@ -140,6 +140,13 @@ def goal_rooms(view: dict[str, Any]) -> list[str]:
     return [CRYSTAL]
 
 
+def _focus(goal: str) -> int | None:
+    """Return the level to search first for the goal spell: its own when cheap to look at (1 or 2);
+    none for the high levels, whose glyphs are rare and better spent on what turns up on the way."""
+    level = spells()[goal]["level"]
+    return level if level <= 2 else None
+
+
 def _kept_guardians(view: dict[str, Any]) -> set[str]:
     """Return the rooms whose guardians the table wants to keep (the golem's corners are its objective)."""
     if view["scenario"]["key"] != "golem":
@@ -347,7 +354,7 @@ class Policy:
             kill = _casts(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
-        level = spells()[goal]["level"]
+        level = _focus(goal)
         search = [] if win else self._unknown(view, moves, goal)
         if search and _level(_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
@@ -401,7 +408,7 @@ class Policy:
         ]
         # The glyphs the known goal slot still lacks come first, then those that reach the goal's level
         # (without them its slots cannot be looked at).
-        top = {1: (1, 2, 3), 2: (4, 5), 3: (6,), 4: (7,)}[level]
+        top = {1: (1, 2, 3), 2: (4, 5)}.get(level or 0, ())
         lack = self._lacking(view, goal)
         if not wants:
             wants = [
@@ -430,7 +437,7 @@ class Policy:
         if here in _kept_guardians(view) and _rooms(view)[here]["guardian"]:
             return []  # an unknown spell might well strike the guardian the table wants to keep
         keep = self._reserved(view, goal)
-        level = spells()[goal]["level"]
+        level = _focus(goal)
         unknown = [
             m
             for m in moves
