@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
+from service.asyncplay import AsyncPlay, BotMove, Outlet
+from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
     Board,
     Choice,
@@ -31,7 +33,10 @@ from service.replies import (
     TableError,
     WaitingTable,
 )
-from store import CorruptTable, SeatRecord, StaleVersion, Store, StoreError, TableRecord
+from service.scheduler import Scheduler
+from service.timekeeper import Timekeeper
+from service.undo import effective
+from store import CorruptTable, DueWork, SeatRecord, StaleVersion, Store, StoreError, TableRecord
 
 log = logging.getLogger("conclave.service")
 
@@ -102,13 +107,29 @@ class _Outcome:
     waiting: list[int]
 
 
-class TableService:
+class TableService(AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
-    def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        clock: Clock | None = None,
+        outlet: Outlet | None = None,
+    ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
+        # One clock for the service and the store: a seat's time is measured on the same scale
+        # as the times the store writes.
+        self.clock: Clock = clock or SystemClock()
+        store.use_clock(self.clock.now)
+        self.scheduler = Scheduler(store, self.clock)
+        self.outlet = outlet
+        self.bots: dict[str, BotMove] = {}
+        self.time = Timekeeper(self)
+        self.scheduler.handle("undo-expire", self._undo_expire_work)
 
     # ------------------------------------------------------------------ games on offer
 
@@ -216,7 +237,8 @@ class TableService:
         rules = self.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         try:
-            full = rules.check_options(chosen)
+            table_options, chosen = split_options(chosen)
+            full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
         table = await self.store.create_table(
@@ -320,7 +342,7 @@ class TableService:
             order = seat_order(seed, [s.user_id for s in seats])
 
             def deal() -> tuple[State, list[int]]:
-                state = rules.setup(len(seats), table.options, seed)
+                state = rules.setup(len(seats), game_options(table.options), seed)
                 return state, [order[n] for n in rules.waiting_on(state)]
 
             state, waiting = await asyncio.to_thread(deal)
@@ -332,6 +354,7 @@ class TableService:
             seats_now = {n: by_user[u] for n, u in enumerate(order)}
             loaded = _Table(table, state, rules, _renumber(seats_now))
             reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
+            reply = await self.after_move(reply)
         log.info("table %s started with %d seats", table_id, len(seats))
         return reply
 
@@ -388,6 +411,7 @@ class TableService:
             after = _Table(record, done.state, loaded.rules, loaded.seats)
             compose = self._compose
             reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
+            reply = await self.after_move(reply)
             return replace(reply, answer=f"You played: {done.label}.")
 
     def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
@@ -435,6 +459,7 @@ class TableService:
             return Board(table.id, table.version, "This table was closed before its game started.")
         loaded = await self._load(table_id)
         reply = await asyncio.to_thread(self._compose, loaded, None, [], None, status=True)
+        reply = await self.time.decorate(reply, status=True)
         assert reply.board is not None
         return reply.board
 
@@ -578,10 +603,10 @@ class TableService:
         record, rules = loaded.record, loaded.rules
         if record.seed is None:
             return False
-        moves = await self.store.moves(table_id)
+        moves = effective(await self.store.moves(table_id))
 
         def run() -> State:
-            state = rules.setup(len(loaded.seats), record.options, record.seed)
+            state = rules.setup(len(loaded.seats), game_options(record.options), record.seed)
             for m in moves:
                 state, _ = rules.apply(state, m.seat, Move.from_json(m.move))
             return state
@@ -598,10 +623,15 @@ class TableService:
                 raise TableError("This table is already closed.")
             seats = await self.store.seats(table_id)
             seated = {s.user_id for s in seats}
+            if table.status == "active":
+                # A player who left the game (resigned) is never needed, nor counted.
+                seated = set(await self.time.active_players(table_id))
             if user_id == table.host_id or manage_server:
                 await self.store.set_status(table_id, "abandoned")
                 return self._abandoned(table, "The table was closed.")
             if user_id not in seated:
+                if any(s.user_id == user_id for s in seats):
+                    raise TableError("You left this game: the players still in it decide whether to abandon.")
                 raise TableError("Only the host, a server manager or the players can abandon this table.")
             if table.status == "lobby":
                 raise TableError("Use /game leave to leave a table in the lobby.")
@@ -620,6 +650,10 @@ class TableService:
         return Reply(closed, "The table is closed.", Board(table.id, table.version, text, finished=True))
 
     # ------------------------------------------------------------------ helpers
+
+    async def _undo_expire_work(self, work: DueWork) -> None:
+        if await self.store.claim(work.id, self.clock.now()):
+            await self.undo_expired(work.table_id, work.payload["topic"])
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)

@@ -1,5 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
 
+from store.asyncplay import DueWork, SeatClock, UserPrefs
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -14,10 +15,13 @@ from store.sqlite import Store
 __all__ = [
     "STATUSES",
     "CorruptTable",
+    "DueWork",
     "MoveRecord",
+    "SeatClock",
     "SeatRecord",
     "StaleVersion",
     "Store",
     "StoreError",
     "TableRecord",
+    "UserPrefs",
 ]

@@ -24,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from store.asyncplay import AsyncPlayStore
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -40,7 +41,7 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
 
-class Store:
+class Store(AsyncPlayStore):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
@@ -75,6 +76,10 @@ class Store:
             await db.close()
             raise
         return cls(db, path, clock)
+
+    def use_clock(self, clock: Callable[[], float]) -> None:
+        """Take the times the store writes from this clock (the service's, so tests can move it)."""
+        self._clock = clock
 
     async def close(self) -> None:
         """Close the connection; pending statements finish first."""

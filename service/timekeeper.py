@@ -1,0 +1,409 @@
+"""Clocks, reminders and absent players: the service's part of a table that lasts weeks.
+
+After every change of whom a table waits on, ``after_change`` starts and stops the seats'
+clocks in the store and plans their due work: a reminder when half the bank is used, a last
+call 12 hours before it runs out, and the deadline. At the deadline the seat is out of time
+and the other seated players vote: wait (one more day), skip (the game's default move plays
+for the seat) or hand the seat to a bot. Nothing here runs on a timer of its own: the
+scheduler runs the due work, claimed once in the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.contract import RESIGN
+from service.clock import (
+    LAST_CALL,
+    REMINDER_GAP,
+    VOTE_TIME,
+    WAIT_GRANT,
+    preset_of,
+    quiet_until,
+    relative,
+)
+from service.notices import Notice, SeatTime
+from service.replies import Reply, TableError
+from store import DueWork, SeatClock, TableRecord, UserPrefs
+
+if TYPE_CHECKING:
+    from service.tables import TableService
+
+log = logging.getLogger("conclave.timekeeper")
+
+PINGS = ("every", "turn", "reminders", "nothing")
+"""A user's ping preference: every decision, the start of my turn, reminders only, nothing."""
+ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot", "Hand to a bot"))
+ABSENT_TOPIC = "absent"
+FRESH = 5.0
+"""A clock that started this many seconds ago or less started with the move just made."""
+
+
+class Timekeeper:
+    """Seat clocks, reminders, out-of-time votes, absent seats and ping preferences."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.store = svc.store
+        self.clock = svc.clock
+        self.scheduler = svc.scheduler
+        for kind, handler in (
+            ("remind", self._remind),
+            ("deadline", self._deadline),
+            ("expire", self._expire),
+            ("autoplay", self._autoplay),
+        ):
+            self.scheduler.handle(kind, handler)
+
+    # ------------------------------------------------------------------ after every move
+
+    async def after_change(self, table_id: int) -> list[SeatClock]:
+        """Start and stop the seats' clocks to match who the table waits on; plan their work."""
+        table = await self.store.table(table_id)
+        if table is None:
+            return []
+        if table.status != "active":
+            await self.store.cancel_work(table_id)
+            return []
+        preset = preset_of(table.options)
+        bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
+        clocks = await self.store.sync_clocks(table_id, bank, increment)
+        now = self.clock.now()
+        for clock in clocks:
+            if clock.running_since is None:
+                continue
+            if clock.absent:
+                await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
+            elif preset is not None and clock.out_since is None:
+                await self._plan(table_id, clock, half=True)
+        return clocks
+
+    async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
+        """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
+        since, deadline = clock.running_since, clock.deadline()
+        assert since is not None and deadline is not None
+        user = clock.user_id
+        bank = deadline - since
+        last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
+        midway = since + bank / 2
+        payload = {"since": since, "deadline": deadline}
+        if half and last - midway >= REMINDER_GAP:
+            key = f"half:{table_id}:{user}:{since:.0f}"
+            await self.scheduler.add("remind", midway, key, table_id, user, payload)
+        key = f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"
+        await self.scheduler.add("remind", max(since, last), key, table_id, user, payload)
+        key = f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"
+        await self.scheduler.add("deadline", deadline, key, table_id, user, payload)
+
+    # ------------------------------------------------------------------ due work
+
+    async def _current(self, work: DueWork) -> tuple[TableRecord, SeatClock] | None:
+        """Return the table and seat clock the work is for, if it still runs the same wait."""
+        table = await self.store.table(work.table_id)
+        if table is None or table.status != "active":
+            return None
+        clock = await self._clock_of(work.table_id, work.user_id)
+        if clock is None or clock.running_since != work.payload.get("since"):
+            return None
+        return table, clock
+
+    async def _remind(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._current(work)
+        if found is None or found[1].absent or found[1].out_since is not None:
+            await self.store.claim(work.id, now)
+            return
+        table, clock = found
+        deadline = clock.deadline()
+        assert deadline is not None and work.user_id is not None
+        prefs = await self.store.user_prefs(work.user_id)
+        if prefs.pings == "nothing":
+            await self.store.claim(work.id, now)
+            return
+        later = quiet_until(now, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset)
+        if clock.last_reminder is not None and now - clock.last_reminder < REMINDER_GAP:
+            later = max(later or 0.0, clock.last_reminder + REMINDER_GAP)
+        if later is not None:
+            if later < deadline:
+                await self.store.postpone(work.id, later)
+            else:
+                await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now, notice=(work.key, "reminder")):
+            return
+        text = (
+            f"Reminder: {self.svc.thread_name(table)} is waiting on you. "
+            f"Your time runs out {relative(deadline)}."
+        )
+        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id))
+
+    async def _deadline(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._current(work)
+        if found is None or found[1].absent or found[1].out_since is not None:
+            await self.store.claim(work.id, now)
+            return
+        table, clock = found
+        deadline = clock.deadline()
+        assert deadline is not None and work.user_id is not None
+        if deadline > now + 1:
+            # The bank grew meanwhile (a wait vote): its new deadline is planned already.
+            await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now, notice=(work.key, "out_of_time")):
+            return
+        await self.store.update_clock(table.id, work.user_id, out_since=now)
+        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
+        key = f"expire:{table.id}:{work.user_id}:{now:.0f}"
+        await self.scheduler.add("expire", now + VOTE_TIME, key, table.id, work.user_id, {"out_since": now})
+        voters = await self.voters(table.id, work.user_id)
+        name = await self._name(table.id, work.user_id)
+        text = (
+            f"{name} is out of time. The other players vote: wait (one more day), skip (the game "
+            f"plays a default move for {name} until they `/game rejoin`) or hand the seat to a bot. "
+            f"The vote closes {relative(now + VOTE_TIME)}; without a majority the table waits."
+        )
+        await self.svc.emit(
+            Notice(
+                table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
+                ping=tuple(voters),
+            )
+        )
+
+    async def _expire(self, work: DueWork) -> None:
+        now = self.clock.now()
+        table = await self.store.table(work.table_id)
+        assert work.user_id is not None
+        clock = await self._clock_of(work.table_id, work.user_id)
+        still_open = (
+            table is not None
+            and table.status == "active"
+            and clock is not None
+            and clock.out_since == work.payload.get("out_since")
+        )
+        if not still_open:
+            await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now):
+            return
+        assert table is not None
+        async with self.svc.table_lock(table.id):
+            votes = await self.store.votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
+            counts = Counter(votes.values()).most_common()
+            # The most votes win; a tie for the top, or no vote at all, means the table waits.
+            tied = len(counts) > 1 and counts[0][1] == counts[1][1]
+            choice = counts[0][0] if counts and not tied else "wait"
+            await self._decide(table, work.user_id, choice, expired=True)
+
+    async def _autoplay(self, work: DueWork) -> None:
+        """Play the default move (or the bot's) for each absent seat the table waits on."""
+        now = self.clock.now()
+        table = await self.store.table(work.table_id)
+        if table is None or table.status != "active":
+            await self.store.claim(work.id, now)
+            return
+        absent = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent}
+        chosen = await self.svc.stand_in_move(table.id, set(absent))
+        # Claim after the move: a crash in between plays on at the next pass, never stalls.
+        if chosen is not None:
+            user_id, move = chosen
+            try:
+                reply = await self.svc.act(table.id, user_id, move)
+            except TableError as exc:
+                log.warning("table %s: a stand-in move was refused (%s)", table.id, type(exc).__name__)
+            else:
+                await self.store.update_clock(table.id, user_id, played_for=absent[user_id].played_for + 1)
+                await self.svc.emit(reply)
+        await self.store.claim(work.id, now)
+
+    # ------------------------------------------------------------------ votes and rejoin
+
+    async def voters(self, table_id: int, subject: int) -> list[int]:
+        """Return who votes on a seat that ran out of time: the other seated, active, present players."""
+        active = await self.active_players(table_id)
+        absent = {c.user_id for c in await self.store.seat_clocks(table_id) if c.absent}
+        return [u for u in active if u != subject and u not in absent]
+
+    async def active_players(self, table_id: int) -> list[int]:
+        """Return the seated users who have not left the game (a resignation is in the move log)."""
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        gone = {seat for seat, move in await self.svc.effective_moves(table_id) if move.action == RESIGN}
+        return [s.user_id for s in seats if s.seat not in gone]
+
+    async def vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
+        """Count a player's vote on an absent seat; decide at a majority; return the answer."""
+        kind, _, subject_text = topic.partition(":")
+        if kind != ABSENT_TOPIC or not subject_text.isdigit():
+            raise TableError("That vote is not open.")
+        if choice not in {value for value, _ in ABSENT_CHOICES}:
+            raise TableError("Vote wait, skip or bot.")
+        subject = int(subject_text)
+        async with self.svc.table_lock(table_id):
+            table = await self.svc.table(table_id)
+            clock = await self._clock_of(table_id, subject)
+            if table.status != "active" or clock is None or clock.out_since is None:
+                raise TableError("That vote is closed.")
+            voters = await self.voters(table_id, subject)
+            if user_id not in voters:
+                raise TableError("Only the other seated players vote on this.")
+            votes = await self.store.cast_vote(table_id, topic, user_id, choice, self.clock.now())
+            counts = Counter(v for u, v in votes.items() if u in voters)
+            if counts[choice] * 2 > len(voters):
+                await self._decide(table, subject, choice, expired=False)
+                return f"Your vote decided it: {choice}."
+        return f"Your vote ({choice}) is counted: {counts[choice]} of {len(voters)}; a majority decides."
+
+    async def _decide(self, table: TableRecord, subject: int, choice: str, *, expired: bool) -> None:
+        """Carry out the vote on an absent seat (the caller holds the table's lock)."""
+        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{subject}")
+        await self.store.cancel_work(table.id, subject, kinds=("expire",))
+        name = await self._name(table.id, subject)
+        now = self.clock.now()
+        clock = await self._clock_of(table.id, subject)
+        assert clock is not None
+        if choice == "wait":
+            # The bank keeps running from the same start; the deadline moves to a day from now.
+            since = clock.running_since if clock.running_since is not None else now
+            bank = (now - since) + WAIT_GRANT
+            await self.store.update_clock(table.id, subject, bank=bank, out_since=None)
+            fresh = replace(clock, bank=bank, out_since=None, running_since=since)
+            await self._plan(table.id, fresh, half=False)
+            why = "Nobody reached a majority, so" if expired else "The players voted:"
+            text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
+        else:
+            await self.store.update_clock(table.id, subject, absent=choice, out_since=None)
+            await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
+            by_bot = choice == "bot" and self.svc.has_bot(table.kind)
+            stand_in = "a bot" if by_bot else "the game's default move"
+            text = (
+                f"The players voted: {name}'s seat is played by {stand_in} until {name} comes back "
+                "with `/game rejoin`."
+            )
+        log.info("table %s: absent seat decided (%s)", table.id, choice)
+        await self.svc.emit(Notice(table, "decided", text))
+
+    async def rejoin(self, table_id: int, user_id: int) -> str:
+        """Give an absent or out-of-time player their seat back, with at least one turn's time."""
+        async with self.svc.table_lock(table_id):
+            table = await self.svc.table(table_id)
+            if table.status != "active":
+                raise TableError("This table is not in play.")
+            clock = await self._clock_of(table_id, user_id)
+            if clock is None:
+                raise TableError("You have no seat at this table.")
+            if not clock.absent and clock.out_since is None:
+                raise TableError("Your seat is yours already: nobody plays for you.")
+            preset = preset_of(table.options)
+            now = self.clock.now()
+            grant = preset.increment if preset else WAIT_GRANT
+            bank = clock.bank
+            if clock.left(now) < grant:
+                since = clock.running_since if clock.running_since is not None else now
+                bank = (now - since) + grant if clock.running_since is not None else grant
+            await self.store.update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
+            await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
+            await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+            if clock.running_since is not None and preset is not None:
+                fresh = replace(clock, bank=bank, absent=None, out_since=None)
+                await self._plan(table_id, fresh, half=False)
+        name = await self._name(table_id, user_id)
+        await self.svc.emit(Notice(table, "rejoin", f"{name} is back and plays their own seat again."))
+        return "Welcome back: your seat is yours again."
+
+    # ------------------------------------------------------------------ what boards show
+
+    async def seat_times(self, table_id: int) -> list[SeatTime]:
+        """Return the clock of every awaited seat (none for a table without a clock)."""
+        table = await self.store.table(table_id)
+        if table is None or table.status != "active" or preset_of(table.options) is None:
+            return []
+        names = {s.user_id: s.name for s in await self.store.seats(table_id)}
+        times = []
+        for clock in await self.store.seat_clocks(table_id):
+            deadline = clock.deadline()
+            if deadline is None:
+                continue
+            out = clock.out_since is not None
+            times.append(SeatTime(clock.user_id, names.get(clock.user_id, "?"), deadline, out, clock.absent))
+        return sorted(times, key=lambda t: t.deadline)
+
+    @staticmethod
+    def time_line(times: list[SeatTime]) -> str:
+        """Return the board line with each awaited seat's time left, or "" when none."""
+        parts = []
+        for t in times:
+            if t.absent:
+                parts.append(f"{t.name} is played for (absent; `/game rejoin` to come back)")
+            elif t.out_of_time:
+                parts.append(f"{t.name} is OUT OF TIME (the others vote)")
+            else:
+                parts.append(f"{t.name} {relative(t.deadline)}")
+        return "Time left: " + ", ".join(parts) + "." if parts else ""
+
+    async def decorate(self, reply: Reply, *, status: bool = False) -> Reply:
+        """Add the time line to a board and drop the pings each user's preference turns off."""
+        board = reply.board
+        if board is None or not board.in_play:
+            return reply
+        times = await self.seat_times(reply.table.id)
+        line = self.time_line(times)
+        text = f"{board.text}\n{line}" if line else board.text
+        ping = board.ping
+        if ping and not status:
+            clocks = {c.user_id: c for c in await self.store.seat_clocks(reply.table.id)}
+            now = self.clock.now()
+            kept = []
+            for user_id in ping:
+                prefs = await self.store.user_prefs(user_id)
+                if prefs.pings in ("reminders", "nothing"):
+                    continue
+                # A seat whose clock started with this move begins its turn; one still running
+                # is answering a follow-up decision of the same turn.
+                clock = clocks.get(user_id)
+                running = None if clock is None else clock.running_since
+                if prefs.pings == "turn" and running is not None and now - running > FRESH:
+                    continue
+                kept.append(user_id)
+            ping = tuple(kept)
+        return replace(reply, board=replace(board, text=text, ping=ping))
+
+    # ------------------------------------------------------------------ preferences
+
+    async def set_pings(
+        self,
+        user_id: int,
+        pings: str | None = None,
+        quiet: str | None = None,
+        utc_offset: int | None = None,
+    ) -> UserPrefs:
+        """Change a user's ping preference, quiet hours (``22-7``, or ``off``) and UTC offset."""
+        prefs = await self.store.user_prefs(user_id)
+        if pings is not None:
+            if pings not in PINGS:
+                raise TableError("Pings: every, turn, reminders or nothing.")
+            prefs = replace(prefs, pings=pings)
+        if quiet is not None:
+            prefs = replace(prefs, quiet_from=None, quiet_to=None)
+            if quiet.strip().lower() not in ("off", "none", ""):
+                start, sep, end = quiet.replace(" ", "").partition("-")
+                if not sep or not start.isdigit() or not end.isdigit() or not (
+                    0 <= int(start) < 24 and 0 <= int(end) < 24
+                ):
+                    raise TableError("Write quiet hours as two hours of your day, e.g. 22-7 (or off).")
+                prefs = replace(prefs, quiet_from=int(start), quiet_to=int(end))
+        if utc_offset is not None:
+            if not -12 <= utc_offset <= 14:
+                raise TableError("A UTC offset is between -12 and +14.")
+            prefs = replace(prefs, utc_offset=utc_offset)
+        await self.store.set_user_prefs(prefs)
+        return prefs
+
+    async def _clock_of(self, table_id: int, user_id: int | None) -> SeatClock | None:
+        return next((c for c in await self.store.seat_clocks(table_id) if c.user_id == user_id), None)
+
+    async def _name(self, table_id: int, user_id: int) -> str:
+        return next((s.name for s in await self.store.seats(table_id) if s.user_id == user_id), "a player")
+
