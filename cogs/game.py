@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
@@ -10,6 +11,7 @@ from discord.ext import commands
 
 from cogs.kit import (
     DYNAMIC_ITEMS,
+    THREAD_ARCHIVE_MINUTES,
     answer,
     board_send_args,
     can_manage,
@@ -21,8 +23,11 @@ from cogs.kit import (
     service_of,
     show_private,
     table_here,
+    take_back,
 )
+from cogs.tablelife import log_message
 from service import TableError
+from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
 
@@ -33,9 +38,13 @@ Inside a table's thread:
 `/game start` — the host starts the game once enough players sit.
 `/game play move:<move>` — play a move; the list shows your legal moves.
 `/game hand` — your private view (also the **My private view** button, and your DMs).
-`/game status`, `/game log` — the board and the recent public events.
-`/game abandon` — host or Manage Server closes the table; otherwise every player must agree.
-Anywhere: `/game mine` (tables waiting on you), `/game rules kind:<game>`, `/game card name:<card>`."""
+`/game status`, `/game log`, `/game history` — the board, the public log (paged), the whole log as files.
+`/game undo` — take back your last move (the others vote if it revealed something or they moved since).
+`/game rejoin` — take your seat back after running out of time.
+`/game watch` / `/game unwatch` — follow a table as a spectator (public boards by DM).
+`/game abandon` — host or Manage Server closes the table; otherwise every player still in it must agree.
+Anywhere: `/game mine` (tables waiting on you), `/game stats`, `/me pings`, `/game rules kind:<game>`,
+`/game card name:<card>`. Tables have clocks: `/game new … options:clock=fast|normal|relaxed|none`."""
 
 
 class GameCog(commands.Cog):
@@ -103,7 +112,9 @@ class GameCog(commands.Cog):
             )
             try:
                 thread = await channel.create_thread(
-                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
+                    name=svc.thread_name(table),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
             except discord.HTTPException:
                 await svc.abandon(table.id, interaction.user.id)
@@ -202,8 +213,8 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            lines = await service_of(self.bot).log_lines(table.id)
-            await answer(interaction, "\n".join(lines) if lines else "Nothing has happened yet.")
+            content, view = await log_message(self.bot, table.id, 0)
+            await answer(interaction, content, view=view)
 
         await guarded(interaction, work)
 
@@ -226,16 +237,101 @@ class GameCog(commands.Cog):
         """List the tables waiting on you, oldest first."""
 
         async def work() -> None:
-            waiting = await service_of(self.bot).waiting_on(interaction.user.id)
+            waiting = await service_of(self.bot).mine(interaction.user.id)
             if not waiting:
                 await answer(interaction, "No table is waiting on you.")
                 return
-            lines = [
-                f"<#{w.table.thread_id}> {w.title} — waiting since <t:{int(w.since)}:R>"
-                if w.table.thread_id
-                else f"{w.title} — waiting since <t:{int(w.since)}:R>"
-                for w in waiting
+            lines = []
+            for w in waiting:
+                where = f"<#{w.table.thread_id}> " if w.table.thread_id else ""
+                if w.out_of_time:
+                    time_left = "you are out of time: `/game rejoin` or play now"
+                elif w.deadline is not None:
+                    time_left = f"time runs out <t:{int(w.deadline)}:R>"
+                else:
+                    time_left = f"waiting since <t:{int(w.since)}:R>"
+                lines.append(f"{where}{w.title} — {w.decision} — {time_left}")
+            await answer(interaction, "\n".join(lines))
+
+        await guarded(interaction, work)
+
+    # ------------------------------------------------------------------ tables that last weeks
+
+    @game.command(name="undo")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Take back your last move (the others vote when it revealed something or they moved since)."""
+        try:
+            table = await table_here(interaction)
+        except TableError as exc:
+            await answer(interaction, exc.sentence)
+            return
+        await take_back(interaction, table.id, None)
+
+    @game.command(name="rejoin")
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        """Take your seat back after running out of time."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            await answer(interaction, await service_of(self.bot).rejoin(table.id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="watch")
+    @app_commands.describe(table="A table's number, to follow it from anywhere")
+    async def watch(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Follow a table as a spectator: its public boards arrive by DM."""
+
+        async def work() -> None:
+            table_id = table if table is not None else (await table_here(interaction)).id
+            await answer(interaction, await service_of(self.bot).watch(table_id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="unwatch")
+    @app_commands.describe(table="The table's number (default: this thread's)")
+    async def unwatch(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Stop following a table."""
+
+        async def work() -> None:
+            table_id = table if table is not None else (await table_here(interaction)).id
+            await answer(interaction, await service_of(self.bot).unwatch(table_id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="history")
+    async def history(self, interaction: discord.Interaction) -> None:
+        """Get this table's whole public log as a text file and as JSON."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            text, data = await service_of(self.bot).history(table.id)
+            files = [
+                discord.File(io.BytesIO(text.encode()), f"table-{table.id}-log.txt"),
+                discord.File(io.BytesIO(data.encode()), f"table-{table.id}-log.json"),
             ]
+            await answer(interaction, "The whole public log of this table:", files=files)
+
+        await guarded(interaction, work)
+
+    @game.command(name="stats")
+    @app_commands.describe(user="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """Show games played and won per game, the median time to move and the open tables."""
+
+        async def work() -> None:
+            who = user or interaction.user
+            stats = await service_of(self.bot).stats(who.id)
+            titles = dict(service_of(self.bot).kinds())
+            lines = [f"**{who.display_name}**: {stats.open_tables} table(s) in play."]
+            for kind, count in sorted(stats.played.items()):
+                lines.append(f"{titles.get(kind, kind)}: {count} played, {stats.won.get(kind, 0)} won.")
+            if not stats.played:
+                lines.append("No finished games yet.")
+            if stats.played_for:
+                lines.append(f"{stats.played_for} of them had a seat played for an absent player.")
+            if stats.median_move_seconds is not None:
+                lines.append(f"Median time to move: {span(stats.median_move_seconds)}.")
             await answer(interaction, "\n".join(lines))
 
         await guarded(interaction, work)

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from service.clock import Clock
+from service.clock import Clock, ManualClock
 from store import DueWork, Store
 
 log = logging.getLogger("conclave.scheduler")
@@ -34,6 +34,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._next: float | None = None
+        self._sleeper: asyncio.Future[None] | None = None
         clock.on_change(self.wake)
 
     def handle(self, kind: str, handler: Handler) -> None:
@@ -43,6 +44,8 @@ class Scheduler:
     def wake(self) -> None:
         """Make the sleeping task look at the store again (new work, or the clock moved)."""
         self._wake.set()
+        if self._sleeper is not None and not self._sleeper.done():
+            self._sleeper.cancel()
 
     async def add(
         self,
@@ -107,11 +110,22 @@ class Scheduler:
             except Exception:
                 log.exception("the scheduler could not read its work; trying again soon")
                 self._next = None
+            if self._wake.is_set():
+                continue
             timeout = IDLE_SLEEP
             if self._next is not None:
                 timeout = max(0.0, min(IDLE_SLEEP, self._next - self.clock.now()))
-            if getattr(self.clock, "advance", None) is not None and self._next is not None:
+            if isinstance(self.clock, ManualClock) and timeout > 0:
                 # A hand-moved clock does not run: sleep until it is moved (or work is added).
-                timeout = IDLE_SLEEP if self._next > self.clock.now() else 0.0
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                timeout = IDLE_SLEEP
+            # A plain sleep in its own task, cancelled by wake(): test harnesses and debuggers
+            # see an ordinary timer, and a wake never waits for the timeout.
+            self._sleeper = asyncio.ensure_future(asyncio.sleep(timeout))
+            try:
+                await self._sleeper
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise
+            finally:
+                self._sleeper = None
