@@ -2,6 +2,7 @@
 
 python -m bench [--kind KIND ...] [--seconds S] [--seed S]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
+python -m bench clock --tables 1000 --days 30 --seed 1
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, required=True)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    clock = sub.add_parser("clock", help="simulate tables over weeks of a hand-moved clock; JSON last line")
+    clock.add_argument("--tables", type=int, default=1000)
+    clock.add_argument("--days", type=int, default=30)
+    clock.add_argument("--seed", type=int, default=1)
     return parser
 
 
@@ -54,6 +59,18 @@ def run_selfplay(args: argparse.Namespace) -> int:
     summary = selfplay(rules, args.players, args.games, args.seed, _options(args.option), _report_error)
     print(json.dumps(summary))
     return 0 if summary["errors"] == 0 else 1
+
+
+def run_clock(args: argparse.Namespace) -> int:
+    """Simulate tables over weeks and print the JSON summary last; 1 if anything stalled or was lost."""
+    import asyncio
+
+    from bench.clocksim import report, simulate
+
+    summary = asyncio.run(simulate(args.tables, args.days, args.seed))
+    print(report(summary))
+    bad = summary["stalled"] or summary["reminders_doubled"] or summary["reminders_missed"]
+    return 1 if bad else 0
 
 
 def run_timings(args: argparse.Namespace) -> int:
@@ -82,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command == "clock":
+            return run_clock(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

@@ -146,8 +146,8 @@ class AsyncPlay:
 
     async def after_move(self, reply: Reply, *, before: set[int] | None = None) -> Reply:
         """Run the clocks and the spectators after a change; return the reply with the time line."""
-        await self.time.after_change(reply.table.id)
-        reply = await self.time.decorate(reply)
+        table, clocks = await self.time.after_change(reply.table.id)
+        reply = await self.time.decorate(reply, clocks=clocks, table=table)
         await self._tell_spectators(reply)
         return reply
 

@@ -29,6 +29,10 @@ class Notice:
     choices: tuple[tuple[str, str], ...] = ()
     board: Board | None = None
     ping: tuple[int, ...] = ()
+    key: str = ""
+    """The due work that sent it (a reminder's key is unique: it is sent once)."""
+    subject: int | None = None
+    """The player a vote or a decision is about (an absent seat's user)."""
 
 
 @dataclass(frozen=True)

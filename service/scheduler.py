@@ -62,6 +62,14 @@ class Scheduler:
             self.wake()
         return added
 
+    async def add_many(
+        self, items: list[tuple[str, float, str, int, int | None, dict[str, Any] | None]]
+    ) -> None:
+        """Store several pieces of due work in one transaction (kind, due, key, table, user, payload)."""
+        added = await self.store.schedule_many(items)
+        if added and (self._next is None or min(due for _, due, *_ in items) < self._next):
+            self.wake()
+
     async def run_due(self, limit: int = 1000) -> int:
         """Run every piece of work due now (also work that running adds and is due); return the count."""
         done = 0

@@ -50,6 +50,9 @@ class Timekeeper:
         self.store = svc.store
         self.clock = svc.clock
         self.scheduler = svc.scheduler
+        self._names: dict[int, dict[int, str]] = {}
+        self._planned: set[tuple[int, int, float, float, bool]] = set()
+        """Waits this process has planned already (saves the store a write per move)."""
         for kind, handler in (
             ("remind", self._remind),
             ("deadline", self._deadline),
@@ -60,14 +63,16 @@ class Timekeeper:
 
     # ------------------------------------------------------------------ after every move
 
-    async def after_change(self, table_id: int) -> list[SeatClock]:
+    async def after_change(self, table_id: int) -> tuple[TableRecord | None, list[SeatClock]]:
         """Start and stop the seats' clocks to match who the table waits on; plan their work."""
         table = await self.store.table(table_id)
         if table is None:
-            return []
+            return None, []
         if table.status != "active":
             await self.store.cancel_work(table_id)
-            return []
+            self._planned = {p for p in self._planned if p[0] != table_id}
+            self._names.pop(table_id, None)
+            return table, []
         preset = preset_of(table.options)
         bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
         clocks = await self.store.sync_clocks(table_id, bank, increment)
@@ -79,24 +84,28 @@ class Timekeeper:
                 await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
             elif preset is not None and clock.out_since is None:
                 await self._plan(table_id, clock, half=True)
-        return clocks
+        return table, clocks
 
     async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
         """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
         since, deadline = clock.running_since, clock.deadline()
         assert since is not None and deadline is not None
         user = clock.user_id
+        memo = (table_id, user, since, deadline, half)
+        if memo in self._planned:
+            # Planned already by this process (the store's keys would refuse it anyway).
+            return
         bank = deadline - since
         last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
         midway = since + bank / 2
         payload = {"since": since, "deadline": deadline}
+        work = []
         if half and last - midway >= REMINDER_GAP:
-            key = f"half:{table_id}:{user}:{since:.0f}"
-            await self.scheduler.add("remind", midway, key, table_id, user, payload)
-        key = f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"
-        await self.scheduler.add("remind", max(since, last), key, table_id, user, payload)
-        key = f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"
-        await self.scheduler.add("deadline", deadline, key, table_id, user, payload)
+            work.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
+        work.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+        work.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+        await self.scheduler.add_many([(kind, due, key, table_id, user, payload) for kind, due, key in work])
+        self._planned = {p for p in self._planned if p[:2] != (table_id, user)} | {memo}
 
     # ------------------------------------------------------------------ due work
 
@@ -138,7 +147,7 @@ class Timekeeper:
             f"Reminder: {self.svc.thread_name(table)} is waiting on you. "
             f"Your time runs out {relative(deadline)}."
         )
-        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id))
+        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id, key=work.key))
 
     async def _deadline(self, work: DueWork) -> None:
         now = self.clock.now()
@@ -169,7 +178,7 @@ class Timekeeper:
         await self.svc.emit(
             Notice(
                 table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
-                ping=tuple(voters),
+                ping=tuple(voters), subject=work.user_id,
             )
         )
 
@@ -196,6 +205,10 @@ class Timekeeper:
             # The most votes win; a tie for the top, or no vote at all, means the table waits.
             tied = len(counts) > 1 and counts[0][1] == counts[1][1]
             choice = counts[0][0] if counts and not tied else "wait"
+            if not counts and not await self.voters(table.id, work.user_id):
+                # Nobody could vote (every other player left or is played for): waiting would
+                # stall the table for good, so the seat is skipped like the others.
+                choice = "skip"
             await self._decide(table, work.user_id, choice, expired=True)
 
     async def _autoplay(self, work: DueWork) -> None:
@@ -283,7 +296,7 @@ class Timekeeper:
                 "with `/game rejoin`."
             )
         log.info("table %s: absent seat decided (%s)", table.id, choice)
-        await self.svc.emit(Notice(table, "decided", text))
+        await self.svc.emit(Notice(table, "decided", text, subject=subject))
 
     async def rejoin(self, table_id: int, user_id: int) -> str:
         """Give an absent or out-of-time player their seat back, with at least one turn's time."""
@@ -315,14 +328,23 @@ class Timekeeper:
 
     # ------------------------------------------------------------------ what boards show
 
-    async def seat_times(self, table_id: int) -> list[SeatTime]:
+    async def seat_times(
+        self, table_id: int, clocks: list[SeatClock] | None = None, table: TableRecord | None = None
+    ) -> list[SeatTime]:
         """Return the clock of every awaited seat (none for a table without a clock)."""
-        table = await self.store.table(table_id)
+        table = table or await self.store.table(table_id)
         if table is None or table.status != "active" or preset_of(table.options) is None:
             return []
-        names = {s.user_id: s.name for s in await self.store.seats(table_id)}
+        if clocks is None:
+            clocks = await self.store.seat_clocks(table_id)
+        if not any(c.running_since is not None for c in clocks):
+            return []
+        names = self._names.get(table_id)
+        if names is None:
+            # Names are fixed once a game starts: read them once per process.
+            names = self._names[table_id] = {s.user_id: s.name for s in await self.store.seats(table_id)}
         times = []
-        for clock in await self.store.seat_clocks(table_id):
+        for clock in clocks:
             deadline = clock.deadline()
             if deadline is None:
                 continue
@@ -343,17 +365,26 @@ class Timekeeper:
                 parts.append(f"{t.name} {relative(t.deadline)}")
         return "Time left: " + ", ".join(parts) + "." if parts else ""
 
-    async def decorate(self, reply: Reply, *, status: bool = False) -> Reply:
+    async def decorate(
+        self,
+        reply: Reply,
+        *,
+        status: bool = False,
+        clocks: list[SeatClock] | None = None,
+        table: TableRecord | None = None,
+    ) -> Reply:
         """Add the time line to a board and drop the pings each user's preference turns off."""
         board = reply.board
         if board is None or not board.in_play:
             return reply
-        times = await self.seat_times(reply.table.id)
+        if clocks is None:
+            clocks = await self.store.seat_clocks(reply.table.id)
+        times = await self.seat_times(reply.table.id, clocks, table)
         line = self.time_line(times)
         text = f"{board.text}\n{line}" if line else board.text
         ping = board.ping
         if ping and not status:
-            clocks = {c.user_id: c for c in await self.store.seat_clocks(reply.table.id)}
+            by_user = {c.user_id: c for c in clocks}
             now = self.clock.now()
             kept = []
             for user_id in ping:
@@ -362,7 +393,7 @@ class Timekeeper:
                     continue
                 # A seat whose clock started with this move begins its turn; one still running
                 # is answering a follow-up decision of the same turn.
-                clock = clocks.get(user_id)
+                clock = by_user.get(user_id)
                 running = None if clock is None else clock.running_since
                 if prefs.pings == "turn" and running is not None and now - running > FRESH:
                     continue

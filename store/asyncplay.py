@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from store.records import StoreError, dump
@@ -97,7 +97,7 @@ class AsyncPlayStore:
     if TYPE_CHECKING:
 
         def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]: ...
-        def _reading(self) -> AbstractAsyncContextManager[Connection]: ...
+        def _single(self) -> AbstractAsyncContextManager[Connection]: ...
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
@@ -125,15 +125,34 @@ class AsyncPlayStore:
             await cur.close()
         return added
 
+    async def schedule_many(
+        self, items: list[tuple[str, float, str, int, int | None, dict[str, Any] | None]]
+    ) -> int:
+        """Add several pieces of due work (kind, due, key, table, user, payload) in one transaction.
+
+        Work whose key exists already is left alone; returns how many were added.
+        """
+        rows = [(due, kind, key, table_id, user_id, dump(payload or {}))
+                for kind, due, key, table_id, user_id, payload in items]
+        async with self._transaction() as db:
+            before = db.total_changes
+            await db.executemany(
+                "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            added = db.total_changes - before
+        return added
+
     async def next_due(self) -> float | None:
         """Return the earliest due time of unclaimed work, or None (reads the index only)."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(db, "SELECT MIN(due_at) AS t FROM due_work WHERE claimed_at IS NULL")
         return None if row is None else row["t"]
 
     async def due(self, now: float, limit: int = 100) -> list[DueWork]:
         """Return unclaimed work due by ``now``, earliest first."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT * FROM due_work WHERE claimed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
@@ -197,7 +216,7 @@ class AsyncPlayStore:
         if user_id is not None:
             sql += " AND user_id = ?"
             params.append(user_id)
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(db, sql + " ORDER BY sent_at, key", params)
         return [(r["key"], r["kind"], r["sent_at"]) for r in rows]
 
@@ -212,50 +231,50 @@ class AsyncPlayStore:
         move and this call is caught up by the next call.
         """
         async with self._transaction() as db:
-            table = await self._one(db, "SELECT updated_at, status FROM tables WHERE id = ?", (table_id,))
-            if table is None:
-                raise StoreError(f"There is no table {table_id}.")
-            waiting = {
-                r["user_id"]: r["since"]
-                for r in await self._all(
-                    db, "SELECT user_id, since FROM waiting WHERE table_id = ?", (table_id,)
-                )
-            }
-            seated = [r["user_id"] for r in await self._all(
-                db, "SELECT user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL", (table_id,)
-            )]
-            clocks = {
-                r["user_id"]: SeatClock.from_row(r)
-                for r in await self._all(db, "SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
-            }
-            for user_id in seated:
-                clock = clocks.get(user_id)
-                since = waiting.get(user_id)
-                if clock is None:
+            # One read for the table, its seats, whom it waits on and the clocks.
+            rows = await self._all(
+                db,
+                "SELECT tables.updated_at, seats.user_id AS seated, waiting.since, seat_clocks.*"
+                " FROM tables JOIN seats ON seats.table_id = tables.id AND seats.seat IS NOT NULL"
+                " LEFT JOIN waiting ON waiting.table_id = tables.id AND waiting.user_id = seats.user_id"
+                " LEFT JOIN seat_clocks ON seat_clocks.table_id = tables.id"
+                " AND seat_clocks.user_id = seats.user_id"
+                " WHERE tables.id = ? ORDER BY seats.seat",
+                (table_id,),
+            )
+            clocks = []
+            for row in rows:
+                user_id, since = row["seated"], row["since"]
+                if row["bank"] is None:
+                    clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
                     await db.execute(
                         "INSERT INTO seat_clocks (table_id, user_id, bank, running_since)"
                         " VALUES (?, ?, ?, ?)",
                         (table_id, user_id, start_bank, since),
                     )
-                elif clock.running_since is not None and since != clock.running_since:
-                    used = max(0.0, table["updated_at"] - clock.running_since)
-                    bank = min(start_bank, max(0.0, clock.bank - used) + increment)
-                    await db.execute(
-                        "UPDATE seat_clocks SET bank = ?, running_since = ?, out_since = NULL"
-                        " WHERE table_id = ? AND user_id = ?",
-                        (bank, since, table_id, user_id),
-                    )
-                elif clock.running_since is None and since is not None:
-                    await db.execute(
-                        "UPDATE seat_clocks SET running_since = ? WHERE table_id = ? AND user_id = ?",
-                        (since, table_id, user_id),
-                    )
-            rows = await self._all(db, "SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
-        return [SeatClock.from_row(r) for r in rows]
+                else:
+                    clock = SeatClock.from_row(row)
+                    if clock.running_since is not None and since != clock.running_since:
+                        used = max(0.0, row["updated_at"] - clock.running_since)
+                        bank = min(start_bank, max(0.0, clock.bank - used) + increment)
+                        clock = replace(clock, bank=bank, running_since=since, out_since=None)
+                        await db.execute(
+                            "UPDATE seat_clocks SET bank = ?, running_since = ?, out_since = NULL"
+                            " WHERE table_id = ? AND user_id = ?",
+                            (bank, since, table_id, user_id),
+                        )
+                    elif clock.running_since is None and since is not None:
+                        clock = replace(clock, running_since=since)
+                        await db.execute(
+                            "UPDATE seat_clocks SET running_since = ? WHERE table_id = ? AND user_id = ?",
+                            (since, table_id, user_id),
+                        )
+                clocks.append(clock)
+        return clocks
 
     async def seat_clocks(self, table_id: int) -> list[SeatClock]:
         """Return every seat clock of a table."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(db, "SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
         return [SeatClock.from_row(r) for r in rows]
 
@@ -276,7 +295,7 @@ class AsyncPlayStore:
         ids = list(table_ids)
         if not ids:
             return set()
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 f"SELECT DISTINCT table_id FROM seat_clocks WHERE played_for > 0"
@@ -289,7 +308,7 @@ class AsyncPlayStore:
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
         """Return a user's ping preferences (the defaults when never set)."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(db, "SELECT * FROM user_prefs WHERE user_id = ?", (user_id,))
         if row is None:
             return UserPrefs(user_id)
@@ -326,7 +345,7 @@ class AsyncPlayStore:
 
     async def votes(self, table_id: int, topic: str) -> dict[int, str]:
         """Return the votes on a topic by user."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db, "SELECT user_id, choice FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic)
             )
@@ -362,7 +381,7 @@ class AsyncPlayStore:
 
     async def spectators(self, table_id: int) -> list[int]:
         """Return the users following a table, in the order they started."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db, "SELECT user_id FROM spectators WHERE table_id = ? ORDER BY since, user_id", (table_id,)
             )
@@ -370,7 +389,7 @@ class AsyncPlayStore:
 
     async def tables_of(self, user_id: int) -> list[tuple[int, str, str, dict | None, int | None]]:
         """Return (table id, kind, status, result, seat) for every started table a user sits at."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT tables.id, tables.kind, tables.status, tables.result, seats.seat FROM seats"

@@ -125,18 +125,27 @@ class Store(AsyncPlayStore):
             await self._db.execute("ROLLBACK")
 
     def _reading(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """Hold the connection for a consistent read (one snapshot of the file)."""
+        """Hold the connection for a consistent read of several statements (one snapshot)."""
         return self._transaction("DEFERRED")
+
+    @asynccontextmanager
+    async def _single(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the connection for a read of ONE statement: it is its own snapshot, no BEGIN needed.
+
+        Saves two trips to the database thread per read (reads are most of the traffic).
+        """
+        async with self._lock:
+            yield self._db
 
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        async with db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        # One trip to the database thread (execute, fetch and close together), not three.
+        rows = await db.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     @staticmethod
     async def _all(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with db.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await db.execute_fetchall(sql, tuple(params)))
 
     async def _table_row(self, db: aiosqlite.Connection, table_id: int) -> sqlite3.Row:
         row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -181,13 +190,13 @@ class Store(AsyncPlayStore):
 
     async def table(self, table_id: int) -> TableRecord | None:
         """Return the table, or None when there is no such table."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else TableRecord.from_row(row)
 
     async def table_for_thread(self, thread_id: int) -> TableRecord | None:
         """Return the table playing in that thread, or None."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE thread_id = ?", (thread_id,))
         return None if row is None else TableRecord.from_row(row)
 
@@ -236,7 +245,7 @@ class Store(AsyncPlayStore):
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         """Return the table's seats: by seat number once started, else in join order."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT * FROM seats WHERE table_id = ? ORDER BY seat IS NULL, seat, joined_at, rowid",
@@ -396,7 +405,7 @@ class Store(AsyncPlayStore):
 
     async def moves(self, table_id: int, since_version: int = 0) -> list[MoveRecord]:
         """Return the moves after ``since_version``, oldest first."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT * FROM moves WHERE table_id = ? AND version > ? ORDER BY version",
@@ -408,7 +417,7 @@ class Store(AsyncPlayStore):
 
     async def waiting_on(self, user_id: int) -> list[tuple[TableRecord, float]]:
         """Return the active tables waiting on that user, oldest wait first, with its start time."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT tables.*, waiting.since AS waiting_since FROM waiting"
@@ -437,7 +446,7 @@ class Store(AsyncPlayStore):
 
     async def seat_pref(self, table_id: int, user_id: int, key: str) -> str | None:
         """Return one seated user's preference at a table, or None when unset."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(
                 db,
                 "SELECT value FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
@@ -447,7 +456,7 @@ class Store(AsyncPlayStore):
 
     async def seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
         """Return every seated user's value of one preference at a table (unset users are absent)."""
-        async with self._reading() as db:
+        async with self._single() as db:
             rows = await self._all(
                 db, "SELECT user_id, value FROM seat_prefs WHERE table_id = ? AND key = ?", (table_id, key)
             )
@@ -475,7 +484,7 @@ class Store(AsyncPlayStore):
 
     async def get_meta(self, key: str) -> str | None:
         """Return a stored setting, or None."""
-        async with self._reading() as db:
+        async with self._single() as db:
             row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else row["value"]
 
