@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from bench import games
@@ -36,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     clock.add_argument("--tables", type=int, default=1000)
     clock.add_argument("--days", type=int, default=30)
     clock.add_argument("--seed", type=int, default=1)
+    clock.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                       help="processes, each a service with its own database (default: 2 or the cores)")
     return parser
 
 
@@ -63,11 +66,9 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
 def run_clock(args: argparse.Namespace) -> int:
     """Simulate tables over weeks and print the JSON summary last; 1 if anything stalled or was lost."""
-    import asyncio
+    from bench.clocksim import report, run
 
-    from bench.clocksim import report, simulate
-
-    summary = asyncio.run(simulate(args.tables, args.days, args.seed))
+    summary = run(args.tables, args.days, args.seed, max(1, args.workers))
     print(report(summary))
     bad = summary["stalled"] or summary["reminders_doubled"] or summary["reminders_missed"]
     return 1 if bad else 0

@@ -15,6 +15,7 @@ unsent more than an hour past its time), restarts, seconds.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import heapq
 import json
@@ -22,6 +23,7 @@ import random
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ STEP = 0.5 * HOUR
 PRESETS = ("fast", "normal", "relaxed")
 QUIET_SHARE = 0.12
 """Share of players who go quiet for good at some point."""
-DELAYS = (4, 8, 16, 24, 36, 60)
+DELAYS = (12, 24, 36, 48, 72, 96)
 """Median answer delays in hours: some answer within a morning, some every few days (beyond
 the fast clock's day, so banks do run out)."""
 MAX_DELAY = 6 * DAY
@@ -70,6 +72,9 @@ class Sim:
     tables: int
     days: int
     seed: int
+    shard: int = 0
+    shards: int = 1
+    """This simulation plays tables shard, shard + shards, ... of the whole run (one process each)."""
     rand: random.Random = field(init=False)
     clock: ManualClock = field(default_factory=lambda: ManualClock(START))
     players: dict[int, Player] = field(default_factory=dict)
@@ -91,7 +96,7 @@ class Sim:
     """Tables that changed since the players last looked."""
 
     def __post_init__(self) -> None:
-        self.rand = random.Random(self.seed)
+        self.rand = random.Random(self.seed * 1000 + self.shard)
 
     # ------------------------------------------------------------------ the service
 
@@ -155,8 +160,8 @@ class Sim:
         """Open every table (kinds and clocks in turn) and seat its players; at least one stays."""
         assert self.svc is not None
         kinds = registry.kinds()
-        index = 0
-        for number in range(self.tables):
+        index = self.shard * 100_000
+        for number in range(self.shard, self.tables, self.shards):
             kind = kinds[number % len(kinds)]
             rules = registry.get(kind)
             count = self.rand.randint(rules.min_players, rules.max_players)
@@ -223,16 +228,19 @@ class Sim:
         if clock.absent or clock.out_since is not None:
             with contextlib.suppress(TableError):
                 await self.svc.rejoin(table_id, user_id)
+        choices = await self.svc.choices(table_id, user_id)
         for _ in range(MAX_TURN_MOVES):
-            choices = await self.svc.choices(table_id, user_id)
             if not choices:
                 break
             try:
-                await self.svc.act(table_id, user_id, self.rand.choice(choices).value)
+                reply = await self.svc.act(table_id, user_id, self.rand.choice(choices).value)
             except TableError:
                 self.errors += 1
                 break
             self.moves += 1
+            # The mover's private note carries their next choices, as a DM would show them.
+            note = next((n for n in reply.private if n.user_id == user_id), None)
+            choices = list(note.choices) if note is not None else await self.svc.choices(table_id, user_id)
         self._dirty.add(table_id)
 
     async def _vote(self, table_id: int, user_id: int, topic: str) -> None:
@@ -279,6 +287,7 @@ class Sim:
         assert self.store is not None
         await self.store.close()
         summary["seconds"] = round(time.perf_counter() - began, 1)
+        summary["cpu_seconds"] = round(time.process_time(), 1)
         return summary
 
     async def _summary(self, end: float) -> dict[str, Any]:
@@ -295,7 +304,7 @@ class Sim:
         overdue = [w for w in await self.store.due(end - HOUR, limit=100_000) if w.kind == "remind"]
         lost = [key for key in recorded if self.delivered[key] == 0]
         return {
-            "tables": self.tables,
+            "tables": len(self.seats),
             "days": self.days,
             "players": len(self.players),
             "moves": self.moves,
@@ -311,17 +320,44 @@ class Sim:
         }
 
 
-async def simulate(tables: int, days: int, seed: int) -> dict[str, Any]:
-    """Run the clock simulation on a temporary database (in memory-backed /dev/shm when there)."""
+async def simulate(tables: int, days: int, seed: int, shard: int = 0, shards: int = 1) -> dict[str, Any]:
+    """Run one shard of the simulation on a temporary database (in /dev/shm when there)."""
     saved = render.board, render.private
     render.board = lambda kind, view: None  # type: ignore[assignment]
     render.private = lambda kind, view: None  # type: ignore[assignment]
     shm = Path("/dev/shm")
     try:
         with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as folder:
-            return await Sim(tables, days, seed).run(Path(folder))
+            return await Sim(tables, days, seed, shard, shards).run(Path(folder))
     finally:
         render.board, render.private = saved
+
+
+def _shard(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
+    return asyncio.run(simulate(*args))
+
+
+def run(tables: int, days: int, seed: int, workers: int) -> dict[str, Any]:
+    """Run the simulation in ``workers`` processes (each a bot process with its own database).
+
+    Like bot processes that each own a range of Discord shards, each worker owns every
+    ``workers``-th table. Counts are summed; ``seconds`` is the wall time of the whole run.
+    """
+    began = time.perf_counter()
+    jobs = [(tables, days, seed, shard, workers) for shard in range(workers)]
+    if workers == 1:
+        parts = [_shard(jobs[0])]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(_shard, jobs))
+    total: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            total[key] = total.get(key, 0) + value if key != "days" else value
+    total["workers"] = workers
+    total["restarts_per_service"] = parts[0]["restarts"]
+    total["seconds"] = round(time.perf_counter() - began, 1)
+    return total
 
 
 def report(summary: dict[str, Any]) -> str:

@@ -144,9 +144,12 @@ class AsyncPlay:
 
         return await asyncio.to_thread(choose)
 
-    async def after_move(self, reply: Reply, *, before: set[int] | None = None) -> Reply:
-        """Run the clocks and the spectators after a change; return the reply with the time line."""
-        table, clocks = await self.time.after_change(reply.table.id)
+    async def after_move(self, reply: Reply, *, waiting: list[int] | None = None) -> Reply:
+        """Run the clocks and the spectators after a change; return the reply with the time line.
+
+        ``waiting``: the users the table waits on now, when the caller knows them (a move).
+        """
+        table, clocks = await self.time.after_change(reply.table.id, reply.table, waiting)
         reply = await self.time.decorate(reply, clocks=clocks, table=table)
         await self._tell_spectators(reply)
         return reply

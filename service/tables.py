@@ -411,7 +411,7 @@ class TableService(AsyncPlay):
             after = _Table(record, done.state, loaded.rules, loaded.seats)
             compose = self._compose
             reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
-            reply = await self.after_move(reply)
+            reply = await self.after_move(reply, waiting=waiting if result is None else [])
             return replace(reply, answer=f"You played: {done.label}.")
 
     def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:

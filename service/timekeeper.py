@@ -38,6 +38,8 @@ PINGS = ("every", "turn", "reminders", "nothing")
 """A user's ping preference: every decision, the start of my turn, reminders only, nothing."""
 ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot", "Hand to a bot"))
 ABSENT_TOPIC = "absent"
+STAND_IN_RUN = 60
+"""Stand-in moves one job plays at most before handing on to a fresh job."""
 FRESH = 5.0
 """A clock that started this many seconds ago or less started with the move just made."""
 
@@ -51,6 +53,11 @@ class Timekeeper:
         self.clock = svc.clock
         self.scheduler = svc.scheduler
         self._names: dict[int, dict[int, str]] = {}
+        self._prefs: dict[int, UserPrefs] = {}
+        self._autoplaying: set[int] = set()
+        self._synced: dict[int, tuple[frozenset[int], list[SeatClock]]] = {}
+        """Per table, whom it waited on at this process's last sync, and the clocks then."""
+        """Tables whose stand-in run is playing now (it goes on by itself: no new job per move)."""
         self._planned: set[tuple[int, int, float, float, bool]] = set()
         """Waits this process has planned already (saves the store a write per move)."""
         for kind, handler in (
@@ -63,13 +70,24 @@ class Timekeeper:
 
     # ------------------------------------------------------------------ after every move
 
-    async def after_change(self, table_id: int) -> tuple[TableRecord | None, list[SeatClock]]:
-        """Start and stop the seats' clocks to match who the table waits on; plan their work."""
-        table = await self.store.table(table_id)
+    async def after_change(
+        self, table_id: int, table: TableRecord | None = None, waiting: list[int] | None = None
+    ) -> tuple[TableRecord | None, list[SeatClock]]:
+        """Start and stop the seats' clocks to match who the table waits on; plan their work.
+
+        ``table`` is the record just written (status, version, options), saving a read;
+        ``waiting`` the users the table now waits on: when they are the ones it waited on
+        after this process's last sync, no clock starts or stops and nothing is read.
+        """
+        memo = self._synced.get(table_id)
+        if table is not None and waiting is not None and memo is not None and memo[0] == frozenset(waiting):
+            return table, memo[1]
+        table = table or await self.store.table(table_id)
         if table is None:
             return None, []
         if table.status != "active":
             await self.store.cancel_work(table_id)
+            self._synced.pop(table_id, None)
             self._planned = {p for p in self._planned if p[0] != table_id}
             self._names.pop(table_id, None)
             return table, []
@@ -81,10 +99,19 @@ class Timekeeper:
             if clock.running_since is None:
                 continue
             if clock.absent:
-                await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
+                if table_id not in self._autoplaying:
+                    await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
             elif preset is not None and clock.out_since is None:
                 await self._plan(table_id, clock, half=True)
+        running = frozenset(c.user_id for c in clocks if c.running_since is not None)
+        if not any(c.absent for c in clocks):
+            self._synced[table_id] = (running, clocks)
         return table, clocks
+
+    async def _update_clock(self, table_id: int, user_id: int, **fields: object) -> None:
+        """Change a seat clock in the store and forget this process's copy of the table's clocks."""
+        self._synced.pop(table_id, None)
+        await self.store.update_clock(table_id, user_id, **fields)
 
     async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
         """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
@@ -99,10 +126,13 @@ class Timekeeper:
         last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
         midway = since + bank / 2
         payload = {"since": since, "deadline": deadline}
+        now = self.clock.now()
         work = []
-        if half and last - midway >= REMINDER_GAP:
+        # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
+        if half and last - midway >= REMINDER_GAP and midway >= now:
             work.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
-        work.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+        if max(since, last) >= now:
+            work.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
         work.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
         await self.scheduler.add_many([(kind, due, key, table_id, user, payload) for kind, due, key in work])
         self._planned = {p for p in self._planned if p[:2] != (table_id, user)} | {memo}
@@ -128,7 +158,7 @@ class Timekeeper:
         table, clock = found
         deadline = clock.deadline()
         assert deadline is not None and work.user_id is not None
-        prefs = await self.store.user_prefs(work.user_id)
+        prefs = await self.prefs(work.user_id)
         if prefs.pings == "nothing":
             await self.store.claim(work.id, now)
             return
@@ -164,7 +194,7 @@ class Timekeeper:
             return
         if not await self.store.claim(work.id, now, notice=(work.key, "out_of_time")):
             return
-        await self.store.update_clock(table.id, work.user_id, out_since=now)
+        await self._update_clock(table.id, work.user_id, out_since=now)
         await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
         key = f"expire:{table.id}:{work.user_id}:{now:.0f}"
         await self.scheduler.add("expire", now + VOTE_TIME, key, table.id, work.user_id, {"out_since": now})
@@ -212,25 +242,40 @@ class Timekeeper:
             await self._decide(table, work.user_id, choice, expired=True)
 
     async def _autoplay(self, work: DueWork) -> None:
-        """Play the default move (or the bot's) for each absent seat the table waits on."""
+        """Play the default move (or the bot's) for the absent seats, while the table waits on them."""
         now = self.clock.now()
         table = await self.store.table(work.table_id)
         if table is None or table.status != "active":
             await self.store.claim(work.id, now)
             return
         absent = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent}
-        chosen = await self.svc.stand_in_move(table.id, set(absent))
-        # Claim after the move: a crash in between plays on at the next pass, never stalls.
-        if chosen is not None:
-            user_id, move = chosen
-            try:
-                reply = await self.svc.act(table.id, user_id, move)
-            except TableError as exc:
-                log.warning("table %s: a stand-in move was refused (%s)", table.id, type(exc).__name__)
-            else:
-                await self.store.update_clock(table.id, user_id, played_for=absent[user_id].played_for + 1)
+        played: Counter[int] = Counter()
+        self._autoplaying.add(table.id)
+        try:
+            # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
+            for _ in range(STAND_IN_RUN):
+                chosen = await self.svc.stand_in_move(table.id, set(absent))
+                if chosen is None:
+                    break
+                user_id, move = chosen
+                try:
+                    reply = await self.svc.act(table.id, user_id, move)
+                except TableError as exc:
+                    log.warning("table %s: a stand-in move was refused (%s)", table.id, type(exc).__name__)
+                    break
+                played[user_id] += 1
                 await self.svc.emit(reply)
+                if reply.table.status != "active":
+                    break
+        finally:
+            self._autoplaying.discard(table.id)
+        for user_id, count in played.items():
+            await self._update_clock(table.id, user_id, played_for=absent[user_id].played_for + count)
+        # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
         await self.store.claim(work.id, now)
+        if played and (await self.store.table(table.id) or table).status == "active":
+            # Still waiting on a stand-in after a long run: go on in a fresh job.
+            await self.after_change(table.id)
 
     # ------------------------------------------------------------------ votes and rejoin
 
@@ -281,13 +326,13 @@ class Timekeeper:
             # The bank keeps running from the same start; the deadline moves to a day from now.
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + WAIT_GRANT
-            await self.store.update_clock(table.id, subject, bank=bank, out_since=None)
+            await self._update_clock(table.id, subject, bank=bank, out_since=None)
             fresh = replace(clock, bank=bank, out_since=None, running_since=since)
             await self._plan(table.id, fresh, half=False)
             why = "Nobody reached a majority, so" if expired else "The players voted:"
             text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
         else:
-            await self.store.update_clock(table.id, subject, absent=choice, out_since=None)
+            await self._update_clock(table.id, subject, absent=choice, out_since=None)
             await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
             by_bot = choice == "bot" and self.svc.has_bot(table.kind)
             stand_in = "a bot" if by_bot else "the game's default move"
@@ -316,7 +361,7 @@ class Timekeeper:
             if clock.left(now) < grant:
                 since = clock.running_since if clock.running_since is not None else now
                 bank = (now - since) + grant if clock.running_since is not None else grant
-            await self.store.update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
+            await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
             await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
             await self.store.cancel_work(table_id, user_id, kinds=("expire",))
             if clock.running_since is not None and preset is not None:
@@ -388,7 +433,7 @@ class Timekeeper:
             now = self.clock.now()
             kept = []
             for user_id in ping:
-                prefs = await self.store.user_prefs(user_id)
+                prefs = await self.prefs(user_id)
                 if prefs.pings in ("reminders", "nothing"):
                     continue
                 # A seat whose clock started with this move begins its turn; one still running
@@ -430,6 +475,14 @@ class Timekeeper:
                 raise TableError("A UTC offset is between -12 and +14.")
             prefs = replace(prefs, utc_offset=utc_offset)
         await self.store.set_user_prefs(prefs)
+        self._prefs[user_id] = prefs
+        return prefs
+
+    async def prefs(self, user_id: int) -> UserPrefs:
+        """Return a user's ping preferences (read once per process, kept fresh by set_pings)."""
+        prefs = self._prefs.get(user_id)
+        if prefs is None:
+            prefs = self._prefs[user_id] = await self.store.user_prefs(user_id)
         return prefs
 
     async def _clock_of(self, table_id: int, user_id: int | None) -> SeatClock | None:
