@@ -65,7 +65,8 @@ def world(simcord_env: simcord.Env) -> World:
 
 
 async def started(world: World, options: str = "", players: int = 2) -> simcord.ChannelHandle:
-    await world.alice.slash(world.channel, "game new", kind="toy", **({"options": options} if options else {}))
+    extra = {"options": options} if options else {}
+    await world.alice.slash(world.channel, "game new", kind="toy", **extra)
     thread = world.thread()
     await world.bob.slash(thread, "game join")
     if players == 3:
@@ -74,7 +75,9 @@ async def started(world: World, options: str = "", players: int = 2) -> simcord.
     return thread
 
 
-async def play_first(world: World, member: simcord.MemberActor, thread: simcord.ChannelHandle) -> simcord.Result:
+async def play_first(
+    world: World, member: simcord.MemberActor, thread: simcord.ChannelHandle
+) -> simcord.Result:
     choices = await member.autocomplete(thread, "game play", "move", "")
     return await member.slash(thread, "game play", move=choices[0]["value"])
 
