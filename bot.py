@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.kit import ANSWERED, SORRY
+from logpolicy import log_policy
 from service import TableService
 from service.clock import Clock, SystemClock
 from store import Store
@@ -92,9 +93,8 @@ def setup_logging(level: str, token: str | None) -> None:
     handler.addFilter(RedactSecrets([token or ""]))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(getattr(logging, level, logging.INFO))
-    # discord.py's own chatter stays at INFO even when we debug our code.
-    logging.getLogger("discord").setLevel(max(root.level, logging.INFO))
+    # LOG_LEVEL is for our code; libraries stay at INFO and above, and no record holds a secret.
+    log_policy(level)
 
 
 def extensions() -> list[str]:

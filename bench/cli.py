@@ -3,6 +3,8 @@
 python -m bench [--kind KIND ...] [--seconds S] [--seed S]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
 python -m bench clock --tables 1000 --days 30 --seed 1
+python -m bench chatter --game KIND --players N --games G --seed S
+python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 """
 
 from __future__ import annotations
@@ -39,6 +41,22 @@ def _parser() -> argparse.ArgumentParser:
     clock.add_argument("--seed", type=int, default=1)
     clock.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                        help="processes, each a service with its own database (default: 2 or the cores)")
+    talk = sub.add_parser("chatter", help="play whole games through the cogs in SimCord, count the messages")
+    talk.add_argument("--game", required=True, help="the kind to play")
+    talk.add_argument("--players", type=int, required=True)
+    talk.add_argument("--games", type=int, default=1)
+    talk.add_argument("--seed", type=int, default=1)
+    fight = sub.add_parser("arena", help="bots against bots, seats rotated; the last line is a JSON summary")
+    fight.add_argument("--game", required=True, help="the kind to play")
+    fight.add_argument("--players", type=int, required=True)
+    fight.add_argument("--games", type=int, required=True)
+    fight.add_argument("--seed", type=int, default=1)
+    fight.add_argument("--seats", required=True, help="one level per seat, e.g. strong,basic,random")
+    fight.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
+    fight.add_argument("--horizon", type=int, help="strong's playout length in moves (default: per game)")
+    fight.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    fight.add_argument("--cards", action="store_true", help="also print each card holder's win rate")
+    fight.add_argument("--quiet", action="store_true", help="no progress line per game")
     return parser
 
 
@@ -74,6 +92,52 @@ def run_clock(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def run_chatter(args: argparse.Namespace) -> int:
+    """Play whole games through the cogs in SimCord and print the counts as JSON on the last line."""
+    from bench.chatter import run
+
+    rules = games.find(args.game)
+    rules.check_players(args.players)
+    summary = run(rules.kind, args.players, args.games, args.seed)
+    print(json.dumps(summary))
+    return 0 if summary["errors"] == 0 else 1
+def run_arena(args: argparse.Namespace) -> int:
+    """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
+    from bench.arena import arena, format_report, summary
+
+    rules = games.find(args.game)
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+
+    def progress(g: int, game: object) -> None:
+        if not args.quiet:
+            print(f"game {g + 1}/{args.games} done", file=sys.stderr, flush=True)
+
+    try:
+        report = arena(
+            rules,
+            args.players,
+            args.games,
+            args.seed,
+            seats,
+            budget=args.budget,
+            horizon=args.horizon,
+            options=_options(args.option),
+            progress=progress,
+        )
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    if not args.cards:
+        for game in report.games:
+            game.held = {}
+    for game in report.games:
+        if game.error:
+            print(f"error in game seed {game.seed}: {game.error}", file=sys.stderr)
+    print(format_report(report))
+    print(json.dumps(summary(report)))
+    return 0 if summary(report)["errors"] == 0 else 1
+
+
 def run_timings(args: argparse.Namespace) -> int:
     """Time every kind asked for (default: all) and print a block per kind."""
     kinds = args.kind or games.all_kinds()
@@ -91,6 +155,10 @@ def run_timings(args: argparse.Namespace) -> int:
         from bench.argent_board import report as argent_board
 
         print(argent_board(), flush=True)
+    if "quadrivium" in kinds:
+        from bench.quadrivium_conflicts import report as quadrivium_conflicts
+
+        print(quadrivium_conflicts(), flush=True)
     return 1 if failed else 0
 
 
@@ -102,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_selfplay(args)
         if args.command == "clock":
             return run_clock(args)
+        if args.command == "chatter":
+            return run_chatter(args)
+        if args.command == "arena":
+            return run_arena(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

@@ -247,7 +247,7 @@ class Sim:
         assert self.svc is not None
         if not self.players[user_id].attentive(self.clock.now()):
             return
-        choice = self.rand.choices(["skip", "bot", "wait"], [7, 1, 2])[0]
+        choice = self.rand.choices(["skip", "bot", "wait"], [5, 1, 4])[0]
         try:
             await self.svc.vote(table_id, user_id, topic, choice)
             self.votes += 1

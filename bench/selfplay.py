@@ -78,6 +78,10 @@ def play(
                 out.error = f"seat {seat} is prompted but has no legal move at move {out.moves}"
                 return out
             move = rand.choice(legal)
+            # A game whose moves carry the players' words gets random words (Quadrivium's stories).
+            words = getattr(rules, "sample_words", None)
+            if words is not None:
+                move = words(move, rand)
             began = clock()
             after, events = rules.apply(state, seat, move)
             if timer:

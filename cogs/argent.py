@@ -1,7 +1,8 @@
 """/argent: Argent on Discord. Commands with autocomplete for every action, buttons for every decision.
 
-Each move posts one thread message: the board image, who must act, and buttons for it (open your
-panel, pass a reaction, see your office). A player's panel (ephemeral, and in their DMs) offers
+Moves reach Discord on the kit's one delivery path: one thread message per turn (the board image,
+who must act, and buttons for it: open your panel, pass a reaction, see your office), edited in
+place while the same player decides on. A player's panel (ephemeral, and in their DMs) offers
 exactly their legal moves: on a turn a select per kind of action (place, cast, fast action, vault
 and supporter cards) with the Bell Tower and "end turn" as buttons; for any other decision one
 button per choice (selects when there are many). Everything is built from the seat's own view and
@@ -10,15 +11,15 @@ may be secret, such as the cards a Mystic Lantern shows).
 
 Reactions: the engine asks only players holding a usable reaction, one at a time in turn order;
 each is pinged with React/Pass. A player who chose "always pass" (``/argent reactions``) is passed
-for at once. The end of a round posts what each room gave whom; the end of the game reveals the
-voters one by one with who won each and why, then the standings.
+for by the service at once. The end of a round posts what each room gave whom (from the events'
+data); the end of the game reveals the voters one by one with who won each and why, then the
+standings.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,8 +29,20 @@ from discord.ext import commands
 
 from cogs import kit
 from render import argent as drawing
-from rules.contract import Move, Prompt, PromptKind
-from service import Board, Choice, PublicView, Reply, SeatView, TableError, TableRecord, TableService
+from rules.contract import Event, Move, Prompt, PromptKind
+from service import (
+    REACTIONS_PREF,
+    Board,
+    Choice,
+    PublicView,
+    Reply,
+    SeatView,
+    TableError,
+    TableRecord,
+    TableService,
+    offered_token,
+    offered_value,
+)
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -38,11 +51,9 @@ ID_LIMIT = 100
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 CLOSING = frozenset({"pass", "done"})
-REACT_PREF = "argent.react"
-"""The seat preference that keeps a player's reaction mode at a table."""
+REACT_PREF = REACTIONS_PREF
+"""The seat setting that keeps a player's reaction mode at a table (the service reads it)."""
 REACT_ASK, REACT_PASS = "ask", "pass"
-AUTO_PASS_LIMIT = 12
-"""At most this many automatic passes in a row (one per player per action in practice)."""
 RECENT_MOVES = 400
 """How many moves back the round summary looks for the last resolution (a round is far fewer)."""
 
@@ -216,7 +227,7 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
     row = 0
     for key, placeholder in TURN_SELECTS:
         if groups.get(key):
-            ui.add_item(MoveSelect(now.table.id, now.version, row, groups[key], placeholder, now.view))
+            ui.add_item(_select(now, row, groups[key], placeholder))
             row += 1
     buttons = groups.get("bell", []) + groups.get("done", []) + groups.get("other", [])
     if len(buttons) <= 5:
@@ -224,7 +235,7 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
             ui.add_item(_button(now, offer, row))
     else:
         ask = "Bell Tower or end your turn…"
-        ui.add_item(MoveSelect(now.table.id, now.version, row, buttons, ask, now.view))
+        ui.add_item(_select(now, row, buttons, ask))
 
 
 def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
@@ -238,9 +249,16 @@ def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     closing = [o for o in ordered if move_of(o).action in CLOSING]
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = main[n * SELECT_MAX : (n + 1) * SELECT_MAX]
-        ui.add_item(MoveSelect(now.table.id, now.version, n, chunk, "Choose…", now.view))
+        ui.add_item(_select(now, n, chunk, "Choose…"))
     for offer in closing[:5]:
         ui.add_item(_button(now, offer, 4))
+
+
+def _select(now: SeatView, n: int, offers: list[Choice], placeholder: str) -> MoveSelect:
+    """A select of offers (at most 25), each with its hint (which book and level a spell is)."""
+    offers = offers[:SELECT_MAX]
+    hints = [hint(o, now.view) for o in offers]
+    return MoveSelect(now.table.id, now.version, n, offers, placeholder, hints=hints)
 
 
 def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:
@@ -314,38 +332,26 @@ def legend(names: dict[int, str]) -> str:
     return "Players: " + ", ".join(f"{drawing.seat_mark(n)} {names[n]}" for n in sorted(names)) + "."
 
 
-def _public_lines(text: str) -> list[str]:
-    """Return a board text's lines without the service's seat legend (ours names P1..P5)."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith("Seats: "):
-            continue
-        if line.startswith("The game begins. Seats:"):
-            line = "The game begins."
-        out.append(line)
-    return out
-
-
-def _events_only(lines: list[str]) -> list[str]:
-    return [x for x in lines if not x.startswith(("Waiting on", "Game over"))]
-
-
-OUTCOME_LINE = re.compile(r"^.+ \(.+\)(: no vote| votes for P\d)\.$|^Votes: ")
-
-
-def board_args(
-    board: Board, now: PublicView, earlier: Sequence[str] = (), passed: Sequence[str] = ()
-) -> dict[str, Any]:
-    """Return the send() arguments of a move's one message: events, who must act, image, buttons."""
-    lines = [*earlier, *_public_lines(board.text)]
-    if board.finished:
-        # The voters are revealed one by one below; the board message must not spoil them.
-        lines = [x for x in lines if not OUTCOME_LINE.match(x) and not x.startswith("Game over")]
+def board_lines(board: Board) -> list[str]:
+    """Return a board message's lines from the board's data: events, who must act, the players."""
+    lines = ["The game begins."] if board.opening else []
+    # At the end the votes are revealed one by one below: the board must not spoil them.
+    lines += [e.text for e in board.events if not (board.finished and e.data.get("what") == "votes")]
+    if board.automatic:
+        lines.append("Played automatically: " + "; ".join(board.automatic) + ".")
+    if board.result is not None:
         lines.append("The game is over: the voters are revealed below, one by one.")
-    if passed:
-        lines.append("Passed automatically: " + ", ".join(passed) + ".")
-    lines.append(legend(now.names))
-    text = "\n".join(lines)
+    elif board.finished:
+        lines.append("This table was abandoned.")
+    else:
+        lines.append(board.waiting_sentence())
+    lines.append(legend(board.names))
+    return lines
+
+
+def board_args(board: Board) -> dict[str, Any]:
+    """Return the send() arguments of a move's one message: events, who must act, image, buttons."""
+    text = "\n".join(board_lines(board))
     if board.ping and not board.finished:
         text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
     files = []
@@ -359,56 +365,67 @@ def board_args(
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in board.ping]),
     }
     if not board.finished:
-        message["view"] = board_components(board.table_id, board.version, now.prompts)
+        message["view"] = board_components(board.table_id, board.version, board.waiting)
     return message
-
-
-async def post_board(
-    client: discord.Client, reply: Reply, now: PublicView, earlier: list[str], passed: list[str]
-) -> None:
-    """Post the one message of this move in the table's thread."""
-    board = reply.board
-    thread = await kit.thread_of(client, reply.table)
-    if board is None or thread is None:
-        return
-    await thread.send(**board_args(board, now, earlier, passed))
 
 
 # ---------------------------------------------------------------------------- round summary and reveal
 
 
-CLAIM = re.compile(r"^(P\d) claims the errand in (?:the shadow of )?(?P<room>[^,.]+)")
-CONSOLATION = re.compile(r"^(P\d) takes 1 IP for the errand in (?:the shadow of )?(?P<room>[^,.]+)\.")
-BEGINS = re.compile(r"^Round (\d+) begins")
-RESOLVE = "The last Bell Tower offering is taken"
+RESOURCE_WORDS = {"gold": "Gold", "mana": "Mana", "ip": "IP", "int": "INT", "wis": "WIS"}
 
 
-def round_summary(lines: list[str]) -> str | None:
-    """Return what each room gave whom in the last resolution, from the public event lines."""
-    start = max((i for i, x in enumerate(lines) if x.startswith(RESOLVE)), default=None)
+def _amounts(amounts: dict[str, Any]) -> str:
+    return " and ".join(f"{n} {RESOURCE_WORDS.get(r, r)}" for r, n in amounts.items() if n)
+
+
+def _what_got(data: dict[str, Any]) -> str:
+    """Word what one event gave its seat, from the event's data (empty when it gave nothing)."""
+    what = data.get("what")
+    if what == "gain":
+        return f"gains {_amounts(data.get('gains') or {})}"
+    if what == "pay":
+        return f"pays {_amounts(data.get('pays') or {})}"
+    if what == "card":
+        return f"gains {data.get('card')}"
+    if what == "learn":
+        return f"learns {data.get('card')}"
+    if what == "mark":
+        return f"places a Mark on voter {int(data.get('voter') or 0) + 1}"
+    return ""
+
+
+def round_summary(events: Sequence[Event]) -> str | None:
+    """Return what each room gave whom in the last resolution, from the events' data.
+
+    Reads ``Event.data`` only (``what``: resolution, claim, consolation, gain, pay, card, learn,
+    mark; ``seat``, ``room``), never the events' sentences.
+    """
+    start = max((i for i, e in enumerate(events) if e.data.get("what") == "resolution"), default=None)
     if start is None:
         return None
-    rooms: dict[str, list[str]] = {}
-    current: tuple[str, str] | None = None
-    for line in lines[start + 1 :]:
-        if BEGINS.match(line) or OUTCOME_LINE.match(line):
+    rooms: dict[str, list[list[str]]] = {}
+    current: tuple[str, int] | None = None
+    for event in events[start + 1 :]:
+        data = event.data
+        what = data.get("what")
+        if what in ("round", "votes"):
             break
-        if m := CONSOLATION.match(line):
-            rooms.setdefault(m["room"], []).append(f"{m[1]} 1 IP")
+        seat = data.get("seat")
+        if what == "consolation":
+            rooms.setdefault(str(data["room"]), []).append([drawing.seat_tag(int(seat)), "1 IP"])
             current = None
-            continue
-        if m := CLAIM.match(line):
-            rooms.setdefault(m["room"], []).append(f"{m[1]}:")
-            current = (m["room"], m[1])
-            continue
-        if current and line.startswith(current[1] + " "):
-            entries = rooms[current[0]]
-            joiner = " " if entries[-1].endswith(":") else ", "
-            entries[-1] += joiner + line[len(current[1]) + 1 :].rstrip(".")
+        elif what == "claim":
+            rooms.setdefault(str(data["room"]), []).append([drawing.seat_tag(int(seat))])
+            current = (str(data["room"]), int(seat))
+        elif current is not None and seat == current[1] and (got := _what_got(data)):
+            rooms[current[0]][-1].append(got)
     if not rooms:
         return None
-    body = "\n".join(f"**{room}**: " + "; ".join(got) for room, got in rooms.items())
-    return body
+    def entry(parts: list[str]) -> str:
+        return f"{parts[0]} {', '.join(parts[1:])}" if len(parts) > 1 else f"{parts[0]} claims"
+
+    return "\n".join(f"**{room}**: " + "; ".join(entry(p) for p in got) for room, got in rooms.items())
 
 
 TIEBREAK_WORDS = {
@@ -470,32 +487,55 @@ def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
     return out
 
 
-async def post_round_summary(client: discord.Client, reply: Reply, now: PublicView, lines: list[str]) -> None:
-    """When a round (or the game) just ended, post what each room gave whom in its resolution."""
-    ended_round = any((m := BEGINS.match(x)) and int(m[1]) > 1 for x in lines)
-    finished = reply.board is not None and reply.board.finished and reply.table.status == "finished"
-    if not (ended_round or finished):
-        return
-    thread = await kit.thread_of(client, reply.table)
-    if thread is None:
-        return
+async def post_round_summary(client: discord.Client, reply: Reply) -> str | None:
+    """When a round (or the game) just ended, head the board with what each room gave whom.
+
+    The kit's before-board hook: the summary closes the round at the top of the board message
+    that opens the next one (or ends the game). None when no round ended.
+    """
+    board = reply.board
+    if board is None or reply.table.status == "abandoned":
+        return None
+    began = [int(e.data.get("round") or 0) for e in board.events if e.data.get("what") == "round"]
+    finished = board.finished and reply.table.status == "finished"
+    if not (any(n > 1 for n in began) or finished):
+        return None
     svc = kit.service_of(client)
-    summary = round_summary(await svc.public_events(reply.table.id, back=RECENT_MOVES))
-    if summary:
-        number = now.view["round"] - (0 if finished else 1)
-        await thread.send(_clip(f"**Round {number}: what each room gave**\n{summary}", kit.CONTENT_LIMIT))
+    summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES))
+    if not summary:
+        return None
+    if began and not finished:
+        number = max(began) - 1
+    else:
+        number = (await table_now(svc, reply.table.id)).view["round"]
+    return f"**Round {number}: what each room gave**\n{summary}"
+
+
+def reveal_messages(lines: list[str]) -> list[str]:
+    """Pack the reveal's lines (a voter each, then the standings) into as few messages as fit."""
+    messages: list[str] = []
+    for line in lines:
+        line = _clip(line, kit.CONTENT_LIMIT)
+        if messages and len(messages[-1]) + 1 + len(line) <= kit.CONTENT_LIMIT:
+            messages[-1] += "\n" + line
+        else:
+            messages.append(line)
+    return messages
 
 
 async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> None:
-    """When the game just ended, reveal the voters one message at a time, then the standings."""
+    """When the game just ended, reveal the voters, who won each and why, then the standings."""
     if reply.board is None or not reply.board.finished:
         return
     view = now.view
     thread = await kit.thread_of(client, reply.table)
     if thread is None or not view.get("outcome"):
         return  # an abandoned table has no votes to reveal
-    for line in reveal_lines(view, now.names):
-        await thread.send(_clip(line, kit.CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+    try:
+        for message in reveal_messages(reveal_lines(view, now.names)):
+            await thread.send(message, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.warning("table %s: the reveal was refused (status %s)", reply.table.id, exc.status)
 
 
 # ---------------------------------------------------------------------------- delivering a move
@@ -506,20 +546,14 @@ async def reaction_mode(svc: TableService, table_id: int, user_id: int) -> str:
     return (await svc.seat_pref(table_id, user_id, REACT_PREF)) or REACT_ASK
 
 
-def _secret_lines(text: str) -> list[str]:
-    lines = text.splitlines()[1:]
-    return [x for x in lines if not x.startswith("Your decision:")]
-
-
-VOTER_SEEN = re.compile(r"^Voter (\d+) is ")
-
-
-def enrich(lines: list[str], view: dict[str, Any], seat: int) -> list[str]:
-    """Add the criterion and your standing to each 'Voter N is …' line (a Mark just showed it to you)."""
+def enrich(events: Sequence[Event], view: dict[str, Any], seat: int) -> list[str]:
+    """Word a seat's private events, adding to each voter a Mark just showed it the criterion
+    and where the seat stands (from the event's data: ``what`` = voter_seen, ``voter``)."""
     out = []
-    for line in lines:
-        if m := VOTER_SEEN.match(line):
-            voter = view["voters"][int(m[1]) - 1]
+    for event in events:
+        line = event.text
+        if event.data.get("what") == "voter_seen":
+            voter = view["voters"][int(event.data["voter"])]
             if voter["criterion"]:
                 line += (
                     f" It counts {drawing.criterion_words(voter['criterion'])}; "
@@ -529,124 +563,21 @@ def enrich(lines: list[str], view: dict[str, Any], seat: int) -> list[str]:
     return out
 
 
-async def deliver(
-    client: discord.Client, reply: Reply, mover: int | None = None, passed: list[str] | None = None
-) -> SeatView | None:
-    """Post the move's board, DM each player concerned, auto-pass, summarise, reveal.
-
-    Returns the mover's fresh panel data (read with the other players' panels), or None.
-    """
-    svc = kit.service_of(client)
-    earlier: list[str] = []
-    passed = list(passed or [])
-    secrets: dict[int, list[str]] = {}
-    now = await table_now(svc, reply.table.id)
-    for _ in range(AUTO_PASS_LIMIT):
-        prompt = now.prompts[0] if now.prompts else None
-        if prompt is None or prompt.kind is not PromptKind.REACTION:
-            break
-        user = now.users[prompt.seat]
-        if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
-            break
-        try:
-            follow = await svc.act(reply.table.id, user, "pass", expected_version=now.version)
-        except TableError:
-            break
-        if reply.board is not None:
-            earlier += _events_only(_public_lines(reply.board.text))
-        for note in reply.private:
-            secrets.setdefault(note.user_id, []).extend(_secret_lines(note.text))
-        passed.append(f"{drawing.seat_tag(prompt.seat)} {now.names[prompt.seat]}")
-        reply = follow
-        now = await table_now(svc, reply.table.id)
-    lines = earlier + (_public_lines(reply.board.text) if reply.board else [])
-    # The kit's per-table delivery lock keeps boards in move order with /game's deliveries.
-    async with kit.delivery_turn(client, reply.table.id):
-        await post_round_summary(client, reply, now, lines)
-        await post_board(client, reply, now, earlier, passed)
-        mine = await _send_notes(client, reply, mover, secrets)
-    await post_reveal(client, reply, now)
-    if reply.board is not None and reply.board.finished:
-        await kit.close_thread(client, reply.table)
-    return mine
-
-
-async def _send_notes(
-    client: discord.Client, reply: Reply, mover: int | None, secrets: dict[int, list[str]]
-) -> SeatView | None:
-    """DM each player concerned their private events (a voter seen) and their panel."""
-    svc = kit.service_of(client)
-    notes = {n.user_id: n for n in reply.private}
-    todo: list[tuple[int, list[str]]] = []
-    for user in sorted(set(notes) | set(secrets)):
-        note = notes.get(user)
-        lines = secrets.get(user, []) + (_secret_lines(note.text) if note else [])
-        if user == mover and not lines:
-            continue  # the mover's panel answers them ephemerally
-        if note is not None and note.dm_ok is False:
-            continue
-        todo.append((user, lines))
-    wanted = [u for u, _ in todo] + ([mover] if mover is not None else [])
-    # Every panel of this delivery is read from one snapshot (users without a seat are left out).
-    panels = await svc.seat_views(reply.table.id, wanted) if wanted else {}
-    thread = None
-    for user, lines in todo:
-        now = panels.get(user)
-        if now is None:
-            continue
-        note = notes.get(user)
-        text = "\n".join([svc.thread_name(reply.table), *enrich(lines, now.view, now.seat)])
-        message = await panel_message(now, text, note.image if note is not None else None)
-        thread = thread or await kit.thread_of(client, reply.table)
-        await kit.send_private(client, reply.table, user, message, thread)
-    return panels.get(mover) if mover is not None else None
-
-
-# ---------------------------------------------------------------------------- acting
-
-
 async def answer_panel(interaction: discord.Interaction, message: dict[str, Any]) -> None:
-    """Answer ephemerally with a panel, then release its view.
-
-    discord.py gives an ephemeral message's view a 15-minute timeout task; every item here is a
-    restart-proof DynamicItem dispatched by custom id, so the stored view is not needed at all.
-    """
-    ui = message.get("view")
+    """Answer ephemerally with a panel (kit.answer releases a view of restart-proof items)."""
     await kit.answer(interaction, message.pop("content"), **message)
-    if ui is not None:
-        ui.stop()
 
 
-async def act(interaction: discord.Interaction, table_id: int, value: str, version: int | None) -> None:
-    """Play a move for the user, post it, and answer with their fresh panel (or what happened)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    svc = kit.service_of(interaction.client)
-    user = interaction.user.id
-    try:
-        reply = await svc.act(table_id, user, value, expected_version=version)
-    except TableError as exc:
-        await kit.answer(interaction, exc.sentence)
-        return
-    now = await deliver(interaction.client, reply, mover=user)
-    if now is None:
-        await kit.answer(interaction, reply.answer)
-        return
-    secret = next((n for n in reply.private if n.user_id == user), None)
-    lines = [reply.answer] + (enrich(_secret_lines(secret.text), now.view, now.seat) if secret else [])
-    if now.moves:
-        message = await panel_message(now, "\n".join(lines))
-        await answer_panel(interaction, message)
-    else:
-        await kit.answer(interaction, "\n".join(lines))
+async def show_panel(interaction: discord.Interaction, table_id: int | None, *, office: bool) -> None:
+    """Answer ephemerally with the user's panel (and office drawing and voters when asked).
 
-
-async def show_panel(interaction: discord.Interaction, table_id: int, *, office: bool) -> None:
-    """Answer ephemerally with the user's panel (and office drawing and voters when asked)."""
+    ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
+    """
 
     async def work() -> None:
         svc = kit.service_of(interaction.client)
-        now = await seat_now(svc, table_id, interaction.user.id)
+        found = table_id if table_id is not None else (await kit.table_here(interaction)).id
+        now = await seat_now(svc, found, interaction.user.id)
         message = await (office_message(svc, now, interaction.user.id) if office else panel_message(now))
         await answer_panel(interaction, message)
 
@@ -676,59 +607,12 @@ class MoveButton(kit.StampedMoveButton, prefix="ag:m", stamp=kit.VERSION):
     """A button that plays one move while the table is still at the version it was offered at."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the move."""
-        await act(interaction, self.table_id, self.value, int(self.stamp))
+        """Play the move (guarded, on the kit's one delivery path)."""
+        await kit.play(interaction, self.table_id, self.value, int(self.stamp))
 
 
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ag:s:(?P<table>\d+):(?P<version>\d+):(?P<n>\d)",
-):
+class MoveSelect(kit.StampedMoveSelect, prefix="ag:s", stamp=kit.VERSION, placeholder="Choose…"):
     """A select of moves (values are move codes or index tokens) tied to one table version."""
-
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        n: int,
-        offers: list[Choice] | None = None,
-        placeholder: str = "Choose…",
-        view: dict[str, Any] | None = None,
-    ) -> None:
-        options = []
-        for offer in (offers or [])[:SELECT_MAX]:
-            # move_value already keeps a value within Discord's 100 characters.
-            options.append(
-                discord.SelectOption(
-                    label=_clip(offer.label, 100),
-                    value=offer.value,
-                    description=hint(offer, view) if view is not None else None,
-                )
-            )
-        super().__init__(
-            discord.ui.Select(
-                placeholder=placeholder,
-                custom_id=f"ag:s:{table_id}:{version}:{n}",
-                options=options or [discord.SelectOption(label="(nothing to choose)", value="-")],
-                row=n,
-            )
-        )
-        self.table_id, self.version = table_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> MoveSelect:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        return cls(int(match["table"]), int(match["version"]), int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the chosen move."""
-        values = self.item.values
-        if not values or values[0] == "-":
-            await kit.answer(interaction, "There is nothing to choose right now.")
-            return
-        await act(interaction, self.table_id, values[0], self.version)
 
 
 DYNAMIC_ITEMS = (PanelButton, OfficeButton, MoveButton, MoveSelect)
@@ -757,9 +641,10 @@ class ArgentCog(commands.Cog):
             return []
         typed = current.strip().casefold()
         keep = COMMAND_FILTERS[command]
+        # Each value is a #version.index token: the same command sent twice applies once.
         found = [
-            app_commands.Choice(name=_clip(o.label, 100), value=o.value)
-            for o in now.moves
+            app_commands.Choice(name=_clip(o.label, 100), value=offered_value(now.version, index))
+            for index, o in enumerate(now.moves)
             if keep(o) and (not typed or typed in o.label.casefold())
         ]
         return found[:SELECT_MAX]
@@ -812,22 +697,31 @@ class ArgentCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
-            wanted = value.strip().casefold()
-            offer = next(
-                (
-                    o
-                    for o in now.moves
-                    if wanted in (o.value.casefold(), o.label.casefold(), move_of(o).code().casefold())
-                ),
-                None,
-            )
+            token = offered_token(value)
+            if token is not None:
+                # An autocompleted value: the service checks its version under the table's lock.
+                stamp, index = token
+                offer = now.moves[index] if stamp == now.version and index < len(now.moves) else None
+                played, version = value.strip(), None
+            else:
+                wanted = value.strip().casefold()
+                offer = next(
+                    (
+                        o
+                        for o in now.moves
+                        if wanted in (o.value.casefold(), o.label.casefold(), move_of(o).code().casefold())
+                    ),
+                    None,
+                )
+                # Typed text is read once, against the state it was typed at.
+                played, version = (offer.value, now.version) if offer else (value, None)
             if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.moves):
                 raise TableError(NOTHING[command])
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."
                 )
-            await act(interaction, table.id, offer.value if offer else value, now.version if offer else None)
+            await kit.play_now(interaction, table.id, played, version)
 
         await kit.guarded(interaction, work)
 
@@ -898,7 +792,7 @@ class ArgentCog(commands.Cog):
             closing = [o for o in now.moves if move_of(o).action in CLOSING]
             if not closing:
                 raise TableError("There is nothing to pass or end right now.")
-            await act(interaction, table.id, closing[0].value, now.version)
+            await kit.play_now(interaction, table.id, closing[0].value, now.version)
 
         await kit.guarded(interaction, work)
 
@@ -913,12 +807,8 @@ class ArgentCog(commands.Cog):
         await self._show(interaction, office=True)
 
     async def _show(self, interaction: discord.Interaction, *, office: bool) -> None:
-        try:
-            table = await kit.table_here(interaction)
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await show_panel(interaction, table.id, office=office)
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        await show_panel(interaction, None, office=office)
 
     @argent.command(name="voters")
     async def voters(self, interaction: discord.Interaction) -> None:
@@ -955,7 +845,10 @@ class ArgentCog(commands.Cog):
             )
             await kit.answer(interaction, said)
             if mode == REACT_PASS:
-                await _pass_if_waiting(self.bot, table.id, interaction.user.id)
+                # The service passes a window this player is being asked in right now.
+                follow = await svc.auto_play(table.id)
+                if follow is not None:
+                    await kit.deliver(self.bot, follow)
 
         await kit.guarded(interaction, work)
 
@@ -965,39 +858,24 @@ class ArgentCog(commands.Cog):
         await kit.answer(interaction, HELP)
 
 
-async def _pass_if_waiting(client: discord.Client, table_id: int, user_id: int) -> None:
-    """Pass a reaction window the user is being asked in right now (they just chose always-pass)."""
-    svc = kit.service_of(client)
-    now = await seat_now(svc, table_id, user_id)
-    prompt = asked(now)
-    if prompt is None or prompt.kind is not PromptKind.REACTION:
-        return
-    try:
-        reply = await svc.act(table_id, user_id, "pass", expected_version=now.version)
-    except TableError:
-        return
-    await deliver(client, reply, mover=user_id)
-
-
 # ---------------------------------------------------------------------------- hooks for /game
 
 
 async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's DM or "My private view" answer: its events, office drawing and panel."""
-    now = await seat_now(kit.service_of(client), table.id, note.user_id)
-    lines = enrich(_secret_lines(note.text), now.view, now.seat)
-    return await panel_message(
-        now, "\n".join([kit.service_of(client).thread_name(table), *lines]), note.image
-    )
+    """Build a seat's DM, "My private view" or answer to its click: its events, office, panel."""
+    svc = kit.service_of(client)
+    now = await seat_now(svc, table.id, note.user_id)
+    lines = enrich(note.events, now.view, now.seat)
+    return await panel_message(now, "\n".join([note.title or svc.thread_name(table), *lines]), note.image)
 
 
 async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:
-    """Build the thread message of a board delivered by /game (start, play): Argent's text and buttons."""
-    return board_args(board, await table_now(kit.service_of(client), board.table_id))
+    """Build the thread message of a board: Argent's words and buttons, from the board's data."""
+    return board_args(board)
 
 
 async def after_deliver(client: discord.Client, reply: Reply) -> None:
-    """After /game delivered a move: the round summary, the voter reveal, and any automatic pass."""
+    """After a move was delivered: at the end, the voter reveal."""
     svc = kit.service_of(client)
     if reply.board is None or not (reply.board.in_play or reply.board.finished):
         return  # a lobby line or an abandon vote
@@ -1007,22 +885,7 @@ async def after_deliver(client: discord.Client, reply: Reply) -> None:
         now = await table_now(svc, reply.table.id)
     except TableError:
         return
-    lines = _public_lines(reply.board.text) if reply.board else []
-    await post_round_summary(client, reply, now, lines)
     await post_reveal(client, reply, now)
-    prompt = now.prompts[0] if now.prompts else None
-    if prompt is None or prompt.kind is not PromptKind.REACTION:
-        return
-    user = now.users[prompt.seat]
-    if await reaction_mode(svc, reply.table.id, user) != REACT_PASS:
-        return
-    try:
-        follow = await svc.act(reply.table.id, user, "pass", expected_version=now.version)
-    except TableError:
-        return
-    await deliver(
-        client, follow, mover=user, passed=[f"{drawing.seat_tag(prompt.seat)} {now.names[prompt.seat]}"]
-    )
 
 
 def _register_kit_hooks() -> None:
@@ -1030,6 +893,7 @@ def _register_kit_hooks() -> None:
     kit.register_private_panel(KIND, private_panel)
     kit.register_board_panel(KIND, board_panel)
     kit.register_after_deliver(KIND, after_deliver)
+    kit.register_before_board(KIND, post_round_summary)
 
 
 async def setup(bot: commands.Bot) -> None:

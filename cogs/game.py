@@ -10,7 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.kit import (
+    CONTENT_LIMIT,
     DYNAMIC_ITEMS,
+    SAVED,
     THREAD_ARCHIVE_MINUTES,
     answer,
     board_send_args,
@@ -47,6 +49,41 @@ Anywhere: `/game mine` (tables waiting on you), `/game stats`, `/me pings`, `/ga
 `/game card name:<card>`. Tables have clocks: `/game new … options:clock=fast|normal|relaxed|none`."""
 
 
+PAGE_ROOM = CONTENT_LIMIT - 200
+"""A page's lines leave room for the line that says where the rest is."""
+
+
+def pages(lines: list[str], room: int = PAGE_ROOM) -> list[list[str]]:
+    """Split lines into pages that each fit in one message (a line too long is clipped)."""
+    found: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        line = line if len(line) <= room else line[: room - 1] + "…"
+        if found[-1] and used + len(line) + 1 > room:
+            found.append([])
+            used = 0
+        found[-1].append(line)
+        used += len(line) + 1
+    return found
+
+
+def page_of(lines: list[str], page: int, what: str, command: str) -> str:
+    """Return one page of a long list, saying which page it is and how many lines the others hold."""
+    split = pages(lines)
+    number = min(max(page, 1), len(split))
+    shown = split[number - 1]
+    if len(split) == 1:
+        return "\n".join(shown)
+    before = sum(len(p) for p in split[: number - 1])
+    after = len(lines) - before - len(shown)
+    tail = [f"Page {number} of {len(split)} ({len(lines)} {what})."]
+    if after:
+        tail.append(f"{after} more on later pages: `{command} page:{number + 1}`.")
+    if before:
+        tail.append(f"{before} on earlier pages.")
+    return "\n".join([*shown, " ".join(tail)])
+
+
 class GameCog(commands.Cog):
     """The /game commands shared by every game."""
 
@@ -75,12 +112,15 @@ class GameCog(commands.Cog):
         return [app_commands.Choice(name=h or "(defaults)", value=h) for h in hints]
 
     async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the user's own legal moves at this thread's table, by readable label."""
+        """Offer the user's own legal moves at this thread's table, by readable label.
+
+        Each value is a ``#version.index`` token: sent twice at once, it applies once.
+        """
         try:
             table = await table_here(interaction)
         except TableError:
             return []
-        found = await service_of(self.bot).choices(table.id, interaction.user.id, current)
+        found = await service_of(self.bot).choices(table.id, interaction.user.id, current, stamped=True)
         return [app_commands.Choice(name=c.label, value=c.value) for c in found]
 
     async def card_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
@@ -140,9 +180,15 @@ class GameCog(commands.Cog):
             svc = service_of(self.bot)
             table = await table_here(interaction)
             reply = await svc.join(table.id, interaction.user.id, interaction.user.display_name)
-            await deliver(self.bot, reply)
-            await greet(self.bot, table, interaction.user.id)
-            await answer(interaction, reply.answer)
+            interaction.extras[SAVED] = True
+            posted = await deliver(self.bot, reply)
+            reached = await greet(self.bot, table, interaction.user.id)
+            said = [reply.answer]
+            if not posted:
+                said.append("The thread refused my message, but your seat is taken.")
+            if not reached:
+                said.append("I could not DM you: use /game hand here once the game starts.")
+            await answer(interaction, " ".join(said))
 
         await guarded(interaction, work)
 
@@ -165,8 +211,10 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             reply = await service_of(self.bot).start(table.id, interaction.user.id)
-            await deliver(self.bot, reply)
-            await answer(interaction, reply.answer)
+            interaction.extras[SAVED] = True
+            posted = await deliver(self.bot, reply)
+            refused = " The thread refused the board: `/game status` shows it." if not posted else ""
+            await answer(interaction, reply.answer + refused)
 
         await guarded(interaction, work)
 
@@ -177,12 +225,8 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(move=move_choices)
     async def play_move(self, interaction: discord.Interaction, move: str) -> None:
         """Play a move at this thread's table."""
-        try:
-            table = await table_here(interaction)
-        except TableError as exc:
-            await answer(interaction, exc.sentence)
-            return
-        await play(interaction, table.id, move, None)
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        await play(interaction, None, move, None)
 
     @game.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -200,12 +244,7 @@ class GameCog(commands.Cog):
     @game.command(name="hand")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Show your private view of this table (only you see it)."""
-        try:
-            table = await table_here(interaction)
-        except TableError as exc:
-            await answer(interaction, exc.sentence)
-            return
-        await show_private(interaction, table.id)
+        await show_private(interaction)
 
     @game.command(name="log")
     async def log_(self, interaction: discord.Interaction) -> None:
@@ -233,7 +272,10 @@ class GameCog(commands.Cog):
         await guarded(interaction, work)
 
     @game.command(name="mine")
-    async def mine(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page="Which page of the list (1 is the oldest waits)")
+    async def mine(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
+    ) -> None:
         """List the tables waiting on you, oldest first."""
 
         async def work() -> None:
@@ -251,7 +293,7 @@ class GameCog(commands.Cog):
                 else:
                     time_left = f"waiting since <t:{int(w.since)}:R>"
                 lines.append(f"{where}{w.title} — {w.decision} — {time_left}")
-            await answer(interaction, "\n".join(lines))
+            await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)
 

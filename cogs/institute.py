@@ -19,7 +19,7 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -29,17 +29,18 @@ from discord.ext import commands
 import render
 from cogs import kit
 from rules.contract import MalformedMove, Move
-from service import Choice, Reply, TableError, TableRecord, TableService
+from service import Choice, Offer, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
 """The Action Cards, in the order the die selects offer them (names as in VIEW.md)."""
-QUIET = frozenset({"assign", "reroll", "refill"})
-"""Phase I steps that post nothing in the thread: only the player's own panel changes."""
 CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
 ROMAN = ("I", "II", "III", "IV", "V")
+NOT_A_PANEL = "That control belongs on your private panel: open it with /institute panel."
+DICE = frozenset("1234")
+"""The values of the reroll select's options (anything else is forged)."""
 BUTTONS_MAX = 20
 SELECT_MAX = 25
 LABEL_MAX = 80
@@ -263,24 +264,29 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     """Build a seat's full panel for a private note (the kit's DMs, My private view, /game hand)."""
     svc = kit.service_of(client)
     panel = await seat_panel(svc, table.id, note.user_id)
-    events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
-    return await panel_message(svc, panel, "\n".join(events))
+    return await panel_message(svc, panel, "\n".join(e.text for e in note.events))
 
 
 # ---------------------------------------------------------------------------- acting
 
 
-async def deliver(client: discord.Client, reply: Reply, mover: int, *, quiet: bool) -> None:
-    """Deliver through the kit, minus the mover's DM (their panel is refreshed in place).
+def seat_stamp(now: SeatView) -> str:
+    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
+    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
 
-    ``quiet`` also keeps a Phase I reroll or refill out of the thread: the dice are public, but a
-    board per reroll would bury the thread while both players plan; the next board shows them.
+
+def on_own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
+
+    A panel click replaces the message it came from; a forged click on a public message (the
+    board) must never turn it into someone's private panel.
     """
-    others = tuple(note for note in reply.private if note.user_id != mover)
-    reply = replace(reply, board=None if quiet else reply.board, private=others)
-    async with kit.delivery_turn(client, reply.table.id):
-        await kit.post(client, reply)
-    await kit.after_delivery(client, reply)
+    message = interaction.message
+    if message is None or interaction.client.user is None:
+        return False
+    if message.author.id != interaction.client.user.id:
+        return False
+    return message.flags.ephemeral or interaction.guild_id is None
 
 
 async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
@@ -291,38 +297,36 @@ async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> No
 
 
 async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
-    """Play a move from a panel: check the panel is current, act, post, refresh the panel."""
-    if not interaction.response.is_done():
-        await interaction.response.defer()
-    svc = kit.service_of(interaction.client)
-    user = interaction.user.id
-    try:
-        panel = await seat_panel(svc, table_id, user)
-        if fingerprint(panel) != fp:
-            note = "That panel was out of date (you or the game moved on): here is the current one."
-            await _edit(interaction, await panel_message(svc, panel, note))
-            return
-        step = panel.view["step"]
-        reply = await svc.act(table_id, user, code, expected_version=None)
-    except TableError as exc:
-        await interaction.followup.send(exc.sentence, ephemeral=True)
-        return
-    quiet = step == "assign" and code.split(" ", 1)[0] in QUIET
-    await deliver(interaction.client, reply, user, quiet=quiet)
-    try:
-        fresh = await seat_panel(svc, table_id, user)
-    except TableError as exc:
-        await interaction.followup.send(exc.sentence, ephemeral=True)
-        return
-    await _edit(interaction, await panel_message(svc, fresh, reply.answer))
+    """Play a move from a panel (guarded) on the kit's one path; the service checks the panel's
+    fingerprint under the table's lock, and an out-of-date panel is replaced, not obeyed.
 
-
-async def show_panel(interaction: discord.Interaction, table_id: int) -> None:
-    """Answer ephemerally with the user's panel."""
+    The clicked panel is replaced by the fresh one (with what the move did); the board is a new
+    thread message only when the turn passes, else the living board is edited, so Phase I's
+    steps (assignments show nothing at all, rerolls only edit the board) do not flood the thread.
+    """
+    if not on_own_panel(interaction):
+        await kit.answer(interaction, NOT_A_PANEL)
+        return
 
     async def work() -> None:
         svc = kit.service_of(interaction.client)
-        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id))
+        try:
+            await kit.play_now(interaction, table_id, code, None, edit=True, offer=Offer(fp, seat_stamp))
+        except StaleOffer:
+            note = "That panel was out of date (you or the game moved on): here is the current one."
+            fresh = await seat_panel(svc, table_id, interaction.user.id)
+            await _edit(interaction, await panel_message(svc, fresh, note))
+
+    await kit.guarded(interaction, work, update=True)
+
+
+async def show_panel(interaction: discord.Interaction, table_id: int | None) -> None:
+    """Answer ephemerally with the user's panel (``table_id`` None: this thread's table)."""
+
+    async def work() -> None:
+        svc = kit.service_of(interaction.client)
+        found = table_id if table_id is not None else (await kit.table_here(interaction)).id
+        message = await panel_message(svc, await seat_panel(svc, found, interaction.user.id))
         await kit.answer(interaction, message.pop("content"), **message)
 
     await kit.guarded(interaction, work)
@@ -359,40 +363,13 @@ class MoveButton(kit.StampedMoveButton, prefix="ins:m", stamp=kit.FINGERPRINT):
         await act(interaction, self.table_id, self.stamp, self.value)
 
 
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ins:s:(?P<table>\d+):(?P<fp>[0-9a-f]{8}):(?P<n>\d)",
-):
-    """A select of legal moves (when there are too many for buttons)."""
+class MoveSelect(kit.StampedMoveSelect, prefix="ins:s", stamp=kit.FINGERPRINT, placeholder="Choose…"):
+    """A select of legal moves (when there are too many for buttons), valid while the panel
+    keeps its fingerprint."""
 
-    def __init__(
-        self, table_id: int, fp: str, n: int, choices: list[Choice] | None = None, placeholder: str = ""
-    ) -> None:
-        options = [discord.SelectOption(label=_clip(c.label, 100), value=c.value) for c in choices or []]
-        super().__init__(
-            discord.ui.Select(
-                placeholder=_clip(placeholder or "Choose…", 150),
-                custom_id=f"ins:s:{table_id}:{fp}:{n}",
-                options=options or [discord.SelectOption(label="(nothing)", value="-")],
-                row=n,
-            )
-        )
-        self.table_id, self.fp = table_id, fp
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> MoveSelect:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        return cls(int(match["table"]), match["fp"], int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the chosen move."""
-        values = self.item.values
-        if not values or values[0] == "-":
-            await kit.answer(interaction, "There is nothing to choose right now.")
-            return
-        await act(interaction, self.table_id, self.fp, values[0])
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
+        """Play the chosen move from the panel."""
+        await act(interaction, self.table_id, self.stamp, value)
 
 
 class DieSelect(
@@ -521,10 +498,11 @@ class RerollSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Spend a Reroll Cube on the chosen dice; this message becomes the fresh panel."""
-        dice = sorted(int(v) for v in self.item.values if v.isdigit())
-        if not dice:
-            await kit.answer(interaction, "Pick at least one die.")
+        values = self.item.values
+        if not values or not set(values) <= DICE:
+            await kit.answer(interaction, "Pick at least one die from the list.")
             return
+        dice = sorted(int(v) for v in values)
         await act(interaction, self.table_id, self.fp, Move.of("reroll", dice=dice).code())
 
 
@@ -552,12 +530,8 @@ class InstituteCog(commands.Cog):
     @institute.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your private panel for this thread's Institute game (only you see it)."""
-        try:
-            table = await kit.table_here(interaction)
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await show_panel(interaction, table.id)
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        await show_panel(interaction, None)
 
     @institute.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -14,23 +14,38 @@ import io
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
-from rules.contract import Move
-from service import Board, Choice, PrivateNote, Reply, TableError, TableRecord, TableService
+from rules.contract import Event, Move
+from service import (
+    MILESTONE,
+    Board,
+    Choice,
+    Offer,
+    PrivateNote,
+    Reply,
+    TableError,
+    TableRecord,
+    TableService,
+)
 
 log = logging.getLogger("conclave.cogs")
 T = TypeVar("T")
 
 CONTENT_LIMIT = 2000
 """Discord's limit on a message's text."""
+CUT_ROOM = 60
+"""Room kept at the end of a message that had to be cut, for the line that says so."""
 CODE_BLOCK_LIMIT = 1500
 """Longer text views travel as a .txt attachment instead of a code block."""
 SORRY = "Something went wrong on my side; nothing was changed. Please try again."
+SORRY_SAVED = "That went through, but something went wrong while showing it: `/game status` shows the table."
+SAVED = "conclave_saved"
+"""Marks an interaction whose move the store already accepted (a later failure must say so)."""
 ANSWERED = "conclave_answered"
 """Marks an interaction whose failure the player was already told about."""
 DM_CLOSED = 50007
@@ -48,9 +63,9 @@ async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> 
     """Answer ephemerally, whether or not the interaction was deferred."""
     kwargs.setdefault("ephemeral", True)
     if interaction.response.is_done():
-        await interaction.followup.send(_clip(text), **kwargs)
+        await interaction.followup.send(fit_message(text), **kwargs)
     else:
-        await interaction.response.send_message(_clip(text), **kwargs)
+        await interaction.response.send_message(fit_message(text), **kwargs)
     view = kwargs.get("view")
     if kwargs["ephemeral"] and isinstance(view, discord.ui.View) and _restart_proof(view):
         # discord.py keeps an ephemeral message's view with a 15-minute timeout task; items
@@ -62,11 +77,20 @@ def _restart_proof(view: discord.ui.View) -> bool:
     return all(isinstance(item, discord.ui.DynamicItem) for item in view.children)
 
 
-async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[T]]) -> T | None:
-    """Defer ephemerally, run the work, and turn a TableError into a short ephemeral answer."""
+async def guarded(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[T]], *, update: bool = False
+) -> T | None:
+    """Acknowledge at once, run the work, and turn a TableError into a short ephemeral answer.
+
+    Every command and component goes through here before any database read: rendering and the
+    store may pass Discord's 3 seconds. ``update`` (a panel's own components) defers as an
+    update of the message the click came from, so the work may replace that panel.
+    """
     if not interaction.response.is_done():
-        # Rendering and the store may pass Discord's 3 seconds: acknowledge first.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if update and interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         return await work()
     except TableError as exc:
@@ -76,7 +100,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         # Tell the player at once, then let the error reach the logs and the error handlers.
         interaction.extras[ANSWERED] = True
         with contextlib.suppress(discord.HTTPException):
-            await answer(interaction, SORRY)
+            await answer(interaction, SORRY_SAVED if interaction.extras.get(SAVED) else SORRY)
         raise
 
 
@@ -108,6 +132,14 @@ def _clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def fit_message(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Fit text in one message, saying so when something had to be left out (never silently)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - CUT_ROOM
+    return text[:keep] + f"\n… ({len(text) - keep} more characters not shown)"
+
+
 def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> tuple[str, list[discord.File]]:
     """Combine text with the view (an image, a code block, or a .txt file when long)."""
     files: list[discord.File] = []
@@ -118,7 +150,7 @@ def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> t
             text = f"{text}\n```\n{view_text}\n```"
         else:
             files.append(discord.File(io.BytesIO(view_text.encode()), filename=f"{stem}.txt"))
-    return _clip(text), files
+    return fit_message(text), files
 
 
 BoardItems = Callable[[Board], list[discord.ui.Item]]
@@ -126,11 +158,13 @@ PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
 BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
 PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
 AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
+BeforeBoard = Callable[[discord.Client, Reply], Awaitable[str | None]]
 _BOARD_ITEMS: dict[str, BoardItems] = {}
 _PRIVATE_ITEMS: dict[str, PrivateItems] = {}
 _BOARD_PANELS: dict[str, BoardPanel] = {}
 _PRIVATE_PANELS: dict[str, PrivatePanel] = {}
 _AFTER_DELIVER: dict[str, AfterDeliver] = {}
+_BEFORE_BOARD: dict[str, BeforeBoard] = {}
 _ON_FINISH: list[AfterDeliver] = []
 THREAD_ARCHIVE_MINUTES = 10080
 """The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
@@ -179,6 +213,17 @@ def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
     is closed. Its errors are logged (without their text) and never break the delivery.
     """
     _AFTER_DELIVER[kind] = hook
+
+
+def register_before_board(kind: str, hook: BeforeBoard) -> None:
+    """Let a game's cog head a board of its tables with a few lines (a round's summary).
+
+    ``hook(client, reply)`` runs under the table's delivery lock, before the board is shown, and
+    returns the heading or None. A headed board starts a new thread message, heading first (one
+    message, not two; a heading too long to share it goes just before). Its errors are logged
+    (without their text) and never break the delivery.
+    """
+    _BEFORE_BOARD[kind] = hook
 
 
 def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
@@ -283,6 +328,16 @@ class _Deliveries:
     """The id of the last board message posted with buttons in each table's thread."""
     closed: set[int] = field(default_factory=set)
     """Tables whose thread was already closed (a second close would repeat the closing line)."""
+    edits: dict[int, tuple[int, Board]] = field(default_factory=dict)
+    """The newest board waiting to be drawn over each table's living board (message id, board)."""
+    edited: dict[int, float] = field(default_factory=dict)
+    """When each table's living board was last edited (event loop time)."""
+    headings: dict[int, str] = field(default_factory=dict)
+    """The heading (a round's summary) each table's living board opened with."""
+    shown: dict[int, tuple[Event, ...]] = field(default_factory=dict)
+    """The public events each table's living board shows (the turn so far)."""
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    """Edits waiting for their turn (kept so they are not garbage-collected)."""
 
 
 def _deliveries(client: discord.Client) -> _Deliveries:
@@ -309,51 +364,189 @@ async def delivery_turn(client: discord.Client, table_id: int) -> AsyncIterator[
         yield
 
 
-async def deliver(client: discord.Client, reply: Reply) -> bool:
-    """Post a reply's board, send each private note by DM, run the game's hook, close if over.
+async def deliver(client: discord.Client, reply: Reply, *, mover: int | None = None) -> bool:
+    """Deliver a reply: the one path every game's moves take to Discord.
 
-    Return False when the thread refused the board (the move itself is saved all the same).
+    Under the table's delivery lock: the board (a new thread message when the turn passes, else
+    an edit of the turn's living board), then each private note by DM (never the ``mover``'s:
+    the caller answers that player's click with it). Then the game's after-delivery hook, and
+    the thread closes when the game ended. Discord refusing the board (403/50013) or a DM never
+    stops the rest; return False when the thread refused the board (the move is saved anyway).
     """
     async with delivery_turn(client, reply.table.id):
-        posted = await post(client, reply)
+        posted = await post(client, reply, mover=mover)
     await after_delivery(client, reply)
     return posted
 
 
-async def post(client: discord.Client, reply: Reply) -> bool:
-    """Post the board in the thread (unless quiet or older than one already posted) and the DMs.
+EDIT_SPACING = 1.0
+"""Seconds between two edits of one living board: Discord's rate limit is about 5 per 5 s."""
+
+
+async def post(client: discord.Client, reply: Reply, *, mover: int | None = None) -> bool:
+    """Show the board in the thread (unless quiet or older than one already shown) and send the DMs.
 
     Call it while holding ``delivery_turn(client, reply.table.id)``; ``deliver`` does. Return
     False when Discord refused the board; the DMs are sent either way.
     """
     thread = await thread_of(client, reply.table)
     board = reply.board
-    memory = _deliveries(client)
     posted = True
     if board is not None and thread is not None and not board.quiet:
-        newest = memory.posted.get(board.table_id, -1)
-        if board.version < newest:
-            # A newer board already shows the table; an older one would mislead.
-            log.info("table %s: board v%s skipped, v%s already posted", board.table_id, board.version, newest)
-        else:
-            try:
-                sent = await thread.send(**await board_send_args(client, board))
-            except discord.HTTPException as exc:
-                # The move is saved: the players still get their DMs, /game status shows the board.
-                log.warning(
-                    "table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status
-                )
-                posted = False
-            else:
-                memory.posted[board.table_id] = board.version
-                if board.in_play:
-                    memory.boards[board.table_id] = sent.id
+        heading = await _before_board(client, reply)
+        if heading:
+            board = replace(board, fresh=True)  # the heading opens a new message
+        posted = await _show_board(client, thread, board, heading)
     for note in reply.private:
-        if note.dm_ok is False:
+        if note.dm_ok is False or note.user_id == mover:
             continue
+        if note.mover and not note.events:
+            continue  # the mover's follow-up decisions belong on the answer to its click
         message = await private_send_args(client, reply.table, note)
         await send_private(client, reply.table, note.user_id, message, thread)
     return posted
+
+
+async def _before_board(client: discord.Client, reply: Reply) -> str | None:
+    """Run the kind's before-board hook; return the heading it gives the board, if any."""
+    hook = _BEFORE_BOARD.get(reply.table.kind)
+    if hook is None:
+        return None
+    try:
+        return await hook(client, reply)
+    except Exception as exc:
+        _log_failure(reply.table.id, f"the {reply.table.kind} before-board hook", exc)
+        return None
+
+
+async def _show_board(
+    client: discord.Client, thread: discord.abc.Messageable, board: Board, heading: str | None = None
+) -> bool:
+    """Post a fresh board, or edit the turn's living board in place; False when Discord refused."""
+    memory = _deliveries(client)
+    newest = memory.posted.get(board.table_id, -1)
+    if board.version < newest:
+        # A newer board already shows the table; an older one would mislead.
+        log.info("table %s: board v%s skipped, v%s already shown", board.table_id, board.version, newest)
+        return True
+    living = memory.boards.get(board.table_id)
+    if not board.fresh and board.in_play and living is not None and isinstance(thread, discord.Thread):
+        memory.posted[board.table_id] = board.version
+        return await _edit_board(client, thread, living, _with_turn_events(memory, board))
+    message = await board_send_args(client, board)
+    try:
+        if heading:
+            joined = f"{heading}\n{message.get('content', '')}"
+            if len(joined) <= CONTENT_LIMIT:
+                message["content"] = joined
+            else:
+                await thread.send(fit_message(heading), allowed_mentions=discord.AllowedMentions.none())
+        sent = await thread.send(**message)
+    except discord.HTTPException as exc:
+        # The move is saved: the players still get their DMs, /game status shows the board.
+        log.warning("table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status)
+        return False
+    memory.posted[board.table_id] = board.version
+    memory.edits.pop(board.table_id, None)
+    memory.shown[board.table_id] = _trim(board.events)
+    memory.headings[board.table_id] = heading or ""
+    if board.in_play:
+        memory.boards[board.table_id] = sent.id
+    return True
+
+
+TURN_TEXT = 1300
+"""The living board keeps the turn's events within about this many characters (a message holds
+2000): the oldest lines drop off first, a milestone (a reveal) never."""
+
+
+def _trim(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """Drop the oldest non-milestone events until the turn's lines fit ``TURN_TEXT``."""
+    kept = list(events)
+    while sum(len(e.text) + 1 for e in kept) > TURN_TEXT:
+        oldest = next((k for k, e in enumerate(kept) if not e.data.get(MILESTONE)), None)
+        if oldest is None:
+            break
+        del kept[oldest]
+    return tuple(kept)
+
+
+def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
+    """Return the board with the events its living message already shows before its own.
+
+    The living board tells the whole turn so far, not only the last step.
+    """
+    shown = memory.shown.get(board.table_id, ())
+    events = _trim((*shown, *board.events))
+    memory.shown[board.table_id] = events
+    mine = set(map(id, board.events))
+    earlier = [e for e in events if id(e) not in mine]
+    if not earlier:
+        return replace(board, events=events)
+    # The service's text starts with this step's events: the earlier ones go above them.
+    text = "\n".join([*(e.text for e in earlier), board.text])
+    return replace(board, events=events, text=text)
+
+
+async def _edit_board(client: discord.Client, thread: discord.Thread, message_id: int, board: Board) -> bool:
+    """Edit the living board, at most once per ``EDIT_SPACING`` per table (later edits coalesce).
+
+    An edit due sooner waits in the background and only the newest board is drawn then, so a
+    burst of steps costs one edit.
+    """
+    memory = _deliveries(client)
+    loop = asyncio.get_running_loop()
+    pending = memory.edits.get(board.table_id)
+    memory.edits[board.table_id] = (message_id, board)
+    if pending is not None:
+        return True  # an edit is already scheduled: it will show this board
+    wait = memory.edited.get(board.table_id, float("-inf")) + EDIT_SPACING - loop.time()
+    if wait <= 0:
+        return await _flush_edit(client, thread, board.table_id)
+
+    async def later() -> None:
+        await asyncio.sleep(wait)
+        async with delivery_turn(client, board.table_id):
+            await _flush_edit(client, thread, board.table_id)
+
+    task = asyncio.create_task(later())
+    memory.tasks.add(task)
+    task.add_done_callback(memory.tasks.discard)
+    return True
+
+
+async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: int) -> bool:
+    """Apply the newest pending edit of a table's living board; False when Discord refused it."""
+    memory = _deliveries(client)
+    pending = memory.edits.pop(table_id, None)
+    if pending is None:
+        return True
+    message_id, board = pending
+    if memory.boards.get(table_id) != message_id:
+        return True  # a fresh board was posted meanwhile
+    message = await board_send_args(client, board)
+    message.pop("allowed_mentions", None)
+    heading = memory.headings.get(table_id)
+    if heading and len(heading) + len(message.get("content", "")) < CONTENT_LIMIT:
+        message["content"] = f"{heading}\n{message.get('content', '')}"  # the living board keeps it
+    files = message.pop("files", [])
+    message.setdefault("view", None)
+    memory.edited[table_id] = asyncio.get_running_loop().time()
+    try:
+        await thread.get_partial_message(message_id).edit(attachments=files, **message)
+    except discord.NotFound:
+        # The living board was deleted: the next board starts a new message.
+        memory.boards.pop(table_id, None)
+        try:
+            sent = await thread.send(**await board_send_args(client, board))
+        except discord.HTTPException as exc:
+            log.warning("table %s: board v%s not posted (status %s)", table_id, board.version, exc.status)
+            return False
+        memory.boards[table_id] = sent.id
+    except discord.HTTPException as exc:
+        log.warning("table %s: board v%s not edited (status %s)", table_id, board.version, exc.status)
+        return False
+    return True
 
 
 async def after_delivery(client: discord.Client, reply: Reply) -> None:
@@ -439,7 +632,11 @@ async def send_private(
     message: dict[str, Any],
     thread: discord.abc.Messageable | None = None,
 ) -> bool:
-    """DM a seated user; when DMs are closed, say so in the thread and record it. Return success."""
+    """DM a seated user; when DMs are closed, say so in the thread and record it. Return success.
+
+    Never raises for Discord's refusals: a closed DM (50007) and a thread refusing the fallback
+    line (403/50013) are logged, and the caller goes on with the others' DMs and the answer.
+    """
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(**message)
@@ -451,17 +648,20 @@ async def send_private(
         await service_of(client).set_dm_ok(table.id, user_id, False)
         thread = thread or await thread_of(client, table)
         if thread is not None:
-            await thread.send(
-                f"<@{user_id}>, I can't DM you: use /game hand (or the My private view button).",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
+            try:
+                await thread.send(
+                    f"<@{user_id}>, I can't DM you: use /game hand (or the My private view button).",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+            except discord.HTTPException as refused:
+                log.warning("table %s: closed-DM notice refused (status %s)", table.id, refused.status)
         return False
     return True
 
 
 async def greet(
     client: discord.Client, table: TableRecord, user_id: int, thread: discord.abc.Messageable | None = None
-) -> None:
+) -> bool:
     """DM a newly seated player, which also checks that DMs reach them, and record the answer."""
     svc = service_of(client)
     hello = (
@@ -470,39 +670,103 @@ async def greet(
     )
     if await send_private(client, table, user_id, {"content": hello}, thread):
         await svc.set_dm_ok(table.id, user_id, True)
+        return True
+    return False
 
 
-async def show_private(interaction: discord.Interaction, table_id: int) -> None:
-    """Answer ephemerally with the user's private view of a table (refusing non-seated users)."""
+async def show_private(interaction: discord.Interaction, table_id: int | None = None) -> None:
+    """Answer ephemerally with the user's private view of a table (refusing non-seated users).
+
+    ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
+    """
 
     async def work() -> None:
         svc = service_of(interaction.client)
-        note = await svc.hand(table_id, interaction.user.id)
-        message = await private_send_args(interaction.client, await svc.table(table_id), note)
+        found = table_id if table_id is not None else (await table_here(interaction)).id
+        note = await svc.hand(found, interaction.user.id)
+        message = await private_send_args(interaction.client, await svc.table(found), note)
         await answer(interaction, message.pop("content"), **message)
 
     await guarded(interaction, work)
 
 
+BOARD_REFUSED = "Your move counted, but the thread refused the board: `/game status` shows it."
+
+
 async def play(
-    interaction: discord.Interaction, table_id: int, move: str | Move, version: int | None
+    interaction: discord.Interaction,
+    table_id: int | None,
+    move: str | Move,
+    version: int | None,
+    *,
+    edit: bool = False,
 ) -> None:
-    """Play a move for the user, post the outcome, and confirm ephemerally."""
+    """Play a move for the user (guarded: acknowledged first), deliver it and answer truly.
+
+    ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
+    """
 
     async def work() -> None:
-        svc = service_of(interaction.client)
-        reply = await svc.act(table_id, interaction.user.id, move, expected_version=version)
-        # The move that the store accepted first takes the delivery lock first (nothing yields
-        # between act returning and the lock), so boards go out in version order.
-        async with delivery_turn(interaction.client, table_id):
-            posted = await post(interaction.client, reply)
-        said = (
-            reply.answer if posted else f"{reply.answer} I could not post the board: /game status shows it."
-        )
-        await answer(interaction, said, **undo_offer(reply))
-        await after_delivery(interaction.client, reply)
+        found = table_id if table_id is not None else (await table_here(interaction)).id
+        await play_now(interaction, found, move, version, edit=edit)
 
-    await guarded(interaction, work)
+    await guarded(interaction, work, update=edit)
+
+
+async def play_now(
+    interaction: discord.Interaction,
+    table_id: int,
+    move: str | Move,
+    version: int | None,
+    *,
+    edit: bool = False,
+    offer: Offer | None = None,
+) -> None:
+    """Inside ``guarded``: act, deliver on the one path, answer the mover with its panel.
+
+    The answer says what happened (the move counted; the thread refused the board) and carries
+    the mover's follow-up decisions (its private panel), so a turn of several steps needs no
+    ping and no DM. ``edit`` answers by replacing the panel the click came from; ``offer`` is
+    the panel's stamp, checked by the service under the table's lock.
+    """
+    client = interaction.client
+    svc = service_of(client)
+    user = interaction.user.id
+    reply = await svc.act(table_id, user, move, expected_version=version, offer=offer)
+    interaction.extras[SAVED] = True
+    # The move that the store accepted first takes the delivery lock first (nothing yields
+    # between act returning and the lock), so boards go out in version order.
+    async with delivery_turn(client, table_id):
+        posted = await post(client, reply, mover=user)
+    said = reply.answer if posted else f"{reply.answer} {BOARD_REFUSED}"
+    try:
+        await answer_mover(interaction, reply, said, edit=edit)
+    except discord.HTTPException as exc:
+        # The interaction expired or Discord refused the panel: the move stands, the board shows it.
+        log.warning("table %s: the mover's answer failed (status %s)", table_id, exc.status)
+    finally:
+        await after_delivery(client, reply)
+
+
+async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str, *, edit: bool) -> None:
+    """Answer the player who moved: the sentence, then its panel when it has more to decide."""
+    client = interaction.client
+    note = next((n for n in reply.private if n.user_id == interaction.user.id), None)
+    if note is None and edit:
+        with contextlib.suppress(TableError):
+            note = await service_of(client).hand(reply.table.id, interaction.user.id)
+    if note is None:
+        await answer(interaction, said, **undo_offer(reply))
+        return
+    message = await private_send_args(client, reply.table, note)
+    _add_undo(message, reply)
+    content = f"{said}\n{message.pop('content', '')}".strip()
+    if edit:
+        files = message.pop("files", [])
+        message.setdefault("view", None)
+        await interaction.edit_original_response(content=_clip(content), attachments=files, **message)
+        return
+    await answer(interaction, content, **message)
 
 
 # ---------------------------------------------------------------------- restart-proof components
@@ -629,28 +893,66 @@ class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
         await play(interaction, self.table_id, self.value, int(self.stamp))
 
 
-class PlayMoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"cc:ms:(?P<table>\d+):(?P<version>\d+)",
-):
-    """A select of moves (values are move codes or index tokens) tied to one table version."""
+SELECT_LIMIT = 25
+"""Discord's limit on a select's options."""
 
-    def __init__(self, table_id: int, version: int, choices: tuple[Choice, ...] | list[Choice] = ()) -> None:
-        options = [discord.SelectOption(label=_clip(c.label), value=c.value) for c in choices[:25]]
+
+class StampedMoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"cc:stamped-select:(?P<table>\d+):(?P<stamp>\d+)(?::(?P<n>\d))?",
+):
+    """Base of the restart-proof selects of moves: ``<prefix>:<table>:<stamp>[:<n>]``.
+
+    Beside ``StampedMoveButton``: the stamp ties the select to the state it was offered at
+    (``VERSION`` or ``FINGERPRINT``), ``n`` tells apart several selects of one panel (and is
+    their row). Option values are move codes or index tokens; a subclass names its prefix and
+    stamp pattern in its class line and, unless it plays at a table version, overrides ``play``.
+    """
+
+    prefix: ClassVar[str] = "cc:stamped-select"
+    placeholder: ClassVar[str] = "Choose your move…"
+
+    def __init_subclass__(cls, *, prefix: str, stamp: str, placeholder: str = "Choose your move…") -> None:
+        super().__init_subclass__(
+            template=rf"{re.escape(prefix)}:(?P<table>\d+):(?P<stamp>{stamp})(?::(?P<n>\d))?"
+        )
+        cls.prefix, cls.placeholder = prefix, placeholder
+
+    def __init__(
+        self,
+        table_id: int,
+        stamp: int | str,
+        n: int | None = None,
+        choices: Sequence[Choice] = (),
+        placeholder: str | None = None,
+        *,
+        hints: Sequence[str | None] = (),
+    ) -> None:
+        options = [
+            discord.SelectOption(
+                label=_clip(c.label, 100),
+                value=c.value,
+                description=_clip(hints[k], 100) if k < len(hints) and hints[k] else None,
+            )
+            for k, c in enumerate(list(choices)[:SELECT_LIMIT])
+        ]
+        custom_id = f"{self.prefix}:{table_id}:{stamp}" + ("" if n is None else f":{n}")
         select: discord.ui.Select = discord.ui.Select(
-            placeholder="Choose your move…",
-            custom_id=f"cc:ms:{table_id}:{version}",
+            placeholder=_clip(placeholder or self.placeholder, 150),
+            custom_id=custom_id,
             options=options or [discord.SelectOption(label="(nothing to choose)", value="-")],
+            row=n,
         )
         super().__init__(select)
-        self.table_id, self.version = table_id, version
+        self.table_id, self.stamp, self.n = table_id, str(stamp), n
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> PlayMoveSelect:
-        """Rebuild the select from its custom id (the options come back with the interaction)."""
-        return cls(int(match["table"]), int(match["version"]))
+    ) -> Self:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        n = match["n"]
+        return cls(int(match["table"]), match["stamp"], None if n is None else int(n))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen move."""
@@ -658,7 +960,33 @@ class PlayMoveSelect(
         if not values or values[0] == "-":
             await answer(interaction, "There is nothing to choose right now.")
             return
-        await play(interaction, self.table_id, values[0], self.version)
+        await self.play(interaction, values[0])
+
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
+        """Play a chosen value at the table version of the stamp (guarded, one delivery path)."""
+        await play(interaction, self.table_id, value, int(self.stamp))
+
+
+class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
+    """A select of moves (values are move codes or index tokens) tied to one table version."""
+
+    def __init__(
+        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), n: int | None = None
+    ) -> None:
+        super().__init__(table_id, version, n, choices)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
+        n = match["n"]
+        return cls(int(match["table"]), match["stamp"], (), None if n is None else int(n))
+
+    @property
+    def version(self) -> int:
+        """Return the table version the select was offered at."""
+        return int(self.stamp)
 
 
 class UndoButton(
@@ -698,6 +1026,19 @@ async def take_back(interaction: discord.Interaction, table_id: int, version: in
         await answer(interaction, reply.answer)
 
     await guarded(interaction, work)
+
+
+def _add_undo(message: dict[str, Any], reply: Reply) -> None:
+    """Put the Undo button on a mover's panel when it has room (a full panel keeps /game undo)."""
+    view = message.get("view")
+    board = reply.board
+    if board is None or not board.in_play:
+        return
+    if view is None:
+        message.update(undo_offer(reply))
+    elif isinstance(view, discord.ui.View):
+        with contextlib.suppress(ValueError):
+            view.add_item(UndoButton(reply.table.id, board.version))
 
 
 def undo_offer(reply: Reply) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def drawings(kind: str) -> tuple[Drawing | None, Drawing | None]:
     return _BOARDS.get(kind), _PRIVATE.get(kind)
 
 
-_BUILTIN = ("institute", "argent")
+_BUILTIN = ("institute", "argent", "quadrivium")
 
 
 def _load_builtin() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -128,7 +129,16 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read the text form written by ``code`` (bare words are taken as strings)."""
+        """Read the text form written by ``code`` (bare words are taken as strings).
+
+        Typed text is bounded before it is read: at most ``MOVE_TEXT_LIMIT`` characters, numbers
+        of at most ``NUMBER_DIGITS`` digits and ``NESTING_LIMIT`` levels of brackets, so no input
+        can make the reader fail with anything but a sentence.
+        """
+        if len(text) > MOVE_TEXT_LIMIT:
+            raise MalformedMove(
+                f"That move is too long ({len(text)} characters): pick one from the list."
+            )
         words = text.strip().split()
         if not words:
             raise MalformedMove("Type a move, or pick one from the list.")
@@ -136,15 +146,55 @@ class Move:
         for word in words[1:]:
             key, sep, raw = word.partition("=")
             if not sep or not key:
-                raise MalformedMove(f"I could not read `{word}`: write arguments as name=value.")
-            try:
-                args[key] = json.loads(raw)
-            except json.JSONDecodeError:
-                args[key] = raw
+                raise MalformedMove(f"I could not read `{excerpt(word)}`: write arguments as name=value.")
+            args[key] = _argument(key, raw)
         return cls.of(action, **args)
 
     def __str__(self) -> str:
         return self.code()
+
+
+MOVE_TEXT_LIMIT = 400
+"""The longest move text read; every legal move's code is far shorter."""
+NUMBER_DIGITS = 18
+"""The most digits of a number in a move (no count in any game comes near)."""
+NESTING_LIMIT = 8
+"""The deepest nesting of lists and objects in a move's argument."""
+EXCERPT_LIMIT = 40
+_LONG_NUMBER = re.compile(rf"\d{{{NUMBER_DIGITS + 1},}}")
+
+
+def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
+    """Return at most ``limit`` characters of what a user typed, for quoting it back."""
+    text = text.replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _argument(key: str, raw: str) -> JSON:
+    """Read one argument's value as JSON (else as a bare word), refusing huge or deep values."""
+    if _LONG_NUMBER.search(raw):
+        raise MalformedMove(f"The number in `{excerpt(key)}` is too long.")
+    if _depth(raw) > NESTING_LIMIT:
+        raise MalformedMove(f"The value of `{excerpt(key)}` is nested too deeply.")
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+    except (ValueError, RecursionError):
+        # Belt and braces: the bounds above keep json from failing any other way.
+        raise MalformedMove(f"I could not read the value of `{excerpt(key)}`.") from None
+
+
+def _depth(raw: str) -> int:
+    """Return the deepest bracket nesting in a value (brackets inside strings count too: harmless)."""
+    depth = deepest = 0
+    for char in raw:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 # --------------------------------------------------------------------------- events, prompts
@@ -337,6 +387,10 @@ class Rules(ABC):
         The conformance suite checks ``view(scramble(s, seat), seat) == view(s, seat)``: a
         view that changes when hidden things change is leaking them. ``rng`` is a
         ``random.Random`` owned by the test. Games without secrets keep this default.
+
+        Draw from a canonical order (sort a pool before shuffling it) so that the result depends
+        only on what ``seat`` knows and on ``rng``: bots sample the states they search this way,
+        and their choices must not change when the hidden things do (``tests/test_bots.py``).
         """
         return copy.deepcopy(state)
 
@@ -426,12 +480,26 @@ class Rules(ABC):
         if seat not in self.waiting_on(state):
             raise NotYourDecision("The game is not waiting on you right now.")
         if self.actions and move.action not in self.actions:
-            raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
+            raise UnknownMove(f"{self.title} has no move called `{excerpt(move.action)}`.")
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.why_not(state, seat, move))
         new = self.copy_state(state)
         events = self.resolve(new, seat, move)
         return new, events
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether the service may play ``move``, the seat's only legal move, for this prompt.
+
+        Say True only where no player could want anything else AND whether the seat has a
+        choice does not depend on anything hidden (a card in hand, a face-down card): the others
+        would learn it from the automatic move. Safe default: every prompt is asked.
+        """
+        return False
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Return the move that declines an optional reaction prompt (played for a seat that
+        asked to pass every reaction), or None when the prompt cannot be declined."""
+        return None
 
     def why_not(self, state: State, seat: Seat, move: Move) -> str:
         """Return the sentence for a move that is not legal now (override for detail)."""

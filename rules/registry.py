@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.contract import Rules, UnknownMove
+from rules.contract import Rules, UnknownMove, excerpt
 
 _GAMES: dict[str, Rules] = {}
 
@@ -20,7 +20,7 @@ def get(kind: str) -> Rules:
         return _GAMES[kind]
     except KeyError:
         names = ", ".join(sorted(_GAMES)) or "none yet"
-        raise UnknownMove(f"There is no game called `{kind}`. Games: {names}.") from None
+        raise UnknownMove(f"There is no game called `{excerpt(kind)}`. Games: {names}.") from None
 
 
 def kinds() -> list[str]:
@@ -29,7 +29,7 @@ def kinds() -> list[str]:
     return sorted(_GAMES)
 
 
-_BUILTIN = ("institute", "argent")
+_BUILTIN = ("institute", "argent", "academy", "quadrivium")
 _loaded = False
 
 

@@ -1,30 +1,51 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
+from service.notify import MILESTONE
 from service.replies import (
     Board,
     Choice,
     PrivateNote,
     PublicView,
     Reply,
+    SeatLine,
     SeatView,
+    StaleOffer,
     TableError,
     WaitingTable,
 )
-from service.tables import TableService, move_value, parse_options, seat_order
+from service.tables import (
+    AUTO_PREF,
+    REACTIONS_PREF,
+    Offer,
+    TableService,
+    move_value,
+    offered_token,
+    offered_value,
+    parse_options,
+    seat_order,
+)
 from store import TableRecord
 
 __all__ = [
+    "AUTO_PREF",
+    "MILESTONE",
+    "REACTIONS_PREF",
     "Board",
     "Choice",
+    "Offer",
     "PrivateNote",
     "PublicView",
     "Reply",
+    "SeatLine",
     "SeatView",
+    "StaleOffer",
     "TableError",
     "TableRecord",
     "TableService",
     "WaitingTable",
     "move_value",
+    "offered_token",
+    "offered_value",
     "parse_options",
     "seat_order",
 ]

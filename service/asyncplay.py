@@ -24,6 +24,11 @@ from service.replies import Reply, TableError
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
 
+try:  # the bots package (bots/) plays absent seats handed to a bot
+    import bots
+except ImportError:  # pragma: no cover - a checkout without bots/: the default move plays
+    bots = None  # type: ignore[assignment]
+
 if TYPE_CHECKING:
     from service.scheduler import Scheduler
     from service.tables import _Table
@@ -40,6 +45,8 @@ LOG_PAGE = 15
 REPLAY_LIMIT = 8 * 1024 * 1024
 """Discord's upload limit for a bot without boosts; the replay must stay under it."""
 REPLAY_WIDTH = 480
+STAND_IN_LEVEL = "basic"
+"""The bot level that plays a seat handed to a bot (quick, and sensible for every game)."""
 
 
 @dataclass(frozen=True)
@@ -120,14 +127,18 @@ class AsyncPlay:
         return [(r.seat, Move.from_json(r.move)) for r in effective(await self.store.moves(table_id))]
 
     def has_bot(self, kind: str) -> bool:
-        """Whether a bot can play a seat of this kind."""
-        return kind in self.bots
+        """Whether a bot can play a seat of this kind (the bots package plays every game)."""
+        return kind in self.bots or bots is not None
 
-    async def stand_in_move(self, table_id: int, absent: set[int]) -> tuple[int, Move] | None:
-        """Return (user, move) for the first absent seat the table waits on: its bot's or the default."""
+    async def stand_in_move(self, table_id: int, absent: dict[int, str]) -> tuple[int, Move] | None:
+        """Return (user, move) for the first absent seat the table waits on.
+
+        ``absent`` maps each absent user to how the others chose to play the seat: ``bot`` (a
+        basic bot, choosing from that seat's view only) or ``skip`` (the game's default move).
+        """
         loaded = await self._load(table_id)
-        rules, state = loaded.rules, loaded.state
-        bot = self.bots.get(rules.kind)
+        rules, state, version = loaded.rules, loaded.state, loaded.record.version
+        custom = self.bots.get(rules.kind)
 
         def choose() -> tuple[int, Move] | None:
             for seat in rules.waiting_on(state):
@@ -135,8 +146,8 @@ class AsyncPlay:
                 if user not in absent:
                     continue
                 move = None
-                if bot is not None:
-                    move = bot(rules.kind, rules.view(state, seat), rules.legal_moves(state, seat))
+                if absent[user] == "bot":
+                    move = _bot_move(custom, rules, state, seat, (table_id, version, seat))
                 move = move or rules.default_move(state, seat)
                 if move is not None:
                     return user, move
@@ -292,7 +303,8 @@ class AsyncPlay:
     async def _tell_spectators(self, reply: Reply) -> None:
         """DM the public board to each spectator when the turn changes or the game ends."""
         board = reply.board
-        if board is None or board.quiet or not (board.ping or board.finished):
+        # A new thread message means the turn passed, a reveal, or the end: the spectator's cue.
+        if board is None or board.quiet or not (board.fresh or board.finished):
             return
         public = replace(board, ping=())
         for user_id in await self.store.spectators(reply.table.id):
@@ -434,6 +446,21 @@ class AsyncPlay:
         players = len(loaded.seats)
         state = await asyncio.to_thread(replay, loaded.rules, loaded.record, players, records)
         return state == loaded.state
+
+
+def _bot_move(
+    custom: BotMove | None, rules: Rules, state: State, seat: int, keys: tuple[int, int, int]
+) -> Move | None:
+    """Return a bot's move for a seat (a registered custom bot first), or None to play the default."""
+    try:
+        if custom is not None:
+            return custom(rules.kind, rules.view(state, seat), rules.legal_moves(state, seat))
+        if bots is not None:
+            return bots.choose(rules, state, seat, STAND_IN_LEVEL, bots.bot_rng(*keys))
+    except Exception:
+        # A bot that fails must not stall the table: the game's default move plays instead.
+        log.exception("table %s: the stand-in bot failed; the default move plays", keys[0])
+    return None
 
 
 def _gif(frames: list[bytes]) -> bytes:

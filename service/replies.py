@@ -6,10 +6,11 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.contract import Move, Prompt
+from rules.contract import Event, Move, Prompt, Result
 from store import TableRecord
 
 
@@ -19,6 +20,10 @@ class TableError(Exception):
     def __init__(self, sentence: str) -> None:
         super().__init__(sentence)
         self.sentence = sentence
+
+
+class StaleOffer(TableError):
+    """A move offered against a version or a panel stamp that no longer holds (checked under the lock)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,27 @@ class Choice:
     move: Move | None = field(default=None, compare=False, repr=False)
 
 
+def waiting_sentence(prompts: Iterable[Prompt], names: dict[int, str]) -> str:
+    """Say whom the game waits on and for what, e.g. "Waiting on bob (P2: take your turn.)"."""
+    asks: dict[int, list[str]] = {}
+    for prompt in prompts:
+        asks.setdefault(prompt.seat, []).append(prompt.text)
+    if not asks:
+        return "Waiting on nobody."
+    return "Waiting on " + ", ".join(f"{names.get(n, n)} ({' '.join(asks[n])})" for n in sorted(asks))
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One entry of a table's seat legend: the seat, its name in the game (a colour or its
+    number), the player's display name and user id."""
+
+    seat: int
+    mark: str
+    name: str
+    user_id: int
+
+
 @dataclass(frozen=True)
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
@@ -41,6 +67,13 @@ class Board:
     ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
     ``view_text`` holds the public view as text. Neither ever carries a secret. ``in_play``
     marks the board of a running game (it gets the "My private view" button).
+
+    The same content comes as data for a cog that words its own message (no cog parses
+    ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
+    prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
+    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass").
+    ``fresh`` says whether this board starts a new thread message (the turn passed to another
+    seat, the game began or ended); otherwise it updates the turn's living board in place.
     """
 
     table_id: int
@@ -55,6 +88,23 @@ class Board:
     quiet: bool = False
     """A move nobody else needs to see: no public event, no fresh prompt, not the end.
     The kit then posts nothing in the thread (the mover is answered ephemerally)."""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    legend: tuple[SeatLine, ...] = ()
+    result: Result | None = None
+    automatic: tuple[str, ...] = ()
+    fresh: bool = True
+    opening: bool = False
+    """The first board of a game."""
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Return each seat's player name, from the legend."""
+        return {line.seat: line.name for line in self.legend}
+
+    def waiting_sentence(self) -> str:
+        """Say whom the game waits on and for what (the prompts' public text)."""
+        return waiting_sentence(self.waiting, self.names)
 
 
 @dataclass(frozen=True)
@@ -62,7 +112,10 @@ class PrivateNote:
     """What one seat alone may read: its private events and its own view.
 
     ``choices`` are that seat's legal moves now (for a select in a DM or an ephemeral answer);
-    ``dm_ok`` is the reachability the store last saw (False: do not try a DM).
+    ``dm_ok`` is the reachability the store last saw (False: do not try a DM). As data:
+    ``title`` (the table's name), ``events`` (this seat's private events, with their ``data``)
+    and ``waiting`` (this seat's own prompts). ``mover`` marks the note of the seat that just
+    moved: it answers that player's click and is never sent as a DM.
     """
 
     table_id: int
@@ -75,6 +128,10 @@ class PrivateNote:
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
     kind: str = ""
+    title: str = ""
+    events: tuple[Event, ...] = ()
+    waiting: tuple[Prompt, ...] = ()
+    mover: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 import render
 from rules import registry, rng
-from rules.contract import RESIGN, Event, Move, Prompt, Result, Rules, RulesError, State
+from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
+from service import notify
 from service.asyncplay import AsyncPlay, BotMove, Outlet
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
@@ -29,9 +30,12 @@ from service.replies import (
     PrivateNote,
     PublicView,
     Reply,
+    SeatLine,
     SeatView,
+    StaleOffer,
     TableError,
     WaitingTable,
+    waiting_sentence,
 )
 from service.scheduler import Scheduler
 from service.timekeeper import Timekeeper
@@ -47,8 +51,17 @@ VALUE_LIMIT = 100
 THREAD_NAME_LIMIT = 100
 PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
+AUTO_PREF = "auto"
+"""Seat setting: "off" stops the service playing that seat's forced decisions for it."""
+REACTIONS_PREF = "reactions"
+"""Seat setting: "pass" has the service decline every reaction window of that seat."""
+AUTO_LIMIT = 60
+"""At most this many automatic moves after one move (a round's forced steps are far fewer)."""
 _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
-_INDEX_TOKEN = re.compile(r"#(?P<version>\d+)\.(?P<index>\d+)")
+_INDEX_TOKEN = re.compile(r"#(?P<version>[0-9]{1,18})\.(?P<index>[0-9]{1,6})")
+TABLE_ID_MAX = 2**63 - 1
+"""SQLite's largest integer: a bigger id (a forged custom id) names no table."""
+MOVED_ON = "The game moved on since that was offered: look at the latest board."
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -72,6 +85,37 @@ def move_value(version: int, index: int, move: Move) -> str:
     """Return what a choice sends back for a move: its code, or ``#version.index`` if too long."""
     code = move.code()
     return code if len(code) <= VALUE_LIMIT else f"#{version}.{index}"
+
+
+def offered_value(version: int, index: int) -> str:
+    """Return what an autocompleted move sends back: ``#version.index``, read once under the lock.
+
+    Unlike a move code, the token cannot apply twice: a second copy names a version that is gone.
+    """
+    return f"#{version}.{index}"
+
+
+def offered_token(value: str) -> tuple[int, int] | None:
+    """Return the (version, index) of a ``#version.index`` token, or None for other text."""
+    token = _INDEX_TOKEN.fullmatch(value.strip())
+    return None if token is None else (int(token["version"]), int(token["index"]))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a panel offered its moves against: a stamp, and how to stamp the seat's view now.
+
+    ``act`` recomputes ``stamp_of(seat_view)`` under the table's lock and refuses the move with
+    ``StaleOffer`` when it differs, so two clicks of one panel cannot both apply.
+    """
+
+    stamp: str
+    stamp_of: Callable[[SeatView], str]
+
+
+def _known_id(table_id: int) -> bool:
+    """Whether an id can name a stored table (ids from custom ids may be forged)."""
+    return 0 < table_id <= TABLE_ID_MAX
 
 
 def _clip(text: str, limit: int = VALUE_LIMIT) -> str:
@@ -259,7 +303,7 @@ class TableService(AsyncPlay):
 
     async def table(self, table_id: int) -> TableRecord:
         """Return a table, or raise TableError when it does not exist."""
-        table = await self.store.table(table_id)
+        table = await self.store.table(table_id) if _known_id(table_id) else None
         if table is None:
             raise TableError("That table does not exist.")
         return table
@@ -361,13 +405,22 @@ class TableService(AsyncPlay):
     # ------------------------------------------------------------------ play
 
     async def act(
-        self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        move: str | Move,
+        *,
+        expected_version: int | None = None,
+        offer: Offer | None = None,
     ) -> Reply:
         """Apply one move for the user's seat and return what to post, DM and ping.
 
         ``expected_version`` (from a button or select) refuses a move made on a board that has
-        since changed. A second process writing the table meanwhile makes the store refuse the
-        commit; the move is then read and applied again once on the fresh state, never twice.
+        since changed; ``offer`` does the same for a panel stamped with its own fingerprint; a
+        ``#version.index`` token carries its version. All three are checked under the table's
+        lock (``StaleOffer``). A second process writing the table meanwhile makes the store
+        refuse the commit; the move is then read and applied again once on the fresh state,
+        never twice.
         """
         async with self._lock(table_id):
             for attempt in (1, 2):
@@ -377,7 +430,8 @@ class TableService(AsyncPlay):
                     raise TableError("You have no seat at this table.")
                 version = loaded.record.version
                 if expected_version is not None and expected_version != version:
-                    raise TableError("The game moved on since that was offered: look at the latest board.")
+                    raise StaleOffer(MOVED_ON)
+                await self._check_offer(loaded, seat, offer)
                 done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
@@ -409,10 +463,98 @@ class TableService(AsyncPlay):
                 result=None if result is None else result.to_json(),
             )
             after = _Table(record, done.state, loaded.rules, loaded.seats)
+            after, events, automatic, result = await self._auto_resolve(after, list(done.events), result)
             compose = self._compose
-            reply = await asyncio.to_thread(compose, after, loaded.state, done.events, seat, result=result)
-            reply = await self.after_move(reply, waiting=waiting if result is None else [])
+            reply = await asyncio.to_thread(
+                compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
+            )
+            now_waiting = [] if result is not None else [
+                after.seats[n].user_id for n in after.rules.waiting_on(after.state)
+            ]
+            reply = await self.after_move(reply, waiting=now_waiting)
             return replace(reply, answer=f"You played: {done.label}.")
+
+    async def _auto_resolve(
+        self, table: _Table, events: list[Event], result: Result | None
+    ) -> tuple[_Table, list[Event], list[str], Result | None]:
+        """Play what no seat needs to decide (called under the table's lock, after a move).
+
+        A forced decision (one legal move, on a prompt the game declares auto-resolvable) is
+        played unless the seat set ``auto`` to "off"; a reaction window is declined for a seat
+        that set ``reactions`` to "pass". Each is stored as that seat's own move, logged as
+        automatic. Returns the table after them, every event, their labels and the result.
+        """
+        table_id = table.record.id
+        off = await self.store.seat_prefs(table_id, AUTO_PREF)
+        passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
+        labels: list[str] = []
+        for _ in range(AUTO_LIMIT):
+            if result is not None or table.record.status != "active":
+                break
+            found = await asyncio.to_thread(_forced_move, table, off, passing)
+            if found is None:
+                break
+            seat, move = found
+            rules, state = table.rules, table.state
+            label = rules.label(state, seat, move)
+            try:
+                after, more = await asyncio.to_thread(rules.apply, state, seat, move)
+            except RulesError:
+                break
+            result = rules.result(after) if rules.is_over(after) else None
+            waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
+            try:
+                version = await self.store.commit_move(
+                    table_id,
+                    table.record.version,
+                    seat,
+                    move.to_json(),
+                    [e.to_json() for e in more],
+                    after,
+                    waiting if result is None else [],
+                    None if result is None else result.to_json(),
+                )
+            except StoreError:
+                log.info("table %s: automatic move not saved (the table changed)", table_id)
+                break
+            log.info("table %s seat %s %s (automatic) -> v%s", table_id, seat, move.action, version)
+            record = replace(
+                table.record,
+                version=version,
+                status="active" if result is None else "finished",
+                result=None if result is None else result.to_json(),
+            )
+            table = _Table(record, after, rules, table.seats)
+            events.extend(more)
+            labels.append(f"{self._mark(table, seat)} {table.seats[seat].name}: {label}")
+        return table, events, labels, result
+
+    async def auto_play(self, table_id: int) -> Reply | None:
+        """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
+        setting); return what to deliver, or None when nothing was due."""
+        async with self._lock(table_id):
+            try:
+                loaded = await self._load_active(table_id)
+            except TableError:
+                return None
+            after, events, automatic, result = await self._auto_resolve(loaded, [], None)
+            if not automatic:
+                return None
+            compose = self._compose
+            reply = await asyncio.to_thread(
+                compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
+            )
+            reply = await self.after_move(reply)
+            return replace(reply, answer="Played automatically: " + "; ".join(automatic) + ".")
+
+    @staticmethod
+    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
+        """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
+        if offer is None:
+            return
+        now = await asyncio.to_thread(_seat_view, loaded, seat)
+        if offer.stamp_of(now) != offer.stamp:
+            raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
 
     def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
         """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
@@ -434,7 +576,7 @@ class TableService(AsyncPlay):
         legal = rules.legal_moves(state, seat)
         if token:
             if int(token["version"]) != version:
-                raise TableError("The game moved on since that was offered: pick again.")
+                raise StaleOffer("The game moved on since that was offered: pick again.")
             index = int(token["index"])
             if index >= len(legal):
                 raise TableError("That choice is no longer on offer: pick again.")
@@ -524,6 +666,16 @@ class TableService(AsyncPlay):
 
         return await asyncio.to_thread(read)
 
+    async def public_event_log(self, table_id: int, *, back: int | None = None) -> list[Event]:
+        """Return the public events (with their ``data``) of the last ``back`` moves, or of all.
+
+        For a cog that summarises a stretch of play (a round) from data, never from sentences.
+        """
+        table = await self.table(table_id)
+        since = 0 if back is None else max(0, table.version - back)
+        records = await self.store.moves(table_id, since_version=since)
+        return [event for r in records for event in map(Event.from_json, r.events) if event.public]
+
     async def _load_started(self, table_id: int) -> _Table:
         """Load a table whose game has started, refusing a lobby or a table closed in its lobby."""
         table = await self.table(table_id)
@@ -578,16 +730,22 @@ class TableService(AsyncPlay):
                     lines.append(event.text)
         return lines[-limit:]
 
-    async def choices(self, table_id: int, user_id: int, typed: str = "") -> list[Choice]:
-        """Return up to 25 legal moves of the user's own seat whose label or code match the text."""
-        table = await self.store.table(table_id)
+    async def choices(
+        self, table_id: int, user_id: int, typed: str = "", *, stamped: bool = False
+    ) -> list[Choice]:
+        """Return up to 25 legal moves of the user's own seat whose label or code match the text.
+
+        ``stamped`` values are ``#version.index`` tokens (for autocomplete: a value sent twice
+        applies once); otherwise a value is the move's code when it fits in 100 characters.
+        """
+        table = await self.store.table(table_id) if _known_id(table_id) else None
         if table is None or table.status != "active":
             return []
         loaded = await self._load(table_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
-        return await asyncio.to_thread(_choices, loaded, seat, typed)
+        return await asyncio.to_thread(_choices, loaded, seat, typed, stamped)
 
     async def waiting_on(self, user_id: int) -> list[WaitingTable]:
         """Return the active tables waiting on a user, oldest wait first."""
@@ -685,6 +843,8 @@ class TableService(AsyncPlay):
 
     async def _load(self, table_id: int) -> _Table:
         """Load a started table with its snapshot, rules and seats."""
+        if not _known_id(table_id):
+            raise TableError("That table does not exist.")
         try:
             record, state = await self.store.load(table_id)
         except CorruptTable:
@@ -720,19 +880,23 @@ class TableService(AsyncPlay):
         result: Result | None = None,
         opening: bool = False,
         status: bool = False,
+        automatic: tuple[str, ...] = (),
     ) -> Reply:
         """Build the board, the private notes and the pings after a move (or at start)."""
         rules, state = table.rules, table.state
         prompts = rules.pending(state)
         old = rules.pending(before) if before is not None else []
-        fresh = _fresh_seats(prompts, old)
+        fresh = notify.fresh_seats(prompts, old)
         over = rules.is_over(state)
         if result is None and over:
             result = rules.result(state)
+        public_events = tuple(e for e in events if e.public)
         lines: list[str] = []
         if opening:
             lines.append(f"The game begins. {self._legend(table)}")
-        lines.extend(e.text for e in events if e.public)
+        lines.extend(e.text for e in public_events)
+        if automatic:
+            lines.append("Played automatically: " + "; ".join(automatic) + ".")
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -750,12 +914,14 @@ class TableService(AsyncPlay):
             mover is not None
             and not opening
             and not status
-            and not any(e.public for e in events)
+            and not public_events
+            and not automatic
             and not fresh
             and set(prompts) == set(old)
             and not over
             and not closed
         )
+        pinged = set() if status else notify.pings(prompts, old, mover)
         public = rules.view(state, None)
         # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
         image = render.board(rules.kind, public)
@@ -765,31 +931,44 @@ class TableService(AsyncPlay):
             text="\n".join(lines),
             image=image,
             view_text=None if image else rules.view_text(public),
-            ping=() if status else tuple(table.seats[n].user_id for n in sorted(fresh)),
+            ping=tuple(table.seats[n].user_id for n in sorted(pinged)),
             finished=over or closed,
             in_play=not (over or closed),
             kind=rules.kind,
             quiet=quiet,
+            events=public_events,
+            waiting=() if over or closed else tuple(prompts),
+            legend=self._legend_lines(table),
+            result=result,
+            automatic=automatic,
+            opening=opening,
+            fresh=status
+            or notify.starts_message(
+                pinged=pinged, opening=opening, over=over, closed=closed, events=public_events
+            ),
         )
         notes: list[PrivateNote] = []
         if not status:
             for number in sorted(table.seats):
                 secret = [e for e in events if not e.public and e.visible_to(number)]
-                if opening or secret or number in fresh:
-                    notes.append(self._private(table, number, secret))
+                # The mover's follow-up decisions come back on the answer to its click.
+                moving = number == mover and bool(rules.legal_moves(state, number))
+                if opening or secret or number in fresh or moving:
+                    notes.append(self._private(table, number, secret, mover=number == mover))
         answer = "Done." if mover is not None else "The game has begun."
         return Reply(table.record, answer, board, tuple(notes))
 
-    def _private(self, table: _Table, seat: int, secret: list[Event]) -> PrivateNote:
+    def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
         view = rules.view(table.state, seat)
         image = render.private(rules.kind, view)
-        lines = [f"{self.thread_name(table.record)}: you are seat {seat}."]
+        title = self.thread_name(table.record)
+        lines = [f"{title}: you are seat {seat}."]
         lines.extend(e.text for e in secret)
-        waiting = [p.text for p in rules.pending(table.state) if p.seat == seat]
-        if waiting:
-            lines.append("Your decision: " + " ".join(waiting))
+        asked = tuple(p for p in rules.pending(table.state) if p.seat == seat)
+        if asked:
+            lines.append("Your decision: " + " ".join(p.text for p in asked))
         record = table.seats[seat]
         return PrivateNote(
             table_id=table.record.id,
@@ -802,6 +981,22 @@ class TableService(AsyncPlay):
             choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,
+            title=title,
+            events=tuple(secret),
+            waiting=asked if table.record.status == "active" else (),
+            mover=mover,
+        )
+
+    @staticmethod
+    def _mark(table: _Table, seat: int) -> str:
+        """Return a seat's name in the game's own terms (a colour), or its number."""
+        names = table.rules.seat_names
+        return names[seat] if seat < len(names) else str(seat)
+
+    def _legend_lines(self, table: _Table) -> tuple[SeatLine, ...]:
+        return tuple(
+            SeatLine(n, self._mark(table, n), table.seats[n].name, table.seats[n].user_id)
+            for n in sorted(table.seats)
         )
 
     @staticmethod
@@ -813,13 +1008,7 @@ class TableService(AsyncPlay):
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
-        asks: dict[int, list[str]] = {}
-        for prompt in prompts:
-            asks.setdefault(prompt.seat, []).append(prompt.text)
-        if not asks:
-            return "Waiting on nobody."
-        parts = [f"{table.seats[n].name} ({' '.join(asks[n])})" for n in sorted(asks)]
-        return "Waiting on " + ", ".join(parts)
+        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()})
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
@@ -850,10 +1039,29 @@ def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
     return {n: replace(s, seat=n) for n, s in seats.items()}
 
 
-def _fresh_seats(prompts: list[Prompt], old: list[Prompt]) -> set[int]:
-    """Return the seats with a prompt they did not have before (a mover still asked the same is not)."""
-    before = set(old)
-    return {p.seat for p in prompts if p not in before}
+def _forced_move(
+    table: _Table, off: dict[int, str], passing: dict[int, str]
+) -> tuple[int, Move] | None:
+    """Return a (seat, move) the service may play by itself now, or None.
+
+    A reaction window of a seat that passes every reaction is declined; a decision with one
+    legal move is played when the game declares that prompt auto-resolvable and the seat did
+    not turn automatic play off.
+    """
+    rules, state = table.rules, table.state
+    for prompt in rules.pending(state):
+        user = table.seats[prompt.seat].user_id
+        if prompt.kind is PromptKind.REACTION and passing.get(user) == "pass":
+            move = rules.decline(state, prompt.seat, prompt)
+            if move is not None and move in rules.legal_moves(state, prompt.seat):
+                return prompt.seat, move
+            continue
+        if off.get(user) == "off":
+            continue
+        legal = rules.legal_moves(state, prompt.seat)
+        if len(legal) == 1 and rules.auto_resolvable(state, prompt, legal[0]):
+            return prompt.seat, legal[0]
+    return None
 
 
 def _pref_key(key: str) -> str:
@@ -885,7 +1093,7 @@ def _public_view(table: _Table) -> PublicView:
     return PublicView(record, record.version, rules.view(state, None), prompts, names, users)
 
 
-def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:
+def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
     """List the seat's legal moves as choices whose label or code contain the typed text."""
     rules, state = table.rules, table.state
     wanted = typed.strip().casefold()
@@ -894,7 +1102,9 @@ def _choices(table: _Table, seat: int, typed: str) -> list[Choice]:
         label = rules.label(state, seat, move)
         if wanted and wanted not in label.casefold() and wanted not in move.code().casefold():
             continue
-        found.append(Choice(_clip(label), move_value(table.record.version, index, move)))
+        version = table.record.version
+        value = offered_value(version, index) if stamped else move_value(version, index, move)
+        found.append(Choice(_clip(label), value))
         if len(found) == MAX_CHOICES:
             break
     return found

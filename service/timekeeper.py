@@ -254,7 +254,8 @@ class Timekeeper:
         try:
             # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
             for _ in range(STAND_IN_RUN):
-                chosen = await self.svc.stand_in_move(table.id, set(absent))
+                modes = {user: clock.absent or "skip" for user, clock in absent.items()}
+                chosen = await self.svc.stand_in_move(table.id, modes)
                 if chosen is None:
                     break
                 user_id, move = chosen

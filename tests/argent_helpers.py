@@ -6,6 +6,7 @@ from typing import Any
 
 from rules import registry
 from rules.argent import engine
+from rules.argent.agenda import push_effects
 from rules.argent.state import State
 from rules.contract import Move
 
@@ -103,4 +104,21 @@ def to_resolution(state: State) -> State:
             moves = R.legal_moves(state, seat)
             passes = [m for m in moves if m.action == "pass"]
             state, _ = R.apply(state, seat, (passes or moves)[0])
+    return state
+
+
+def run(state: State, seat: int, effects: list[dict[str, Any]], via: str = "spell") -> State:
+    """Queue an effect list for a seat (from a source: a spell by default) and run on to the next decision."""
+    push_effects(state, seat, effects, {"via": via})
+    engine.advance(state, [])
+    return state
+
+
+def board_with(state: State, room: str, side: str = "A", replacing: str = "catacombs") -> State:
+    """Swap a room of the board for another (for rooms not in the first-game layouts)."""
+    for row in state["board"]["grid"]:
+        if replacing in row:
+            row[row.index(replacing)] = room
+    state["board"]["rooms"].pop(replacing)
+    state["board"]["rooms"][room] = {"side": side, "locked": False, "marker": 0, "cards": []}
     return state

@@ -124,9 +124,11 @@ def test_every_starter_spell_does_something(starter: str) -> None:
     assert changed(before, after), rec["name"]
 
 
-@pytest.mark.parametrize("vault", [v["id"] for v in content.vault_cards()])
+@pytest.mark.parametrize(
+    "vault", [v["id"] for v in content.vault_cards() if v.get("trigger", {}).get("on") != ["pay_gold"]]
+)
 def test_every_vault_card_does_something(vault: str) -> None:
-    """Each vault card acts (Auric Catalyst waives the next gold cost)."""
+    """Each vault card acts (Auric Catalyst answers a Gold cost: tests/test_argent_review.py)."""
     rec = content.vault(vault)
     before, after = run_card(rec["effects"], "vault", trigger=rec["timing"] == "react")
     assert changed(before, after), rec["name"]

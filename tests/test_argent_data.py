@@ -440,7 +440,8 @@ def test_coloured_mage_supporters() -> None:
     }
     assert set(sellers) == set(cards.DEPARTMENTS)
     for dept, effects in sellers.items():
-        assert effects == [{"pay": {"gold": 3}}, {"gain_mage": {"department": dept}}]
+        # "Swap X for Y" on the sheet: a swap, which Auric Catalyst cannot waive.
+        assert effects == [{"pay": {"gold": 3, "swap": True}}, {"gain_mage": {"department": dept}}]
 
 
 def test_x_cost_spells() -> None:

@@ -119,6 +119,8 @@ def test_treys_popularity_gains_one_ip_and_the_last_offering_ends_the_round() ->
     trey, _ = rivals(state)
     ip = state["seats"][trey]["ip"]
     state = act(state, trey, "bell", card="popularity")
+    # FAQ, "Benefits are never mandatory": the IP is offered, and taken.
+    state = pick(state, "Gain 1 IP")
     assert state["seats"][trey]["ip"] == ip + 1
     assert state["phase"] == "errands" and seat_now(state) != trey  # the turn ended
     state["bell"] = ["initiative"]

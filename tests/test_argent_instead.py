@@ -71,7 +71,8 @@ def test_invisibility_cloak_undoes_a_banishment() -> None:
 
 
 def test_phase_steppers_save_a_banished_temporary_mage() -> None:
-    """Phase Steppers: a temporary neutral "would be banished" to the supply; it stays yours instead."""
+    """Phase Steppers: a banished temporary neutral goes to its owner's office (rulebook, Banishing);
+    the reaction puts it in its slot's shadow instead, still temporary and still its owner's."""
     state = round_one(3)
     me = seat_now(state)
     foe = (me + 1) % 3
@@ -80,7 +81,7 @@ def test_phase_steppers_save_a_banished_temporary_mage() -> None:
     state["seats"][foe]["vaults"].append({"id": "phase_steppers", "exhausted": False})
     state = action(state, me, [{"banish": {"whose": "opponent"}}])
     state = answer_until_reaction(state, "Guilds, slot 2")
-    assert state["mages"][temp["id"]]["loc"] == "supply"
+    assert (state["mages"][temp["id"]]["loc"], state["mages"][temp["id"]]["owner"]) == ("office", foe)
     state = pick(state, "React with Phase Steppers")
     saved = state["mages"][temp["id"]]
     assert (saved["owner"], saved["loc"], saved["temp"]) == (foe, "guilds/r2s", True)

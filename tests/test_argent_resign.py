@@ -1,9 +1,10 @@
 """A player leaving mid-game (rulebook FAQ, "Is there a way for players to leave mid-game?").
 
 The contract's ``Move.of("resign")`` reaches ``ArgentRules.resign`` from any seat at any time; the
-leaver is skipped for the rest of the round, two rooms outside University Central leave the board at
-the round's end (house ruling in docs/rulings.md: the last two in resolution order), and the move log
-replays.
+leaver is skipped for the rest of the round and chooses, in a private prompt answered while the others
+play on, the two rooms outside University Central that leave the board at the round's end; the round's
+end waits for that choice, and for a seat that is absent the service plays ``absent_move`` (the first
+legal move: the last two rooms in resolution order). The move log replays.
 """
 
 from __future__ import annotations
@@ -34,13 +35,20 @@ def test_faq_a_resigning_player_is_skipped_and_two_rooms_go_at_the_round_end() -
     state = round_one(4)
     me = seat_now(state)
     before = R.view(state, None)
-    gone = leaving_rooms(state)
-    assert len(gone) == 2 and not set(gone) & set(CENTRAL)
+    outside = [r for r in rooms_in_play(state) if r not in CENTRAL]
+    gone = outside[:2]  # the leaver's own choice, not the default
     after, events = R.apply(state, me, RESIGN)
     assert R.label(state, me, RESIGN) == "Leave the game"
     assert R.view(state, None) == before, "resigning must not change the input state"
     assert any(f"P{me + 1} is leaving" in e.text for e in events)
-    assert seat_now(after) != me and me not in R.waiting_on(after)
+    # The others play on; the leaver's room choice is a private prompt beside the turn.
+    assert seat_now(after) != me and me in R.waiting_on(after)
+    assert [p.kind.value for p in R.pending(after) if p.seat == me] == ["secret"]
+    for room in gone:
+        move = next(m for m in R.legal_moves(after, me) if m.get("room") == room)
+        after, events = R.apply(after, me, move)
+    assert me not in R.waiting_on(after)
+    assert all(e.seats == (me,) for e in events), "the choice stays private until the rooms go"
     assert R.view(after, None)["offices"][me]["leaving"] and not R.view(after, None)["offices"][me]["left"]
     assert set(gone) <= set(rooms_in_play(after)), "the rooms stay until the round ends"
     after = finish_round(after)
@@ -95,18 +103,19 @@ def test_a_resignation_replays_from_the_move_log() -> None:
     """The move log stays replayable: the resign move goes through apply like any other."""
     state = R.setup(3, {}, 5)
     log = []
-    for step in range(60):
+    resigner = None
+    for step in range(400):
         if R.is_over(state):
             break
         if step == 25:
-            seat = (seat_now(state) + 1) % 3
+            seat = resigner = (seat_now(state) + 1) % 3
             move = RESIGN
         else:
             seat = seat_now(state)
             move = R.legal_moves(state, seat)[-1]
         state, _ = R.apply(state, seat, move)
         log.append((seat, move))
-    assert (0, RESIGN) in log and R.is_over(state)
+    assert (resigner, RESIGN) in log and R.is_over(state)
     assert replay(R, 3, {}, 5, log) == state
 
 
@@ -132,3 +141,20 @@ def test_a_leaver_while_the_university_is_built_leaves_the_building_to_the_other
         assert seat_now(state) != leaver
         state = pick(state, "")
     assert len(rooms_in_play(state)) == 10
+
+
+def test_the_round_end_waits_for_the_leavers_choice_and_an_absent_seat_gets_the_default() -> None:
+    """FAQ: "The player who is leaving should choose two rooms"; the engine chooses only when the
+    service plays for an absent seat (``absent_move``: the last two rooms in resolution order)."""
+    state = round_one(4)
+    me = seat_now(state)
+    default = leaving_rooms(state)
+    state, _ = R.apply(state, me, RESIGN)
+    state = to_resolution(state)
+    while R.pending(state)[0].seat != me or R.pending(state)[0].decision != "leave_room":
+        state = pick(state, "")
+    assert R.waiting_on(state) == [me], "the round's end waits on the leaver alone"
+    for _ in range(2):
+        state, _ = R.apply(state, me, R.absent_move(state, me))
+    assert not set(default) & set(rooms_in_play(state))
+    assert state["seats"][me]["left"]

@@ -12,31 +12,15 @@ from tests.argent_helpers import (
     R,
     act,
     at,
+    board_with,
     give_mage,
     labels,
     pick,
     round_one,
+    run,
     seat_now,
     to_resolution,
 )
-
-
-def run(state: dict, seat: int, effects: list[dict]) -> dict:
-    """Queue an effect list for a seat and run the game on to the next decision."""
-    push_effects(state, seat, effects, {"via": "spell"})
-    advance(state, [])
-    return state
-
-
-def board_with(state: dict, room: str, side: str = "A", replacing: str = "catacombs") -> dict:
-    """Swap a room of the board for another (for rooms not in the first-game layouts)."""
-    for row in state["board"]["grid"]:
-        if replacing in row:
-            row[row.index(replacing)] = room
-    state["board"]["rooms"].pop(replacing)
-    state["board"]["rooms"][room] = {"side": side, "locked": False, "marker": 0, "cards": []}
-    return state
-
 
 # --------------------------------------------------------------------------- turns
 
@@ -61,6 +45,7 @@ def test_a_bell_tower_card_ends_the_turn_even_with_extra_actions() -> None:
     me = seat_now(state)
     state["turn"]["allow"].append({"kinds": ["any"], "no_powers": False, "group": None, "optional": False})
     state = act(state, me, "bell", card="popularity")
+    state = pick(state, "Gain 1 IP")
     assert seat_now(state) != me
 
 
@@ -72,9 +57,14 @@ def test_green_mages_cannot_be_wounded_and_blue_ignore_rival_spells() -> None:
     give_mage(state, foe, "natural_magick", "guilds/r2")
     give_mage(state, foe, "divinity", "guilds/r3")
     state["seats"][me]["spells"].append({"id": "lightning_and_you", "level": 1, "exhausted": False})
+    # Bolt: nothing of the foe's can be chosen, so the spell can do nothing and is not offered.
+    assert not any(text.startswith("Cast Bolt") for text in labels(state, me))
+    # A rival Sorcery mage beside them makes Bolt castable, and only that mage is offered.
+    give_mage(state, foe, "sorcery", "guilds/m1")
     state = act(state, me, "cast", spell="lightning_and_you", level=1)
-    # Bolt: nothing of the foe's can be chosen, so the spell fizzles.
-    assert not any(text.startswith("Wound") for text in labels(state, seat_now(state)))
+    assert [t for t in labels(state, seat_now(state)) if t.startswith("Wound")] == [
+        t for t in labels(state, seat_now(state)) if t.startswith("Wound") and "Sorcery" in t
+    ]
     assert at(state, "guilds/r2")["owner"] == foe and at(state, "guilds/r3")["owner"] == foe
 
 
@@ -355,6 +345,7 @@ def test_great_hall_takes_up_to_three_mages_in_one_action() -> None:
         state = pick(state, "in Great Hall")
     for _ in range(3):
         state = pick(state, "Claim")
+        state = pick(state, "Gain 1 IP")
     assert sum(1 for m in state["mages"] if m["loc"].startswith("great_hall")) == 3
     assert state["seats"][me]["ip"] == ip + 3
 
@@ -417,6 +408,7 @@ def test_council_chamber_b_top_slots_never_repeat_a_choice() -> None:
     state = pick(state, "Claim")
     first = labels(state)
     state = pick(state, "Gain 1 IP")
+    state = pick(state, "Gain 1 IP")  # FAQ: benefits are optional, so the IP itself is offered
     assert "Gain 1 IP" in first and "Gain 1 IP" not in labels(state)
 
 
@@ -434,7 +426,11 @@ def test_a_refresh_never_refreshes_itself() -> None:
     me = seat_now(state)
     state["seats"][me]["spells"].append({"id": "a_brighter_flame", "level": 2, "exhausted": False})
     state["seats"][me]["mana"] = 9
+    # With nothing else exhausted, Kindle could only refresh itself: it is not offered.
+    assert not any("Kindle" in text for text in labels(state))
+    state["seats"][me]["starter"]["exhausted"] = True
     state = act(state, me, "cast", spell="a_brighter_flame", level=2)
+    assert any(text.startswith("Refresh") for text in labels(state))
     assert not any("A Brighter Flame" in text for text in labels(state))
 
 
@@ -495,6 +491,7 @@ def test_tardy_places_after_the_last_bell_tower_offering() -> None:
     state["seats"][other]["starter"] = {"id": "tardy", "exhausted": False}
     state["bell"] = ["popularity"]
     state = act(state, me, "bell", card="popularity")
+    state = pick(state, "Gain 1 IP")
     assert seat_now(state) == other
     state = pick(state, "React with Tardy")
     state = pick(state, "Place in Guilds")
@@ -529,6 +526,7 @@ def test_auric_catalyst_waives_a_gold_cost() -> None:
     assert R.pending(state)[0].kind.value == "reaction"
     ip = state["seats"][me]["ip"]
     state = pick(state, "React with Auric Catalyst")
+    state = pick(state, "Gain 1 IP")
     assert state["seats"][me]["gold"] == gold
     assert state["seats"][me]["ip"] == ip + 1
     assert state["seats"][me]["discard"] == [{"kind": "vault", "id": "auric_catalyst", "secret": False}]
@@ -658,7 +656,8 @@ def test_faq_own_mages_may_be_banished_and_opponents_healed() -> None:
     assert any("Guilds, slot 2" in text for text in labels(state))
     state = pick(state, "Guilds, slot 2")
     assert state["mages"][mine["id"]]["loc"] == "office"
-    theirs = give_mage(state, foe, "divinity", "infirmary/general/0")
+    # A Sorcery mage: a rival's Blue mage is not affected by my spells (rulebook, Mage powers).
+    theirs = give_mage(state, foe, "sorcery", "infirmary/general/0")
     state = run(state, me, [{"heal": {}}])
     state = pick(state, "Heal")
     assert state["mages"][theirs["id"]]["loc"] == "office"
@@ -883,7 +882,8 @@ def test_faq_an_occupied_shadow_leaves_the_reaction_without_effect() -> None:
     give_mage(state, me, "sorcery")
     state = act(state, me, "place", room="guilds")
     state = pick(state, "wounds")
-    state = pick(state, "React with Phase Steppers")
+    # The reaction could do nothing, so it is not offered: the mage suffers the wound (FAQ).
+    assert not any("Phase Steppers" in text for text in labels(state, foe))
     assert state["mages"][victim["id"]]["loc"].startswith("infirmary/")
 
 

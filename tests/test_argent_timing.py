@@ -10,16 +10,7 @@ whether as an action, by another card's effect, or as a reaction (rulebook, Reac
 
 from __future__ import annotations
 
-from rules.argent.agenda import push_effects
-from rules.argent.engine import advance
-from tests.argent_helpers import R, act, at, give_mage, labels, pick, round_one, seat_now, set_turn
-
-
-def run(state: dict, seat: int, effects: list[dict]) -> dict:
-    """Queue an effect list for a seat and run the game on to the next decision."""
-    push_effects(state, seat, effects, {"via": "spell"})
-    advance(state, [])
-    return state
+from tests.argent_helpers import R, act, at, give_mage, labels, pick, round_one, run, seat_now, set_turn
 
 
 def status(state: dict, seat: int, name: str) -> None:

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("kind", "name", "words"),
     [
         ("argent", "Wave", "banish"),
-        ("argent", "Nostros Calahaan", "most Influence"),
+        ("argent", "Nostros Calahan", "most Influence"),
         ("institute", "Ring of Influence", "roll"),
         ("institute", "Novice Crystal Ball", "Cost 4 / Surpass 3"),
     ],

@@ -10,7 +10,7 @@ from tests.toygame import TOY
 
 # Deep checks (views, scrambles, refusals) on every step cost more on long games; a stride keeps
 # the suite fast while every move is still applied and validated.
-STRIDE = {"argent": 4, "institute": 3}
+STRIDE = {"argent": 4, "institute": 3, "quadrivium": 3, "academy": 2}
 
 
 @pytest.mark.parametrize("kind", registry.kinds())

@@ -355,10 +355,13 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
     before = len(table.public())
     assert before == 3  # opened, joined, the game began; nothing from eight secret assignments
     await players[1].play(Move.of("confirm"))
-    posted = table.public()[before:]
-    assert len(posted) == 1 and "Blue has locked in their Action Cards" in posted[0].content
-    assert "reveals" not in posted[0].content
+    # Red was already asked: no new message, no ping; the living board says Blue locked in.
+    assert len(table.public()) == before
+    living = table.public()[-1].content
+    assert "Blue has locked in their Action Cards" in living and "reveals" not in living
     await players[0].play(Move.of("confirm"))
+    # The reveal is a milestone: a new message of its own.
+    assert len(table.public()) == before + 1
     last = table.public()[-1].content
     assert "Red reveals:" in last and "Blue reveals:" in last
 
@@ -460,4 +463,5 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
             scrambled = R.scramble(state, None, random.Random(version))
             assert await attachment.read() == drawing.draw_board(R.view(scrambled, None))
             checked += 1
-    assert checked >= 2
+    # The opening board (edited in place at Red's lock-in) and nothing else came before the reveal.
+    assert checked == 1

@@ -22,6 +22,9 @@ FORBIDDEN = {
         "render",
     },
     "render": {"discord", "aiosqlite", "asyncio", "sqlite3", "service", "store", "cogs"},
+    # Bots are pure like the rules; each gets its own random.Random, so ``random`` itself is allowed
+    # (``test_bots_never_draw_from_the_global_generator`` checks that no module-level draw is made).
+    "bots": {"discord", "aiosqlite", "PIL", "asyncio", "sqlite3", "service", "store", "cogs", "render"},
     "store": {"discord", "PIL", "cogs", "service", "render"},
     "service": {"discord", "cogs"},
 }
@@ -133,3 +136,21 @@ def test_the_cog_check_catches_what_it_must(tmp_path: Path) -> None:
     )
     bad = sorted(n for n in _module_names(source) if _reaches_past_the_service(n))
     assert bad == ["rules.argent", "rules.argent.content", "rules.registry", "store.sqlite"]
+
+
+_GLOBAL_DRAWS = {"random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "uniform"}
+
+
+def test_bots_never_draw_from_the_global_generator() -> None:
+    """A bot draws only from the generator it is given (``random.Random``), never from ``random.x()``."""
+    bad = []
+    for path in sorted((ROOT / "bots").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+                and node.attr in _GLOBAL_DRAWS
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} random.{node.attr}")
+    assert not bad, f"bots/ draws from the global generator: {bad}"

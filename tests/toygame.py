@@ -198,6 +198,7 @@ class ToyRules(Rules):
             pool += new["hands"][i]
             if new["chosen"][i] is not None:
                 pool.append(new["chosen"][i])
+        pool.sort()  # a canonical order: the result depends on what the seat knows, not on the real deal
         rand.shuffle(pool)
         for i in others:
             size = len(new["hands"][i])

@@ -26,6 +26,7 @@ from rules.registry import register
 ACTIONS = frozenset(
     {
         "build",
+        "leave_room",
         "power",
         "candidate",
         "draft",
@@ -111,9 +112,29 @@ class ArgentRules(Rules):
         return state
 
     def pending(self, state: State) -> list[Prompt]:
-        """Return the one seat the game waits on and what for."""
+        """Return the seat the game waits on and what for, and any leaver still choosing its rooms."""
         if state["over"]:
             return []
+        main = self._pending_main(state)
+        waiting = {p.seat for p in main}
+        leavers = [
+            Prompt(s, PromptKind.SECRET, "leave_room", f"P{s + 1}: choose the two rooms that leave with you.")
+            for s, office in enumerate(state["seats"])
+            if office.get("leave_choice") and s not in waiting
+        ]
+        return main + leavers
+
+    def absent_move(self, state: State, seat: Seat) -> Move | None:
+        """The deterministic move to play for a seat that is absent (timed out): its first legal move.
+
+        For a leaver's room choice that is the last room outside University Central in resolution
+        order, then the one before it (the board shrinks from its edge).
+        """
+        moves = self.legal_moves(state, seat)
+        return moves[0] if moves else None
+
+    def _pending_main(self, state: State) -> list[Prompt]:
+        """Return the one seat the game's flow waits on."""
         agenda = state["agenda"]
         if agenda and agenda[0]["op"] == "ask":
             task = agenda[0]
@@ -142,6 +163,38 @@ class ArgentRules(Rules):
             return [Prompt(seat, PromptKind.TURN, "turn", f"P{seat + 1}: take your turn.")]
         return []
 
+    seat_names = ("P1", "P2", "P3", "P4", "P5")
+    """Seats as the game's texts name them, so the service's legend and labels match."""
+
+    AUTO_DECISIONS = frozenset({"errand", "turn_place"})
+    """Decisions the service may play when they offer one move: the round-end errand whose only
+    answer is "Take 1 IP instead" and the slot of a room with one free slot. Both follow from
+    the public board and offices alone (Gold, Merit Badges, slots), so playing them reveals no
+    card. Turns, targets and drafts stay asked: a lone option there may follow from a hand."""
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``).
+
+        A turn whose only move is left (the last Bell Tower offering, say) plays itself only
+        while the seat holds nothing face down: then every card that could have offered another
+        move is on the table for all to see, and the automatic move reveals nothing.
+        """
+        if prompt.kind is PromptKind.TURN and prompt.decision == "turn":
+            return self._nothing_face_down(state, prompt.seat)
+        return prompt.kind is PromptKind.DECISION and prompt.decision in self.AUTO_DECISIONS
+
+    @staticmethod
+    def _nothing_face_down(state: State, seat: Seat) -> bool:
+        """Whether nothing the seat holds is hidden from the others (its discard pile included)."""
+        pile = state["seats"][seat]["discard"]
+        if any(card["secret"] for card in pile):
+            return False
+        return not pile or state["options"].get("discards") == "open"
+
+    def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Every reaction window is declined with Pass."""
+        return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
+
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Return every move the seat may make now."""
         return [engine.to_move(o) for o in engine.options_for(state, seat)]
@@ -162,7 +215,7 @@ class ArgentRules(Rules):
             raise IllegalMove("This game cannot go on without a player.")
         new = self.copy_state(state)
         events: list[Event] = []
-        engine.leave(new, seat, engine.leaving_rooms(new), events)
+        engine.leave(new, seat, None, events)
         engine.advance(new, events)
         return new, events
 

@@ -372,6 +372,10 @@ def check_effect(effect: Any, where: str) -> list[str]:
     here = f"{where}.{key}"
     if key not in EFFECT_ARGS:
         return [f"{where} has unknown effect key {key!r}"]
+    if key == "pay" and isinstance(arg, dict) and "swap" in arg:
+        # "Swap X for Y" on the sheet: a price paid for a good, which Auric Catalyst cannot waive.
+        rest = {k: v for k, v in arg.items() if k != "swap"}
+        return _bool(arg["swap"], f"{here}.swap") + _resources(rest, here)
     if key in ("gain", "pay"):
         return _resources(arg, here)
     if key == "choose":
@@ -394,13 +398,22 @@ def check_effect(effect: Any, where: str) -> list[str]:
 
 def _fields(record: Record, where: str, required: dict[str, Check], optional: dict[str, Check]) -> list[str]:
     problems = [f"{where}: missing field {name!r}" for name in required if name not in record]
+    if "designed" in record and not record.get("note"):
+        problems.append(f"{where}: a record with designed parts must say in 'note' what was open")
     for name, value in record.items():
-        check = required.get(name) or optional.get(name)
+        # "designed": the parts of a published or rulebook record that are our decisions (with a note).
+        check = required.get(name) or optional.get(name) or (_designed_parts if name == "designed" else None)
         if check is None:
             problems.append(f"{where}: unknown field {name!r}")
         else:
             problems += [f"{where}: {p}" for p in check(value, name)]
     return problems
+
+
+def _designed_parts(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        return [f"{where} must list the designed parts as non-empty texts"]
+    return []
 
 
 def _text(value: Any, where: str) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.argent import content, hooks
+from rules.argent import content, hooks, protection, vocab
 from rules.argent.agenda import Task, ask, frame, option, push, push_effects, set_ctx
 from rules.argent.state import (
     APPRENTICE,
@@ -39,7 +39,6 @@ from rules.argent.state import (
     placed,
     room_name,
     room_of,
-    room_rules,
     room_side,
     rooms_in_play,
     shadow_loc,
@@ -64,9 +63,9 @@ RES_NAMES = {
 }
 
 
-def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None) -> None:
-    """Record an event (public unless seats are given)."""
-    events.append(Event("argent", text, seats))
+def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None, **data: Any) -> None:
+    """Record an event (public unless seats are given); ``data`` is what a summary reads."""
+    events.append(Event("argent", text, seats, data))
 
 
 def who(state: State, seat: int) -> str:
@@ -122,8 +121,8 @@ def run_frame(state: State, task: Task, events: list[Event]) -> None:
     key, arg = next(iter(effect.items()))
     handler = HANDLERS.get(key)
     if handler is None:
-        say(events, f"(The effect `{key}` is not supported yet and is skipped.)")
-        return
+        # The loader refuses unknown keys; one reaching here is a bug, never a skipped effect.
+        raise vocab.UnknownKey(f"unknown effect key {key!r}")
     handler(state, task, arg, events)
 
 
@@ -141,8 +140,22 @@ def can_pay(state: State, seat: int, costs: dict[str, int]) -> bool:
     return all(office[r] >= n for r, n in costs.items() if r in RESOURCES)
 
 
+def ip_may_hurt(state: State) -> bool:
+    """Whether gaining IP can hurt its gainer, so that declining it can matter (FAQ: benefits are optional).
+
+    With three or more players the Second-most Influence voter may be among the face-down voters (public
+    knowledge: only two-player games remove it), and more IP can cost that vote.
+    """
+    return state["players"] >= 3
+
+
 def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) -> None:
     seat = task["seat"]
+    if arg.get("ip") and ip_may_hurt(state):
+        # "Benefits are never mandatory" (FAQ): the IP waits for a yes; the rest is gained now.
+        opts = [option("choose", f"Gain {arg['ip']} IP", take=1), option("pass", "Take none of the IP")]
+        ask(state, seat, "take_ip", opts, "take the IP or decline it", data={"ip": arg["ip"]})
+        arg = {r: n for r, n in arg.items() if r != "ip"}
     plain = []
     for resource, amount in arg.items():
         if resource in RESOURCES:
@@ -150,7 +163,8 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
             if got:
                 plain.append(f"{got} {RES_NAMES[resource]}")
     if plain:
-        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.")
+        got = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.", what="gain", seat=seat, gains=got)
     if arg.get("mark"):
         for _ in range(arg["mark"]):
             push(state, {"op": "mark", "seat": seat})
@@ -158,57 +172,86 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
         push(state, {"op": "research", "seat": seat, "count": arg["research"], "department": None})
 
 
-def catalyst_index(state: State, seat: int) -> int | None:
-    """Return where an unused Auric Catalyst sits in a seat's office, if it holds one."""
-    for i, v in enumerate(state["seats"][seat]["vaults"]):
-        if v["id"] == "auric_catalyst" and content.vault(v["id"]).get("trigger", {}).get("on") == [
-            "pay_gold"
-        ]:
-            return i
-    return None
+def answer_take_ip(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Gain the IP the seat accepted."""
+    if opt["action"] == "choose":
+        got = gain(state, task["seat"], "ip", task["data"]["ip"])
+        say(events, f"{who(state, task['seat'])} gains {got} IP.")
 
 
-def do_pay(state: State, task: Task, arg: dict[str, int], events: list[Event]) -> None:
+def gold_reactions(state: State, seat: int, swap: bool) -> list[dict[str, Any]]:
+    """Return the ready cards whose declared trigger fits a Gold cost this seat is about to pay."""
+    event = {"on": "pay_gold", "by": seat, "swap": swap}
+    out = []
+    for v in state["seats"][seat]["vaults"]:
+        rec = content.vault(v["id"])
+        if rec["timing"] != "react" or v["exhausted"] or v["id"] in {o["args"]["card"] for o in out}:
+            continue
+        if vocab.trigger_fits(state, seat, rec["trigger"], event):
+            out.append(option("react", f"React with {rec['name']}: pay no Gold", card=v["id"]))
+    return out
+
+
+def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     seat = task["seat"]
     ctx = task["ctx"]
-    if arg.get("gold") and not ctx.get("catalyst_asked") and catalyst_index(state, seat) is not None:
-        # Auric Catalyst reacts to a Gold cost about to be paid: ask before paying.
-        ctx["catalyst_asked"] = True
-        task["list"].insert(0, {"pay": arg})
-        opts = [
-            option(
-                "react", f"React with Auric Catalyst: pay no Gold (instead of {arg['gold']})", card="catalyst"
-            ),
-            option("pass", "Pay the Gold"),
-        ]
-        ask(
-            state, seat, "catalyst", opts, "use Auric Catalyst on this Gold cost", fid=task["fid"], react=True
-        )
+    swap = bool(arg.get("swap"))
+    arg = {r: n for r, n in arg.items() if r != "swap"}
+    others = {r: n for r, n in arg.items() if r != "gold"}
+    if arg.get("gold") and not ctx.get("gold_asked") and can_pay(state, seat, others):
+        # A declared "pay_gold" reaction (Auric Catalyst) may answer a Gold cost that is not a swap.
+        opts = gold_reactions(state, seat, swap)
+        if opts:
+            ctx["gold_asked"] = True
+            task["list"].insert(0, {"pay": dict(arg, swap=swap) if swap else arg})
+            opts.append(option("pass", f"Pay the {arg['gold']} Gold"))
+            prompt = "react to this Gold cost, or pay it"
+            ask(state, seat, "gold_cost", opts, prompt, fid=task["fid"], react=True)
+            return
+    nxt = task["list"][0] if task["list"] else {}
+    if swap and "gain_mage" in nxt and not can_gain_mage(state, seat, nxt["gain_mage"]["department"]):
+        # "Swap X for a mage": with no mage to receive there is no swap, so nothing is paid.
+        say(events, f"{who(state, seat)} cannot receive a mage, so nothing is paid.")
+        stop_frame(task)
         return
-    ctx.pop("catalyst_asked", None)
+    ctx.pop("gold_asked", None)
     if ctx.pop("waive_gold", False):
         arg = {r: n for r, n in arg.items() if r != "gold"}
     if not can_pay(state, seat, arg):
         say(events, f"{who(state, seat)} cannot pay {describe_one({'pay': arg})[4:]}, so the rest is lost.")
         stop_frame(task)
         return
-    for resource, amount in arg.items():
-        gain(state, seat, resource, -amount)
-    say(events, f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.")
+    for resource, n in arg.items():
+        gain(state, seat, resource, -n)
+    if arg:
+        paid = {r: n for r, n in arg.items() if r in RESOURCES}
+        say(
+            events,
+            f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.",
+            what="pay",
+            seat=seat,
+            pays=paid,
+        )
 
 
-def answer_catalyst(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
-    """Spend the Auric Catalyst (to the discard) and waive the Gold part of the cost."""
+def answer_gold_cost(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """Play the chosen pay_gold reaction: spend the card and run its effects against this cost."""
     if opt["action"] != "react":
         return
-    office = state["seats"][task["seat"]]
-    index = catalyst_index(state, task["seat"])
+    seat = task["seat"]
+    office = state["seats"][seat]
+    index = next((i for i, v in enumerate(office["vaults"]) if v["id"] == opt["args"]["card"]), None)
     if index is None:
         return
-    office["vaults"].pop(index)
-    office["discard"].append({"kind": "vault", "id": "auric_catalyst", "secret": False})
-    set_ctx(state, task["fid"], waive_gold=True)
-    say(events, f"{who(state, task['seat'])} reacts with Auric Catalyst: the Gold cost becomes 0.")
+    v = office["vaults"][index]
+    rec = content.vault(v["id"])
+    if rec["type"] == "treasure":
+        v["exhausted"] = True
+    else:
+        office["vaults"].pop(index)
+        office["discard"].append({"kind": "vault", "id": v["id"], "secret": False})
+    say(events, f"{who(state, seat)} reacts with {rec['name']}.")
+    push_effects(state, seat, rec["effects"], {"via": "vault", "cost_frame": task["fid"]})
 
 
 def count_of(state: State, seat: int, per: str, ctx: dict[str, Any]) -> int:
@@ -376,13 +419,22 @@ def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None
     """Put a seat's Mark on a voter and show that voter to that seat only."""
     voter = state["voters"][index]
     voter["marks"].append(seat)
-    say(events, f"{who(state, seat)} places a Mark on voter {index + 1}.")
+    say(
+        events,
+        f"{who(state, seat)} places a Mark on voter {index + 1}.",
+        what="mark",
+        seat=seat,
+        voter=index,
+    )
     if not voter["face_up"]:
         say(
             events,
             f"Voter {index + 1} is {content.voter(voter['id'])['name']} "
             f"({content.voter(voter['id'])['title']}).",
             (seat,),
+            what="voter_seen",
+            seat=seat,
+            voter=index,
         )
 
 
@@ -488,7 +540,13 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
     office = state["seats"][seat]
     office["int"] -= 1
     office["spells"].append({"id": book_id, "level": 1, "exhausted": False})
-    say(events, f"{who(state, seat)} learns {content.book(book_id)['name']}.")
+    say(
+        events,
+        f"{who(state, seat)} learns {content.book(book_id)['name']}.",
+        what="learn",
+        seat=seat,
+        card=content.book(book_id)["name"],
+    )
 
 
 def offer_held_spell(state: State, seat: int, book_id: str, events: list[Event]) -> None:
@@ -577,7 +635,8 @@ def gain_card(state: State, seat: int, kind: str, card_id: str, events: list[Eve
         office["vaults"].append({"id": card_id, "exhausted": False})
     else:
         office["supporters"].append(card_id)
-    say(events, f"{who(state, seat)} gains {content.card_name(kind, card_id)}.")
+    name = content.card_name(kind, card_id)
+    say(events, f"{who(state, seat)} gains {name}.", what="card", seat=seat, card=name)
 
 
 def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -629,7 +688,13 @@ def secret_supporter(state: State, seat: int, events: list[Event], card: str | N
             return
         card = deck.pop(0)
     state["seats"][seat]["discard"].append({"kind": "supporter", "id": card, "secret": True})
-    say(events, f"{who(state, seat)} gains a Secret Supporter.")
+    say(
+        events,
+        f"{who(state, seat)} gains a Secret Supporter.",
+        what="card",
+        seat=seat,
+        card="a Secret Supporter",
+    )
     say(events, f"Your Secret Supporter is {content.supporter(card)['name']}.", (seat,))
 
 
@@ -670,7 +735,7 @@ def answer_look(state: State, task: Task, opt: dict[str, Any], events: list[Even
 def do_buy(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     ctx = task["ctx"]
     room = ctx.get("room")
-    rules = room_rules(state, room) if room and room != INFIRMARY and room in state["board"]["rooms"] else []
+    here = room is not None and room != INFIRMARY and room in state["board"]["rooms"]
     push(
         state,
         {
@@ -678,8 +743,10 @@ def do_buy(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
             "seat": task["seat"],
             "count": arg.get("count", 1),
             "discount": arg.get("discount", 0),
-            "stats": "buy_stat_for_4_gold" in rules,
-            "cycle": "cycle_vault_once_for_1_gold" in rules and not ctx.get("cycled"),
+            "stats": here and vocab.room_has(state, room, "buy_stat_for_4_gold"),
+            "cycle": here
+            and vocab.room_has(state, room, "cycle_vault_once_for_1_gold")
+            and not ctx.get("cycled"),
         },
     )
 
@@ -711,18 +778,18 @@ def answer_buy(state: State, task: Task, opt: dict[str, Any], events: list[Event
     if opt["action"] == "pass":
         return
     if opt["action"] == "cycle":
-        gain(state, seat, "gold", -1)
         state["decks"]["vault"].extend(state["tableau"]["vault"])
         state["tableau"]["vault"] = []
         refill(state, "vault")
-        say(events, f"{who(state, seat)} pays 1 Gold to refresh the Vault tableau.")
+        say(events, f"{who(state, seat)} refreshes the Vault tableau.")
         data["cycle"] = False
         push(state, data)
+        pay_gold(state, seat, 1)
         return
     data["count"] -= 1
     push(state, data)
     if "stat" in opt["args"]:
-        gain(state, seat, "gold", -4)
+        pay_gold(state, seat, 4)
         stat = opt["args"]["stat"]
         if stat == "research":
             push(state, {"op": "research", "seat": seat, "count": 1, "department": None})
@@ -732,10 +799,16 @@ def answer_buy(state: State, task: Task, opt: dict[str, Any], events: list[Event
         return
     card = opt["args"]["card"]
     price = max(0, content.vault(card)["cost"] - data["discount"])
-    gain(state, seat, "gold", -price)
     state["tableau"]["vault"].remove(card)
     refill(state, "vault")
     gain_card(state, seat, "vault", card, events)
+    pay_gold(state, seat, price)
+
+
+def pay_gold(state: State, seat: int, price: int) -> None:
+    """Pay a price in Gold as a cost (a purchase, not a swap): a pay_gold reaction may answer it."""
+    if price > 0:
+        push_effects(state, seat, [{"pay": {"gold": price}}], {"via": "room"})
 
 
 def do_discard(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -839,62 +912,17 @@ def do_retire(state: State, task: Task, arg: Any, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- mages: eligibility
 
 
-def power_side(state: State, mage_type: str) -> str:
-    """Return the side of a department's mage power card in use."""
-    return state["mage_powers"].get(mage_type, "A")
-
-
-def powers_of(state: State, m: dict[str, Any]) -> set[str]:
-    """Return the power keys a mage has now (the Apprentice has every department's)."""
-    types = DEPARTMENTS if m["type"] == APPRENTICE else (m["type"],)
-    keys = set()
-    for t in types:
-        power = content.mage_power(t, power_side(state, t))
-        if power:
-            keys.add(power["key"])
-    if not keys:
-        return keys
-    immune = "immune_opponent_spells" in keys
-    for status in state["statuses"]:
-        if status["name"] == "no_mage_powers" and not immune:
-            return set()
-        if status["name"] == "own_no_mage_powers" and status["seat"] == m["owner"]:
-            return set()
-    return keys
+power_side = vocab.power_side
+powers_of = vocab.powers_of
 
 
 def has_status(state: State, seat: int | None, name: str) -> bool:
-    """Whether a status covers a seat (for "own_" statuses) or the table."""
-    for status in state["statuses"]:
-        if status["name"] == name and (not name.startswith("own_") or status["seat"] == seat):
-            return True
-    return False
+    """Whether a status covers a seat (its own statuses, and every table-wide one)."""
+    return vocab.covers(state, seat, name)
 
 
-def immune(state: State, actor: int, m: dict[str, Any], key: str, via: str | None) -> bool:
-    """Whether a mage ignores this effect from this actor (green, blue, and protective statuses)."""
-    owner = m["owner"]
-    rival = owner != actor
-    if (
-        via == "spell"
-        and rival
-        and ("immune_opponent_spells" in powers_of(state, m) or has_status(state, owner, "own_ignore_spells"))
-    ):
-        return True
-    if (
-        rival
-        and key in ("wound", "banish", "move", "push_shadow")
-        and has_status(state, owner, "own_ignore_harm")
-    ):
-        return True
-    if key == "wound":
-        if "unwoundable" in powers_of(state, m):
-            return True
-        if has_status(state, owner, "own_unwoundable") or has_status(
-            state, owner, "own_unwoundable_unmovable"
-        ):
-            return True
-    return key in ("move", "push_shadow") and has_status(state, owner, "own_unwoundable_unmovable")
+# Which act of the one protection rule each mage selector performs.
+ACT_OF = {"wound": "wound", "banish": "banish", "move": "move", "heal": "heal", "push_shadow": "push_shadow"}
 
 
 def whose_ok(state: State, actor: int, m: dict[str, Any], whose: str, ctx: dict[str, Any]) -> bool:
@@ -929,22 +957,18 @@ def candidates(
             if not in_infirmary(loc):
                 continue
         elif scope == "board_or_infirmary":
-            if not (in_infirmary(loc) or (placed(loc) and not is_shadow(spec(state, *split_loc(loc))))):
-                continue
-            if placed(loc) and locked(state, room_of(loc)):
+            if not (in_infirmary(loc) or placed(loc)):
                 continue
         elif key == "banish" and scope == "board" and in_infirmary(loc):
             pass  # Room Clarifications: mages in the Infirmary can be banished (in effect, healed).
-        else:
-            if not placed(loc) or is_shadow(spec(state, *split_loc(loc))):
-                continue
-            if locked(state, room_of(loc)):
-                continue
+        elif not placed(loc):
+            continue
         if room is not None and room_of(loc) != room:
             continue
         if not whose_ok(state, actor, m, whose, ctx):
             continue
-        if key != "heal" and immune(state, actor, m, key, via):
+        # The one protection rule: locks, shadows, Green, Blue and the protective statuses.
+        if not protection.may_target(state, actor, m, ACT_OF[key], via):
             continue
         out.append(m)
     order = {s: i for i, s in enumerate(order_from(state, actor))}
@@ -1158,13 +1182,7 @@ def strike(
         offer_take_slot(state, actor, before)
 
 
-def room_full_for(state: State, room: str | None, seat: int | None, moving: int | None = None) -> bool:
-    """Whether a room already holds this seat's one allowed mage (Council Chamber A)."""
-    if room is None or seat is None or room not in state["board"]["rooms"]:
-        return False
-    if "one_mage_per_player" not in room_rules(state, room):
-        return False
-    return any(m["owner"] == seat and room_of(m["loc"]) == room and m["id"] != moving for m in state["mages"])
+room_full_for = protection.room_full_for
 
 
 def offer_take_slot(state: State, seat: int, loc: str) -> None:
@@ -1269,9 +1287,9 @@ def answer_wound_slot(state: State, task: Task, opt: dict[str, Any], events: lis
 def banish(state: State, actor: int, m: dict[str, Any], via: str | None, events: list[Event]) -> None:
     """Send a mage back to its owner's office."""
     before, owner = m["loc"], m["owner"]
-    m["loc"] = "office" if not m["temp"] or m["type"] == APPRENTICE else "supply"
-    if m["temp"] and m["type"] == NEUTRAL:
-        m["owner"] = None
+    # Rulebook, Banishing: "sent back to the office of their Candidate", a temporary mage (Living
+    # Image, the Apprentice) included; it leaves for the supply only at the end of the round.
+    m["loc"] = "office"
     harm(state, "banished", m, actor, via, before, owner=owner)
     say(events, f"{who(state, actor)} banishes a mage from {loc_text(state, before)}.")
 
@@ -1307,7 +1325,7 @@ def run_destination(state: State, task: Task, events: list[Event]) -> None:
         rooms = [r for r in adjacent(state, here) if r not in not_into]
     else:
         rooms = [r for r in rooms_in_play(state) if r not in not_into]
-    rooms = [r for r in rooms if not locked(state, r)] if to != "same_room" else rooms
+    rooms = [r for r in rooms if protection.room_open(state, r)]
     if task["room"] is None and len(rooms) > 1:
         opts = [
             option("room", f"Move it to {room_name(r)}", room=r) for r in rooms if dest_slots(state, task, r)
@@ -1334,10 +1352,12 @@ def run_destination(state: State, task: Task, events: list[Event]) -> None:
 def dest_slots(state: State, task: Task, room: str) -> list[str]:
     """Return the slots a moved mage may go to in a room."""
     m = state["mages"][task["mage"]]
-    if room_full_for(state, room, m["owner"], moving=m["id"]):
+    if not protection.may_enter(state, m["owner"], room, moving=m["id"]):
         return []
     out = [loc for loc in open_slots(state, room) if loc != m["loc"]]
-    if task["arg"].get("to") == "any_slot" and task["arg"].get("displace") == "wound_opponent":
+    # Innervation: "you may wound an opponent's mage to make room for yours": only for your own mage.
+    own = m["owner"] == task["seat"]
+    if own and task["arg"].get("to") == "any_slot" and task["arg"].get("displace") == "wound_opponent":
         for s in slots(state, room):
             loc = f"{room}/{s['id']}"
             occ = next((x for x in state["mages"] if x["loc"] == loc), None)
@@ -1345,7 +1365,7 @@ def dest_slots(state: State, task: Task, room: str) -> list[str]:
                 occ
                 and occ["owner"] != task["seat"]
                 and not is_shadow(s)
-                and not immune(state, task["seat"], occ, "wound", task.get("via"))
+                and protection.may_target(state, task["seat"], occ, "wound", task.get("via"))
             ):
                 out.append(loc)
     return out
@@ -1417,7 +1437,11 @@ def status_shadows(state: State, seat: int, room: str) -> list[str]:
         if not sloc or occupant(state, sloc) is not None:
             continue
         host = occupant(state, loc)
-        if (host is not None and host["owner"] != seat) or (host is None and inversion):
+        # Shadowing a rival's mage through a spell's status: Blue mages and shields are out of reach.
+        rival = host is not None and host["owner"] != seat
+        if (rival and protection.may_target(state, seat, host, "shadow", "spell")) or (
+            host is None and inversion
+        ):
             out.append(sloc)
     return out
 
@@ -1426,14 +1450,12 @@ def placeable_rooms(state: State, seat: int) -> list[str]:
     """Return the rooms a seat may place a mage in now (open slot, unlocked, not the Infirmary)."""
     out = []
     taken = {m["loc"] for m in state["mages"]}
-    mine = {m["loc"].split("/")[0] for m in state["mages"] if m["owner"] == seat}
     inversion = shadow_only(state, seat)
     for room in rooms_in_play(state):
-        if room == INFIRMARY or locked(state, room):
+        if room == INFIRMARY or not protection.may_enter(state, seat, room):
             continue
         side = room_side(state, room)
-        rules = side.get("rules", ())
-        if "no_direct_placement" in rules or ("one_mage_per_player" in rules and room in mine):
+        if vocab.room_has(state, room, "no_direct_placement"):
             continue
         if status_shadows(state, seat, room):
             out.append(room)
@@ -1500,10 +1522,20 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
         mages = [m for m in mages if m["type"] in task["types"]]
     if not mages:
         return
+    if task["room"] is not None and not protection.may_enter(state, seat, task["room"]):
+        # Slow Time, Consecration: the chosen room takes no more of this seat's mages (a lock, or
+        # Council Chamber A's one mage per player).
+        return
     if task["room"] is None:
         rooms = placeable_rooms(state, seat)
         if task.get("any_slot"):
-            rooms = [r for r in rooms_in_play(state) if r != INFIRMARY and not locked(state, r)]
+            rooms = [
+                r
+                for r in rooms_in_play(state)
+                if r != INFIRMARY
+                and protection.may_enter(state, seat, r)
+                and any_slot_targets(state, task, r)
+            ]
         opts = [option("room", f"Place in {room_name(r)}", room=r) for r in rooms]
         if task["optional"] or task["only"] is None:
             opts.append(option("pass", "Place nothing"))
@@ -1527,7 +1559,7 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
             continue
         if task.get("any_slot"):
             # Immolation: a taken slot is freed by wounding its mage.
-            for x in candidates(state, seat, "wound", {}, {"via": task.get("via")}, room=room):
+            for x in any_slot_victims(state, task, room):
                 label = f"Wound {mage_text(state, x)} and place your {DEPT_NAMES[t]} mage there"
                 opts.append(option("place", label, type=t, slot=x["loc"].split("/", 1)[1], wound=1))
         for loc in open_slots(state, room):
@@ -1544,13 +1576,24 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
     ask(state, seat, "place_slot", opts, f"choose a mage and a slot in {room_name(room)}", data=task)
 
 
+def any_slot_victims(state: State, task: Task, room: str) -> list[dict[str, Any]]:
+    """Immolation: the mages whose slot a placement may take by wounding them."""
+    return candidates(state, task["seat"], "wound", {}, {"via": task.get("via")}, room=room)
+
+
+def any_slot_targets(state: State, task: Task, room: str) -> bool:
+    """Whether a placement into any slot (Immolation) has somewhere to go in a room."""
+    return bool(open_slots(state, room) or any_slot_victims(state, task, room))
+
+
 def shadow_a_rival(state: State, seat: int, loc: str) -> None:
     """Record a placement into the shadow of a rival's mage (a harm that rival may react to)."""
     if not is_shadow(slot_of(state, loc)):
         return
     host = occupant(state, shadowed_host(state, loc))
     if host is not None and host["owner"] != seat:
-        harm(state, "shadowed", host, seat, "mage", host["loc"])
+        # Zero Hour and Inversion are spells: the shadowing is the spell's doing.
+        harm(state, "shadowed", host, seat, "spell", host["loc"])
 
 
 def answer_place_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -1603,7 +1646,7 @@ def shadow_targets(state: State, seat: int, target: str, via: str | None) -> lis
     out = []
     taken = {m["loc"]: m for m in state["mages"]}
     for room in rooms_in_play(state):
-        if room == INFIRMARY or locked(state, room) or room_full_for(state, room, seat):
+        if room == INFIRMARY or not protection.may_enter(state, seat, room):
             continue
         for s in slots(state, room):
             if is_shadow(s):
@@ -1617,7 +1660,7 @@ def shadow_targets(state: State, seat: int, target: str, via: str | None) -> lis
                 ok = (
                     occ is not None
                     and occ["owner"] != seat
-                    and not (via == "spell" and immune(state, seat, occ, "shadow", via))
+                    and protection.may_target(state, seat, occ, "shadow", via)
                 )
             elif target == "own_mage":
                 ok = occ is not None and occ["owner"] == seat
@@ -1706,6 +1749,9 @@ def answer_shadow(state: State, task: Task, opt: dict[str, Any], events: list[Ev
 
 def do_rearrange(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     room = task["ctx"].get("room") if arg.get("room") == "same" else None
+    if arg.get("room") == "same" and room is None:
+        # Hurricane: "the others in that room": with no first target there is no room (not Tornado).
+        return
     push(
         state,
         {"op": "rearrange", "seat": task["seat"], "room": room, "done": [], "via": task["ctx"].get("via")},
@@ -1766,8 +1812,11 @@ def answer_rearrange(state: State, task: Task, opt: dict[str, Any], events: list
 
 
 def do_lock(state: State, task: Task, arg: dict[str, Any], events: list[Event], value: bool = True) -> None:
-    if arg.get("room") == "same" and task["ctx"].get("room"):
-        set_lock(state, task["ctx"]["room"], value, events)
+    if arg.get("room") == "same":
+        # Flamespout, Meteor, Consecration, Cataclysm lock "that room": none when the first part found
+        # no room (never "lock any room").
+        if task["ctx"].get("room"):
+            set_lock(state, task["ctx"]["room"], value, events)
         return
     rooms = [r for r in rooms_in_play(state) if r != INFIRMARY and locked(state, r) != value]
     opts = [option("room", f"{'Lock' if value else 'Unlock'} {room_name(r)}", room=r) for r in rooms]
@@ -1809,6 +1858,18 @@ def do_gain_mage(state: State, task: Task, arg: dict[str, Any], events: list[Eve
         ask(state, seat, "gain_mage", opts, "choose the mage you gain")
         return
     grant_mage(state, seat, dept, events)
+
+
+def can_gain_mage(state: State, seat: int, dept: str) -> bool:
+    """Whether a seat can receive a mage of a department (or the neutral one the FAQ gives instead)."""
+    if dept == APPRENTICE:
+        return supply_mage(state, APPRENTICE) is not None
+    types = [*DEPARTMENTS, NEUTRAL] if dept == "any" else [dept, NEUTRAL]
+    if any(can_hold(state, seat, t) and supply_mage(state, t) for t in types):
+        return True
+    # At the 7-mage limit a gained mage may replace one waiting at home (FAQ).
+    at_limit = permanent_count(state, seat) >= MAGE_LIMIT
+    return at_limit and any(supply_mage(state, t) for t in types) and bool(office_mages(state, seat))
 
 
 def grant_mage(state: State, seat: int, mage_type: str, events: list[Event]) -> None:
@@ -1921,9 +1982,6 @@ def still_harmed(state: State, trig: dict[str, Any], m: dict[str, Any]) -> bool:
     """Whether a mage is still where the harm left it (nothing has moved it since)."""
     if trig.get("on") == "wounded":
         return in_infirmary(m["loc"])
-    if trig.get("to") == "supply":
-        # A banished temporary mage went back to the supply; it is saved if nobody has taken it since.
-        return m["loc"] == "supply" and m["owner"] is None
     return m["loc"] == trig.get("to", m["loc"]) and m["owner"] == trig.get("owner")
 
 
@@ -1946,13 +2004,11 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
     if arg.get("to") == "shadow":
         dest = shadow_loc(state, before) if before and placed(before) else None
         if dest and not any(x["loc"] == dest for x in state["mages"]):
-            restore_owner(m, trig)
             m["loc"] = dest
             say(events, f"P{m['owner'] + 1}'s mage slips into the shadow of {loc_text(state, before)}.")
         return
     if not any(open_slots(state, r) for r in rooms_in_play(state) if r != INFIRMARY and not locked(state, r)):
         return  # nowhere to go: the mage suffers the harm after all (FAQ, by analogy with the shadow)
-    restore_owner(m, trig)
     push(
         state,
         {
@@ -1965,13 +2021,6 @@ def do_redirect(state: State, task: Task, arg: dict[str, Any], events: list[Even
             "room": None,
         },
     )
-
-
-def restore_owner(m: dict[str, Any], trig: dict[str, Any]) -> None:
-    """Give a banished temporary mage back to the player it was saved for (it stays temporary)."""
-    if m["owner"] is None:
-        m["owner"], m["temp"] = trig["owner"], True
-        m["loc"] = "office"
 
 
 # --------------------------------------------------------------------------- turn-level keys
@@ -2054,15 +2103,9 @@ def do_hook(state: State, task: Task, arg: dict[str, Any], events: list[Event]) 
 
 
 def do_waive_cost(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
-    state["statuses"].append(
-        {
-            "name": "waive_cost",
-            "seat": task["seat"],
-            "duration": "this_turn",
-            "amount": 0,
-            "resource": arg["resource"],
-        }
-    )
+    """The cost the reaction answers (its frame waits behind this one) loses its part in that resource."""
+    set_ctx(state, task["ctx"].get("cost_frame"), **{f"waive_{arg['resource']}": True})
+    say(events, f"{who(state, task['seat'])}: that {RES_NAMES[arg['resource']]} cost becomes 0.")
 
 
 # --------------------------------------------------------------------------- room-only keys
@@ -2099,13 +2142,15 @@ def answer_astronomy(state: State, task: Task, opt: dict[str, Any], events: list
     track = side["track"]
     k = opt["args"]["spaces"]
     marker = state["board"]["rooms"][room]["marker"]
+    cost: list[dict[str, Any]] = []
     if k:
         price = arg["per_space"] * (k - 1 if arg.get("first_space_free") else k)
-        gain(state, task["seat"], arg["pay"], -price)
+        cost = [{"pay": {arg["pay"]: price}}] if price else []
         marker = (marker + k) % len(track)
         state["board"]["rooms"][room]["marker"] = marker
     say(events, f"{who(state, task['seat'])} moves the Astronomy Tower marker to space {marker + 1}.")
-    push_effects(state, task["seat"], track[marker], {"room": room, "space": marker})
+    # The per-space price is a cost (Auric Catalyst may answer a Gold one), paid before the reward.
+    push_effects(state, task["seat"], [*cost, *track[marker]], {"room": room, "space": marker, "via": "room"})
 
 
 def do_astronomy_any_earlier(state: State, task: Task, arg: Any, events: list[Event]) -> None:
@@ -2251,7 +2296,8 @@ ANSWERS: dict[str, Callable[[State, Task, dict[str, Any], list[Event]], None]] =
     "astronomy": answer_astronomy,
     "add_room_card": answer_add_room_card,
     "room_card": answer_room_card,
-    "catalyst": answer_catalyst,
+    "gold_cost": answer_gold_cost,
+    "take_ip": answer_take_ip,
     "mage_swap": answer_mage_swap,
     **hooks.ANSWERS,
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.argent import build, content, effects, scoring
+from rules.argent import build, content, effects, offers, protection, scoring, vocab
 from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
 from rules.argent.effects import has_status, powers_of, say
 from rules.argent.setup import deal_tableaus, give_mage, seat_mages, take_candidate
@@ -35,7 +35,6 @@ from rules.argent.state import (
     placed,
     room_name,
     room_of,
-    room_rules,
     room_side,
     rooms_in_play,
     shadow_loc,
@@ -143,7 +142,13 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
             state["first"] = state["next_first"]
             state["next_first"] = None
     state["phase"] = "errands"
-    say(events, f"Round {state['round']} begins; P{state['first'] + 1} goes first.")
+    say(
+        events,
+        f"Round {state['round']} begins; P{state['first'] + 1} goes first.",
+        what="round",
+        round=state["round"],
+        first=state["first"],
+    )
     begin_turn(state, state["first"], events)
 
 
@@ -182,20 +187,28 @@ def begin_resolution(state: State, events: list[Event]) -> None:
     state["turn"] = None
     state["resolve"] = list(rooms_in_play(state))
     state["harms"] = []
-    say(events, "The last Bell Tower offering is taken: the rooms resolve.")
+    say(
+        events,
+        "The last Bell Tower offering is taken: the rooms resolve.",
+        what="resolution",
+        round=state["round"],
+    )
 
 
 def step_resolution(state: State, events: list[Event]) -> None:
     """Resolve the next room, slot by slot, each shadow right after its slot."""
     if not state["resolve"]:
-        end_round(state, events)
+        if not ask_leaver(state):
+            end_round(state, events)
         return
     room = state["resolve"].pop(0)
     if room == INFIRMARY or room_side(state, room).get("instant"):
         return
     tasks: list[Task] = []
     info = state["board"]["rooms"][room]
-    if "reveal_vault_3" in room_rules(state, room):
+    someone = any(room_of(m["loc"]) == room and placed(m["loc"]) for m in state["mages"])
+    # Vault A: the three cards are revealed for the occupants to take; an empty room reveals nothing.
+    if vocab.room_has(state, room, "reveal_vault_3") and someone:
         deck = state["decks"]["vault"]
         info["cards"] = [{"kind": "vault", "id": c} for c in deck[:3]]
         del deck[:3]
@@ -260,7 +273,7 @@ def finish(state: State, events: list[Event]) -> None:
     state["over"] = True
     state["phase"] = "over"
     for line in state["outcome"]["lines"]:
-        say(events, line)
+        say(events, line, what="votes")
 
 
 # --------------------------------------------------------------------------- errands
@@ -288,7 +301,8 @@ def run_errand(state: State, task: Task, events: list[Event]) -> None:
         if merit_free(state, seat) > 0:
             opts.append(option("errand", f"Spend a Merit Badge: {what}", claim="merit"))
         # A shadowing mage loses its innate powers (rulebook, Shadowing).
-        if not is_shadow(s) and "merit_for_gold" in powers_of(state, m) and state["seats"][seat]["gold"] >= 4:
+        gold = state["seats"][seat]["gold"]
+        if not is_shadow(s) and vocab.has_power(state, m, "merit_for_gold") and gold >= 4:
             opts.append(option("errand", f"Pay 4 Gold instead of a Merit Badge: {what}", claim="gold"))
     else:
         opts.append(option("errand", f"Claim: {what}", claim="plain"))
@@ -305,18 +319,39 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
     room = room_of(loc)
     claim = opt["args"]["claim"]
     todo = errand_effects(state, loc)
+    # Rulebook, Resolving Errands: "perform the effect ... then remove the Mage": home comes last.
     if not data["instant"]:
-        m["loc"] = "office"
+        push(state, {"op": "errand_home", "mage": m["id"], "loc": loc})
     if claim == "ip":
         gain(state, seat, "ip", 1)
-        say(events, f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.")
+        say(
+            events,
+            f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.",
+            what="consolation",
+            seat=seat,
+            room=room_name(room),
+        )
         return
+    cost: list[dict[str, Any]] = []
     if claim == "merit":
         state["seats"][seat]["merit_spent"] += 1
     elif claim == "gold":
-        gain(state, seat, "gold", -4)
-    say(events, f"P{seat + 1} claims the errand in {loc_text(state, loc)}.")
-    push_effects(state, seat, todo, {"room": room, "mage": m["id"], "loc": loc, "via": "room"})
+        cost = [{"pay": {"gold": 4}}]  # Divinity B: a Gold cost, which Auric Catalyst may answer
+    say(
+        events,
+        f"P{seat + 1} claims the errand in {loc_text(state, loc)}.",
+        what="claim",
+        seat=seat,
+        room=room_name(room),
+    )
+    push_effects(state, seat, [*cost, *todo], {"room": room, "mage": m["id"], "loc": loc, "via": "room"})
+
+
+def errand_home(state: State, task: Task, events: list[Event]) -> None:
+    """After its errand, the mage goes back to its owner's office (if it is still in that slot)."""
+    m = state["mages"][task["mage"]]
+    if m["loc"] == task["loc"]:
+        m["loc"] = "office"
 
 
 # --------------------------------------------------------------------------- the turn: options
@@ -346,7 +381,7 @@ def spell_cost(state: State, seat: int, level: dict[str, Any]) -> int:
     cost = level["cost"]
     if cost == "X":
         cost = len(order_from(state, seat)) - 1
-    if any(s["name"] == "free_spell" and s["seat"] == seat for s in state["statuses"]):
+    if vocab.covers(state, seat, "free_spell"):
         return 0
     mystics = sum(
         1
@@ -354,19 +389,17 @@ def spell_cost(state: State, seat: int, level: dict[str, Any]) -> int:
         if m["owner"] == seat
         and placed(m["loc"])
         and not is_shadow(slot_of(state, m["loc"]))
-        and "spell_discount_min_1" in powers_of(state, m)
+        and vocab.has_power(state, m, "spell_discount_min_1")
     )
     if mystics and cost > 1:
         cost = max(1, cost - mystics)
-    for s in state["statuses"]:
-        if s["name"] == "spell_discount" and s["seat"] == seat:
-            cost -= s["amount"]
+    cost -= vocab.amount(state, seat, "spell_discount")
     return max(0, cost)
 
 
 def drain_extra(state: State, seat: int) -> int:
     """Return the extra mana an opponent's Energy Drain takes from this seat's next spell."""
-    return sum(1 for s in state["statuses"] if s["name"] == "energy_drain" and s["seat"] != seat)
+    return sum(1 for s in vocab.statuses_named(state, "energy_drain") if s["seat"] != seat)
 
 
 def can_cast(state: State, seat: int, level: dict[str, Any], pay: bool = True) -> bool:
@@ -379,7 +412,7 @@ def pay_for_spell(state: State, seat: int, cost: int, events: list[Event]) -> No
     """Pay a spell's cost plus 1 Mana to each opponent whose Energy Drain runs this round."""
     # Energy Drain: "each rival pays you 1 extra Mana for every spell they cast", whether the spell is
     # cast as an action, by another effect, free of its cost, or as a reaction.
-    drainers = [s["seat"] for s in state["statuses"] if s["name"] == "energy_drain" and s["seat"] != seat]
+    drainers = [s["seat"] for s in vocab.statuses_named(state, "energy_drain") if s["seat"] != seat]
     gain(state, seat, "mana", -(cost + len(drainers)))
     for drainer in drainers:
         gain(state, drainer, "mana", 1)
@@ -403,7 +436,25 @@ def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, 
         for lvl in content.book(spell["id"])["levels"][: spell["level"]]:
             if lvl["timing"] == timing:
                 out.append(("spell", spell["id"], lvl["level"], lvl))
-    return [c for c in out if can_cast(state, seat, c[3])]
+    return [
+        c
+        for c in out
+        if can_cast(state, seat, c[3])
+        and offers.can_act(state, seat, c[3]["effects"], {"via": "spell", "card": {"kind": c[0], "id": c[1]}})
+    ]
+
+
+def vault_ready(state: State, seat: int, index: int) -> bool:
+    """Whether a vault card in the office can do anything now (a card that can do nothing is not offered)."""
+    v = state["seats"][seat]["vaults"][index]
+    card = {"kind": "vault", "id": v["id"], "index": index}
+    return offers.can_act(state, seat, content.vault(v["id"])["effects"], {"via": "vault", "card": card})
+
+
+def supporter_ready(state: State, seat: int, sid: str) -> bool:
+    """Whether a supporter can do anything now (familiars, which do nothing by design, always can)."""
+    card = {"kind": "supporter", "id": sid}
+    return offers.can_act(state, seat, content.supporter(sid)["effects"], {"via": "supporter", "card": card})
 
 
 def usable_vaults(office: dict[str, Any], timing: str) -> list[tuple[int, dict[str, Any]]]:
@@ -429,7 +480,7 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
     can_place = not has_status(state, None, "no_placing")
     rooms = effects.placeable_rooms(state, seat) if can_place else []
     if turn["main"] and not turn["fast"]:
-        fast_placers = [m for m in office_mages(state, seat) if "fast_place" in powers_of(state, m)]
+        fast_placers = [m for m in office_mages(state, seat) if vocab.has_power(state, m, "fast_place")]
         if fast_placers and rooms:
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             opts.append(option("place", "Fast action: place a Planar Studies mage", fast=1))
@@ -443,10 +494,12 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
                 )
             )
         for i, v in usable_vaults(office, "fast"):
+            if not vault_ready(state, seat, i):
+                continue
             opts.append(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
-            if rec["timing"] == "fast":
+            if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 opts.append(option("support", f"Fast action: use {rec['name']}", card=sid))
     if kind_ok(state, "place") and office_mages(state, seat):
         for room in rooms:
@@ -460,11 +513,13 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
             )
     if kind_ok(state, "vault"):
         for i, v in usable_vaults(office, "act"):
+            if not vault_ready(state, seat, i):
+                continue
             opts.append(option("use", f"Use {content.vault(v['id'])['name']}", vault=i))
     if kind_ok(state, "supporter"):
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
-            if rec["timing"] == "act":
+            if rec["timing"] == "act" and supporter_ready(state, seat, sid):
                 opts.append(option("support", f"Use {rec['name']}", card=sid))
     if kind_ok(state, "bell"):
         for bid in state["bell"]:
@@ -554,7 +609,7 @@ def cast(
     rec = spell_record(state, seat, cid, level)
     cost = spell_cost(state, seat, rec) if pay else 0
     pay_for_spell(state, seat, cost, events)
-    keep = any(s["name"] == "spell_no_exhaust" and s["seat"] == seat for s in state["statuses"])
+    keep = vocab.covers(state, seat, "spell_no_exhaust")
     state["statuses"] = [
         s
         for s in state["statuses"]
@@ -682,7 +737,7 @@ def placement_options(
     office = state["seats"][seat]
     mages = office_mages(state, seat)
     if fast:
-        mages = [m for m in mages if "fast_place" in powers_of(state, m)]
+        mages = [m for m in mages if vocab.has_power(state, m, "fast_place")]
     by_type: dict[str, dict[str, Any]] = {}
     for m in mages:
         by_type.setdefault(m["type"], m)
@@ -706,7 +761,7 @@ def placement_options(
         ]
         if "place_wound" in powers and office["mana"] >= 1:
             for x in occupied_slots:
-                if not effects.immune(state, seat, x, "wound", "mage"):
+                if protection.may_target(state, seat, x, "wound", "mage"):
                     opts.append(
                         option(
                             "place",
@@ -718,7 +773,7 @@ def placement_options(
                     )
         if "place_shift" in powers and free:
             for x in occupied_slots:
-                if x["owner"] != seat and not effects.immune(state, seat, x, "move", "mage"):
+                if x["owner"] != seat and protection.may_target(state, seat, x, "move", "mage"):
                     opts.append(
                         option(
                             "place",
@@ -729,15 +784,21 @@ def placement_options(
                         )
                     )
         # Two ways to shadow a rival's mage on placement: the mage power (1 Mana) and Zero Hour.
+        # The mage power is a mage's doing (Blue mages are not spared); Zero Hour is a spell's.
         shadowing = []
         if "place_shadow" in powers and office["mana"] >= 1:
-            shadowing.append(("Pay 1 Mana: your", "shadow"))
+            shadowing.append(("Pay 1 Mana: your", "shadow", "mage"))
         if has_status(state, seat, "shadow_on_place"):
-            shadowing.append(("Your", "zero_hour"))
-        for prefix, power in shadowing:
+            shadowing.append(("Your", "zero_hour", "spell"))
+        for prefix, power, via in shadowing:
             for x in occupied_slots:
                 sloc = shadow_loc(state, x["loc"])
-                if x["owner"] != seat and sloc and occupant(state, sloc) is None:
+                if (
+                    x["owner"] != seat
+                    and sloc
+                    and occupant(state, sloc) is None
+                    and protection.may_target(state, seat, x, "shadow", via)
+                ):
                     opts.append(
                         option(
                             "place",
@@ -760,6 +821,8 @@ def inversion_options(
         sloc = shadow_loc(state, loc)
         if not sloc or occupant(state, sloc) is not None or (host is not None and host["owner"] == seat):
             continue
+        if host is not None and not protection.may_target(state, seat, host, "shadow", "spell"):
+            continue  # Inversion is a spell: a mage protected from spells cannot be shadowed by it
         for t in by_type:
             name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
             opts.append(
@@ -824,9 +887,9 @@ def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: lis
             gain(state, seat, "mana", -1)
         host = occupant(state, effects.shadowed_host(state, loc))
         if host is not None and host["owner"] != seat:
-            effects.harm(state, "shadowed", host, seat, "mage", host["loc"])
+            effects.harm(state, "shadowed", host, seat, "mage" if power == "shadow" else "spell", host["loc"])
     effects.put(state, m, loc, events)
-    if not data["no_powers"] and not data.get("extra") and "place_mana_per_mage" in powers_of(state, m):
+    if not data["no_powers"] and not data.get("extra") and vocab.has_power(state, m, "place_mana_per_mage"):
         others = sum(
             1 for x in state["mages"] if room_of(x["loc"]) == room and placed(x["loc"]) and x is not m
         )
@@ -835,7 +898,7 @@ def answer_turn_place(state: State, task: Task, opt: dict[str, Any], events: lis
             say(events, f"P{seat + 1} gains {min(3, others)} Mana from the Sorcery mage's power.")
     great = data.get("great", 0)
     if (
-        "place_up_to_3" in room_rules(state, room)
+        vocab.room_has(state, room, "place_up_to_3")
         and not data["fast"]
         and not data["no_powers"]
         and great < 2
@@ -895,7 +958,8 @@ def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> li
             continue
         trig = rec.get("trigger") or {}
         for h, harm in enumerate(harms):
-            if matches(state, seat, trig, harm):
+            ctx = {"trigger": harm, "via": "vault" if kind == "vault" else "spell", "reacting": True}
+            if matches(state, seat, trig, harm) and offers.can_act(state, seat, rec["effects"], ctx):
                 what = (
                     "the last Bell Tower offering"
                     if harm["mage"] is None
@@ -916,17 +980,8 @@ def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> li
 
 
 def matches(state: State, seat: int, trig: dict[str, Any], harm: dict[str, Any]) -> bool:
-    """Whether a reaction's trigger fits one harm done during the action."""
-    if harm["on"] not in trig.get("on", []):
-        return False
-    if harm["on"] == "last_bell_tower":
-        return harm["by"] != seat
-    if harm["owner"] != seat:
-        return False
-    by = trig.get("by", "any")
-    if by in ("opponent", "other_player") and harm["by"] == seat:
-        return False
-    return not (trig.get("via", "any") == "spell" and harm["via"] != "spell")
+    """Whether a reaction's trigger fits one harm done during the action (the trigger registry)."""
+    return vocab.trigger_fits(state, seat, trig, harm)
 
 
 def run_reactions(state: State, task: Task, events: list[Event]) -> None:
@@ -1067,7 +1122,7 @@ def run_mystic(state: State, task: Task, events: list[Event]) -> None:
     if not task["offer"] or has_status(state, None, "no_placing"):
         return
     seat = task["seat"]
-    mystics = [m for m in office_mages(state, seat) if "place_after_act_spell" in powers_of(state, m)]
+    mystics = [m for m in office_mages(state, seat) if vocab.has_power(state, m, "place_after_act_spell")]
     if not mystics:
         return
     state["instants"] = []
@@ -1093,15 +1148,25 @@ def run_mystic(state: State, task: Task, events: list[Event]) -> None:
 def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
     """Offer a spell cast granted by an effect (Tap the Well, Future/Past/Eternal Power, Mystic Link...)."""
     seat, arg = task["seat"], task["arg"]
+    opts = free_cast_options(state, seat, arg, (task.get("source") or {}).get("id"))
+    if opts:
+        opts.append(option("pass", "Cast nothing"))
+    ask(state, seat, "free_cast", opts, "cast a spell", data=task)
+
+
+def free_cast_options(
+    state: State, seat: int, arg: dict[str, Any], source: str | None
+) -> list[dict[str, Any]]:
+    """Return the spells a ``cast`` effect may cast now (never the card that grants it, FAQ)."""
     office = state["seats"][seat]
-    source = (task.get("source") or {}).get("id")
     pay = arg.get("pay", True)
     level = arg.get("level", "any")
     opts = []
     if arg.get("from") == "tableau":
         for book_id in state["tableau"]["spell"]:
             rec = content.book(book_id)["levels"][0]
-            if rec["timing"] == "act" and can_cast(state, seat, rec, pay):
+            # Tap the Well names no timing: fast level-1 spells count too; a reaction needs its trigger.
+            if rec["timing"] != "react" and can_cast(state, seat, rec, pay):
                 opts.append(option("cast", f"Cast {rec['name']} from the tableau", spell=book_id, level=1))
     else:
         for spell in office["spells"]:
@@ -1125,9 +1190,7 @@ def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
                 if not can_cast(state, seat, lvl, pay):
                     continue
                 opts.append(option("cast", f"Cast {lvl['name']}", spell=spell["id"], level=n))
-    if opts:
-        opts.append(option("pass", "Cast nothing"))
-    ask(state, seat, "free_cast", opts, "cast a spell", data=task)
+    return opts
 
 
 def answer_free_cast(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -1227,11 +1290,65 @@ def do_start_mark(state: State, seat: int, opt: dict[str, Any], events: list[Eve
 
 
 def leaving_rooms(state: State) -> list[str]:
-    """Return the two rooms a resigning player gives up (house ruling: the last two outside Central)."""
-    # The FAQ lets the leaver choose; a resignation carries no choice, so the two rooms that end the
-    # resolution order go: the board shrinks from its edge and the order of the rest is unchanged.
+    """Return the two rooms that go when nobody chose them: the last two outside Central.
+
+    Used for a resignation during setup (the University is not built yet); in play the leaver chooses
+    (``leave_options``), and these are the rooms its first legal answers name.
+    """
     outside = [r for r in rooms_in_play(state) if r not in CENTRAL]
     return outside[-2:]
+
+
+def leave_options(state: State, seat: int) -> list[dict[str, Any]]:
+    """The leaver's choice of the rooms that leave with it (FAQ), last in resolution order first."""
+    office = state["seats"][seat]
+    if not office.get("leave_choice"):
+        return []
+    chosen = office.get("leave_rooms") or []
+    outside = [r for r in rooms_in_play(state) if r not in CENTRAL and r not in chosen]
+    n = len(chosen) + 1
+    return [
+        option("leave_room", f"Room {n} of 2 to leave the University: {room_name(r)}", room=r)
+        for r in reversed(outside)
+    ]
+
+
+def choose_leave_room(state: State, seat: int, room: str, events: list[Event]) -> None:
+    """Record one room the leaver gives up; two rooms (or none left to give) end the choice."""
+    office = state["seats"][seat]
+    office.setdefault("leave_rooms", []).append(room)
+    if len(office["leave_rooms"]) >= 2 or not leave_options(state, seat):
+        office["leave_choice"] = False
+        say(events, f"P{seat + 1} has chosen the two rooms that leave with them.", (seat,))
+
+
+def answer_leave_room(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
+    """The round is over and waited on the leaver's choice (FAQ): record it."""
+    choose_leave_room(state, task["seat"], opt["args"]["room"], events)
+
+
+def ask_leaver(state: State) -> bool:
+    """At the round's end, wait on a leaver who has not chosen its rooms yet; whether one was asked."""
+    for seat, office in enumerate(state["seats"]):
+        opts = leave_options(state, seat)
+        if office.get("leaving") and opts:
+            # ``ask`` drops questions to leavers; this one is theirs alone to answer.
+            push(
+                state,
+                {
+                    "op": "ask",
+                    "seat": seat,
+                    "kind": "leave_room",
+                    "options": opts,
+                    "prompt": "choose the rooms that leave the University with you",
+                    "fid": None,
+                    "data": {},
+                    "react": False,
+                    "secret": True,
+                },
+            )
+            return True
+    return False
 
 
 def remove_leaver(state: State, seat: int, events: list[Event]) -> None:
@@ -1269,6 +1386,11 @@ def leave(state: State, seat: int, rooms: list[str] | None, events: list[Event])
     office["leaving"] = True
     if rooms is not None:
         office["leave_rooms"] = [r for r in rooms if r not in CENTRAL][:2]
+    elif state["phase"] in ("errands", "resolution"):
+        # FAQ: "The player who is leaving should choose two rooms": a private question to the leaver,
+        # answered while the others play on; the round's end waits for it.
+        office["leave_rooms"] = []
+        office["leave_choice"] = True
     if state["turn"] and state["turn"]["seat"] == seat:
         state["turn"]["allow"] = []
     # Any question waiting on the leaver is dropped: play goes on without them.
@@ -1297,6 +1419,7 @@ def skip_in_setup(state: State, seat: int) -> None:
 
 FLOW_TASKS = {
     "errand": run_errand,
+    "errand_home": errand_home,
     "room_done": room_done,
     "after_action": after_action,
     "reactions": run_reactions,
@@ -1314,6 +1437,7 @@ ANSWERS = {
     "react": answer_react,
     "revival": answer_revival,
     "free_cast": answer_free_cast,
+    "leave_room": answer_leave_room,
     **scoring.ANSWERS,
 }
 
@@ -1326,6 +1450,8 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     if state["over"]:
         return []
     agenda = state["agenda"]
+    if state["seats"][seat].get("leave_choice") and not (agenda and agenda[0].get("seat") == seat):
+        return leave_options(state, seat)  # answered alongside the others' play
     if agenda:
         task = agenda[0]
         return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
@@ -1355,7 +1481,10 @@ def resolve(state: State, seat: int, move: Move) -> list[Event]:
     events: list[Event] = []
     opt = next(o for o in options_for(state, seat) if to_move(o) == move)
     agenda = state["agenda"]
-    if agenda and agenda[0]["op"] == "ask":
+    blocking = bool(agenda) and agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
+    if opt["action"] == "leave_room" and not blocking:
+        choose_leave_room(state, seat, opt["args"]["room"], events)
+    elif agenda and agenda[0]["op"] == "ask":
         task = agenda.pop(0)
         handler = ANSWERS.get(task["kind"]) or effects.ANSWERS[task["kind"]]
         handler(state, task, opt, events)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.argent import content
+from rules.argent import content, protection
 from rules.argent.agenda import Task, ask, option
 from rules.argent.state import State, mage_text, order_from, placed
 from rules.contract import Event
@@ -21,7 +21,7 @@ def run(state: State, task: Task, name: str, events: list[Event]) -> None:
     if name == "repeating_hex":
         repeating_hex(state, task)
     elif name == "possession":
-        possession(state, task["seat"], None)
+        possession(state, task["seat"], None, task["ctx"].get("via"))
     # white_ash: nothing happens when used; scoring asks for its department before the reveal.
 
 
@@ -63,16 +63,32 @@ def answer_hex(state: State, task: Task, opt: dict[str, Any], events: list[Event
     events.append(Event("argent", f"P{seat + 1} trades spells with P{rival + 1}."))
 
 
-def possession(state: State, seat: int, first: int | None) -> None:
+def possession_targets(state: State, seat: int, first: int | None, via: str | None) -> list[dict[str, Any]]:
+    """Return the mages Possession may choose: permanent, placed, not protected from the swap.
+
+    The one protection rule decides (a rival's Blue mage, Spell Shield, Wall, a locked room, a
+    shadowing mage are out of reach), and the swap may not give a player a third mage of a colour (FAQ).
+    """
+    out = []
+    for m in state["mages"]:
+        if m["owner"] is None or m["temp"] or not placed(m["loc"]) or m["id"] == first:
+            continue
+        if not protection.may_target(state, seat, m, "swap", via):
+            continue
+        if first is not None and not protection.may_swap(state, state["mages"][first], m):
+            continue
+        out.append(m)
+    if first is None:
+        # A first mage is offered only when some second mage can complete the swap.
+        out = [m for m in out if possession_targets(state, seat, m["id"], via)]
+    return out
+
+
+def possession(state: State, seat: int, first: int | None, via: str | None = "spell") -> None:
     """Ask for the two placed mages whose loyalty badges swap."""
     opts = [
         option("target", f"Choose {mage_text(state, m)}", mage=m["id"])
-        for m in state["mages"]
-        if m["owner"] is not None
-        and placed(m["loc"])
-        and not m["temp"]
-        and m["id"] != first
-        and (first is None or m["owner"] != state["mages"][first]["owner"])
+        for m in possession_targets(state, seat, first, via)
     ]
     ask(
         state,
@@ -80,16 +96,17 @@ def possession(state: State, seat: int, first: int | None) -> None:
         "hook_possession",
         opts,
         "choose a mage whose loyalty badge changes",
-        data={"first": first},
+        data={"first": first, "via": via},
     )
 
 
 def answer_possession(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
     """Swap the owners of the two chosen mages, for good."""
     first = task["data"]["first"]
+    via = task["data"].get("via", "spell")
     chosen = opt["args"]["mage"]
     if first is None:
-        possession(state, task["seat"], chosen)
+        possession(state, task["seat"], chosen, via)
         return
     a, b = state["mages"][first], state["mages"][chosen]
     a["owner"], b["owner"] = b["owner"], a["owner"]

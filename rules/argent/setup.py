@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import rng
-from rules.argent import content
+from rules.argent import content, vocab
 from rules.argent.state import (
     CENTRAL,
     DEPARTMENTS,
@@ -148,12 +148,10 @@ def first_game_layout(players: int) -> dict[str, Any]:
 
 def two_player_side(room: str, side: str) -> str | None:
     """Return the side a room may use with two players (None: the room is left out)."""
-    rules = content.room_side(room, side).get("rules", [])
-    other = "B" if side == "A" else "A"
-    if "not_in_two_player" in rules or "two_player_required" in content.room_side(room, other).get(
-        "rules", []
-    ):
-        if "not_in_two_player" in content.room_side(room, other).get("rules", []):
+    here, other = content.room_side(room, side), "B" if side == "A" else "A"
+    there = content.room_side(room, other)
+    if vocab.side_has(here, "not_in_two_player") or vocab.side_has(there, "two_player_required"):
+        if vocab.side_has(there, "not_in_two_player"):
             return None
         return other
     return side

@@ -26,9 +26,14 @@ def voter_known(state: State, index: int, seat: int | None) -> bool:
 
 
 def discard_view(state: State, owner: int, seat: int | None) -> list[dict[str, Any]] | None:
-    """Return the part of a discard pile a seat may see (None: nothing, not even its size)."""
+    """Return the part of a discard pile a seat may see (None: nothing, not even its size).
+
+    FAQ: another player's face-down pile "cannot be checked" unless Open Discards is on, and Secret
+    Supporters "may never be looked at or counted" by anyone else, also once the game is over: they
+    count only inside the scoring totals.
+    """
     pile = state["seats"][owner]["discard"]
-    if seat == owner or state["over"]:
+    if seat == owner:
         return [dict(c) for c in pile]
     if state["options"].get("discards") == "open":
         return [dict(c) for c in pile if not c["secret"]]
@@ -75,7 +80,7 @@ def discard_count(state: State, owner: int, seat: int | None) -> int | None:
     """Return how many cards of a discard pile a seat may count (None: it may not count them).
 
     FAQ: another player's face-down pile may not be counted unless Open Discards is on, and then
-    without its Secret Supporters, which "may never be looked at or counted"; all is shown at the end.
+    without its Secret Supporters, which "may never be looked at or counted", the game's end included.
     """
     pile = discard_view(state, owner, seat)
     return None if pile is None else len(pile)
@@ -157,13 +162,16 @@ def view(state: State, seat: int | None) -> View:
 def scramble(state: State, seat: int | None, rand: Any) -> State:
     """Return a copy with every secret of this seat re-drawn: deck orders, unseen voters, others' secrets."""
     new = json.loads(json.dumps(state))
+    # Every pool is sorted before it is shuffled, so the result depends on what the seat knows
+    # and on ``rand`` alone, never on the real hidden order (bots sample their worlds this way).
     for deck in new["decks"].values():
+        deck.sort()
         rand.shuffle(deck)
     if new["over"]:
         return new
     # Voters this seat has not seen trade places with the undealt ones.
     hidden = [i for i in range(len(new["voters"])) if not voter_known(new, i, seat)]
-    pool = [new["voters"][i]["id"] for i in hidden] + list(new["voter_deck"])
+    pool = sorted([new["voters"][i]["id"] for i in hidden] + list(new["voter_deck"]))
     rand.shuffle(pool)
     for i in hidden:
         new["voters"][i]["id"] = pool.pop()
@@ -177,7 +185,7 @@ def scramble(state: State, seat: int | None, rand: Any) -> State:
             if card["secret"]:
                 slots.append(card)
     if slots:
-        pool = [c["id"] for c in slots] + new["decks"]["supporter"]
+        pool = sorted([c["id"] for c in slots] + new["decks"]["supporter"])
         rand.shuffle(pool)
         for card in slots:
             card["id"] = pool.pop()

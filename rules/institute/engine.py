@@ -217,6 +217,7 @@ def _reveal(s: State, events: list[Event]) -> None:
             f"{who(seat)} reveals: {_assignment_text(me)}.",
             seat=seat,
             assign=list(me["assign"]),
+            milestone=True,
         )
 
 
@@ -572,6 +573,15 @@ class InstituteRules(Rules):
             ]
         return []
 
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Phase I's lone last step (the only die left to fill, or Confirm) plays itself.
+
+        An assignment is secret and shows nothing in the thread, and the lock-in it leads to
+        is what the seat's own last choice already made certain: the rival learns nothing a
+        click would not have shown at the same moment (docs/rulings.md, "Automatic Phase I").
+        """
+        return prompt.decision == "assign" and move.action in ("assign", "confirm")
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
         s = state
@@ -820,6 +830,8 @@ class InstituteRules(Rules):
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:
         """Return a copy with the deck order, the generator and the opponent's secrets re-drawn."""
         s = pickle.loads(pickle.dumps(state))  # a faithful copy of plain data, faster than deepcopy
+        # Sorted first: the result depends on what the seat knows and on ``rand``, never on the real order.
+        s["deck"].sort()
         rand.shuffle(s["deck"])
         s[rng.KEY] = rand.getrandbits(64)
         for p_seat in SEATS:

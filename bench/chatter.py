@@ -1,0 +1,193 @@
+"""The chatter bench: whole games through the real cogs in SimCord, counting what Discord shows.
+
+Every seat follows a simple seeded policy (a random legal move, preferring to act over passing)
+and plays it the way a player would: ``/game play`` with the value its autocomplete offers. The
+bench then reads SimCord's log of REST calls and counts what the players would see: thread posts,
+edits of thread messages, pings (user mentions that notify), DMs and the interactions spent.
+
+``turns`` are runs of consecutive moves of one seat in the stored move log (automatic moves
+included); ``forced_clicks`` are interactions spent on a decision with a single legal move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+THINK_SECONDS = 3.0
+"""Virtual seconds a player takes per decision (SimCord's clock): edits are spaced by real time."""
+CLOSING = frozenset({"pass", "done", "decline", "keep", "accept"})
+"""Answers a keen player avoids while there is anything else to do."""
+
+
+@dataclass
+class Tally:
+    """What Discord showed over the games played."""
+
+    turns: int = 0
+    rounds: int = 0
+    moves: int = 0
+    interactions: int = 0
+    forced_clicks: int = 0
+    finished: int = 0
+    forced: dict[str, int] = field(default_factory=dict)
+    """The decisions the forced clicks answered, by the prompt's decision name."""
+    errors: list[str] = field(default_factory=list)
+
+
+def _payload(entry: Any) -> dict[str, Any]:
+    """Return a REST call's JSON body (multipart bodies carry it as ``payload_json``)."""
+    body = entry.json
+    if isinstance(body, dict) and isinstance(body.get("payload_json"), dict):
+        return body["payload_json"]
+    return body if isinstance(body, dict) else {}
+
+
+def _pinged(body: dict[str, Any]) -> int:
+    """Count the users a posted message notifies: mentions the allowed mentions let through."""
+    mentioned = {int(u) for u in _MENTION.findall(body.get("content") or "")}
+    allowed = body.get("allowed_mentions")
+    if allowed is None:
+        return len(mentioned)
+    if "users" in (allowed.get("parse") or []):
+        return len(mentioned)
+    return len(mentioned & {int(u) for u in allowed.get("users") or []})
+
+
+def count_requests(requests: list[Any], threads: set[int], dms: set[int]) -> dict[str, int]:
+    """Count thread posts, thread edits, pings in posts and DMs in SimCord's request log."""
+    posts = edits = pings = sent = 0
+    for entry in requests:
+        parts = entry.path.strip("/").split("/")
+        if len(parts) < 3 or parts[0] != "channels" or parts[2] != "messages" or not parts[1].isdigit():
+            continue
+        channel = int(parts[1])
+        if entry.method == "POST" and len(parts) == 3:
+            if channel in threads:
+                posts += 1
+                pings += _pinged(_payload(entry))
+            elif channel in dms:
+                sent += 1
+        elif entry.method == "PATCH" and len(parts) == 4 and channel in threads:
+            edits += 1
+    return {"posts": posts, "edits": edits, "pings": pings, "dms": sent}
+
+
+def _turns(seats: list[int]) -> int:
+    """Count runs of consecutive moves by one seat."""
+    return sum(1 for k, seat in enumerate(seats) if k == 0 or seats[k - 1] != seat)
+
+
+def _policy(rand: random.Random, choices: list[Any]) -> Any:
+    """Pick a random legal move, preferring anything over passing or ending."""
+    keen = [c for c in choices if c.move is None or c.move.action not in CLOSING]
+    return rand.choice(keen or choices)
+
+
+async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int) -> int:
+    """Open, fill, start and play one table to its end through the cogs; return its thread id."""
+    guild = env.create_guild(f"Chatter {kind}")
+    channel = guild.create_text_channel("tables")
+    names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    members = [guild.add_member(env.create_user(f"{n}{rand.randrange(10**6)}")) for n in names]
+    await members[0].slash(channel, "game new", kind=kind)
+    thread = channel.threads[-1]
+    for member in members[1:]:
+        await member.slash(thread, "game join")
+    await members[0].slash(thread, "game start")
+    tally.interactions += players + 1
+    bot = env.bot
+    svc = bot.service
+    record = await bot.store.table_for_thread(thread.id)
+    by_id = {m.id: m for m in members}
+    moves = 0
+    while moves < limit:
+        record = await svc.table(record.id)
+        if record.status != "active":
+            break
+        public = await svc.public_view(record.id)
+        waiting = sorted({p.seat for p in public.prompts})
+        if not waiting:
+            tally.errors.append(f"table {record.id}: nobody to move")
+            break
+        seat = rand.choice(waiting)
+        user = public.users[seat]
+        now = await svc.seat_view(record.id, user)
+        if not now.moves:
+            tally.errors.append(f"table {record.id}: seat {seat} asked with no move")
+            break
+        choice = _policy(rand, list(now.moves))
+        if len(now.moves) == 1:
+            tally.forced_clicks += 1
+            decision = ",".join(sorted({p.decision for p in now.asked})) or "?"
+            tally.forced[decision] = tally.forced.get(decision, 0) + 1
+        value = choice.value
+        await by_id[user].slash(thread, "game play", move=value)
+        tally.interactions += 1
+        moves += 1
+        # A player takes a few seconds per decision: the living board's debounced edits fall due.
+        await env.advance_time(THINK_SECONDS)
+    record = await svc.table(record.id)
+    if record.status == "finished":
+        tally.finished += 1
+    elif record.status == "active":
+        tally.errors.append(f"table {record.id}: no end after {limit} moves")
+    stored = await bot.store.moves(record.id)
+    tally.moves += len(stored)
+    tally.turns += _turns([m.seat for m in stored])
+    with contextlib.suppress(Exception):
+        tally.rounds += int((await svc.public_view(record.id)).view.get("round") or 0)
+    return thread.id
+
+
+async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int = 3000) -> dict[str, Any]:
+    """Play ``games`` games of a kind through the real cogs in SimCord; return the counts."""
+    import simcord
+
+    from bot import create_bot
+
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    rand = random.Random(seed)
+    tally = Tally()
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(str(Path(folder) / "chatter.db"), seed_source=lambda: rand.randrange(2**62))
+        threads: set[int] = set()
+        async with simcord.run(bot, check_errors=False) as env:
+            for _ in range(games):
+                threads.add(await _play_game(env, kind, players, rand, tally, limit))
+            dms = {cid for cid, c in env.backend.channels.items() if c.recipient_ids}
+            counts = count_requests(env.http_requests, threads, dms)
+        await bot.close_store()
+    turns = max(tally.turns, 1)
+    return {
+        "game": kind,
+        "players": players,
+        "games": games,
+        "finished": tally.finished,
+        "errors": len(tally.errors),
+        "moves": tally.moves,
+        "turns": tally.turns,
+        "rounds": tally.rounds,
+        **counts,
+        "interactions": tally.interactions,
+        "pings_per_turn": round(counts["pings"] / turns, 3),
+        "forced_clicks": tally.forced_clicks,
+        "forced": tally.forced,
+        "posts_budget": tally.turns + tally.rounds + 2 * games,
+        "seconds": round(time.perf_counter() - began, 3),
+    }
+
+
+def run(kind: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    """Run the chatter bench in a fresh event loop."""
+    return asyncio.run(chatter(kind, players, games, seed))

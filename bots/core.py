@@ -1,0 +1,144 @@
+"""The one bot interface: what a seat may know (``Seating``), a bot, and the per-game playbooks.
+
+A bot decides for one seat from that seat's information set only: its ``view``, its legal moves,
+and states sampled consistently with the view. ``Seating`` keeps the real state out of reach:
+the only way to a full state is ``Seating.sample(rng)``, which re-draws every hidden thing with the
+bot's own generator (the game's ``scramble``) and re-seeds the game's generator (``rules.rng.KEY``),
+so a bot can neither read a secret nor foresee a die.
+
+The sample depends on the information set alone as long as the game's ``scramble`` does (it draws
+from a canonical order: a pool is sorted before it is shuffled). Then two states that look the same
+to the seat give the same samples for the same generator, and a bot's choice is a function of what
+its seat knows and its generator: ``tests/test_bots.py`` proves it for every game and level.
+
+Pure: no Discord, no store, no asyncio, no global ``random`` (each bot gets a ``random.Random``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import rng as game_rng
+from rules.contract import Move, Prompt, Rules, Seat, State, View
+
+LEVELS = ("random", "basic", "strong")
+"""Every bot level, weakest first."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """What one seat may know when the game waits on it: view, legal moves, prompts, and a sampler."""
+
+    rules: Rules
+    seat: Seat
+    view: View
+    legal: tuple[Move, ...]
+    prompts: tuple[Prompt, ...]
+    """The pending prompts (public: they never name a secret)."""
+    _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
+
+    @property
+    def kind(self) -> str:
+        """Return the game's kind."""
+        return self.rules.kind
+
+    def sample(self, rand: random.Random) -> State:
+        """Return a full state consistent with this seat's view, its secrets re-drawn by ``rand``."""
+        return self._sampler(rand)
+
+
+def observe(rules: Rules, state: State, seat: Seat) -> Seating:
+    """Return what a seat may know of a state; the state itself stays behind the sampler."""
+    # A private copy: the caller's state may change later, the bot's information must not.
+    frozen = rules.copy_state(state)
+
+    def sampler(rand: random.Random) -> State:
+        sampled = rules.scramble(frozen, seat, rand)
+        if game_rng.KEY in sampled:
+            # The generator's position is the future (dice, shuffles): a bot imagines its own.
+            sampled[game_rng.KEY] = rand.getrandbits(64)
+        return sampled
+
+    legal = tuple(rules.legal_moves(frozen, seat))
+    prompts = tuple(rules.pending(frozen))
+    return Seating(rules, seat, rules.view(frozen, seat), legal, prompts, sampler)
+
+
+class Bot(ABC):
+    """A player that chooses one legal move for a seat from what that seat may know."""
+
+    level: str = ""
+
+    @abstractmethod
+    def choose(self, seating: Seating, rand: random.Random) -> Move:
+        """Return one of ``seating.legal``; ``rand`` is the bot's own seeded generator."""
+
+
+# --------------------------------------------------------------------------- playbooks
+
+
+Heuristic = Callable[[Seating, random.Random], Move]
+"""A game's fast move choice from the view and the legal moves (the ``basic`` level)."""
+Evaluator = Callable[[Rules, State, Seat], float]
+"""A game's estimate, in [0, 1], of how well a seat stands in a (sampled) state."""
+Policy = Callable[[Rules, State, Seat, list[Move], random.Random], Move]
+"""A fast move choice inside a search's imagined playout (it may read the sampled state)."""
+
+
+@dataclass
+class Playbook:
+    """What a game teaches its bots; every field is optional, the generic bots fill the gaps."""
+
+    heuristic: Heuristic | None = None
+    evaluate: Evaluator | None = None
+    rollout: Policy | None = None
+    horizon: int | None = None
+    """Plies a search plays out before it evaluates (None: to the end of the game)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_PLAYBOOKS: dict[str, Playbook] = {}
+
+
+def register(kind: str, playbook: Playbook) -> Playbook:
+    """Teach the bots a game (a module ``bots.games.<kind>`` calls this on import)."""
+    _PLAYBOOKS[kind] = playbook
+    return playbook
+
+
+def playbook(kind: str) -> Playbook:
+    """Return the game's playbook, importing ``bots.games.<kind>`` once; an empty one if none."""
+    if kind not in _PLAYBOOKS:
+        try:
+            importlib.import_module(f"bots.games.{kind}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"bots.games.{kind}":
+                raise
+        _PLAYBOOKS.setdefault(kind, Playbook())
+    return _PLAYBOOKS[kind]
+
+
+def outcome_share(rules: Rules, state: State, seat: Seat) -> float:
+    """Return a finished game's worth to a seat: 1 for a win, 1/k for a win shared by k, else 0."""
+    result = rules.result(state)
+    if result is None or seat not in result.winners:
+        return 0.0
+    return 1.0 / len(result.winners)
+
+
+def evaluate(rules: Rules, state: State, seat: Seat) -> float:
+    """Return how well a seat stands: the outcome once over, else the game's evaluator (0.5 without)."""
+    if rules.is_over(state):
+        return outcome_share(rules, state, seat)
+    judge = playbook(rules.kind).evaluate
+    return judge(rules, state, seat) if judge is not None else 0.5
+
+
+def bot_rng(*keys: int | str) -> random.Random:
+    """Return a generator seeded from the given keys (table, version, seat...), reproducibly."""
+    return random.Random("/".join(str(k) for k in keys))

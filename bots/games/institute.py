@@ -1,0 +1,59 @@
+"""What the bots know of The Institute for Magical Arts.
+
+``basic`` plays the greedy policy of the Institute's balance tool (``rules.institute.selfplay``:
+take stones on high dice, cast toward the card it is closest to winning, aim powers at the best
+card) on a state sampled from its view, so it reads nothing its seat may not know. The search
+plays the same policy in its playouts and judges where a playout stops by the score and by how
+close each player stands to the cards on offer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from bots.core import Playbook, Seating, register
+from rules.contract import Move, Rules, Seat, State
+from rules.institute.selfplay import pick
+from rules.institute.state import card
+
+HORIZON = 48
+"""Plies a search playout runs before the evaluator judges it (about one round of play)."""
+
+
+def heuristic(seating: Seating, rand: random.Random) -> Move:
+    """Return the greedy policy's move on a state consistent with the seat's view."""
+    state = seating.sample(rand)
+    return pick(rand, list(seating.legal), "greedy", state, seating.seat)
+
+
+def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
+    """Play the greedy policy inside a search's playout."""
+    return pick(rand, legal, "greedy", state, seat)
+
+
+def _standing(state: State, seat: Seat) -> float:
+    """Return a seat's score plus its stake in the cards on offer, in VP."""
+    me = state["players"][seat]
+    worth = float(me["score"]) + 0.15 * me["stones"] + 0.1 * me["charms"]
+    for slot in state["slots"]:
+        if slot["kind"] != "card":
+            continue
+        c = card(slot["card"])
+        mine, theirs = slot["stones"][seat], slot["stones"][1 - seat]
+        vp = (me["characters"] + 1) if c.character else (c.vp or 0) + 0.5
+        # Stones ahead of the other player on a card, as a share of its cost, are part of its VP.
+        lead = max(0, mine - theirs) / max(1, c.cost)
+        worth += 0.6 * vp * min(1.0, lead)
+    return worth
+
+
+def evaluate(rules: Rules, state: State, seat: Seat) -> float:
+    """Return a share in [0, 1] from the lead in score and stake, scaled to the goal."""
+    margin = _standing(state, seat) - _standing(state, 1 - seat)
+    return 1.0 / (1.0 + math.exp(-margin / 3.0))
+
+
+PLAYBOOK = register(
+    "institute", Playbook(heuristic=heuristic, evaluate=evaluate, rollout=rollout_policy, horizon=HORIZON)
+)

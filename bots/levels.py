@@ -1,0 +1,175 @@
+"""The three levels: ``random``, ``basic`` (a fast heuristic) and ``strong`` (search on sampled states).
+
+Each works for any game out of the box. ``basic`` uses the game's heuristic when its playbook has
+one, else a one-ply greedy look-ahead with the game's evaluator; ``strong`` runs a determinized
+Monte Carlo search: every iteration samples a state consistent with the seat's view, tries one
+candidate move (chosen by UCB1 over the candidates), plays the game on with a fast policy for a
+few plies (or to the end) and scores the result. Its budget is wall time (default 1 s) or, for a
+reproducible choice, a number of iterations.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from bots.core import Bot, Seating, evaluate, playbook
+from rules.contract import Move, Rules, Seat, State
+
+BASIC_MOVE_CAP = 48
+"""The generic basic bot looks one ply ahead at no more moves than this (it must stay under 50 ms)."""
+STRONG_CANDIDATES = 6
+"""The search weighs at most this many root moves; the basic bot's choice is always among them."""
+STRONG_BUDGET = 1.0
+"""Default thinking time per decision, in seconds."""
+
+
+class RandomBot(Bot):
+    """A random legal move."""
+
+    level = "random"
+
+    def choose(self, seating: Seating, rand: random.Random) -> Move:
+        """Return a legal move drawn uniformly."""
+        return rand.choice(seating.legal)
+
+
+def _shuffled(moves: tuple[Move, ...], rand: random.Random) -> list[Move]:
+    order = list(moves)
+    rand.shuffle(order)
+    return order
+
+
+def greedy(seating: Seating, rand: random.Random, cap: int = BASIC_MOVE_CAP) -> Move:
+    """Return the move whose result the game's evaluator likes best, on one sampled state."""
+    rules, seat = seating.rules, seating.seat
+    state = seating.sample(rand)
+    best, best_value = seating.legal[0], -math.inf
+    for move in _shuffled(seating.legal, rand)[:cap]:
+        after, _ = rules.apply(state, seat, move)
+        value = evaluate(rules, after, seat)
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+class BasicBot(Bot):
+    """A fast heuristic: the game's own, else a one-ply greedy look-ahead."""
+
+    level = "basic"
+
+    def choose(self, seating: Seating, rand: random.Random) -> Move:
+        """Return the heuristic's move (a lone legal move at once)."""
+        if len(seating.legal) == 1:
+            return seating.legal[0]
+        heuristic = playbook(seating.kind).heuristic
+        if heuristic is not None:
+            return heuristic(seating, rand)
+        return greedy(seating, rand)
+
+
+def random_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
+    """Pick uniformly (the rollout policy of a game without its own)."""
+    return rand.choice(legal)
+
+
+def rollout(
+    rules: Rules,
+    state: State,
+    me: Seat,
+    rand: random.Random,
+    horizon: int | None,
+    deadline: float | None = None,
+) -> float:
+    """Play a sampled state on with the game's fast policy (mutating it); return its worth to ``me``.
+
+    The playout stops at the game's end, after ``horizon`` plies, or at the ``deadline``
+    (``time.perf_counter``), and the game's evaluator scores where it stopped.
+    """
+    book = playbook(rules.kind)
+    policy = book.rollout or random_policy
+    plies = 0
+    while not rules.is_over(state) and (horizon is None or plies < horizon):
+        if deadline is not None and plies % 16 == 15 and time.perf_counter() > deadline:
+            break
+        waiting = rules.waiting_on(state)
+        seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
+        legal = rules.legal_moves(state, seat)
+        move = legal[0] if len(legal) == 1 else policy(rules, state, seat, legal, rand)
+        # Legal by construction and on a private copy: resolve in place, skip apply's checks and copy.
+        rules.resolve(state, seat, move)
+        plies += 1
+    return evaluate(rules, state, me)
+
+
+class StrongBot(Bot):
+    """Determinized Monte Carlo search over the rules engine within a time or iteration budget.
+
+    Each round of the search draws one state consistent with the seat's view and one seed for the
+    playouts, then plays every candidate from that same state with that same seed (common random
+    numbers): the candidates are compared on equal luck, so few rounds already tell them apart.
+    Ties go to the basic bot's move, which is the first candidate.
+    """
+
+    level = "strong"
+
+    def __init__(
+        self, budget: float = STRONG_BUDGET, iterations: int | None = None, horizon: int | None = None
+    ) -> None:
+        self.budget = budget
+        self.iterations = iterations
+        """A fixed number of rounds instead of a time budget (reproducible choices for tests)."""
+        self.horizon = horizon
+        """Plies per playout before judging; None: the game's playbook decides."""
+
+    def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
+        """Return the root moves to weigh: the basic choice first, then others drawn at random."""
+        first = BasicBot().choose(seating, rand)
+        others = [m for m in _shuffled(seating.legal, rand) if m != first]
+        return [first, *others[: STRONG_CANDIDATES - 1]]
+
+    def choose(self, seating: Seating, rand: random.Random) -> Move:
+        """Return the candidate with the best total playout value over the finished rounds."""
+        start = time.perf_counter()
+        if len(seating.legal) == 1:
+            return seating.legal[0]
+        # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
+        deadline = start + self.budget * 0.85
+        rules, seat = seating.rules, seating.seat
+        horizon = self.horizon if self.horizon is not None else playbook(rules.kind).horizon
+        moves = self.candidates(seating, rand)
+        totals = [0.0] * len(moves)
+        rounds = 0
+        while self.iterations is None or rounds < self.iterations:
+            if self.iterations is None and time.perf_counter() >= deadline:
+                break
+            sample = seating.sample(rand)
+            luck = rand.getrandbits(64)
+            values = []
+            for move in moves:
+                state = rules.copy_state(sample)
+                rules.resolve(state, seat, move)
+                stop = None if self.iterations is not None else deadline
+                values.append(rollout(rules, state, seat, random.Random(luck), horizon, stop))
+                if stop is not None and time.perf_counter() > stop + self.budget * 0.1:
+                    break
+            if len(values) < len(moves):
+                break  # an unfinished round compares the candidates on unequal luck: drop it
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+            rounds += 1
+        best = max(range(len(moves)), key=lambda i: (round(totals[i], 9), -i))
+        return moves[best]
+
+
+def make_bot(
+    level: str, *, budget: float | None = None, iterations: int | None = None, horizon: int | None = None
+) -> Bot:
+    """Return a bot of that level; ``budget`` (seconds), ``iterations`` and ``horizon`` tune ``strong``."""
+    if level == "random":
+        return RandomBot()
+    if level == "basic":
+        return BasicBot()
+    if level == "strong":
+        return StrongBot(STRONG_BUDGET if budget is None else budget, iterations, horizon)
+    raise ValueError(f"There is no bot level `{level}`: choose random, basic or strong.")

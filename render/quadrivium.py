@@ -1,0 +1,246 @@
+"""Quadrivium's drawings, from views only: the covenant sheet and a decided trick.
+
+The board posted in the thread is the trick's result when the move decided one (the view's
+``news``: the two cards, the aids, each rank with its bonuses, who won), else the covenant sheet
+(resources, Harm, the mages' Traits, Magic, Taint, Corruption, Council Votes). A seat's private
+sheet adds its own hand under the covenant sheet; the public board never has a hand to draw.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import render
+from render.institute import font
+
+View = dict[str, Any]
+PAPER = (244, 236, 218)
+INK = (40, 32, 24)
+MUTED = (120, 108, 92)
+RED = (170, 30, 30)
+GOLD = (196, 150, 40)
+HARM = (190, 40, 40)
+FRESH = (52, 92, 60)
+CARD = (255, 253, 247)
+TRAITS = ("vigor", "craft", "influence", "insight")
+SUIT_OF = {"vigor": "C", "craft": "D", "influence": "H", "insight": "S"}
+SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RESOURCES = ("servants", "coffers", "relations", "archives", "essences")
+WIDTH = 980
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, r: dict[str, int], size: int = 14) -> int:
+    """Draw a resource's points: fresh (filled), expended (hollow), Harmed (a red cross); return the end x."""
+    fresh = r["value"] - r["spent"] - r["harm"]
+    marks = ["fresh"] * fresh + ["spent"] * r["spent"] + ["harm"] * r["harm"]
+    for n, mark in enumerate(marks):
+        cx = x + n * (size + 4)
+        box = (cx, y, cx + size, y + size)
+        if mark == "fresh":
+            draw.ellipse(box, fill=FRESH, outline=INK)
+        elif mark == "spent":
+            draw.ellipse(box, fill=PAPER, outline=INK, width=2)
+        else:
+            draw.ellipse(box, fill=PAPER, outline=HARM, width=2)
+            draw.line((cx + 2, y + 2, cx + size - 2, y + size - 2), fill=HARM, width=3)
+            draw.line((cx + 2, y + size - 2, cx + size - 2, y + 2), fill=HARM, width=3)
+    if not marks:
+        draw.text((x, y - 2), "—", font=font(14), fill=MUTED)
+    return x + max(1, len(marks)) * (size + 4)
+
+
+def _card_parts(card: str) -> tuple[str, str, tuple[int, int, int]]:
+    base, _, changed = card.partition("/")
+    if base in ("BJ", "RJ"):
+        return "★", "Joker", RED if base == "RJ" else INK
+    suit = changed or base[-1]
+    colour = RED if suit in "DH" else INK
+    return base[:-1], SIGNS[suit] + (" (changed)" if changed else ""), colour
+
+
+def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: str | None, w: int = 110, h: int = 150) -> None:
+    """Draw one card face up (or a card back when its face is not known)."""
+    if card is None:
+        draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=(70, 60, 110), outline=INK, width=2)
+        draw.text((x + w / 2, y + h / 2), "?", font=font(int(h * 0.3), "bold"), fill=CARD, anchor="mm")
+        return
+    rank, suit, colour = _card_parts(card)
+    draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=CARD, outline=INK, width=2)
+    draw.text((x + 10, y + 8), rank, font=font(int(h * 0.2), "bold"), fill=colour)
+    sign = suit.split(" ")[0]
+    draw.text((x + w / 2, y + h * 0.58), sign, font=font(int(h * 0.38), "bold"), fill=colour, anchor="mm")
+    if "changed" in suit:
+        draw.text((x + w / 2, y + h - 14), "suit changed", font=font(11), fill=MUTED, anchor="mm")
+
+
+def _title(draw: ImageDraw.ImageDraw, text: str, sub: str) -> None:
+    draw.text((24, 16), text, font=font(30, "bold"), fill=INK)
+    draw.text((24, 54), sub, font=font(17), fill=MUTED)
+
+
+def _sheet_image(view: View, extra: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    seats = view["seats"]
+    height = 150 + 90 + len(seats) * 118 + extra + 20
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    cov = view["covenant"]
+    _title(draw, cov["name"] or "A covenant not yet founded",
+           f"{view['season'].title()} of year {view['year']} · scene {view['scenes']} · "
+           f"{view['conflicts']} conflicts · deck {view['deck']}")
+    y = 92
+    draw.text((24, y), "Covenant resources", font=font(18, "bold"), fill=INK)
+    y += 30
+    for n, name in enumerate(RESOURCES):
+        x = 24 + n * 190
+        r = cov["res"][name]
+        draw.text((x, y), f"{name.title()} {r['value'] - r['spent'] - r['harm']}/{r['value']}",
+                  font=font(16, "bold"), fill=INK)
+        # Up to 9 pips fit a column; a larger resource shows its count in words.
+        if r["value"] <= 9:
+            _pips(draw, x, y + 26, r, 14)
+        else:
+            draw.text((x, y + 24), f"spent {r['spent']}, Harm {r['harm']}", font=font(14), fill=MUTED)
+    y += 70
+    for p in seats:
+        y = _mage_row(draw, y, p, view)
+    return image, draw, y
+
+
+def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View) -> int:
+    draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
+    y += 8
+    roles = []
+    if view.get("protagonist") == p["seat"] and view["phase"] in ("scene", "conflict"):
+        roles.append("protagonist")
+    conflict = view.get("conflict")
+    if conflict and conflict["sides"][1] == p["seat"]:
+        roles.append("antagonist")
+    head = f"{p['name'] or 'seat ' + str(p['seat'])}"
+    draw.text((24, y), head, font=font(20, "bold"), fill=INK)
+    info = f"{p['votes']} Council Votes · {p['hand']} cards" + (f" · {', '.join(roles)}" if roles else "")
+    draw.text((330, y + 3), info, font=font(16), fill=MUTED)
+    y += 32
+    for n, t in enumerate(TRAITS):
+        x = 24 + n * 238
+        r = p["traits"][t]
+        rating = p["magic"][t] - p["taint"][t]
+        draw.text((x, y), f"{SIGNS[SUIT_OF[t]]} {t.title()}", font=font(16, "bold"),
+                  fill=RED if SUIT_OF[t] in "DH" else INK)
+        _pips(draw, x + 120, y + 2, r, 12)
+        line = f"magic {rating}"
+        if p["taint"][t]:
+            line += f" (Taint {p['taint'][t]})"
+        if p["corruption"][t]:
+            line += f" · Corruption −{p['corruption'][t]}"
+        draw.text((x, y + 24), line, font=font(14), fill=HARM if p["corruption"][t] else MUTED)
+    y += 50
+    gear = [f"{c['trait'].title()} Companion {c['value'] - c['spent'] - c['harm']}/{c['value']}"
+            for c in p["companions"]]
+    gear += [f"{c['trait'].title()} Item {c['value'] - c['spent'] - c['harm']}/{c['value']}"
+             for c in p["items"]]
+    gear += [f"{t.title()} Asset" + (" (used)" if a["spent"] else "") for t, a in sorted(p["assets"].items())]
+    shares = [f"{k.title()} {v}" for k, v in p["shares"].items() if v]
+    if shares:
+        gear.append("shares: " + ", ".join(shares))
+    draw.text((24, y), " · ".join(gear) or "no Companions, Items or Assets", font=font(14), fill=INK)
+    return y + 28
+
+
+def sheet(view: View) -> bytes:
+    """Return the covenant sheet: resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes."""
+    image, _, _ = _sheet_image(view)
+    return _png(image)
+
+
+def private_sheet(view: View) -> bytes:
+    """Return the covenant sheet with the seat's own hand under it (for that seat alone)."""
+    hand = view.get("hand") or []
+    image, draw, y = _sheet_image(view, extra=200)
+    draw.text((24, y + 10), "Your hand (only you see this)", font=font(18, "bold"), fill=INK)
+    for n, card in enumerate(hand[:8]):
+        _card(draw, 24 + n * 118, y + 40, card)
+    if not hand:
+        draw.text((24, y + 50), "no cards", font=font(16), fill=MUTED)
+    return _png(image)
+
+
+def _breakdown(side: dict[str, Any]) -> list[str]:
+    card = side["card"]
+    if card is None:
+        return ["face down (conceded)"]
+    if side["total"] is None:
+        return ["a Joker: takes the trick at once" if card.split("/")[0] in ("BJ", "RJ") else ""]
+    base = side["total"] - side["bonus"] - 2 * len(side["aids"]) - side["magic"] + side["minus"]
+    base += side["corruption"] - sum(_rank(a) for a in side["adds"])
+    lines = [f"rank {base}"]
+    if side["bonus"]:
+        lines.append(f"+{side['bonus']} conflict type")
+    if side["aids"]:
+        lines.append(f"+{2 * len(side['aids'])} Aid ({len(side['aids'])})")
+    if side["adds"]:
+        lines.append(f"+{sum(_rank(a) for a in side['adds'])} Vigor")
+    if side["magic"]:
+        lines.append(f"+{side['magic']} magic")
+    if side["minus"]:
+        lines.append(f"−{side['minus']} Item")
+    if side["corruption"]:
+        lines.append(f"−{side['corruption']} Corruption")
+    lines.append(f"= {side['total']}")
+    return lines
+
+
+def _rank(card: str) -> int:
+    base = card.split("/")[0]
+    if base in ("BJ", "RJ"):
+        return 15 + (base == "RJ")
+    face = base[:-1]
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(face) or int(face)
+
+
+def trick(view: View) -> bytes:
+    """Return the image of the trick just decided: both cards, the aids, each rank's parts, the winner."""
+    news = view["news"]
+    image = Image.new("RGB", (WIDTH, 470), PAPER)
+    draw = ImageDraw.Draw(image)
+    types = " – ".join(t.title() for t in news["types"])
+    _title(draw, f"Trick {news['trick']}: {news['sides'][news['winner']]['name']} takes it",
+           f"Conflict type {types} · tricks {news['wins'][0]}–{news['wins'][1]}")
+    for i, side in enumerate(news["sides"]):
+        x = 24 + i * (WIDTH // 2)
+        won = i == news["winner"]
+        role = ("Protagonist", "Antagonist")[i]
+        box = (x - 8, 88, x + WIDTH // 2 - 40, 458)
+        draw.rounded_rectangle(box, 14, outline=GOLD if won else MUTED, width=5 if won else 2)
+        draw.text((x + 8, 98), f"{role}: {side['name']}", font=font(19, "bold"), fill=INK)
+        _card(draw, x + 8, 132, side["card"], 120, 165)
+        for n, aid in enumerate(side["aids"][:4]):
+            _card(draw, x + 140 + n * 62, 132, aid, 56, 78)
+        if side["aids"]:
+            draw.text((x + 140 + min(4, len(side["aids"])) * 62, 160), "Aid", font=font(14), fill=MUTED)
+        for n, add in enumerate(side["adds"][:4]):
+            _card(draw, x + 140 + n * 62, 218, add, 56, 78)
+        if side["adds"]:
+            draw.text((x + 140 + min(4, len(side["adds"])) * 62, 246), "Vigor", font=font(14), fill=MUTED)
+        for n, line in enumerate(_breakdown(side)):
+            weight = "bold" if line.startswith("=") else "regular"
+            draw.text((x + 8, 310 + n * 19), line, font=font(16, weight), fill=INK)
+        if won:
+            draw.text((box[2] - 16, 98), "WINS", font=font(22, "bold"), fill=GOLD, anchor="ra")
+    return _png(image)
+
+
+def board(view: View) -> bytes:
+    """Return the thread's board: the trick just decided, else the covenant sheet."""
+    return trick(view) if view.get("news") else sheet(view)
+
+
+render.register("quadrivium", board=board, private=private_sheet)

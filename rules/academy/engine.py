@@ -1,0 +1,207 @@
+"""Wizard's Academy: the cooperative engine (setup, prompts, moves, views, the shared result).
+
+The view format is in ``rules/academy/VIEW.md``. Flow: ``resolve`` applies one move, then runs the
+effect queue (``flow.run``) until a seat must decide: a choice inside an effect (DECISION), a glyph
+request (REACTION), or the current player's next action (TURN).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+from rules.academy import moves, scoring, turn
+from rules.academy.cards import card_index, scenarios
+from rules.academy.flow import run
+from rules.academy.setup import new_state
+from rules.academy.state import State, who
+from rules.academy.views import view
+from rules.contract import Event, Move, OptionSpec, Prompt, PromptKind, Result, Rules, View
+
+# Importing these registers their ops on the queue.
+from rules.academy import casting, items, threats  # noqa: F401  isort: skip
+
+
+class AcademyRules(Rules):
+    """Wizard's Academy: wizards save a collapsing academy together, basic or advanced."""
+
+    kind = "academy"
+    title = "Wizard's Academy"
+    min_players = 1
+    max_players = 6
+    cooperative = True
+    has_secrets = True
+    rulebook = "wizards-academy.txt"
+    actions = frozenset(
+        {
+            "move",
+            "take",
+            "bind",
+            "stop",
+            "cast",
+            "staff",
+            "consent",
+            "choose",
+            "room",
+            "recall",
+            "end",
+            "share",
+            "done",
+            "shift",
+            "ready",
+        }
+    )
+    options = (
+        OptionSpec(
+            "scenario",
+            "basic: the rulebook's basic game; the others are advanced scenarios",
+            tuple(scenarios()),
+            "basic",
+        ),
+        OptionSpec(
+            "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
+        ),
+        OptionSpec(
+            "memory",
+            "strict: a cast's reveal shows on the board for that turn only; open: the log keeps reveals",
+            ("strict", "open"),
+            "strict",
+        ),
+    )
+
+    def setup(self, players: int, options: dict[str, str], seed: int) -> State:
+        """Return the opening state: the advanced game waits for the setup shifts."""
+        self.check_players(players)
+        s = new_state(players, self.check_options(options), seed)
+        if s["basic"]:
+            turn.start_turn(s)
+            run(s)
+            moves._after(s)
+        else:
+            s["step"] = "shifts"
+            s["shifts_left"] = 3
+        s["out"] = []
+        return s
+
+    def pending(self, state: State) -> list[Prompt]:
+        """Return who must decide what now."""
+        s = state
+        if s["over"]:
+            return []
+        if s["choice"] is not None:
+            return [Prompt(s["choice"]["seat"], PromptKind.DECISION, "choice", s["choice"]["why"])]
+        if s["request"] is not None:
+            r = s["request"]
+            return [
+                Prompt(
+                    r["helper"],
+                    PromptKind.REACTION,
+                    "consent",
+                    f"{who(s, r['caster'])} asks {who(s, r['helper'])} for a glyph {r['glyph']}.",
+                )
+            ]
+        if s["step"] == "shifts":
+            return [
+                Prompt(
+                    0,
+                    PromptKind.TURN,
+                    "shifts",
+                    f"Refine the academy: {s['shifts_left']} shift(s) left, or start.",
+                )
+            ]
+        seat = s["current"]
+        if s["step"] == "share":
+            return [Prompt(seat, PromptKind.TURN, "share", f"{who(s, seat)}: share a glyph, or not.")]
+        if s["binding"]:
+            return [Prompt(seat, PromptKind.TURN, "binding", f"{who(s, seat)}: bind another spell, or stop.")]
+        return [
+            Prompt(
+                seat, PromptKind.TURN, "actions", f"{who(s, seat)}: {turn.actions_left(s)} action(s) left."
+            )
+        ]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Return every legal move for that seat now."""
+        return moves.legal(state, seat)
+
+    def resolve(self, state: State, seat: int, move: Move) -> list[Event]:
+        """Carry out a legal move and everything that follows until someone must decide."""
+        state["out"] = []
+        moves.act(state, seat, move)
+        out = [Event.from_json(e) for e in state["out"]]
+        state["out"] = []
+        return out
+
+    def view(self, state: State, seat: int | None) -> View:
+        """Return what a seat may know (VIEW.md)."""
+        prompts = [p.to_json() for p in self.pending(state)]
+        return view(state, seat, prompts, self.waiting_on(state))
+
+    def is_over(self, state: State) -> bool:
+        """Whether the academy is saved or lost."""
+        return bool(state["over"])
+
+    def result(self, state: State) -> Result | None:
+        """Return the shared result: all seats win together or nobody does."""
+        return scoring.result(state)
+
+    def label(self, state: State, seat: int, move: Move) -> str:
+        """Return a sentence naming the move (never an unbound spell)."""
+        return moves.label(state, seat, move)
+
+    def why_not(self, state: State, seat: int, move: Move) -> str:
+        """Say why a move is refused."""
+        if move.action == "cast":
+            return "You cannot cast with those glyphs now (you need both, or a glyph from one other wizard)."
+        if move.action == "move":
+            return "You can only move into a room that adjoins yours (open doors on both sides)."
+        if move.action == "bind":
+            return "You can only bind in the Library, naming a face-down spell of that slot's level."
+        return "That move is not allowed right now."
+
+    def scramble(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-draw what the seat cannot know: other seats' disasters, deck orders, unbound spells."""
+        s = pickle.loads(pickle.dumps(state))
+        hidden = [i for i, h in enumerate(s["hands"]) if h is not None and i != seat]
+        # Pools are sorted before shuffling, so a sample depends only on what the seat knows.
+        pool = sorted([s["hands"][i] for i in hidden] + s["disaster_deck"])
+        rng.shuffle(pool)
+        for i in hidden:
+            s["hands"][i] = pool.pop()
+        s["disaster_deck"] = pool
+        s["progression"] = sorted(s["progression"])
+        rng.shuffle(s["progression"])
+        s["room_deck"] = sorted(s["room_deck"])
+        rng.shuffle(s["room_deck"])
+        shown = (s["reveal"] or {}).get("slot")  # a revealed face-down spell is known while it shows
+        for level in (1, 2, 3, 4):
+            slots = [
+                k
+                for k, v in s["slots"].items()
+                if v["spell"]
+                and not v["bound"]
+                and k != shown
+                and k.split("-")[1] in {1: "123", 2: "45", 3: "6", 4: "7"}[level]
+            ]
+            keys = sorted(s["slots"][k]["spell"] for k in slots)
+            rng.shuffle(keys)
+            for k, key in zip(slots, keys, strict=True):
+                s["slots"][k]["spell"] = key
+        return s
+
+    def copy_state(self, state: State) -> State:
+        """Copy a state quickly (it is plain JSON)."""
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+    def max_moves(self, players: int, options: dict[str, str]) -> int:
+        """Return a bound on a game's moves (decks run out; staves are capped at 101 uses a turn)."""
+        return 20_000
+
+    def card_index(self) -> dict[str, str]:
+        """Return spells, disasters, rooms and characters for ``/game card``."""
+        return card_index()
+
+    def view_text(self, view: View) -> str:
+        """Return the view as plain text."""
+        return json.dumps(view, indent=1)

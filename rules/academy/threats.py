@@ -1,0 +1,489 @@
+"""Threats: placing them (with their interactions and attacks on the Mana Crystal), activating them,
+and what a wizard ending a turn with them endures. The rules are the rulebook's basic entries; the
+advanced threats follow data/academy/threats.json (designed from the rulebook's fragments).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rules.academy.flow import Op, ask, draw, handler
+from rules.academy.state import (
+    CRYSTAL,
+    CURSED,
+    DIRS,
+    State,
+    adjoining,
+    adjoining_dir,
+    distances,
+    in_academy,
+    lose_mana,
+    room_name,
+    say,
+    who,
+    wizards_in,
+)
+
+ORDER = ("fire", "water", "ice", "darkness", "haunt", "imp", "troll", "demon", "portal")
+"""The order in which one paragraph activates several kinds (ruling: a fixed Helpful Hand order)."""
+CAP = {"fire": 1, "ice": 2, "darkness": 1, "haunt": 1}
+NAMES = {
+    "fire": "a fire",
+    "water": "a water token",
+    "ice": "an ice token",
+    "darkness": "a darkness token",
+    "haunt": "a haunt token",
+    "imp": "an imp",
+    "guardian": "a guardian",
+    "troll": "a troll",
+    "demon": "a demon",
+}
+
+
+def ignores(w: dict[str, Any], what: str) -> bool:
+    """Whether a wizard's robe makes a threat act as if the wizard were not there (and vice versa)."""
+    return w.get("robe") == what
+
+
+# --------------------------------------------------------------------------- placing
+
+
+def place(
+    s: State, room: str, what: str, n: int = 1, ptype: str | None = None, overflow: bool = False
+) -> None:
+    """Put threats (or a guardian) in a room, then resolve interactions and any attack on the crystal."""
+    if s["over"] or n <= 0:
+        return
+    contents = s["rooms"][room]
+    if what == "portal":
+        if ptype not in contents["portals"]:
+            contents["portals"].append(ptype)
+    elif what == "water":
+        for _ in range(n):
+            _add_water(s, room, overflow)
+            overflow = True  # the tokens after the first come from the same placement
+    else:
+        contents[what] += n
+    interact(s, room)
+    if room == CRYSTAL and what != "guardian":
+        attack(s)
+
+
+def _add_water(s: State, room: str, overflow: bool) -> None:
+    """Add one water token; a third token overflows (advanced) or is removed (basic)."""
+    if not overflow:
+        s["overflowed"] = []
+    contents = s["rooms"][room]
+    contents["water"] += 1
+    contents["fire"] = 0
+    if contents["water"] < 3:
+        return
+    contents["water"] = 2
+    if s["basic"] or not in_academy(s, room):
+        return
+    s["overflowed"].append(room)
+    for other in adjoining(s, room):
+        if other not in s["overflowed"]:
+            say(s, "overflow", f"Water overflows from the {room_name(room)} into the {room_name(other)}.")
+            place(s, other, "water", overflow=True)
+
+
+def interact(s: State, room: str) -> None:
+    """Resolve threat interactions in a room (fire and water, excess tokens, guardians)."""
+    c = s["rooms"][room]
+    if c["water"] and c["fire"]:
+        c["fire"] = 0
+    for kind, cap in CAP.items():
+        c[kind] = min(c[kind], cap)
+    if c["guardian"] and (c["troll"] or c["demon"]):
+        say(s, "smash", f"A guardian in the {room_name(room)} is smashed.")
+        c["guardian"] = 0
+    if c["guardian"] and c["imp"]:
+        say(s, "imp_killed", f"The guardian in the {room_name(room)} kills {c['imp']} imp(s).")
+        c["imp"] = 0
+
+
+def _connected(s: State, kind: str) -> tuple[list[str], int]:
+    """Return the rooms holding ``kind`` joined to the crystal through adjoining rooms, and their tokens."""
+    seen, todo = [CRYSTAL], [CRYSTAL]
+    while todo:
+        room = todo.pop()
+        for other in adjoining(s, room):
+            if other not in seen and s["rooms"][other][kind]:
+                seen.append(other)
+                todo.append(other)
+    return seen, sum(s["rooms"][r][kind] for r in seen)
+
+
+def attack(s: State) -> None:
+    """Resolve the attacks of every threat in the Mana Crystal (rulebook: The Mana Crystal)."""
+    c = s["rooms"][CRYSTAL]
+    if c["imp"] >= 2:
+        n = c["imp"]
+        c["imp"] = 0
+        lose_mana(s, math.ceil(n / 2), f"{n} imps reached the crystal")
+    for kind, per in (("fire", 3), ("water", 6)):
+        if c[kind]:
+            rooms, n = _connected(s, kind)
+            for room in rooms:
+                s["rooms"][room][kind] = 0
+            lose_mana(s, math.ceil(n / per), f"{n} {kind} token(s) joined to the crystal were removed")
+    if c["portals"]:
+        n = len(c["portals"])
+        c["portals"] = []
+        lose_mana(s, n, "a portal opened in the crystal")
+    for kind, cost in (("ice", 1), ("haunt", 1), ("darkness", 0), ("troll", 2), ("demon", 3)):
+        if c[kind]:
+            c[kind] = 0
+            lose_mana(s, cost, f"{NAMES[kind]} reached the crystal")
+
+
+def move_creature(s: State, src: str, dst: str, what: str) -> None:
+    """Move one creature (or haunt token) from a room into another."""
+    s["rooms"][src][what] -= 1
+    say(s, "moves", f"{NAMES[what].capitalize()} moves from the {room_name(src)} to the {room_name(dst)}.")
+    place(s, dst, what)
+
+
+# --------------------------------------------------------------------------- directions
+
+
+def toward_cursed(s: State, room: str, gain: Any = None) -> list[str]:
+    """Return the best directions towards the Cursed Room (glossary), ties left for the players."""
+    options = [d for d in DIRS if adjoining_dir(s, room, d) is not None]
+    if not options:
+        return []
+    dist = distances(s, CURSED)
+    best = [d for d in options if adjoining_dir(s, room, d) in dist]
+    if best and room != CURSED and room in dist:
+        low = min(dist[adjoining_dir(s, room, d)] for d in best)
+        options = [d for d in best if dist[adjoining_dir(s, room, d)] == low]
+    if len(options) > 1 and gain is not None:
+        top = max(gain(adjoining_dir(s, room, d)) for d in options)
+        options = [d for d in options if gain(adjoining_dir(s, room, d)) == top]
+    return options
+
+
+def wander(s: State, op: Op, room: str, what: str) -> str | None:
+    """Return where a wandering creature goes by a room card (lowest arrow leading somewhere)."""
+    card = draw(s, op)
+    if card["cursed"]:
+        dirs = toward_cursed(s, room)
+        d = ask(
+            s,
+            op,
+            s["current"],
+            f"Which way does {NAMES[what]} in the {room_name(room)} go towards the Cursed Room?",
+            [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
+        )
+        return None if d is None else adjoining_dir(s, room, d)
+    for d in card["arrows"]:
+        other = adjoining_dir(s, room, d)
+        if other is not None:
+            return other
+    return None
+
+
+# --------------------------------------------------------------------------- activation
+
+
+def activation_ops(s: State, rooms: list[str] | None, kinds: tuple[str, ...] = ORDER) -> list[Op]:
+    """Return the ops that activate, once each, every threat of ``kinds`` in ``rooms`` (None: everywhere)."""
+    where = list(s["board"]) if rooms is None else [r for r in rooms if in_academy(s, r)]
+    ops: list[Op] = []
+    for kind in kinds:
+        if kind in ("fire", "water", "ice", "darkness"):
+            if s["basic"] and kind == "water":
+                continue
+            starts = [r for r in where if s["rooms"][r][kind]]
+            if starts:
+                ops.append({"op": "spread", "what": kind, "rooms": starts})
+        elif kind == "portal":
+            ops += [
+                {"op": "portal_act", "room": r, "type": t} for r in where for t in s["rooms"][r]["portals"]
+            ]
+        else:
+            ops += [{"op": f"{kind}_act", "room": r} for r in where for _ in range(s["rooms"][r][kind])]
+    return ops
+
+
+@handler("spread")
+def _spread(s: State, op: Op) -> None:
+    """Fire (with every fire joined to it), deep water, ice or darkness spread by one room card."""
+    kind = op["what"]
+    rooms = list(op["rooms"])
+    if kind == "fire":  # an activated fire activates the fires in adjoining rooms, and so on
+        todo = list(rooms)
+        while todo:
+            for other in adjoining(s, todo.pop()):
+                if s["rooms"][other]["fire"] and other not in rooms:
+                    rooms.append(other)
+                    todo.append(other)
+    if kind == "water":
+        rooms = [r for r in rooms if s["rooms"][r]["water"] >= 2]
+    card = draw(s, op)
+    targets = []
+    for room in rooms:
+        if card["cursed"]:
+            dirs = toward_cursed(
+                s, room, lambda r, k=kind: 0 if s["rooms"][r][k] or s["rooms"][r]["water"] else 1
+            )
+            d = ask(
+                s,
+                op,
+                s["current"],
+                f"Which way does the {kind} in the {room_name(room)} spread?",
+                [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
+            )
+        else:
+            d = card["arrows"][0]  # unlike imps, it is not clever: a wall on arrow 1 stops it
+        target = None if d is None else adjoining_dir(s, room, d)
+        if target is not None:
+            targets.append(target)
+    say(s, "spread", f"{kind.capitalize()} spreads: {', '.join(room_name(t) for t in targets) or 'nowhere'}.")
+    for target in targets:
+        place(s, target, kind)
+    if kind == "ice":
+        around = adjoining(s, CRYSTAL)
+        if around and all(s["rooms"][r]["ice"] for r in around):
+            lose_mana(s, 1, "ice surrounds the crystal")
+
+
+@handler("imp_act")
+def _imp(s: State, op: Op) -> None:
+    """An imp acts on the first situation that applies (rulebook: Imps)."""
+    room = op["room"]
+    if not s["rooms"][room]["imp"]:
+        return
+    holders = [
+        i for i in wizards_in(s, room) if s["wizards"][i]["glyphs"] and not ignores(s["wizards"][i], "imp")
+    ]
+    if holders:
+        seat = ask(
+            s,
+            op,
+            s["current"],
+            f"Which wizard does the imp in the {room_name(room)} rob?",
+            [(i, who(s, i)) for i in holders],
+        )
+        w = s["wizards"][seat]
+        glyph = ask(
+            s,
+            op,
+            seat,
+            "Which glyph does the imp take?",
+            [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
+        )
+        w["glyphs"].remove(glyph)
+        say(s, "imp_steals", f"An imp in the {room_name(room)} takes glyph {glyph} from {who(s, seat)}.")
+        _douse(s, room)
+        return
+    source = s["rooms"][room]["source"]
+    if source is not None:
+        lost = [i for i, w in enumerate(s["wizards"]) if source in w["glyphs"] and not ignores(w, "imp")]
+        for i in lost:
+            s["wizards"][i]["glyphs"].remove(source)
+        if lost:
+            say(
+                s,
+                "imp_drains",
+                f"An imp at glyph source {source} drains a glyph {source} from every wizard holding one.",
+            )
+            _douse(s, room)
+        else:
+            s["rooms"][room]["imp"] -= 1
+            say(
+                s,
+                "imp_leaves",
+                f"An imp at glyph source {source} has stolen all it can and leaves the board.",
+            )
+        return
+    target = wander(s, op, room, "imp")
+    if target is not None:
+        move_creature(s, room, target, "imp")
+
+
+def _douse(s: State, room: str) -> None:
+    """An imp uses a stolen glyph to remove a fire or water token from its room."""
+    c = s["rooms"][room]
+    for kind in ("fire", "water"):
+        if c[kind]:
+            c[kind] -= 1
+            say(s, "imp_douses", f"The imp removes {NAMES[kind]} from the {room_name(room)}.")
+            return
+
+
+@handler("haunt_act")
+def _haunt(s: State, op: Op) -> None:
+    """A haunt drifts like a wandering imp (designed)."""
+    room = op["room"]
+    if s["rooms"][room]["haunt"]:
+        target = wander(s, op, room, "haunt")
+        if target is not None:
+            move_creature(s, room, target, "haunt")
+
+
+def _step_towards(s: State, op: Op, room: str, what: str, goals: list[str]) -> str | None:
+    """Return the adjoining room one step along a shortest route to the nearest goal (players pick ties)."""
+    best: list[str] = []
+    low = None
+    for goal in goals:
+        dist = distances(s, goal)
+        if room not in dist or dist[room] == 0:
+            continue
+        for d in DIRS:
+            other = adjoining_dir(s, room, d)
+            if other is not None and other in dist and dist[other] == dist[room] - 1:
+                if low is None or dist[room] < low:
+                    low, best = dist[room], []
+                if dist[room] == low and d not in best:
+                    best.append(d)
+    d = ask(
+        s,
+        op,
+        s["current"],
+        f"Which way does {NAMES[what]} in the {room_name(room)} go?",
+        [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in best],
+    )
+    return None if d is None else adjoining_dir(s, room, d)
+
+
+@handler("troll_act")
+def _troll(s: State, op: Op) -> None:
+    """A troll lumbers one room towards the Mana Crystal (designed)."""
+    room = op["room"]
+    if s["rooms"][room]["troll"]:
+        target = _step_towards(s, op, room, "troll", [CRYSTAL])
+        if target is not None:
+            move_creature(s, room, target, "troll")
+
+
+@handler("demon_act")
+def _demon(s: State, op: Op) -> None:
+    """A demon kills the wizards in its room, or hunts the nearest one (designed)."""
+    room = op["room"]
+    if not s["rooms"][room]["demon"]:
+        return
+    prey = [i for i in wizards_in(s, room) if not ignores(s["wizards"][i], "demon")]
+    if prey:
+        for seat in prey:
+            die(s, seat, f"the demon in the {room_name(room)}")
+        return
+    rooms = sorted({w["room"] for w in s["wizards"] if not ignores(w, "demon") and in_academy(s, w["room"])})
+    target = _step_towards(s, op, room, "demon", rooms)
+    if target is not None:
+        move_creature(s, room, target, "demon")
+
+
+@handler("portal_act")
+def _portal(s: State, op: Op) -> None:
+    """A portal lets one threat of its type through into its room."""
+    room, kind = op["room"], op["type"]
+    if kind in s["rooms"][room]["portals"]:
+        say(s, "portal", f"The {kind} portal in the {room_name(room)} lets {NAMES[kind]} through.")
+        place(s, room, kind)
+
+
+def die(s: State, seat: int, why: str) -> None:
+    """A wizard would die: the crystal spends a mana to save them; they wake in the crystal, glyphs lost."""
+    w = s["wizards"][seat]
+    say(s, "death", f"{who(s, seat)} is slain by {why}; the crystal pulls them back, their glyphs lost.")
+    w["glyphs"] = []
+    w["shared"] = None
+    w["room"] = CRYSTAL
+    lose_mana(s, 1, f"saving {who(s, seat)}")
+
+
+# --------------------------------------------------------------------------- endure
+
+
+def endure_ops(s: State, seat: int) -> list[Op]:
+    """Return the ops by which the current wizard endures the threats in their room (imps first)."""
+    w = s["wizards"][seat]
+    c = s["rooms"][w["room"]]
+    if s.get("shield") == seat:
+        return []
+    ops: list[Op] = []
+    if not ignores(w, "imp") and not (not s["basic"] and w["char"] == "sir_bearington"):
+        ops += [{"op": "endure_imp", "seat": seat}] * c["imp"]
+    if not s["basic"]:
+        if c["troll"] and not ignores(w, "troll"):
+            ops += [{"op": "endure_troll", "seat": seat}] * 2
+        if c["demon"] and not ignores(w, "demon"):
+            ops.append({"op": "endure_demon", "seat": seat})
+    ops.append({"op": "endure_harm", "seat": seat})
+    return ops
+
+
+@handler("endure_imp")
+def _endure_imp(s: State, op: Op) -> None:
+    """An imp in your room takes a glyph of your choice; if it did, it douses a fire or water token."""
+    seat = op["seat"]
+    w = s["wizards"][seat]
+    if not w["glyphs"] or not s["rooms"][w["room"]]["imp"]:
+        return
+    glyph = ask(
+        s,
+        op,
+        seat,
+        "An imp takes one of your glyphs: which?",
+        [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
+    )
+    w["glyphs"].remove(glyph)
+    say(s, "endure", f"An imp takes glyph {glyph} from {who(s, seat)}.")
+    _douse(s, w["room"])
+
+
+@handler("endure_troll")
+def _endure_troll(s: State, op: Op) -> None:
+    """A troll in your room knocks a glyph of your choice out of your hands (twice)."""
+    seat = op["seat"]
+    w = s["wizards"][seat]
+    if not w["glyphs"] or not s["rooms"][w["room"]]["troll"]:
+        return
+    glyph = ask(
+        s,
+        op,
+        seat,
+        "A troll knocks away one of your glyphs: which?",
+        [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
+    )
+    w["glyphs"].remove(glyph)
+    say(s, "endure", f"A troll knocks glyph {glyph} from {who(s, seat)}.")
+
+
+@handler("endure_demon")
+def _endure_demon(s: State, op: Op) -> None:
+    """A demon in your room kills you."""
+    seat = op["seat"]
+    if s["rooms"][s["wizards"][seat]["room"]]["demon"]:
+        die(s, seat, "a demon")
+
+
+@handler("endure_harm")
+def _endure_harm(s: State, op: Op) -> None:
+    """Fire or deep water: the crystal shields you for a mana; you may be teleported to it."""
+    seat = op["seat"]
+    w = s["wizards"][seat]
+    room = w["room"]
+    c = s["rooms"][room]
+    kinds = [k for k in ("fire", "water") if (c[k] if k == "fire" else c[k] >= 2) and not ignores(w, k)]
+    if not kinds or room == CRYSTAL:
+        return
+    kind = kinds[0]
+    free = kind == "fire" and not s["basic"] and w["char"] == "alba"
+    go = ask(
+        s,
+        op,
+        seat,
+        f"The crystal shields you from the {kind}. Be teleported to the Mana Crystal?",
+        [(True, "Teleport to the Mana Crystal"), (False, "Stay here")],
+    )
+    if free:
+        say(s, "endure", f"{who(s, seat)} walks through the fire unharmed.")
+    else:
+        lose_mana(s, 1, f"shielding {who(s, seat)} from the {kind}")
+    if go and not s["over"]:
+        w["room"] = CRYSTAL
+        say(s, "teleport", f"{who(s, seat)} is teleported to the Mana Crystal.")

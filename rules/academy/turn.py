@@ -1,0 +1,153 @@
+"""The turn: play the disaster drawn last turn, draw the next, actions, endure threats, share a glyph.
+
+Each step is an op on the effect queue, so a choice inside a disaster or an endured threat simply
+suspends the turn until it is answered.
+"""
+
+from __future__ import annotations
+
+from rules import rng
+from rules.academy.cards import disasters
+from rules.academy.flow import Op, handler, push
+from rules.academy.state import State, end, say, who
+from rules.academy.threats import endure_ops
+
+ACTIONS = 3
+SLOT_NAMES = ("move", "room", "magic")
+PAY_ORDER = {"move": ("move", "room", "magic"), "room": ("room", "magic"), "magic": ("magic",)}
+"""Advanced turn: a room action may be spent as a move, a magic action as either (rulebook: Take Actions)."""
+
+
+def start_turn(s: State) -> None:
+    """Begin the current player's turn: their disaster card first."""
+    s["turn"] += 1
+    s["damage"] = {}
+    s["shield"] = None
+    s["extra"] = 0
+    s["binding"] = False
+    s["staff_uses"] = 0
+    s["last_from"] = None
+    s["step"] = "disaster"
+    push(s, [{"op": "play_disaster"}, {"op": "draw_disaster"}, {"op": "begin_actions"}])
+
+
+@handler("play_disaster")
+def _play(s: State, op: Op) -> None:
+    """Play the disaster card the current player drew last turn, paragraph by paragraph."""
+    seat = s["current"]
+    key = s["hands"][seat]
+    s["hands"][seat] = None
+    if key is None:
+        return
+    card = disasters()[key]
+    s["disaster_discard"].append(key)
+    s["played"] = key
+    say(
+        s,
+        "disaster",
+        f"{who(s, seat)} plays the disaster {card['name']}: {card['text']}".replace("\n\n", " "),
+        card=key,
+    )
+    push(s, [dict(x, by=seat) for x in card["effects"]])
+
+
+@handler("draw_disaster")
+def _draw(s: State, op: Op) -> None:
+    """Draw next turn's disaster; an empty deck takes two progression cards and the discards."""
+    seat = s["current"]
+    if not s["disaster_deck"]:
+        if not s["progression"]:
+            end(s, False, "The disaster deck and the progression deck are both empty: the academy crumbles.")
+            return
+        # Ruling: with a single progression card left, that one card goes in.
+        s["disaster_deck"] = s["progression"][:2] + s["disaster_discard"]
+        s["progression"] = s["progression"][2:]
+        s["disaster_discard"] = []
+        rng.shuffle(s, s["disaster_deck"])
+        s["refills"] += 1
+        say(
+            s,
+            "refill",
+            f"The disaster deck is rebuilt with two progression cards "
+            f"({len(s['progression'])} progression cards left).",
+        )
+    key = s["disaster_deck"].pop(0)
+    s["hands"][seat] = key
+    say(s, "draw", f"{who(s, seat)} draws a disaster card.")
+    say(s, "my_disaster", f"Your next disaster: {disasters()[key]['name']}.", seats=(seat,), card=key)
+
+
+@handler("begin_actions")
+def _begin(s: State, op: Op) -> None:
+    """Open the action step."""
+    s["step"] = "actions"
+    if s["basic"]:
+        s["left"] = ACTIONS
+    else:
+        s["slots_left"] = {name: True for name in SLOT_NAMES}
+
+
+def actions_left(s: State) -> int:
+    """Return how many actions the current player still has (extra actions included)."""
+    if s["basic"]:
+        return s["left"] + s["extra"]
+    return sum(s["slots_left"].values()) + s["extra"]
+
+
+def can_pay(s: State, kind: str) -> bool:
+    """Whether an action of this kind can still be paid for."""
+    if s["basic"]:
+        return actions_left(s) > 0
+    return s["extra"] > 0 or any(s["slots_left"][k] for k in PAY_ORDER[kind])
+
+
+def pay(s: State, kind: str) -> bool:
+    """Spend an action of this kind (basic: any action); return False when none is left."""
+    if s["basic"]:
+        if s["left"]:
+            s["left"] -= 1
+        elif s["extra"]:
+            s["extra"] -= 1
+        else:
+            return False
+        return True
+    for k in PAY_ORDER[kind]:
+        if s["slots_left"][k]:
+            s["slots_left"][k] = False
+            return True
+    if s["extra"]:
+        s["extra"] -= 1
+        return True
+    return False
+
+
+def finish_actions(s: State) -> None:
+    """Close the action step: endure threats, then share (advanced) or pass the turn."""
+    s["step"] = "endure"
+    s["binding"] = False
+    push(s, [*endure_ops(s, s["current"]), {"op": "after_endure"}])
+
+
+@handler("after_endure")
+def _after_endure(s: State, op: Op) -> None:
+    """Advanced: the share step; basic: the next player's turn."""
+    if s["basic"]:
+        next_turn(s)
+    else:
+        s["step"] = "share"
+
+
+def next_turn(s: State) -> None:
+    """Pass the turn clockwise.
+
+    Ruling: the reveal of the turn's last cast stays on the board until the next move is made (else a
+    cast as the last action would never be seen); ``forget_reveal`` clears it then.
+    """
+    s["current"] = (s["current"] + 1) % len(s["wizards"])
+    start_turn(s)
+
+
+def forget_reveal(s: State) -> None:
+    """Clear a reveal left over from an earlier turn (called before each move)."""
+    if s["reveal"] is not None and s["reveal"].get("turn") != s["turn"]:
+        s["reveal"] = None

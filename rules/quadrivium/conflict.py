@@ -1,0 +1,222 @@
+"""A conflict's frame: the antagonist, conflict types, conditions, the number of tricks, the end.
+
+Rulebook: "The nature of conflict" (types, conditions revised in turn until accepted, the accepter
+sets the number of tricks), the Council Votes posts (votes for the Antagonist, aiders and gifts) and
+the conflict post's ending (yield, the finale, the refill to hand size).
+"""
+
+from __future__ import annotations
+
+from rules.contract import Move, PromptKind
+from rules.quadrivium.cards import show
+from rules.quadrivium.common import Ask, Events, gain_votes, text_of
+from rules.quadrivium.scene import end_scene, hand_size
+from rules.quadrivium.state import (
+    TRAITS,
+    State,
+    discard,
+    draw,
+    event,
+    harm,
+    mage,
+    mage_name,
+    opts,
+)
+
+HARMS = ("none", *TRAITS)
+SIDE_NAMES = ("Protagonist", "Antagonist")
+
+
+def open_conflict(s: State, ant: int, ev: Events) -> None:
+    """Start a conflict between the scene's protagonist and ``ant``."""
+    sc = s["scene"]
+    pro = sc["pro"]
+    s["phase"] = "conflict"
+    s["conflicts"] += 1
+    s["last_antagonist"] = ant
+    s["conflict"] = {
+        "sides": [pro, ant],
+        "intent": sc["intent"],
+        "stage": "types",
+        "types": [],
+        "cond": {"win": "", "lose": "", "win_harm": "none", "lose_harm": "none"},
+        "answerer": 1,
+        "revisions": 0,
+        "target": 0,
+        "wins": [0, 0],
+        "tricks": 0,
+        "aiders": [None] * s["players"],
+        "trick": None,
+        "pile": [],
+        "winner": None,
+        "refill": [False] * s["players"],
+        "block": None,
+    }
+    ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
+                    pro=pro, ant=ant))
+    gain_votes(s, ant, 1, "taking the Antagonist role", ev)
+
+
+def side_of(c: dict, seat: int) -> int | None:
+    """Return 0 (protagonist) or 1 (antagonist) for a seat in the conflict, else None."""
+    return c["sides"].index(seat) if seat in c["sides"] else None
+
+
+def frame_asks(s: State) -> list[Ask]:
+    """Return the open decision while the conflict is being framed or wound up."""
+    c = s["conflict"]
+    pro, _ant = c["sides"]
+    st = c["stage"]
+    if st == "types":
+        who = c["sides"][len(c["types"])]
+        return [Ask(who, "type", PromptKind.TURN, "Choose a conflict type (a Trait).")]
+    if st == "conditions":
+        return [Ask(pro, "conditions", PromptKind.TURN, "State the win and loss conditions.")]
+    if st == "answer":
+        who = c["sides"][c["answerer"]]
+        return [Ask(who, "answer", PromptKind.TURN, "Accept the conditions, or revise one.")]
+    if st == "tricks":
+        who = c["sides"][c["answerer"]]
+        return [Ask(who, "tricks", PromptKind.TURN, "Set how many tricks win the conflict.")]
+    if st == "gift":
+        return [Ask(pro, "gift", PromptKind.DECISION, "Give Council Votes to your aiders, or finish.")]
+    if st == "finale":
+        return [Ask(c["sides"][c["winner"]], "finale", PromptKind.TURN, "Narrate the finale.")]
+    if st == "refill":
+        return [Ask(seat, "refill", PromptKind.DECISION, "Discard any cards, then refill your hand.")
+                for seat in range(s["players"]) if c["refill"][seat]]
+    return []
+
+
+def frame_moves(s: State, seat: int, decision: str) -> list[Move]:
+    """Return the moves of a framing or winding-up decision."""
+    c = s["conflict"]
+    if decision == "type":
+        return [Move.of("type", trait=t) for t in TRAITS]
+    if decision == "conditions":
+        return [Move.of("conditions", win_harm=w, lose_harm=lo) for w in HARMS for lo in HARMS]
+    if decision == "answer":
+        out = [Move.of("accept")]
+        if c["revisions"] < opts(s, "revisions"):
+            out += [Move.of("revise", part=p, harm=h) for p in ("win", "lose") for h in HARMS]
+        return out
+    if decision == "tricks":
+        return [Move.of("tricks", n=n) for n in range(1, opts(s, "trick_cap") + 1)]
+    if decision == "gift":
+        out = [Move.of("gift", seat=a) for a in range(s["players"]) if c["aiders"][a] == 0]
+        return (out if s["votes"][seat] > 0 else []) + [Move.of("done")]
+    if decision == "finale":
+        return [Move.of("finale")]
+    return [Move.of("discard", card=x) for x in s["hands"][seat]] + [Move.of("refill")]
+
+
+def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
+    """Apply a framing or winding-up move."""
+    c = s["conflict"]
+    a = move.action
+    if a == "type":
+        c["types"].append(move.get("trait"))
+        ev.append(event(f"{mage_name(s, seat)} names the conflict type {move.get('trait').title()}.", "type",
+                        seat=seat, trait=move.get("trait")))
+        if len(c["types"]) == 2:
+            c["stage"] = "conditions"
+    elif a == "conditions":
+        cond = c["cond"]
+        cond["win"] = text_of(s, move, "win", "win")
+        cond["lose"] = text_of(s, move, "lose", "lose")
+        cond["win_harm"], cond["lose_harm"] = move.get("win_harm"), move.get("lose_harm")
+        c["stage"], c["answerer"] = "answer", 1
+        ev.append(event(f"{mage_name(s, seat)} states the conditions. Win: “{cond['win']}”"
+                        f"{_harm_note(cond['win_harm'], 'the Antagonist')}. Lose: “{cond['lose']}”"
+                        f"{_harm_note(cond['lose_harm'], 'the Protagonist')}.", "tale", seat=seat))
+    elif a == "revise":
+        part = move.get("part")
+        c["cond"][part] = text_of(s, move, "text", part)
+        c["cond"][f"{part}_harm"] = move.get("harm")
+        c["revisions"] += 1
+        c["answerer"] = 1 - c["answerer"]
+        who = "the Antagonist" if part == "win" else "the Protagonist"
+        ev.append(event(f"{mage_name(s, seat)} revises the {part} condition: “{c['cond'][part]}”"
+                        f"{_harm_note(move.get('harm'), who)}.", "tale", seat=seat, part=part))
+    elif a == "accept":
+        c["stage"] = "tricks"
+        ev.append(event(f"{mage_name(s, seat)} accepts the conditions.", "tale", seat=seat))
+    elif a == "tricks":
+        c["target"] = move.get("n")
+        ev.append(event(f"{mage_name(s, seat)} sets the conflict at {move.get('n')} trick(s) to "
+                        f"win.", "tricks",
+                        seat=seat, n=move.get("n")))
+        from rules.quadrivium.trick import new_trick
+
+        new_trick(s, ev)
+    elif a == "gift":
+        s["votes"][seat] -= 1
+        s["votes"][move.get("seat")] += 1
+        ev.append(event(f"{mage_name(s, seat)} gives a Council Vote to "
+                        f"{mage_name(s, move.get('seat'))}.", "votes"))
+    elif a == "done":
+        c["stage"] = "finale"
+    elif a == "finale":
+        text = text_of(s, move, "text", "finale")
+        ev.append(event(f"{mage_name(s, seat)} tells the finale: “{text}”", "tale", seat=seat))
+        _open_refill(s)
+    elif a == "discard":
+        s["hands"][seat].remove(move.get("card"))
+        discard(s, [move.get("card")])
+        ev.append(event(f"{mage_name(s, seat)} discards a card.", "refill", seat=seat))
+    elif a == "refill":
+        need = max(0, hand_size(s) - len(s["hands"][seat]))
+        s["hands"][seat] += draw(s, need)
+        c["refill"][seat] = False
+        ev.append(event(f"{mage_name(s, seat)} refills to {len(s['hands'][seat])} "
+                        f"cards.", "refill", seat=seat))
+        if not any(c["refill"]):
+            discard(s, c["pile"])
+            c["pile"] = []
+            end_scene(s, ev)
+
+
+def _harm_note(trait: str | None, who: str) -> str:
+    return "" if not trait or trait == "none" else f" (and 1 Harm to {who}'s {trait.title()})"
+
+
+def end_conflict(s: State, winner: int, how: str, ev: Events) -> None:
+    """End the conflict: votes, negotiated Harm, then gifts, the finale and the refill."""
+    c = s["conflict"]
+    c["winner"] = winner
+    c["trick"] = None
+    c["block"] = None
+    pro, ant = c["sides"]
+    ev.append(event(f"{SIDE_NAMES[winner]} {mage_name(s, c['sides'][winner])} wins the conflict ({how}), "
+                    f"{c['wins'][0]}-{c['wins'][1]} in tricks.", "conflict", winner=c["sides"][winner],
+                    wins=list(c["wins"])))
+    if winner == 1:
+        gain_votes(s, ant, 1, "winning the conflict as Antagonist", ev)
+        for seat, side in enumerate(c["aiders"]):
+            if side == 1:
+                gain_votes(s, seat, 1, "aiding the winning Antagonist", ev)
+        _negotiated_harm(s, pro, c["cond"]["lose_harm"], ev)
+    else:
+        _negotiated_harm(s, ant, c["cond"]["win_harm"], ev)
+    gifts = winner == 0 and s["votes"][pro] > 0 and any(side == 0 for side in c["aiders"])
+    c["stage"] = "gift" if gifts else "finale"
+
+
+def _negotiated_harm(s: State, seat: int, trait: str, ev: Events) -> None:
+    if trait and trait != "none":
+        what = harm(mage(s, seat)["traits"][trait])
+        ev.append(event(f"As agreed, {mage_name(s, seat)} takes Harm to {trait.title()} ({what}).", "harm",
+                        seat=seat, trait=trait))
+
+
+def _open_refill(s: State) -> None:
+    """Everyone who took part (both sides and the aiders) may discard and refill (rulebook)."""
+    c = s["conflict"]
+    c["stage"] = "refill"
+    for seat in range(s["players"]):
+        c["refill"][seat] = seat in c["sides"] or c["aiders"][seat] is not None
+
+
+def describe_cards(cards: list[str]) -> str:
+    """Return cards for people."""
+    return ", ".join(show(x) for x in cards) or "none"

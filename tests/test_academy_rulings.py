@@ -1,0 +1,144 @@
+"""Wizard's Academy house rulings (docs/rulings.md, section Wizard's Academy): one test per ruling."""
+
+from __future__ import annotations
+
+from rules.academy import RULES
+from rules.academy.flow import push
+from rules.academy.state import all_reachable
+from rules.academy.threats import place
+from rules.contract import Move
+from tests.academy_helpers import calm, deck, game, play, settle
+
+
+def test_ruling_basic_setup_reorients_rooms_itself() -> None:
+    for seed in range(20, 40):
+        assert all_reachable(game(2, seed=seed))
+
+
+def test_ruling_refill_with_one_progression_card_left() -> None:
+    s = calm()
+    s["disaster_deck"], s["disaster_discard"], s["progression"] = [], ["twist"], ["fire"]
+    push(s, [{"op": "draw_disaster"}])
+    settle(s)
+    assert not s["over"] and s["progression"] == []
+    assert sorted([*s["disaster_deck"], s["hands"][0]]) == ["fire", "twist"]
+
+
+def test_ruling_abjure_checks_for_fire_after_its_own_text() -> None:
+    # Boosted (Sister Alba, sanctuary), Abjure first clears the fire in the crystal, then wins.
+    s = calm()
+    s["wizards"][0]["char"] = "alba"
+    s["rooms"]["mana_crystal"]["fire"] = 1
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    a, b = (int(x) for x in slot.split("-"))
+    s["wizards"][0]["glyphs"] = sorted([a, b])
+    s2, _ = play(s, 0, "cast", a=a, b=b)
+    assert s2["over"] and s2["won"]
+
+
+def test_ruling_imps_are_endured_before_fire() -> None:
+    # The Helpful Hand picks the order; imps first can only help: the imp douses the fire.
+    s = calm()
+    s["wizards"][0].update(room="hoard", glyphs=[2])
+    s["rooms"]["hoard"].update(imp=1, fire=1)
+    s2, _ = play(s, 0, "end")
+    assert s2["mana"] == 5 and s2["rooms"]["hoard"]["fire"] == 0 and s2["wizards"][0]["glyphs"] == []
+
+
+def test_ruling_one_imp_in_the_crystal_stays_two_are_removed() -> None:
+    s = calm()
+    place(s, "mana_crystal", "imp")
+    assert s["rooms"]["mana_crystal"]["imp"] == 1 and s["mana"] == 5
+    place(s, "mana_crystal", "imp")
+    assert s["rooms"]["mana_crystal"]["imp"] == 0 and s["mana"] == 4
+
+
+def test_ruling_an_imps_glyph_is_a_glyph_source() -> None:
+    s = calm()
+    s["rooms"]["hoard"]["imp"] = 1
+    s["wizards"][0]["glyphs"] = [4]  # a glyph held by a wizard elsewhere is not "a glyph in the room"
+    deck(s, "library")
+    push(s, [{"op": "imp_act", "room": "hoard"}])
+    settle(s)
+    assert s["wizards"][0]["glyphs"] == [4] and s["rooms"]["hoard"]["imp"] in (0, 1)
+
+
+def test_ruling_the_reveal_stays_until_the_next_move() -> None:
+    s = calm(players=2)
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "danger")
+    a, b = (int(x) for x in slot.split("-"))
+    s["wizards"][0]["glyphs"] = sorted([a, b])
+    s["left"] = 1
+    s2, _ = play(s, 0, "cast", a=a, b=b)  # the last action: the turn passes
+    assert s2["current"] == 1 and RULES.view(s2, None)["reveal"]["spell"]["key"] == "danger"
+    s3, _ = play(s2, 1, "end")
+    assert s3["reveal"] is None
+
+
+def test_ruling_last_resorts_never_spend_the_last_mana() -> None:
+    s = calm(scenario="golem")
+    s["mana"] = 1
+    assert not any(m.action == "room" for m in RULES.legal_moves(s, 0))
+    s["mana"] = 2
+    assert Move.of("room", act="lr_glyph") in RULES.legal_moves(s, 0)
+    assert Move.of("room", act="lr_banish") not in RULES.legal_moves(s, 0)
+
+
+def test_ruling_the_crystal_holds_at_most_eight_mana() -> None:
+    s = calm()
+    s["mana"] = 7
+    push(s, [{"op": "mana", "n": 3, "by": 0}])
+    settle(s)
+    assert s["mana"] == 8
+
+
+def test_ruling_share_one_change_a_step() -> None:
+    s = calm(players=2, scenario="golem")
+    s["wizards"][0]["glyphs"] = [2, 5]
+    s["wizards"][0]["shared"] = 3
+    s, _ = play(s, 0, "end")
+    moves = RULES.legal_moves(s, 0)
+    assert Move.of("share", back=True) in moves and not any(m.get("glyph") for m in moves)
+    s, _ = play(s, 0, "share", back=True)
+    assert s["current"] == 1 and s["wizards"][0]["glyphs"] == [2, 3, 5]
+
+
+def test_ruling_teleport_reaches_the_room_beside_the_board() -> None:
+    s = calm(scenario="golem")
+    s["wizards"][0]["char"] = "pip"
+    push(s, [{"op": "teleport", "by": 0}])
+    settle(s)
+    assert "outer_dimension" in [o["value"] for o in s["choice"]["options"]]
+
+
+def test_ruling_items_are_paid_with_the_lowest_glyphs_and_replace_the_old_one() -> None:
+    s = calm(scenario="golem")
+    s["wizards"][0].update(room="awakened_room", glyphs=[1, 2, 3, 6, 7], robe="ice", char="myrrin")
+    s["rot"]["awakened_room"] = next(r for r in range(4) if "awakened_room" in _adj(s, r))
+    s, _ = play(s, 0, "room", act="robe")
+    s, _ = play(s, 0, "choose", value="fire")
+    assert s["wizards"][0]["robe"] == "fire" and s["wizards"][0]["glyphs"] == [7]
+
+
+def _adj(s: dict, rot: int) -> list[str]:
+    from rules.academy.state import adjoining
+
+    t = dict(s, rot=dict(s["rot"], awakened_room=rot))
+    return adjoining(t, "masters_study") + adjoining(t, "workshop")
+
+
+def test_ruling_a_wizard_who_dies_costs_a_mana_and_wakes_in_the_crystal() -> None:
+    s = calm(scenario="golem")
+    s["wizards"][0].update(room="hoard", glyphs=[1, 2], shared=None)
+    s["rooms"]["hoard"]["demon"] = 1
+    s, _ = play(s, 0, "end")
+    assert s["wizards"][0]["room"] == "mana_crystal" and s["wizards"][0]["glyphs"] == [] and s["mana"] == 4
+
+
+def test_ruling_a_declined_request_costs_nothing() -> None:
+    s = calm(players=2)
+    s["wizards"][0]["glyphs"] = [1]
+    s["wizards"][1]["glyphs"] = [2]
+    s, _ = play(s, 0, "cast", a=1, b=2, helper=1)
+    s, _ = play(s, 1, "consent", ok=False)
+    assert s["left"] == 3 and s["wizards"][0]["glyphs"] == [1] and s["wizards"][1]["glyphs"] == [2]

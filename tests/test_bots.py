@@ -1,0 +1,110 @@
+"""Bots choose from what their seat may know: hidden information never changes a choice.
+
+For every registered game (and the test game) and every level, at decision points of seeded
+random games, a bot given the real state and a bot given the state with the seat's secrets
+re-drawn (``scramble``) choose the same move with the same generator. The strong bot runs on a
+fixed number of iterations here, so its choice is reproducible.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from bots import LEVELS, BasicBot, Bot, StrongBot, bot_rng, make_bot, observe
+from rules import registry
+from rules.contract import Rules, State
+from tests.toygame import TOY
+
+GAMES = [registry.get(k) for k in registry.kinds()] + [TOY]
+ITERATIONS = 12
+"""Strong iterations in the scramble test: enough to search, few enough to stay fast."""
+
+
+def decision_points(rules: Rules, seed: int, count: int) -> list[State]:
+    """Return ``count`` states spread over one seeded random game (each waits on someone)."""
+    rand = random.Random(seed)
+    state = rules.setup(rules.min_players if rules.min_players > 1 else 2, {}, seed)
+    if rules.max_players >= 3:
+        state = rules.setup(3, {}, seed)
+    found: list[State] = []
+    step = 0
+    while not rules.is_over(state) and len(found) < count:
+        if step % 7 == 3:
+            found.append(state)
+        seat = rand.choice(rules.waiting_on(state))
+        state, _ = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
+        step += 1
+    return found
+
+
+def _bot(level: str) -> Bot:
+    return StrongBot(iterations=ITERATIONS) if level == "strong" else make_bot(level)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.kind)
+def test_scrambling_the_hidden_information_never_changes_a_choice(rules: Rules) -> None:
+    moved = 0
+    for n, state in enumerate(decision_points(rules, seed=11, count=6)):
+        for seat in rules.waiting_on(state):
+            for k in range(2):
+                other = rules.scramble(state, seat, random.Random(1000 * n + k))
+                assert rules.view(other, seat) == rules.view(state, seat)
+                moved += other != state
+                for level in LEVELS:
+                    real = _bot(level).choose(observe(rules, state, seat), bot_rng(n, seat, level))
+                    fake = _bot(level).choose(observe(rules, other, seat), bot_rng(n, seat, level))
+                    assert real == fake, f"{rules.kind} {level}: the choice depends on hidden things"
+                    assert real in rules.legal_moves(state, seat)
+    if rules.has_secrets:
+        assert moved, "no scramble re-drew anything, so the test proved nothing"
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.kind)
+def test_a_sample_depends_only_on_what_the_seat_knows(rules: Rules) -> None:
+    for n, state in enumerate(decision_points(rules, seed=5, count=4)):
+        for seat in rules.waiting_on(state):
+            other = rules.scramble(state, seat, random.Random(n))
+            a = observe(rules, state, seat).sample(random.Random(7))
+            b = observe(rules, other, seat).sample(random.Random(7))
+            assert a == b
+            assert rules.view(a, seat) == rules.view(state, seat)
+
+
+class OrderKeepingToy(type(TOY)):
+    """The test game with a scramble that shuffles the real order instead of a canonical one."""
+
+    def scramble(self, state: State, seat: int | None, rand: Any) -> State:
+        """Shuffle the deck as it lies (the hidden order leaks into every sample)."""
+        new = copy.deepcopy(state)
+        rand.shuffle(new["deck"])
+        return new
+
+
+def test_the_sample_check_catches_a_scramble_that_keeps_the_real_order() -> None:
+    leaky = OrderKeepingToy()
+    state = decision_points(leaky, seed=3, count=1)[0]
+    seat = leaky.waiting_on(state)[0]
+    other = TOY.scramble(state, seat, random.Random(1))  # the same information set, another deal
+    a = observe(leaky, state, seat).sample(random.Random(7))
+    b = observe(leaky, other, seat).sample(random.Random(7))
+    assert a != b
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.kind)
+def test_every_level_plays_a_whole_game_legally(rules: Rules) -> None:
+    state = rules.setup(2 if rules.min_players <= 2 <= rules.max_players else rules.min_players, {}, 4)
+    levels = {0: BasicBot(), 1: StrongBot(iterations=4)}
+    rand = random.Random(4)
+    plies = 0
+    while not rules.is_over(state):
+        seat = rand.choice(rules.waiting_on(state))
+        bot = levels.get(seat, make_bot("random"))
+        move = bot.choose(observe(rules, state, seat), rand)
+        state, _ = rules.apply(state, seat, move)
+        plies += 1
+        assert plies < rules.max_moves(2, {})
+    assert rules.result(state) is not None

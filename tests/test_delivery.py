@@ -1,0 +1,283 @@
+"""The delivery policy in the service: one ping per turn, living boards, forced decisions that play
+themselves, and replies as data (no cog reads a sentence).
+
+Sigil Duel variants (``tests/toygame.py``) pin each rule on a tiny game; random Argent games
+through the real service check them on a big one.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs import argent as argent_cog
+from rules import registry
+from rules.argent import ARGENT
+from rules.contract import Event, Move, Prompt, PromptKind, State
+from service import AUTO_PREF, Board, Reply, TableService
+from service.notify import pings
+from store import Store
+from tests.drawings import views_as_json
+from tests.toygame import TOY, ToyRules
+
+ALICE, BOB, CAROL = 101, 102, 103
+
+
+class EmptyDeckToy(ToyRules):
+    """Sigil Duel with no deck: the lowest mage's "draw or pass" can only pass (public: the deck
+    count is on the board), which the game declares auto-resolvable. Choosing the last sigil of a
+    hand is forced too, but the hand is secret: it stays asked."""
+
+    kind = "toy-empty"
+
+    def setup(self, players: int, options: dict[str, str], seed: int) -> State:
+        state = super().setup(players, options, seed)
+        state["deck"] = []
+        return state
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        return prompt.decision == "draw"
+
+
+@pytest.fixture(autouse=True)
+def registered() -> None:
+    registry.register(TOY)
+    registry.register(EmptyDeckToy())
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(str(tmp_path / "tables.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def svc(store: Store) -> TableService:
+    return TableService(store, seed_source=lambda: 12345)
+
+
+async def started(svc: TableService, kind: str, users: list[tuple[int, str]], options: str = "") -> int:
+    host, name = users[0]
+    table = await svc.open_table(kind, options, guild_id=1, channel_id=2, host_id=host, host_name=name)
+    for user, who in users[1:]:
+        await svc.join(table.id, user, who)
+    await svc.start(table.id, host)
+    return table.id
+
+
+async def seat_user(svc: TableService, table_id: int, seat: int) -> int:
+    return next(s.user_id for s in await svc.seats(table_id) if s.seat == seat)
+
+
+# ---------------------------------------------------------------------- one ping per turn
+
+
+def test_the_ping_rule_asks_newcomers_once_and_never_the_mover() -> None:
+    turn = Prompt(0, PromptKind.TURN, "turn", "P1: take your turn.")
+    follow = Prompt(0, PromptKind.DECISION, "slot", "P1: choose a slot.")
+    other = Prompt(1, PromptKind.TURN, "turn", "P2: take your turn.")
+    # The mover's own follow-up decision is no new turn: no ping.
+    assert pings([follow], [turn], mover=0) == set()
+    # The decision passes to another seat: that seat is pinged, once.
+    assert pings([other], [follow], mover=0) == {1}
+    # Still waiting on the same prompt after someone else moved: no second ping.
+    assert pings([other, Prompt(2, PromptKind.SECRET, "x", "x")], [other], mover=2) == set()
+    # The game begins: everyone asked is pinged.
+    assert pings([turn, other], [], mover=None) == {0, 1}
+
+
+async def test_the_mover_is_never_pinged_and_its_follow_up_comes_on_its_note(svc: TableService) -> None:
+    table_id = await started(svc, "toy", [(ALICE, "alice"), (BOB, "bob")])
+    # Both choose; the second chooser reveals, and the lowest sigil gets the draw-or-pass turn.
+    first = await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    assert first.board is not None and first.board.ping == () and not first.board.fresh
+    second = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert second.board is not None
+    # A new thread message exactly when someone other than the mover is asked anew.
+    assert second.board.fresh == bool(second.board.ping)
+    lowest = next(p.seat for p in second.board.waiting)
+    lowest_user = await seat_user(svc, table_id, lowest)
+    assert (lowest_user == BOB) == (second.board.ping == ())
+    if lowest_user == BOB:
+        # Bob's follow-up (his turn) comes on the note answering his move, never as a ping.
+        note = next(n for n in second.private if n.user_id == BOB)
+        assert note.mover and note.waiting and note.choices
+    else:
+        assert second.board.ping == (ALICE,)
+
+
+# ---------------------------------------------------------------------- forced decisions
+
+
+async def test_a_forced_public_decision_plays_itself_and_is_logged_as_automatic(
+    svc: TableService, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    table_id = await started(svc, "toy-empty", [(ALICE, "alice"), (BOB, "bob")])
+    await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    with caplog.at_level(logging.INFO, logger="conclave.service"):
+        reply = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert reply.board is not None
+    # Nobody clicked "Pass" with an empty deck: the service did, for the lowest mage, and said so.
+    assert len(reply.board.automatic) == 1 and reply.board.automatic[0].endswith(": Pass")
+    assert "Played automatically:" in reply.board.text
+    assert "(automatic)" in caplog.text and "Pass" not in caplog.text  # the log names the action only
+    moves = await store.moves(table_id)
+    assert [Move.from_json(m.move).action for m in moves] == ["choose", "choose", "pass"]
+    # The next round asks both again.
+    assert {p.decision for p in reply.board.waiting} == {"choose"}
+
+
+async def test_a_seat_can_turn_automatic_play_off(svc: TableService) -> None:
+    table_id = await started(svc, "toy-empty", [(ALICE, "alice"), (BOB, "bob")])
+    await svc.set_seat_pref(table_id, ALICE, AUTO_PREF, "off")
+    await svc.set_seat_pref(table_id, BOB, AUTO_PREF, "off")
+    await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    reply = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert reply.board is not None and reply.board.automatic == ()
+    assert [p.decision for p in reply.board.waiting] == ["draw"]  # asked as usual
+
+
+async def test_a_forced_choice_that_depends_on_a_secret_hand_is_still_asked(svc: TableService) -> None:
+    table_id = await started(svc, "toy-empty", [(ALICE, "alice"), (BOB, "bob")])
+    for _ in range(2):  # two rounds: each hand of three sigils is down to one
+        for user in (ALICE, BOB):
+            await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
+    for user in (ALICE, BOB):
+        note = await svc.hand(table_id, user)
+        assert len(note.choices) == 1  # one sigil left: forced, but only its holder knows it
+    reply = await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    assert reply.board is not None and reply.board.automatic == ()
+    assert any(p.seat is not None and p.decision == "choose" for p in reply.board.waiting)
+
+
+async def test_auto_play_declines_a_reaction_for_a_seat_that_passes_them(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The auto-pass lives in the service: a seat set to pass has its reaction windows declined."""
+
+    class ReactingToy(ToyRules):
+        kind = "toy-react"
+
+        def pending(self, state: State) -> list[Prompt]:
+            asked = super().pending(state)
+            if state["phase"] == "draw":
+                return [replace(p, kind=PromptKind.REACTION) for p in asked]
+            return asked
+
+        def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
+            return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
+
+    monkeypatch.setitem(registry._GAMES, "toy-react", ReactingToy())
+    table_id = await started(svc, "toy-react", [(ALICE, "alice"), (BOB, "bob")])
+    for user in (ALICE, BOB):
+        await svc.set_seat_pref(table_id, user, "reactions", "pass")
+    await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    reply = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert reply.board is not None and len(reply.board.automatic) == 1
+    assert {p.decision for p in reply.board.waiting} == {"choose"}
+
+
+# ---------------------------------------------------------------------- Argent through the service
+
+
+async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(svc: TableService) -> None:
+    """A whole random Argent game through the service: every "Take 1 IP instead" with no other
+    answer plays itself, no forced decision the game declares is ever left waiting, and a ping
+    only ever goes to a newly asked seat that did not just move."""
+    rand = random.Random(3)
+    users = [(ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")]
+    automatic: list[str] = []
+    with views_as_json("argent"):
+        table_id = await started(svc, "argent", users)
+        for _ in range(2000):
+            table = await svc.table(table_id)
+            if table.status != "active":
+                break
+            public = await svc.public_view(table_id)
+            prompt = public.prompts[0]
+            user = public.users[prompt.seat]
+            now = await svc.seat_view(table_id, user)
+            _, state = await svc.store.load(table_id)
+            # The service already played every declared forced decision.
+            assert not (
+                len(now.moves) == 1 and ARGENT.auto_resolvable(state, prompt, now.moves[0].move)  # type: ignore[arg-type]
+            ), prompt
+            reply = await svc.act(table_id, user, rand.choice(now.moves).value)
+            assert reply.board is not None
+            assert user not in reply.board.ping
+            automatic += reply.board.automatic
+    assert (await svc.table(table_id)).status == "finished"
+    assert any(a.endswith("Take 1 IP instead") for a in automatic)
+
+
+# ---------------------------------------------------------------------- replies are data
+
+
+def _reworded(events: list[Event]) -> list[Event]:
+    """Every event's sentence replaced by another; the data kept."""
+    return [replace(e, text=f"Something happened ({k}).") for k, e in enumerate(events)]
+
+
+def _argent_events(seed: int) -> tuple[list[Event], dict[str, Any], list[Event]]:
+    """Play a random Argent game; return its public events, the final public view and one seat's
+    private events."""
+    rand = random.Random(seed)
+    state = ARGENT.setup(3, {}, seed)
+    public: list[Event] = []
+    private: list[Event] = []
+    while not ARGENT.is_over(state):
+        seat = ARGENT.pending(state)[0].seat
+        state, events = ARGENT.apply(state, seat, rand.choice(ARGENT.legal_moves(state, seat)))
+        public += [e for e in events if e.public]
+        private += [e for e in events if not e.public and e.visible_to(0)]
+    return public, ARGENT.view(state, 0), private
+
+
+def test_rewording_every_event_leaves_summaries_boards_and_panels_intact() -> None:
+    events, view, secret = _argent_events(11)
+    # Every round's summary is read from data: the same with every sentence reworded.
+    rounds = [k for k, e in enumerate(events) if e.data.get("what") == "round"]
+    ends = [*rounds[1:], len(events)]
+    summaries = [argent_cog.round_summary(events[:k]) for k in ends]
+    assert all(summaries) and len(summaries) == 5
+    reworded = _reworded(events)
+    assert [argent_cog.round_summary(reworded[:k]) for k in ends] == summaries
+    # The final board never spoils the votes, whatever their sentences say.
+    board = Board(1, 9, "", events=tuple(reworded[-8:]), finished=True, kind="argent")
+    votes = [e.text for e in reworded[-8:] if e.data.get("what") == "votes"]
+    assert votes and not any(v in line for line in argent_cog.board_lines(board) for v in votes)
+    # A voter seen through a Mark still gets its criterion and standing in the panel.
+    seen = [e for e in secret if e.data.get("what") == "voter_seen"]
+    assert seen
+    other = _reworded(seen)
+    plain = argent_cog.enrich(seen, view, 0)
+    lines = argent_cog.enrich(other, view, 0)
+    added = [line[len(e.text) :] for line, e in zip(plain, seen, strict=True)]
+    assert any("It counts" in a for a in added)
+    assert lines == [e.text + a for e, a in zip(other, added, strict=True)]
+
+
+def test_no_game_cog_reads_the_sentences_of_a_reply() -> None:
+    """The game cogs read replies as data: no regular expression over event texts, no splitting
+    a board's or note's text into lines."""
+    from pathlib import Path
+
+    for name in ("argent", "institute"):
+        source = (Path(__file__).parent.parent / "cogs" / f"{name}.py").read_text()
+        assert ".text.splitlines()" not in source, name
+        assert "startswith(\"Waiting on" not in source and "Seats: " not in source, name
+    assert "import re\n" not in (Path(__file__).parent.parent / "cogs" / "argent.py").read_text()
+
+
+def test_a_reply_carries_its_events_waiting_and_legend_as_data() -> None:
+    reply_fields = {f for f in Reply.__dataclass_fields__}
+    board_fields = set(Board.__dataclass_fields__)
+    assert {"board", "private"} <= reply_fields
+    assert {"events", "waiting", "legend", "result", "automatic", "fresh"} <= board_fields

@@ -1,0 +1,307 @@
+"""Quadrivium on Discord: a whole sitting, with a council, through /quad panels, buttons, selects and forms.
+
+Three players make the covenant and their mages with the forms (modals) and the panel's selects,
+declare intents, oppose, name conflict types, write and revise conditions, play their cards from the
+private panel, aid, act, tell the finale, sit through a council (repair, bidding, taking, mage
+actions, the seasons) and vote to end the tale. Every public message is checked to name no card that
+is still in someone's hand, and every public board to be drawn from a view without a hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot import ConclaveBot, create_bot
+from cogs import kit
+from cogs import quadrivium as cog
+from rules.contract import Move
+from tests.drawings import views_as_json
+from tests.quadrivium_helpers import R
+
+SEED = 7
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
+    yield bot
+    await bot.close_store()
+
+
+@pytest.fixture
+def view_as_image() -> Iterator[None]:
+    """Draw views as their JSON (fast), so what each image shows is read back exactly."""
+    with views_as_json("quadrivium"):
+        yield
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    thread: simcord.ChannelHandle
+    members: list[simcord.MemberActor]
+    """Indexed by seat."""
+
+    @property
+    def bot(self) -> ConclaveBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    async def state(self) -> tuple[Any, dict[str, Any]]:
+        assert self.bot.store is not None
+        record = await self.bot.store.table_for_thread(self.thread.id)
+        assert record is not None
+        return await self.bot.store.load(record.id)
+
+    def public(self) -> list[Any]:
+        return [m for m in self.thread.history() if not m.flags.ephemeral]
+
+
+async def open_table(env: simcord.Env) -> Table:
+    guild = env.create_guild("Covenant")
+    channel = guild.create_text_channel("tales")
+    people = [guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")]
+    await people[0].slash(channel, "game new", kind="quadrivium", options="years=1")
+    thread = channel.threads[-1]
+    for member in people[1:]:
+        await member.slash(thread, "game join")
+    started = await people[0].slash(thread, "game start")
+    assert started.response is not None and started.response.content == "The game has begun."
+    assert env.bot.store is not None
+    record = await env.bot.store.table_for_thread(thread.id)
+    assert record is not None
+    seats = await env.bot.store.seats(record.id)
+    members = [next(m for m in people if m.id == s.user_id) for s in seats]
+    return Table(env, thread, members)
+
+
+WORDS = {
+    "covenant": {"name": "Fengheld", "desc": "A covenant on an island in the fens."},
+    "intent": {"text": "I seek the lost codex in the drowned abbey."},
+    "conditions": {"win": "If I win, the codex is ours, because I dared the water.",
+                   "lose": "If I lose, the abbey's ghost follows me home, because I woke it."},
+    "revise": {"text": "If you win, the codex is yours but the water takes your health."},
+    "finale": {"text": "The bells rang under the water, and it was done."},
+}
+
+
+def words_for(move: Move, seat: int) -> dict[str, str]:
+    """Return what the player writes in a form (their mage's name is theirs)."""
+    if move.action == "mage":
+        return {"name": f"Magus {'ABC'[seat]}", "desc": "A scholar of the fens."}
+    return WORDS[move.action]
+
+
+def choose(state: dict[str, Any], seat: int) -> Move:
+    """A simple, keen policy: every scene a conflict, one revision, one aid, then let tricks stand."""
+    legal = R.legal_moves(state, seat)
+    actions = {m.action for m in legal}
+
+    def first(action: str, **args: Any) -> Move | None:
+        for m in legal:
+            if m.action == action and all(m.get(k) == v for k, v in args.items()):
+                return m
+        return None
+
+    c = state["conflict"]
+    picks = [
+        first("boon", kind="companion", trait="influence"),
+        first("oppose") if state["scene"] and seat == (state["scene"]["pro"] + 1) % state["players"]
+        else None,
+        first("allow"),
+        first("type", trait="influence" if c and seat == c["sides"][0] else "vigor"),
+        first("conditions", win_harm="none", lose_harm="vigor"),
+        first("revise", part="win", harm="none") if c and c["revisions"] == 0 and state["conflicts"] == 1
+        else None,
+        first("accept"),
+        first("tricks", n=1),
+        first("reveal"),
+        first("aid", side=1) if c and c["trick"] and state["conflicts"] == 1 else None,
+        first("pass"),
+        first("stand"),
+        first("done"),
+        first("refill"),
+        first("take", n=1, raise_by=0) if state["council"] and not state["mages"][seat]["shares"]["servants"]
+        else None,
+        first("pass", raise_by=0),
+        first("rest"),
+        first("seasons", n=1, end=True),
+    ]
+    for pick in picks:
+        if pick is not None:
+            return pick
+    if "place" in actions:
+        return next(m for m in legal if m.action == "place")
+    return legal[0]
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    found = []
+    for row in message.components:
+        if isinstance(row, dict):
+            found.extend(row["components"])
+        else:
+            found.extend(child.to_dict() for child in row.children)
+    return found
+
+
+async def use_panel(table: Table, seat: int, move: Move) -> Any:
+    """Open the seat's /quad panel and play the move with its own control (a form when it has words)."""
+    member = table.members[seat]
+    shown = await member.slash(table.thread, "quad panel")
+    assert shown.ephemeral and shown.response is not None
+    panel = shown.response
+    code = move.code()
+    for item in components(panel):
+        if item["type"] == 2 and item.get("custom_id", "").endswith(f":{code}"):
+            result = await member.click(panel, custom_id=item["custom_id"])
+            if item["custom_id"].startswith("qd:t:"):
+                assert result.modal is not None
+                values = {f"qd:w:{k}": v for k, v in words_for(move, seat).items()}
+                return await member.submit_modal(result, values)
+            return result
+        if item["type"] == 3 and any(o["value"] == code for o in item["options"]):
+            return await member.select(panel, [code], custom_id=item["custom_id"])
+    raise AssertionError(f"seat {seat}'s panel does not offer {code}: {panel.content}")
+
+
+def _shown(card: str) -> str:
+    return cog.show(card)
+
+
+async def test_a_whole_sitting_with_a_council(
+    simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The living board is edited at once here (the kit spaces edits by a second for Discord's limits).
+    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    table = await open_table(simcord_env)
+    record, state = await table.state()
+    moves = 0
+    councils = 0
+    while record.status == "active":
+        assert moves < 400
+        seat = min(R.waiting_on(state))
+        move = choose(state, seat)
+        result = await use_panel(table, seat, move)
+        assert result.response is not None or result.followups
+        moves += 1
+        record, state = await table.state()
+        councils += state["council"] is not None and state["council"]["step"] == "repair"
+        # Nothing in the thread (posted or edited in place) names a card still held in a hand.
+        held = {_shown(c) for hand in state["hands"] for c in hand}
+        for message in table.public()[-3:]:
+            assert not [c for c in held if c in message.content], message.content
+            for attachment in message.attachments:
+                view = json.loads(await attachment.read())
+                assert view["hand"] == [] and view["placed"] is None
+    assert record.status == "finished"
+    assert councils >= 1 and state["conflicts"] >= 3
+    texts = "\n".join(m.content for m in table.public())
+    # The story was told in the thread, in the players' own words.
+    assert "The covenant is founded: Fengheld." in texts
+    assert "I seek the lost codex in the drowned abbey." in texts
+    assert "the water takes your health" in texts and "The bells rang under the water" in texts
+    assert "The tale ends" in texts
+    # The tale reads back from the table's log (/game log), and the log replays to the stored game.
+    log = await table.members[0].slash(table.thread, "game log")
+    assert log.response is not None and "The tale ends" in log.response.content
+    assert table.bot.service is not None and await table.bot.service.replay(record.id)
+
+
+async def test_private_panel_shows_only_your_hand(simcord_env: simcord.Env, view_as_image: None) -> None:
+    table = await open_table(simcord_env)
+    _, state = await table.state()
+    for seat, member in enumerate(table.members):
+        shown = await member.slash(table.thread, "quad panel")
+        assert shown.response is not None and shown.ephemeral
+        text = shown.response.content
+        assert "Your hand (secret): " + " ".join(_shown(c) for c in state["hands"][seat]) in text
+        # The private sheet is drawn from the seat's own view.
+        view = json.loads(await shown.response.attachments[0].read())
+        assert view["hand"] == state["hands"][seat] and view["you"] == seat
+    # The private view button and /game hand give the same panel (the kit's private panel hook).
+    hand = await table.members[1].slash(table.thread, "game hand")
+    assert hand.response is not None
+    assert "Your hand (secret): " + " ".join(_shown(c) for c in state["hands"][1]) in hand.response.content
+
+
+def test_form_fields_keep_the_engines_length_limits() -> None:
+    from rules.quadrivium.engine import TEXT_ARGS
+    from rules.quadrivium.state import TEXT_LIMITS
+
+    assert set(cog.TEXT_FORMS) == set(TEXT_ARGS)
+    for action, (_, fields) in cog.TEXT_FORMS.items():
+        assert {f[0] for f in fields} == set(TEXT_ARGS[action])
+        for arg, _, _, limit, _ in fields:
+            assert limit == TEXT_LIMITS[arg]
+
+
+async def test_form_words_never_ping(simcord_env: simcord.Env, view_as_image: None) -> None:
+    table = await open_table(simcord_env)
+    member = table.members[0]
+    shown = await member.slash(table.thread, "quad panel")
+    assert shown.response is not None
+    button = next(i for i in components(shown.response) if i.get("custom_id", "").startswith("qd:t:"))
+    opened = await member.click(shown.response, custom_id=button["custom_id"])
+    assert opened.modal is not None
+    await member.submit_modal(opened, {"qd:w:name": "@everyone Keep", "qd:w:desc": ""})
+    _, state = await table.state()
+    assert state["covenant"]["name"] == "@\u200beveryone Keep"
+    assert not any("@everyone" in m.content for m in table.public())
+
+
+async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image: None) -> None:
+    table = await open_table(simcord_env)
+    member = table.members[1]
+    old = (await member.slash(table.thread, "quad panel")).response
+    assert old is not None
+    _, state = await table.state()
+    await use_panel(table, 1, choose(state, 1))
+    # Bob's panel offered naming his mage at the old version: the form opens, its submit is refused.
+    button = next(i for i in components(old) if i.get("custom_id", "").startswith("qd:t:"))
+    opened = await member.click(old, custom_id=button["custom_id"])
+    before = await table.state()
+    again = await member.submit_modal(opened, {"qd:w:name": "Late"})
+    assert again.response is not None and "The game moved on" in again.response.content
+    assert await table.state() == before
+
+
+async def test_the_dm_is_the_panel_and_plays(
+    simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    table = await open_table(simcord_env)
+    _, state = await table.state()
+    # Make the covenant and mages (forms and selects), up to the antagonist's first placement: the
+    # protagonist's card going down is news to the antagonist, who gets the panel by DM.
+    def antagonist_places(state: dict[str, Any]) -> bool:
+        c = state["conflict"]
+        return bool(c and c["stage"] == "place" and c["trick"]["turn"] == 1)
+
+    while not antagonist_places(state):
+        seat = min(R.waiting_on(state))
+        await use_panel(table, seat, choose(state, seat))
+        _, state = await table.state()
+    ant = state["conflict"]["sides"][1]
+    member = table.members[ant]
+    panel = member.user.dm_channel.history()[-1]
+    assert "Your hand (secret): " + " ".join(_shown(c) for c in state["hands"][ant]) in panel.content
+    card = state["hands"][ant][0]
+    code = Move.of("place", card=card).code()
+    control = next(i for i in components(panel) if i.get("custom_id", "").endswith(f":{code}")
+                   or any(o.get("value") == code for o in i.get("options", [])))
+    if control["type"] == 2:
+        played = await member.user.click(panel, custom_id=control["custom_id"])
+    else:
+        played = await member.user.select(panel, [code], custom_id=control["custom_id"])
+    assert played.response is not None and "You played: Place" in played.response.content
+    _, state = await table.state()
+    assert state["conflict"]["trick"]["cards"][1]["card"] == card
+    # The thread says a card went down, never which.
+    assert not any(_shown(card) in m.content for m in table.public())
