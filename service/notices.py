@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.replies import Board
+from service.replies import Board, SeatTime
 from store import TableRecord
 
 
@@ -35,12 +35,4 @@ class Notice:
     """The player a vote or a decision is about (an absent seat's user)."""
 
 
-@dataclass(frozen=True)
-class SeatTime:
-    """An awaited seat's clock as the boards show it."""
-
-    user_id: int
-    name: str
-    deadline: float
-    out_of_time: bool
-    absent: str | None
+__all__ = ["Notice", "SeatTime"]

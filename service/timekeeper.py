@@ -26,7 +26,7 @@ from service.clock import (
     relative,
 )
 from service.notices import Notice, SeatTime
-from service.replies import Reply, TableError
+from service.replies import Reply, TableError, time_sentence
 from store import DueWork, SeatClock, TableRecord, UserPrefs
 
 if TYPE_CHECKING:
@@ -401,15 +401,7 @@ class Timekeeper:
     @staticmethod
     def time_line(times: list[SeatTime]) -> str:
         """Return the board line with each awaited seat's time left, or "" when none."""
-        parts = []
-        for t in times:
-            if t.absent:
-                parts.append(f"{t.name} is played for (absent; `/game rejoin` to come back)")
-            elif t.out_of_time:
-                parts.append(f"{t.name} is OUT OF TIME (the others vote)")
-            else:
-                parts.append(f"{t.name} {relative(t.deadline)}")
-        return "Time left: " + ", ".join(parts) + "." if parts else ""
+        return time_sentence(times)
 
     async def decorate(
         self,
@@ -428,6 +420,7 @@ class Timekeeper:
         times = await self.seat_times(reply.table.id, clocks, table)
         line = self.time_line(times)
         text = f"{board.text}\n{line}" if line else board.text
+        board = replace(board, times=tuple(times))
         ping = board.ping
         if ping and not status:
             by_user = {c.user_id: c for c in clocks}

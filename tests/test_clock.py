@@ -344,3 +344,13 @@ async def test_abandon_counts_only_players_still_in_the_game(h: Harness) -> None
     assert (await h.svc.time.active_players(table)) == [
         s.user_id for s in await h.svc.seats(table) if s.user_id != EVE
     ]
+
+
+async def test_boards_carry_the_times_as_data_for_a_games_own_panel(h: Harness) -> None:
+    from cogs.argent import board_lines
+
+    assert h.svc is not None
+    table = await h.table("argent", options="clock=relaxed", users=(ALICE, BOB))
+    board = await h.svc.status(table)
+    assert board.times and {t.deadline for t in board.times} == {START + 7 * DAY}
+    assert board.time_sentence() in board_lines(board)
