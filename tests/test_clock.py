@@ -354,3 +354,36 @@ async def test_boards_carry_the_times_as_data_for_a_games_own_panel(h: Harness) 
     board = await h.svc.status(table)
     assert board.times and {t.deadline for t in board.times} == {START + 7 * DAY}
     assert board.time_sentence() in board_lines(board)
+
+
+async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    asked: list[int] = []
+
+    def last_choice(kind, view, legal):  # type: ignore[no-untyped-def]
+        asked.append(view["seat"])  # a bot sees the seat's own view, never the full state
+        return legal[-1]
+
+    h.svc.bots["toy"] = last_choice
+    table = await three_with_carol_silent(h)
+    carol_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == CAROL)
+    _, state = await h.store.load(table)
+    highest = max(state["hands"][carol_seat])
+    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
+    await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
+    assert "played by a bot" in h.notices("decided")[0].text
+    await h.svc.scheduler.run_due()
+    assert asked and set(asked) == {carol_seat}
+    revealed = [e["text"] for r in await h.store.moves(table) for e in r.events if e["kind"] == "reveal"]
+    assert revealed and f"seat {carol_seat}: {highest}" in revealed[0]
+
+
+async def test_the_bots_package_stands_in_when_no_game_bot_is_registered(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    table = await three_with_carol_silent(h)
+    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
+    await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
+    await h.svc.scheduler.run_due()
+    clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
+    assert clock.absent == "bot" and clock.played_for >= 1
+    assert await h.svc.replay(table)
