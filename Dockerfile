@@ -1,5 +1,7 @@
 # Conclave on Discord. Build: docker build -t conclave .
-# Run:   docker run -d --name conclave -e DISCORD_TOKEN=... -v conclave-data:/data conclave
+# Run:   docker run -d --name conclave --restart unless-stopped \
+#          -e DISCORD_TOKEN=... -v conclave-data:/data conclave
+# Back up while it runs: docker exec conclave python -m store backup /data/conclave.db /data/backup.db
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -17,9 +17,10 @@ import os
 import pkgutil
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -220,8 +221,53 @@ async def run_discord(config: Config) -> None:
             loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         assert config.token is not None
-        await bot.start(config.token)
+        await login_with_retry(bot, config.token)
+        # Once logged in, discord.py reconnects by itself (with its own backoff).
+        await bot.connect(reconnect=True)
     log.info("stopped cleanly")
+
+
+RETRY_FIRST = 2.0
+RETRY_MOST = 300.0
+"""Waits between attempts to reach Discord at start: 2 s, doubling, at most 5 minutes."""
+UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.GatewayNotFound)
+"""What no network (or a Discord outage) looks like at login; a refused token is not among them."""
+
+
+def backoff(first: float = RETRY_FIRST, most: float = RETRY_MOST) -> Iterator[float]:
+    """Yield the waits between attempts: doubling from ``first`` up to ``most``, forever."""
+    wait = first
+    while True:
+        yield wait
+        wait = min(most, wait * 2)
+
+
+async def login_with_retry(
+    client: discord.Client,
+    token: str,
+    *,
+    waits: Iterable[float] | None = None,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> None:
+    """Log in to Discord, retrying with backoff while the network (or Discord) cannot be reached.
+
+    Each failed attempt logs one line (no traceback); a refused token is raised at once.
+    """
+    for attempt, wait in enumerate(backoff() if waits is None else waits, start=1):
+        try:
+            await client.login(token)
+            if attempt > 1:
+                log.info("reached Discord after %d attempts", attempt)
+            return
+        except UNREACHABLE as exc:
+            log.warning(
+                "cannot reach Discord (%s); attempt %d failed, retrying in %.0f s",
+                type(exc).__name__,
+                attempt,
+                wait,
+            )
+            await sleep(wait)
+    await client.login(token)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -229,7 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     config = Config.from_env()
     if config.token:
         setup_logging(config.log_level, config.token)
-        asyncio.run(run_discord(config))
+        try:
+            asyncio.run(run_discord(config))
+        except discord.LoginFailure:
+            log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal → Bot → Token).")
+            return 2
         return 0
     import localtable
 

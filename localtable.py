@@ -4,13 +4,14 @@ Several local users type slash commands and use buttons and selects; every bot m
 channel and the table threads, every ephemeral answer and every DM is printed, and every posted
 file is saved under ``out/``. Lines look like::
 
-    alice: /game new kind:toy options:hand=4
+    alice: /game new kind:institute options:goal=25
     bob: /game join
+    alice: /game start
     bob: moves                      (bob's legal moves here, numbered, as /game play offers them)
     bob: play 2                     (play the second move of bob's last list)
-    bob: /game play move:Choose sigil 5
-    bob: click 3                    (a numbered button; or: bob: click My private view)
-    bob: select 4 2                 (option 2 of numbered select 4; or the option's label)
+    bob: /game play move:Take Stones on die 1
+    alice: click My private view    (a button by its label, or by its number: alice: click 1)
+    alice: select 2 1               (option 1 of numbered select 2; or the option's label)
     wait 2d                         (move the bot's clock: 2d, 3h, 1d 6h, 90m; deadlines pass)
     users | channels | go 2 | restart | help | quit
 

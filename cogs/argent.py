@@ -42,6 +42,7 @@ from service import (
     TableService,
     offered_token,
     offered_value,
+    reading,
 )
 
 log = logging.getLogger("conclave.cogs.argent")
@@ -241,7 +242,8 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
 def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
     """Any other decision: a button per choice, or selects when there are many."""
     ordered = sorted(now.moves, key=lambda o: move_of(o).action in CLOSING)
-    if len(ordered) <= BUTTONS_MAX:
+    # A label longer than a button holds (a candidate, a power saying what it does) goes in a select.
+    if len(ordered) <= BUTTONS_MAX and all(len(o.label) <= kit.BUTTON_LABEL_LIMIT for o in ordered):
         for k, offer in enumerate(ordered):
             ui.add_item(_button(now, offer, k // 5))
         return
@@ -336,9 +338,10 @@ def board_lines(board: Board) -> list[str]:
     """Return a board message's lines from the board's data: events, who must act, the players."""
     lines = ["The game begins."] if board.opening else []
     # At the end the votes are revealed one by one below: the board must not spoil them.
-    lines += [e.text for e in board.events if not (board.finished and e.data.get("what") == "votes")]
+    shown = [e for e in board.events if not (board.finished and e.data.get("what") == "votes")]
+    lines += [board.named(e.text) for e in shown]
     if board.automatic:
-        lines.append("Played automatically: " + "; ".join(board.automatic) + ".")
+        lines.append("Played automatically: " + "; ".join(board.named(a) for a in board.automatic) + ".")
     if board.result is not None:
         lines.append("The game is over: the voters are revealed below, one by one.")
     elif board.finished:
@@ -717,8 +720,16 @@ class ArgentCog(commands.Cog):
                 )
                 # Typed text is read once, against the state it was typed at.
                 played, version = (offer.value, now.version) if offer else (value, None)
-            if offer is None and not any(COMMAND_FILTERS[command](o) for o in now.moves):
+            fitting = [o for o in now.moves if COMMAND_FILTERS[command](o)]
+            if offer is None and not fitting:
                 raise TableError(NOTHING[command])
+            if offer is None and token is None and "=" not in value:
+                # "Guilds" means "Place a mage in Guilds": loose words against this command's moves.
+                try:
+                    offer = fitting[reading.pick(value, [o.label for o in fitting])]
+                except reading.ReadingError as exc:
+                    raise TableError(exc.sentence) from None
+                played, version = offer.value, now.version
             if offer is not None and not COMMAND_FILTERS[command](offer):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."

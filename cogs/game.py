@@ -14,6 +14,7 @@ from cogs.kit import (
     DYNAMIC_ITEMS,
     SAVED,
     THREAD_ARCHIVE_MINUTES,
+    TableButton,
     answer,
     board_send_args,
     can_manage,
@@ -33,20 +34,45 @@ from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
 
-HELP = """**Conclave** hosts board games in threads: one thread per table.
-`/game new kind:<game> [options:name=value …]` opens a table (run it in a text channel).
-Inside a table's thread:
-`/game join`, `/game leave` — take or free a seat while in the lobby.
-`/game start` — the host starts the game once enough players sit.
-`/game play move:<move>` — play a move; the list shows your legal moves.
-`/game hand` — your private view (also the **My private view** button, and your DMs).
-`/game status`, `/game log`, `/game history` — the board, the public log (paged), the whole log as files.
-`/game undo` — take back your last move (the others vote if it revealed something or they moved since).
-`/game rejoin` — take your seat back after running out of time.
-`/game watch` / `/game unwatch` — follow a table as a spectator (public boards by DM).
-`/game abandon` — host or Manage Server closes the table; otherwise every player still in it must agree.
-Anywhere: `/game mine` (tables waiting on you), `/game stats`, `/me pings`, `/game rules kind:<game>`,
-`/game card name:<card>`. Tables have clocks: `/game new … options:clock=fast|normal|relaxed|none`."""
+HELP_HEAD = (
+    "**Conclave** hosts board games in threads, one thread per table. Open one with "
+    "`/game new kind:<game>` in a text channel; `/game rules kind:<game>` tells you how to play."
+)
+
+
+def command_lines(tree: app_commands.CommandTree, main: str = "game") -> list[str]:
+    """Return /help's list of every slash command in the tree, read from the tree itself.
+
+    The shared group (``/game``) gets a line per command with what it does; each game's group
+    gets one line naming all its commands (its own ``help`` command explains them), so the
+    whole list fits one message.
+    """
+    lines: list[str] = []
+    groups: list[str] = []
+    singles: list[str] = []
+    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+        if isinstance(command, app_commands.Group) and command.name == main:
+            lines.append(f"**/{command.name}** — {command.description}:")
+            for sub in command.commands:
+                lines.append(f"`/{command.name} {sub.name}{_params(sub)}` {_short(sub.description)}")
+        elif isinstance(command, app_commands.Group):
+            names = ", ".join(f"`{sub.name}`" for sub in command.commands)
+            groups.append(f"**/{command.name}** ({command.description}): {names}.")
+        elif isinstance(command, app_commands.Command):
+            singles.append(f"`/{command.name}` {_short(command.description)}")
+    return lines + groups + singles
+
+
+def _params(command: app_commands.Command | app_commands.Group) -> str:
+    if not isinstance(command, app_commands.Command):
+        return ""
+    return "".join(f" {p.name}:" if p.required else f" [{p.name}:]" for p in command.parameters)
+
+
+def _short(description: str) -> str:
+    """Keep a command's description to its first clause, so /help fits one message."""
+    first = description.split(":")[0].split(";")[0].rstrip(".")
+    return first if len(first) <= 80 else first[:79] + "…"
 
 
 PAGE_ROOM = CONTENT_LIMIT - 200
@@ -198,9 +224,13 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            reply = await service_of(self.bot).leave(table.id, interaction.user.id)
-            await deliver(self.bot, reply)
-            await answer(interaction, reply.answer)
+            if table.status == "active":
+                # Leaving a game cannot be undone: ask first, with a button only the asker sees.
+                ui = discord.ui.View(timeout=None)
+                ui.add_item(LeaveGameButton(table.id))
+                await answer(interaction, LEAVE_QUESTION, view=ui)
+                return
+            await leave_table(self.bot, interaction, table.id)
 
         await guarded(interaction, work)
 
@@ -285,14 +315,17 @@ class GameCog(commands.Cog):
                 return
             lines = []
             for w in waiting:
-                where = f"<#{w.table.thread_id}> " if w.table.thread_id else ""
+                # The thread mention already shows the table's name; say what it asks instead.
+                where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
+                what = w.decision.rstrip(".") or "your decision"
+                jump = f" · [jump there]({w.link})" if w.link else ""
                 if w.out_of_time:
-                    time_left = "you are out of time: `/game rejoin` or play now"
+                    time_left = "out of time: play now or `/game rejoin`"
                 elif w.deadline is not None:
                     time_left = f"time runs out <t:{int(w.deadline)}:R>"
                 else:
                     time_left = f"waiting since <t:{int(w.since)}:R>"
-                lines.append(f"{where}{w.title} — {w.decision} — {time_left}")
+                lines.append(f"{where}: {what} ({time_left}){jump}")
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)
@@ -382,11 +415,14 @@ class GameCog(commands.Cog):
     @app_commands.describe(kind="The game")
     @app_commands.autocomplete(kind=kind_choices)
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
-        """Summarise a game and name its rulebook."""
+        """How to play a game: a short summary here, the full guide as a file."""
         try:
-            await answer(interaction, service_of(self.bot).rules_summary(kind))
+            guide = service_of(self.bot).rules_guide(kind)
         except TableError as exc:
             await answer(interaction, exc.sentence)
+            return
+        files = [discord.File(io.BytesIO(f.text.encode("utf-8")), filename=f.name) for f in guide.files]
+        await answer(interaction, guide.summary, files=files)
 
     @game.command(name="card")
     @app_commands.describe(name="The card's name")
@@ -399,12 +435,36 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
-        """How to play with Conclave."""
+        """List every command, and the games on offer."""
         games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).kinds())
-        await answer(interaction, f"{HELP}\nGames: {games or 'none installed'}.")
+        lines = [HELP_HEAD, f"Games: {games or 'none installed'}.", *command_lines(self.bot.tree)]
+        await answer(interaction, "\n".join(lines))
+
+
+LEAVE_QUESTION = (
+    "Leave this game for good? Where the game allows it the others play on without you; "
+    "you cannot take your seat back."
+)
+
+
+async def leave_table(bot: discord.Client, interaction: discord.Interaction, table_id: int) -> None:
+    """Leave the table's lobby or game through the service, post what changed, answer the user."""
+    reply = await service_of(bot).leave(table_id, interaction.user.id)
+    await deliver(bot, reply)
+    await answer(interaction, reply.answer)
+
+
+class LeaveGameButton(
+    TableButton, prefix="cc:leave", label="Leave the game", style=discord.ButtonStyle.danger
+):
+    """The confirmation button of /game leave in a game in progress (restart-proof)."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Leave the game for the user who clicked."""
+        await guarded(interaction, lambda: leave_table(interaction.client, interaction, self.table_id))
 
 
 async def setup(bot: commands.Bot) -> None:
     """Add the /game commands and the restart-proof components."""
     await bot.add_cog(GameCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, LeaveGameButton)

@@ -38,7 +38,6 @@ CLOSING = frozenset({"pass", "decline", "done", "keep", "accept"})
 """Answers that end or refuse a decision; drawn as grey buttons after the others."""
 GOOD = frozenset({"confirm", "claim"})
 ROMAN = ("I", "II", "III", "IV", "V")
-NOT_A_PANEL = "That control belongs on your private panel: open it with /institute panel."
 DICE = frozenset("1234")
 """The values of the reroll select's options (anything else is forged)."""
 BUTTONS_MAX = 20
@@ -275,20 +274,6 @@ def seat_stamp(now: SeatView) -> str:
     return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
 
 
-def on_own_panel(interaction: discord.Interaction) -> bool:
-    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
-
-    A panel click replaces the message it came from; a forged click on a public message (the
-    board) must never turn it into someone's private panel.
-    """
-    message = interaction.message
-    if message is None or interaction.client.user is None:
-        return False
-    if message.author.id != interaction.client.user.id:
-        return False
-    return message.flags.ephemeral or interaction.guild_id is None
-
-
 async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
     """Replace the panel the interaction came from with a fresh one."""
     files = message.pop("files", [])
@@ -304,8 +289,8 @@ async def act(interaction: discord.Interaction, table_id: int, fp: str, code: st
     thread message only when the turn passes, else the living board is edited, so Phase I's
     steps (assignments show nothing at all, rerolls only edit the board) do not flood the thread.
     """
-    if not on_own_panel(interaction):
-        await kit.answer(interaction, NOT_A_PANEL)
+    if not kit.on_own_panel(interaction):
+        await kit.answer(interaction, kit.NOT_A_PANEL)
         return
 
     async def work() -> None:

@@ -51,6 +51,8 @@ ANSWERED = "conclave_answered"
 DM_CLOSED = 50007
 """Discord's error code for 'Cannot send messages to this user'."""
 CONTINUE_HINT = "`/game status` shows the board."
+NOT_A_PANEL = "That control belongs on your private panel: open it again (e.g. My private view)."
+"""The answer to a panel control found on a message that is no private panel (a forged click)."""
 CLOSING_LINE = "This table is closed: its buttons no longer play. Start a new game with `/game new`."
 
 
@@ -706,11 +708,29 @@ async def play(
     ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
     """
 
+    if edit and not on_own_panel(interaction):
+        await answer(interaction, NOT_A_PANEL)
+        return
+
     async def work() -> None:
         found = table_id if table_id is not None else (await table_here(interaction)).id
         await play_now(interaction, found, move, version, edit=edit)
 
     await guarded(interaction, work, update=edit)
+
+
+def on_own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
+
+    A panel click replaces the message it came from; a forged click on a public message (the
+    board) must never turn it into someone's private panel.
+    """
+    message = interaction.message
+    if message is None or interaction.client.user is None:
+        return False
+    if message.author.id != interaction.client.user.id:
+        return False
+    return message.flags.ephemeral or interaction.guild_id is None
 
 
 async def play_now(

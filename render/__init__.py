@@ -6,7 +6,10 @@ the service then posts the view as text (``Rules.view_text``).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 Drawing = Callable[[dict[str, Any]], bytes]
@@ -24,11 +27,55 @@ def register(kind: str, board: Drawing | None = None, private: Drawing | None = 
         _PRIVATE[kind] = private
 
 
-def board(kind: str, view: dict[str, Any]) -> bytes | None:
-    """Return the PNG of a kind's board drawn from a view, or None when it has no drawing."""
+@dataclass(frozen=True)
+class Caption:
+    """What the table adds to a board drawing: never a secret, all of it public already.
+
+    ``names`` are the players' display names by seat; ``last`` the public event texts of the
+    move just played (players already named); ``before`` the public view before that move, so a
+    drawing can mark what changed. A status board has no last move (``last`` empty, ``before`` None).
+    """
+
+    names: dict[int, str] = field(default_factory=dict)
+    last: tuple[str, ...] = ()
+    before: dict[str, Any] | None = None
+
+
+def board(kind: str, view: dict[str, Any], caption: Caption | None = None) -> bytes | None:
+    """Return the PNG of a kind's board drawn from a view, or None when it has no drawing.
+
+    A drawing that takes a ``caption`` keyword gets one (names, the last move, the view before it).
+    """
     _load_builtin()
     draw = _BOARDS.get(kind)
-    return draw(view) if draw else None
+    if draw is None:
+        return None
+    if caption is not None and _takes_caption(draw):
+        return draw(view, caption=caption)  # type: ignore[call-arg]
+    return draw(view)
+
+
+def latest(last: tuple[str, ...], fits: Callable[[str], bool]) -> str:
+    """Return the last move's events to show in a band: the latest that fit, earlier ones elided.
+
+    A long move (a reveal, then a whole phase) ends with what matters now; when the first events do
+    not fit, the text starts with an ellipsis. When not even the last event fits, it is returned
+    whole for the caller to clip.
+    """
+    shown: list[str] = []
+    for text in reversed(last):
+        candidate = " ".join([text, *shown])
+        if shown and not fits("… " + candidate):
+            break
+        shown.insert(0, text)
+    text = " ".join(shown)
+    return text if len(shown) == len(last) else "… " + text
+
+
+@cache
+def _takes_caption(draw: Drawing) -> bool:
+    """Whether a drawing accepts the table's caption (test stand-ins and older drawings do not)."""
+    return "caption" in inspect.signature(draw).parameters
 
 
 def private(kind: str, view: dict[str, Any]) -> bytes | None:

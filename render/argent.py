@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
+from render import typefaces
 from rules.argent import content
 
 View = dict[str, Any]
@@ -97,28 +97,11 @@ RES_SHORT = {
 }
 MERIT_STEP = 7
 
-_FONT_DIRS = (
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/usr/share/fonts/TTF"),
-)
-_FONT_FILES = {
-    "regular": "DejaVuSans.ttf",
-    "bold": "DejaVuSans-Bold.ttf",
-    "narrow": "DejaVuSansCondensed.ttf",
-    "narrow_bold": "DejaVuSansCondensed-Bold.ttf",
-}
-
-
 @lru_cache(maxsize=64)
 def font(size: int, style: str = "regular") -> Font:
-    """Return a font of that pixel size: DejaVu when installed, else Pillow's bundled one."""
-    for folder in _FONT_DIRS:
-        path = folder / _FONT_FILES[style]
-        if path.exists():
-            # The basic layout is several times faster than Raqm and enough for Latin text.
-            return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
-    return ImageFont.load_default(size=size)
+    """Return a shipped DejaVu face at that pixel size (regular, bold, narrow, narrow_bold)."""
+    # The basic layout is several times faster than Raqm and enough for Latin text.
+    return typefaces.load(size, style, basic=True)
 
 
 # --------------------------------------------------------------------------- words shared with the cog
@@ -639,16 +622,23 @@ def _grid_height(view: View, row: list[str | None]) -> int:
 # --------------------------------------------------------------------------- the board
 
 
-def draw_board(view: View) -> bytes:
-    """Draw the public board: University, Consortium, Influence, tableaus, Bell Tower, player strips."""
+def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
+    """Draw the public board: the preview band, University, Consortium, Influence, tableaus, strips.
+
+    The band on top is what Discord's 400 px preview must show (whose turn, everyone's Influence,
+    the last move); the rooms the last move changed are outlined in gold.
+    """
+    caption = caption or render.Caption()
     grid = view["board"]["grid"]
     heights = [_grid_height(view, row) for row in grid]
     strip_rows = (view["players"] + 1) // 2
-    total = 64 + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
+    band = preview_height(caption)
+    total = band + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
     image = Image.new("RGB", (BOARD_W, total), BG)
     draw = ImageDraw.Draw(image)
-    y = _draw_header(draw, view)
+    y = _draw_preview(draw, view, caption)
     at = _mages_by_loc(view)
+    changed = changed_rooms(caption.before, view)
     for row, h in zip(grid, heights, strict=True):
         cols = len(row)
         w = (BOARD_W - PAD * (cols + 1)) // max(1, cols)
@@ -656,6 +646,10 @@ def draw_board(view: View) -> bytes:
             if room:
                 x = PAD + i * (w + PAD)
                 _draw_room(image, draw, view, room, (x, y, x + w, y + h), at)
+                if room in changed:
+                    draw.rounded_rectangle(
+                        (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT_W
+                    )
         y += h + PAD
     y = _draw_voters(draw, view, y)
     y = _draw_influence(draw, view, y)
@@ -664,12 +658,134 @@ def draw_board(view: View) -> bytes:
     for k, office in enumerate(view["offices"]):
         x = PAD + (k % 2) * (half + PAD)
         top = y + (k // 2) * (STRIP_H + 8)
-        _draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H))
+        player = caption.names.get(office["seat"], "")
+        _draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H), player)
     y += strip_rows * (STRIP_H + 8)
     return _png(image.crop((0, 0, BOARD_W, min(total, y + PAD))))
 
 
 STRIP_H = 146
+
+# --------------------------------------------------------------------------- the preview band
+
+PREVIEW_FONTS = {"title": 52, "turn": 46, "score": 42, "last": 40}
+"""Type sizes of the band; at Discord's 400 px preview (x 400/1400) each stays 11 px or more."""
+HIGHLIGHT_W = 10
+"""Outline of a room the last move changed: still 3 px at preview size."""
+PREVIEW_ROW = {"title": 66, "turn": 64, "score": 62, "last": 62}
+
+
+def preview_height(caption: render.Caption) -> int:
+    """Return the height of the preview band (the last-move row only when there is a last move)."""
+    rows = ("title", "turn", "score", "last") if caption.last else ("title", "turn", "score")
+    return 12 + sum(PREVIEW_ROW[r] for r in rows) + PAD
+
+
+def player_name(view: View, caption: render.Caption, seat: int) -> str:
+    """Return how the board names a seat: the player's name, else the candidate, else P1..P5."""
+    return caption.names.get(seat) or view["offices"][seat]["candidate_name"] or seat_tag(seat)
+
+
+def preview_lines(view: View, caption: render.Caption) -> dict[str, str]:
+    """Return the band's texts: the round, whose turn, the Influence of each seat, the last move."""
+    title = f"Round {view['round']}/{view['rounds']} · {PHASE_WORDS.get(view['phase'], view['phase'])}"
+    actor = _actor(view)
+    if view["phase"] == "over":
+        turn = "The game is over"
+    elif actor is None:
+        turn = "Resolving…"
+    else:
+        ordinary = (view.get("pending") or {}).get("kind") in (None, "turn", "turn_place")
+        verb = "to play" if view.get("turn") == actor and ordinary else "decides"
+        turn = f"{player_name(view, caption, actor)} ({seat_tag(actor)}) {verb}"
+    scores = "  ".join(
+        f"{player_name(view, caption, o['seat'])} {o['ip']}" for o in view["offices"]
+    )
+    lines = {"title": title, "turn": turn, "score": f"Influence: {scores}"}
+    if caption.last:
+        face = font(PREVIEW_FONTS["last"], "bold")
+        room = BOARD_W - 2 * PAD - 28
+        lines["last"] = "Last: " + render.latest(caption.last, lambda t: face.getlength("Last: " + t) <= room)
+    return lines
+
+
+def _actor(view: View) -> int | None:
+    """Return the seat the game waits on now (its pending decision, else the turn or setup queue)."""
+    actor = view["pending"]["seat"] if view.get("pending") else view.get("turn")
+    if actor is None and view["queue"]:
+        actor = view["queue"][0]
+    return actor
+
+
+def changed_rooms(before: View | None, view: View) -> set[str]:
+    """Return the rooms whose mages the last move changed (placed, moved, wounded, banished)."""
+    if before is None:
+        return set()
+    old, new = _mages_by_loc(before), _mages_by_loc(view)
+    moved = {loc for loc in old.keys() | new.keys() if _who(old.get(loc)) != _who(new.get(loc))}
+    return {loc.split("/", 1)[0] for loc in moved}
+
+
+def _who(mage: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    return None if mage is None else (mage.get("id"), mage.get("owner"), mage.get("type"))
+
+
+def _draw_preview(draw: ImageDraw.ImageDraw, view: View, caption: render.Caption) -> int:
+    """Draw the band a 400 px preview must show: round, whose turn, Influence, the last move."""
+    lines = preview_lines(view, caption)
+    width = BOARD_W - 2 * PAD
+    y = 12
+    title = font(PREVIEW_FONTS["title"], "bold")
+    _text(draw, (PAD, y), lines["title"], font=title, fill=LIGHT)
+    bell = f"Bell Tower: {len(view['bell'])} left"
+    face = font(PREVIEW_FONTS["turn"], "bold")
+    _text(draw, (BOARD_W - PAD, y + 6), bell, font=face, fill=GOLD, anchor="ra")
+    y += PREVIEW_ROW["title"]
+    turn = font(PREVIEW_FONTS["turn"], "bold")
+    actor = _actor(view)
+    x = PAD
+    if actor is not None and view["phase"] != "over":
+        seat_token(draw, actor, x + 24, y + 28, 24)
+        x += 60
+    first = view.get("first")
+    room = BOARD_W - PAD - x - (130 if first is not None else 0)
+    _text(draw, (x, y), _clip(lines["turn"], turn, room), font=turn, fill=LIGHT)
+    if first is not None:
+        # Who goes first next round: a token after "1st", right-aligned.
+        small = font(PREVIEW_FONTS["score"])
+        _text(draw, (BOARD_W - PAD - 60, y + 4), "1st", font=small, fill=LIGHT_MUTED, anchor="ra")
+        seat_token(draw, first, BOARD_W - PAD - 26, y + 28, 22)
+    y += PREVIEW_ROW["turn"]
+    y = _draw_scores(draw, view, caption, y)
+    if "last" in lines:
+        face = font(PREVIEW_FONTS["last"], "bold")
+        draw.rounded_rectangle((PAD, y, PAD + width, y + PREVIEW_ROW["last"] - 8), radius=10, fill=GOLD)
+        _text(draw, (PAD + 14, y + 6), _clip(lines["last"], face, width - 28), font=face, fill=INK)
+        y += PREVIEW_ROW["last"]
+    return y + PAD
+
+
+def _draw_scores(draw: ImageDraw.ImageDraw, view: View, caption: render.Caption, y: int) -> int:
+    """Draw one chip per seat: its token, the player's name and Influence, in big type."""
+    offices = view["offices"]
+    face = font(PREVIEW_FONTS["score"], "bold")
+    label = "IP"
+    _text(draw, (PAD, y + 4), label, font=face, fill=LIGHT_MUTED)
+    x0 = PAD + face.getlength(label) + 16
+    w = (BOARD_W - PAD - x0) / max(1, len(offices))
+    for k, office in enumerate(offices):
+        x = x0 + k * w
+        seat = office["seat"]
+        draw.rounded_rectangle((x, y, x + w - 10, y + PREVIEW_ROW["score"] - 8), radius=10, fill=PANEL)
+        seat_token(draw, seat, x + 26, y + 27, 20)
+        score = str(office["ip"])
+        right = x + w - 22
+        _text(draw, (right, y + 4), score, font=face, fill=GOLD, anchor="ra")
+        room = right - face.getlength(score) - 12 - (x + 52)
+        name = _clip(player_name(view, caption, seat), face, room)
+        _text(draw, (x + 52, y + 4), name, font=face, fill=LIGHT)
+    return y + PREVIEW_ROW["score"]
+
 
 PHASE_WORDS = {
     "draft": "Mage draft",
@@ -679,45 +795,6 @@ PHASE_WORDS = {
     "endgame": "Counting the votes",
     "over": "Game over",
 }
-
-
-def _draw_header(draw: ImageDraw.ImageDraw, view: View) -> int:
-    """Draw the round, phase, whose turn and the Bell Tower offerings left; return the next y."""
-    big = font(30, "bold")
-    x = PAD
-    text = f"Round {view['round']}/{view['rounds']} · {PHASE_WORDS.get(view['phase'], view['phase'])}"
-    _text(draw, (x, 14), text, font=big, fill=LIGHT)
-    x += big.getlength(text) + 24
-    actor = view["pending"]["seat"] if view.get("pending") else view.get("turn")
-    if actor is None and view["queue"]:
-        actor = view["queue"][0]
-    if actor is not None and view["phase"] != "over":
-        _text(draw, (x, 14), "now:", font=big, fill=LIGHT_MUTED)
-        x += big.getlength("now:") + 26
-        seat_token(draw, actor, x, 31, 19)
-        x += 30
-        name = view["offices"][actor]["candidate_name"] or ""
-        _text(
-            draw,
-            (x, 18),
-            _clip(f"{seat_tag(actor)} {name}", font(24, "bold"), 330),
-            font=font(24, "bold"),
-            fill=LIGHT,
-        )
-        x += 340
-    first = view.get("first")
-    if first is not None:
-        _text(draw, (x, 20), "first:", font=font(20), fill=LIGHT_MUTED)
-        seat_token(draw, first, x + 70, 32, 13)
-        x += 100
-    bell = view["bell"]
-    label = f"Bell Tower ({len(bell)} left): "
-    face = font(20, "bold")
-    _text(draw, (x, 20), label, font=face, fill=GOLD)
-    x += face.getlength(label)
-    names = ", ".join(content.bell(b)["name"] for b in bell) or "none"
-    _text(draw, (x, 20), _clip(names, font(20), BOARD_W - x - PAD), font=font(20), fill=LIGHT)
-    return 64
 
 
 def _draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
@@ -875,7 +952,11 @@ def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
 
 
 def _draw_strip(
-    draw: ImageDraw.ImageDraw, view: View, office: dict[str, Any], box: tuple[int, int, int, int]
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    office: dict[str, Any],
+    box: tuple[int, int, int, int],
+    player: str = "",
 ) -> None:
     """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
     x0, y0, x1, y1 = box
@@ -888,7 +969,9 @@ def _draw_strip(
     you = " (you)" if view.get("you") == seat else ""
     left = " (left)" if office.get("left") else ""
     head = font(22, "bold")
-    title = _clip(f"{seat_tag(seat)} {name}{you}{left}", head, 300)
+    # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
+    who = f"{player} · {name}" if player else name
+    title = _clip(f"{seat_tag(seat)} {who}{you}{left}", head, 300)
     _text(draw, (x0 + 68, y0 + 8), title, font=head, fill=LIGHT)
     dept = DEPT_WORD.get(office["department"] or "", "")
     _text(draw, (x0 + 72 + head.getlength(title), y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import io
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
+from render import typefaces
 
 View = dict[str, Any]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -50,28 +50,14 @@ ACTION_LIMITS = {"take": 2, "cast2": 1, "cast1": 3}
 POWER_WORD = {"permanent": "permanent", "one-time": "once", "immediate": "immediate", "none": ""}
 REALM_AWARDS = ("1: 1 charm", "2: 2 charms + cubes", "3: 4 charms", "4: 4 charms + card")
 
-_FONT_DIRS = (
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/usr/share/fonts/TTF"),
-    Path("/Library/Fonts"),
-)
-_FONT_FILES = {
-    "regular": "DejaVuSans.ttf",
-    "bold": "DejaVuSans-Bold.ttf",
-    "narrow": "DejaVuSansCondensed-Bold.ttf",
-}
+_FACES = {"regular": "regular", "bold": "bold", "narrow": "narrow_bold"}
+"""The Institute's faces by its own names (its narrow face is the condensed bold)."""
 
 
 @lru_cache(maxsize=64)
 def font(size: int, style: str = "regular") -> Font:
-    """Return a font of the given pixel size: DejaVu when installed, else Pillow's bundled font."""
-    name = _FONT_FILES[style]
-    for folder in _FONT_DIRS:
-        path = folder / name
-        if path.exists():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
+    """Return a shipped DejaVu face of the given pixel size (regular, bold, narrow)."""
+    return typefaces.load(size, _FACES[style])
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -221,7 +207,7 @@ _DECISION_WORDS = {
 }
 
 
-def _waiting_line(view: View) -> str:
+def _waiting_line(view: View, caption: render.Caption | None = None) -> str:
     """Say whom the game waits on and for what, from the public prompts (never a secret)."""
     if view["over"]:
         result = view.get("result") or {}
@@ -237,7 +223,10 @@ def _waiting_line(view: View) -> str:
             seats.append(prompt["seat"])
     if not asks:
         return "Resolving…"
-    parts = [" and ".join(SEAT_NAME[s] for s in seats) + f": {what}" for what, seats in asks.items()]
+    caption = caption or render.Caption()
+    parts = [
+        " and ".join(seat_label(caption, s) for s in seats) + f": {what}" for what, seats in asks.items()
+    ]
     return "Waiting on " + "  ·  ".join(parts)
 
 
@@ -328,7 +317,7 @@ def _realm(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View
 
 
 def _player_panel(
-    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View, p: dict[str, Any]
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View, p: dict[str, Any], label: str = ""
 ) -> None:
     """Draw a player's public area: score, supplies, dice with their Action Cards, and cards."""
     seat = p["seat"]
@@ -336,13 +325,19 @@ def _player_panel(
     draw.rounded_rectangle((x, y, x + w, y + 64), radius=14, fill=SEAT_COLOUR[seat])
     draw.rectangle((x, y + 40, x + w, y + 64), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, x + 12, y + 8, seat, 48)
-    _text(draw, (x + 72, y + 32), SEAT_NAME[seat], font(34, "bold"), (255, 255, 255), "lm")
+    score = f"{p['score']} VP"
+    score_face = font(PREVIEW_FONTS["score"], "bold")
     status = _status(view, p)
+    face = font(21, "bold")
+    chip = int(face.getlength(status)) + 24 if status else 0
+    name_face = font(PREVIEW_FONTS["name"], "bold")
+    room = w - 72 - score_face.getlength(score) - 32 - (chip + 12 if chip else 0)
+    name = _wrap(label or SEAT_NAME[seat], name_face, int(room), 1)[0]
+    _text(draw, (x + 72, y + 32), name, name_face, (255, 255, 255), "lm")
     if status:
-        face = font(21, "bold")
-        width = int(face.getlength(status)) + 24
-        _chip(draw, x + 180, y + 12, width, status, (255, 255, 255), SEAT_COLOUR[seat], 21)
-    _text(draw, (x + w - 16, y + 32), f"{p['score']} VP", font(40, "bold"), (255, 255, 255), "rm")
+        cx = x + 72 + int(name_face.getlength(name)) + 12
+        _chip(draw, cx, y + 12, chip, status, (255, 255, 255), SEAT_COLOUR[seat], 21)
+    _text(draw, (x + w - 16, y + 32), score, score_face, (255, 255, 255), "rm")
     # Dice and the Action Card under each; supplies to their right.
     dy, size, step = y + 76, 76, 106
     hidden = not p["assignment_visible"]
@@ -392,28 +387,85 @@ def _status(view: View, p: dict[str, Any]) -> str:
     return "TO ACT" if p["seat"] in view["waiting"] else ""
 
 
-def draw_board(view: View) -> bytes:
-    """Return the PNG of the public board drawn from a view (seat None)."""
-    width, height = BOARD_W, 1040
+PREVIEW_FONTS = {"title": 44, "waiting": 40, "last": 40, "name": 40, "score": 44}
+"""Type sizes of what Discord's 400 px preview must show (x 400/1440: 11 px or more each)."""
+HIGHLIGHT_W = 10
+"""Outline of a Location the last move changed: still about 3 px at preview size."""
+
+
+def changed_locations(before: View | None, view: View) -> set[int]:
+    """Return the Locations (0-5, and 6 for the Ethereal Realm) whose card or stones changed."""
+    if before is None:
+        return set()
+    changed = {
+        i
+        for i, (old, new) in enumerate(zip(before["locations"], view["locations"], strict=True))
+        if (old["kind"], old["card"], old["stones"]) != (new["kind"], new["card"], new["stones"])
+    }
+    if before["realm"]["stones"] != view["realm"]["stones"]:
+        changed.add(6)
+    return changed
+
+
+def seat_label(caption: render.Caption, seat: int, colour: bool = True) -> str:
+    """Return a player's name with their colour ("alice (Red)"), or the colour alone.
+
+    ``colour=False`` gives the name alone, where the seat's badge and tint already show it.
+    """
+    name = caption.names.get(seat)
+    if not name:
+        return SEAT_NAME[seat]
+    return f"{name} ({SEAT_NAME[seat].capitalize()})" if colour else name
+
+
+def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
+    """Return the PNG of the public board drawn from a view (seat None).
+
+    The header, the names, the scores and the last move are in type that Discord's 400 px
+    preview still shows; the Locations the last move changed are outlined in gold.
+    """
+    caption = caption or render.Caption()
+    band = 110 if caption.last else 0
+    width, height = BOARD_W, 1060 + band
     image = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
-    _text(draw, (MARGIN, 14), _phase_title(view), font(36, "bold"), LIGHT)
-    _text(draw, (width - MARGIN, 14), f"Goal {view['goal']} VP", font(32, "bold"), GOLD, "ra")
-    face = font(25, "bold")
-    waiting = _wrap(_waiting_line(view), face, width - 2 * MARGIN, 1)[0]
-    _text(draw, (MARGIN, 62), waiting, face, GOLD if not view["over"] else (255, 255, 255))
+    _text(draw, (MARGIN, 12), _phase_title(view), font(PREVIEW_FONTS["title"], "bold"), LIGHT)
+    goal = f"Goal {view['goal']} VP"
+    _text(draw, (width - MARGIN, 12), goal, font(PREVIEW_FONTS["title"], "bold"), GOLD, "ra")
+    face = font(PREVIEW_FONTS["waiting"], "bold")
+    waiting = _wrap(_waiting_line(view, caption), face, width - 2 * MARGIN, 1)[0]
+    _text(draw, (MARGIN, 66), waiting, face, GOLD if not view["over"] else (255, 255, 255))
+    top = 120
+    if caption.last:
+        # Two lines of the last move, its latest events first to stay: what changed just now.
+        face = font(PREVIEW_FONTS["last"], "bold")
+        room = width - 2 * MARGIN - 28
+
+        def fits(text: str) -> bool:
+            return len(_wrap("Last: " + text, face, room, 3)) <= 2
+
+        shown = _wrap("Last: " + render.latest(caption.last, fits), face, room, 2)
+        draw.rounded_rectangle((MARGIN, top - 4, width - MARGIN, top + 98), radius=10, fill=GOLD)
+        for k, line in enumerate(shown):
+            _text(draw, (MARGIN + 14, top + 2 + 48 * k), line, face, INK)
+        top += band
     # The row: Locations 1-6, then the Ethereal Realm.
-    top, row_h = 104, 440
+    row_h = 440
     col = (width - 2 * MARGIN - 6 * GAP) // 7
     for i, loc in enumerate(view["locations"]):
         _location(image, MARGIN + i * (col + GAP), top, col, row_h, loc)
     _realm(draw, MARGIN + 6 * (col + GAP), top, col, row_h, view)
+    for i in changed_locations(caption.before, view):
+        x = MARGIN + i * (col + GAP)
+        box = (x - 4, top - 4, x + col + 4, top + row_h + 4)
+        draw.rounded_rectangle(box, radius=12, outline=GOLD, width=HIGHLIGHT_W)
     # The two players.
     py, ph = top + row_h + 14, 382
     pw = (width - 2 * MARGIN - GAP) // 2
     for p in view["players"]:
-        _player_panel(draw, MARGIN + p["seat"] * (pw + GAP), py, pw, ph, view, p)
+        label = seat_label(caption, p["seat"], colour=False)
+        _player_panel(draw, MARGIN + p["seat"] * (pw + GAP), py, pw, ph, view, p, label)
     # The latest public events.
     ly = py + ph + 10
     face = font(20)

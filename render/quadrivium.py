@@ -11,10 +11,10 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render.institute import font
+from render import typefaces
 
 View = dict[str, Any]
 PAPER = (244, 236, 218)
@@ -30,6 +30,11 @@ SUIT_OF = {"vigor": "C", "craft": "D", "influence": "H", "insight": "S"}
 SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RESOURCES = ("servants", "coffers", "relations", "archives", "essences")
 WIDTH = 980
+
+
+def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
+    """Return a shipped DejaVu face (regular or bold) at a pixel size."""
+    return typefaces.load(size, face)
 
 
 def _png(image: Image.Image) -> bytes:

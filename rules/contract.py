@@ -415,6 +415,14 @@ class Rules(ABC):
         """Return card name -> lookup text (public facts and its source) for ``/game card``."""
         return {}
 
+    def seat_tag(self, seat: Seat) -> str:
+        """Return how the game's own texts name a seat: its name in ``seat_names``, else P1, P2...
+
+        The service puts each player's name beside this tag in public texts ("alice (Red)"), so a
+        game's events must name seats by exactly this tag.
+        """
+        return self.seat_names[seat] if seat < len(self.seat_names) else f"P{seat + 1}"
+
     def default_move(self, state: State, seat: Seat) -> Move | None:
         """Return the move to play for an absent seat the game waits on (None: it cannot be skipped).
 
@@ -451,7 +459,7 @@ class Rules(ABC):
         full = self.default_options()
         for name, value in options.items():
             if name not in known:
-                raise MalformedMove(f"{self.title} has no option called {name}.")
+                raise MalformedMove(f"{self.title} has no option called {excerpt(name)}.")
             full[name] = known[name].check(value)
         return full
 

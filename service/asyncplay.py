@@ -20,7 +20,7 @@ import render
 from rules.contract import Event, Move, Rules, State, View
 from service.clock import VOTE_TIME, relative
 from service.notices import Notice, SeatTime
-from service.replies import Reply, TableError
+from service.replies import Reply, TableError, WaitingTable
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
 
@@ -60,18 +60,6 @@ class LogPage:
 
 
 @dataclass(frozen=True)
-class MyTable:
-    """A table waiting on a user, for /game mine: what it waits for and the time left."""
-
-    table: TableRecord
-    title: str
-    since: float
-    decision: str
-    deadline: float | None
-    out_of_time: bool
-
-
-@dataclass(frozen=True)
 class Stats:
     """A user's record: games played and won per game, median time to move, open tables."""
 
@@ -99,6 +87,7 @@ class AsyncPlay:
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
+        async def waiting_on(self, user_id: int) -> list[WaitingTable]: ...
         def thread_name(self, table: TableRecord) -> str: ...
         def rules_for(self, kind: str) -> Rules: ...
         async def act(
@@ -398,19 +387,15 @@ class AsyncPlay:
 
     # ------------------------------------------------------------------ my tables and stats
 
-    async def mine(self, user_id: int) -> list[MyTable]:
+    async def mine(self, user_id: int) -> list[WaitingTable]:
         """Return the tables waiting on a user, oldest wait first, with the decision and time left."""
         found = []
-        for table, since in await self.store.waiting_on(user_id):
-            times: list[SeatTime] = await self.time.seat_times(table.id)
+        for waiting in await self.waiting_on(user_id):
+            times: list[SeatTime] = await self.time.seat_times(waiting.table.id)
             mine = next((t for t in times if t.user_id == user_id), None)
-            loaded = await self._load(table.id)
-            seat = next(n for n, s in loaded.seats.items() if s.user_id == user_id)
-            asks = [p.text for p in loaded.rules.pending(loaded.state) if p.seat == seat]
-            found.append(MyTable(
-                table, self.thread_name(table), since, " ".join(asks) or "your decision",
-                None if mine is None else mine.deadline, bool(mine and mine.out_of_time),
-            ))
+            if mine is not None:
+                waiting = replace(waiting, deadline=mine.deadline, out_of_time=mine.out_of_time)
+            found.append(waiting)
         return found
 
     async def stats(self, user_id: int) -> Stats:

@@ -6,7 +6,8 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,14 +40,42 @@ class Choice:
     move: Move | None = field(default=None, compare=False, repr=False)
 
 
-def waiting_sentence(prompts: Iterable[Prompt], names: dict[int, str]) -> str:
-    """Say whom the game waits on and for what, e.g. "Waiting on bob (P2: take your turn.)"."""
+def tag_namer(tags: dict[str, str]) -> Callable[[str], str]:
+    """Return a function that replaces each seat tag in a text ("P2", "Red") by its player's name.
+
+    ``tags`` maps a tag to what replaces it, e.g. ``{"P2": "bob (P2)"}``. Whole words only; a tag
+    already in brackets (a text named before) is left alone.
+    """
+    if not tags:
+        return lambda text: text
+    alternatives = "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w(])({alternatives})(?![\w)])")
+    return lambda text: pattern.sub(lambda m: tags[m[1]], text)
+
+
+def waiting_sentence(
+    prompts: Iterable[Prompt], names: dict[int, str], marks: dict[int, str] | None = None
+) -> str:
+    """Say whom the game waits on and for what, e.g. "Waiting on bob (P2): take your turn.".
+
+    ``marks`` are the seats' tags in the game ("Red", "P2"): each player is named beside theirs,
+    and a prompt that opens with its seat's tag ("P2: take your turn.") does not repeat it.
+    """
+    marks = marks or {}
     asks: dict[int, list[str]] = {}
     for prompt in prompts:
-        asks.setdefault(prompt.seat, []).append(prompt.text)
+        mark = marks.get(prompt.seat)
+        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
+        asks.setdefault(prompt.seat, []).append(text)
     if not asks:
         return "Waiting on nobody."
-    return "Waiting on " + ", ".join(f"{names.get(n, n)} ({' '.join(asks[n])})" for n in sorted(asks))
+
+    def who(seat: int) -> str:
+        name = str(names.get(seat, seat))
+        return f"{name} ({marks[seat]})" if marks.get(seat) else name
+
+    parts = [f"{who(n)}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
+    return "Waiting on " + "; ".join(parts) + "."
 
 
 @dataclass(frozen=True)
@@ -129,9 +158,13 @@ class Board:
         """Return each seat's player name, from the legend."""
         return {line.seat: line.name for line in self.legend}
 
+    def named(self, text: str) -> str:
+        """Return a game text with each seat's player named beside its tag: "bob (P2) places..."."""
+        return tag_namer({line.mark: f"{line.name} ({line.mark})" for line in self.legend if line.mark})(text)
+
     def waiting_sentence(self) -> str:
         """Say whom the game waits on and for what (the prompts' public text)."""
-        return waiting_sentence(self.waiting, self.names)
+        return waiting_sentence(self.waiting, self.names, {line.seat: line.mark for line in self.legend})
 
     def time_sentence(self) -> str:
         """Say each awaited seat's time left ("" for a table without a clock)."""
@@ -225,3 +258,16 @@ class WaitingTable:
     table: TableRecord
     since: float
     title: str
+    decision: str = ""
+    """What the game asks of this user there, e.g. "draft a mage" (its prompts' public text)."""
+    deadline: float | None = None
+    """When this user's time bank runs out there (None: the table has no clock)."""
+    out_of_time: bool = False
+
+    @property
+    def link(self) -> str | None:
+        """Return a jump link to the table's thread, when it has one."""
+        if self.table.thread_id is None:
+            return None
+        guild = self.table.guild_id if self.table.guild_id is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{self.table.thread_id}"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
-from service import notify
+from service import guide, notify, reading
 from service.asyncplay import AsyncPlay, BotMove, Outlet
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
@@ -35,12 +35,21 @@ from service.replies import (
     StaleOffer,
     TableError,
     WaitingTable,
+    tag_namer,
     waiting_sentence,
 )
 from service.scheduler import Scheduler
 from service.timekeeper import Timekeeper
-from service.undo import effective
-from store import CorruptTable, DueWork, SeatRecord, StaleVersion, Store, StoreError, TableRecord
+from store import (
+    CorruptTable,
+    DamagedSnapshot,
+    DueWork,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    StoreError,
+    TableRecord,
+)
 
 log = logging.getLogger("conclave.service")
 
@@ -62,6 +71,10 @@ _INDEX_TOKEN = re.compile(r"#(?P<version>[0-9]{1,18})\.(?P<index>[0-9]{1,6})")
 TABLE_ID_MAX = 2**63 - 1
 """SQLite's largest integer: a bigger id (a forged custom id) names no table."""
 MOVED_ON = "The game moved on since that was offered: look at the latest board."
+DAMAGED = (
+    "This table's saved game is damaged, so it was closed. Its data is kept: the server's operator "
+    "can check it with `python -m store check`."
+)
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -74,7 +87,10 @@ def parse_options(text: str | None) -> dict[str, str]:
     for match in _OPTION.finditer(text):
         if text[end : match.start()].strip():
             break
-        options[match["name"]] = match["value"].strip("\"'")
+        name = match["name"].casefold()
+        if name in options:
+            raise TableError(f"Option {name} is given twice: give each option once.")
+        options[name] = match["value"].strip("\"'")
         end = match.end()
     if text[end:].strip():
         raise TableError("Write options as name=value, separated by spaces (e.g. `hand=4`).")
@@ -138,6 +154,10 @@ class _Table:
                 return number
         return None
 
+    def names(self) -> dict[int, str]:
+        """Return each seat's player as the thread names them: ``alice (Red)``, ``bob (P2)``."""
+        return {n: f"{s.name} ({self.rules.seat_tag(n)})" for n, s in sorted(self.seats.items())}
+
 
 @dataclass(frozen=True)
 class _Outcome:
@@ -182,9 +202,11 @@ class TableService(AsyncPlay):
         return [(kind, registry.get(kind).title) for kind in registry.kinds()]
 
     def rules_for(self, kind: str) -> Rules:
-        """Return the rules of a kind, or raise TableError naming the games on offer."""
+        """Return the rules of a kind (by kind or title, any case), or raise TableError naming the games."""
+        kinds = registry.kinds()
+        found = reading.kind_of(kind, kinds, [registry.get(k).title for k in kinds])
         try:
-            return registry.get(kind)
+            return registry.get(found or kind)
         except RulesError as exc:
             raise TableError(exc.sentence) from None
 
@@ -207,6 +229,10 @@ class TableService(AsyncPlay):
         if rules.rulebook:
             lines.append(f"Rulebook: `{rules.rulebook}`.")
         return "\n".join(lines)
+
+    def rules_guide(self, kind: str) -> guide.RulesGuide:
+        """Return a game's how-to-play summary and the guide file(s) to attach."""
+        return guide.guide(self.rules_for(kind))
 
     def option_hints(self, kind: str, typed: str = "") -> list[str]:
         """Suggest option strings for /game new: the typed pairs plus one more ``name=value``."""
@@ -280,13 +306,14 @@ class TableService(AsyncPlay):
         """Open a table in the lobby with the host seated; the caller then makes its thread."""
         rules = self.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
+        chosen = _spelled(rules, chosen)
         try:
             table_options, chosen = split_options(chosen)
             full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
         table = await self.store.create_table(
-            kind, f"{host_name}'s table", full, guild_id, channel_id, host_id
+            rules.kind, f"{host_name}'s table", full, guild_id, channel_id, host_id
         )
         await self.store.add_seat(table.id, host_id, host_name, None)
         log.info("table %s opened (%s)", table.id, kind)
@@ -581,11 +608,20 @@ class TableService(AsyncPlay):
             if index >= len(legal):
                 raise TableError("That choice is no longer on offer: pick again.")
             return legal[index]
-        folded = wanted.casefold()
-        for candidate in legal:
-            if folded in (candidate.code().casefold(), rules.label(state, seat, candidate).casefold()):
-                return candidate
-        return rules.find(state, seat, wanted)
+        if seat not in rules.waiting_on(state):
+            raise TableError(self._not_your_turn(table))
+        labels = [rules.label(state, seat, candidate) for candidate in legal]
+        return reading.read_move(wanted, legal, labels, rules.actions)
+
+    @staticmethod
+    def _not_your_turn(table: _Table) -> str:
+        """Say whom the game waits for, for a seat that typed a move out of turn."""
+        waiting = table.rules.waiting_on(table.state)
+        if not waiting:
+            return "The game is not waiting on anyone right now."
+        known = table.names()
+        names = " and ".join(known[n] for n in waiting if n in known)
+        return f"It is not your decision now: the game waits for {names}."
 
     # ------------------------------------------------------------------ reading a table
 
@@ -722,12 +758,15 @@ class TableService(AsyncPlay):
         """Return the texts of the most recent public events, oldest first."""
         table = await self.table(table_id)
         since = max(0, table.version - limit)
+        rules = self.rules_for(table.kind)
+        seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
+        named = name_seats(rules, {n: f"{s.name} ({rules.seat_tag(n)})" for n, s in seats.items()})
         lines: list[str] = []
         for record in await self.store.moves(table_id, since_version=since):
             for data in record.events:
                 event = Event.from_json(data)
                 if event.public:
-                    lines.append(event.text)
+                    lines.append(named(event.text))
         return lines[-limit:]
 
     async def choices(
@@ -752,24 +791,40 @@ class TableService(AsyncPlay):
         found = []
         for table, since in await self.store.waiting_on(user_id):
             title = self.thread_name(table)
-            found.append(WaitingTable(table, since, title))
+            try:
+                loaded = await self._load(table.id)
+            except TableError:
+                found.append(WaitingTable(table, since, title))
+                continue
+            seat = loaded.seat_of(user_id)
+            tag = loaded.rules.seat_tag
+            prompts = loaded.rules.pending(loaded.state)
+            asked = [_asked(p.text, tag(p.seat)) for p in prompts if p.seat == seat]
+            found.append(WaitingTable(table, since, title, " ".join(asked)))
         return found
 
     async def replay(self, table_id: int) -> bool:
         """Replay the move log from the seed and say whether it gives the stored snapshot."""
         loaded = await self._load(table_id)
-        record, rules = loaded.record, loaded.rules
+        record = loaded.record
         if record.seed is None:
             return False
-        moves = effective(await self.store.moves(table_id))
+        logged = [(m.seat, m.move) for m in await self.store.moves(table_id)]
+        args = (record.kind, len(loaded.seats), record.options, record.seed, logged)
+        state = await asyncio.to_thread(registry.replay, *args)
+        return state == loaded.state
 
-        def run() -> State:
-            state = rules.setup(len(loaded.seats), game_options(record.options), record.seed)
-            for m in moves:
-                state, _ = rules.apply(state, m.seat, Move.from_json(m.move))
-            return state
-
-        return await asyncio.to_thread(run) == loaded.state
+    async def _rebuild(self, table_id: int) -> None:
+        """Replay a table's sound move log and store the snapshot it gives (the stored one is damaged)."""
+        record = await self.table(table_id)
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        moves = await self.store.moves(table_id)
+        assert record.seed is not None
+        logged = [(m.seat, m.move) for m in moves]
+        state = await asyncio.to_thread(
+            registry.replay, record.kind, len(seats), record.options, record.seed, logged
+        )
+        await self.store.repair_snapshot(table_id, record.version, state)
 
     # ------------------------------------------------------------------ closing
 
@@ -846,15 +901,31 @@ class TableService(AsyncPlay):
         if not _known_id(table_id):
             raise TableError("That table does not exist.")
         try:
-            record, state = await self.store.load(table_id)
+            record, state = await self._load_sound(table_id)
         except CorruptTable:
-            log.error("table %s: snapshot does not match the move log", table_id)
-            raise TableError("This table's saved game is damaged; the host can abandon it.") from None
+            # The log itself is damaged: nothing can be trusted to replay. Keep every row.
+            log.error("table %s: its move log fails its checks; the table is closed", table_id)
+            await self.store.close_damaged(table_id, "the move log, seed or seats fail their checks")
+            raise TableError(DAMAGED) from None
         except StoreError:
             raise TableError("That table does not exist.") from None
         rules = self.rules_for(record.kind)
         seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
         return _Table(record, state, rules, seats)
+
+    async def _load_sound(self, table_id: int) -> tuple[TableRecord, State]:
+        """Load a table's snapshot; a damaged one over a sound log is rebuilt from the log first."""
+        try:
+            return await self.store.load(table_id)
+        except DamagedSnapshot:
+            log.warning("table %s: its snapshot is damaged; rebuilding it from the move log", table_id)
+        try:
+            await self._rebuild(table_id)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            # The log replays no more (an engine changed?): the table cannot go on.
+            log.error("table %s: the move log does not replay (%s)", table_id, type(exc).__name__)
+            raise CorruptTable(f"Table {table_id}: the move log does not replay.") from None
+        return await self.store.load(table_id)
 
     async def _load_active(self, table_id: int) -> _Table:
         table = await self.table(table_id)
@@ -894,9 +965,11 @@ class TableService(AsyncPlay):
         lines: list[str] = []
         if opening:
             lines.append(f"The game begins. {self._legend(table)}")
-        lines.extend(e.text for e in public_events)
+        # Public texts name each seat's player beside the game's tag: "bob (P2) places...".
+        named = name_seats(table.rules, table.names())
+        lines.extend(named(e.text) for e in public_events)
         if automatic:
-            lines.append("Played automatically: " + "; ".join(automatic) + ".")
+            lines.append("Played automatically: " + "; ".join(named(a) for a in automatic) + ".")
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -923,8 +996,14 @@ class TableService(AsyncPlay):
         )
         pinged = set() if status else notify.pings(prompts, old, mover)
         public = rules.view(state, None)
+        # The drawing names the players and marks the last move: public texts and views only.
+        caption = render.Caption(
+            names={n: s.name for n, s in sorted(table.seats.items())},
+            last=tuple(named(e.text) for e in events if e.public),
+            before=rules.view(before, None) if before is not None else None,
+        )
         # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
-        image = render.board(rules.kind, public)
+        image = render.board(rules.kind, public, caption)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
@@ -964,11 +1043,13 @@ class TableService(AsyncPlay):
         view = rules.view(table.state, seat)
         image = render.private(rules.kind, view)
         title = self.thread_name(table.record)
-        lines = [f"{title}: you are seat {seat}."]
-        lines.extend(e.text for e in secret)
+        tag = rules.seat_tag(seat)
+        named = name_seats(rules, table.names())
+        lines = [f"{title}: you are {tag}."]
+        lines.extend(named(e.text) for e in secret)
         asked = tuple(p for p in rules.pending(table.state) if p.seat == seat)
         if asked:
-            lines.append("Your decision: " + " ".join(p.text for p in asked))
+            lines.append("Your decision: " + " ".join(_asked(p.text, tag) for p in asked))
         record = table.seats[seat]
         return PrivateNote(
             table_id=table.record.id,
@@ -989,9 +1070,8 @@ class TableService(AsyncPlay):
 
     @staticmethod
     def _mark(table: _Table, seat: int) -> str:
-        """Return a seat's name in the game's own terms (a colour), or its number."""
-        names = table.rules.seat_names
-        return names[seat] if seat < len(names) else str(seat)
+        """Return a seat's name in the game's own terms: a colour, or P1, P2... (``Rules.seat_tag``)."""
+        return table.rules.seat_tag(seat)
 
     def _legend_lines(self, table: _Table) -> tuple[SeatLine, ...]:
         return tuple(
@@ -1002,27 +1082,58 @@ class TableService(AsyncPlay):
     @staticmethod
     def _legend(table: _Table) -> str:
         # A game whose board names its seats (Red, Blue...) says so here, so players know theirs.
-        names = table.rules.seat_names
-        parts = [f"{names[n] if n < len(names) else n} {table.seats[n].name}" for n in sorted(table.seats)]
+        tag = table.rules.seat_tag
+        parts = [f"{tag(n)} {table.seats[n].name}" for n in sorted(table.seats)]
         return "Seats: " + ", ".join(parts) + "."
 
     @staticmethod
     def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
-        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()})
+        marks = {n: table.rules.seat_tag(n) for n in table.seats}
+        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()}, marks)
 
     @staticmethod
     def _result_text(table: _Table, result: Result) -> str:
-        names = [table.seats[n].name for n in result.winners]
+        known = table.names()
+        names = [known[n] for n in result.winners]
         if not names:
             head = "Game over: nobody wins"
         elif len(names) == 1:
             head = f"Game over: {names[0]} wins"
         else:
             head = "Game over: " + " and ".join(names) + " share the win"
-        scores = ", ".join(f"{table.seats[n].name} {_number(v)}" for n, v in sorted(result.scores.items()))
+        scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
         tail = f" Scores: {scores}." if scores else ""
+        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
         # A reason written as a sentence ends with a full stop; the parentheses must not double it.
-        return f"{head} ({result.reason.rstrip().rstrip('.')}).{tail}"
+        return f"{head} ({reason}).{tail}"
+
+
+def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:
+    """Return a function that puts each player's name on the game's seat tags in a text.
+
+    Games name seats by ``Rules.seat_tag`` ("Red", "P2"); the thread names people:
+    "P2 places a mage" becomes "bob (P2) places a mage". A tag already in brackets is left alone.
+    """
+    return tag_namer({rules.seat_tag(n): name for n, name in names.items()})
+
+
+def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
+    """Return options with names and values spelled as the game spells them, whatever the case typed."""
+    specs = {o.name.casefold(): o for o in rules.options}
+    spelled: dict[str, str] = {}
+    for name, value in chosen.items():
+        spec = specs.get(name.casefold())
+        if spec is None:
+            spelled[name] = value
+            continue
+        value = next((c for c in spec.choices if c.casefold() == value.casefold()), value)
+        spelled[spec.name] = value
+    return spelled
+
+
+def _asked(text: str, tag: str) -> str:
+    """Return a prompt's text without its leading seat tag ("Red: roll..." -> "roll...")."""
+    return text.removeprefix(f"{tag}: ")
 
 
 def seat_order(seed: int, user_ids: list[int]) -> list[int]:

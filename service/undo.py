@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.contract import RESIGN, Move, Rules, RulesError, State
+from rules.registry import UNDO
 from service.clock import game_options
 from service.replies import TableError
 from store import MoveRecord, TableRecord
 
-UNDO = "~undo"
-"""The action of a move-log row that takes moves back (never a game's own action)."""
+__all__ = ["UNDO", "UndoPlan", "effective", "plan_undo", "read_topic", "replay", "undo_topic"]
 UNDO_TOPIC = "undo"
 UNDO_CHOICES = (("yes", "Take it back"), ("no", "Keep it"))
 

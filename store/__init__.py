@@ -4,6 +4,7 @@ from store.asyncplay import DueWork, SeatClock, UserPrefs
 from store.records import (
     STATUSES,
     CorruptTable,
+    DamagedSnapshot,
     MoveRecord,
     SeatRecord,
     StaleVersion,
@@ -15,6 +16,7 @@ from store.sqlite import Store
 __all__ = [
     "STATUSES",
     "CorruptTable",
+    "DamagedSnapshot",
     "DueWork",
     "MoveRecord",
     "SeatClock",

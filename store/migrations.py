@@ -103,7 +103,25 @@ MIGRATIONS: list[tuple[str, ...]] = [
         ) WITHOUT ROWID
         """,
     ),
-    # 3: asynchronous play: due work for the scheduler, seat clocks, sent reminders, user
+    # 3: integrity: each table's move log as a hash chain (version 0 holds the seed and seats),
+    # and each snapshot's checksum over the chain's head. Store.open seals older tables.
+    (
+        """
+        CREATE TABLE chain (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL CHECK (version >= 0),
+            link        TEXT    NOT NULL,
+            PRIMARY KEY (table_id, version)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE snapshot_sums (
+            table_id    INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            checksum    TEXT    NOT NULL
+        )
+        """,
+    ),
+    # 4: asynchronous play: due work for the scheduler, seat clocks, sent reminders, user
     # preferences, votes on absent seats and undo, spectators.
     (
         """

@@ -20,7 +20,11 @@ class StaleVersion(StoreError):
 
 
 class CorruptTable(StoreError):
-    """The snapshot's version does not match the move log."""
+    """The table's saved game is damaged: its snapshot, move log, seed or seats fail their checks."""
+
+
+class DamagedSnapshot(CorruptTable):
+    """The snapshot fails its checksum but the move log is sound: replaying the log rebuilds it."""
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,20 @@ Concurrency: one connection per Store, and one asyncio lock around every use of 
 coroutines never interleave statements inside one transaction. Across processes (or two Store
 objects on one file), every write starts with ``BEGIN IMMEDIATE`` and checks the table's version
 inside the transaction: the compare-and-swap that stops a move being lost or applied twice.
+
+Integrity: the move log is a hash chain (``chain``: version 0 is the genesis over the table's id,
+kind, options, seed and seat order; each move links its seat, move and events to the previous
+link) and each snapshot carries a checksum over the chain's head, its version and its text
+(``snapshot_sums``). ``load`` verifies both: a damaged snapshot over a sound log raises
+``DamagedSnapshot`` (the service replays the log and ``repair_snapshot`` writes it back); any
+other damage (an edited move, seed or seat) raises ``CorruptTable``. A Store verifies each
+table's whole chain once, then only the links added since.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sqlite3
 import time
@@ -29,6 +38,7 @@ from store.migrations import migrate
 from store.records import (
     STATUSES,
     CorruptTable,
+    DamagedSnapshot,
     MoveRecord,
     SeatRecord,
     StaleVersion,
@@ -37,6 +47,7 @@ from store.records import (
     dump,
 )
 
+SEAT_ORDER = "SELECT seat, user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL ORDER BY seat"
 BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
@@ -51,6 +62,10 @@ class Store(AsyncPlayStore):
         self._lock = asyncio.Lock()
         self._mid_commit_hook: Callable[[], Awaitable[None]] | None = None
         """Test hook awaited inside commit_move between writing the log and snapshot and the version."""
+        self._chained = True
+        """False only for a file left at an older schema on purpose (tests of the migrations)."""
+        self._sound: dict[int, tuple[int, str]] = {}
+        """Per table, the version and link up to which this Store has verified the chain."""
 
     # ------------------------------------------------------------------ life cycle
 
@@ -72,10 +87,12 @@ class Store(AsyncPlayStore):
             await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA foreign_keys = ON")
             await migrate(db)
+            opened = cls(db, path, clock)
+            await opened._seal_unsealed()
         except BaseException:
             await db.close()
             raise
-        return cls(db, path, clock)
+        return opened
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Take the times the store writes from this clock (the service's, so tests can move it)."""
@@ -298,8 +315,16 @@ class Store(AsyncPlayStore):
                 "INSERT OR REPLACE INTO snapshots (table_id, version, state) VALUES (?, 0, ?)",
                 (table_id, state),
             )
+            row = await self._table_row(db, table_id)
+            if self._chained:
+                head = genesis(row, list(enumerate(seat_order)))
+                await db.execute(
+                    "INSERT OR REPLACE INTO chain (table_id, version, link) VALUES (?, 0, ?)",
+                    (table_id, head),
+                )
+                await self._write_sum(db, table_id, seal(head, 0, state))
             await self._replace_waiting(db, table_id, waiting, now)
-            return TableRecord.from_row(await self._table_row(db, table_id))
+            return TableRecord.from_row(row)
 
     async def commit_move(
         self,
@@ -339,6 +364,8 @@ class Store(AsyncPlayStore):
                 "UPDATE snapshots SET version = ?, state = ? WHERE table_id = ?",
                 (version, state_text, table_id),
             )
+            if self._chained:
+                await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
             if self._mid_commit_hook is not None:
                 await self._mid_commit_hook()
             if result_text is None:
@@ -374,7 +401,11 @@ class Store(AsyncPlayStore):
                 raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
 
     async def load(self, table_id: int) -> tuple[TableRecord, dict]:
-        """Return the table and its latest snapshot; CorruptTable if they disagree with the log."""
+        """Return the table and its latest snapshot, verified against the move log and checksums.
+
+        Raises ``DamagedSnapshot`` when only the snapshot is damaged (the log can rebuild it),
+        ``CorruptTable`` for any other damage.
+        """
         async with self._reading() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
             if row is None:
@@ -386,6 +417,8 @@ class Store(AsyncPlayStore):
                 "SELECT COUNT(*) AS n, COALESCE(MAX(version), 0) AS hi FROM moves WHERE table_id = ?",
                 (table_id,),
             )
+            if snap is not None and table.seed is not None and self._chained:
+                await self._verify(db, row, snap["version"], snap["state"])
         if snap is None:
             if table.seed is None:  # never started: a lobby, or abandoned from the lobby
                 raise StoreError(f"Table {table_id} has not started.")
@@ -400,8 +433,155 @@ class Store(AsyncPlayStore):
         try:
             state = _loads_state(snap["state"])
         except ValueError as exc:
-            raise CorruptTable(f"Table {table_id}: the snapshot is not valid JSON ({exc}).") from None
+            raise DamagedSnapshot(f"Table {table_id}: the snapshot is not valid JSON ({exc}).") from None
         return table, state
+
+    # ------------------------------------------------------------------ integrity
+
+    async def _chain_move(
+        self,
+        db: aiosqlite.Connection,
+        table_id: int,
+        version: int,
+        seat: int,
+        move: str,
+        events: str,
+        state: str,
+    ) -> None:
+        """Add a move's link to the chain and seal the new snapshot (inside commit_move's transaction)."""
+        previous = await self._link(db, table_id, version - 1)
+        if previous is None:
+            raise CorruptTable(f"Table {table_id} has no chain link at version {version - 1}.")
+        head = link(previous, version, seat, move, events)
+        await db.execute(
+            "INSERT INTO chain (table_id, version, link) VALUES (?, ?, ?)", (table_id, version, head)
+        )
+        await self._write_sum(db, table_id, seal(head, version, state))
+
+    async def _verify(self, db: aiosqlite.Connection, row: sqlite3.Row, version: int, state: str) -> None:
+        """Check the chain up to ``version`` (from where this Store last verified it), then the snapshot."""
+        table_id = row["id"]
+        head = await self._verified_head(db, row, version)
+        stored = await self._one(db, "SELECT checksum FROM snapshot_sums WHERE table_id = ?", (table_id,))
+        if stored is None or stored["checksum"] != seal(head, version, state):
+            raise DamagedSnapshot(f"Table {table_id}: the snapshot at version {version} fails its checksum.")
+
+    async def _verified_head(self, db: aiosqlite.Connection, row: sqlite3.Row, version: int) -> str:
+        """Return the chain's link at ``version`` after recomputing every link not yet verified."""
+        table_id = row["id"]
+        done, head = self._sound.get(table_id, (-1, ""))
+        if done > version:
+            done, head = -1, ""
+        if done < 0:
+            seats = await self._all(db, SEAT_ORDER, (table_id,))
+            head, done = genesis(row, [(s["seat"], s["user_id"]) for s in seats]), 0
+            self._check_link(table_id, 0, head, await self._link(db, table_id, 0))
+        moves = await self._all(
+            db,
+            "SELECT moves.version, seat, move, events, link FROM moves LEFT JOIN chain"
+            " ON chain.table_id = moves.table_id AND chain.version = moves.version"
+            " WHERE moves.table_id = ? AND moves.version > ? AND moves.version <= ? ORDER BY moves.version",
+            (table_id, done, version),
+        )
+        for m in moves:
+            if m["version"] != done + 1:
+                raise CorruptTable(f"Table {table_id}: the move log skips from {done} to {m['version']}.")
+            head = link(head, m["version"], m["seat"], m["move"], m["events"])
+            self._check_link(table_id, m["version"], head, m["link"])
+            done = m["version"]
+        if done != version:
+            raise CorruptTable(f"Table {table_id}: the move log ends at {done}, the snapshot at {version}.")
+        self._sound[table_id] = (done, head)
+        return head
+
+    def _check_link(self, table_id: int, version: int, computed: str, stored: str | None) -> None:
+        if stored != computed:
+            self._sound.pop(table_id, None)
+            what = "seed or seats" if version == 0 else f"move {version}"
+            raise CorruptTable(f"Table {table_id}: the {what} fail the move log's chain.")
+
+    @staticmethod
+    async def _link(db: aiosqlite.Connection, table_id: int, version: int) -> str | None:
+        row = await Store._one(
+            db, "SELECT link FROM chain WHERE table_id = ? AND version = ?", (table_id, version)
+        )
+        return None if row is None else row["link"]
+
+    @staticmethod
+    async def _write_sum(db: aiosqlite.Connection, table_id: int, checksum: str) -> None:
+        await db.execute(
+            "INSERT INTO snapshot_sums (table_id, checksum) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET checksum = excluded.checksum",
+            (table_id, checksum),
+        )
+
+    async def repair_snapshot(self, table_id: int, version: int, state: dict) -> None:
+        """Write a snapshot rebuilt from the move log, after checking the log is still sound."""
+        text = dump(state)
+        async with self._transaction() as db:
+            row = await self._table_row(db, table_id)
+            if row["version"] != version:
+                raise StaleVersion(f"Table {table_id} is at version {row['version']}, not {version}.")
+            head = await self._verified_head(db, row, version)
+            await db.execute(
+                "INSERT OR REPLACE INTO snapshots (table_id, version, state) VALUES (?, ?, ?)",
+                (table_id, version, text),
+            )
+            await self._write_sum(db, table_id, seal(head, version, text))
+
+    async def close_damaged(self, table_id: int, reason: str) -> None:
+        """Close an active table whose saved game is damaged, keeping every row for the operator."""
+        async with self._transaction() as db:
+            await self._table_row(db, table_id)
+            await db.execute(
+                "UPDATE tables SET status = 'abandoned', updated_at = ? WHERE id = ? AND status = 'active'",
+                (self._clock(), table_id),
+            )
+            await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"damaged:{table_id}", reason),
+            )
+
+    async def started_tables(self) -> list[TableRecord]:
+        """Return every table whose game has started (for ``python -m store check``)."""
+        async with self._reading() as db:
+            rows = await self._all(db, "SELECT * FROM tables WHERE seed IS NOT NULL ORDER BY id")
+        return [TableRecord.from_row(row) for row in rows]
+
+    async def _seal_unsealed(self) -> None:
+        """Seal the tables started before the chain existed, trusting them as they are."""
+        async with self._transaction() as db:
+            if await self._one(db, "SELECT 1 FROM sqlite_master WHERE name = 'chain'") is None:
+                self._chained = False
+                return
+            rows = await self._all(
+                db,
+                "SELECT tables.* FROM tables JOIN snapshots ON snapshots.table_id = tables.id"
+                " WHERE seed IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM chain WHERE chain.table_id = tables.id AND chain.version = 0)",
+            )
+            for row in rows:
+                await self._seal(db, row)
+
+    async def _seal(self, db: aiosqlite.Connection, row: sqlite3.Row) -> None:
+        table_id = row["id"]
+        seats = await self._all(db, SEAT_ORDER, (table_id,))
+        head = genesis(row, [(s["seat"], s["user_id"]) for s in seats])
+        await db.execute("INSERT INTO chain (table_id, version, link) VALUES (?, 0, ?)", (table_id, head))
+        moves = await self._all(
+            db,
+            "SELECT version, seat, move, events FROM moves WHERE table_id = ? ORDER BY version",
+            (table_id,),
+        )
+        for m in moves:
+            head = link(head, m["version"], m["seat"], m["move"], m["events"])
+            await db.execute(
+                "INSERT INTO chain (table_id, version, link) VALUES (?, ?, ?)", (table_id, m["version"], head)
+            )
+        snap = await self._one(db, "SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,))
+        await self._write_sum(db, table_id, seal(head, snap["version"], snap["state"]))
 
     async def moves(self, table_id: int, since_version: int = 0) -> list[MoveRecord]:
         """Return the moves after ``since_version``, oldest first."""
@@ -496,6 +676,25 @@ class Store(AsyncPlayStore):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+
+
+def genesis(row: sqlite3.Row, seats: list[tuple[int, int]]) -> str:
+    """Return the chain's first link: the table's id, kind, options, seed and (seat, user) pairs."""
+    return _digest("genesis", row["id"], row["kind"], row["options"], row["seed"], seats)
+
+
+def link(previous: str, version: int, seat: int, move: str, events: str) -> str:
+    """Return a move's link: the previous link with the move's version, seat, text and events."""
+    return _digest(previous, version, seat, move, events)
+
+
+def seal(head: str, version: int, state: str) -> str:
+    """Return a snapshot's checksum: the chain's head with the snapshot's version and text."""
+    return _digest("snapshot", head, version, state)
 
 
 def _loads_state(text: str) -> dict:

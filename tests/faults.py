@@ -91,6 +91,22 @@ async def open_table(env: simcord.Env, kind: str, players: int = 2, options: str
     return Table(env, channel, thread, [by_id[s.user_id] for s in seats], outsider)
 
 
+def components(message: Any) -> list[dict[str, Any]]:
+    """Return a message's buttons and selects as raw dicts (thread messages hold discord.py objects)."""
+    found = []
+    for row in message.components:
+        if isinstance(row, dict):
+            found.extend(row["components"])
+        else:
+            found.extend(child.to_dict() for child in row.children)
+    return found
+
+
+def with_prefix(message: Any, prefix: str) -> list[dict[str, Any]]:
+    """Return a message's components whose custom id starts with a prefix (e.g. ``ins:d:``)."""
+    return [c for c in components(message) if c.get("custom_id", "").startswith(prefix)]
+
+
 # ---------------------------------------------------------------------- racing interactions
 
 
@@ -226,20 +242,21 @@ def trapped_logs(level: str = "DEBUG") -> Iterator[LogTrap]:
     """Apply the bot's logging policy at ``level`` and record every line that reaches the root."""
     trap = LogTrap()
     root = logging.getLogger()
-    saved = (root.level, list(root.handlers), _library_levels())
+    # The policy changes levels and filters process-wide: put every one back for the next test.
+    loggers = [root, *(logging.getLogger(name) for name in list(logging.Logger.manager.loggerDict))]
+    saved = [(lg, lg.level, list(lg.filters)) for lg in loggers]
+    handlers = [(h, list(h.filters)) for h in root.handlers]
     root.addHandler(trap)
     log_policy(level)
     try:
         yield trap
     finally:
         root.removeHandler(trap)
-        root.setLevel(saved[0])
-        for name, lvl in saved[2].items():
-            logging.getLogger(name).setLevel(lvl)
-
-
-def _library_levels() -> dict[str, int]:
-    return {name: logging.getLogger(name).level for name in ("conclave", "discord", "aiosqlite")}
+        for logger, lvl, filters in saved:
+            logger.setLevel(lvl)
+            logger.filters[:] = filters
+        for handler, filters in handlers:
+            handler.filters[:] = filters
 
 
 def card_names(kind: str) -> set[str]:

@@ -331,3 +331,24 @@ def test_collapse_card_loses() -> None:
     push(s, [{"op": "collapse", "by": 0}])
     settle(s)
     assert s["over"] and not s["won"]
+
+
+def test_hopeless_option_concedes_a_doomed_game() -> None:
+    # Draw Disaster Card (advanced): "If the highest-level spell you've bound is lower than the number of
+    # times you've shuffled the disaster deck ... Some groups choose to adopt this as an additional defeat
+    # condition" (table option hopeless=concede).
+    for option, over in (("concede", True), ("play_on", False)):
+        s = calm(scenario="golem")
+        s["options"]["hopeless"] = option
+        s["disaster_deck"], s["disaster_discard"] = [], ["twist"]
+        s["progression"] = ["fire", "flicker", "sneak"]
+        push(s, [{"op": "draw_disaster"}])
+        settle(s)
+        assert s["over"] is over
+    s = calm(scenario="golem")
+    s["options"]["hopeless"] = "concede"
+    next(v for v in s["slots"].values() if v["spell"])["bound"] = True
+    s["disaster_deck"], s["disaster_discard"], s["progression"] = [], ["twist"], ["fire", "flicker"]
+    push(s, [{"op": "draw_disaster"}])
+    settle(s)
+    assert not s["over"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.academy import RULES
 from rules.academy.flow import push
 from rules.academy.state import all_reachable
 from rules.academy.threats import place
-from rules.contract import Move
+from rules.contract import IllegalMove, Move
 from tests.academy_helpers import calm, deck, game, play, settle
 
 
@@ -142,3 +144,38 @@ def test_ruling_a_declined_request_costs_nothing() -> None:
     s, _ = play(s, 0, "cast", a=1, b=2, helper=1)
     s, _ = play(s, 1, "consent", ok=False)
     assert s["left"] == 3 and s["wizards"][0]["glyphs"] == [1] and s["wizards"][1]["glyphs"] == [2]
+
+
+def test_ruling_a_wizard_may_leave_and_the_others_play_on() -> None:
+    s = calm(players=3)
+    s["hands"] = ["twist", "gathering", "lure_of_power"]
+    s["wizards"][1]["glyphs"] = [2, 3]
+    s2, events = RULES.apply(s, 1, Move.of("resign"))
+    assert 1 in s2["resigned"] and s2["wizards"][1]["room"] is None and s2["wizards"][1]["glyphs"] == []
+    assert "gathering" in s2["disaster_discard"] and s2["hands"][1] is None
+    assert any(e.kind == "leave" for e in events)
+    assert not any(m.get("helper") == 1 for m in RULES.legal_moves(s2, 0))
+    s3, _ = play(s2, 0, "end")
+    assert s3["current"] == 2  # the leaver's turns are skipped
+    with pytest.raises(IllegalMove):
+        RULES.apply(s3, 1, Move.of("resign"))
+
+
+def test_ruling_the_current_player_leaving_ends_their_turn() -> None:
+    s = calm(players=2)
+    s["hands"] = ["twist", "gathering"]
+    s2, _ = RULES.apply(s, 0, Move.of("resign"))
+    assert s2["current"] == 1 and RULES.waiting_on(s2) == [1]
+
+
+def test_ruling_the_last_wizard_cannot_leave_and_leavers_do_not_win() -> None:
+    s = calm(players=1)
+    with pytest.raises(IllegalMove):
+        RULES.apply(s, 0, Move.of("resign"))
+    s = calm(players=2)
+    s, _ = RULES.apply(s, 1, Move.of("resign"))
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    a, b = (int(x) for x in slot.split("-"))
+    s["wizards"][0]["glyphs"] = sorted([a, b])
+    s, _ = play(s, 0, "cast", a=a, b=b)
+    assert s["won"] and RULES.result(s).winners == (0,)

@@ -280,8 +280,8 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     public = table.public()
     texts = [m.content for m in public]
     joined = "\n".join(texts)
-    assert "P2 reacts with Tardy." in joined
-    assert "Played automatically: P2 bob: Pass" in joined or "Played automatically: P2 " in joined
+    assert "(P2) reacts with Tardy." in joined  # the board names the player beside the seat
+    assert "Played automatically: " in joined and "(P2)" in joined
     # The choice is the service's seat preference, kept for this table only.
     assert table.bot.service is not None
     assert await table.bot.service.seat_pref(record.id, table.members[JION].id, cog.REACT_PREF) == "pass"
@@ -620,3 +620,31 @@ def test_the_reveal_words_the_engines_reason_for_each_voter() -> None:
         assert lines[-1].startswith("**Final standings**")
         assert lines[-1].endswith(f"**name{outcome['ranking'][0]} wins.**")
     assert seen_first and "mark" in seen_tiebreaks
+
+
+async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
+    simcord_env: simcord.Env,
+) -> None:
+    table = await open_table(simcord_env)
+    record, state = await table.state()
+    for _ in range(200):  # setup: the first legal move each time, through the service
+        prompt = R.pending(state)[0]
+        if prompt.decision == "turn":
+            break
+        assert table.bot.service is not None
+        first = R.legal_moves(state, prompt.seat)[0]
+        await table.bot.service.act(record.id, table.members[prompt.seat].id, first)
+        record, state = await table.state()
+    seat = R.pending(state)[0].seat
+    other = table.members[(seat + 1) % 3]
+    wrong = await other.slash(table.thread, "game play", move="Guilds")
+    assert wrong.response is not None
+    assert wrong.response.content == (
+        f"It is not your decision now: the game waits for {table.members[seat].name} (P{seat + 1})."
+    )
+    room = next(R.label(state, seat, m) for m in R.legal_moves(state, seat) if m.action == "place")
+    typed = room.removeprefix("Place a mage in ").upper()
+    placed = await table.members[seat].slash(table.thread, "argent place", where=typed)
+    assert placed.response is not None and placed.response.content.startswith(f"You played: {room}"), typed
+    unknown = await table.members[seat].slash(table.thread, "argent place", where="Nowhere Hall")
+    assert unknown.response is not None and "Nowhere" not in unknown.response.content

@@ -174,7 +174,7 @@ def test_7_auric_catalyst_answers_gold_costs_but_never_a_swap() -> None:
     tower = {"astronomy": {"pay": "gold", "per_space": 2}}
     push_effects(state, me, [tower], {"via": "room", "room": "astronomy_tower"})
     advance(state, [])
-    state = pick(state, "Move 1 space(s) for 2 Gold")
+    state = pick(state, "Move 1 space for 2 Gold")
     assert "React with Auric Catalyst" in texts(state)
     gold = state["seats"][me]["gold"]
     state = pick(state, "React with Auric Catalyst")
@@ -381,3 +381,18 @@ def test_auric_catalyst_answers_a_gold_cost_its_holder_could_not_pay() -> None:
     state = run(state, me, [{"pay": {"gold": 3}}, {"gain": {"mana": 2}}], via="supporter")
     state = pick(state, "React with Auric Catalyst")
     assert state["seats"][me]["gold"] == 0 and state["seats"][me]["mana"] == mana + 2
+
+
+def test_ruling_a_status_covers_only_the_seat_that_started_it() -> None:
+    """Zero Hour: "for the rest of the round, your mages may shadow opponents' mages when placed" — the
+    caster's, not everyone's; Malaise ("no mages may be placed") covers the whole table."""
+    state, me, foe, _ = three()
+    give_mage(state, me, "sorcery", "guilds/r2")
+    status(state, me, "shadow_on_place")
+    state = set_turn(state, foe)
+    state = act(state, foe, "place", room="guilds")
+    assert not any("shadow" in t for t in labels(state, foe))
+    state, me, foe, _ = three()
+    status(state, me, "no_placing")
+    state = set_turn(state, foe)
+    assert not any(t.startswith("Place a mage") for t in labels(state, foe))

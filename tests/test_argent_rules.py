@@ -693,7 +693,7 @@ def test_faq_the_astronomy_tower_must_be_paid() -> None:
     state["agenda"] = []
     push_effects(state, me, [{"astronomy": {"pay": "gold", "per_space": 1, "first_space_free": True}}], tower)
     advance(state, [])
-    assert labels(state)[0].startswith("Move 1 space(s) for 0 Gold")
+    assert labels(state)[0].startswith("Move 1 space for 0 Gold")
 
 
 def test_faq_benefits_may_be_declined() -> None:

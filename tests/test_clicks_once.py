@@ -19,7 +19,7 @@ from cogs import argent, institute, kit
 from cogs.kit import PlayMoveButton
 from rules import registry
 from service import SeatView
-from tests.faults import Table, burst, open_table, said, sent_by_bot
+from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix
 from tests.toygame import TOY
 
 N = 50
@@ -37,21 +37,6 @@ async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
     bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
     yield bot
     await bot.close_store()
-
-
-def components(message: Any) -> list[dict[str, Any]]:
-    """Return a message's buttons and selects as raw dicts."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
-
-
-def with_prefix(message: Any, prefix: str) -> list[dict[str, Any]]:
-    return [c for c in components(message) if c.get("custom_id", "").startswith(prefix)]
 
 
 async def applied_once(table: Table, before: int, results: list[simcord.InteractionResult]) -> None:
@@ -219,4 +204,32 @@ async def test_argent_game_play_autocompleted_applies_once(simcord_env: simcord.
     value = (await bob.autocomplete(table.thread, "game play", "move", "draft"))[0]["value"]
     before = await table.version()
     results = await burst(simcord_env, N, lambda: bob.slash(table.thread, "game play", move=value))
+    await applied_once(table, before, results)
+
+
+# ---------------------------------------------------------------------- the games on the kit's own components
+
+
+async def test_academy_game_play_autocompleted_applies_once(simcord_env: simcord.Env) -> None:
+    table = await open_table(simcord_env, "academy", 2)
+    mover = table.members[registry.get("academy").pending(await table.state())[0].seat]
+    value = (await mover.autocomplete(table.thread, "game play", "move", ""))[0]["value"]
+    before = await table.version()
+    results = await burst(simcord_env, N, lambda: mover.slash(table.thread, "game play", move=value))
+    await applied_once(table, before, results)
+
+
+async def test_quadrivium_panel_button_applies_once(simcord_env: simcord.Env) -> None:
+    from cogs import quadrivium
+
+    table = await open_table(simcord_env, "quadrivium", 2)
+    seat = registry.get("quadrivium").pending(await table.state())[0].seat
+    member = table.members[seat]
+    now = await seat_view(table, member)
+    # The first decisions take words (a form); the button carries them as its form would.
+    named = quadrivium.worded_move(now.moves[0].value, {"name": "Ravenhold"}).code()
+    button = quadrivium.MoveButton(await table.table_id(), now.version, named, "Found Ravenhold")
+    dm = await sent_by_bot(simcord_env, member, button)
+    before = await table.version()
+    results = await burst(simcord_env, N, lambda: member.user.click(dm, custom_id=button.item.custom_id))
     await applied_once(table, before, results)

@@ -217,6 +217,33 @@ async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(s
     assert any(a.endswith("Take 1 IP instead") for a in automatic)
 
 
+@pytest.mark.parametrize("kind", ["argent", "institute", "toy-empty"])
+def test_an_automatic_move_never_depends_on_a_secret(kind: str) -> None:
+    """Wherever a game lets the service play a lone move, re-dealing everything another seat
+    cannot see leaves that lone move the same: the automatic move reveals nothing to anyone."""
+    rules = registry.get(kind)
+    checked = 0
+    for game in range(6):
+        rand = random.Random(game)
+        players = rules.min_players + game % (rules.max_players - rules.min_players + 1)
+        state = rules.setup(players, rules.check_options({}), 40 + game)
+        for step in range(3000):
+            if rules.is_over(state):
+                break
+            for prompt in rules.pending(state):
+                legal = rules.legal_moves(state, prompt.seat)
+                if len(legal) != 1 or not rules.auto_resolvable(state, prompt, legal[0]):
+                    continue
+                checked += 1
+                for other in (s for s in range(players) if s != prompt.seat):
+                    seen = rules.scramble(state, other, random.Random(step))
+                    assert rules.legal_moves(seen, prompt.seat) == legal, (kind, prompt)
+            seat = rand.choice(rules.waiting_on(state))
+            state, _ = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
+    # Argent and the empty-deck duel do play lone moves; the Institute declares none.
+    assert (checked > 0) == (kind != "institute")
+
+
 # ---------------------------------------------------------------------- replies are data
 
 
@@ -281,3 +308,10 @@ def test_a_reply_carries_its_events_waiting_and_legend_as_data() -> None:
     board_fields = set(Board.__dataclass_fields__)
     assert {"board", "private"} <= reply_fields
     assert {"events", "waiting", "legend", "result", "automatic", "fresh"} <= board_fields
+
+
+def test_argent_declines_a_reaction_with_pass_and_nothing_else() -> None:
+    react = Prompt(1, PromptKind.REACTION, "react", "P2: react to what just happened, or pass.")
+    turn = Prompt(1, PromptKind.TURN, "turn", "P2: take your turn.")
+    assert ARGENT.decline({}, 1, react) == Move.of("pass")
+    assert ARGENT.decline({}, 1, turn) is None

@@ -201,7 +201,11 @@ async def test_malformed_commands_get_a_clear_error_and_change_nothing(world: Wo
     assert outside.response.content == "Use this command inside a table's thread."  # type: ignore[union-attr]
     thread = await started(world)
     before = len(world.public())
-    wrong = [("choose sigil", "name=value"), ("fly", "no move called"), ("draw", "not allowed")]
+    wrong = [
+        ("choose sigil", "That fits 3 of your moves"),
+        ("fly", "None of your moves fits"),
+        ("draw", "None of"),
+    ]
     for text, sentence in wrong:
         result = await world.alice.slash(thread, "game play", move=text)
         assert result.ephemeral and sentence in result.response.content  # type: ignore[union-attr]
@@ -264,11 +268,49 @@ async def test_help_rules_and_card(world: World) -> None:
     assert "Sigil Duel (`toy`)" in helped.response.content  # type: ignore[union-attr]
     kinds = await world.alice.autocomplete(world.channel, "game new", "kind", "sig")
     assert {"name": "Sigil Duel", "value": "toy"} in kinds
-    summary = await world.alice.slash(world.channel, "game rules", kind="toy")
-    assert "tests/toygame.py" in summary.response.content  # type: ignore[union-attr]
+    summary = await world.alice.slash(world.channel, "game rules", kind="TOY")
+    assert summary.response is not None and summary.response.content.startswith("**Sigil Duel** (`toy`)")
+    files = {a.filename: (await a.read()).decode() for a in summary.response.attachments}
+    # Our guide (with every option), and the rulebook itself because this one is in the repository.
+    assert "hand: Sigils dealt to each mage (3, 4; default 3)." in files["toy-how-to-play.txt"]
+    assert "class ToyRules" in files["toygame.py"]
     thread = await started(world)
     card = await world.alice.slash(thread, "game card", name="Anything")
     assert card.response.content == "No game here has cards to look up yet."  # type: ignore[union-attr]
+
+
+async def test_help_lists_every_command_of_the_tree(world: World) -> None:
+    helped = await world.alice.slash(world.channel, "help")
+    assert helped.response is not None
+    text = helped.response.content
+    assert len(text) <= 2000
+    for command in world.bot.tree.get_commands():
+        assert f"/{command.name}" in text
+        for sub in getattr(command, "commands", []):
+            assert f"`/{command.name} {sub.name}" in text or f"`{sub.name}`" in text, sub.name
+    assert "**/argent** (Argent: The Consortium): `place`" in text and "**/institute**" in text
+
+
+async def test_mine_says_which_decision_waits_with_a_jump_link(world: World) -> None:
+    thread = await started(world)
+    mine = await world.bob.slash(world.channel, "game mine")
+    assert mine.response is not None
+    line = mine.response.content
+    assert line.startswith(f"<#{thread.id}>: Choose a sigil in secret (waiting since <t:")
+    assert f"[jump there](https://discord.com/channels/{world.channel.guild.id}/{thread.id})" in line
+    assert "Sigil Duel #" not in line  # the thread mention already names the table
+
+
+async def test_leaving_a_game_asks_first_and_the_button_leaves(world: World) -> None:
+    thread = await started(world)
+    asked = await world.bob.slash(thread, "game leave")
+    assert asked.ephemeral and asked.response is not None
+    assert "Leave this game for good?" in asked.response.content
+    assert await version(world) == 0  # asking changes nothing
+    clicked = await world.bob.click(asked.response.message, label="Leave the game")
+    # Sigil Duel cannot go on without a player: the click is refused with the way out, and nothing moved.
+    assert clicked.response is not None and "use /game abandon" in clicked.response.content
+    assert await version(world) == 0
 
 
 async def test_commands_sync_to_the_dev_guild_only_when_the_tree_changed(tmp_path: Path) -> None:
@@ -469,7 +511,7 @@ async def test_the_after_delivery_hook_runs_last_and_its_failure_breaks_nothing(
     thread = await started(world)
     assert thread.last_message.content == "after v0"
     assert "The game begins" in thread.history()[-2].content  # the board came first
-    assert len([m for m in dms(world.alice) if "you are seat" in m.content]) == 1  # DMs were sent first
+    assert len([m for m in dms(world.alice) if "you are P" in m.content]) == 1  # DMs were sent first
 
     async def broken(client: discord.Client, reply: Reply) -> None:
         raise ValueError("the secret sigil is 11")
@@ -541,6 +583,7 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
         return kit.board_message(board)
 
     monkeypatch.setattr(kit, "_BOARD_PANELS", {})
+    monkeypatch.setattr(kit, "EDIT_SPACING", 1.0)  # debounced, as on Discord
     kit.register_board_panel("toy", slow_first)
     thread = await started(world, players=3)
     table = await _table(world)
@@ -552,7 +595,8 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
     b = (await svc.choices(table.id, world.bob.id))[0].value
     await asyncio.gather(kit.play(alice, table.id, a, None), kit.play(bob, table.id, b, None))  # type: ignore[arg-type]
     await world.env.settle()
-    # Both lock-ins edit the living board; the second edit waits out the edit spacing.
+    # Both lock-ins edit the living board; the second edit is debounced.
+    assert posted == [0, 1]  # the second edit waits out the spacing
     await asyncio.sleep(kit.EDIT_SPACING + 0.3)
     await world.env.settle()
     assert posted == [0, 1, 2]

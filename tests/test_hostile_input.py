@@ -10,7 +10,7 @@ import simcord
 
 from bot import ConclaveBot, create_bot
 from cogs import institute
-from cogs.kit import PlayMoveButton, PrivateViewButton
+from cogs.kit import NOT_A_PANEL, PlayMoveButton, PrivateViewButton
 from rules import registry
 from rules.contract import EXCERPT_LIMIT, MalformedMove, Move
 from service import Choice, TableError, TableService
@@ -143,7 +143,7 @@ async def test_a_panel_control_on_a_public_message_never_replaces_it(simcord_env
     button = institute.MoveButton(table_id, institute.seat_stamp(now), reroll.value, "Reroll")
     board = await sent_by_bot(simcord_env, table.thread, button)
     result = await bob.click(board, custom_id=button.item.custom_id)
-    assert said(result) == [institute.NOT_A_PANEL] and result.ephemeral
+    assert said(result) == [NOT_A_PANEL] and result.ephemeral
     shown = next(m for m in table.thread.history() if m.id == board.id)
     assert shown.content == "components under test" and not shown.attachments
     assert await table.version() == 0

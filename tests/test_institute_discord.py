@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 import simcord
 
+import render
 from bot import ConclaveBot, create_bot
 from render import institute as drawing
-from rules.contract import Move
+from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
+from service.tables import name_seats
 from tests.drawings import views_as_json
 
 SEEDS = range(40)
@@ -292,7 +294,7 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
         for m in table.public()
         if "has locked in their Action Cards" in m.content and "reveals:" not in m.content
     ]
-    assert any("Red has locked in" in c for c in first) and any("Blue has locked in" in c for c in first)
+    assert any("(Red) has locked in" in c for c in first) and any("(Blue) has locked in" in c for c in first)
     # No public text names an Action Card before its round's reveal; reveals did happen.
     assert _assignment_leaks(table) == []
     assert sum("reveals:" in m.content for m in table.public()) >= state["round"] - 1
@@ -358,12 +360,12 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
     # Red was already asked: no new message, no ping; the living board says Blue locked in.
     assert len(table.public()) == before
     living = table.public()[-1].content
-    assert "Blue has locked in their Action Cards" in living and "reveals" not in living
+    assert "(Blue) has locked in their Action Cards" in living and "reveals" not in living
     await players[0].play(Move.of("confirm"))
     # The reveal is a milestone: a new message of its own.
     assert len(table.public()) == before + 1
     last = table.public()[-1].content
-    assert "Red reveals:" in last and "Blue reveals:" in last
+    assert "(Red) reveals:" in last and "(Blue) reveals:" in last
 
 
 async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
@@ -388,7 +390,7 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
     done = await table.members[1].click(players[1].panel, custom_id=confirm["custom_id"])
     assert done.response is not None and "You played: Confirm" in done.response.content
-    assert "Red reveals:" in table.public()[-1].content
+    assert "(Red) reveals:" in table.public()[-1].content
 
 
 async def test_the_opening_dm_is_the_panel_and_game_hand_too(
@@ -449,6 +451,8 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
     record, _ = await table.state()
     assert table.bot.store is not None
     log = await table.bot.store.moves(record.id)
+    seats = {s.seat: s for s in await table.bot.store.seats(record.id) if s.seat is not None}
+    named = name_seats(R, {n: f"{s.name} ({R.seat_tag(n)})" for n, s in seats.items()})
     checked = 0
     for message in table.public():
         for attachment in message.attachments:
@@ -456,12 +460,22 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
             assert found, attachment.filename
             version = int(found[1])
             state = R.setup(2, record.options, record.seed)
+            before = None
             for entry in log[:version]:
+                before = state
                 state, _ = R.apply(state, entry.seat, Move.from_json(entry.move))
             if state["revealed"]:
                 continue
+            # The caption holds only public things: names, the move's public events, the view before.
+            events = [Event.from_json(e) for e in log[version - 1].events] if version else []
+            earlier = None if before is None else R.scramble(before, None, random.Random(-version))
+            caption = render.Caption(
+                names={n: s.name for n, s in seats.items()},
+                last=tuple(named(e.text) for e in events if e.public),
+                before=None if earlier is None else R.view(earlier, None),
+            )
             scrambled = R.scramble(state, None, random.Random(version))
-            assert await attachment.read() == drawing.draw_board(R.view(scrambled, None))
+            assert await attachment.read() == drawing.draw_board(R.view(scrambled, None), caption)
             checked += 1
     # The opening board (edited in place at Red's lock-in) and nothing else came before the reveal.
     assert checked == 1

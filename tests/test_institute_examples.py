@@ -33,7 +33,7 @@ def test_becca_takes_four_stones_and_seth_takes_none():
     assert s["supply"][1] == supply[1]  # Seth took nothing
     assert s["players"][0]["stones"] == 5 + 4 - 3  # then she cast her three Cast 1 Stone cards
     assert s["step"] == "portal" and s["slots"][5]["stones"][0] == 3
-    assert any(e.text == "Red takes 4 Power Stone(s)." for e in events)
+    assert any(e.text == "Red takes 4 Power Stones." for e in events)
     assert balanced(s)
 
 

@@ -216,7 +216,7 @@ def test_take_is_limited_by_the_general_supply():
     plan(s, 0, [6, 5, 6, 6], ["take", "take", "cast1", "cast1"])
     plan(s, 1, [1, 1, 1, 1], ["take", "take", "cast1", "cast1"])
     s, events = confirm_both(s)
-    assert any(e.text == "Red takes 2 Power Stone(s) (the supply had only 2)." for e in events)
+    assert any(e.text == "Red takes 2 Power Stones (the supply had only 2)." for e in events)
     assert balanced(s)
 
 

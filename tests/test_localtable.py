@@ -83,7 +83,7 @@ async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path)
     assert failures == 0, text
     assert "(now in #Sigil Duel #1 — alice's table)" in text
     assert "[#Sigil Duel #1 — alice's table] bot: bob takes a seat." in text
-    assert "[DM to carol] Sigil Duel #1 — alice's table: you are seat" in text
+    assert "[DM to carol] Sigil Duel #1 — alice's table: you are P" in text
     assert "button: My private view" in text and "select (Choose your move…):" in text
     assert "Revealed: seat 0:" in text
     assert "Game over:" in text

@@ -123,13 +123,15 @@ def choose(state: dict[str, Any], seat: int) -> Move:
         first("tricks", n=1),
         first("reveal"),
         first("aid", side=1) if c and c["trick"] and state["conflicts"] == 1 else None,
+        first("bid", n=1) if state["council"] and state["council"]["step"] == "bid"
+        and state["council"]["bid"]["high"] == 0 else None,
+        first("take", n=1, raise_by=0)
+        if state["council"] and not any(state["mages"][seat]["shares"].values()) else None,
+        first("pass", raise_by=0),
         first("pass"),
         first("stand"),
         first("done"),
         first("refill"),
-        first("take", n=1, raise_by=0) if state["council"] and not state["mages"][seat]["shares"]["servants"]
-        else None,
-        first("pass", raise_by=0),
         first("rest"),
         first("seasons", n=1, end=True),
     ]
@@ -208,6 +210,10 @@ async def test_a_whole_sitting_with_a_council(
     assert "I seek the lost codex in the drowned abbey." in texts
     assert "the water takes your health" in texts and "The bells rang under the water" in texts
     assert "The tale ends" in texts
+    # The council was held through the panels: a bid for first pick, points taken (the table's log).
+    assert table.bot.service is not None
+    told = "\n".join(await table.bot.service.public_events(record.id))
+    assert "bids 1 for first pick of" in told and "takes 1 point of" in told
     # The tale reads back from the table's log (/game log), and the log replays to the stored game.
     log = await table.members[0].slash(table.thread, "game log")
     assert log.response is not None and "The tale ends" in log.response.content

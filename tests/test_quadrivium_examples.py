@@ -505,3 +505,24 @@ def test_refill_after_a_conflict_to_hand_size() -> None:
     s, _ = act(s, 2, "discard", card="3S")
     s, _ = act(s, 2, "refill")
     assert len(s["hands"][2]) == 5
+
+
+def test_magic_resistance_adds_cards_against_the_protagonist() -> None:
+    """Magic post: an NPC with magic resistance draws one more card per point against a magic contest."""
+    s = fresh_table()
+    s, _ = act(s, 0, "intent", text="I banish the spirit of the mill")
+    s, _ = act(s, 1, "oppose")
+    s, _ = act(s, 0, "type", trait="vigor")
+    s, _ = act(s, 1, "type", trait="insight", resistance=2)
+    s, _ = act(s, 0, "conditions", win_harm="none", lose_harm="none", win="It goes", lose="It stays")
+    s, _ = act(s, 1, "accept")
+    s, _ = act(s, 1, "tricks", n=1)
+    s["mages"][0]["magic"]["craft"] = 1
+    s = play_cards(s, "3D", "KS")
+    s["deck"] += list(reversed(["2C", "5H", "6H", "7H"]))  # a low card for the mage: the contest is lost
+    s, _ = act(s, 0, "magic", power=1)
+    s, _ = act(s, 0, "contest")
+    sub = s["conflict"]["trick"]["sub"]
+    assert sub["mine"] == ["2C"] and sub["theirs"] == ["5H", "6H", "7H"]  # power 1, resistance 2
+    s, _ = act(s, 0, "settle")
+    assert s["mages"][0]["taint"]["craft"] == 3

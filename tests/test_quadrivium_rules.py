@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench.selfplay import play
-from rules.contract import IllegalMove, MalformedMove, Move
+from rules.contract import IllegalMove, MalformedMove, Move, Prompt, PromptKind
 from rules.quadrivium import council
 from rules.quadrivium.cards import show
 from rules.quadrivium.state import res
@@ -461,3 +461,44 @@ def test_self_play_writes_random_words_and_they_are_told() -> None:
     for st in worded:
         told = clean_text(st.move.get("text"), 300)
         assert any(told in e.text for e in st.events if e.public)
+
+
+def test_only_public_lone_moves_are_played_automatically() -> None:
+    s = fresh_table(revisions="2")
+    s, _ = act(s, 0, "intent", text="I cross the marsh")
+    s, _ = act(s, 1, "oppose")
+    s, _ = act(s, 0, "type", trait="vigor")
+    s, _ = act(s, 1, "type", trait="vigor")
+    s, _ = act(s, 0, "conditions", win_harm="none", lose_harm="none", win="I cross", lose="I sink")
+    s, _ = act(s, 1, "revise", part="win", harm="none", text="You cross, soaked")
+    s, _ = act(s, 0, "revise", part="lose", harm="none", text="You sink to the knees")
+    prompt = R.pending(s)[0]
+    assert R.legal_moves(s, 1) == [Move.of("accept")]
+    assert R.auto_resolvable(s, prompt, Move.of("accept"))
+    # A lone move naming a card is never played for the seat: the log would show the card.
+    give = Prompt(1, PromptKind.DECISION, "sub:give", "Give a card back.")
+    assert not R.auto_resolvable(s, give, Move.of("give", card="7C"))
+
+
+def test_data_files_label_every_default_and_fit_the_limits() -> None:
+    """Every number we chose says so (source designed) with a reason; stock lines fit the text limits."""
+    from rules.quadrivium.state import TEXT_LIMITS, defaults, tales
+
+    problems = []
+    for key, entry in defaults().items():
+        if key.startswith("_"):
+            continue
+        if entry.get("source") not in ("designed", "rulebook"):
+            problems.append(f"{key}: source must be designed or rulebook")
+        if not entry.get("why"):
+            problems.append(f"{key}: no reason given")
+    limits = {"covenant": "name", "mage": "name", "desc": "desc", "intent": "text", "win": "win",
+              "lose": "lose", "finale": "text"}
+    for key, lines in tales().items():
+        if key.startswith("_"):
+            continue
+        if not lines:
+            problems.append(f"tales {key}: empty")
+        problems += [f"tales {key}: too long: {x}" for x in lines if len(x) > TEXT_LIMITS[limits[key]]]
+    assert not problems, problems
+    assert sum(e.get("source") == "designed" for e in defaults().values() if isinstance(e, dict)) >= 10

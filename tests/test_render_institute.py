@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageFont
 
 import render
 from render import institute as drawing
@@ -128,10 +128,15 @@ def test_a_sheet_shows_the_own_assignment(positions: dict[str, dict[str, Any]]) 
     assert drawing.draw_board(R.view(state, None)) == drawing.draw_board(R.view(positions["opening"], None))
 
 
-def test_without_dejavu_the_bundled_font_still_draws(
+def test_the_board_draws_with_the_shipped_fonts_and_never_pillows_default(
     positions: dict[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(drawing, "_FONT_DIRS", ())
+    """Issue 14: a machine without DejaVu draws the same board: the faces ship in render/fonts/."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("fell back to Pillow's default font")
+
+    monkeypatch.setattr(ImageFont, "load_default", refuse)
     drawing.font.cache_clear()
     try:
         data = drawing.draw_board(R.view(positions["late"], None))

@@ -11,13 +11,15 @@ from __future__ import annotations
 import random
 
 from bots.core import Playbook, Seating, register
-from rules.academy.selfplay import Mind, Policy
+from rules.academy.selfplay import Mind, Policy, best_shift
 from rules.contract import Move, Rules, Seat, State
 
 
 def heuristic(seating: Seating, rand: random.Random) -> Move:
     """Return the policy's move for the seat, remembering only what its view shows now."""
     policy = Policy(rand.getrandbits(32))
+    if seating.view["step"] == "shifts":
+        return best_shift(seating.sample(rand))  # the board is public: any sample has the real one
     policy.mind = Mind()
     policy.mind.observe(seating.view, [])
     return policy.decide(seating.view, seating.seat, list(seating.legal))

@@ -16,7 +16,6 @@ from rules.academy.state import (
     CRYSTAL,
     CURSED,
     DIRS,
-    SIDE,
     TOUGHNESS,
     State,
     adjoining,
@@ -37,7 +36,6 @@ from rules.academy.threats import NAMES, ORDER, activation_ops, place, toward_cu
 
 MAX_MANA = 8
 """The box holds eight mana tokens: the crystal never holds more (ruling)."""
-REMOVABLE = ("fire", "water", "ice", "darkness", "haunt", "imp", "guardian", "troll", "demon", "portal")
 
 
 def here(s: State, op: Op) -> str:
@@ -170,7 +168,7 @@ def hurt(s: State, room: str, kind: str, n: int, each: bool = False) -> None:
     dead = [w for w in wounds if w >= TOUGHNESS[kind]]
     if dead:
         c[kind] -= len(dead)
-        say(s, "kill", f"{len(dead)} {kind}(s) killed in the {room_name(room)}.")
+        say(s, "kill", f"{len(dead)} {kind}{'' if len(dead) == 1 else 's'} killed in the {room_name(room)}.")
     s["damage"][room][kind] = [w for w in wounds if 0 < w < TOUGHNESS[kind]]
     if not s["damage"][room][kind]:
         del s["damage"][room][kind]
@@ -329,7 +327,7 @@ def _mana(s: State, op: Op) -> None:
 def _actions(s: State, op: Op) -> None:
     """Take extra actions this turn."""
     s["extra"] += op["n"]
-    say(s, "actions", f"{who(s, op['by'])} gains {op['n']} extra action(s).")
+    say(s, "actions", f"{who(s, op['by'])} gains {op['n']} extra action{'' if op['n'] == 1 else 's'}.")
 
 
 @handler("shield")
@@ -577,5 +575,3 @@ def _win_if(s: State, op: Op) -> None:
             "the academy is saved!",
         )
 
-
-_ = (SIDE, REMOVABLE)

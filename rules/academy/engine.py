@@ -20,7 +20,8 @@ from rules.academy.views import view
 from rules.contract import Event, Move, OptionSpec, Prompt, PromptKind, Result, Rules, View
 
 # Importing these registers their ops on the queue.
-from rules.academy import casting, items, threats  # noqa: F401  isort: skip
+from rules.academy import casting, effects, items, threats  # noqa: F401  isort: skip
+from rules.academy.leave import leave
 
 
 class AcademyRules(Rules):
@@ -61,6 +62,12 @@ class AcademyRules(Rules):
         ),
         OptionSpec(
             "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
+        ),
+        OptionSpec(
+            "hopeless",
+            "concede: lose when the highest bound spell's level is below the disaster deck's rebuilds",
+            ("play_on", "concede"),
+            "play_on",
         ),
         OptionSpec(
             "memory",
@@ -104,10 +111,11 @@ class AcademyRules(Rules):
         if s["step"] == "shifts":
             return [
                 Prompt(
-                    0,
+                    s["current"],
                     PromptKind.TURN,
                     "shifts",
-                    f"Refine the academy: {s['shifts_left']} shift(s) left, or start.",
+                    f"Refine the academy: {s['shifts_left']} shift{'' if s['shifts_left'] == 1 else 's'}"
+                    " left, or start.",
                 )
             ]
         seat = s["current"]
@@ -115,11 +123,9 @@ class AcademyRules(Rules):
             return [Prompt(seat, PromptKind.TURN, "share", f"{who(s, seat)}: share a glyph, or not.")]
         if s["binding"]:
             return [Prompt(seat, PromptKind.TURN, "binding", f"{who(s, seat)}: bind another spell, or stop.")]
-        return [
-            Prompt(
-                seat, PromptKind.TURN, "actions", f"{who(s, seat)}: {turn.actions_left(s)} action(s) left."
-            )
-        ]
+        left = turn.actions_left(s)
+        text = f"{who(s, seat)}: {left} action{'' if left == 1 else 's'} left."
+        return [Prompt(seat, PromptKind.TURN, "actions", text)]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
@@ -189,6 +195,10 @@ class AcademyRules(Rules):
             for k, key in zip(slots, keys, strict=True):
                 s["slots"][k]["spell"] = key
         return s
+
+    def resign(self, state: State, seat: int) -> tuple[State, list]:
+        """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
+        return leave(self, state, seat)
 
     def copy_state(self, state: State) -> State:
         """Copy a state quickly (it is plain JSON)."""

@@ -52,7 +52,7 @@ def legal(s: State, seat: int) -> list[Move]:
             else []
         )
     if s["step"] == "shifts":
-        return _shift_moves(s) if seat == 0 else []
+        return _shift_moves(s) if seat == s["current"] else []
     if seat != s["current"]:
         return []
     if s["step"] == "share":
@@ -163,6 +163,8 @@ def _cast_moves(s: State, seat: int) -> list[Move]:
             out.append(Move.of("cast", a=a, b=b) if wand is None else Move.of("cast", a=a, b=b, wand=wand))
     own = sorted(set(w["glyphs"]))
     for other, h in enumerate(s["wizards"]):
+        if other in s["resigned"]:
+            continue
         if s["basic"]:
             if other == seat:
                 continue
@@ -389,7 +391,6 @@ def _shift(s: State, move: Move) -> None:
     if move.action == "ready":
         s["shifts_left"] = 0
         say(s, "ready", "The academy is set: the first turn begins.")
-        s["current"] = 0
         turn.start_turn(s)
         return
     s["shifts_left"] -= 1

@@ -32,9 +32,10 @@ def check_objective(s: State, spell: str | None, seat: int) -> None:
 
 
 def result(s: State) -> Result | None:
-    """Return the shared outcome: every seat wins together, or nobody does."""
+    """Return the shared outcome: every wizard still in the game wins together, or nobody does."""
     if not s["over"]:
         return None
     seats = tuple(range(len(s["wizards"])))
-    score = 1.0 if s["won"] else 0.0
-    return Result(seats if s["won"] else (), {i: score for i in seats}, s["reason"], seats)
+    stayed = tuple(i for i in seats if i not in s["resigned"])
+    scores = {i: 1.0 if s["won"] and i in stayed else 0.0 for i in seats}
+    return Result(stayed if s["won"] else (), scores, s["reason"], stayed)

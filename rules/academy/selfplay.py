@@ -106,7 +106,10 @@ def _hazard(room: dict[str, Any]) -> bool:
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
     """Return a move that makes progress along a safe shortest route to the nearest goal room."""
     rooms = _rooms(view)
-    blocked = frozenset(k for k, r in rooms.items() if _hazard(r) and k not in goals)
+    # Passing through a burning room costs nothing; only ending a turn in one does (see _leave), so
+    # the route may cross hazards, but the last action of a turn never steps into one.
+    last = view["actions"]["left"] <= 1
+    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
     here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
     now = _dist(view, here, blocked)
     if not any(g in now for g in goals):
@@ -146,6 +149,68 @@ def _casts(view: dict[str, Any], mind: Mind, moves: list[Move], keys: tuple[str,
     return sorted(out, key=lambda m: m.get("helper") is not None)
 
 
+def _openness(state: dict[str, Any]) -> int:
+    """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over."""
+    from rules.academy.state import distances
+
+    reach = distances(state, CRYSTAL)
+    return len(reach) + 2 * sum(1 for r in reach if (state["rooms"][r]["source"] or 9) <= 5)
+
+
+def _shift_value(state: dict[str, Any], depth: int) -> int:
+    """Return the best openness reachable from a layout with up to ``depth`` more shifts."""
+    best = _openness(state)
+    if depth == 0 or state["step"] != "shifts":
+        return best
+    for move in RULES.legal_moves(state, state["current"]):
+        if move.action == "shift":
+            after, _ = RULES.apply(state, state["current"], move)
+            best = max(best, _shift_value(after, depth - 1))
+    return best
+
+
+LAYOUT = ("Rotate", "Turn the", "Swap", "With which", "an ice token go")
+"""Choices that change the academy's layout: the policy keeps it open (the board is public)."""
+
+
+def _choice_value(state: dict[str, Any], depth: int = 2) -> int:
+    """Return the openness after a layout choice, looking through the choices that follow it."""
+    c = state["choice"]
+    if c is None or depth == 0 or not any(w in c["why"] for w in LAYOUT):
+        return _openness(state)
+    values = []
+    for o in c["options"]:
+        after, _ = RULES.apply(state, c["seat"], Move.of("choose", value=o["value"]))
+        values.append(_choice_value(after, depth - 1))
+    return max(values)
+
+
+def best_layout_choice(state: dict[str, Any]) -> Move:
+    """Answer a rotate or swap question with the option that keeps the academy most open."""
+    c = state["choice"]
+    best, score = None, -1
+    for o in c["options"]:
+        move = Move.of("choose", value=o["value"])
+        after, _ = RULES.apply(state, c["seat"], move)
+        value = _choice_value(after, 1)
+        if value > score:
+            best, score = move, value
+    return best
+
+
+def best_shift(state: dict[str, Any]) -> Move:
+    """Setup shifts: the shift that opens the academy most two shifts ahead, else start (public board)."""
+    best, score = Move.of("ready"), _openness(state)
+    for move in RULES.legal_moves(state, state["current"]):
+        if move.action != "shift":
+            continue
+        after, _ = RULES.apply(state, state["current"], move)
+        value = _shift_value(after, 1)
+        if value > score:
+            best, score = move, value
+    return best
+
+
 class Policy:
     """The sensible policy: one instance per game (it keeps the table's memory)."""
 
@@ -155,6 +220,10 @@ class Policy:
 
     def pick(self, state: dict[str, Any], seat: int) -> Move:
         """Choose a move for a seat from its view (the state is only used to build that view)."""
+        if state["step"] == "shifts" and state["choice"] is None:
+            return best_shift(state)
+        if state["choice"] is not None and any(w in state["choice"]["why"] for w in LAYOUT):
+            return best_layout_choice(state)
         return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
 
     def decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:

@@ -6,7 +6,6 @@ from typing import Any
 
 from rules import rng
 from rules.academy.cards import characters, disasters, room_cards, rooms, scenarios, spells
-from rules.academy.effects import rotate as _unused_rotate  # noqa: F401  (effects registers its ops)
 from rules.academy.state import (
     CRYSTAL,
     CURSED,
@@ -73,6 +72,7 @@ def new_state(players: int, options: dict[str, str], seed: int) -> State:
         "won": False,
         "reason": "",
         "bound_demon": False,
+        "resigned": [],
         "log": [],
         "out": [],
     }

@@ -100,7 +100,8 @@ def interact(s: State, room: str) -> None:
         say(s, "smash", f"A guardian in the {room_name(room)} is smashed.")
         c["guardian"] = 0
     if c["guardian"] and c["imp"]:
-        say(s, "imp_killed", f"The guardian in the {room_name(room)} kills {c['imp']} imp(s).")
+        imps = f"{c['imp']} imp{'' if c['imp'] == 1 else 's'}"
+        say(s, "imp_killed", f"The guardian in the {room_name(room)} kills {imps}.")
         c["imp"] = 0
 
 
@@ -128,7 +129,12 @@ def attack(s: State) -> None:
             rooms, n = _connected(s, kind)
             for room in rooms:
                 s["rooms"][room][kind] = 0
-            lose_mana(s, math.ceil(n / per), f"{n} {kind} token(s) joined to the crystal were removed")
+            lose_mana(
+                s,
+                math.ceil(n / per),
+                f"{n} {kind} token{'' if n == 1 else 's'} joined to the crystal"
+                + (" was removed" if n == 1 else " were removed"),
+            )
     if c["portals"]:
         n = len(c["portals"])
         c["portals"] = []

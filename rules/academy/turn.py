@@ -7,7 +7,7 @@ suspends the turn until it is answered.
 from __future__ import annotations
 
 from rules import rng
-from rules.academy.cards import disasters
+from rules.academy.cards import disasters, spells
 from rules.academy.flow import Op, handler, push
 from rules.academy.state import State, end, say, who
 from rules.academy.threats import endure_ops
@@ -65,6 +65,9 @@ def _draw(s: State, op: Op) -> None:
         s["disaster_discard"] = []
         rng.shuffle(s, s["disaster_deck"])
         s["refills"] += 1
+        if s["options"].get("hopeless") == "concede" and _highest_bound(s) < s["refills"]:
+            end(s, False, "No bound spell is strong enough for the disasters to come: the players concede.")
+            return
         say(
             s,
             "refill",
@@ -75,6 +78,11 @@ def _draw(s: State, op: Op) -> None:
     s["hands"][seat] = key
     say(s, "draw", f"{who(s, seat)} draws a disaster card.")
     say(s, "my_disaster", f"Your next disaster: {disasters()[key]['name']}.", seats=(seat,), card=key)
+
+
+def _highest_bound(s: State) -> int:
+    """Return the level of the highest bound spell (0 with none)."""
+    return max((spells()[v["spell"]]["level"] for v in s["slots"].values() if v["bound"]), default=0)
 
 
 @handler("begin_actions")
@@ -143,7 +151,12 @@ def next_turn(s: State) -> None:
     Ruling: the reveal of the turn's last cast stays on the board until the next move is made (else a
     cast as the last action would never be seen); ``forget_reveal`` clears it then.
     """
-    s["current"] = (s["current"] + 1) % len(s["wizards"])
+    n = len(s["wizards"])
+    for step in range(1, n + 1):
+        seat = (s["current"] + step) % n
+        if seat not in s["resigned"]:
+            s["current"] = seat
+            break
     start_turn(s)
 
 

@@ -91,6 +91,7 @@ def _wizard(s: State, seat: int) -> dict[str, Any]:
         "wand": w["wand"],
         "staff": w["staff"],
         "recalls": w["recalls"],
+        "left": seat in s["resigned"],
     }
 
 

@@ -166,30 +166,21 @@ class ArgentRules(Rules):
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""
 
-    AUTO_DECISIONS = frozenset({"errand", "turn_place"})
-    """Decisions the service may play when they offer one move: the round-end errand whose only
-    answer is "Take 1 IP instead" and the slot of a room with one free slot. Both follow from
-    the public board and offices alone (Gold, Merit Badges, slots), so playing them reveals no
-    card. Turns, targets and drafts stay asked: a lone option there may follow from a hand."""
-
     def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
-        """Whether a lone move may be played by the service (see ``AUTO_DECISIONS``).
+        """Whether the service may play a lone move: a decision inside an effect (the round-end
+        errand whose only answer is "Take 1 IP instead", a lone slot, room or target) or a turn
+        with one move left (the last Bell Tower offering).
 
-        A turn whose only move is left (the last Bell Tower offering, say) plays itself only
-        while the seat holds nothing face down: then every card that could have offered another
-        move is on the table for all to see, and the automatic move reveals nothing.
+        Which moves these offer follows from public things only (Gold, Merit Badges, the board,
+        the cards in each office); what Argent hides (voters, deck orders, discard piles) never
+        adds a move to them, so playing them reveals nothing. Kept asked: reaction windows, a
+        decision whose options only its seat may read (Mystic Lantern's cards), and the setup
+        choices (candidates, powers, the draft, the first Mark).
         """
-        if prompt.kind is PromptKind.TURN and prompt.decision == "turn":
-            return self._nothing_face_down(state, prompt.seat)
-        return prompt.kind is PromptKind.DECISION and prompt.decision in self.AUTO_DECISIONS
-
-    @staticmethod
-    def _nothing_face_down(state: State, seat: Seat) -> bool:
-        """Whether nothing the seat holds is hidden from the others (its discard pile included)."""
-        pile = state["seats"][seat]["discard"]
-        if any(card["secret"] for card in pile):
-            return False
-        return not pile or state["options"].get("discards") == "open"
+        if prompt.kind is PromptKind.DECISION:
+            agenda = state["agenda"]
+            return not (agenda and agenda[0].get("secret"))
+        return prompt.kind is PromptKind.TURN and prompt.decision == "turn"
 
     def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
         """Every reaction window is declined with Pass."""

@@ -9,6 +9,7 @@ engine can open the reaction window once the action has resolved.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,10 +28,12 @@ from rules.argent.state import (
     free_loc,
     gain,
     in_infirmary,
+    is_merit,
     is_shadow,
     loc_text,
     locked,
     mage_text,
+    merit_free,
     occupant,
     office_mages,
     open_slots,
@@ -105,6 +108,48 @@ def describe_one(effect: dict[str, Any]) -> str:
         return f"up to {arg.get('max') or 'any'} times: {describe(arg['effects'])}"
     if key == "gain_mage":
         return f"gain a {DEPT_NAMES.get(arg['department'], arg['department'])} mage"
+    return _describe_more(key, arg)
+
+
+PER_WORDS = {
+    "own:wis": "per WIS you have",
+    "own:int": "per INT you have",
+    "players_with_more:ip": "per player with more IP than you",
+    "room:other_mages": "per other mage in the room",
+    "trigger:spell_cost": "per Mana the spell cost",
+}
+"""How a ``gain_per`` count reads in a choice's label."""
+
+
+def _describe_more(key: str, arg: Any) -> str:
+    """Return the phrase of the less common effects; a key without one still reads as words."""
+    if key == "gain_per":
+        res = RES_NAMES.get(arg["resource"], arg["resource"])
+        each = arg.get("each", 1)
+        per = PER_WORDS.get(arg["per"], "for each " + arg["per"].split(":")[-1].replace("_", " "))
+        text = f"gain {each} {res} {per}"
+        if arg.get("divide", 1) > 1:
+            text = f"gain 1 {res} per {arg['divide']} WIS you have (rounded {arg.get('round', 'down')})"
+        if arg.get("plus"):
+            text += f", plus {arg['plus']}"
+        if arg.get("max"):
+            text += f" (at most {arg['max']})"
+        return text
+    if key == "choose_distinct":
+        return f"{arg['picks']} different of: " + " / ".join(describe(o) for o in arg["options"])
+    if key == "astronomy":
+        pay = RES_NAMES.get(arg["pay"], arg["pay"])
+        free = ", the first space free" if arg.get("first_space_free") else ""
+        return f"move the Astronomy marker for {arg['per_space']} {pay} a space{free}"
+    if key == "swap_mage":
+        kind = "a neutral mage" if arg.get("to") == "neutral" else "a mage of your choice"
+        return f"swap this mage for {kind}"
+    if key == "secret_supporter":
+        return "draw a secret supporter"
+    if key == "take_revealed":
+        return "take a revealed card"
+    if key == "draft_room_card":
+        return "draft this room's card"
     return key.replace("_", " ")
 
 
@@ -645,11 +690,36 @@ def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event])
         push(state, {"op": "draft", "seat": task["seat"], "kind": kind})
 
 
+def fit_label(text: str, limit: int = 100) -> str:
+    """Fit a choice's label to Discord's limit: drop bracketed asides first, then cut at a word."""
+    if len(text) <= limit:
+        return text
+    text = re.sub(r" \([^)]*\)", "", text)
+    if len(text) <= limit:
+        return text
+    first = text.split("; ")[0]
+    if len(first) <= limit:
+        return first
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def card_label(head: str, kind: str, card_id: str) -> str:
+    """Return a choice that picks a card and says what it does: "Draft Phase Steppers: When one..."."""
+    if kind == "spell":
+        book = content.book(card_id)
+        first = book["levels"][0]
+        gist = f"{DEPT_NAMES.get(book['department'], 'Legendary')} book, L1 {first['name']}: {first['text']}"
+    else:
+        record = content.vault(card_id) if kind == "vault" else content.supporter(card_id)
+        gist = record.get("text", "")
+    return fit_label(f"{head}: {gist}" if gist else head)
+
+
 def run_draft(state: State, task: Task, events: list[Event]) -> None:
     """Ask which card to draft from a tableau."""
     kind = task["kind"]
     opts = [
-        option("draft", f"Draft {content.card_name(kind, c)}", card=c)
+        option("draft", card_label(f"Draft {content.card_name(kind, c)}", kind, c), card=c)
         for c in dict.fromkeys(state["tableau"][kind])
     ]
     if opts:
@@ -761,7 +831,8 @@ def run_buy(state: State, task: Task, events: list[Event]) -> None:
     for card in dict.fromkeys(state["tableau"]["vault"]):
         price = max(0, content.vault(card)["cost"] - task["discount"])
         if price <= gold:
-            opts.append(option("buy", f"Buy {content.vault(card)['name']} for {price} Gold", card=card))
+            head = f"Buy {content.vault(card)['name']} for {price} Gold"
+            opts.append(option("buy", card_label(head, "vault", card), card=card))
     if task["stats"] and gold >= 4:
         for stat in ("int", "wis", "research"):
             opts.append(option("buy", f"Buy 1 {RES_NAMES[stat]} for 4 Gold", stat=stat))
@@ -1566,7 +1637,8 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
             opts.append(
                 option(
                     "place",
-                    f"Place your {DEPT_NAMES[t]} mage in {loc_text(state, loc)}",
+                    f"Place your {DEPT_NAMES[t]} mage in {loc_text(state, loc)}"
+                    + merit_note(state, seat, loc),
                     type=t,
                     slot=loc.split("/", 1)[1],
                 )
@@ -1574,6 +1646,14 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
     if task["optional"]:
         opts.append(option("pass", "Place no more"))
     ask(state, seat, "place_slot", opts, f"choose a mage and a slot in {room_name(room)}", data=task)
+
+
+def merit_note(state: State, seat: int, loc: str) -> str:
+    """Return a warning for a placement label: a Merit slot taken with no badge left pays only 1 IP."""
+    if not is_merit(slot_of(state, loc)) or merit_free(state, seat) > 0:
+        return ""
+    # Badges are paid at resolution, so an IP gain before then may still pay for the errand.
+    return " (Merit slot, no badge left: likely only 1 IP)"
 
 
 def any_slot_victims(state: State, task: Task, room: str) -> list[dict[str, Any]]:
@@ -2035,10 +2115,42 @@ def do_status(state: State, task: Task, arg: dict[str, Any], events: list[Event]
             "amount": arg.get("amount", 0),
         }
     )
-    say(
-        events,
-        f"{who(state, task['seat'])}: {arg['name'].replace('_', ' ')} ({arg['duration'].replace('_', ' ')}).",
-    )
+    say(events, status_text(who(state, task["seat"]), arg))
+
+
+STATUS_WORDS = {
+    "spell_discount": "'s spells cost {amount} Mana less",
+    "free_spell": "'s next spell costs no Mana",
+    "spell_no_exhaust": "'s next spell does not exhaust",
+    "no_casting": ": nobody may cast spells",
+    "no_placing": ": nobody may place mages",
+    "no_mage_powers": ": every mage loses its powers",
+    "own_no_mage_powers": "'s mages lose their powers",
+    "own_ignore_spells": "'s mages ignore all spells",
+    "own_ignore_harm": "'s mages ignore harm from spells, vault cards and mages",
+    "own_unwoundable": "'s mages cannot be wounded",
+    "own_unwoundable_unmovable": "'s mages cannot be wounded or moved",
+    "own_wounded_may_move": "'s wounded mages may move on and still get the sympathy bonus",
+    "energy_drain": " drains 1 Mana from each rival's spell",
+    "shadow_on_place": " may shadow a rival's mage when placing",
+    "shadow_only_place": " may place only as a shadow or on an empty slot",
+}
+"""How an event says a status started, after the seat's name (see VOCABULARY.md, statuses)."""
+DURATION_WORDS = {
+    "this_turn": "this turn",
+    "until_your_next_turn": "until their next turn",
+    "this_round": "this round",
+    "next_spell": "for their next spell",
+}
+
+
+def status_text(seat_name: str, arg: dict[str, Any]) -> str:
+    """Return the event sentence of a status starting, e.g. "P2's spells cost 1 Mana less this turn."."""
+    words = STATUS_WORDS.get(arg["name"], ": " + arg["name"].replace("_", " "))
+    duration = DURATION_WORDS.get(arg["duration"], arg["duration"].replace("_", " "))
+    if arg["duration"] == "next_spell" and "next spell" in words:
+        duration = "this turn"
+    return f"{seat_name}{words.format(amount=arg.get('amount', 0))} {duration}."
 
 
 def do_become_first(state: State, task: Task, arg: Any, events: list[Event]) -> None:
@@ -2078,7 +2190,8 @@ def do_extra_action(state: State, task: Task, arg: dict[str, Any], events: list[
                 "optional": bool(arg.get("up_to")),
             }
         )
-    say(events, f"{who(state, task['seat'])} gains {arg.get('count', 1)} extra action(s).")
+    count = arg.get("count", 1)
+    say(events, f"{who(state, task['seat'])} gains {count} extra action{'' if count == 1 else 's'}.")
 
 
 def new_group(state: State) -> int:
@@ -2129,7 +2242,8 @@ def do_astronomy(state: State, task: Task, arg: dict[str, Any], events: list[Eve
             opts.append(
                 option(
                     "choose",
-                    f"Move {k} space(s) for {price} {RES_NAMES[arg['pay']]}: {describe(track[dest])}",
+                    f"Move {k} space{'' if k == 1 else 's'} for {price} {RES_NAMES[arg['pay']]}:"
+                    f" {describe(track[dest])}",
                     spaces=k,
                 )
             )
@@ -2165,7 +2279,7 @@ def do_take_revealed(state: State, task: Task, arg: Any, events: list[Event]) ->
     room = task["ctx"].get("room")
     cards_here = state["board"]["rooms"][room]["cards"]
     opts = [
-        option("draft", f"Take {content.vault(c)['name']}", card=c)
+        option("draft", card_label(f"Take {content.vault(c)['name']}", "vault", c), card=c)
         for c in dict.fromkeys(c["id"] for c in cards_here)
     ]
     ask(state, task["seat"], "room_card", opts, "take one of the revealed cards", data={"room": room})
@@ -2200,7 +2314,10 @@ def do_draft_room_card(state: State, task: Task, arg: Any, events: list[Event]) 
     room = task["ctx"].get("room")
     here = state["board"]["rooms"][room]["cards"]
     unique = list(dict.fromkeys((c["kind"], c["id"]) for c in here))
-    opts = [option("draft", f"Draft {content.card_name(k, c)}", card=c, kind=k) for k, c in unique]
+    opts = [
+        option("draft", card_label(f"Draft {content.card_name(k, c)}", k, c), card=c, kind=k)
+        for k, c in unique
+    ]
     ask(state, task["seat"], "room_card", opts, "draft a card from the room", data={"room": room})
 
 

@@ -6,6 +6,7 @@ agenda (a DECISION or REACTION prompt), or, with the agenda empty, the next ordi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.argent import build, content, effects, offers, protection, scoring, vocab
@@ -750,7 +751,10 @@ def placement_options(
         for loc in free:
             opts.append(
                 option(
-                    "place", f"Place a {name} in {loc_text(state, loc)}", type=t, slot=loc.split("/", 1)[1]
+                    "place",
+                    f"Place a {name} in {loc_text(state, loc)}" + effects.merit_note(state, seat, loc),
+                    type=t,
+                    slot=loc.split("/", 1)[1],
                 )
             )
         powers = set() if no_powers else powers_of(state, m)
@@ -1237,9 +1241,17 @@ def candidate_options(state: State) -> list[dict[str, Any]]:
             cand = content.candidate(sheet[side])
             if cand["sheet"] in taken:
                 continue
-            label = f"Play {cand['name']}, {cand['title']} ({DEPT_NAMES[cand['department']]}, side {side})"
-            out.append(option("candidate", label, id=cand["id"]))
+            out.append(option("candidate", candidate_label(cand), id=cand["id"]))
     return out
+
+
+def candidate_label(cand: dict[str, Any]) -> str:
+    """Return a candidate choice that says what the candidate does, within Discord's 100 characters."""
+    # The record's text opens "Divinity candidate who ..."; the department is already in brackets.
+    does = re.sub(r"^.*? candidate (who )?", "", cand["text"]).split(";")[0].rstrip(".")
+    if cand["start"].get("merit"):
+        does += f"; +{cand['start']['merit']} Merit Badge"
+    return effects.fit_label(f"{cand['name']} ({DEPT_NAMES[cand['department']]} {cand['side']}): {does}")
 
 
 def do_candidate(state: State, seat: int, opt: dict[str, Any], events: list[Event]) -> None:
@@ -1258,7 +1270,8 @@ def power_options(state: State, seat: int) -> list[dict[str, Any]]:
         power = content.mage_power(dept, side)
         if power:
             out.append(
-                option("power", f"{DEPT_NAMES[dept]} mages use power {side}: {power['text']}", side=side)
+                # The prompt names the department; the label keeps its room for what the power does.
+                option("power", effects.fit_label(f"{side}: {power['text']}"), side=side)
             )
     return out
 

@@ -22,6 +22,7 @@ from rules.institute.state import (
     State,
     card,
     card_slots,
+    counted,
     other,
     player,
     say,
@@ -80,11 +81,11 @@ def _begin(state: State, seat: int, f: dict[str, Any], effect: dict[str, Any], e
     if key == "gain_stones":
         got = take_from_supply(state, seat, int(amount))
         me["stones"] += got
-        say(state, events, "power", f"{who(seat)} takes {got} Power Stone(s) with {name}.")
+        say(state, events, "power", f"{who(seat)} takes {counted(got, 'Power Stone')} with {name}.")
     elif key == "gain_charms":
         me["charms"] += int(amount)
         me["score"] += int(amount)
-        say(state, events, "power", f"{who(seat)} gains {amount} Charm(s) with {name}.")
+        say(state, events, "power", f"{who(seat)} gains {counted(amount, 'Charm')} with {name}.")
     elif key == "refill_rerolls":
         me["rerolls"] = MAX_REROLLS
         say(state, events, "power", f"{who(seat)} refills their Reroll Cubes with {name}.")
@@ -95,7 +96,8 @@ def _begin(state: State, seat: int, f: dict[str, Any], effect: dict[str, Any], e
         foe["score"] -= got
         me["charms"] += got
         me["score"] += got
-        say(state, events, "power", f"{who(seat)} takes {got} Charm(s) from {who(other(seat))} with {name}.")
+        taken = f"{who(seat)} takes {counted(got, 'Charm')} from {who(other(seat))} with {name}."
+        say(state, events, "power", taken)
     elif (
         key == "clear_card"
         and effect.get("if") == "behind"
@@ -138,7 +140,7 @@ def _resolve_rolled(state: State, seat: int, f: dict[str, Any], events: list[Eve
             state,
             events,
             "power",
-            f"{who(seat)} removes {gone} {who(foe)} stone(s) from {card(slot['card']).name} "
+            f"{who(seat)} removes {counted(gone, who(foe) + ' stone')} from {card(slot['card']).name} "
             f"at Location {cur['die']}.",
         )
     elif slot["kind"] == "card":
@@ -148,7 +150,8 @@ def _resolve_rolled(state: State, seat: int, f: dict[str, Any], events: list[Eve
             state,
             events,
             "power",
-            f"{who(seat)} puts {got} stone(s) on {card(slot['card']).name} at Location {cur['die']}.",
+            f"{who(seat)} puts {counted(got, 'stone')} on {card(slot['card']).name}"
+            f" at Location {cur['die']}.",
         )
     else:
         # The rulebook: a power aimed at an empty Location (or the Portal) is ignored.
@@ -245,7 +248,7 @@ def answer(state: State, seat: int, move: Move, events: list[Event]) -> None:
             state,
             events,
             "power",
-            f"{who(seat)} puts {got} stone(s) on {card(slot['card']).name} with {name}.",
+            f"{who(seat)} puts {counted(got, 'stone')} on {card(slot['card']).name} with {name}.",
         )
     elif act == "move":
         colour = seat if cur["key"] == "move_own" else other(seat)
@@ -353,7 +356,7 @@ def label(state: State, seat: int, move: Move) -> str:
     if act == "roll_again":
         return "Spend a Reroll Cube to roll again"
     if act == "place":
-        return f"Put {left} stone(s) on {at(move.get('at'))}"
+        return f"Put {counted(left, 'stone')} on {at(move.get('at'))}"
     if act == "move":
         return f"Move a stone from {at(move.get('from'))} to {at(move.get('to'))}"
     if act == "remove":

@@ -47,6 +47,7 @@ from rules.institute.state import (
     State,
     card,
     card_slots,
+    counted,
     new_player,
     other,
     phase4_order_key,
@@ -163,7 +164,7 @@ def advance(s: State, events: list[Event]) -> None:
             elif phase == 3:
                 _start_phase4(s, events)
             else:
-                s["step"], s["check_at"] = "check", 0
+                s["step"], s["check_at"], s["check_won"] = "check", 0, 0
         elif step == "cast":
             for seat in SEATS:
                 _auto_cast(s, seat, events)
@@ -196,6 +197,9 @@ def advance(s: State, events: list[Event]) -> None:
                 s["phase4"]["at"] += 1
         elif step == "check":
             if s["check_at"] >= LOCATIONS:
+                if not s.get("check_won"):
+                    # The phase was announced; say how it went even when nobody met a card's needs.
+                    say(s, events, "award", "No Institute Card is won this round.")
                 _discard_crowded(s, events)
                 _end_round(s, events)
             else:
@@ -238,7 +242,7 @@ def _take(s: State, events: list[Event]) -> None:
             got = take_from_supply(s, seat, wanted)
             me["stones"] += got
             short = f" (the supply had only {got})" if got < wanted else ""
-            say(s, events, "take", f"{who(seat)} takes {got} Power Stone(s){short}.")
+            say(s, events, "take", f"{who(seat)} takes {counted(got, 'Power Stone')}{short}.")
 
 
 def _start_cast(s: State, events: list[Event]) -> None:
@@ -272,7 +276,7 @@ def _cast_one(s: State, seat: int, d: int, events: list[Event]) -> None:
     s["slots"][i]["stones"][seat] += n
     slot = s["slots"][i]
     where = "the Portal" if slot["kind"] == "portal" else card(slot["card"]).name
-    say(s, events, "cast", f"{who(seat)} casts {n} stone(s) onto {where} at Location {i + 1}.")
+    say(s, events, "cast", f"{who(seat)} casts {counted(n, 'stone')} onto {where} at Location {i + 1}.")
 
 
 def _auto_cast(s: State, seat: int, events: list[Event]) -> None:
@@ -346,7 +350,9 @@ def _resolve_portal(s: State, choosers: list[int], events: list[Event]) -> None:
                 s,
                 events,
                 "portal",
-                f"{who(seat)} shows {to}: {n} stone(s) move from the Portal to {card(target['card']).name}.",
+                f"{who(seat)} shows {to}: {counted(n, 'stone')} {'moves' if n == 1 else 'move'}"
+                " from the Portal"
+                f" to {card(target['card']).name}.",
             )
     if s["realm"][0] and s["realm"][1]:
         # Only one colour may stand in the Realm: each loses a stone until one colour is gone.
@@ -394,6 +400,7 @@ def _check(s: State, i: int, events: list[Event]) -> None:
             cid = slot["card"]
             return_stones(s, slot["stones"])
             s["slots"][i] = _slot("empty")
+            s["check_won"] = s.get("check_won", 0) + 1
             scoring.give_card(s, seat, cid, events, f"at Location {i + 1}")
             return
 
@@ -511,7 +518,8 @@ class InstituteRules(Rules):
             if effects.frame(s, seat) is not None:
                 prompts.append(Prompt(seat, PromptKind.DECISION, "power", effects.prompt_text(s, seat)))
             elif step == "assign" and not player(s, seat)["confirmed"]:
-                text = f"{who(seat)}: roll, assign your Action Cards in secret, then confirm."
+                # The dice are already rolled when this is asked: assign, reroll if wanted, confirm.
+                text = f"{who(seat)}: assign your Action Cards in secret (reroll if you like), then confirm."
                 prompts.append(Prompt(seat, PromptKind.SECRET, "assign", text))
         if step == "assign" or s["frames"]:
             return prompts
@@ -572,15 +580,6 @@ class InstituteRules(Rules):
                 )
             ]
         return []
-
-    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
-        """Phase I's lone last step (the only die left to fill, or Confirm) plays itself.
-
-        An assignment is secret and shows nothing in the thread, and the lock-in it leads to
-        is what the seat's own last choice already made certain: the rival learns nothing a
-        click would not have shown at the same moment (docs/rulings.md, "Automatic Phase I").
-        """
-        return prompt.decision == "assign" and move.action in ("assign", "confirm")
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for that seat now."""
@@ -723,7 +722,8 @@ class InstituteRules(Rules):
         if move.action == "claim":
             scoring.claim_realm(s, seat, events)
         else:
-            say(s, events, "realm", f"{who(seat)} leaves {s['realm'][seat]} stone(s) on the Ethereal Realm.")
+            left = counted(s["realm"][seat], "stone")
+            say(s, events, "realm", f"{who(seat)} leaves {left} on the Ethereal Realm.")
 
     def _on_phase4(self, s: State, seat: int, move: Move, events: list[Event]) -> None:
         cid = s["phase4"]["order"][s["phase4"]["at"]]

@@ -23,6 +23,7 @@ from rules.institute.state import (
     State,
     card,
     card_slots,
+    counted,
     player,
     portal_index,
 )
@@ -166,7 +167,8 @@ def label(state: State, seat: int, move: Move) -> str:
         d = move.get("die") - 1
         what = me["assign"][d]
         amount = CAST_AMOUNT[what]
-        return f"Fulfil {ACTION_NAMES[what]} on die {d + 1}: Location {me['dice'][d]} ({amount} stone(s))"
+        stones = counted(amount, "stone")
+        return f"Fulfil {ACTION_NAMES[what]} on die {d + 1}: Location {me['dice'][d]} ({stones})"
     if act == "portal":
         to = move.get("to")
         if to == portal_index(state) + 1:
@@ -174,7 +176,7 @@ def label(state: State, seat: int, move: Move) -> str:
         return f"Move all your Portal stones to {card(state['slots'][to - 1]['card']).name} (Location {to})"
     if act == "claim":
         n = state["realm"][seat]
-        return f"Claim the Ethereal Realm award for {n} stone(s): {REALM_AWARDS.get(n, '')}"
+        return f"Claim the Ethereal Realm award for {counted(n, 'stone')}: {REALM_AWARDS.get(n, '')}"
     if act == "keep":
         return "Leave your stones on the Ethereal Realm"
     return move.code()
@@ -210,7 +212,8 @@ def why_not(state: State, seat: int, move: Move) -> str:
             if me["assign"][d - 1] is not None and me["changes"] >= MAX_CHANGES:
                 return "You have changed your assignments too often this round; keep this one."
             return (
-                f"You hold only {ACTION_LIMITS[what]} {ACTION_NAMES[what]} card(s) and they are all assigned."
+                f"You hold only {counted(ACTION_LIMITS[what], ACTION_NAMES[what] + ' card')}"
+                " and they are all assigned."
             )
         if act == "confirm":
             return "Assign an Action Card to each of your four dice first."

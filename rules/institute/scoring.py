@@ -11,6 +11,7 @@ from rules.institute.state import (
     SEATS,
     State,
     card,
+    counted,
     other,
     player,
     say,
@@ -69,7 +70,8 @@ def claim_realm(state: State, seat: int, events: list[Event]) -> None:
         state,
         events,
         "realm",
-        f"{who(seat)} claims the Ethereal Realm award for {count} stone(s): {charms} Charm(s){extra}.",
+        f"{who(seat)} claims the Ethereal Realm award for {counted(count, 'stone')}:"
+        f" {counted(charms, 'Charm')}{extra}.",
     )
     if count == 4:
         if state["deck"]:

@@ -64,6 +64,11 @@ def who(seat: int) -> str:
     return COLOURS[seat].capitalize()
 
 
+def counted(n: int, word: str) -> str:
+    """Return a number with its noun in the right number: 1 stone, 3 stones, 2 Charms."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def player(state: State, seat: int) -> dict[str, Any]:
     """Return a seat's player record."""
     return state["players"][seat]

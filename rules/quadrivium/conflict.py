@@ -24,6 +24,8 @@ from rules.quadrivium.state import (
 )
 
 HARMS = ("none", *TRAITS)
+RESISTANCE = (1, 2, 3)
+"""Magic resistance the antagonist may give the opposition it plays (ours: up to 3)."""
 SIDE_NAMES = ("Protagonist", "Antagonist")
 
 
@@ -51,6 +53,7 @@ def open_conflict(s: State, ant: int, ev: Events) -> None:
         "winner": None,
         "refill": [False] * s["players"],
         "block": None,
+        "resistance": 0,
     }
     ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
                     pro=pro, ant=ant))
@@ -92,7 +95,11 @@ def frame_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a framing or winding-up decision."""
     c = s["conflict"]
     if decision == "type":
-        return [Move.of("type", trait=t) for t in TRAITS]
+        out = [Move.of("type", trait=t) for t in TRAITS]
+        if c["types"]:
+            # The antagonist may play an opponent with magic resistance (magic post).
+            out += [Move.of("type", trait=t, resistance=r) for t in TRAITS for r in RESISTANCE]
+        return out
     if decision == "conditions":
         return [Move.of("conditions", win_harm=w, lose_harm=lo) for w in HARMS for lo in HARMS]
     if decision == "answer":
@@ -116,8 +123,10 @@ def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     a = move.action
     if a == "type":
         c["types"].append(move.get("trait"))
-        ev.append(event(f"{mage_name(s, seat)} names the conflict type {move.get('trait').title()}.", "type",
-                        seat=seat, trait=move.get("trait")))
+        c["resistance"] = move.get("resistance") or 0
+        resists = f" The opposition resists magic ({c['resistance']})." if c["resistance"] else ""
+        ev.append(event(f"{mage_name(s, seat)} names the conflict type {move.get('trait').title()}.{resists}",
+                        "type", seat=seat, trait=move.get("trait"), resistance=c["resistance"]))
         if len(c["types"]) == 2:
             c["stage"] = "conditions"
     elif a == "conditions":
@@ -143,8 +152,8 @@ def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
         ev.append(event(f"{mage_name(s, seat)} accepts the conditions.", "tale", seat=seat))
     elif a == "tricks":
         c["target"] = move.get("n")
-        ev.append(event(f"{mage_name(s, seat)} sets the conflict at {move.get('n')} trick(s) to "
-                        f"win.", "tricks",
+        tricks = f"{move.get('n')} trick{'' if move.get('n') == 1 else 's'}"
+        ev.append(event(f"{mage_name(s, seat)} sets the conflict at {tricks} to win.", "tricks",
                         seat=seat, n=move.get("n")))
         from rules.quadrivium.trick import new_trick
 

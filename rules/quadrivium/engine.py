@@ -54,6 +54,8 @@ ACTIONS = frozenset(
 )
 
 
+AUTOMATIC = frozenset({"answer", "refill", "tiebreak", "duel_card", "block_war"})
+"""Decisions whose lone legal move the service may play by itself (all of it public knowledge)."""
 PASSIVE = ("yield", "allow", "pass", "done", "refill", "rest", "stand", "settle", "take_offer", "accept",
            "reveal")
 """What an absent player's seat chooses, most passive first."""
@@ -285,6 +287,12 @@ class QuadriviumRules(Rules):
     def label(self, state: State, seat: int, move: Move) -> str:
         """Return a readable sentence for a move."""
         return label_of(state, seat, move)
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        """Whether a lone move may be played for the seat: accepting after the last revision, a refill
+        or a tie-break or duel with an empty hand, taking an offer one cannot raise. Never a move that
+        names a card (its label would show the card)."""
+        return prompt.decision in AUTOMATIC and move.get("card") is None
 
     def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
         """Return the move that lets a reaction go by: allow an intent or a Claim, pass on Aid."""

@@ -30,6 +30,9 @@ def label_of(s: State, seat: int, move: Move) -> str:
     a, g = move.action, move.get
     if a in ("traits", "magic") and g("power") is None:
         head = "Traits" if a == "traits" else "Magic"
+        if all(g(t) is None for t in TRAITS):
+            # A move whose numbers are still to be typed names what to set, never "None".
+            return f"{head}: set " + ", ".join(t.title() for t in TRAITS)
         return f"{head}: " + ", ".join(f"{t.title()} {g(t)}" for t in TRAITS)
     simple = {
         "covenant": "Name the covenant", "mage": "Name your mage", "intent": "Declare an intent",
@@ -51,7 +54,8 @@ def label_of(s: State, seat: int, move: Move) -> str:
     if a == "tiebreak":
         return f"Show {card}" if card else "Show no card"
     if a == "type":
-        return f"Conflict type: {g('trait').title()}"
+        resists = f" (the opposition resists magic {g('resistance')})" if g("resistance") else ""
+        return f"Conflict type: {g('trait').title()}{resists}"
     if a == "conditions":
         return f"Conditions (win Harm: {g('win_harm')}, lose Harm: {g('lose_harm')})"
     if a == "revise":

@@ -74,7 +74,9 @@ def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
             s["hands"][seat].remove(card)
         mine = draw(s, max(0, r) - (1 if card is not None and r >= 1 else 0))
         sub["mine"] = mine + ([card] if card is not None else [])
-        sub["theirs"] = draw(s, sub["power"] + max(0, -r))
+        # The opposition's magic resistance adds cards against the protagonist's magic only.
+        resist = c["resistance"] if sub["who"] == 0 else 0
+        sub["theirs"] = draw(s, sub["power"] + max(0, -r) + resist)
         ev.append(event(f"Contest: {name} has {_cards(sub['mine'])} against "
                         f"{_cards(sub['theirs'])}.", "magic",
                         seat=seat, mine=list(sub["mine"]), theirs=list(sub["theirs"])))

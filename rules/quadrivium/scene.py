@@ -113,7 +113,8 @@ def create_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     if a == "mage":
         me["name"] = text_of(s, move, "name", "mage")
         me["desc"] = move.get("desc") or ""
-        line = f"{me['name']} joins the covenant" + (f": {me['desc']}." if me["desc"] else ".")
+        desc = me["desc"].rstrip(".")
+        line = f"{me['name']} joins the covenant" + (f": {desc}." if desc else ".")
         ev.append(event(line, "tale", seat=seat))
         me["made"] = "traits"
     elif a == "traits":

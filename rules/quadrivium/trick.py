@@ -641,7 +641,7 @@ def _after_spoils(s: State, ev: Events) -> None:
     i = t["winner"]
     if c["wins"][i] >= c["target"]:
         _clear_trick(s)
-        end_conflict(s, i, f"{c['target']} trick(s) won", ev)
+        end_conflict(s, i, f"{c['target']} trick{'' if c['target'] == 1 else 's'} won", ev)
     else:
         new_trick(s, ev)
 

@@ -45,7 +45,7 @@ def _conflict_view(s: State) -> dict[str, Any] | None:
     if not c:
         return None
     keep = ("sides", "intent", "stage", "types", "cond", "answerer", "revisions", "target", "wins", "tricks",
-            "aiders", "winner", "refill", "block")
+            "aiders", "winner", "refill", "block", "resistance")
     out = {k: copy.deepcopy(c[k]) for k in keep}
     out["pile"] = len(c["pile"])
     out["trick"] = _trick_view(s)

@@ -1,0 +1,64 @@
+"""Boards and events name people: "alice (Red)", "bob (P2)"; a private note says "you"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from rules import registry
+from service import TableService
+from service.tables import name_seats
+from store import Store
+
+ALICE, BOB, CAROL = 101, 102, 103
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
+    store = await Store.open(str(tmp_path / "tables.db"))
+    yield TableService(store, seed_source=lambda: 777)
+    await store.close()
+
+
+async def _started(svc: TableService, kind: str, players: int) -> int:
+    table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    for user, name in [(BOB, "bob"), (CAROL, "carol")][: players - 1]:
+        await svc.join(table.id, user, name)
+    return table.id
+
+
+def test_seat_tags_get_the_players_name_once() -> None:
+    named = name_seats(registry.get("institute"), {0: "alice (Red)", 1: "bob (Blue)"})
+    said = named("Red takes 9 Power Stones; Blue passes.")
+    assert said == "alice (Red) takes 9 Power Stones; bob (Blue) passes."
+    assert named("alice (Red) waits") == "alice (Red) waits"  # already named: left alone
+    assert named("Redcap and Bluebell") == "Redcap and Bluebell"  # whole words only
+    argent = name_seats(registry.get("argent"), {0: "alice (P1)", 1: "bob (P2)"})
+    assert argent("P1 pays P2 1 Mana; P12 is no seat.") == "alice (P1) pays bob (P2) 1 Mana; P12 is no seat."
+
+
+async def test_institute_board_names_players_by_name_and_colour(svc: TableService) -> None:
+    table_id = await _started(svc, "institute", 2)
+    opening = await svc.start(table_id, ALICE)
+    assert opening.board is not None
+    waiting = next(line for line in opening.board.text.splitlines() if line.startswith("Waiting on"))
+    assert re.fullmatch(r"Waiting on (alice|bob) \(Red\): assign.*; (alice|bob) \(Blue\): assign.*", waiting)
+    headers = {note.text.splitlines()[0].rsplit(": ", 1)[1] for note in opening.private}
+    assert headers == {"you are Red.", "you are Blue."}
+
+
+async def test_argent_events_name_the_player_beside_the_seat_number(svc: TableService) -> None:
+    table_id = await _started(svc, "argent", 3)
+    await svc.start(table_id, ALICE)
+    public = await svc.public_view(table_id)
+    seat = public.prompts[0].seat
+    choice = (await svc.choices(table_id, public.users[seat]))[0]
+    reply = await svc.act(table_id, public.users[seat], choice.value)
+    assert reply.board is not None
+    mover = f"{public.names[seat]} (P{seat + 1})"
+    assert any(line.startswith(mover + " ") for line in reply.board.text.splitlines()), reply.board.text
+    assert not re.search(r"(?<![(\w])P\d(?![)\w])", reply.board.text.split("Seats:")[0])
+    assert mover in "\n".join(await svc.log_lines(table_id))
