@@ -232,3 +232,18 @@ async def test_the_replay_of_an_institute_game_has_a_frame_per_turn_under_8_mb(h
     assert data is not None and len(data) < 8 * 1024 * 1024
     assert Image.open(io.BytesIO(data)).n_frames == turns + 1
 
+
+
+async def test_the_store_check_replays_a_log_with_an_undo_and_a_clock_option(h: Harness) -> None:
+    from store.check import check_table
+
+    assert h.svc is not None and h.store is not None
+    table, lowest, _ = await to_the_draw(h)
+    await play(h, table, lowest, "Pass")
+    await h.svc.undo(table, lowest)
+    assert (await h.svc.table(table)).options.get("clock") is None
+    fast = await h.table(options="clock=fast")
+    await play(h, fast, ALICE)
+    for table_id in (table, fast):
+        finding = await check_table(h.store, table_id)
+        assert finding.verdict == "sound", finding.line()
