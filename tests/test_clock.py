@@ -387,3 +387,17 @@ async def test_the_bots_package_stands_in_when_no_game_bot_is_registered(h: Harn
     clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
     assert clock.absent == "bot" and clock.played_for >= 1
     assert await h.svc.replay(table)
+
+
+async def test_ping_preferences_drop_pings_from_boards(h: Harness) -> None:
+    assert h.svc is not None
+    await h.svc.time.set_pings(BOB, pings="reminders")
+    await h.svc.time.set_pings(CAROL, pings="nothing")
+    record = await h.svc.open_table("toy", "", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    await h.svc.join(record.id, BOB, "bob")
+    await h.svc.join(record.id, CAROL, "carol")
+    reply = await h.svc.start(record.id, ALICE)
+    assert reply.board is not None and reply.board.ping == (ALICE,), "bob and carol asked for no pings"
+    await h.svc.time.set_pings(BOB, pings="every")
+    status = await h.svc.status(record.id)
+    assert status.ping == ()  # a status board never pings
