@@ -82,6 +82,8 @@ class Sim:
     agenda: list[tuple[float, int, str, int, int, str]] = field(default_factory=list)
     planned: set[tuple[int, int]] = field(default_factory=set)
     delivered: Counter[str] = field(default_factory=Counter)
+    waited: Counter[tuple[int, str]] = field(default_factory=Counter)
+    """How often the players voted "wait" for each absent seat."""
     reminders: int = 0
     restarts: int = 0
     moves: int = 0
@@ -247,7 +249,12 @@ class Sim:
         assert self.svc is not None
         if not self.players[user_id].attentive(self.clock.now()):
             return
-        choice = self.rand.choices(["skip", "bot", "wait"], [5, 1, 4])[0]
+        # A player gives an absent seat one more day now and then, but not forever.
+        asked = self.waited[(table_id, topic)]
+        weights = [5, 1, 4] if asked == 0 else [5, 1, 0]
+        choice = self.rand.choices(["skip", "bot", "wait"], weights)[0]
+        if choice == "wait":
+            self.waited[(table_id, topic)] += 1
         try:
             await self.svc.vote(table_id, user_id, topic, choice)
             self.votes += 1
@@ -323,8 +330,8 @@ class Sim:
 async def simulate(tables: int, days: int, seed: int, shard: int = 0, shards: int = 1) -> dict[str, Any]:
     """Run one shard of the simulation on a temporary database (in /dev/shm when there)."""
     saved = render.board, render.private
-    render.board = lambda kind, view: None  # type: ignore[assignment]
-    render.private = lambda kind, view: None  # type: ignore[assignment]
+    render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
+    render.private = lambda *args, **kwargs: None  # type: ignore[assignment]
     shm = Path("/dev/shm")
     try:
         with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as folder:

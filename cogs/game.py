@@ -319,13 +319,12 @@ class GameCog(commands.Cog):
                 where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
                 what = w.decision.rstrip(".") or "your decision"
                 jump = f" · [jump there]({w.link})" if w.link else ""
+                time_left = ""
                 if w.out_of_time:
-                    time_left = "out of time: play now or `/game rejoin`"
+                    time_left = "; you are out of time: play now or `/game rejoin`"
                 elif w.deadline is not None:
-                    time_left = f"time runs out <t:{int(w.deadline)}:R>"
-                else:
-                    time_left = f"waiting since <t:{int(w.since)}:R>"
-                lines.append(f"{where}: {what} ({time_left}){jump}")
+                    time_left = f"; your time runs out <t:{int(w.deadline)}:R>"
+                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>{time_left}){jump}")
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)

@@ -215,3 +215,11 @@ async def test_log_pages_and_history_files(world: World) -> None:
     history = await world.alice.slash(thread, "game history")
     names = [a.filename for a in history.response.attachments]  # type: ignore[union-attr]
     assert names == ["table-1-log.txt", "table-1-log.json"]
+
+
+async def test_mine_shows_the_time_left(world: World) -> None:
+    thread = await started(world, options="clock=relaxed")
+    mine = await world.bob.slash(world.channel, "game mine")
+    line = mine.response.content  # type: ignore[union-attr]
+    assert line.startswith(f"<#{thread.id}>: Choose a sigil in secret (waiting since <t:")
+    assert f"your time runs out <t:{int(START + 7 * DAY)}:R>" in line
