@@ -448,15 +448,24 @@ def _bot_move(
     return None
 
 
-def _gif(frames: list[bytes]) -> bytes:
-    """Join PNG frames into one animated GIF under Discord's upload limit."""
-    from PIL import Image
+def _gif(frames: list[bytes]) -> bytes | None:
+    """Join PNG frames into one animated GIF under Discord's upload limit (None: no image frames)."""
+    from PIL import Image, UnidentifiedImageError
 
     width = REPLAY_WIDTH
+    pictures = []
+    for data in frames:
+        try:
+            image = Image.open(io.BytesIO(data)).convert("RGB")
+        except UnidentifiedImageError:
+            continue  # not a picture (a test's stand-in drawing): no frame
+        # Shrunk at once: a long game's full-size frames would not fit in memory together.
+        pictures.append(image.resize((width, max(1, round(image.height * width / image.width)))))
+    if not pictures:
+        return None
     while True:
         images = []
-        for data in frames:
-            image = Image.open(io.BytesIO(data)).convert("RGB")
+        for image in pictures:
             height = max(1, round(image.height * width / image.width))
             images.append(image.resize((width, height)).quantize(colors=128))
         out = io.BytesIO()
