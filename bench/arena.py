@@ -50,6 +50,8 @@ class ArenaReport:
     game: str
     players: int
     seats: list[str]
+    cooperative: bool = False
+    """The table plays against the game itself: a win is every seat's, there are no draws."""
     games: list[ArenaGame] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
     """Seconds per decision by level (decisions with more than one legal move)."""
@@ -104,6 +106,7 @@ def arena(
     *,
     budget: float | None = None,
     horizon: int | None = None,
+    iterations: int | None = None,
     options: dict[str, str] | None = None,
     progress: Callable[[int, ArenaGame], None] | None = None,
 ) -> ArenaReport:
@@ -111,8 +114,10 @@ def arena(
     if len(seats) != players:
         raise ValueError(f"Name one level per seat: {players} seats, {len(seats)} levels given.")
     rules.check_players(players)
-    bots = {level: make_bot(level, budget=budget, horizon=horizon) for level in set(seats)}
-    report = ArenaReport(rules.kind, players, list(seats))
+    bots = {
+        level: make_bot(level, budget=budget, horizon=horizon, iterations=iterations) for level in set(seats)
+    }
+    report = ArenaReport(rules.kind, players, list(seats), rules.cooperative)
     for g in range(games):
         levels = [seats[(i + g) % players] for i in range(players)]
         game = play_game(rules, levels, seed + g, bots, report.times, options)
@@ -172,7 +177,8 @@ def summary(report: ArenaReport) -> dict[str, Any]:
         "seats": report.seats,
         "win_rate": {level: round(_interval(v)[0], 4) for level, v in shares.items()},
         "win_ci95": {level: [round(x, 4) for x in _interval(v)[1:]] for level, v in shares.items()},
-        "draws": sum(1 for g in finished if len(g.shares) != 1),
+        # A game nobody won outright: shared or no winner (a cooperative table wins or loses whole).
+        "draws": 0 if report.cooperative else sum(1 for g in finished if len(g.shares) != 1),
         "decision_ms": {
             level: round(statistics.median(t) * 1000, 2) for level, t in sorted(report.times.items())
         },

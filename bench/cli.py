@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     fight.add_argument("--seed", type=int, default=1)
     fight.add_argument("--seats", required=True, help="one level per seat, e.g. strong,basic,random")
     fight.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
+    fight.add_argument(
+        "--iterations", type=int, help="strong searches this many rounds instead of a time budget"
+    )
     fight.add_argument("--horizon", type=int, help="strong's playout length in moves (default: per game)")
     fight.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     fight.add_argument("--cards", action="store_true", help="also print each card holder's win rate")
@@ -103,14 +106,21 @@ def run_chatter(args: argparse.Namespace) -> int:
     return 0 if summary["errors"] == 0 else 1
 def run_arena(args: argparse.Namespace) -> int:
     """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
-    from bench.arena import arena, format_report, summary
+    from bench.arena import ArenaGame, arena, format_report, summary
 
     rules = games.find(args.game)
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
 
-    def progress(g: int, game: object) -> None:
+    won: dict[str, float] = {}
+
+    def progress(g: int, game: ArenaGame) -> None:
+        # A running tally, so a long run that is stopped early still says how it stood.
+        for seat, share in game.shares.items():
+            won[game.levels[seat]] = won.get(game.levels[seat], 0.0) + share
         if not args.quiet:
-            print(f"game {g + 1}/{args.games} done", file=sys.stderr, flush=True)
+            tally = ", ".join(f"{level} {share:g}" for level, share in sorted(won.items()))
+            line = f"game {g + 1}/{args.games} done; wins so far: {tally or 'none'}"
+            print(line, file=sys.stderr, flush=True)
 
     try:
         report = arena(
@@ -121,6 +131,7 @@ def run_arena(args: argparse.Namespace) -> int:
             seats,
             budget=args.budget,
             horizon=args.horizon,
+            iterations=args.iterations,
             options=_options(args.option),
             progress=progress,
         )

@@ -124,11 +124,14 @@ def playbook(kind: str) -> Playbook:
 
 
 def outcome_share(rules: Rules, state: State, seat: Seat) -> float:
-    """Return a finished game's worth to a seat: 1 for a win, 1/k for a win shared by k, else 0."""
+    """Return a finished game's worth to a seat: 1 for a win, 1/k for a win shared by k, else 0.
+
+    In a cooperative game the table wins or loses together: a win is worth 1 to every seat.
+    """
     result = rules.result(state)
     if result is None or seat not in result.winners:
         return 0.0
-    return 1.0 / len(result.winners)
+    return 1.0 if rules.cooperative else 1.0 / len(result.winners)
 
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:

@@ -21,6 +21,8 @@ BASIC_MOVE_CAP = 48
 """The generic basic bot looks one ply ahead at no more moves than this (it must stay under 50 ms)."""
 STRONG_CANDIDATES = 6
 """The search weighs at most this many root moves; the basic bot's choice is always among them."""
+CONFIDENCE = 1.5
+"""Standard errors by which a searched move must beat the basic move before the search plays it."""
 STRONG_BUDGET = 1.0
 """Default thinking time per decision, in seconds."""
 
@@ -91,7 +93,7 @@ def rollout(
     policy = book.rollout or random_policy
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if deadline is not None and plies % 16 == 15 and time.perf_counter() > deadline:
+        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -109,7 +111,7 @@ class StrongBot(Bot):
     Each round of the search draws one state consistent with the seat's view and one seed for the
     playouts, then plays every candidate from that same state with that same seed (common random
     numbers): the candidates are compared on equal luck, so few rounds already tell them apart.
-    Ties go to the basic bot's move, which is the first candidate.
+    The basic bot's move (the first candidate) stands unless another beats it clearly (``settle``).
     """
 
     level = "strong"
@@ -135,13 +137,12 @@ class StrongBot(Bot):
         if len(seating.legal) == 1:
             return seating.legal[0]
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
-        deadline = start + self.budget * 0.85
+        deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
         horizon = self.horizon if self.horizon is not None else playbook(rules.kind).horizon
         moves = self.candidates(seating, rand)
-        totals = [0.0] * len(moves)
-        rounds = 0
-        while self.iterations is None or rounds < self.iterations:
+        history: list[list[float]] = []
+        while self.iterations is None or len(history) < self.iterations:
             if self.iterations is None and time.perf_counter() >= deadline:
                 break
             sample = seating.sample(rand)
@@ -152,14 +153,34 @@ class StrongBot(Bot):
                 rules.resolve(state, seat, move)
                 stop = None if self.iterations is not None else deadline
                 values.append(rollout(rules, state, seat, random.Random(luck), horizon, stop))
-                if stop is not None and time.perf_counter() > stop + self.budget * 0.1:
+                if stop is not None and time.perf_counter() > stop:
                     break
             if len(values) < len(moves):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            rounds += 1
-        best = max(range(len(moves)), key=lambda i: (round(totals[i], 9), -i))
-        return moves[best]
+            history.append(values)
+        return moves[settle(history)]
+
+
+def settle(history: list[list[float]]) -> int:
+    """Return the index of the candidate to play, given each round's values (index 0: basic's move).
+
+    The best average wins only when it beats the basic move clearly: the rounds share their luck,
+    so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
+    errors above zero. Otherwise the search keeps the basic move, so noise never makes it worse.
+    """
+    if not history:
+        return 0
+    count = len(history[0])
+    means = [sum(r[i] for r in history) / len(history) for i in range(count)]
+    best = max(range(count), key=lambda i: (round(means[i], 9), -i))
+    if best == 0 or len(history) < 2:
+        return 0 if len(history) < 2 else best
+    diffs = [r[best] - r[0] for r in history]
+    mean = sum(diffs) / len(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    if spread == 0:
+        return best if mean > 0 else 0
+    return best if mean / (spread / math.sqrt(len(diffs))) >= CONFIDENCE else 0
 
 
 def make_bot(

@@ -400,12 +400,19 @@ def _what_got(data: dict[str, Any]) -> str:
     return ""
 
 
-def round_summary(events: Sequence[Event]) -> str | None:
+def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) -> str | None:
     """Return what each room gave whom in the last resolution, from the events' data.
 
     Reads ``Event.data`` only (``what``: resolution, claim, consolation, gain, pay, card, learn,
-    mark; ``seat``, ``room``), never the events' sentences.
+    mark; ``seat``, ``room``), never the events' sentences. ``names`` (seat -> player) names each
+    seat beside its tag, "bob (P2)", as the board does.
     """
+    names = names or {}
+
+    def who(seat: int) -> str:
+        tag = drawing.seat_tag(seat)
+        return f"{names[seat]} ({tag})" if seat in names else tag
+
     start = max((i for i, e in enumerate(events) if e.data.get("what") == "resolution"), default=None)
     if start is None:
         return None
@@ -418,10 +425,10 @@ def round_summary(events: Sequence[Event]) -> str | None:
             break
         seat = data.get("seat")
         if what == "consolation":
-            rooms.setdefault(str(data["room"]), []).append([drawing.seat_tag(int(seat)), "1 IP"])
+            rooms.setdefault(str(data["room"]), []).append([who(int(seat)), "1 IP"])
             current = None
         elif what == "claim":
-            rooms.setdefault(str(data["room"]), []).append([drawing.seat_tag(int(seat))])
+            rooms.setdefault(str(data["room"]), []).append([who(int(seat))])
             current = (str(data["room"]), int(seat))
         elif current is not None and seat == current[1] and (got := _what_got(data)):
             rooms[current[0]][-1].append(got)
@@ -506,7 +513,7 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     if not (any(n > 1 for n in began) or finished):
         return None
     svc = kit.service_of(client)
-    summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES))
+    summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
     if not summary:
         return None
     if began and not finished:

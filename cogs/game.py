@@ -23,13 +23,15 @@ from cogs.kit import (
     guarded,
     kind_here,
     play,
+    remember_board,
+    run_bots,
     service_of,
     show_private,
     table_here,
     take_back,
 )
 from cogs.tablelife import log_message
-from service import TableError
+from service import BOT_LEVELS, LOBBY_HINT, TableError
 from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
@@ -75,6 +77,9 @@ def _short(description: str) -> str:
     return first if len(first) <= 80 else first[:79] + "…"
 
 
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
+
+
 PAGE_ROOM = CONTENT_LIMIT - 200
 """A page's lines leave room for the line that says where the rest is."""
 
@@ -118,6 +123,12 @@ class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a start or a restart, let the bots move wherever a game waits on one."""
+        for table_id in await service_of(self.bot).tables_waiting_on_bots():
+            await run_bots(self.bot, table_id)
+
     # ------------------------------------------------------------------ autocomplete
 
     async def kind_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
@@ -157,9 +168,22 @@ class GameCog(commands.Cog):
     # ------------------------------------------------------------------ the lobby
 
     @game.command(name="new")
-    @app_commands.describe(kind="The game to play", options="Table options as name=value, space separated")
+    @app_commands.describe(
+        kind="The game to play",
+        options="Table options as name=value, space separated",
+        bots="Seats to fill with bots at once",
+        level="How well those bots play (default basic)",
+    )
     @app_commands.autocomplete(kind=kind_choices, options=option_choices)
-    async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None) -> None:
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: str | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: str | None = None,
+    ) -> None:
         """Open a table for a game in a new thread."""
 
         async def work() -> None:
@@ -176,6 +200,12 @@ class GameCog(commands.Cog):
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
             )
+            if bots:
+                try:
+                    await svc.add_bots(table.id, interaction.user.id, level, bots)
+                except TableError:
+                    await svc.abandon(table.id, interaction.user.id)
+                    raise
             try:
                 thread = await channel.create_thread(
                     name=svc.thread_name(table),
@@ -188,11 +218,12 @@ class GameCog(commands.Cog):
             await svc.attach_thread(table.id, thread.id)
             table = await svc.table(table.id)
             lobby = await svc.status(table.id)
-            await thread.send(
-                f"{interaction.user.mention} opened this table. {lobby.text}\n"
-                "Join with `/game join` here; the host starts with `/game start`.",
+            opened = await thread.send(
+                f"{interaction.user.mention} opened this table. {lobby.text}\n{LOBBY_HINT}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+            # Seats taken and freed edit this message in place (the lobby's living board).
+            remember_board(self.bot, table.id, opened.id)
             await greet(self.bot, table, interaction.user.id, thread)
             await answer(interaction, f"Your table is open: {thread.mention}")
 
@@ -215,6 +246,69 @@ class GameCog(commands.Cog):
             if not reached:
                 said.append("I could not DM you: use /game hand here once the game starts.")
             await answer(interaction, " ".join(said))
+
+        await guarded(interaction, work)
+
+    @game.command(name="addbot")
+    @app_commands.describe(level="How well the bot plays (default basic)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        """Seat a bot at this thread's table (host only, in the lobby)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            reply = await service_of(self.bot).add_bots(table.id, interaction.user.id, level)
+            await deliver(self.bot, reply)
+            await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @game.command(name="practice")
+    @app_commands.describe(
+        kind="The game to practise",
+        level="How well the bots play (default basic)",
+        players="Seats in all, yours included (default: the fewest the game allows, at least 2)",
+        options="Table options as name=value, space separated",
+    )
+    @app_commands.autocomplete(kind=kind_choices, options=option_choices)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def practice(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        level: str | None = None,
+        players: app_commands.Range[int, 1, 6] | None = None,
+        options: str | None = None,
+    ) -> None:
+        """Open a table for you against bots and start it at once."""
+
+        async def work() -> None:
+            channel = interaction.channel
+            if not isinstance(channel, discord.TextChannel):
+                raise TableError("Open a table from a text channel: it gets its own thread.")
+            svc = service_of(self.bot)
+            table = await svc.practice(
+                kind,
+                options,
+                guild_id=interaction.guild_id,
+                channel_id=channel.id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                level=level,
+                players=players,
+            )
+            try:
+                thread = await channel.create_thread(
+                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
+                )
+            except discord.HTTPException:
+                await svc.abandon(table.id, interaction.user.id)
+                raise TableError("I could not create a thread here: I need Create Public Threads.") from None
+            await svc.attach_thread(table.id, thread.id)
+            await greet(self.bot, await svc.table(table.id), interaction.user.id, thread)
+            reply = await svc.start(table.id, interaction.user.id)
+            await answer(interaction, f"Your practice table is open: {thread.mention}")
+            await deliver(self.bot, reply)
 
         await guarded(interaction, work)
 
@@ -278,7 +372,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="log")
     async def log_(self, interaction: discord.Interaction) -> None:
-        """Show the recent public events of this table."""
+        """The public log, paged."""
 
         async def work() -> None:
             table = await table_here(interaction)
@@ -333,7 +427,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="undo")
     async def undo(self, interaction: discord.Interaction) -> None:
-        """Take back your last move (the others vote when it revealed something or they moved since)."""
+        """Undo your move."""
         try:
             table = await table_here(interaction)
         except TableError as exc:
@@ -343,7 +437,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="rejoin")
     async def rejoin(self, interaction: discord.Interaction) -> None:
-        """Take your seat back after running out of time."""
+        """Reclaim your seat."""
 
         async def work() -> None:
             table = await table_here(interaction)
@@ -354,7 +448,7 @@ class GameCog(commands.Cog):
     @game.command(name="watch")
     @app_commands.describe(table="A table's number, to follow it from anywhere")
     async def watch(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Follow a table as a spectator: its public boards arrive by DM."""
+        """Spectate by DM."""
 
         async def work() -> None:
             table_id = table if table is not None else (await table_here(interaction)).id
@@ -365,7 +459,7 @@ class GameCog(commands.Cog):
     @game.command(name="unwatch")
     @app_commands.describe(table="The table's number (default: this thread's)")
     async def unwatch(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Stop following a table."""
+        """Stop spectating."""
 
         async def work() -> None:
             table_id = table if table is not None else (await table_here(interaction)).id
@@ -375,7 +469,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="history")
     async def history(self, interaction: discord.Interaction) -> None:
-        """Get this table's whole public log as a text file and as JSON."""
+        """Log as files."""
 
         async def work() -> None:
             table = await table_here(interaction)
@@ -391,7 +485,7 @@ class GameCog(commands.Cog):
     @game.command(name="stats")
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        """Show games played and won per game, the median time to move and the open tables."""
+        """Your record."""
 
         async def work() -> None:
             who = user or interaction.user

@@ -330,6 +330,10 @@ class _Deliveries:
     """The id of the last board message posted with buttons in each table's thread."""
     closed: set[int] = field(default_factory=set)
     """Tables whose thread was already closed (a second close would repeat the closing line)."""
+    bots_running: set[int] = field(default_factory=set)
+    """Tables whose bots are playing now (one runner per table)."""
+    bots_again: set[int] = field(default_factory=set)
+    """Tables that got a move while their runner was busy: it looks once more before it stops."""
     edits: dict[int, tuple[int, Board]] = field(default_factory=dict)
     """The newest board waiting to be drawn over each table's living board (message id, board)."""
     edited: dict[int, float] = field(default_factory=dict)
@@ -409,6 +413,14 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     return posted
 
 
+def remember_board(client: discord.Client, table_id: int, message_id: int) -> None:
+    """Make a message the table's living board (the lobby's opening message, for one)."""
+    memory = _deliveries(client)
+    memory.boards[table_id] = message_id
+    memory.shown[table_id] = ()
+    memory.headings[table_id] = ""
+
+
 async def _before_board(client: discord.Client, reply: Reply) -> str | None:
     """Run the kind's before-board hook; return the heading it gives the board, if any."""
     hook = _BEFORE_BOARD.get(reply.table.kind)
@@ -432,7 +444,7 @@ async def _show_board(
         log.info("table %s: board v%s skipped, v%s already shown", board.table_id, board.version, newest)
         return True
     living = memory.boards.get(board.table_id)
-    if not board.fresh and board.in_play and living is not None and isinstance(thread, discord.Thread):
+    if not board.fresh and not board.finished and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
     message = await board_send_args(client, board)
@@ -486,7 +498,7 @@ def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
     if not earlier:
         return replace(board, events=events)
     # The service's text starts with this step's events: the earlier ones go above them.
-    text = "\n".join([*(e.text for e in earlier), board.text])
+    text = "\n".join([*(board.named(e.text) for e in earlier), board.text])
     return replace(board, events=events, text=text)
 
 
@@ -552,7 +564,7 @@ async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: 
 
 
 async def after_delivery(client: discord.Client, reply: Reply) -> None:
-    """Run the kind's after-delivery hook, then close the thread of a table that just ended."""
+    """Run the kind's after-delivery hook and the bots' turns, then close the thread of a table that ended."""
     hook = _AFTER_DELIVER.get(reply.table.kind)
     if hook is not None:
         try:
@@ -566,6 +578,39 @@ async def after_delivery(client: discord.Client, reply: Reply) -> None:
             except Exception as exc:
                 _log_failure(reply.table.id, "a game-end hook", exc)
         await close_thread(client, reply.table)
+        return
+    await run_bots(client, reply.table.id)
+
+
+async def run_bots(client: discord.Client, table_id: int) -> None:
+    """Play the bots' moves while the game waits on a bot, each posted like anyone's move.
+
+    One runner per table: a delivery that lands while it runs only asks it to look once more, so
+    a chain of bot moves never nests and no bot turn is missed.
+    """
+    memory = _deliveries(client)
+    if table_id in memory.bots_running:
+        memory.bots_again.add(table_id)
+        return
+    memory.bots_running.add(table_id)
+    svc = service_of(client)
+    try:
+        while True:
+            memory.bots_again.discard(table_id)
+            try:
+                reply = await svc.next_bot_move(table_id)
+            except TableError as exc:
+                log.info("table %s: a bot could not move (%s)", table_id, type(exc).__name__)
+                reply = None
+            if reply is None:
+                if table_id in memory.bots_again:
+                    continue
+                return
+            async with delivery_turn(client, table_id):
+                await post(client, reply)
+            await after_delivery(client, reply)
+    finally:
+        memory.bots_running.discard(table_id)
 
 
 async def close_thread(client: discord.Client, table: TableRecord) -> None:

@@ -179,7 +179,7 @@ async def log_message(client: discord.Client, table_id: int, page: int) -> tuple
 class MeCog(commands.Cog):
     """/me: a player's own settings (pings, quiet hours)."""
 
-    me = app_commands.Group(name="me", description="Your own settings")
+    me = app_commands.Group(name="me", description="Your settings")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

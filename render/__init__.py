@@ -91,7 +91,7 @@ def drawings(kind: str) -> tuple[Drawing | None, Drawing | None]:
     return _BOARDS.get(kind), _PRIVATE.get(kind)
 
 
-_BUILTIN = ("institute", "argent", "quadrivium")
+_BUILTIN = ("institute", "argent", "quadrivium", "academy")
 
 
 def _load_builtin() -> None:

@@ -1,5 +1,6 @@
 """The table service: lobby, seats, turn flow, locking and notifications (no Discord here)."""
 
+from service.bots import BOT_LEVELS
 from service.notify import MILESTONE
 from service.replies import (
     Board,
@@ -15,6 +16,7 @@ from service.replies import (
 )
 from service.tables import (
     AUTO_PREF,
+    LOBBY_HINT,
     REACTIONS_PREF,
     Offer,
     TableService,
@@ -28,6 +30,8 @@ from store import TableRecord
 
 __all__ = [
     "AUTO_PREF",
+    "BOT_LEVELS",
+    "LOBBY_HINT",
     "MILESTONE",
     "REACTIONS_PREF",
     "Board",

@@ -23,6 +23,7 @@ from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
 from service import guide, notify, reading
 from service.asyncplay import AsyncPlay, BotMove, Outlet
+from service.bots import BotSeats
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
     Board,
@@ -60,6 +61,7 @@ VALUE_LIMIT = 100
 THREAD_NAME_LIMIT = 100
 PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
+LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
 AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"
@@ -171,7 +173,7 @@ class _Outcome:
     waiting: list[int]
 
 
-class TableService(AsyncPlay):
+class TableService(BotSeats, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -360,8 +362,10 @@ class TableService(AsyncPlay):
             await self._store_call(self.store.add_seat(table_id, user_id, name, None))
             seats = await self.store.seats(table_id)
         log.info("table %s: a player joined (%d seated)", table_id, len(seats))
-        text = f"{name} takes a seat. {self._lobby_line(rules, seats)}"
-        return Reply(table, f"You joined {self.thread_name(table)}.", Board(table.id, table.version, text))
+        text = f"{name} takes a seat. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
+        # The lobby message is a living board too: each seat taken edits it (no post, no ping).
+        board = Board(table.id, table.version, text, fresh=False)
+        return Reply(table, f"You joined {self.thread_name(table)}.", board)
 
     async def leave(self, table_id: int, user_id: int) -> Reply:
         """Free a user's seat in the lobby; in a game, leave it as the game's rules allow."""
@@ -380,8 +384,8 @@ class TableService(AsyncPlay):
             seats = await self.store.seats(table_id)
         log.info("table %s: a player left (%d seated)", table_id, len(seats))
         rules = self.rules_for(table.kind)
-        text = f"{mine.name} leaves. {self._lobby_line(rules, seats)}"
-        return Reply(table, "You left the table.", Board(table.id, table.version, text))
+        text = f"{mine.name} leaves. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
+        return Reply(table, "You left the table.", Board(table.id, table.version, text, fresh=False))
 
     async def _resign(self, table_id: int, user_id: int) -> Reply:
         """Leave a game in progress: the resign move, logged and replayed like any other."""
@@ -409,6 +413,7 @@ class TableService(AsyncPlay):
                 rules.check_players(len(seats))
             except RulesError as exc:
                 raise TableError(exc.sentence) from None
+            self._need_a_person(seats)
             seed = self._seed_source()
             order = seat_order(seed, [s.user_id for s in seats])
 
@@ -455,6 +460,7 @@ class TableService(AsyncPlay):
                 seat = loaded.seat_of(user_id)
                 if seat is None:
                     raise TableError("You have no seat at this table.")
+                self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
                 version = loaded.record.version
                 if expected_version is not None and expected_version != version:
                     raise StaleOffer(MOVED_ON)
@@ -835,10 +841,10 @@ class TableService(AsyncPlay):
             if table.status in ("finished", "abandoned"):
                 raise TableError("This table is already closed.")
             seats = await self.store.seats(table_id)
-            seated = {s.user_id for s in seats}
+            seated = {s.user_id for s in seats if s.bot is None}  # bots never vote
             if table.status == "active":
                 # A player who left the game (resigned) is never needed, nor counted.
-                seated = set(await self.time.active_players(table_id))
+                seated &= set(await self.time.active_players(table_id))
             if user_id == table.host_id or manage_server:
                 await self.store.set_status(table_id, "abandoned")
                 return self._abandoned(table, "The table was closed.")
@@ -1010,7 +1016,7 @@ class TableService(AsyncPlay):
             text="\n".join(lines),
             image=image,
             view_text=None if image else rules.view_text(public),
-            ping=tuple(table.seats[n].user_id for n in sorted(pinged)),
+            ping=_people(table, pinged),
             finished=over or closed,
             in_play=not (over or closed),
             kind=rules.kind,
@@ -1029,6 +1035,8 @@ class TableService(AsyncPlay):
         notes: list[PrivateNote] = []
         if not status:
             for number in sorted(table.seats):
+                if table.seats[number].bot:
+                    continue  # a bot reads its own view when it moves: no DM
                 secret = [e for e in events if not e.public and e.visible_to(number)]
                 # The mover's follow-up decisions come back on the answer to its click.
                 moving = number == mover and bool(rules.legal_moves(state, number))
@@ -1148,6 +1156,11 @@ def seat_order(seed: int, user_ids: list[int]) -> list[int]:
 def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
     """Give lobby seat records their seat numbers (the store has them; this saves a read)."""
     return {n: replace(s, seat=n) for n, s in seats.items()}
+
+
+def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
+    """Return the user ids of those seats that a person plays (bots are never pinged)."""
+    return tuple(table.seats[n].user_id for n in sorted(seats) if not table.seats[n].bot)
 
 
 def _forced_move(

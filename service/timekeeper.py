@@ -95,8 +95,14 @@ class Timekeeper:
         bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
         clocks = await self.store.sync_clocks(table_id, bank, increment)
         now = self.clock.now()
+        bots: set[int] | None = None
         for clock in clocks:
             if clock.running_since is None:
+                continue
+            if bots is None:
+                # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
+                bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
+            if clock.user_id in bots:
                 continue
             if clock.absent:
                 if table_id not in self._autoplaying:
@@ -287,8 +293,11 @@ class Timekeeper:
         return [u for u in active if u != subject and u not in absent]
 
     async def active_players(self, table_id: int) -> list[int]:
-        """Return the seated users who have not left the game (a resignation is in the move log)."""
-        seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        """Return the seated people who have not left the game (a resignation is in the move log).
+
+        Bot seats are left out: a bot neither votes nor is waited for in a vote.
+        """
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None and not s.bot]
         gone = {seat for seat, move in await self.svc.effective_moves(table_id) if move.action == RESIGN}
         return [s.user_id for s in seats if s.seat not in gone]
 

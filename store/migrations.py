@@ -121,7 +121,11 @@ MIGRATIONS: list[tuple[str, ...]] = [
         )
         """,
     ),
-    # 4: asynchronous play: due work for the scheduler, seat clocks, sent reminders, user
+    # 4: bot seats. ``bot`` names the level of the bot that plays the seat now (NULL: its person).
+    # A seat a bot fills from the lobby has a negative user id (-1, -2...: no Discord user has one);
+    # a person's seat handed to a bot keeps its user id, so /game rejoin gives it back.
+    ("ALTER TABLE seats ADD COLUMN bot TEXT",),
+    # 5: asynchronous play: due work for the scheduler, seat clocks, sent reminders, user
     # preferences, votes on absent seats and undo, spectators.
     (
         """

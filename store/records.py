@@ -77,6 +77,13 @@ class SeatRecord:
     seat: int | None
     joined_at: float
     dm_ok: bool | None
+    bot: str | None = None
+    """The level of the bot playing this seat now (None: its person plays it)."""
+
+    @property
+    def filled_by_bot(self) -> bool:
+        """Whether a bot took this seat in the lobby (no person behind it: a negative user id)."""
+        return self.user_id < 0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> SeatRecord:
@@ -89,6 +96,7 @@ class SeatRecord:
             seat=row["seat"],
             joined_at=row["joined_at"],
             dm_ok=None if dm_ok is None else bool(dm_ok),
+            bot=row["bot"] if "bot" in row.keys() else None,  # noqa: SIM118 (sqlite3.Row has no `in`)
         )
 
 

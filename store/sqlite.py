@@ -231,18 +231,28 @@ class Store(AsyncPlayStore):
 
     # ------------------------------------------------------------------ seats
 
-    async def add_seat(self, table_id: int, user_id: int, name: str, dm_ok: bool | None) -> None:
-        """Seat a user at a table in the lobby; StoreError if already seated or not in the lobby."""
+    async def add_seat(
+        self, table_id: int, user_id: int, name: str, dm_ok: bool | None, bot: str | None = None
+    ) -> None:
+        """Seat a user (or, with ``bot``, a bot) at a table in the lobby; StoreError if taken or started."""
         async with self._transaction() as db:
             table = await self._table_row(db, table_id)
             if table["status"] != "lobby":
                 raise StoreError(f"Table {table_id} is not in the lobby.")
+            values = (table_id, user_id, name, self._clock(), None if dm_ok is None else int(dm_ok))
             try:
-                await db.execute(
-                    "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok)"
-                    " VALUES (?, ?, ?, NULL, ?, ?)",
-                    (table_id, user_id, name, self._clock(), None if dm_ok is None else int(dm_ok)),
-                )
+                if bot is None:
+                    await db.execute(
+                        "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok)"
+                        " VALUES (?, ?, ?, NULL, ?, ?)",
+                        values,
+                    )
+                else:
+                    await db.execute(
+                        "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok, bot)"
+                        " VALUES (?, ?, ?, NULL, ?, ?, ?)",
+                        (*values, bot),
+                    )
             except sqlite3.IntegrityError:
                 raise StoreError(f"User {user_id} is already seated at table {table_id}.") from None
 
@@ -269,6 +279,17 @@ class Store(AsyncPlayStore):
                 (table_id,),
             )
         return [SeatRecord.from_row(row) for row in rows]
+
+    async def set_seat_bot(self, table_id: int, seat: int, bot: str | None) -> None:
+        """Hand a started table's seat to a bot of that level, or (None) back to its person."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE seats SET bot = ? WHERE table_id = ? AND seat = ?", (bot, table_id, seat)
+            )
+            changed = cur.rowcount
+            await cur.close()
+            if changed != 1:
+                raise StoreError(f"Table {table_id} has no seat {seat}.")
 
     async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
         """Record whether a DM to that seated user last got through."""
@@ -602,11 +623,24 @@ class Store(AsyncPlayStore):
                 db,
                 "SELECT tables.*, waiting.since AS waiting_since FROM waiting"
                 " JOIN tables ON tables.id = waiting.table_id"
-                " WHERE waiting.user_id = ? AND tables.status = 'active'"
+                " JOIN seats ON seats.table_id = waiting.table_id AND seats.user_id = waiting.user_id"
+                " WHERE waiting.user_id = ? AND tables.status = 'active' AND seats.bot IS NULL"
                 " ORDER BY waiting.since, tables.id",
                 (user_id,),
             )
         return [(TableRecord.from_row(row), row["waiting_since"]) for row in rows]
+
+    async def tables_waiting_on_bots(self) -> list[int]:
+        """Return the ids of the active tables that wait on a seat a bot plays, oldest first."""
+        async with self._reading() as db:
+            rows = await self._all(
+                db,
+                "SELECT DISTINCT tables.id FROM waiting"
+                " JOIN tables ON tables.id = waiting.table_id"
+                " JOIN seats ON seats.table_id = waiting.table_id AND seats.user_id = waiting.user_id"
+                " WHERE tables.status = 'active' AND seats.bot IS NOT NULL ORDER BY tables.id",
+            )
+        return [row["id"] for row in rows]
 
     async def add_abandon_vote(self, table_id: int, user_id: int) -> set[int]:
         """Record a seated player's vote to abandon; return every voter so far."""
@@ -679,7 +713,13 @@ class Store(AsyncPlayStore):
 
 
 def _digest(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+    """Hash the parts, each length-prefixed (unambiguous, and no copy of a long snapshot's text)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else repr(part).encode()
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def genesis(row: sqlite3.Row, seats: list[tuple[int, int]]) -> str:

@@ -15,3 +15,20 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     ever; the test of the debounce itself sets ``kit.EDIT_SPACING`` back.
     """
     monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+
+
+SETTLE_SECONDS = 30.0
+"""How long the stand-in waits for the bot to go quiet after each interaction.
+
+SimCord's default (5 s) is wall-clock time: on a 2-core machine busy with other work, a burst of
+50 clicks or a whole game's board can take longer to draw, and the test would fail for the
+machine's load, not for the bot. The bot's own deadlines (acknowledge first) are checked by the
+order of its calls, not by this wait.
+"""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every test that uses the stand-in a settle timeout fit for a loaded machine."""
+    for item in items:
+        if item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))

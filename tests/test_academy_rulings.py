@@ -179,3 +179,23 @@ def test_ruling_the_last_wizard_cannot_leave_and_leavers_do_not_win() -> None:
     s["wizards"][0]["glyphs"] = sorted([a, b])
     s, _ = play(s, 0, "cast", a=a, b=b)
     assert s["won"] and RULES.result(s).winners == (0,)
+
+
+def test_a_seat_that_passes_reactions_keeps_its_glyph() -> None:
+    s = calm(players=2)
+    s["wizards"][0]["glyphs"] = [1]
+    s["wizards"][1]["glyphs"] = [2]
+    s, _ = play(s, 0, "cast", a=1, b=2, helper=1)
+    (prompt,) = RULES.pending(s)
+    move = RULES.decline(s, 1, prompt)
+    assert move == Move.of("consent", ok=False) and move in RULES.legal_moves(s, 1)
+    assert RULES.decline(s, 0, RULES.pending(calm())[0]) is None
+
+
+def test_texts_name_seats_by_their_tags() -> None:
+    # Contract, Rules.seat_tag: the service puts each player's name on the tag ("bob (P2)").
+    s = calm(players=2)
+    s["hands"] = ["twist", "gathering"]
+    _, events = play(s, 0, "end")
+    assert any(e.text.startswith("P1 ") for e in events) and any(e.text.startswith("P2 ") for e in events)
+    assert RULES.pending(calm())[0].text.startswith(f"{RULES.seat_tag(0)}: ")

@@ -402,6 +402,9 @@ def test_round_summary_groups_what_each_room_gave_whom() -> None:
         "**Guilds**: P1 gains 8 Gold, learns Wave\n"
         "**Chapel**: P2 claims"
     )
+    # With the players' names, as the thread shows it: each seat named beside its tag.
+    named = cog.round_summary(SUMMARY_EVENTS, {0: "alice", 1: "bob", 2: "carol"})
+    assert named is not None and named.startswith("**Courtyard**: bob (P2) 1 IP; carol (P3) gains 3 Mana\n")
 
 
 def test_no_public_text_label_view_or_image_names_a_face_down_voter_over_many_games() -> None:

@@ -108,3 +108,27 @@ def test_every_level_plays_a_whole_game_legally(rules: Rules) -> None:
         plies += 1
         assert plies < rules.max_moves(2, {})
     assert rules.result(state) is not None
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.kind)
+def test_strong_with_no_time_plays_the_basic_move_at_once(rules: Rules) -> None:
+    """The budget is a deadline: with none left, strong searches nothing and keeps basic's move."""
+    import time
+
+    for n, state in enumerate(decision_points(rules, seed=9, count=3)):
+        seat = rules.waiting_on(state)[0]
+        seating = observe(rules, state, seat)
+        start = time.perf_counter()
+        fast = StrongBot(budget=0.0).choose(seating, bot_rng(n))
+        assert time.perf_counter() - start < 1.0
+        assert fast == BasicBot().choose(seating, bot_rng(n))
+
+
+def test_settle_keeps_the_basic_move_unless_another_is_clearly_better() -> None:
+    from bots.levels import settle
+
+    assert settle([]) == 0
+    # Candidate 1 is better on average but noisy: not clearly better, basic stays.
+    assert settle([[0.5, 0.9], [0.5, 0.1], [0.5, 0.8], [0.5, 0.3]]) == 0
+    # Candidate 2 is better in every round (paired): it is played.
+    assert settle([[0.5, 0.4, 0.7], [0.2, 0.1, 0.4], [0.6, 0.5, 0.9], [0.3, 0.3, 0.5]]) == 2

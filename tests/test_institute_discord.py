@@ -355,7 +355,7 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
     for player in players:
         await assign_all(table, player)
     before = len(table.public())
-    assert before == 3  # opened, joined, the game began; nothing from eight secret assignments
+    assert before == 2  # opened (the join edited it), the game began; nothing from eight assignments
     await players[1].play(Move.of("confirm"))
     # Red was already asked: no new message, no ping; the living board says Blue locked in.
     assert len(table.public()) == before

@@ -62,3 +62,20 @@ async def test_argent_events_name_the_player_beside_the_seat_number(svc: TableSe
     assert any(line.startswith(mover + " ") for line in reply.board.text.splitlines()), reply.board.text
     assert not re.search(r"(?<![(\w])P\d(?![)\w])", reply.board.text.split("Seats:")[0])
     assert mover in "\n".join(await svc.log_lines(table_id))
+
+
+def test_the_living_board_names_the_earlier_steps_of_a_turn_too() -> None:
+    from cogs import kit
+    from rules.contract import Event
+    from service import Board
+    from service.replies import SeatLine
+
+    legend = (SeatLine(0, "P1", "alice", 11), SeatLine(1, "P2", "bob", 12))
+    memory = kit._Deliveries()
+    first = Board(7, 1, "alice (P1) casts Wave.", events=(Event("cast", "P1 casts Wave."),), legend=legend)
+    kit._with_turn_events(memory, first)
+    placed = (Event("place", "P1 places a mage."),)
+    second = Board(7, 2, "alice (P1) places a mage.", events=placed, legend=legend)
+    shown = kit._with_turn_events(memory, second)
+    assert shown.text.splitlines()[:2] == ["alice (P1) casts Wave.", "alice (P1) places a mage."]
+    assert Board(7, 3, "", legend=legend).named("P2 pays P1 1 Mana.") == "bob (P2) pays alice (P1) 1 Mana."

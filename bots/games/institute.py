@@ -54,6 +54,19 @@ def evaluate(rules: Rules, state: State, seat: Seat) -> float:
     return 1.0 / (1.0 + math.exp(-margin / 3.0))
 
 
+def holdings(state: State, seat: Seat) -> set[str]:
+    """Return the keys of the Institute Cards a seat holds (for the arena's card balance check)."""
+    me = state["players"][seat]
+    return {card(c).key for c in me["active"] + me["inactive"]}
+
+
 PLAYBOOK = register(
-    "institute", Playbook(heuristic=heuristic, evaluate=evaluate, rollout=rollout_policy, horizon=HORIZON)
+    "institute",
+    Playbook(
+        heuristic=heuristic,
+        evaluate=evaluate,
+        rollout=rollout_policy,
+        horizon=HORIZON,
+        extra={"holdings": holdings},
+    ),
 )

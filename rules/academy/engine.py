@@ -200,6 +200,12 @@ class AcademyRules(Rules):
         """A wizard leaves the academy; the others play on (the last one cannot leave: abandon instead)."""
         return leave(self, state, seat)
 
+    def decline(self, state: State, seat: int, prompt: Prompt) -> Move | None:
+        """A seat that passes every reaction keeps its glyph when asked for it."""
+        if prompt.kind is PromptKind.REACTION and prompt.decision == "consent":
+            return Move.of("consent", ok=False)
+        return None
+
     def copy_state(self, state: State) -> State:
         """Copy a state quickly (it is plain JSON)."""
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))

@@ -182,10 +182,8 @@ def wizard(s: State, seat: int) -> dict[str, Any]:
 
 
 def who(s: State, seat: int) -> str:
-    """Return how the log names a seat's wizard."""
-    from rules.academy.cards import characters
-
-    return characters()[s["wizards"][seat]["char"]]["name"]
+    """Return how texts name a seat: its tag (P1, P2...), which the service turns into the player's name."""
+    return f"P{seat + 1}"
 
 
 def wizards_in(s: State, room: str) -> list[int]:

@@ -1,0 +1,559 @@
+"""/academy: Wizard's Academy on Discord, a cooperative game played in turns.
+
+Each wizard's private panel (``/academy panel``, the DMs, **My private view** and ``/game hand``)
+is built from the seat's own view and its legal moves: the wizard, the glyphs, the disaster card
+the seat plays next turn (secret), and a control for every decision: buttons for the rooms to
+move to and the plain actions, a select to cast, and two-step selects where one list would be
+too long (bind: a face-down spell, then its name; shift: a room, then the shift). The commands
+(`/academy move`, `cast`, `bind`, `take`, `end`) autocomplete from the same legal moves. Every
+component carries the table id and the version it was offered at: it survives a restart, and a
+stale click is refused under the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render
+from cogs import kit
+from service import (
+    Choice,
+    SeatView,
+    TableError,
+    TableRecord,
+    TableService,
+    offered_token,
+    offered_value,
+    reading,
+)
+from service.tables import name_seats
+
+KIND = "academy"
+BUTTON_ROWS = 3
+"""Rows of buttons on a panel; the two rows below them hold selects."""
+ROW_WIDTH = 5
+SLOT_WORDS = {"move": "a move", "room": "a room action", "magic": "a magic action"}
+"""How the advanced turn's three action slots read on the panel."""
+CLOSING = frozenset({"end", "stop", "done", "ready"})
+"""Moves that end a step: grey buttons, after the others."""
+GROUPED = {"bind": "slot", "shift": "room", "cast": "pair", "room": "act", "choose": "first"}
+"""Actions whose moves, past one select's worth, are picked in two steps (first the group)."""
+
+HELP = """**Wizard's Academy** — a cooperative game: save the academy together.
+**A turn**: the disaster card you drew last turn is played (its threats spread), you draw the next one
+(only you see it: your panel), then you take **three actions**: **move** to an adjoining room (water
+costs an extra action), **take** the glyph of your room's source (no guardian there), **bind** spells
+in the Library by naming a face-down spell (a wrong guess shuffles that level and costs a mana), or
+**cast** the spell at the crossing of two glyphs you hold (one may come from another wizard, who must
+agree). Then you endure the threats in your room. The Mana Crystal loses mana when threats reach it or
+a wizard falls; at 0 the academy collapses. **Win** (basic game): cast Abjure in the Mana Crystal with
+no fire anywhere. Your controls: `/academy panel` (only you see it) or your DMs. Rooms, spells and
+disasters: `/game card`."""
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What one seat may see and do now (its own view and legal moves, from ``seat_view``)."""
+
+    table: TableRecord
+    version: int
+    seat: int
+    view: dict[str, Any]
+    moves: tuple[Choice, ...]
+    names: dict[int, str]
+    """The players' names by seat ("alice")."""
+
+    def who(self, seat: int) -> str:
+        """Return how the panel names a seat: the player's name, else the seat's wizard."""
+        return self.names.get(seat) or self.view["wizards"][seat]["character"]["name"]
+
+
+async def seat_panel(svc: TableService, table_id: int, user_id: int) -> Panel:
+    """Return the user's panel data at a Wizard's Academy table (move labels name players)."""
+    got: SeatView = await svc.seat_view(table_id, user_id)
+    if got.table.kind != KIND:
+        raise TableError("This table does not play Wizard's Academy.")
+    names = {s.seat: s.name for s in await svc.seats(table_id) if s.seat is not None}
+    rules = svc.rules_for(KIND)
+    # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
+    named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
+    moves = tuple(Choice(named(c.label), c.value, c.move) for c in got.moves)
+    return Panel(got.table, got.version, got.seat, got.view, moves, names)
+
+
+def _action(choice: Choice) -> str:
+    return choice.move.action if choice.move is not None else choice.value.split(" ", 1)[0]
+
+
+def _room_of(view: dict[str, Any], key: str | None) -> str:
+    rooms = [*view["grid"], *([view["outside"]] if view.get("outside") else [])]
+    return next((r["name"] for r in rooms if r["key"] == key), "outside the academy")
+
+
+def _items(wizard: dict[str, Any]) -> str:
+    parts = []
+    if wizard.get("robe"):
+        parts.append(f"a robe against {wizard['robe']}")
+    if wizard.get("wand") is not None:
+        parts.append(f"a wand of glyph {wizard['wand']}")
+    if wizard.get("staff"):
+        parts.append("a staff of glyphs {}-{}".format(*wizard["staff"]))
+    if wizard.get("shared") is not None:
+        parts.append(f"glyph {wizard['shared']} shared")
+    return ", ".join(parts)
+
+
+def panel_text(title: str, panel: Panel, note: str = "") -> str:
+    """Return the panel's words: your wizard, your glyphs, your next disaster, what to decide."""
+    view, seat = panel.view, panel.seat
+    me = view["wizards"][seat]
+    character = me["character"]
+    lines = [note] if note else []
+    school = f" ({character['school'].title()})" if character.get("school") else ""
+    lines.append(
+        f"**{title}** — you are **{character['name']}**{school}, "
+        f"in the {_room_of(view, me['room'])} · mana {view['mana']}"
+    )
+    glyphs = " ".join(str(g) for g in me["glyphs"]) or "none"
+    items = _items(me)
+    lines.append(f"Your glyphs: {glyphs}" + (f" · {items}" if items else ""))
+    if character.get("ability") and not view.get("basic"):  # the basic game ignores abilities
+        lines.append(f"Ability: {character['ability']}")
+    mine = view.get("my_disaster")
+    if mine:
+        told = f"**{mine['name']}**: {mine['text']}"
+        lines.append(f"Your next disaster (secret; you may tell the table): {told}")
+    if view["over"]:
+        result = view.get("result") or {}
+        lines.append("**The academy is saved!**" if result.get("won") else "**The academy has fallen.**")
+    elif panel.moves:
+        lines.append(decision_line(panel))
+    else:
+        lines.append(waiting_line(panel))
+    return kit.fit_message("\n".join(lines))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def decision_line(panel: Panel) -> str:
+    """Return what the seat decides now, in its own words, from the view (never a prompt's text)."""
+    view, seat = panel.view, panel.seat
+    choice, request = view.get("choice"), view.get("request")
+    if choice and choice.get("seat") == seat:
+        return (
+            f"**The Helpful Hand of Fate — you decide:** {choice['why'].rstrip('.')}. The others may say "
+            "in the thread what they would choose; the choice is yours."
+        )
+    if request and request.get("helper") == seat:
+        low, high = sorted((request["glyph"], request["mine"]))
+        return (
+            f"**{panel.who(request['caster'])} asks for your glyph {request['glyph']}** to cast the spell "
+            f"at {low}-{high} (with their glyph {request['mine']}). If you give it, it goes back to the "
+            "supply. Give it or keep it:"
+        )
+    step = view["step"]
+    if step == "shifts":
+        return (
+            f"**Setup — shape the academy:** {_plural(view['shifts_left'], 'shift')} left (rotate a room or "
+            "swap two rooms, picked below), or start the game."
+        )
+    if step == "share":
+        return "**Share step:** put one glyph in your shared box for the others to use, or share nothing."
+    acts = view["actions"]
+    if acts.get("binding"):
+        return "**You named it right!** Bind another face-down spell, or stop binding."
+    left = _plural(acts["left"] + acts.get("extra", 0), "action") + " left"
+    slots = acts.get("slots")
+    if slots:
+        free = [SLOT_WORDS.get(name, name) for name, unused in slots.items() if unused]
+        if acts.get("extra"):
+            free.append(_plural(acts["extra"], "extra action"))
+        listed = " and ".join([", ".join(free[:-1]), free[-1]]) if len(free) > 1 else "".join(free)
+        left = f"you may still take {listed}" if free else "no action left"
+    return f"**Your turn:** {left}. Choose below."
+
+
+def waiting_line(panel: Panel) -> str:
+    """Return whom the table waits on, when it is not this seat."""
+    view = panel.view
+    request = view.get("request")
+    if request and request.get("caster") == panel.seat:
+        return f"Waiting for {panel.who(request['helper'])} to give or keep glyph {request['glyph']}."
+    waiting = [panel.who(s) for s in view.get("waiting", [])]
+    return "Nothing to decide now: the table waits on " + (", ".join(waiting) or "another wizard") + "."
+
+
+# ---------------------------------------------------------------------------- grouping long lists
+
+
+def group_of(choice: Choice, panel: Panel) -> str:
+    """Return the first-step key of a move in a two-step select (its slot, room, glyph pair...)."""
+    move = choice.move
+    if move is None:
+        return choice.label[:40]
+    action = move.action
+    if action == "bind":
+        return str(move.get("slot"))
+    if action == "shift":
+        pos = move.get("rotate")
+        if pos is None:
+            pos = min(move.get("swap") or [0])
+        return panel.view["grid"][int(pos)]["name"]
+    if action == "cast":
+        a, b = sorted((int(move.get("a")), int(move.get("b"))))
+        return f"{a}-{b}"
+    if action == "room":
+        return str(move.get("act"))
+    return choice.label.split(":")[0][:40]
+
+
+def in_group(choice: Choice, panel: Panel, key: str) -> bool:
+    """Tell whether a move belongs to a first-step option; a swap belongs to both of its rooms."""
+    move = choice.move
+    if move is not None and move.action == "shift" and move.get("swap"):
+        return key in {panel.view["grid"][int(p)]["name"] for p in move.get("swap")}
+    return group_of(choice, panel) == key
+
+
+def group_label(action: str, key: str, panel: Panel) -> str:
+    """Return how a first-step option reads (a face-down spell by slot and level, a room...)."""
+    if action in ("bind", "cast"):
+        slot = next((s for s in panel.view["spells"] if s["id"] == key), None)
+        if slot is not None and slot.get("spell"):
+            return f"{key}: {slot['spell']['name']}"
+        level = f", level {slot['level']}" if slot else ""
+        return f"The face-down spell at {key}{level}"
+    return key.replace("_", " ").capitalize() if action == "room" else key
+
+
+def components(panel: Panel) -> discord.ui.View | None:
+    """Return the panel's controls: buttons for short lists, selects (or two-step selects) for long ones."""
+    if not panel.moves:
+        return None
+    ui = discord.ui.View(timeout=None)
+    tid, version = panel.table.id, panel.version
+    by_action: dict[str, list[Choice]] = {}
+    for choice in panel.moves:
+        by_action.setdefault(_action(choice), []).append(choice)
+    buttons: list[Choice] = []
+    selects: list[tuple[str, list[Choice]]] = []
+    for action, choices in by_action.items():
+        if len(choices) <= ROW_WIDTH and action not in ("cast", "bind"):
+            buttons.extend(choices)
+        else:
+            selects.append((action, choices))
+    buttons.sort(key=lambda c: _action(c) in CLOSING)
+    room_for = BUTTON_ROWS * ROW_WIDTH if len(selects) <= 5 - BUTTON_ROWS else ROW_WIDTH * (5 - len(selects))
+    for n, choice in enumerate(buttons[: max(room_for, 0)]):
+        style = _style(choice, panel)
+        button = MoveButton(tid, version, choice.value, choice.label, style)
+        button.row = n // ROW_WIDTH
+        ui.add_item(button)
+    first_free = min(4, (min(len(buttons), room_for) + ROW_WIDTH - 1) // ROW_WIDTH)
+    for n, (action, choices) in enumerate(selects[: 5 - first_free]):
+        row = first_free + n
+        if len(choices) <= kit.SELECT_LIMIT:
+            ui.add_item(MoveSelect(tid, version, row, choices, _placeholder(action)))
+        else:
+            keys = list(dict.fromkeys(group_of(c, panel) for c in choices))[: kit.SELECT_LIMIT]
+            ui.add_item(GroupSelect(tid, version, row, action, keys, panel))
+    return ui
+
+
+def _style(choice: Choice, panel: Panel) -> discord.ButtonStyle:
+    """Grey for moves that end a step, red for those that spend mana (recall, the last resorts)."""
+    action = _action(choice)
+    if action in CLOSING:
+        return discord.ButtonStyle.secondary
+    me = panel.view["wizards"][panel.seat]
+    here = next((r for r in panel.view["grid"] if r["key"] == me["room"]), None)
+    if action == "recall" or (action == "room" and here is not None and here.get("action") == "last_resort"):
+        return discord.ButtonStyle.danger
+    return discord.ButtonStyle.primary
+
+
+def _placeholder(action: str) -> str:
+    return {
+        "cast": "Cast a spell: pick two of your glyphs…",
+        "bind": "Bind: pick a face-down spell…",
+        "move": "Move to an adjoining room…",
+        "choose": "Choose…",
+        "shift": "Shift the academy…",
+        "room": "Use this room…",
+        "share": "Share a glyph…",
+    }.get(action, "Choose your move…")
+
+
+# ---------------------------------------------------------------------------- the panel
+
+
+async def panel_message(svc: TableService, panel: Panel, note: str = "") -> dict[str, Any]:
+    """Return the send() arguments of a panel: its words and its controls."""
+    message: dict[str, Any] = {"content": panel_text(svc.thread_name(panel.table), panel, note)}
+    ui = components(panel)
+    if ui is not None:
+        message["view"] = ui
+    return message
+
+
+async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
+    """Build a seat's panel for a private note (DMs, My private view, /game hand)."""
+    svc = kit.service_of(client)
+    panel = await seat_panel(svc, table.id, note.user_id)
+    events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
+    return await panel_message(svc, panel, "\n".join(events))
+
+
+async def show_panel(interaction: discord.Interaction, table_id: int, note: str = "") -> None:
+    """Answer ephemerally with the user's panel."""
+
+    async def work() -> None:
+        svc = kit.service_of(interaction.client)
+        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id), note)
+        await kit.answer(interaction, message.pop("content"), **message)
+
+    await kit.guarded(interaction, work)
+
+
+# ---------------------------------------------------------------------------- restart-proof components
+
+
+class MoveButton(kit.StampedMoveButton, prefix="ac:m", stamp=kit.VERSION):
+    """A panel button that plays one legal move while the table keeps the version it was offered at."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the move and replace the panel with the next one."""
+        await kit.play(interaction, self.table_id, self.value, int(self.stamp), edit=True)
+
+
+class MoveSelect(kit.StampedMoveSelect, prefix="ac:s", stamp=kit.VERSION):
+    """A select of legal moves tied to one table version (its row tells several apart)."""
+
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
+        """Play the chosen move and replace the panel with the next one."""
+        await kit.play(interaction, self.table_id, value, int(self.stamp), edit=True)
+
+
+class GroupSelect(kit.StampedMoveSelect, prefix="ac:g", stamp=kit.VERSION):
+    """The first step of a two-step select: a face-down spell, a room, a glyph pair; then the moves."""
+
+    def __init__(
+        self,
+        table_id: int,
+        stamp: int | str,
+        n: int | None = None,
+        action: str = "",
+        keys: list[str] | None = None,
+        panel: Panel | None = None,
+    ) -> None:
+        choices = [
+            Choice(_clip(group_label(action, k, panel), 100) if panel else k, f"{action}|{k}")
+            for k in keys or []
+        ]
+        super().__init__(table_id, stamp, n, choices, _placeholder(action))
+
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
+        """Answer with a select of the moves in the chosen group, offered at the same version."""
+        action, _, key = value.partition("|")
+
+        async def work() -> None:
+            svc = kit.service_of(interaction.client)
+            panel = await seat_panel(svc, self.table_id, interaction.user.id)
+            if str(panel.version) != self.stamp:
+                raise TableError("The game moved on since this was offered: open your panel again.")
+            picked = [c for c in panel.moves if _action(c) == action and in_group(c, panel, key)]
+            if not picked:
+                raise TableError("There is nothing to choose there now.")
+            ui = discord.ui.View(timeout=None)
+            ui.add_item(MoveSelect(self.table_id, panel.version, 0, picked[: kit.SELECT_LIMIT], "Pick one…"))
+            await kit.answer(interaction, f"{group_label(action, key, panel)}: pick one.", view=ui)
+
+        await kit.guarded(interaction, work)
+
+
+class PanelButton(kit.TableButton, prefix="ac:p", label="Open my Academy panel",
+                  style=discord.ButtonStyle.primary):
+    """Under a plain private note: opens the seat's panel."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker their panel."""
+        await show_panel(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (MoveButton, MoveSelect, GroupSelect, PanelButton)
+
+
+# ---------------------------------------------------------------------------- the commands
+
+COMMAND_ACTIONS: dict[str, frozenset[str]] = {
+    "move": frozenset({"move", "recall"}),
+    "take": frozenset({"take"}),
+    "bind": frozenset({"bind", "stop"}),
+    "cast": frozenset({"cast", "staff"}),
+    "end": frozenset({"end", "done", "ready"}),
+}
+NOTHING = {
+    "move": "You cannot move now.",
+    "take": "There is no glyph you can take now.",
+    "bind": "You cannot bind spells now (you bind in the Library).",
+    "cast": "You have no spell to cast now.",
+    "end": "There is nothing to end now.",
+}
+
+
+async def offers(interaction: discord.Interaction, current: str, command: str) -> list[app_commands.Choice]:
+    """Autocomplete: the user's legal moves of one command, as version-stamped tokens."""
+    try:
+        table = await kit.table_here(interaction)
+        panel = await seat_panel(kit.service_of(interaction.client), table.id, interaction.user.id)
+    except TableError:
+        return []
+    typed = current.strip().casefold()
+    wanted = COMMAND_ACTIONS[command]
+    found = [
+        app_commands.Choice(name=_clip(c.label, 100), value=offered_value(panel.version, index))
+        for index, c in enumerate(panel.moves)
+        if _action(c) in wanted and (not typed or typed in c.label.casefold())
+    ]
+    return found[: kit.SELECT_LIMIT]
+
+
+async def play_command(interaction: discord.Interaction, command: str, value: str) -> None:
+    """Play a command's move: an autocompleted token (checked under the lock) or typed words."""
+
+    async def work() -> None:
+        table = await kit.table_here(interaction)
+        panel = await seat_panel(kit.service_of(interaction.client), table.id, interaction.user.id)
+        fitting = [c for c in panel.moves if _action(c) in COMMAND_ACTIONS[command]]
+        token = offered_token(value)
+        if token is not None:
+            stamp, index = token
+            if stamp == panel.version and index < len(panel.moves) and panel.moves[index] not in fitting:
+                raise TableError(f"That is not a `/academy {command}` move: pick one from the list.")
+            await kit.play_now(interaction, table.id, value.strip(), None)
+            return
+        if not fitting:
+            raise TableError(NOTHING[command])
+        if not value.strip():
+            choice = fitting[0] if len(fitting) == 1 else None
+            if choice is None:
+                raise TableError("Say which: " + "; ".join(c.label for c in fitting[:8]) + ".")
+        else:
+            try:
+                choice = fitting[reading.pick(value, [c.label for c in fitting])]
+            except reading.ReadingError as exc:
+                raise TableError(exc.sentence) from None
+        await kit.play_now(interaction, table.id, choice.value, panel.version)
+
+    await kit.guarded(interaction, work)
+
+
+class AcademyCog(commands.Cog):
+    """The /academy commands: your panel, every action with autocomplete, and how to play."""
+
+    academy = app_commands.Group(name="academy", description="Wizard's Academy: save the academy together")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the rooms the user may move to now."""
+        return await offers(interaction, current, "move")
+
+    async def cast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the glyph pairs the user may cast now."""
+        return await offers(interaction, current, "cast")
+
+    async def bind_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer the names the user may give a face-down spell now."""
+        return await offers(interaction, current, "bind")
+
+    @academy.command(name="panel")
+    async def panel(self, interaction: discord.Interaction) -> None:
+        """Show your wizard, your next disaster and your controls (only you see it)."""
+        try:
+            table = await kit.table_here(interaction)
+        except TableError as exc:
+            await kit.answer(interaction, exc.sentence)
+            return
+        await show_panel(interaction, table.id)
+
+    @academy.command(name="move")
+    @app_commands.describe(room="An adjoining room")
+    @app_commands.autocomplete(room=move_choices)
+    async def move(self, interaction: discord.Interaction, room: str) -> None:
+        """Move your wizard to an adjoining room (water costs an extra action)."""
+        await play_command(interaction, "move", room)
+
+    @academy.command(name="take")
+    async def take(self, interaction: discord.Interaction) -> None:
+        """Take the glyph of your room's source."""
+        await play_command(interaction, "take", "")
+
+    @academy.command(name="bind")
+    @app_commands.describe(spell="A face-down spell and the name you give it")
+    @app_commands.autocomplete(spell=bind_choices)
+    async def bind(self, interaction: discord.Interaction, spell: str) -> None:
+        """In the Library: name a face-down spell to bind it (a wrong name costs a mana)."""
+        await play_command(interaction, "bind", spell)
+
+    @academy.command(name="cast")
+    @app_commands.describe(spell="The glyph pair to cast (one glyph may come from another wizard)")
+    @app_commands.autocomplete(spell=cast_choices)
+    async def cast(self, interaction: discord.Interaction, spell: str) -> None:
+        """Cast the spell at the crossing of two glyphs."""
+        await play_command(interaction, "cast", spell)
+
+    @academy.command(name="end")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End your actions (or your setup shifts, or the share step)."""
+        await play_command(interaction, "end", "")
+
+    @academy.command(name="board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Show the academy's board as it stands (only you see it)."""
+
+        async def work() -> None:
+            table = await kit.table_here(interaction)
+            svc = kit.service_of(interaction.client)
+            public = await svc.public_view(table.id)
+            if public.table.kind != KIND:
+                raise TableError("This table does not play Wizard's Academy.")
+            names = dict(public.names) if isinstance(public.names, dict) else {}
+            caption = render.Caption(names=names)
+            image = await asyncio.to_thread(render.board, KIND, public.view, caption)
+            files = [discord.File(io.BytesIO(image), filename=f"academy-{table.id}.png")] if image else []
+            await kit.answer(interaction, f"The academy, at version {public.version}.", files=files)
+
+        await kit.guarded(interaction, work)
+
+    @academy.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How a Wizard's Academy game goes here, and where your controls are."""
+        await kit.answer(interaction, HELP)
+
+
+def note_items(note: Any) -> list[discord.ui.Item[Any]]:
+    """Replace the generic move select on a plain note with the panel button."""
+    return [PanelButton(note.table_id)] if note.choices else []
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add /academy and its restart-proof components; the panel is the private note of a seat."""
+    await bot.add_cog(AcademyCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    kit.register_private_panel(KIND, private_panel)
+    kit.add_private_items(KIND, note_items)

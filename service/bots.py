@@ -1,0 +1,233 @@
+"""Bot seats at the table service: fill a seat, take over an absent player, practise alone.
+
+``BotSeats`` is mixed into ``TableService``. Bots live in the store as seats whose ``bot`` column
+names a level: a seat filled from the lobby gets a negative user id (no Discord user has one) and
+the name "Bot (level)"; a person's seat handed to a bot keeps its user id and name, so
+``set_seat_bot(..., None)`` gives it back unchanged (the asynchronous-play service's
+``/game rejoin`` and out-of-time vote may call ``set_seat_bot``; ``rejoin`` itself is theirs).
+
+A bot moves through the same ``act`` as a person (the table's lock, the version check, the move
+log), choosing off the event loop (``asyncio.to_thread``) from what its seat may know
+(``bots.observe``). It is never pinged, never sent a DM and never counted among those the game
+waits on for ``/game mine``. A table always keeps at least one seat played by a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bots import LEVELS, bot_rng, make_bot, observe
+from rules.contract import Move
+from service.replies import Board, Reply, TableError
+from store import SeatRecord, StoreError, TableRecord
+
+if TYPE_CHECKING:
+    from service.tables import _Table
+
+log = logging.getLogger("conclave.service")
+
+BOT_LEVELS = LEVELS
+"""The bot levels on offer, weakest first (for the cogs' choices)."""
+DEFAULT_LEVEL = "basic"
+BOT_CHAIN_LIMIT = 2000
+"""A safety stop on bot moves in a row (a game always comes back to a person well before)."""
+
+_BOT_MOVING: contextvars.ContextVar[bool] = contextvars.ContextVar("conclave_bot_moving", default=False)
+"""Set while a bot's move goes through ``act``: the one caller allowed to play a bot's seat."""
+
+
+def bot_name(level: str, taken: set[str]) -> str:
+    """Return a bot seat's name, ``Bot (basic)``, numbered when the table already has one."""
+    name = f"Bot ({level})"
+    number = 2
+    while name in taken:
+        name = f"Bot ({level}) #{number}"
+        number += 1
+    return name
+
+
+def check_level(level: str | None) -> str:
+    """Return the level, or raise TableError naming the levels on offer."""
+    chosen = (level or DEFAULT_LEVEL).strip().casefold()
+    if chosen not in LEVELS:
+        raise TableError(f"There is no bot level `{level}`: choose {', '.join(LEVELS)}.")
+    return chosen
+
+
+class BotSeats:
+    """The table service's bot seats (mixed into ``TableService``; uses its store, lock and act)."""
+
+    bot_budget: float = 1.0
+    """The strong bot's thinking time per decision, in seconds."""
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def add_bots(self, table_id: int, user_id: int, level: str | None = None, count: int = 1) -> Reply:
+        """Seat ``count`` bots of a level at a table in the lobby (its host only)."""
+        level = check_level(level)
+        if count < 1:
+            raise TableError("Add at least one bot.")
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._need_lobby(table)
+            if user_id != table.host_id:
+                raise TableError("Only the host can add bots.")
+            rules = self.rules_for(table.kind)
+            seats = await self.store.seats(table_id)
+            if len(seats) + count > rules.max_players:
+                free = rules.max_players - len(seats)
+                raise TableError(
+                    f"This table has {free} free seat{'s' if free != 1 else ''} "
+                    f"({rules.max_players} in all): a table needs at least one person."
+                    if free
+                    else f"This table is full ({rules.max_players} seats)."
+                )
+            names = []
+            for _ in range(count):
+                taken = {s.name for s in seats}
+                bot_id = min([s.user_id for s in seats] + [0]) - 1
+                name = bot_name(level, taken)
+                await self._store_call(self.store.add_seat(table_id, bot_id, name, None, bot=level))
+                names.append(name)
+                seats = await self.store.seats(table_id)
+        log.info("table %s: %d %s bot(s) seated (%d seated)", table_id, count, level, len(seats))
+        text = f"{', '.join(names)} take{'s' if count == 1 else ''} a seat. {self._lobby_line(rules, seats)}"
+        answer = f"Added {count} {level} bot{'s' if count != 1 else ''}."
+        return Reply(table, answer, Board(table.id, table.version, text))
+
+    @staticmethod
+    def _need_a_person(seats: list[SeatRecord]) -> None:
+        """Refuse a table where no person plays (a game of bots only is the arena's job)."""
+        if not any(s.bot is None for s in seats):
+            raise TableError("A table needs at least one person playing: bots cannot play alone.")
+
+    async def practice(
+        self,
+        kind: str,
+        options: str | dict[str, str] | None,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        level: str | None = None,
+        players: int | None = None,
+    ) -> TableRecord:
+        """Open a lobby with the host and bots in the other seats; the caller makes the thread and starts."""
+        level = check_level(level)
+        rules = self.rules_for(kind)
+        wanted = players if players is not None else max(rules.min_players, 2)
+        wanted = min(wanted, rules.max_players)
+        try:
+            rules.check_players(wanted)
+        except Exception as exc:  # RulesError: the sentence names the player counts
+            raise TableError(getattr(exc, "sentence", str(exc))) from None
+        table = await self.open_table(
+            kind, options, guild_id=guild_id, channel_id=channel_id, host_id=host_id, host_name=host_name
+        )
+        if wanted > 1:
+            await self.add_bots(table.id, host_id, level, wanted - 1)
+        return await self.table(table.id)
+
+    # ------------------------------------------------------------------ handing a seat over
+
+    async def set_seat_bot(self, table_id: int, seat: int, level: str | None) -> Reply:
+        """Hand a started game's seat to a bot of that level, or (None) give it back to its person.
+
+        For the out-of-time vote (a bot takes over an absent player) and ``/game rejoin``. A seat a
+        bot filled from the lobby has no person to give it back to; the last seat a person plays
+        cannot be handed over. The reply's board says who plays the seat now.
+        """
+        chosen = None if level is None else check_level(level)
+        async with self._lock(table_id):
+            loaded = await self._load_active(table_id)
+            record = loaded.seats.get(seat)
+            if record is None:
+                raise TableError("That seat is not at this table.")
+            if chosen is None and record.filled_by_bot:
+                raise TableError("That seat was a bot's from the start: nobody can take it back.")
+            if record.bot == chosen:
+                who = "A person already plays" if chosen is None else f"A {chosen} bot already plays"
+                raise TableError(f"{who} that seat.")
+            after = [replace(s, bot=chosen) if s.seat == seat else s for s in loaded.seats.values()]
+            self._need_a_person(after)
+            try:
+                await self.store.set_seat_bot(table_id, seat, chosen)
+            except StoreError:
+                raise TableError("The table changed meanwhile: look again and retry.") from None
+        table = loaded.record
+        if chosen is None:
+            log.info("table %s: seat %s is played by its person again", table_id, seat)
+            text = f"{record.name} is back and plays their own seat again."
+            answer = "Your seat is yours again."
+        else:
+            log.info("table %s: a %s bot plays seat %s", table_id, chosen, seat)
+            text = f"A {chosen} bot plays {record.name}'s seat until they come back (/game rejoin)."
+            answer = f"A {chosen} bot plays that seat now."
+        return Reply(table, answer, Board(table.id, table.version, text))
+
+    # ------------------------------------------------------------------ bots' moves
+
+    async def tables_waiting_on_bots(self) -> list[int]:
+        """Return the active tables waiting on a bot (after a restart, their bots must move)."""
+        return await self.store.tables_waiting_on_bots()
+
+    async def bot_seats(self, table_id: int) -> dict[int, str]:
+        """Return seat number -> level for every seat a bot plays now."""
+        return {s.seat: s.bot for s in await self.store.seats(table_id) if s.bot and s.seat is not None}
+
+    async def next_bot_move(self, table_id: int) -> Reply | None:
+        """Play one move for a bot the game waits on, through ``act``; None when it waits on no bot."""
+        table = await self.store.table(table_id)
+        if table is None or table.status != "active":
+            return None
+        loaded = await self._load(table_id)
+        rules, state = loaded.rules, loaded.state
+        bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]
+        if not bots:
+            return None
+        seat = bots[0]
+        record = loaded.seats[seat]
+        version = loaded.record.version
+        bot = make_bot(record.bot, budget=self.bot_budget)
+
+        def think() -> Move:
+            # The bot sees only what its seat may know; its generator is seeded by table, version, seat.
+            return bot.choose(observe(rules, state, seat), bot_rng(table_id, version, seat))
+
+        move = await asyncio.to_thread(think)
+        reply = await self._play_for_bot(table_id, record.user_id, move, version)
+        if reply is None:
+            now = await self.table(table_id)
+            if now.version != version:
+                # Someone moved meanwhile (a person at a simultaneous step): think again on the new board.
+                log.info("table %s: a bot's move at v%s was overtaken", table_id, version)
+                return await self.next_bot_move(table_id)
+            # Refused on the very board it was chosen for: a bug, but the table must not stall.
+            log.error("table %s: seat %s's bot move was refused; its first legal move plays", table_id, seat)
+            first = rules.legal_moves(state, seat)[0]
+            reply = await self._play_for_bot(table_id, record.user_id, first, version)
+            if reply is None:
+                return None
+        return replace(reply, answer=f"{record.name} played.")
+
+    async def _play_for_bot(self, table_id: int, user_id: int, move: Move, version: int) -> Reply | None:
+        """Play a bot's move through ``act`` at the version it saw; None when it is refused."""
+        token = _BOT_MOVING.set(True)
+        try:
+            return await self.act(table_id, user_id, move, expected_version=version)
+        except TableError:
+            return None
+        finally:
+            _BOT_MOVING.reset(token)
+
+    def _check_player(self, table: _Table, seat: int) -> None:
+        """Refuse a person's move on a seat a bot plays now (``act`` asks this)."""
+        if table.seats[seat].bot and not _BOT_MOVING.get():
+            if table.seats[seat].filled_by_bot:
+                raise TableError("You have no seat at this table.")
+            raise TableError("A bot plays your seat now: use /game rejoin to take it back.")

@@ -1,0 +1,50 @@
+"""Wizard's Academy's board image: drawn from the public view, the same whatever is hidden."""
+
+from __future__ import annotations
+
+import random
+
+import render
+from render import academy as drawing
+from rules.academy import RULES
+
+
+def played(players: int, options: dict[str, str], seed: int, steps: int) -> tuple[dict, dict | None, list]:
+    """Return a state after random moves, the public view before the last move, and its events."""
+    rand = random.Random(seed)
+    state = RULES.setup(players, {**RULES.default_options(), **options}, seed)
+    before, events = None, []
+    for _ in range(steps):
+        if RULES.is_over(state):
+            break
+        seat = RULES.waiting_on(state)[0]
+        before = RULES.view(state, None)
+        state, events = RULES.apply(state, seat, rand.choice(RULES.legal_moves(state, seat)))
+    return state, before, events
+
+
+def test_the_board_hides_what_the_view_hides() -> None:
+    # The same public view whatever the face-down spells and the held disasters are: the same pixels.
+    for options, seed in (({"scenario": "basic"}, 3), ({"scenario": "golem"}, 4), ({"scenario": "demon"}, 5)):
+        state, _, _ = played(4, options, seed, 30)
+        image = render.board("academy", RULES.view(state, None))
+        for n in range(3):
+            other = RULES.scramble(state, None, random.Random(n))
+            assert render.board("academy", RULES.view(other, None)) == image
+
+
+def test_the_board_frames_the_rooms_the_last_move_changed() -> None:
+    state, before, events = played(2, {"scenario": "basic"}, 7, 25)
+    view = RULES.view(state, None)
+    changed = drawing.changed_rooms(before, view)
+    assert changed == {r["key"] for r in view["grid"] if r not in (before or {}).get("grid", [])}
+    plain = render.board("academy", view)
+    caption = render.Caption(names={0: "alice", 1: "bob"}, last=tuple(e.text for e in events), before=before)
+    assert render.board("academy", view, caption) != plain
+
+
+def test_six_wizards_fit_and_the_image_stays_small() -> None:
+    state, _, _ = played(6, {"scenario": "gates"}, 9, 60)
+    png = render.board("academy", RULES.view(state, None))
+    assert png is not None and len(png) < 600_000
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
