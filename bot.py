@@ -28,6 +28,7 @@ from discord.ext import commands
 from cogs.kit import ANSWERED, SORRY
 from logpolicy import log_policy
 from service import TableService
+from service.clock import Clock, SystemClock
 from store import Store
 
 log = logging.getLogger("conclave")
@@ -136,6 +137,7 @@ class ConclaveBot(commands.Bot):
         store_path: str = DEFAULT_DB,
         dev_guild: int | None = None,
         seed_source: Callable[[], int] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         # Slash commands only: no privileged intents, no message content.
         super().__init__(
@@ -150,14 +152,15 @@ class ConclaveBot(commands.Bot):
         self.store_path = store_path
         self.dev_guild = dev_guild
         self._seed_source = seed_source
+        self.clock: Clock = clock or SystemClock()
         self.store: Store | None = None
         self.service: TableService | None = None
         self.synced = False
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs and sync the command tree when it changed."""
-        self.store = await Store.open(self.store_path)
-        self.service = TableService(self.store, seed_source=self._seed_source)
+        self.store = await Store.open(self.store_path, clock=self.clock.now)
+        self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
         for name in extensions():
             await self.load_extension(name)
         self.synced = await self.sync_commands()
@@ -198,9 +201,14 @@ def create_bot(
     *,
     dev_guild: int | None = None,
     seed_source: Callable[[], int] | None = None,
+    clock: Clock | None = None,
 ) -> ConclaveBot:
-    """Build the bot (not yet connected); tests and the local table use this too."""
-    return ConclaveBot(store_path=store_path, dev_guild=dev_guild, seed_source=seed_source)
+    """Build the bot (not yet connected); tests and the local table use this too.
+
+    ``clock`` is the service's clock (default: the wall clock); the local table passes a
+    ManualClock so ``wait 2d`` moves time.
+    """
+    return ConclaveBot(store_path=store_path, dev_guild=dev_guild, seed_source=seed_source, clock=clock)
 
 
 async def run_discord(config: Config) -> None:

@@ -12,6 +12,7 @@ file is saved under ``out/``. Lines look like::
     bob: /game play move:Take Stones on die 1
     alice: click My private view    (a button by its label, or by its number: alice: click 1)
     alice: select 2 1               (option 1 of numbered select 2; or the option's label)
+    wait 2d                         (move the bot's clock: 2d, 3h, 1d 6h, 90m; deadlines pass)
     users | channels | go 2 | restart | help | quit
 
 Run it with ``python bot.py`` (no DISCORD_TOKEN), ``python bot.py --script FILE``, or pipe lines
@@ -27,8 +28,10 @@ import contextlib
 import re
 import shlex
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,7 @@ import simcord
 from simcord.results import to_discord_message
 
 from bot import ConclaveBot, create_bot
+from service.clock import ManualClock, parse_span, span
 
 USERS = ("alice", "bob", "carol", "dave", "eve")
 SETTLE_SECONDS = 60.0
@@ -61,8 +65,16 @@ class Control:
 class LocalTable:
     """One local world: a guild with a #tables channel and five users, and what they have seen."""
 
-    def __init__(self, env: simcord.Env, out_dir: Path, db_path: str, echo: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        env: simcord.Env,
+        out_dir: Path,
+        db_path: str,
+        echo: Callable[[str], None],
+        clock: ManualClock | None = None,
+    ) -> None:
         self.env = env
+        self.clock = clock or ManualClock(time.time())
         self.out_dir = out_dir
         self.db_path = db_path
         self.echo = echo
@@ -100,6 +112,8 @@ class LocalTable:
             self._go(line[2:].strip())
         elif word == "restart":
             await self._restart()
+        elif word == "wait":
+            await self._wait(line[4:].strip())
         else:
             match = _LINE.match(line)
             if match is None or match["user"] not in self.members:
@@ -236,9 +250,21 @@ class LocalTable:
         self.current = chosen
         self.echo(f"(now in #{chosen.name})")
 
+    async def _wait(self, text: str) -> None:
+        try:
+            seconds = parse_span(text)
+        except ValueError as exc:
+            self.echo(f"! {exc}")
+            self.failures += 1
+            return
+        self.clock.advance(seconds)
+        await self.env.settle()
+        when = datetime.fromtimestamp(self.clock.now(), UTC).strftime("%a %d %b %H:%M UTC")
+        self.echo(f"(the clock moved {span(seconds)}; it is now {when})")
+
     async def _restart(self) -> None:
         old = self.env.bot
-        await self.env.restart_bot(create_bot(self.db_path))
+        await self.env.restart_bot(create_bot(self.db_path, clock=self.clock))
         if isinstance(old, ConclaveBot):
             await old.close_store()
         self.echo("(the bot restarted; its buttons and selects still work)")
@@ -351,10 +377,11 @@ async def run_session(
 ) -> int:
     """Run a local session from lines (None: read the terminal); return the number of failed lines."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    bot = create_bot(str(db_path), seed_source=seed_source)
+    clock = ManualClock(time.time())
+    bot = create_bot(str(db_path), seed_source=seed_source, clock=clock)
     # A person at a terminal never minds a slow answer: a busy machine must not end the session.
     async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
-        table = LocalTable(env, out_dir, str(db_path), echo)
+        table = LocalTable(env, out_dir, str(db_path), echo, clock)
         echo("Conclave local table: users alice, bob, carol, dave, eve in #tables. Type `help`.")
         try:
             if lines is None:

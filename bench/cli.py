@@ -2,6 +2,7 @@
 
 python -m bench [--kind KIND ...] [--seconds S] [--seed S]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
+python -m bench clock --tables 1000 --days 30 --seed 1
 python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from bench import games
@@ -33,6 +35,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, required=True)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    clock = sub.add_parser("clock", help="simulate tables over weeks of a hand-moved clock; JSON last line")
+    clock.add_argument("--tables", type=int, default=1000)
+    clock.add_argument("--days", type=int, default=30)
+    clock.add_argument("--seed", type=int, default=1)
+    clock.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                       help="processes, each a service with its own database (default: 2 or the cores)")
     talk = sub.add_parser(
         "chatter",
         help="play whole games through the cogs in SimCord, count the messages",
@@ -82,6 +90,16 @@ def run_selfplay(args: argparse.Namespace) -> int:
     summary = selfplay(rules, args.players, args.games, args.seed, _options(args.option), _report_error)
     print(json.dumps(summary))
     return 0 if summary["errors"] == 0 else 1
+
+
+def run_clock(args: argparse.Namespace) -> int:
+    """Simulate tables over weeks and print the JSON summary last; 1 if anything stalled or was lost."""
+    from bench.clocksim import report, run
+
+    summary = run(args.tables, args.days, args.seed, max(1, args.workers))
+    print(report(summary))
+    bad = summary["stalled"] or summary["reminders_doubled"] or summary["reminders_missed"]
+    return 1 if bad else 0
 
 
 def run_chatter(args: argparse.Namespace) -> int:
@@ -168,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "selfplay":
             return run_selfplay(args)
+        if args.command == "clock":
+            return run_clock(args)
         if args.command == "chatter":
             return run_chatter(args)
         if args.command == "arena":

@@ -348,6 +348,8 @@ def board_lines(board: Board) -> list[str]:
         lines.append("This table was abandoned.")
     else:
         lines.append(board.waiting_sentence())
+        if board.times:
+            lines.append(board.time_sentence())
     lines.append(legend(board.names))
     return lines
 

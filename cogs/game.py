@@ -13,6 +13,7 @@ from cogs.kit import (
     CONTENT_LIMIT,
     DYNAMIC_ITEMS,
     SAVED,
+    THREAD_ARCHIVE_MINUTES,
     TableButton,
     answer,
     board_send_args,
@@ -27,8 +28,11 @@ from cogs.kit import (
     service_of,
     show_private,
     table_here,
+    take_back,
 )
+from cogs.tablelife import log_message
 from service import BOT_LEVELS, LOBBY_HINT, TableError
+from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
 
@@ -204,7 +208,9 @@ class GameCog(commands.Cog):
                     raise
             try:
                 thread = await channel.create_thread(
-                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
+                    name=svc.thread_name(table),
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
             except discord.HTTPException:
                 await svc.abandon(table.id, interaction.user.id)
@@ -366,12 +372,12 @@ class GameCog(commands.Cog):
 
     @game.command(name="log")
     async def log_(self, interaction: discord.Interaction) -> None:
-        """Show the recent public events of this table."""
+        """The public log, paged."""
 
         async def work() -> None:
             table = await table_here(interaction)
-            lines = await service_of(self.bot).log_lines(table.id)
-            await answer(interaction, "\n".join(lines) if lines else "Nothing has happened yet.")
+            content, view = await log_message(self.bot, table.id, 0)
+            await answer(interaction, content, view=view)
 
         await guarded(interaction, work)
 
@@ -397,7 +403,7 @@ class GameCog(commands.Cog):
         """List the tables waiting on you, oldest first."""
 
         async def work() -> None:
-            waiting = await service_of(self.bot).waiting_on(interaction.user.id)
+            waiting = await service_of(self.bot).mine(interaction.user.id)
             if not waiting:
                 await answer(interaction, "No table is waiting on you.")
                 return
@@ -407,8 +413,94 @@ class GameCog(commands.Cog):
                 where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
                 what = w.decision.rstrip(".") or "your decision"
                 jump = f" · [jump there]({w.link})" if w.link else ""
-                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>){jump}")
+                time_left = ""
+                if w.out_of_time:
+                    time_left = "; you are out of time: play now or `/game rejoin`"
+                elif w.deadline is not None:
+                    time_left = f"; your time runs out <t:{int(w.deadline)}:R>"
+                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>{time_left}){jump}")
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
+
+        await guarded(interaction, work)
+
+    # ------------------------------------------------------------------ tables that last weeks
+
+    @game.command(name="undo")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Undo your move."""
+        try:
+            table = await table_here(interaction)
+        except TableError as exc:
+            await answer(interaction, exc.sentence)
+            return
+        await take_back(interaction, table.id, None)
+
+    @game.command(name="rejoin")
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        """Reclaim your seat."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            await answer(interaction, await service_of(self.bot).rejoin(table.id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="watch")
+    @app_commands.describe(table="A table's number, to follow it from anywhere")
+    async def watch(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Spectate by DM."""
+
+        async def work() -> None:
+            table_id = table if table is not None else (await table_here(interaction)).id
+            await answer(interaction, await service_of(self.bot).watch(table_id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="unwatch")
+    @app_commands.describe(table="The table's number (default: this thread's)")
+    async def unwatch(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Stop spectating."""
+
+        async def work() -> None:
+            table_id = table if table is not None else (await table_here(interaction)).id
+            await answer(interaction, await service_of(self.bot).unwatch(table_id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="history")
+    async def history(self, interaction: discord.Interaction) -> None:
+        """Log as files."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            text, data = await service_of(self.bot).history(table.id)
+            files = [
+                discord.File(io.BytesIO(text.encode()), f"table-{table.id}-log.txt"),
+                discord.File(io.BytesIO(data.encode()), f"table-{table.id}-log.json"),
+            ]
+            await answer(interaction, "The whole public log of this table:", files=files)
+
+        await guarded(interaction, work)
+
+    @game.command(name="stats")
+    @app_commands.describe(user="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """Your record."""
+
+        async def work() -> None:
+            who = user or interaction.user
+            stats = await service_of(self.bot).stats(who.id)
+            titles = dict(service_of(self.bot).kinds())
+            lines = [f"**{who.display_name}**: {stats.open_tables} table(s) in play."]
+            for kind, count in sorted(stats.played.items()):
+                lines.append(f"{titles.get(kind, kind)}: {count} played, {stats.won.get(kind, 0)} won.")
+            if not stats.played:
+                lines.append("No finished games yet.")
+            if stats.played_for:
+                lines.append(f"{stats.played_for} of them had a seat played for an absent player.")
+            if stats.median_move_seconds is not None:
+                lines.append(f"Median time to move: {span(stats.median_move_seconds)}.")
+            await answer(interaction, "\n".join(lines))
 
         await guarded(interaction, work)
 

@@ -50,6 +50,7 @@ ANSWERED = "conclave_answered"
 """Marks an interaction whose failure the player was already told about."""
 DM_CLOSED = 50007
 """Discord's error code for 'Cannot send messages to this user'."""
+CONTINUE_HINT = "`/game status` shows the board."
 NOT_A_PANEL = "That control belongs on your private panel: open it again (e.g. My private view)."
 """The answer to a panel control found on a message that is no private panel (a forged click)."""
 CLOSING_LINE = "This table is closed: its buttons no longer play. Start a new game with `/game new`."
@@ -166,6 +167,9 @@ _BOARD_PANELS: dict[str, BoardPanel] = {}
 _PRIVATE_PANELS: dict[str, PrivatePanel] = {}
 _AFTER_DELIVER: dict[str, AfterDeliver] = {}
 _BEFORE_BOARD: dict[str, BeforeBoard] = {}
+_ON_FINISH: list[AfterDeliver] = []
+THREAD_ARCHIVE_MINUTES = 10080
+"""The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
 
 
 def add_board_items(kind: str, make: BoardItems) -> None:
@@ -195,6 +199,12 @@ def register_private_panel(kind: str, build: PrivatePanel) -> None:
     included), the kit's own ``private_message`` is sent instead.
     """
     _PRIVATE_PANELS[kind] = build
+
+
+def register_on_finish(hook: AfterDeliver) -> None:
+    """Run ``hook(client, reply)`` for every table whose game just ended, before its thread closes."""
+    if hook not in _ON_FINISH:
+        _ON_FINISH.append(hook)
 
 
 def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
@@ -269,10 +279,44 @@ async def thread_of(client: discord.Client, table: TableRecord) -> discord.abc.M
     if channel is None:
         try:
             channel = await client.fetch_channel(table.thread_id)
+        except discord.NotFound:
+            # A moderator deleted the thread: the game lives on in a new one.
+            return await reopen_thread(client, table)
         except discord.HTTPException:
             log.warning("table %s: its thread cannot be reached", table.id)
             return None
+    closing = table.id in _deliveries(client).closed
+    if isinstance(channel, discord.Thread) and channel.archived and not closing:
+        # Discord archives a quiet thread; posting needs it open again.
+        try:
+            await channel.edit(archived=False)
+        except discord.HTTPException as exc:
+            log.info("table %s: its thread stays archived (status %s)", table.id, exc.status)
     return channel  # type: ignore[return-value]
+
+
+async def reopen_thread(client: discord.Client, table: TableRecord) -> discord.Thread | None:
+    """Open a new thread for a table whose thread was deleted, record it and say so there."""
+    svc = service_of(client)
+    parent = client.get_channel(table.channel_id)
+    try:
+        if parent is None:
+            parent = await client.fetch_channel(table.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            return None
+        thread = await parent.create_thread(
+            name=svc.thread_name(table),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except discord.HTTPException as exc:
+        log.warning("table %s: no new thread could be opened (status %s)", table.id, exc.status)
+        return None
+    await svc.attach_thread(table.id, thread.id)
+    log.info("table %s: its thread was gone, moved to a new one", table.id)
+    with contextlib.suppress(discord.HTTPException):
+        await thread.send(f"This table's thread was deleted; the game goes on here. {CONTINUE_HINT}")
+    return thread
 
 
 @dataclass
@@ -528,6 +572,11 @@ async def after_delivery(client: discord.Client, reply: Reply) -> None:
         except Exception as exc:
             _log_failure(reply.table.id, f"the {reply.table.kind} after-delivery hook", exc)
     if reply.board is not None and reply.board.finished:
+        for finish in _ON_FINISH:
+            try:
+                await finish(client, reply)
+            except Exception as exc:
+                _log_failure(reply.table.id, "a game-end hook", exc)
         await close_thread(client, reply.table)
         return
     await run_bots(client, reply.table.id)
@@ -772,9 +821,10 @@ async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str
         with contextlib.suppress(TableError):
             note = await service_of(client).hand(reply.table.id, interaction.user.id)
     if note is None:
-        await answer(interaction, said)
+        await answer(interaction, said, **undo_offer(reply))
         return
     message = await private_send_args(client, reply.table, note)
+    _add_undo(message, reply)
     content = f"{said}\n{message.pop('content', '')}".strip()
     if edit:
         files = message.pop("files", [])
@@ -1004,5 +1054,67 @@ class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
         return int(self.stamp)
 
 
-DYNAMIC_ITEMS = (PrivateViewButton, PlayMoveButton, PlayMoveSelect)
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"cc:undo:(?P<table>\d+):(?P<version>\d+)"
+):
+    """The Undo button on a mover's confirmation: takes the move back while the board is unchanged."""
+
+    def __init__(self, table_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"cc:undo:{table_id}:{version}"
+            )
+        )
+        self.table_id, self.version = table_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> UndoButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Take the move back (the version check makes a second click harmless)."""
+        await take_back(interaction, self.table_id, self.version)
+
+
+async def take_back(interaction: discord.Interaction, table_id: int, version: int | None) -> None:
+    """Undo the user's last move, post what was taken back, and answer."""
+
+    async def work() -> None:
+        reply = await service_of(interaction.client).undo(
+            table_id, interaction.user.id, expected_version=version
+        )
+        if reply.board is not None:
+            await deliver(interaction.client, reply)
+        await answer(interaction, reply.answer)
+
+    await guarded(interaction, work)
+
+
+def _add_undo(message: dict[str, Any], reply: Reply) -> None:
+    """Put the Undo button on a mover's panel when it has room (a full panel keeps /game undo)."""
+    view = message.get("view")
+    board = reply.board
+    if board is None or not board.in_play:
+        return
+    if view is None:
+        message.update(undo_offer(reply))
+    elif isinstance(view, discord.ui.View):
+        with contextlib.suppress(ValueError):
+            view.add_item(UndoButton(reply.table.id, board.version))
+
+
+def undo_offer(reply: Reply) -> dict[str, Any]:
+    """Return the view with an Undo button for a move's confirmation (none once the game ended)."""
+    board = reply.board
+    if board is None or not board.in_play:
+        return {}
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(reply.table.id, board.version))
+    return {"view": view}
+
+
+DYNAMIC_ITEMS = (PrivateViewButton, PlayMoveButton, PlayMoveSelect, UndoButton)
 """Every restart-proof component; the bot registers them at start."""

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rules.rng import KEY as RNG_KEY
+
 JSON = Any
 State = dict[str, Any]
 View = dict[str, Any]
@@ -420,6 +422,26 @@ class Rules(ABC):
         game's events must name seats by exactly this tag.
         """
         return self.seat_names[seat] if seat < len(self.seat_names) else f"P{seat + 1}"
+
+    def default_move(self, state: State, seat: Seat) -> Move | None:
+        """Return the move to play for an absent seat the game waits on (None: it cannot be skipped).
+
+        The service plays it when the other players vote to skip a player who ran out of time.
+        The default is the seat's first legal move; a game overrides it where a better stand-in
+        exists (a pass, a harmless secret choice).
+        """
+        legal = self.legal_moves(state, seat)
+        return legal[0] if legal else None
+
+    def reveals(self, before: State, seat: Seat, move: Move, after: State, events: list[Event]) -> bool:
+        """Whether a move showed something hidden (a card drawn, a secret revealed, a die rolled).
+
+        A move that reveals cannot be taken back alone (undo then needs the others' vote). The
+        safe default: any event that not everyone may read, or any use of the random generator.
+        """
+        if any(not event.public for event in events):
+            return True
+        return before.get(RNG_KEY) != after.get(RNG_KEY)
 
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""

@@ -56,9 +56,32 @@ def _load_builtin() -> None:
 def replay(
     kind: str, players: int, options: dict[str, str], seed: int, moves: Iterable[tuple[int, Any]]
 ) -> State:
-    """Replay a game from its seed through its logged moves, each ``(seat, move JSON)``."""
+    """Replay a game from its seed through its logged moves, each ``(seat, move JSON)``.
+
+    ``moves`` is the whole log from version 1: rows that take moves back (``UNDO``) and the moves
+    they took back are skipped, and options that are not the game's own (a table's clock) are
+    left out of ``setup``.
+    """
     rules = get(kind)
-    state = rules.setup(players, options, seed)
-    for seat, move in moves:
+    known = {option.name for option in rules.options}
+    state = rules.setup(players, {k: v for k, v in options.items() if k in known}, seed)
+    for seat, move in in_force(list(moves)):
         state, _ = rules.apply(state, seat, Move.from_json(move))
     return state
+
+
+UNDO = "~undo"
+"""The action of a move-log row that takes moves back (``args.versions``); never a game's action."""
+
+
+def in_force(moves: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """Return the logged moves still in force (the log runs from version 1, one row per version)."""
+    undone: set[int] = set()
+    for _, move in moves:
+        if move.get("action") == UNDO:
+            undone.update(int(v) for v in (move.get("args") or {}).get("versions", []))
+    return [
+        (seat, move)
+        for version, (seat, move) in enumerate(moves, start=1)
+        if move.get("action") != UNDO and version not in undone
+    ]

@@ -79,6 +79,31 @@ def waiting_sentence(
 
 
 @dataclass(frozen=True)
+class SeatTime:
+    """An awaited seat's clock as boards show it: when its bank runs out, and its state."""
+
+    user_id: int
+    name: str
+    deadline: float
+    out_of_time: bool
+    absent: str | None
+    """How the seat is played for its absent player (``skip`` or ``bot``), or None."""
+
+
+def time_sentence(times: Iterable[SeatTime]) -> str:
+    """Say each awaited seat's time left as Discord relative timestamps ("" without a clock)."""
+    parts = []
+    for t in times:
+        if t.absent:
+            parts.append(f"{t.name} is played for (absent; `/game rejoin` to come back)")
+        elif t.out_of_time:
+            parts.append(f"{t.name} is OUT OF TIME (the others vote)")
+        else:
+            parts.append(f"{t.name} <t:{int(t.deadline)}:R>")
+    return "Time left: " + ", ".join(parts) + "." if parts else ""
+
+
+@dataclass(frozen=True)
 class SeatLine:
     """One entry of a table's seat legend: the seat, its name in the game (a colour or its
     number), the player's display name and user id."""
@@ -125,6 +150,8 @@ class Board:
     fresh: bool = True
     opening: bool = False
     """The first board of a game."""
+    times: tuple[SeatTime, ...] = ()
+    """Each awaited seat's clock (a table with a clock); ``time_sentence`` words it."""
 
     @property
     def names(self) -> dict[int, str]:
@@ -138,6 +165,10 @@ class Board:
     def waiting_sentence(self) -> str:
         """Say whom the game waits on and for what (the prompts' public text)."""
         return waiting_sentence(self.waiting, self.names, {line.seat: line.mark for line in self.legend})
+
+    def time_sentence(self) -> str:
+        """Say each awaited seat's time left ("" for a table without a clock)."""
+        return time_sentence(self.times)
 
 
 @dataclass(frozen=True)
@@ -229,6 +260,9 @@ class WaitingTable:
     title: str
     decision: str = ""
     """What the game asks of this user there, e.g. "draft a mage" (its prompts' public text)."""
+    deadline: float | None = None
+    """When this user's time bank runs out there (None: the table has no clock)."""
+    out_of_time: bool = False
 
     @property
     def link(self) -> str | None:

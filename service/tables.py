@@ -22,7 +22,9 @@ import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
 from service import guide, notify, reading
+from service.asyncplay import AsyncPlay, BotMove, Outlet
 from service.bots import BotSeats
+from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
     Board,
     Choice,
@@ -37,7 +39,18 @@ from service.replies import (
     tag_namer,
     waiting_sentence,
 )
-from store import CorruptTable, DamagedSnapshot, SeatRecord, StaleVersion, Store, StoreError, TableRecord
+from service.scheduler import Scheduler
+from service.timekeeper import Timekeeper
+from store import (
+    CorruptTable,
+    DamagedSnapshot,
+    DueWork,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    StoreError,
+    TableRecord,
+)
 
 log = logging.getLogger("conclave.service")
 
@@ -160,13 +173,29 @@ class _Outcome:
     waiting: list[int]
 
 
-class TableService(BotSeats):
+class TableService(BotSeats, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
-    def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        clock: Clock | None = None,
+        outlet: Outlet | None = None,
+    ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
+        # One clock for the service and the store: a seat's time is measured on the same scale
+        # as the times the store writes.
+        self.clock: Clock = clock or SystemClock()
+        store.use_clock(self.clock.now)
+        self.scheduler = Scheduler(store, self.clock)
+        self.outlet = outlet
+        self.bots: dict[str, BotMove] = {}
+        self.time = Timekeeper(self)
+        self.scheduler.handle("undo-expire", self._undo_expire_work)
 
     # ------------------------------------------------------------------ games on offer
 
@@ -281,7 +310,8 @@ class TableService(BotSeats):
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
         try:
-            full = rules.check_options(chosen)
+            table_options, chosen = split_options(chosen)
+            full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
         table = await self.store.create_table(
@@ -388,7 +418,7 @@ class TableService(BotSeats):
             order = seat_order(seed, [s.user_id for s in seats])
 
             def deal() -> tuple[State, list[int]]:
-                state = rules.setup(len(seats), table.options, seed)
+                state = rules.setup(len(seats), game_options(table.options), seed)
                 return state, [order[n] for n in rules.waiting_on(state)]
 
             state, waiting = await asyncio.to_thread(deal)
@@ -400,6 +430,7 @@ class TableService(BotSeats):
             seats_now = {n: by_user[u] for n, u in enumerate(order)}
             loaded = _Table(table, state, rules, _renumber(seats_now))
             reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
+            reply = await self.after_move(reply)
         log.info("table %s started with %d seats", table_id, len(seats))
         return reply
 
@@ -470,6 +501,10 @@ class TableService(BotSeats):
             reply = await asyncio.to_thread(
                 compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
             )
+            now_waiting = [] if result is not None else [
+                after.seats[n].user_id for n in after.rules.waiting_on(after.state)
+            ]
+            reply = await self.after_move(reply, waiting=now_waiting)
             return replace(reply, answer=f"You played: {done.label}.")
 
     async def _auto_resolve(
@@ -542,6 +577,7 @@ class TableService(BotSeats):
             reply = await asyncio.to_thread(
                 compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
             )
+            reply = await self.after_move(reply)
             return replace(reply, answer="Played automatically: " + "; ".join(automatic) + ".")
 
     @staticmethod
@@ -607,6 +643,7 @@ class TableService(BotSeats):
             return Board(table.id, table.version, "This table was closed before its game started.")
         loaded = await self._load(table_id)
         reply = await asyncio.to_thread(self._compose, loaded, None, [], None, status=True)
+        reply = await self.time.decorate(reply, status=True)
         assert reply.board is not None
         return reply.board
 
@@ -805,10 +842,15 @@ class TableService(BotSeats):
                 raise TableError("This table is already closed.")
             seats = await self.store.seats(table_id)
             seated = {s.user_id for s in seats if s.bot is None}  # bots never vote
+            if table.status == "active":
+                # A player who left the game (resigned) is never needed, nor counted.
+                seated &= set(await self.time.active_players(table_id))
             if user_id == table.host_id or manage_server:
                 await self.store.set_status(table_id, "abandoned")
                 return self._abandoned(table, "The table was closed.")
             if user_id not in seated:
+                if any(s.user_id == user_id for s in seats):
+                    raise TableError("You left this game: the players still in it decide whether to abandon.")
                 raise TableError("Only the host, a server manager or the players can abandon this table.")
             if table.status == "lobby":
                 raise TableError("Use /game leave to leave a table in the lobby.")
@@ -827,6 +869,10 @@ class TableService(BotSeats):
         return Reply(closed, "The table is closed.", Board(table.id, table.version, text, finished=True))
 
     # ------------------------------------------------------------------ helpers
+
+    async def _undo_expire_work(self, work: DueWork) -> None:
+        if await self.store.claim(work.id, self.clock.now()):
+            await self.undo_expired(work.table_id, work.payload["topic"])
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)

@@ -1,5 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
 
+from store.asyncplay import DueWork, SeatClock, UserPrefs
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -16,10 +17,13 @@ __all__ = [
     "STATUSES",
     "CorruptTable",
     "DamagedSnapshot",
+    "DueWork",
     "MoveRecord",
+    "SeatClock",
     "SeatRecord",
     "StaleVersion",
     "Store",
     "StoreError",
     "TableRecord",
+    "UserPrefs",
 ]

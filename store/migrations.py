@@ -125,6 +125,75 @@ MIGRATIONS: list[tuple[str, ...]] = [
     # A seat a bot fills from the lobby has a negative user id (-1, -2...: no Discord user has one);
     # a person's seat handed to a bot keeps its user id, so /game rejoin gives it back.
     ("ALTER TABLE seats ADD COLUMN bot TEXT",),
+    # 5: asynchronous play: due work for the scheduler, seat clocks, sent reminders, user
+    # preferences, votes on absent seats and undo, spectators.
+    (
+        """
+        CREATE TABLE due_work (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            due_at      REAL    NOT NULL,
+            kind        TEXT    NOT NULL,
+            key         TEXT    NOT NULL UNIQUE,
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            user_id     INTEGER,
+            payload     TEXT    NOT NULL,
+            claimed_at  REAL
+        )
+        """,
+        "CREATE INDEX due_work_next ON due_work (due_at) WHERE claimed_at IS NULL",
+        """
+        CREATE TABLE seat_clocks (
+            table_id        INTEGER NOT NULL,
+            user_id         INTEGER NOT NULL,
+            bank            REAL    NOT NULL,
+            running_since   REAL,
+            out_since       REAL,
+            absent          TEXT,
+            played_for      INTEGER NOT NULL DEFAULT 0,
+            last_reminder   REAL,
+            PRIMARY KEY (table_id, user_id),
+            FOREIGN KEY (table_id, user_id) REFERENCES seats(table_id, user_id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE notices (
+            key         TEXT    PRIMARY KEY,
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            user_id     INTEGER,
+            kind        TEXT    NOT NULL,
+            sent_at     REAL    NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX notices_by_table ON notices (table_id, user_id)",
+        """
+        CREATE TABLE user_prefs (
+            user_id     INTEGER PRIMARY KEY,
+            pings       TEXT    NOT NULL DEFAULT 'every',
+            quiet_from  INTEGER,
+            quiet_to    INTEGER,
+            utc_offset  INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+        """
+        CREATE TABLE votes (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            topic       TEXT    NOT NULL,
+            user_id     INTEGER NOT NULL,
+            choice      TEXT    NOT NULL,
+            voted_at    REAL    NOT NULL,
+            PRIMARY KEY (table_id, topic, user_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE spectators (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            user_id     INTEGER NOT NULL,
+            since       REAL    NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX spectators_by_user ON spectators (user_id)",
+    ),
 ]
 
 

@@ -209,6 +209,10 @@ class ToyRules(Rules):
         new["deck"] = pool
         return new
 
+    def reveals(self, before: State, seat: Seat, move: Move, after: State, events: list[Event]) -> bool:
+        """Drawing shows the drawer a sigil from the hidden deck; a secret choice is revealed too."""
+        return move.action == "draw" or super().reveals(before, seat, move, after, events)
+
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Each round takes one choice per mage and one turn; at most 12 rounds."""
         return 12 * (players + 1)

@@ -1,0 +1,475 @@
+"""The service's calls for tables that live for weeks: undo, votes, spectators, history, stats.
+
+A mixin of ``TableService`` (it uses the table lock, loading and composing of ``tables.py``),
+kept apart so the turn flow there stays short. Clocks, reminders and absent seats live in
+``service.timekeeper``; the move log's undo rows in ``service.undo``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import statistics
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import render
+from rules.contract import Event, Move, Rules, State, View
+from service.clock import VOTE_TIME, relative
+from service.notices import Notice, SeatTime
+from service.replies import Reply, TableError, WaitingTable
+from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
+from store import StaleVersion, StoreError, TableRecord
+
+try:  # the bots package (bots/) plays absent seats handed to a bot
+    import bots
+except ImportError:  # pragma: no cover - a checkout without bots/: the default move plays
+    bots = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from service.scheduler import Scheduler
+    from service.tables import _Table
+    from service.timekeeper import Timekeeper
+    from store import Store
+
+log = logging.getLogger("conclave.service")
+
+Outlet = Callable[[Notice | Reply], Awaitable[None]]
+BotMove = Callable[[str, View, list[Move]], Move | None]
+"""A bot for a kind: chooses from a seat's view and legal moves only."""
+LOG_PAGE = 15
+"""Log lines on one page of /game log."""
+REPLAY_LIMIT = 8 * 1024 * 1024
+"""Discord's upload limit for a bot without boosts; the replay must stay under it."""
+REPLAY_WIDTH = 480
+STAND_IN_LEVEL = "basic"
+"""The bot level that plays a seat handed to a bot (quick, and sensible for every game)."""
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """One page of a table's public log: lines oldest first, the page number (0 = newest)."""
+
+    table_id: int
+    lines: tuple[str, ...]
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A user's record: games played and won per game, median time to move, open tables."""
+
+    user_id: int
+    played: dict[str, int]
+    won: dict[str, int]
+    played_for: int
+    median_move_seconds: float | None
+    open_tables: int
+
+
+class AsyncPlay:
+    """Undo, votes, spectators, history and stats; mixed into TableService."""
+
+    store: Store
+    clock: Any
+    scheduler: Scheduler
+    time: Timekeeper
+    outlet: Outlet | None
+    bots: dict[str, BotMove]
+
+    if TYPE_CHECKING:
+
+        def _lock(self, table_id: int) -> asyncio.Lock: ...
+        async def _load(self, table_id: int) -> _Table: ...
+        async def _load_active(self, table_id: int) -> _Table: ...
+        async def table(self, table_id: int) -> TableRecord: ...
+        async def waiting_on(self, user_id: int) -> list[WaitingTable]: ...
+        def thread_name(self, table: TableRecord) -> str: ...
+        def rules_for(self, kind: str) -> Rules: ...
+        async def act(
+            self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
+        ) -> Reply: ...
+        def _compose(self, table: _Table, before: State | None, events: list[Event], mover: int | None,
+                     **kwargs: Any) -> Reply: ...
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def emit(self, message: Notice | Reply) -> None:
+        """Hand what the service says by itself to the outlet (the bot posts it); never raise."""
+        if self.outlet is None:
+            return
+        try:
+            await self.outlet(message)
+        except Exception:
+            log.exception("table %s: the outlet failed", message.table.id)
+
+    def table_lock(self, table_id: int) -> asyncio.Lock:
+        """Return the lock that serialises a table's changes."""
+        return self._lock(table_id)
+
+    async def effective_moves(self, table_id: int) -> list[tuple[int, Move]]:
+        """Return (seat, move) of every move in force, oldest first (undone moves left out)."""
+        return [(r.seat, Move.from_json(r.move)) for r in effective(await self.store.moves(table_id))]
+
+    def has_bot(self, kind: str) -> bool:
+        """Whether a bot can play a seat of this kind (the bots package plays every game)."""
+        return kind in self.bots or bots is not None
+
+    async def stand_in_move(self, table_id: int, absent: dict[int, str]) -> tuple[int, Move] | None:
+        """Return (user, move) for the first absent seat the table waits on.
+
+        ``absent`` maps each absent user to how the others chose to play the seat: ``bot`` (a
+        basic bot, choosing from that seat's view only) or ``skip`` (the game's default move).
+        """
+        loaded = await self._load(table_id)
+        rules, state, version = loaded.rules, loaded.state, loaded.record.version
+        custom = self.bots.get(rules.kind)
+
+        def choose() -> tuple[int, Move] | None:
+            for seat in rules.waiting_on(state):
+                user = loaded.seats[seat].user_id
+                if user not in absent:
+                    continue
+                move = None
+                if absent[user] == "bot":
+                    move = _bot_move(custom, rules, state, seat, (table_id, version, seat))
+                move = move or rules.default_move(state, seat)
+                if move is not None:
+                    return user, move
+            return None
+
+        return await asyncio.to_thread(choose)
+
+    async def after_move(self, reply: Reply, *, waiting: list[int] | None = None) -> Reply:
+        """Run the clocks and the spectators after a change; return the reply with the time line.
+
+        ``waiting``: the users the table waits on now, when the caller knows them (a move).
+        """
+        table, clocks = await self.time.after_change(reply.table.id, reply.table, waiting)
+        reply = await self.time.decorate(reply, clocks=clocks, table=table)
+        await self._tell_spectators(reply)
+        return reply
+
+    # ------------------------------------------------------------------ votes
+
+    async def vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
+        """Count a vote (on an absent seat, or on taking a move back); return the voter's answer."""
+        if topic.startswith("undo:"):
+            return await self._undo_vote(table_id, user_id, topic, choice)
+        return await self.time.vote(table_id, user_id, topic, choice)
+
+    async def rejoin(self, table_id: int, user_id: int) -> str:
+        """Take back a seat that was out of time or played for its absent player."""
+        return await self.time.rejoin(table_id, user_id)
+
+    # ------------------------------------------------------------------ undo
+
+    async def undo(self, table_id: int, user_id: int, *, expected_version: int | None = None) -> Reply:
+        """Take back the user's last move, or open a vote when others moved or something was revealed."""
+        async with self._lock(table_id):
+            loaded = await self._load_active(table_id)
+            seat = next((n for n, s in loaded.seats.items() if s.user_id == user_id), None)
+            if seat is None:
+                raise TableError("You have no seat at this table.")
+            version = loaded.record.version
+            if expected_version is not None and expected_version != version:
+                raise TableError("Nothing to take back from there: the game moved on (or it was taken back).")
+            records = await self.store.moves(table_id)
+            plan = await asyncio.to_thread(
+                plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat
+            )
+            if plan.solo:
+                reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+            else:
+                topic = undo_topic(plan.target, version, seat)
+                voters = [u for u in await self.time.active_players(table_id) if u != user_id]
+                await self.store.clear_votes(table_id, topic)
+                key = f"undo-expire:{table_id}:{topic}"
+                await self.scheduler.add("undo-expire", self.clock.now() + VOTE_TIME, key, table_id, None,
+                                         {"topic": topic})
+                name = loaded.seats[seat].name
+                text = (
+                    f"{name} asks to take back: {plan.label} ({plan.why}). The other players vote; "
+                    f"a majority decides, and the vote lapses {relative(self.clock.now() + VOTE_TIME)} "
+                    "or as soon as anyone moves."
+                )
+                await self.emit(Notice(loaded.record, "vote", text, topic=topic, choices=UNDO_CHOICES,
+                                       ping=tuple(voters)))
+                return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
+        return await self.after_move(reply)
+
+    async def _take_back(
+        self, loaded: _Table, seat: int, versions: tuple[int, ...], state: State, label: str
+    ) -> Reply:
+        """Store the undo row with the rebuilt snapshot (under the table's lock); return the board."""
+        from service.tables import _Table
+
+        rules, record = loaded.rules, loaded.record
+        name = loaded.seats[seat].name
+        later = len(versions) - 1
+        more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
+        event = Event("undo", f"{name} took back: {label}{more}.")
+        waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
+        try:
+            new_version = await self.store.commit_move(
+                record.id, record.version, seat, {"action": UNDO, "args": {"versions": list(versions)}},
+                [event.to_json()], state, waiting,
+            )
+        except StaleVersion:
+            raise TableError("That was already taken back, or the game moved on.") from None
+        except StoreError:
+            log.exception("table %s: undo not saved", record.id)
+            raise TableError("I could not save that: nothing changed. Try again.") from None
+        log.info("table %s seat %s took back %d move(s) -> v%s", record.id, seat, len(versions), new_version)
+        after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
+        reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+        return replace(reply, answer=f"You took back: {label}.")
+
+    async def _undo_vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
+        target, version, seat = read_topic(topic)
+        if choice not in ("yes", "no"):
+            raise TableError("Vote yes or no.")
+        async with self._lock(table_id):
+            loaded = await self._load_active(table_id)
+            if loaded.record.version != version:
+                raise TableError("That vote lapsed: the game moved on.")
+            asker = loaded.seats[seat].user_id
+            voters = [u for u in await self.time.active_players(table_id) if u != asker]
+            if user_id not in voters:
+                raise TableError("Only the other seated players vote on this.")
+            votes = await self.store.cast_vote(table_id, topic, user_id, choice, self.clock.now())
+            count = sum(1 for u, v in votes.items() if u in voters and v == choice)
+            if count * 2 <= len(voters):
+                return f"Your vote ({choice}) is counted: {count} of {len(voters)}; a majority decides."
+            await self.store.clear_votes(table_id, topic)
+            await self.store.cancel_work(table_id, kinds=("undo-expire",))
+            if choice == "no":
+                await self.emit(Notice(loaded.record, "decided", "The players voted to keep the move."))
+                return "Your vote decided it: the move stays."
+            records = await self.store.moves(table_id)
+            plan = await asyncio.to_thread(
+                plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat, target
+            )
+            reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+        await self.emit(await self.after_move(reply))
+        return "Your vote decided it: the move is taken back."
+
+    async def undo_expired(self, table_id: int, topic: str) -> None:
+        """Close an undo vote nobody decided in time: the move stays."""
+        votes = await self.store.votes(table_id, topic)
+        await self.store.clear_votes(table_id, topic)
+        table = await self.table(table_id)
+        _, version, _ = read_topic(topic)
+        if table.status == "active" and table.version == version and votes is not None:
+            await self.emit(Notice(table, "decided", "The vote to take back a move lapsed: the move stays."))
+
+    # ------------------------------------------------------------------ spectators
+
+    async def watch(self, table_id: int, user_id: int) -> str:
+        """Follow a table: its public boards arrive by DM at each turn change."""
+        table = await self.table(table_id)
+        if table.options.get("spectators", "on") == "off":
+            raise TableError("This table was opened without spectators.")
+        if table.status in ("finished", "abandoned"):
+            raise TableError("This table is closed.")
+        if any(s.user_id == user_id for s in await self.store.seats(table_id)):
+            raise TableError("You play at this table: its news reaches you already.")
+        if not await self.store.add_spectator(table_id, user_id, self.clock.now()):
+            return "You already follow this table."
+        return f"You follow {self.thread_name(table)}: its boards arrive by DM. `/game unwatch` stops them."
+
+    async def unwatch(self, table_id: int, user_id: int) -> str:
+        """Stop following a table."""
+        table = await self.table(table_id)
+        if not await self.store.remove_spectator(table_id, user_id):
+            raise TableError("You do not follow this table.")
+        return f"You no longer follow {self.thread_name(table)}."
+
+    async def _tell_spectators(self, reply: Reply) -> None:
+        """DM the public board to each spectator when the turn changes or the game ends."""
+        board = reply.board
+        # A new thread message means the turn passed, a reveal, or the end: the spectator's cue.
+        if board is None or board.quiet or not (board.fresh or board.finished):
+            return
+        public = replace(board, ping=())
+        for user_id in await self.store.spectators(reply.table.id):
+            head = f"{self.thread_name(reply.table)} (you are watching):"
+            text = f"{head}\n{board.text}"
+            await self.emit(Notice(reply.table, "spectate", text, user_id=user_id, board=public))
+
+    # ------------------------------------------------------------------ history
+
+    async def log_page(self, table_id: int, page: int = 0, size: int = LOG_PAGE) -> LogPage:
+        """Return one page of the whole public log; page 0 is the newest, higher pages are older."""
+        lines = await self._public_lines(table_id)
+        pages = max(1, -(-len(lines) // size))
+        page = min(max(0, page), pages - 1)
+        end = len(lines) - page * size
+        return LogPage(table_id, tuple(lines[max(0, end - size) : end]), page, pages)
+
+    async def _public_lines(self, table_id: int) -> list[str]:
+        await self.table(table_id)
+        records = await self.store.moves(table_id)
+        return [
+            event.text for r in records for event in map(Event.from_json, r.events) if event.public
+        ]
+
+    async def history(self, table_id: int) -> tuple[str, str]:
+        """Return the whole public log as text and as JSON (moves by seat and label, events, times)."""
+        table = await self.table(table_id)
+        rules = self.rules_for(table.kind)
+        records = await self.store.moves(table_id)
+        seats = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
+        in_force = {r.version for r in effective(records)}
+
+        def build() -> tuple[str, str]:
+            state = None
+            if table.seed is not None:
+                from service.clock import game_options
+
+                state = rules.setup(len(seats), game_options(table.options), table.seed)
+            entries, lines = [], [f"{self.thread_name(table)} ({table.status})"]
+            for r in records:
+                move = Move.from_json(r.move)
+                public = [e["text"] for e in r.events if e.get("seats") is None]
+                label = "take back" if move.action == UNDO else move.action
+                if state is not None and move.action != UNDO and r.version in in_force:
+                    # Labels come from the state the move was made on; a label names public facts.
+                    label = rules.label(state, r.seat, move)
+                    state, _ = rules.apply(state, r.seat, move)
+                elif r.version not in in_force and move.action != UNDO:
+                    label = "(taken back)"
+                entries.append({
+                    "version": r.version, "seat": r.seat, "player": seats.get(r.seat, "?"),
+                    "move": label, "events": public, "at": r.created_at, "undone": r.version not in in_force
+                    and move.action != UNDO,
+                })
+                when = f"<{int(r.created_at)}>"
+                lines.append(f"#{r.version} {when} {seats.get(r.seat, '?')}: {label}")
+                lines.extend(f"    {text}" for text in public)
+            data = {"table": table.id, "kind": table.kind, "status": table.status,
+                    "players": seats, "result": table.result, "moves": entries}
+            return "\n".join(lines) + "\n", json.dumps(data, indent=1, ensure_ascii=False)
+
+        return await asyncio.to_thread(build)
+
+    async def replay_image(self, table_id: int) -> bytes | None:
+        """Return an animated GIF of the public board, one frame per turn (None without drawings)."""
+        table = await self.table(table_id)
+        if table.seed is None:
+            return None
+        rules = self.rules_for(table.kind)
+        records = effective(await self.store.moves(table_id))
+        players = len([s for s in await self.store.seats(table_id) if s.seat is not None])
+
+        def build() -> bytes | None:
+            from service.clock import game_options
+
+            state = rules.setup(players, game_options(table.options), table.seed)
+            frames = [render.board(rules.kind, rules.view(state, None))]
+            if frames[0] is None:
+                return None
+            waiting = rules.waiting_on(state)
+            for r in records:
+                state, _ = rules.apply(state, r.seat, Move.from_json(r.move))
+                now_waiting = rules.waiting_on(state)
+                # One frame per turn: when whom the game waits on changes, or at the end.
+                if now_waiting != waiting or rules.is_over(state):
+                    frames.append(render.board(rules.kind, rules.view(state, None)))
+                waiting = now_waiting
+            return _gif([f for f in frames if f is not None])
+
+        return await asyncio.to_thread(build)
+
+    # ------------------------------------------------------------------ my tables and stats
+
+    async def mine(self, user_id: int) -> list[WaitingTable]:
+        """Return the tables waiting on a user, oldest wait first, with the decision and time left."""
+        found = []
+        for waiting in await self.waiting_on(user_id):
+            times: list[SeatTime] = await self.time.seat_times(waiting.table.id)
+            mine = next((t for t in times if t.user_id == user_id), None)
+            if mine is not None:
+                waiting = replace(waiting, deadline=mine.deadline, out_of_time=mine.out_of_time)
+            found.append(waiting)
+        return found
+
+    async def stats(self, user_id: int) -> Stats:
+        """Return a user's games played and won per game, median time to move and open tables."""
+        played: dict[str, int] = {}
+        won: dict[str, int] = {}
+        gaps: list[float] = []
+        finished = []
+        open_tables = 0
+        for table_id, kind, status, result, seat in await self.store.tables_of(user_id):
+            if status == "active":
+                open_tables += 1
+            if status != "finished":
+                continue
+            finished.append(table_id)
+            played[kind] = played.get(kind, 0) + 1
+            if result and seat in result.get("winners", []):
+                won[kind] = won.get(kind, 0) + 1
+            records = effective(await self.store.moves(table_id))
+            previous = None
+            for r in records:
+                if r.seat == seat and previous is not None:
+                    gaps.append(r.created_at - previous)
+                previous = r.created_at
+        marked = len(await self.store.played_for(finished))
+        median = statistics.median(gaps) if gaps else None
+        return Stats(user_id, played, won, marked, median, open_tables)
+
+    async def rebuild_check(self, table_id: int) -> bool:
+        """Whether the snapshot equals the moves in force replayed from the seed (undo included)."""
+        loaded = await self._load(table_id)
+        records = await self.store.moves(table_id)
+        players = len(loaded.seats)
+        state = await asyncio.to_thread(replay, loaded.rules, loaded.record, players, records)
+        return state == loaded.state
+
+
+def _bot_move(
+    custom: BotMove | None, rules: Rules, state: State, seat: int, keys: tuple[int, int, int]
+) -> Move | None:
+    """Return a bot's move for a seat (a registered custom bot first), or None to play the default."""
+    try:
+        if custom is not None:
+            return custom(rules.kind, rules.view(state, seat), rules.legal_moves(state, seat))
+        if bots is not None:
+            return bots.choose(rules, state, seat, STAND_IN_LEVEL, bots.bot_rng(*keys))
+    except Exception:
+        # A bot that fails must not stall the table: the game's default move plays instead.
+        log.exception("table %s: the stand-in bot failed; the default move plays", keys[0])
+    return None
+
+
+def _gif(frames: list[bytes]) -> bytes | None:
+    """Join PNG frames into one animated GIF under Discord's upload limit (None: no image frames)."""
+    from PIL import Image, UnidentifiedImageError
+
+    width = REPLAY_WIDTH
+    pictures = []
+    for data in frames:
+        try:
+            image = Image.open(io.BytesIO(data)).convert("RGB")
+        except UnidentifiedImageError:
+            continue  # not a picture (a test's stand-in drawing): no frame
+        # Shrunk at once: a long game's full-size frames would not fit in memory together.
+        pictures.append(image.resize((width, max(1, round(image.height * width / image.width)))))
+    if not pictures:
+        return None
+    while True:
+        images = []
+        for image in pictures:
+            height = max(1, round(image.height * width / image.width))
+            images.append(image.resize((width, height)).quantize(colors=128))
+        out = io.BytesIO()
+        images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=700, loop=0)
+        if out.tell() < REPLAY_LIMIT or width <= 120:
+            return out.getvalue()
+        width //= 2

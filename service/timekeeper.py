@@ -1,0 +1,496 @@
+"""Clocks, reminders and absent players: the service's part of a table that lasts weeks.
+
+After every change of whom a table waits on, ``after_change`` starts and stops the seats'
+clocks in the store and plans their due work: a reminder when half the bank is used, a last
+call 12 hours before it runs out, and the deadline. At the deadline the seat is out of time
+and the other seated players vote: wait (one more day), skip (the game's default move plays
+for the seat) or hand the seat to a bot. Nothing here runs on a timer of its own: the
+scheduler runs the due work, claimed once in the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules.contract import RESIGN
+from service.clock import (
+    LAST_CALL,
+    REMINDER_GAP,
+    VOTE_TIME,
+    WAIT_GRANT,
+    preset_of,
+    quiet_until,
+    relative,
+)
+from service.notices import Notice, SeatTime
+from service.replies import Reply, TableError, time_sentence
+from store import DueWork, SeatClock, TableRecord, UserPrefs
+
+if TYPE_CHECKING:
+    from service.tables import TableService
+
+log = logging.getLogger("conclave.timekeeper")
+
+PINGS = ("every", "turn", "reminders", "nothing")
+"""A user's ping preference: every decision, the start of my turn, reminders only, nothing."""
+ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot", "Hand to a bot"))
+ABSENT_TOPIC = "absent"
+STAND_IN_RUN = 60
+"""Stand-in moves one job plays at most before handing on to a fresh job."""
+FRESH = 5.0
+"""A clock that started this many seconds ago or less started with the move just made."""
+
+
+class Timekeeper:
+    """Seat clocks, reminders, out-of-time votes, absent seats and ping preferences."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.store = svc.store
+        self.clock = svc.clock
+        self.scheduler = svc.scheduler
+        self._names: dict[int, dict[int, str]] = {}
+        self._prefs: dict[int, UserPrefs] = {}
+        self._autoplaying: set[int] = set()
+        self._synced: dict[int, tuple[frozenset[int], list[SeatClock]]] = {}
+        """Per table, whom it waited on at this process's last sync, and the clocks then."""
+        """Tables whose stand-in run is playing now (it goes on by itself: no new job per move)."""
+        self._planned: set[tuple[int, int, float, float, bool]] = set()
+        """Waits this process has planned already (saves the store a write per move)."""
+        for kind, handler in (
+            ("remind", self._remind),
+            ("deadline", self._deadline),
+            ("expire", self._expire),
+            ("autoplay", self._autoplay),
+        ):
+            self.scheduler.handle(kind, handler)
+
+    # ------------------------------------------------------------------ after every move
+
+    async def after_change(
+        self, table_id: int, table: TableRecord | None = None, waiting: list[int] | None = None
+    ) -> tuple[TableRecord | None, list[SeatClock]]:
+        """Start and stop the seats' clocks to match who the table waits on; plan their work.
+
+        ``table`` is the record just written (status, version, options), saving a read;
+        ``waiting`` the users the table now waits on: when they are the ones it waited on
+        after this process's last sync, no clock starts or stops and nothing is read.
+        """
+        memo = self._synced.get(table_id)
+        if table is not None and waiting is not None and memo is not None and memo[0] == frozenset(waiting):
+            return table, memo[1]
+        table = table or await self.store.table(table_id)
+        if table is None:
+            return None, []
+        if table.status != "active":
+            await self.store.cancel_work(table_id)
+            self._synced.pop(table_id, None)
+            self._planned = {p for p in self._planned if p[0] != table_id}
+            self._names.pop(table_id, None)
+            return table, []
+        preset = preset_of(table.options)
+        bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
+        clocks = await self.store.sync_clocks(table_id, bank, increment)
+        now = self.clock.now()
+        bots: set[int] | None = None
+        for clock in clocks:
+            if clock.running_since is None:
+                continue
+            if bots is None:
+                # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
+                bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
+            if clock.user_id in bots:
+                continue
+            if clock.absent:
+                if table_id not in self._autoplaying:
+                    await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
+            elif preset is not None and clock.out_since is None:
+                await self._plan(table_id, clock, half=True)
+        running = frozenset(c.user_id for c in clocks if c.running_since is not None)
+        if not any(c.absent for c in clocks):
+            self._synced[table_id] = (running, clocks)
+        return table, clocks
+
+    async def _update_clock(self, table_id: int, user_id: int, **fields: object) -> None:
+        """Change a seat clock in the store and forget this process's copy of the table's clocks."""
+        self._synced.pop(table_id, None)
+        await self.store.update_clock(table_id, user_id, **fields)
+
+    async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
+        """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
+        since, deadline = clock.running_since, clock.deadline()
+        assert since is not None and deadline is not None
+        user = clock.user_id
+        memo = (table_id, user, since, deadline, half)
+        if memo in self._planned:
+            # Planned already by this process (the store's keys would refuse it anyway).
+            return
+        bank = deadline - since
+        last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
+        midway = since + bank / 2
+        payload = {"since": since, "deadline": deadline}
+        now = self.clock.now()
+        work = []
+        # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
+        if half and last - midway >= REMINDER_GAP and midway >= now:
+            work.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
+        if max(since, last) >= now:
+            work.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+        work.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+        await self.scheduler.add_many([(kind, due, key, table_id, user, payload) for kind, due, key in work])
+        self._planned = {p for p in self._planned if p[:2] != (table_id, user)} | {memo}
+
+    # ------------------------------------------------------------------ due work
+
+    async def _current(self, work: DueWork) -> tuple[TableRecord, SeatClock] | None:
+        """Return the table and seat clock the work is for, if it still runs the same wait."""
+        table = await self.store.table(work.table_id)
+        if table is None or table.status != "active":
+            return None
+        clock = await self._clock_of(work.table_id, work.user_id)
+        if clock is None or clock.running_since != work.payload.get("since"):
+            return None
+        return table, clock
+
+    async def _remind(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._current(work)
+        if found is None or found[1].absent or found[1].out_since is not None:
+            await self.store.claim(work.id, now)
+            return
+        table, clock = found
+        deadline = clock.deadline()
+        assert deadline is not None and work.user_id is not None
+        prefs = await self.prefs(work.user_id)
+        if prefs.pings == "nothing":
+            await self.store.claim(work.id, now)
+            return
+        later = quiet_until(now, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset)
+        if clock.last_reminder is not None and now - clock.last_reminder < REMINDER_GAP:
+            later = max(later or 0.0, clock.last_reminder + REMINDER_GAP)
+        if later is not None:
+            if later < deadline:
+                await self.store.postpone(work.id, later)
+            else:
+                await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now, notice=(work.key, "reminder")):
+            return
+        text = (
+            f"Reminder: {self.svc.thread_name(table)} is waiting on you. "
+            f"Your time runs out {relative(deadline)}."
+        )
+        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id, key=work.key))
+
+    async def _deadline(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._current(work)
+        if found is None or found[1].absent or found[1].out_since is not None:
+            await self.store.claim(work.id, now)
+            return
+        table, clock = found
+        deadline = clock.deadline()
+        assert deadline is not None and work.user_id is not None
+        if deadline > now + 1:
+            # The bank grew meanwhile (a wait vote): its new deadline is planned already.
+            await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now, notice=(work.key, "out_of_time")):
+            return
+        await self._update_clock(table.id, work.user_id, out_since=now)
+        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
+        key = f"expire:{table.id}:{work.user_id}:{now:.0f}"
+        await self.scheduler.add("expire", now + VOTE_TIME, key, table.id, work.user_id, {"out_since": now})
+        voters = await self.voters(table.id, work.user_id)
+        name = await self._name(table.id, work.user_id)
+        text = (
+            f"{name} is out of time. The other players vote: wait (one more day), skip (the game "
+            f"plays a default move for {name} until they `/game rejoin`) or hand the seat to a bot. "
+            f"The vote closes {relative(now + VOTE_TIME)}; without a majority the table waits."
+        )
+        await self.svc.emit(
+            Notice(
+                table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
+                ping=tuple(voters), subject=work.user_id,
+            )
+        )
+
+    async def _expire(self, work: DueWork) -> None:
+        now = self.clock.now()
+        table = await self.store.table(work.table_id)
+        assert work.user_id is not None
+        clock = await self._clock_of(work.table_id, work.user_id)
+        still_open = (
+            table is not None
+            and table.status == "active"
+            and clock is not None
+            and clock.out_since == work.payload.get("out_since")
+        )
+        if not still_open:
+            await self.store.claim(work.id, now)
+            return
+        if not await self.store.claim(work.id, now):
+            return
+        assert table is not None
+        async with self.svc.table_lock(table.id):
+            votes = await self.store.votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
+            counts = Counter(votes.values()).most_common()
+            # The most votes win; a tie for the top, or no vote at all, means the table waits.
+            tied = len(counts) > 1 and counts[0][1] == counts[1][1]
+            choice = counts[0][0] if counts and not tied else "wait"
+            if not counts and not await self.voters(table.id, work.user_id):
+                # Nobody could vote (every other player left or is played for): waiting would
+                # stall the table for good, so the seat is skipped like the others.
+                choice = "skip"
+            await self._decide(table, work.user_id, choice, expired=True)
+
+    async def _autoplay(self, work: DueWork) -> None:
+        """Play the default move (or the bot's) for the absent seats, while the table waits on them."""
+        now = self.clock.now()
+        table = await self.store.table(work.table_id)
+        if table is None or table.status != "active":
+            await self.store.claim(work.id, now)
+            return
+        absent = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent}
+        played: Counter[int] = Counter()
+        self._autoplaying.add(table.id)
+        try:
+            # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
+            for _ in range(STAND_IN_RUN):
+                modes = {user: clock.absent or "skip" for user, clock in absent.items()}
+                chosen = await self.svc.stand_in_move(table.id, modes)
+                if chosen is None:
+                    break
+                user_id, move = chosen
+                try:
+                    reply = await self.svc.act(table.id, user_id, move)
+                except TableError as exc:
+                    log.warning("table %s: a stand-in move was refused (%s)", table.id, type(exc).__name__)
+                    break
+                played[user_id] += 1
+                await self.svc.emit(reply)
+                if reply.table.status != "active":
+                    break
+        finally:
+            self._autoplaying.discard(table.id)
+        for user_id, count in played.items():
+            await self._update_clock(table.id, user_id, played_for=absent[user_id].played_for + count)
+        # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
+        await self.store.claim(work.id, now)
+        if played and (await self.store.table(table.id) or table).status == "active":
+            # Still waiting on a stand-in after a long run: go on in a fresh job.
+            await self.after_change(table.id)
+
+    # ------------------------------------------------------------------ votes and rejoin
+
+    async def voters(self, table_id: int, subject: int) -> list[int]:
+        """Return who votes on a seat that ran out of time: the other seated, active, present players."""
+        active = await self.active_players(table_id)
+        absent = {c.user_id for c in await self.store.seat_clocks(table_id) if c.absent}
+        return [u for u in active if u != subject and u not in absent]
+
+    async def active_players(self, table_id: int) -> list[int]:
+        """Return the seated people who have not left the game (a resignation is in the move log).
+
+        Bot seats are left out: a bot neither votes nor is waited for in a vote.
+        """
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None and not s.bot]
+        gone = {seat for seat, move in await self.svc.effective_moves(table_id) if move.action == RESIGN}
+        return [s.user_id for s in seats if s.seat not in gone]
+
+    async def vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
+        """Count a player's vote on an absent seat; decide at a majority; return the answer."""
+        kind, _, subject_text = topic.partition(":")
+        if kind != ABSENT_TOPIC or not subject_text.isdigit():
+            raise TableError("That vote is not open.")
+        if choice not in {value for value, _ in ABSENT_CHOICES}:
+            raise TableError("Vote wait, skip or bot.")
+        subject = int(subject_text)
+        async with self.svc.table_lock(table_id):
+            table = await self.svc.table(table_id)
+            clock = await self._clock_of(table_id, subject)
+            if table.status != "active" or clock is None or clock.out_since is None:
+                raise TableError("That vote is closed.")
+            voters = await self.voters(table_id, subject)
+            if user_id not in voters:
+                raise TableError("Only the other seated players vote on this.")
+            votes = await self.store.cast_vote(table_id, topic, user_id, choice, self.clock.now())
+            counts = Counter(v for u, v in votes.items() if u in voters)
+            if counts[choice] * 2 > len(voters):
+                await self._decide(table, subject, choice, expired=False)
+                return f"Your vote decided it: {choice}."
+        return f"Your vote ({choice}) is counted: {counts[choice]} of {len(voters)}; a majority decides."
+
+    async def _decide(self, table: TableRecord, subject: int, choice: str, *, expired: bool) -> None:
+        """Carry out the vote on an absent seat (the caller holds the table's lock)."""
+        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{subject}")
+        await self.store.cancel_work(table.id, subject, kinds=("expire",))
+        name = await self._name(table.id, subject)
+        now = self.clock.now()
+        clock = await self._clock_of(table.id, subject)
+        assert clock is not None
+        if choice == "wait":
+            # The bank keeps running from the same start; the deadline moves to a day from now.
+            since = clock.running_since if clock.running_since is not None else now
+            bank = (now - since) + WAIT_GRANT
+            await self._update_clock(table.id, subject, bank=bank, out_since=None)
+            fresh = replace(clock, bank=bank, out_since=None, running_since=since)
+            await self._plan(table.id, fresh, half=False)
+            why = "Nobody reached a majority, so" if expired else "The players voted:"
+            text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
+        else:
+            await self._update_clock(table.id, subject, absent=choice, out_since=None)
+            await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
+            by_bot = choice == "bot" and self.svc.has_bot(table.kind)
+            stand_in = "a bot" if by_bot else "the game's default move"
+            text = (
+                f"The players voted: {name}'s seat is played by {stand_in} until {name} comes back "
+                "with `/game rejoin`."
+            )
+        log.info("table %s: absent seat decided (%s)", table.id, choice)
+        await self.svc.emit(Notice(table, "decided", text, subject=subject))
+
+    async def rejoin(self, table_id: int, user_id: int) -> str:
+        """Give an absent or out-of-time player their seat back, with at least one turn's time."""
+        async with self.svc.table_lock(table_id):
+            table = await self.svc.table(table_id)
+            if table.status != "active":
+                raise TableError("This table is not in play.")
+            clock = await self._clock_of(table_id, user_id)
+            if clock is None:
+                raise TableError("You have no seat at this table.")
+            if not clock.absent and clock.out_since is None:
+                raise TableError("Your seat is yours already: nobody plays for you.")
+            preset = preset_of(table.options)
+            now = self.clock.now()
+            grant = preset.increment if preset else WAIT_GRANT
+            bank = clock.bank
+            if clock.left(now) < grant:
+                since = clock.running_since if clock.running_since is not None else now
+                bank = (now - since) + grant if clock.running_since is not None else grant
+            await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
+            await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
+            await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+            if clock.running_since is not None and preset is not None:
+                fresh = replace(clock, bank=bank, absent=None, out_since=None)
+                await self._plan(table_id, fresh, half=False)
+        name = await self._name(table_id, user_id)
+        await self.svc.emit(Notice(table, "rejoin", f"{name} is back and plays their own seat again."))
+        return "Welcome back: your seat is yours again."
+
+    # ------------------------------------------------------------------ what boards show
+
+    async def seat_times(
+        self, table_id: int, clocks: list[SeatClock] | None = None, table: TableRecord | None = None
+    ) -> list[SeatTime]:
+        """Return the clock of every awaited seat (none for a table without a clock)."""
+        table = table or await self.store.table(table_id)
+        if table is None or table.status != "active" or preset_of(table.options) is None:
+            return []
+        if clocks is None:
+            clocks = await self.store.seat_clocks(table_id)
+        if not any(c.running_since is not None for c in clocks):
+            return []
+        names = self._names.get(table_id)
+        if names is None:
+            # Names are fixed once a game starts: read them once per process.
+            names = self._names[table_id] = {s.user_id: s.name for s in await self.store.seats(table_id)}
+        times = []
+        for clock in clocks:
+            deadline = clock.deadline()
+            if deadline is None:
+                continue
+            out = clock.out_since is not None
+            times.append(SeatTime(clock.user_id, names.get(clock.user_id, "?"), deadline, out, clock.absent))
+        return sorted(times, key=lambda t: t.deadline)
+
+    @staticmethod
+    def time_line(times: list[SeatTime]) -> str:
+        """Return the board line with each awaited seat's time left, or "" when none."""
+        return time_sentence(times)
+
+    async def decorate(
+        self,
+        reply: Reply,
+        *,
+        status: bool = False,
+        clocks: list[SeatClock] | None = None,
+        table: TableRecord | None = None,
+    ) -> Reply:
+        """Add the time line to a board and drop the pings each user's preference turns off."""
+        board = reply.board
+        if board is None or not board.in_play:
+            return reply
+        if clocks is None:
+            clocks = await self.store.seat_clocks(reply.table.id)
+        times = await self.seat_times(reply.table.id, clocks, table)
+        line = self.time_line(times)
+        text = f"{board.text}\n{line}" if line else board.text
+        board = replace(board, times=tuple(times))
+        ping = board.ping
+        if ping and not status:
+            by_user = {c.user_id: c for c in clocks}
+            now = self.clock.now()
+            kept = []
+            for user_id in ping:
+                prefs = await self.prefs(user_id)
+                if prefs.pings in ("reminders", "nothing"):
+                    continue
+                # A seat whose clock started with this move begins its turn; one still running
+                # is answering a follow-up decision of the same turn.
+                clock = by_user.get(user_id)
+                running = None if clock is None else clock.running_since
+                if prefs.pings == "turn" and running is not None and now - running > FRESH:
+                    continue
+                kept.append(user_id)
+            ping = tuple(kept)
+        return replace(reply, board=replace(board, text=text, ping=ping))
+
+    # ------------------------------------------------------------------ preferences
+
+    async def set_pings(
+        self,
+        user_id: int,
+        pings: str | None = None,
+        quiet: str | None = None,
+        utc_offset: int | None = None,
+    ) -> UserPrefs:
+        """Change a user's ping preference, quiet hours (``22-7``, or ``off``) and UTC offset."""
+        prefs = await self.store.user_prefs(user_id)
+        if pings is not None:
+            if pings not in PINGS:
+                raise TableError("Pings: every, turn, reminders or nothing.")
+            prefs = replace(prefs, pings=pings)
+        if quiet is not None:
+            prefs = replace(prefs, quiet_from=None, quiet_to=None)
+            if quiet.strip().lower() not in ("off", "none", ""):
+                start, sep, end = quiet.replace(" ", "").partition("-")
+                if not sep or not start.isdigit() or not end.isdigit() or not (
+                    0 <= int(start) < 24 and 0 <= int(end) < 24
+                ):
+                    raise TableError("Write quiet hours as two hours of your day, e.g. 22-7 (or off).")
+                prefs = replace(prefs, quiet_from=int(start), quiet_to=int(end))
+        if utc_offset is not None:
+            if not -12 <= utc_offset <= 14:
+                raise TableError("A UTC offset is between -12 and +14.")
+            prefs = replace(prefs, utc_offset=utc_offset)
+        await self.store.set_user_prefs(prefs)
+        self._prefs[user_id] = prefs
+        return prefs
+
+    async def prefs(self, user_id: int) -> UserPrefs:
+        """Return a user's ping preferences (read once per process, kept fresh by set_pings)."""
+        prefs = self._prefs.get(user_id)
+        if prefs is None:
+            prefs = self._prefs[user_id] = await self.store.user_prefs(user_id)
+        return prefs
+
+    async def _clock_of(self, table_id: int, user_id: int | None) -> SeatClock | None:
+        return next((c for c in await self.store.seat_clocks(table_id) if c.user_id == user_id), None)
+
+    async def _name(self, table_id: int, user_id: int) -> str:
+        return next((s.name for s in await self.store.seats(table_id) if s.user_id == user_id), "a player")
+

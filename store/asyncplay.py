@@ -1,0 +1,407 @@
+"""The store's part for asynchronous play: due work, seat clocks, sent notices, preferences,
+votes and spectators. A mixin of ``store.Store``; a later PostgreSQL store implements the same
+methods (due work is then claimed with ``FOR UPDATE SKIP LOCKED``).
+
+Times are plain numbers (seconds since the epoch) handed in by the caller, never read here:
+the service owns the clock, so a test or the bench can move it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from store.records import StoreError, dump
+
+if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
+    from aiosqlite import Connection
+
+
+@dataclass(frozen=True)
+class DueWork:
+    """One row of due work: what to do (``kind``), when, for which table and seat."""
+
+    id: int
+    due_at: float
+    kind: str
+    key: str
+    table_id: int
+    user_id: int | None
+    payload: dict[str, Any]
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> DueWork:
+        """Build a record from a row of ``due_work``."""
+        return cls(
+            row["id"], row["due_at"], row["kind"], row["key"], row["table_id"], row["user_id"],
+            json.loads(row["payload"]),
+        )
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """A seat's time bank: seconds left when it last started or stopped running.
+
+    ``running_since`` is set while the game waits on the seat; time left at ``t`` is then
+    ``bank - (t - running_since)``. ``absent`` is None, or how the seat is played for its
+    absent player (``skip`` or ``bot``); ``played_for`` counts moves made for it.
+    """
+
+    table_id: int
+    user_id: int
+    bank: float
+    running_since: float | None
+    out_since: float | None
+    absent: str | None
+    played_for: int
+    last_reminder: float | None
+
+    def left(self, now: float) -> float:
+        """Return the seconds left in the bank at ``now`` (negative once out of time)."""
+        if self.running_since is None:
+            return self.bank
+        return self.bank - max(0.0, now - self.running_since)
+
+    def deadline(self) -> float | None:
+        """Return when the bank runs out, or None when the clock is not running."""
+        return None if self.running_since is None else self.running_since + self.bank
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> SeatClock:
+        """Build a record from a row of ``seat_clocks``."""
+        return cls(
+            row["table_id"], row["user_id"], row["bank"], row["running_since"], row["out_since"],
+            row["absent"], row["played_for"], row["last_reminder"],
+        )
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """How a user wants to be pinged, and their quiet hours in their own time zone."""
+
+    user_id: int
+    pings: str = "every"
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    utc_offset: int = 0
+
+
+class AsyncPlayStore:
+    """Methods of the store for clocks, the scheduler, preferences, votes and spectators."""
+
+    if TYPE_CHECKING:
+
+        def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]: ...
+        def _single(self) -> AbstractAsyncContextManager[Connection]: ...
+        @staticmethod
+        async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
+        @staticmethod
+        async def _all(db: Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
+
+    # ------------------------------------------------------------------ due work
+
+    async def schedule(
+        self,
+        kind: str,
+        due_at: float,
+        key: str,
+        table_id: int,
+        user_id: int | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> bool:
+        """Add due work unless work with the same key exists already; return whether added."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (due_at, kind, key, table_id, user_id, dump(payload or {})),
+            )
+            added = cur.rowcount == 1
+            await cur.close()
+        return added
+
+    async def schedule_many(
+        self, items: list[tuple[str, float, str, int, int | None, dict[str, Any] | None]]
+    ) -> int:
+        """Add several pieces of due work (kind, due, key, table, user, payload) in one transaction.
+
+        Work whose key exists already is left alone; returns how many were added.
+        """
+        rows = [(due, kind, key, table_id, user_id, dump(payload or {}))
+                for kind, due, key, table_id, user_id, payload in items]
+        async with self._transaction() as db:
+            before = db.total_changes
+            await db.executemany(
+                "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            added = db.total_changes - before
+        return added
+
+    async def next_due(self) -> float | None:
+        """Return the earliest due time of unclaimed work, or None (reads the index only)."""
+        async with self._single() as db:
+            row = await self._one(db, "SELECT MIN(due_at) AS t FROM due_work WHERE claimed_at IS NULL")
+        return None if row is None else row["t"]
+
+    async def due(self, now: float, limit: int = 100) -> list[DueWork]:
+        """Return unclaimed work due by ``now``, earliest first."""
+        async with self._single() as db:
+            rows = await self._all(
+                db,
+                "SELECT * FROM due_work WHERE claimed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+                (now, limit),
+            )
+        return [DueWork.from_row(r) for r in rows]
+
+    async def claim(self, work_id: int, now: float, notice: tuple[str, str] | None = None) -> bool:
+        """Claim due work once; with ``notice`` (key, kind) record the send in the same transaction.
+
+        Returns False when another claim won. A recorded notice also sets the seat's
+        ``last_reminder``, so the spacing between reminders survives a restart.
+        """
+        async with self._transaction() as db:
+            row = await self._one(
+                db, "SELECT * FROM due_work WHERE id = ? AND claimed_at IS NULL", (work_id,)
+            )
+            if row is None:
+                return False
+            await db.execute("UPDATE due_work SET claimed_at = ? WHERE id = ?", (now, work_id))
+            if notice is not None:
+                key, kind = notice
+                try:
+                    await db.execute(
+                        "INSERT INTO notices (key, table_id, user_id, kind, sent_at) VALUES (?, ?, ?, ?, ?)",
+                        (key, row["table_id"], row["user_id"], kind, now),
+                    )
+                except sqlite3.IntegrityError:
+                    raise StoreError(f"Notice {key} was sent already.") from None
+                await db.execute(
+                    "UPDATE seat_clocks SET last_reminder = ? WHERE table_id = ? AND user_id = ?",
+                    (now, row["table_id"], row["user_id"]),
+                )
+        return True
+
+    async def postpone(self, work_id: int, due_at: float) -> None:
+        """Move unclaimed work to a later time (quiet hours, reminder spacing)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE due_work SET due_at = ? WHERE id = ? AND claimed_at IS NULL", (due_at, work_id)
+            )
+
+    async def cancel_work(self, table_id: int, user_id: int | None = None, kinds: Iterable[str] = ()) -> None:
+        """Drop unclaimed work of a table (or of one seat), optionally only of some kinds."""
+        sql = "DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL"
+        params: list[Any] = [table_id]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        kinds = list(kinds)
+        if kinds:
+            sql += f" AND kind IN ({', '.join('?' for _ in kinds)})"
+            params.extend(kinds)
+        async with self._transaction() as db:
+            await db.execute(sql, params)
+
+    async def notices(self, table_id: int, user_id: int | None = None) -> list[tuple[str, str, float]]:
+        """Return the notices sent for a table (key, kind, sent_at), oldest first."""
+        sql = "SELECT key, kind, sent_at FROM notices WHERE table_id = ?"
+        params: list[Any] = [table_id]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        async with self._single() as db:
+            rows = await self._all(db, sql + " ORDER BY sent_at, key", params)
+        return [(r["key"], r["kind"], r["sent_at"]) for r in rows]
+
+    # ------------------------------------------------------------------ seat clocks
+
+    async def sync_clocks(self, table_id: int, start_bank: float, increment: float) -> list[SeatClock]:
+        """Start and stop the seats' clocks to match who the table waits on; return every clock.
+
+        A clock that stops loses the time since it started (the table's last update is when
+        the wait ended) and gains ``increment``, capped at ``start_bank``. A seat newly waited
+        on starts running at its ``waiting.since``. One transaction, so a restart between a
+        move and this call is caught up by the next call.
+        """
+        async with self._transaction() as db:
+            # One read for the table, its seats, whom it waits on and the clocks.
+            rows = await self._all(
+                db,
+                "SELECT tables.updated_at, seats.user_id AS seated, waiting.since, seat_clocks.*"
+                " FROM tables JOIN seats ON seats.table_id = tables.id AND seats.seat IS NOT NULL"
+                " LEFT JOIN waiting ON waiting.table_id = tables.id AND waiting.user_id = seats.user_id"
+                " LEFT JOIN seat_clocks ON seat_clocks.table_id = tables.id"
+                " AND seat_clocks.user_id = seats.user_id"
+                " WHERE tables.id = ? ORDER BY seats.seat",
+                (table_id,),
+            )
+            clocks = []
+            for row in rows:
+                user_id, since = row["seated"], row["since"]
+                if row["bank"] is None:
+                    clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
+                    await db.execute(
+                        "INSERT INTO seat_clocks (table_id, user_id, bank, running_since)"
+                        " VALUES (?, ?, ?, ?)",
+                        (table_id, user_id, start_bank, since),
+                    )
+                else:
+                    clock = SeatClock.from_row(row)
+                    if clock.running_since is not None and since != clock.running_since:
+                        used = max(0.0, row["updated_at"] - clock.running_since)
+                        bank = min(start_bank, max(0.0, clock.bank - used) + increment)
+                        clock = replace(clock, bank=bank, running_since=since, out_since=None)
+                        await db.execute(
+                            "UPDATE seat_clocks SET bank = ?, running_since = ?, out_since = NULL"
+                            " WHERE table_id = ? AND user_id = ?",
+                            (bank, since, table_id, user_id),
+                        )
+                    elif clock.running_since is None and since is not None:
+                        clock = replace(clock, running_since=since)
+                        await db.execute(
+                            "UPDATE seat_clocks SET running_since = ? WHERE table_id = ? AND user_id = ?",
+                            (since, table_id, user_id),
+                        )
+                clocks.append(clock)
+        return clocks
+
+    async def seat_clocks(self, table_id: int) -> list[SeatClock]:
+        """Return every seat clock of a table."""
+        async with self._single() as db:
+            rows = await self._all(db, "SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
+        return [SeatClock.from_row(r) for r in rows]
+
+    async def update_clock(self, table_id: int, user_id: int, **fields: Any) -> None:
+        """Change some fields of one seat clock (bank, out_since, absent, played_for)."""
+        allowed = {"bank", "running_since", "out_since", "absent", "played_for"}
+        if not fields or not set(fields) <= allowed:
+            raise StoreError(f"Seat clocks have no fields {sorted(set(fields) - allowed)}.")
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?",
+                (*fields.values(), table_id, user_id),
+            )
+
+    async def played_for(self, table_ids: Iterable[int]) -> set[int]:
+        """Return the tables among ``table_ids`` where some seat was played for its player."""
+        ids = list(table_ids)
+        if not ids:
+            return set()
+        async with self._single() as db:
+            rows = await self._all(
+                db,
+                f"SELECT DISTINCT table_id FROM seat_clocks WHERE played_for > 0"
+                f" AND table_id IN ({', '.join('?' for _ in ids)})",
+                ids,
+            )
+        return {r["table_id"] for r in rows}
+
+    # ------------------------------------------------------------------ user preferences
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        """Return a user's ping preferences (the defaults when never set)."""
+        async with self._single() as db:
+            row = await self._one(db, "SELECT * FROM user_prefs WHERE user_id = ?", (user_id,))
+        if row is None:
+            return UserPrefs(user_id)
+        return UserPrefs(user_id, row["pings"], row["quiet_from"], row["quiet_to"], row["utc_offset"])
+
+    async def set_user_prefs(self, prefs: UserPrefs) -> None:
+        """Store a user's ping preferences."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, pings, quiet_from, quiet_to, utc_offset)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,"
+                " quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to,"
+                " utc_offset = excluded.utc_offset",
+                (prefs.user_id, prefs.pings, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset),
+            )
+
+    # ------------------------------------------------------------------ votes
+
+    async def cast_vote(
+        self, table_id: int, topic: str, user_id: int, choice: str, now: float
+    ) -> dict[int, str]:
+        """Record (or change) a vote on a topic; return every vote on it by user."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO votes (table_id, topic, user_id, choice, voted_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (table_id, topic, user_id) DO UPDATE SET choice = excluded.choice,"
+                " voted_at = excluded.voted_at",
+                (table_id, topic, user_id, choice, now),
+            )
+            rows = await self._all(
+                db, "SELECT user_id, choice FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic)
+            )
+        return {r["user_id"]: r["choice"] for r in rows}
+
+    async def votes(self, table_id: int, topic: str) -> dict[int, str]:
+        """Return the votes on a topic by user."""
+        async with self._single() as db:
+            rows = await self._all(
+                db, "SELECT user_id, choice FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic)
+            )
+        return {r["user_id"]: r["choice"] for r in rows}
+
+    async def clear_votes(self, table_id: int, topic: str) -> None:
+        """Forget the votes on a topic (it was decided)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic))
+
+    # ------------------------------------------------------------------ spectators
+
+    async def add_spectator(self, table_id: int, user_id: int, now: float) -> bool:
+        """Follow a table; return False when the user already did."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO spectators (table_id, user_id, since) VALUES (?, ?, ?)",
+                (table_id, user_id, now),
+            )
+            added = cur.rowcount == 1
+            await cur.close()
+        return added
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> bool:
+        """Stop following a table; return False when the user did not follow it."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "DELETE FROM spectators WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+            )
+            removed = cur.rowcount == 1
+            await cur.close()
+        return removed
+
+    async def spectators(self, table_id: int) -> list[int]:
+        """Return the users following a table, in the order they started."""
+        async with self._single() as db:
+            rows = await self._all(
+                db, "SELECT user_id FROM spectators WHERE table_id = ? ORDER BY since, user_id", (table_id,)
+            )
+        return [r["user_id"] for r in rows]
+
+    async def tables_of(self, user_id: int) -> list[tuple[int, str, str, dict | None, int | None]]:
+        """Return (table id, kind, status, result, seat) for every started table a user sits at."""
+        async with self._single() as db:
+            rows = await self._all(
+                db,
+                "SELECT tables.id, tables.kind, tables.status, tables.result, seats.seat FROM seats"
+                " JOIN tables ON tables.id = seats.table_id"
+                " WHERE seats.user_id = ? AND tables.seed IS NOT NULL"
+                " ORDER BY tables.id",
+                (user_id,),
+            )
+        return [
+            (r["id"], r["kind"], r["status"], _json_or_none(r["result"]), r["seat"]) for r in rows
+        ]
+
+
+def _json_or_none(text: str | None) -> Any:
+    return None if text is None else json.loads(text)

@@ -1,0 +1,85 @@
+"""A table service on a real SQLite file with a hand-moved clock, for the async-play tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from service import TableService
+from service.clock import DAY, HOUR, ManualClock
+from service.notices import Notice
+from service.replies import Reply
+from store import Store
+
+ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
+NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave", EVE: "eve"}
+START = 1_800_000_000.0
+"""08:00 UTC on a Friday: the tests' clock starts here."""
+
+
+@dataclass
+class Harness:
+    """One database file, one clock, and the service of the current "process"."""
+
+    path: Path
+    clock: ManualClock = field(default_factory=lambda: ManualClock(START))
+    sent: list[Notice | Reply] = field(default_factory=list)
+    svc: TableService | None = None
+    store: Store | None = None
+    restarts: int = 0
+
+    async def open(self) -> TableService:
+        """Open the store and a fresh service on it (a new process after a restart)."""
+        self.store = await Store.open(str(self.path), clock=self.clock.now)
+        self.svc = TableService(self.store, seed_source=lambda: 12345, clock=self.clock, outlet=self._outlet)
+        return self.svc
+
+    async def _outlet(self, message: Notice | Reply) -> None:
+        self.sent.append(message)
+
+    async def restart(self) -> TableService:
+        """Close the store and open a new service: nothing in memory survives."""
+        await self.close()
+        self.restarts += 1
+        return await self.open()
+
+    async def close(self) -> None:
+        """Close the store."""
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def wait(self, seconds: float) -> int:
+        """Move the clock and run the work that became due; return how much ran."""
+        self.clock.advance(seconds)
+        assert self.svc is not None
+        return await self.svc.scheduler.run_due()
+
+    def notices(self, kind: str, user_id: int | None = None) -> list[Notice]:
+        """Return the notices of a kind sent so far (to one user, or any)."""
+        return [
+            n for n in self.sent
+            if isinstance(n, Notice) and n.kind == kind and (user_id is None or n.user_id == user_id)
+        ]
+
+    async def table(
+        self, kind: str = "toy", options: str = "", users: tuple[int, ...] = (ALICE, BOB)
+    ) -> int:
+        """Open a table hosted by the first user, seat the others, start it; return its id."""
+        assert self.svc is not None
+        host = users[0]
+        record = await self.svc.open_table(
+            kind, options, guild_id=1, channel_id=2, host_id=host, host_name=NAMES[host]
+        )
+        for user in users[1:]:
+            await self.svc.join(record.id, user, NAMES[user])
+        await self.svc.start(record.id, host)
+        return record.id
+
+    async def user_at(self, table_id: int, seat: int) -> int:
+        """Return the user sitting at a seat number."""
+        assert self.svc is not None
+        return next(s.user_id for s in await self.svc.seats(table_id) if s.seat == seat)
+
+
+__all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "START", "Harness"]

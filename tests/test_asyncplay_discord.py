@@ -1,0 +1,225 @@
+"""Tables that last weeks, through the real bot and cogs on SimCord, with a hand-moved clock.
+
+Out-of-time votes by button, the Undo button, /game watch, /game log pages, /game history,
+/me pings, and threads that Discord archived or a moderator deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot import ConclaveBot, create_bot
+from rules import registry
+from service.clock import DAY, ManualClock
+from tests.async_helpers import START
+from tests.toygame import TOY
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> None:
+    registry.register(TOY)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, clock: ManualClock) -> AsyncIterator[ConclaveBot]:
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 4242, clock=clock)
+    yield bot
+    await bot.close_store()
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    dave: simcord.MemberActor
+
+    @property
+    def bot(self) -> ConclaveBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    def thread(self) -> simcord.ChannelHandle:
+        return self.channel.threads[-1]
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    guild = simcord_env.create_guild("Conclave Test")
+    channel = guild.create_text_channel("tables")
+    members = [guild.add_member(simcord_env.create_user(n)) for n in ("alice", "bob", "carol", "dave")]
+    return World(simcord_env, channel, *members)
+
+
+async def started(world: World, options: str = "", players: int = 2) -> simcord.ChannelHandle:
+    extra = {"options": options} if options else {}
+    await world.alice.slash(world.channel, "game new", kind="toy", **extra)
+    thread = world.thread()
+    await world.bob.slash(thread, "game join")
+    if players == 3:
+        await world.carol.slash(thread, "game join")
+    await world.alice.slash(thread, "game start")
+    return thread
+
+
+async def play_first(
+    world: World, member: simcord.MemberActor, thread: simcord.ChannelHandle
+) -> simcord.Result:
+    choices = await member.autocomplete(thread, "game play", "move", "")
+    return await member.slash(thread, "game play", move=choices[0]["value"])
+
+
+async def settle_clock(world: World, clock: ManualClock, seconds: float) -> None:
+    """Move the bot's clock; its scheduler task wakes and posts what came due."""
+    clock.advance(seconds)
+    await asyncio.sleep(0.05)
+    await world.env.settle()
+    await asyncio.sleep(0.05)
+    await world.env.settle()
+
+
+def dms(member: simcord.MemberActor) -> list[discord.Message]:
+    return member.user.dm_channel.history()
+
+
+async def test_threads_open_with_the_longest_auto_archive(world: World) -> None:
+    thread = await started(world)
+    meta = world.env.backend.channels[thread.id].thread_metadata
+    assert meta is not None and meta.auto_archive_duration == 10080
+
+
+async def test_an_archived_thread_is_reopened_before_the_bot_posts(world: World) -> None:
+    thread = await started(world)
+    meta = world.env.backend.channels[thread.id].thread_metadata
+    assert meta is not None
+    cached = world.bot.get_channel(thread.id)
+    assert isinstance(cached, discord.Thread)
+    await cached.edit(archived=True)  # as Discord does to a quiet thread
+    await world.env.settle()
+    assert meta.archived
+    await play_first(world, world.alice, thread)
+    assert not meta.archived, "the bot reopened the thread to show the move"
+    assert any("has locked in a sigil" in m.content for m in thread.history())
+
+
+async def test_a_deleted_thread_moves_the_game_to_a_new_recorded_thread(world: World) -> None:
+    thread = await started(world)
+    old_id = thread.id
+    private = dms(world.bob)[-1]
+    world.env.backend.delete_channel(old_id)  # a moderator deleted the thread
+    value = private.components[0].children[0].options[0].value  # type: ignore[union-attr]
+    await world.bob.user.select(private, [value])  # bob plays from his DM
+    assert world.bot.store is not None
+    table = await world.bot.store.table(1)
+    assert table is not None and table.thread_id is not None and table.thread_id != old_id
+    new = world.thread()
+    assert new.id == table.thread_id
+    texts = [m.content for m in new.history()]
+    assert any("thread was deleted" in t for t in texts) and any("has locked in a sigil" in t for t in texts)
+
+
+async def test_the_undo_button_takes_the_move_back_once(world: World) -> None:
+    thread = await started(world)
+    result = await play_first(world, world.alice, thread)
+    confirmation = result.response
+    assert confirmation is not None and confirmation.components
+    # Choosing a sigil is secret: undoing it needs bob's vote, posted with buttons.
+    asked = await world.alice.click(confirmation, label="Undo")
+    assert "The others must agree" in asked.response.content  # type: ignore[union-attr]
+    vote = thread.last_message
+    assert "asks to take back" in vote.content and f"<@{world.bob.id}>" in vote.content
+    agreed = await world.bob.click(vote, label="Take it back")
+    assert "taken back" in agreed.response.content  # type: ignore[union-attr]
+    assert any("took back: Choose sigil" in m.content for m in thread.history())
+    again = await world.alice.click(confirmation, label="Undo")
+    assert "moved on" in again.response.content  # type: ignore[union-attr]
+
+
+async def test_out_of_time_vote_buttons_and_rejoin(world: World, clock: ManualClock) -> None:
+    thread = await started(world, options="clock=fast", players=3)
+    await play_first(world, world.alice, thread)
+    await play_first(world, world.bob, thread)
+    await settle_clock(world, clock, DAY)
+    vote = next(m for m in reversed(thread.history()) if "is out of time" in m.content)
+    assert "carol is out of time" in vote.content
+    status = await world.alice.slash(thread, "game status")
+    assert "carol is OUT OF TIME" in status.response.content  # type: ignore[union-attr]
+    refused = await world.carol.click(vote, label="Skip (default move)")
+    assert "Only the other seated players" in refused.response.content  # type: ignore[union-attr]
+    await world.alice.click(vote, label="Skip (default move)")
+    await world.bob.click(vote, label="Skip (default move)")
+    await settle_clock(world, clock, 60)
+    texts = [m.content for m in thread.history()]
+    assert any("carol's seat is played by the game's default move" in t for t in texts)
+    assert any("Revealed:" in t for t in texts), "the stand-in locked in carol's sigil"
+    back = await world.carol.slash(thread, "game rejoin")
+    assert "Welcome back" in back.response.content  # type: ignore[union-attr]
+
+
+async def test_reminders_arrive_by_dm_with_a_link_to_the_table(world: World, clock: ManualClock) -> None:
+    thread = await started(world)
+    await settle_clock(world, clock, 1.5 * DAY)
+    reminder = dms(world.bob)[-1].content
+    assert reminder.startswith("Reminder:") and f"<#{thread.id}>" in reminder
+    assert f"<t:{int(START + 3 * DAY)}:R>" in reminder
+
+
+async def test_me_pings_stores_preferences(world: World) -> None:
+    said = await world.alice.slash(world.channel, "me pings", mode="turn", quiet="22-7", utc_offset=2)
+    assert said.response.content == "Pings: only the start of my turn; quiet 22:00-7:00 (UTC+2)."  # type: ignore[union-attr]
+    bad = await world.alice.slash(world.channel, "me pings", quiet="late")
+    assert "22-7" in bad.response.content  # type: ignore[union-attr]
+
+
+async def test_spectators_follow_by_dm_and_see_nothing_private(world: World) -> None:
+    thread = await started(world)
+    watched = await world.dave.slash(thread, "game watch")
+    assert "You follow" in watched.response.content  # type: ignore[union-attr]
+    for _ in range(3):  # a round: both choose in secret, the lowest draws or passes
+        for member in (world.alice, world.bob):
+            if await member.autocomplete(thread, "game play", "move", ""):
+                await play_first(world, member, thread)
+    seen = [m.content for m in dms(world.dave)]
+    assert seen and all("you are watching" in t for t in seen)
+    assert not any("You chose" in t or "hand [" in t for t in seen)
+    gone = await world.dave.slash(world.channel, "game unwatch", table=1)
+    assert "no longer follow" in gone.response.content  # type: ignore[union-attr]
+
+
+async def test_log_pages_and_history_files(world: World) -> None:
+    thread = await started(world, options="hand=4")
+    for _ in range(16):
+        for member in (world.alice, world.bob):
+            choices = await member.autocomplete(thread, "game play", "move", "")
+            if choices:
+                await member.slash(thread, "game play", move=choices[-1]["value"])
+    shown = await world.alice.slash(thread, "game log")
+    page = shown.response
+    assert page is not None and page.content.startswith("Log, page 2 of 2")
+    older = await world.alice.click(page, label="Older")
+    assert older.response is not None
+    assert older.response.content.startswith("Log, page 1 of 2"), older.response.content
+    history = await world.alice.slash(thread, "game history")
+    names = [a.filename for a in history.response.attachments]  # type: ignore[union-attr]
+    assert names == ["table-1-log.txt", "table-1-log.json"]
+
+
+async def test_mine_shows_the_time_left(world: World) -> None:
+    thread = await started(world, options="clock=relaxed")
+    mine = await world.bob.slash(world.channel, "game mine")
+    line = mine.response.content  # type: ignore[union-attr]
+    assert line.startswith(f"<#{thread.id}>: Choose a sigil in secret (waiting since <t:")
+    assert f"your time runs out <t:{int(START + 7 * DAY)}:R>" in line
