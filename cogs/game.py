@@ -66,15 +66,16 @@ def command_lines(tree: app_commands.CommandTree, main: str = "game") -> list[st
 
 
 def _params(command: app_commands.Command | app_commands.Group) -> str:
+    """Name a command's required options; the optional ones show in Discord's own prompt."""
     if not isinstance(command, app_commands.Command):
         return ""
-    return "".join(f" {p.name}:" if p.required else f" [{p.name}:]" for p in command.parameters)
+    return "".join(f" {p.name}:" for p in command.parameters if p.required)
 
 
 def _short(description: str) -> str:
     """Keep a command's description to its first clause, so /help fits one message."""
-    first = description.split(":")[0].split(";")[0].rstrip(".")
-    return first if len(first) <= 80 else first[:79] + "…"
+    first = description.split(":")[0].split(";")[0].split(" (")[0].rstrip(".")
+    return first if len(first) <= 72 else first[:71] + "…"
 
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
