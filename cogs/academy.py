@@ -319,8 +319,8 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     """Build a seat's panel for a private note (DMs, My private view, /game hand)."""
     svc = kit.service_of(client)
     panel = await seat_panel(svc, table.id, note.user_id)
-    events = [line for line in note.text.splitlines()[1:] if not line.startswith("Your decision:")]
-    return await panel_message(svc, panel, "\n".join(events))
+    # The note's private events as data (never its sentence re-read): the panel says the decision itself.
+    return await panel_message(svc, panel, "\n".join(event.text for event in note.events))
 
 
 async def show_panel(interaction: discord.Interaction, table_id: int, note: str = "") -> None:
