@@ -32,3 +32,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the worker thread of every database connection a test left open.
+
+    aiosqlite runs each connection on a non-daemon thread that stops only when the connection is
+    closed or garbage-collected; a connection a test leaves referenced (a bot kept by a module's
+    cache, a store a test never closed) would keep the test process from exiting at all.
+    """
+    import gc
+
+    import aiosqlite
+
+    for found in gc.get_objects():
+        if isinstance(found, aiosqlite.Connection) and found._connection is not None:
+            found.stop()
