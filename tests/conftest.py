@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 import pytest
 
+from bot import ConclaveBot, create_bot
 from cogs import kit
 
 
@@ -15,6 +19,20 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     ever; the test of the debounce itself sets ``kit.EDIT_SPACING`` back.
     """
     monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+
+
+@pytest.fixture
+def table_seed() -> int:
+    """The seed of the tables a test opens (a module overrides it with its own)."""
+    return 1
+
+
+@pytest.fixture
+async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
+    """The unmodified bot on a fresh database, for the SimCord stand-in (``simcord_env``)."""
+    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
+    yield bot
+    await bot.close_store()
 
 
 SETTLE_SECONDS = 30.0

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from rules.academy import RULES
 from rules.academy.cards import disasters, spells
 from rules.academy.selfplay import Policy
@@ -34,11 +32,6 @@ def table_seed() -> int:
     return SEED
 
 
-@pytest.fixture
-async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
-    yield bot
-    await bot.close_store()
 
 
 @pytest.fixture

@@ -7,14 +7,11 @@ are told the game (or their panel) moved on.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from cogs import argent, institute, kit
 from cogs.kit import PlayMoveButton
 from rules import registry
@@ -33,10 +30,9 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 async def applied_once(table: Table, before: int, results: list[simcord.InteractionResult]) -> None:

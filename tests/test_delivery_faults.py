@@ -12,14 +12,12 @@ harness in ``tests/faults.py``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from cogs import argent, kit
 from rules import registry
 from tests.faults import FAULT_KINDS, Faults, Table, hidden_names, open_table, said, sent_by_bot, trapped_logs
@@ -35,10 +33,9 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 def components(message: Any) -> list[dict[str, Any]]:

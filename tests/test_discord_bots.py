@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from rules import registry
 from store import TableRecord
 from tests.toygame import TOY
@@ -23,10 +22,9 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture

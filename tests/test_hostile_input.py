@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from cogs import institute
 from cogs.kit import NOT_A_PANEL, PlayMoveButton, PrivateViewButton
 from rules import registry
@@ -103,10 +102,9 @@ async def test_an_index_token_from_an_old_version_is_refused(svc: TableService) 
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 7)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 7
 
 
 async def test_a_forged_table_id_in_a_custom_id_is_refused(simcord_env: simcord.Env) -> None:

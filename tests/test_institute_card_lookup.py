@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from rules.institute.cards import deck
 
 TITLE = "The Institute for Magical Arts"
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 5)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 5
 
 
 async def test_every_institute_card_is_found_in_a_table_thread(simcord_env: simcord.Env) -> None:

@@ -7,13 +7,9 @@ position ``"rng"`` is in every snapshot and in no view).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from cogs import kit
 from cogs.kit import PlayMoveButton
 from logpolicy import Redact, frames_only
@@ -33,10 +29,9 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 async def play_autocompleted(table: Table, moves: int, kind: str, players: int) -> set[str]:

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
 from cogs.game import page_of, pages
 from cogs.kit import CONTENT_LIMIT, fit_message
 from rules import registry
@@ -24,10 +20,9 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 7)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 7
 
 
 async def test_game_mine_at_300_tables_pages_and_says_how_many_more(simcord_env: simcord.Env) -> None:

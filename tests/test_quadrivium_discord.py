@@ -10,15 +10,14 @@ is still in someone's hand, and every public board to be drawn from a view witho
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import ConclaveBot
 from cogs import kit
 from cogs import quadrivium as cog
 from rules.contract import Move
@@ -29,10 +28,9 @@ SEED = 7
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture
