@@ -25,6 +25,10 @@ CONFIDENCE = 1.5
 """Standard errors by which a searched move must beat the basic move before the search plays it."""
 STRONG_BUDGET = 1.0
 """Default thinking time per decision, in seconds."""
+RACE_ROUNDS = 4
+"""Rounds a search plays before it drops a candidate that trails the basic move clearly."""
+DROP = 2.0
+"""Paired standard errors by which a candidate trails the basic move when the search drops it."""
 
 
 class RandomBot(Bot):
@@ -93,7 +97,7 @@ def rollout(
     policy = book.rollout or random_policy
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:  # a ply costs far more than the look
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -139,48 +143,84 @@ class StrongBot(Bot):
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
-        horizon = self.horizon if self.horizon is not None else playbook(rules.kind).horizon
+        book = playbook(rules.kind)
+        horizon = self.horizon if self.horizon is not None else book.horizon
         moves = self.candidates(seating, rand)
-        history: list[list[float]] = []
+        history: list[list[float | None]] = []
+        alive = list(range(len(moves)))
         while self.iterations is None or len(history) < self.iterations:
             if self.iterations is None and time.perf_counter() >= deadline:
                 break
             sample = seating.sample(rand)
+            if book.believe is not None:
+                sample = book.believe(rules, sample, seat, rand)
             luck = rand.getrandbits(64)
-            values = []
-            for move in moves:
+            values: list[float | None] = [None] * len(moves)
+            stop = None if self.iterations is not None else deadline
+            for i in alive:
                 state = rules.copy_state(sample)
-                rules.resolve(state, seat, move)
-                stop = None if self.iterations is not None else deadline
-                values.append(rollout(rules, state, seat, random.Random(luck), horizon, stop))
+                rules.resolve(state, seat, moves[i])
+                values[i] = rollout(rules, state, seat, random.Random(luck), horizon, stop)
                 if stop is not None and time.perf_counter() > stop:
                     break
-            if len(values) < len(moves):
+            if any(values[i] is None for i in alive):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
             history.append(values)
+            alive = race(history, alive)
+            if len(alive) == 1:
+                break
         return moves[settle(history)]
 
 
-def settle(history: list[list[float]]) -> int:
+def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
+    """Return the mean per-round lead of candidate ``i`` over the basic move and its t statistic."""
+    diffs = [r[i] - r[0] for r in history]  # type: ignore[operator]
+    mean = sum(diffs) / len(diffs)
+    if len(diffs) < 2:
+        return mean, 0.0
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    if spread == 0:
+        return mean, 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean, mean / (spread / math.sqrt(len(diffs)))
+
+
+def race(history: list[list[float | None]], alive: list[int]) -> list[int]:
+    """Return the candidates still worth playing out after the rounds so far (the basic move stays).
+
+    After ``RACE_ROUNDS`` rounds a move that trails the basic move by ``DROP`` paired standard errors,
+    or that never once differs from it, stops costing playouts. A single candidate left means the
+    search is decided: only the basic move remains, or a move leads it by twice ``CONFIDENCE``
+    (``settle`` then names the move). The time saved goes to the moves still in doubt, or is not spent.
+    """
+    if len(history) < RACE_ROUNDS:
+        return alive
+    kept = [0]
+    for i in alive[1:]:
+        t = _paired(history, i)[1]
+        if t >= 2 * CONFIDENCE:
+            return [i]
+        if t > -DROP and any(r[i] != r[0] for r in history):
+            kept.append(i)
+    return kept
+
+
+def settle(history: list[list[float | None]]) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
     so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
     errors above zero. Otherwise the search keeps the basic move, so noise never makes it worse.
+    Only the candidates played out in every round compete (``race`` may have dropped some).
     """
-    if not history:
+    if len(history) < 2:
         return 0
     count = len(history[0])
-    means = [sum(r[i] for r in history) / len(history) for i in range(count)]
-    best = max(range(count), key=lambda i: (round(means[i], 9), -i))
-    if best == 0 or len(history) < 2:
-        return 0 if len(history) < 2 else best
-    diffs = [r[best] - r[0] for r in history]
-    mean = sum(diffs) / len(diffs)
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-    if spread == 0:
-        return best if mean > 0 else 0
-    return best if mean / (spread / math.sqrt(len(diffs))) >= CONFIDENCE else 0
+    alive = [i for i in range(count) if history[-1][i] is not None]
+    means = {i: sum(r[i] for r in history) / len(history) for i in alive}  # type: ignore[misc]
+    best = max(alive, key=lambda i: (round(means[i], 9), -i))
+    if best == 0:
+        return 0
+    return best if _paired(history, best)[1] >= CONFIDENCE else 0
 
 
 def make_bot(
