@@ -2,10 +2,10 @@
 
 Each works for any game out of the box. ``basic`` uses the game's heuristic when its playbook has
 one, else a one-ply greedy look-ahead with the game's evaluator; ``strong`` runs a determinized
-Monte Carlo search: every iteration samples a state consistent with the seat's view, tries one
-candidate move (chosen by UCB1 over the candidates), plays the game on with a fast policy for a
-few plies (or to the end) and scores the result. Its budget is wall time (default 1 s) or, for a
-reproducible choice, a number of iterations.
+Monte Carlo search: every round samples a state consistent with the seat's view, tries every
+candidate move still in the race on it with the same luck, plays on with a fast policy for a few
+plies (or to the end) and scores the result; candidates that clearly trail the basic move drop out
+of the race. Its budget is wall time (default 1 s) or, for a reproducible choice, a number of rounds.
 """
 
 from __future__ import annotations

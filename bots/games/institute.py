@@ -18,8 +18,12 @@ from rules.institute.moves import assign_moves
 from rules.institute.selfplay import pick
 from rules.institute.state import card
 
-HORIZON = 48
-"""Plies a search playout runs before the evaluator judges it (about one round of play)."""
+HORIZON = 24
+"""Plies a search playout runs before the evaluator judges it (a round is about 19 plies).
+
+Measured against basic at a 0.1 s budget, 40 games each (seed 1): 24 plies won 82.5%, 48 won 77.5%;
+shorter playouts leave time for more rounds, and the evaluator already counts the stake in cards.
+"""
 
 
 def heuristic(seating: Seating, rand: random.Random) -> Move:
