@@ -22,8 +22,8 @@ import render
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, Prompt, PromptKind, Result, Rules, RulesError, State
 from service import guide, notify, reading
-from service.asyncplay import AsyncPlay, BotMove, Outlet
-from service.bots import BotSeats
+from service.asyncplay import AsyncPlay, Outlet
+from service.bots import BotSeats, shown_name
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.replies import (
     Board,
@@ -193,7 +193,6 @@ class TableService(BotSeats, AsyncPlay):
         store.use_clock(self.clock.now)
         self.scheduler = Scheduler(store, self.clock)
         self.outlet = outlet
-        self.bots: dict[str, BotMove] = {}
         self.time = Timekeeper(self)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
 
@@ -916,7 +915,9 @@ class TableService(BotSeats, AsyncPlay):
         except StoreError:
             raise TableError("That table does not exist.") from None
         rules = self.rules_for(record.kind)
-        seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
+        # A seat a bot plays for its person goes by the bot's name on every board and line.
+        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        seats = {s.seat: replace(s, name=shown_name(s)) for s in seated}
         return _Table(record, state, rules, seats)
 
     async def _load_sound(self, table_id: int) -> tuple[TableRecord, State]:

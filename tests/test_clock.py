@@ -356,22 +356,29 @@ async def test_boards_carry_the_times_as_data_for_a_games_own_panel(h: Harness) 
     assert board.time_sentence() in board_lines(board)
 
 
-async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(h: Harness) -> None:
+async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vote's "hand to a bot" gives the seat to the bot seats' own basic bot, seeing that seat only."""
+    from bots import levels
+
     assert h.svc is not None and h.store is not None
     asked: list[int] = []
 
-    def last_choice(kind, view, legal):  # type: ignore[no-untyped-def]
-        asked.append(view["seat"])  # a bot sees the seat's own view, never the full state
-        return legal[-1]
+    def last_choice(self, seating, rand):  # type: ignore[no-untyped-def]
+        asked.append(seating.seat)  # a bot sees the seat's own view, never the full state
+        return seating.legal[-1]
 
-    h.svc.bots["toy"] = last_choice
+    monkeypatch.setattr(levels.BasicBot, "choose", last_choice)
     table = await three_with_carol_silent(h)
     carol_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == CAROL)
     _, state = await h.store.load(table)
     highest = max(state["hands"][carol_seat])
     await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
     await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
-    assert "played by a bot" in h.notices("decided")[0].text
+    assert "played by a bot, Bot (basic)," in h.notices("decided")[0].text
+    carol = next(s for s in await h.svc.seats(table) if s.user_id == CAROL)
+    assert carol.bot == "basic" and carol.name == "carol", "the seat is a bot seat; its person's name is kept"
     await h.svc.scheduler.run_due()
     assert asked and set(asked) == {carol_seat}
     revealed = [e["text"] for r in await h.store.moves(table) for e in r.events if e["kind"] == "reveal"]
