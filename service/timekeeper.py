@@ -41,6 +41,8 @@ ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot
 ABSENT_TOPIC = "absent"
 STAND_IN_RUN = 60
 """Stand-in moves one job plays at most before handing on to a fresh job."""
+BOT_GRACE = 60.0
+"""Seconds a bot seat's runner has to move before the scheduler plays the bot's move itself."""
 FRESH = 5.0
 """A clock that started this many seconds ago or less started with the move just made."""
 
@@ -103,11 +105,15 @@ class Timekeeper:
             if bots is None:
                 # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
                 bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
-            if clock.user_id in bots:
-                continue
             if clock.absent:
                 if table_id not in self._autoplaying:
-                    await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
+                    # A skipped seat's default move plays now. A bot that took an absent seat is
+                    # played at once by whoever runs the bots (the Discord side, after each
+                    # delivery); this job is its durable safety net (a process with no runner).
+                    due = now + BOT_GRACE if clock.user_id in bots else now
+                    await self.scheduler.add("autoplay", due, f"auto:{table_id}:{table.version}", table_id)
+            elif clock.user_id in bots:
+                continue
             elif preset is not None and clock.out_since is None:
                 await self._plan(table_id, clock, half=True)
         running = frozenset(c.user_id for c in clocks if c.running_since is not None)
@@ -262,6 +268,7 @@ class Timekeeper:
             return
         skipped = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent == "skip"}
         played: Counter[int] = Counter()
+        moved = False
         self._autoplaying.add(table.id)
         try:
             # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
@@ -271,6 +278,7 @@ class Timekeeper:
                     reply = await self._skip_move(table.id, skipped, played)
                 if reply is None:
                     break
+                moved = True
                 await self.svc.emit(reply)
                 if reply.table.status != "active":
                     break
@@ -280,7 +288,7 @@ class Timekeeper:
             await self._update_clock(table.id, user_id, played_for=skipped[user_id].played_for + count)
         # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
         await self.store.claim(work.id, now)
-        if played and (await self.store.table(table.id) or table).status == "active":
+        if moved and (await self.store.table(table.id) or table).status == "active":
             # Still waiting on a stand-in after a long run: go on in a fresh job.
             await self.after_change(table.id)
 
