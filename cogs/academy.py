@@ -33,7 +33,7 @@ from service import (
     offered_value,
     reading,
 )
-from service.tables import name_seats
+from service.compose import name_seats
 
 KIND = "academy"
 BUTTON_ROWS = 3

@@ -1,8 +1,8 @@
 """The service's calls for tables that live for weeks: undo, votes, spectators, history, stats.
 
-A mixin of ``TableService`` (it uses the table lock, loading and composing of ``tables.py``),
-kept apart so the turn flow there stays short. Clocks, reminders and absent seats live in
-``service.timekeeper``; the move log's undo rows in ``service.undo``.
+A mixin of ``TableService`` (it uses the table lock and loading of ``tables.py`` and the
+composing of ``compose.py``), kept apart so the turn flow there stays short. Clocks, reminders
+and absent seats live in ``service.timekeeper``; the move log's undo rows in ``service.undo``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, r
 from store import StaleVersion, StoreError, TableRecord
 
 if TYPE_CHECKING:
+    from service.loaded import _Table
     from service.scheduler import Scheduler
-    from service.tables import _Table
     from service.timekeeper import Timekeeper
     from store import Store
 
@@ -187,7 +187,7 @@ class AsyncPlay:
         self, loaded: _Table, seat: int, versions: tuple[int, ...], state: State, label: str
     ) -> Reply:
         """Store the undo row with the rebuilt snapshot (under the table's lock); return the board."""
-        from service.tables import _Table
+        from service.loaded import _Table
 
         rules, record = loaded.rules, loaded.record
         name = loaded.seats[seat].name

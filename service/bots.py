@@ -28,7 +28,7 @@ from service.replies import Board, Reply, TableError
 from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
-    from service.tables import _Table
+    from service.loaded import _Table
     from service.timekeeper import Timekeeper
 
 log = logging.getLogger("conclave.service")

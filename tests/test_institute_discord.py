@@ -25,7 +25,7 @@ from bot import ConclaveBot, create_bot
 from render import institute as drawing
 from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
-from service.tables import name_seats
+from service.compose import name_seats
 from tests.drawings import views_as_json
 
 SEEDS = range(40)

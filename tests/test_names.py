@@ -10,7 +10,7 @@ import pytest
 
 from rules import registry
 from service import TableService
-from service.tables import name_seats
+from service.compose import name_seats
 from store import Store
 
 ALICE, BOB, CAROL = 101, 102, 103
