@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import ConclaveBot, create_bot
-from cogs import kit
+from cogs import delivery
 
 
 @pytest.fixture(autouse=True)
@@ -16,9 +16,9 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests click faster than any player: the living board is edited at once, never debounced.
 
     SimCord's clock stands still unless a test advances it, so a debounced edit would wait for
-    ever; the test of the debounce itself sets ``kit.EDIT_SPACING`` back.
+    ever; the test of the debounce itself sets ``delivery.EDIT_SPACING`` back.
     """
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
 
 
 @pytest.fixture

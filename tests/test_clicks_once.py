@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import argent, institute, kit
+from cogs import argent, institute, kit, messages
 from cogs.kit import PlayMoveButton
 from rules import registry
 from service import SeatView
@@ -59,7 +59,7 @@ async def test_generic_select_in_a_dm_applies_once(simcord_env: simcord.Env) -> 
 
 
 async def test_generic_button_applies_once(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {})
+    monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {})
     kit.add_private_items("toy", lambda note: [PlayMoveButton(note.table_id, note.version, note.choices[0])])
     table = await open_table(simcord_env, "toy")
     alice = table.members[0]

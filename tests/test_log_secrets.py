@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from cogs import kit
+from cogs import delivery, kit, messages
 from cogs.kit import PlayMoveButton
 from logpolicy import Redact, frames_only
 from rules import registry
@@ -78,8 +78,8 @@ async def test_a_failing_component_logs_neither_its_label_nor_the_error_text(
     async def broken(*args: object) -> None:
         raise RuntimeError(f"cannot play {SECRET_LABEL}")
 
-    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {})
-    monkeypatch.setattr(kit, "play", broken)
+    monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {})
+    monkeypatch.setattr(delivery, "play", broken)
     kit.add_private_items(
         "toy", lambda note: [PlayMoveButton(note.table_id, note.version, Choice(SECRET_LABEL, "pass"))]
     )

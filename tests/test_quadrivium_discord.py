@@ -18,7 +18,7 @@ import pytest
 import simcord
 
 from bot import ConclaveBot
-from cogs import kit
+from cogs import delivery
 from cogs import quadrivium as cog
 from rules.contract import Move
 from tests.drawings import views_as_json
@@ -179,7 +179,7 @@ async def test_a_whole_sitting_with_a_council(
     simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The living board is edited at once here (the kit spaces edits by a second for Discord's limits).
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
     table = await open_table(simcord_env)
     record, state = await table.state()
     moves = 0
@@ -280,7 +280,7 @@ async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image:
 async def test_the_dm_is_the_panel_and_plays(
     simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
     table = await open_table(simcord_env)
     _, state = await table.state()
     # Make the covenant and mages (forms and selects), up to the antagonist's first placement: the
