@@ -49,7 +49,7 @@ from cogs.argent_panel import (  # the components: re-exported (restart-proof, t
     MoveSelect,
     OfficeButton,
     PanelButton,
-    _clip,
+    clip,
     enrich,
     group_of,
     hint,
@@ -127,7 +127,7 @@ class ArgentCog(commands.Cog):
         keep = COMMAND_FILTERS[command]
         # Each value is a #version.index token: the same command sent twice applies once.
         found = [
-            app_commands.Choice(name=_clip(o.label, 100), value=offered_value(now.version, index))
+            app_commands.Choice(name=clip(o.label, 100), value=offered_value(now.version, index))
             for index, o in enumerate(now.moves)
             if keep(o) and (not typed or typed in o.label.casefold())
         ]

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from cogs import kit
-from cogs.argent_panel import MoveButton, OfficeButton, PanelButton, _clip, table_now
+from cogs.argent_panel import MoveButton, OfficeButton, PanelButton, clip, table_now
 from render import argent as drawing
 from rules.contract import Event, Prompt, PromptKind
 from service import (
@@ -85,7 +85,7 @@ def board_args(board: Board) -> dict[str, Any]:
             discord.File(io.BytesIO(board.image), filename=f"argent-{board.table_id}-v{board.version}.png")
         )
     message: dict[str, Any] = {
-        "content": _clip(text, kit.CONTENT_LIMIT),
+        "content": clip(text, kit.CONTENT_LIMIT),
         "files": files,
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in board.ping]),
     }
@@ -247,7 +247,7 @@ def reveal_messages(lines: list[str]) -> list[str]:
     """Pack the reveal's lines (a voter each, then the standings) into as few messages as fit."""
     messages: list[str] = []
     for line in lines:
-        line = _clip(line, kit.CONTENT_LIMIT)
+        line = clip(line, kit.CONTENT_LIMIT)
         if messages and len(messages[-1]) + 1 + len(line) <= kit.CONTENT_LIMIT:
             messages[-1] += "\n" + line
         else:

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from cogs import kit
+from cogs.messages import clip
 from render import argent as drawing
 from rules.contract import Event, Move, Prompt, PromptKind
 from service import (
@@ -123,11 +124,7 @@ def hint(offer: Choice, view: dict[str, Any]) -> str | None:
     if office.get("starter") and office["starter"]["id"] == spell:
         return "your starter spell"
     book = next((s["name"] for s in office["spells"] if s["id"] == spell), None)
-    return None if book is None else _clip(f"{book}, level {move.get('level')}", 100)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return None if book is None else clip(f"{book}, level {move.get('level')}", 100)
 
 
 def _short(now: SeatView, offer: Choice, prefix: str) -> str:
@@ -166,7 +163,7 @@ def panel_text(now: SeatView, note: str = "") -> str:
     else:
         others = [p.text for p in now.prompts if p.seat != seat]
         lines.append("Nothing to decide now." + (" Waiting on " + " ".join(others) if others else ""))
-    return _clip("\n".join(lines), kit.CONTENT_LIMIT)
+    return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
 def panel_view(now: SeatView) -> discord.ui.View | None:
@@ -238,7 +235,7 @@ def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:
     style = discord.ButtonStyle.secondary if move_of(offer).action in CLOSING else discord.ButtonStyle.primary
     if move_of(offer).action == "bell":
         style = discord.ButtonStyle.success
-    button = MoveButton(now.table.id, now.version, _short(now, offer, prefix), _clip(offer.label, 80), style)
+    button = MoveButton(now.table.id, now.version, _short(now, offer, prefix), clip(offer.label, 80), style)
     button.item.row = row
     return button
 
@@ -261,7 +258,7 @@ async def office_message(svc: TableService, now: SeatView, user_id: int, note: s
     message = await panel_message(now, note, image)
     seen = voters_text(now.view, now.seat)
     if seen:
-        message["content"] = _clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)
+        message["content"] = clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)
     return message
 
 

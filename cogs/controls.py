@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Self
 import discord
 
 from cogs import messages
-from cogs.messages import _body, _clip, answer, guarded, service_of
+from cogs.messages import _body, answer, clip, guarded, service_of
 from service import (
     Board,
     Choice,
@@ -155,7 +155,7 @@ class StampedMoveButton(
             raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
         super().__init__(
             discord.ui.Button(
-                label=_clip(label or value, BUTTON_LABEL_LIMIT),
+                label=clip(label or value, BUTTON_LABEL_LIMIT),
                 style=style or discord.ButtonStyle.primary,
                 custom_id=custom_id,
             )
@@ -233,15 +233,15 @@ class StampedMoveSelect(
     ) -> None:
         options = [
             discord.SelectOption(
-                label=_clip(c.label, 100),
+                label=clip(c.label, 100),
                 value=c.value,
-                description=_clip(hints[k], 100) if k < len(hints) and hints[k] else None,
+                description=clip(hints[k], 100) if k < len(hints) and hints[k] else None,
             )
             for k, c in enumerate(list(choices)[:SELECT_LIMIT])
         ]
         custom_id = f"{self.prefix}:{table_id}:{stamp}" + ("" if n is None else f":{n}")
         select: discord.ui.Select = discord.ui.Select(
-            placeholder=_clip(placeholder or self.placeholder, 150),
+            placeholder=clip(placeholder or self.placeholder, 150),
             custom_id=custom_id,
             options=options or [discord.SelectOption(label="(nothing to choose)", value="-")],
             row=n,

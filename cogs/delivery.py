@@ -27,8 +27,8 @@ from cogs.messages import (
     NOT_A_PANEL,
     SAVED,
     THREAD_ARCHIVE_MINUTES,
-    _clip,
     answer,
+    clip,
     fit_message,
     guarded,
     service_of,
@@ -607,6 +607,6 @@ async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str
     if edit:
         files = message.pop("files", [])
         message.setdefault("view", None)
-        await interaction.edit_original_response(content=_clip(content), attachments=files, **message)
+        await interaction.edit_original_response(content=clip(content), attachments=files, **message)
         return
     await answer(interaction, content, **message)

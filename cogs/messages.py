@@ -121,7 +121,8 @@ def can_manage(interaction: discord.Interaction) -> bool:
 # ---------------------------------------------------------------------- building messages
 
 
-def _clip(text: str, limit: int = CONTENT_LIMIT) -> str:
+def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Cut a text to a Discord limit (a message, a label, a placeholder), marking the cut with "…"."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
