@@ -20,7 +20,17 @@ import simcord
 
 from cogs import argent, kit
 from rules import registry
-from tests.faults import FAULT_KINDS, Faults, Table, hidden_names, open_table, said, sent_by_bot, trapped_logs
+from tests.faults import (
+    FAULT_KINDS,
+    Faults,
+    Table,
+    hidden_names,
+    open_table,
+    said,
+    sent_by_bot,
+    trapped_logs,
+    with_prefix,
+)
 from tests.toygame import TOY
 
 SEED = 5
@@ -36,21 +46,6 @@ def toy_registered() -> None:
 def table_seed() -> int:
     """The seed every table of this module is dealt with."""
     return SEED
-
-
-def components(message: Any) -> list[dict[str, Any]]:
-    """Return a message's buttons and selects as raw dicts."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
-
-
-def with_prefix(message: Any, prefix: str) -> list[dict[str, Any]]:
-    return [c for c in components(message) if c.get("custom_id", "").startswith(prefix)]
 
 
 Move = Callable[[Table], Awaitable[tuple[simcord.MemberActor, Callable[[], Awaitable[Any]]]]]
