@@ -9,6 +9,9 @@ import pytest
 
 from bot import ConclaveBot, create_bot
 from cogs import delivery
+from service import TableService
+from store import Store
+from tests.async_helpers import Harness
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +28,29 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
 def table_seed() -> int:
     """The seed of the tables a test opens (a module overrides it with its own)."""
     return 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a fresh database, closed after the test (its worker thread stops with it)."""
+    opened = await Store.open(str(tmp_path / "tables.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def svc(store: Store, table_seed: int) -> TableService:
+    """A table service on the fresh store; its tables are dealt with ``table_seed``."""
+    return TableService(store, seed_source=lambda: table_seed)
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    """A service and store on a hand-moved clock, restartable; closed after the test."""
+    harness = Harness(tmp_path / "tables.db")
+    await harness.open()
+    yield harness
+    await harness.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ process would.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,14 +23,6 @@ from tests.toygame import TOY
 @pytest.fixture(autouse=True)
 def toy_registered() -> None:
     registry.register(TOY)
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "tables.db")
-    await harness.open()
-    yield harness
-    await harness.close()
 
 
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 
@@ -13,7 +10,6 @@ from cogs.kit import NOT_A_PANEL, PlayMoveButton, PrivateViewButton
 from rules import registry
 from rules.contract import EXCERPT_LIMIT, MalformedMove, Move
 from service import Choice, TableError, TableService
-from store import Store
 from tests.faults import open_table, said, sent_by_bot
 from tests.toygame import TOY
 
@@ -26,13 +22,6 @@ DEEP_CLOSED = "assign die=" + "[" * 40 + "]" * 40
 @pytest.fixture(autouse=True)
 def toy_registered() -> None:
     registry.register(TOY)
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await Store.open(str(tmp_path / "tables.db"))
-    yield TableService(store, seed_source=lambda: 7)
-    await store.close()
 
 
 async def started(svc: TableService) -> int:

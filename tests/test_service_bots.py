@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from rules import registry
@@ -22,17 +19,16 @@ def toy_registered() -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "tables.db"))
-    yield opened
-    await opened.close()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture
-def svc(store: Store) -> TableService:
-    service = TableService(store, seed_source=lambda: SEED)
-    service.bot_budget = 0.02
-    return service
+def svc(svc: TableService) -> TableService:
+    """The shared service, with a strong bot that thinks briefly (these tests test seats, not play)."""
+    svc.bot_budget = 0.02
+    return svc
 
 
 async def open_toy(svc: TableService) -> int:
