@@ -9,9 +9,11 @@ import pytest
 
 from bot import ConclaveBot, create_bot
 from cogs import delivery
+from rules import registry
 from service import TableService
 from store import Store
 from tests.async_helpers import Harness
+from tests.toygame import TOY
 
 
 @pytest.fixture(autouse=True)
@@ -22,6 +24,12 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     ever; the test of the debounce itself sets ``delivery.EDIT_SPACING`` back.
     """
     monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
+
+
+@pytest.fixture
+def toy_registered() -> None:
+    """Register Sigil Duel, the tests' own game (a module asks with ``pytest.mark.usefixtures``)."""
+    registry.register(TOY)
 
 
 @pytest.fixture

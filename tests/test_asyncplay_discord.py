@@ -16,16 +16,11 @@ import pytest
 import simcord
 
 from bot import ConclaveBot, create_bot
-from rules import registry
 from service import TableError
 from service.clock import DAY, ManualClock
 from tests.async_helpers import START
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 @pytest.fixture

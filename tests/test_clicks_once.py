@@ -17,16 +17,12 @@ from cogs.kit import PlayMoveButton
 from rules import registry
 from service import SeatView
 from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 N = 50
 SEED = 5
 """Argent with candidates=B at seed 5 starts with seat 1 drafting; the Institute rolls rerollable dice."""
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -17,12 +17,8 @@ from service.clock import ManualClock, parse_span, quiet_until, split_options
 from service.scheduler import Scheduler
 from store import Store
 from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:

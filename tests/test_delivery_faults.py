@@ -31,15 +31,11 @@ from tests.faults import (
     trapped_logs,
     with_prefix,
 )
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 SEED = 5
 """Argent with candidates=B at seed 5 starts with seat 1 drafting; the Institute rolls rerollable dice."""
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -24,12 +24,9 @@ from service import Board, Choice, PrivateNote, Reply
 from store import TableRecord
 from tests.toygame import TOY, QuietToyRules
 
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
 SEED = 4242
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -16,16 +16,12 @@ from logpolicy import Redact, frames_only
 from rules import registry
 from service import Choice
 from tests.faults import Table, hidden_names, open_table, trapped_logs
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 SEED = 5
 STATE_TELL = '"rng"'
 SECRET_LABEL = "Keep Lynssara Yuuno"
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

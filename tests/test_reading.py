@@ -7,14 +7,10 @@ import pytest
 from rules import registry
 from rules.contract import Move, Rules, State
 from service import TableError, TableService, parse_options, reading
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -15,13 +15,10 @@ from service import Choice, TableError, TableService, parse_options, seat_order
 from store import Store
 from tests.toygame import TOY, QuietToyRules, WideToyRules
 
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 SEED = 12345
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules import registry
 from service import Reply, TableError, TableService
 from store import Store
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
 SEED = 2024
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

@@ -8,15 +8,10 @@ import json
 
 import pytest
 
-from rules import registry
 from service import TableError
 from tests.async_helpers import ALICE, BOB, DAVE, Harness
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 async def play(h: Harness, table_id: int, user_id: int, label: str | None = None) -> None:
