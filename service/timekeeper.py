@@ -162,11 +162,22 @@ class Timekeeper:
             return None
         return table, clock
 
-    async def _remind(self, work: DueWork) -> None:
-        now = self.clock.now()
+    async def _awaited(self, work: DueWork, now: float) -> tuple[TableRecord, SeatClock] | None:
+        """Return the table and clock of a seat still awaited in person; else claim the work, None.
+
+        A seat played for its absent player, or already out of time, gets no reminder and no
+        second deadline: the work is done with.
+        """
         found = await self._current(work)
         if found is None or found[1].absent or found[1].out_since is not None:
             await self.store.claim(work.id, now)
+            return None
+        return found
+
+    async def _remind(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._awaited(work, now)
+        if found is None:
             return
         table, clock = found
         deadline = clock.deadline()
@@ -194,9 +205,8 @@ class Timekeeper:
 
     async def _deadline(self, work: DueWork) -> None:
         now = self.clock.now()
-        found = await self._current(work)
-        if found is None or found[1].absent or found[1].out_since is not None:
-            await self.store.claim(work.id, now)
+        found = await self._awaited(work, now)
+        if found is None:
             return
         table, clock = found
         deadline = clock.deadline()

@@ -11,6 +11,7 @@ from bot import ConclaveBot, create_bot
 from cogs import delivery
 from rules import registry
 from service import TableService
+from service.clock import Clock
 from store import Store
 from tests.async_helpers import Harness
 from tests.toygame import TOY
@@ -62,9 +63,21 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
+def bot_clock() -> Clock | None:
+    """The bot's clock (None: the system's; a module hands it a ``ManualClock`` to move time)."""
+    return None
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    """The bot's database file (a test that restarts the bot opens it again)."""
+    return str(tmp_path / "conclave.db")
+
+
+@pytest.fixture
+async def simcord_bot(db_path: str, table_seed: int, bot_clock: Clock | None) -> AsyncIterator[ConclaveBot]:
     """The unmodified bot on a fresh database, for the SimCord stand-in (``simcord_env``)."""
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
+    bot = create_bot(db_path, seed_source=lambda: table_seed, clock=bot_clock)
     yield bot
     await bot.close_store()
 

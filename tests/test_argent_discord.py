@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from cogs import argent as cog
 from render import argent as drawing
 from rules.argent import ARGENT as R
@@ -39,15 +38,9 @@ JION = 1
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(db_path, seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture

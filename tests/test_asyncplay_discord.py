@@ -7,15 +7,13 @@ Out-of-time votes by button, the Undo button, /game watch, /game log pages, /gam
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import ConclaveBot
 from service import TableError
 from service.clock import DAY, ManualClock
 from tests.async_helpers import START
@@ -29,10 +27,15 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path, clock: ManualClock) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 4242, clock=clock)
-    yield bot
-    await bot.close_store()
+def bot_clock(clock: ManualClock) -> ManualClock:
+    """The bot reads the hand-moved clock."""
+    return clock
+
+
+@pytest.fixture
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 4242
 
 
 @dataclass

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,15 +29,9 @@ SEED = 4242
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(db_path, seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @dataclass

@@ -12,15 +12,14 @@ import functools
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import simcord
 
 import render
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from render import institute as drawing
 from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
@@ -36,16 +35,9 @@ ACTION_WORDS = ("Take Stones", "Cast 1 Stone", "Cast 2 Stones", "TAKE", "CAST 1"
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    seed = short_seed()
-    bot = create_bot(db_path, seed_source=lambda: seed)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """A seed whose game is short (drawn for each test)."""
+    return short_seed()
 
 
 @pytest.fixture

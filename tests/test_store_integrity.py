@@ -23,11 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
 async def svc(db_path: str) -> AsyncIterator[TableService]:
     store = await Store.open(db_path)
     yield TableService(store, seed_source=lambda: 4242)
