@@ -86,13 +86,15 @@ def rollout(
 ) -> float:
     """Play a sampled state on with the game's fast policy (mutating it); return its worth to ``me``.
 
-    The playout stops at the game's end, after ``horizon`` plies, or at the ``deadline``
-    (``time.perf_counter``), and the game's evaluator scores where it stopped.
+    The playout stops at the game's end, after ``horizon`` plies, where the game's ``stop`` says, or
+    at the ``deadline`` (``time.perf_counter``), and the game's evaluator scores where it stopped.
     """
     book = playbook(rules.kind)
     policy = book.rollout or random_policy
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
+        if book.stop is not None and book.stop(state):
+            break
         if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
             break
         waiting = rules.waiting_on(state)
@@ -136,6 +138,9 @@ class StrongBot(Bot):
         start = time.perf_counter()
         if len(seating.legal) == 1:
             return seating.legal[0]
+        worth = playbook(seating.kind).searches
+        if worth is not None and not worth(seating):
+            return BasicBot().choose(seating, rand)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
