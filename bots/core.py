@@ -99,8 +99,9 @@ class Playbook:
     rollout: Policy | None = None
     horizon: int | None = None
     """Plies a search plays out before it evaluates (None: to the end of the game)."""
-    stop: Callable[[State], bool] | None = None
-    """Whether a playout may stop here and be judged (e.g. the fight it began in is decided)."""
+    until: Callable[[State], Callable[[State], bool]] | None = None
+    """Given a playout's first state, the test of where it may stop and be judged (e.g. once the
+    fight it began in is decided, or the turn it began in is over)."""
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     extra: dict[str, Any] = field(default_factory=dict)

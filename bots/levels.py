@@ -86,14 +86,15 @@ def rollout(
 ) -> float:
     """Play a sampled state on with the game's fast policy (mutating it); return its worth to ``me``.
 
-    The playout stops at the game's end, after ``horizon`` plies, where the game's ``stop`` says, or
+    The playout stops at the game's end, after ``horizon`` plies, where the game's ``until`` says, or
     at the ``deadline`` (``time.perf_counter``), and the game's evaluator scores where it stopped.
     """
     book = playbook(rules.kind)
     policy = book.rollout or random_policy
     plies = 0
+    done = book.until(state) if book.until is not None else None
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if book.stop is not None and book.stop(state):
+        if done is not None and done(state):
             break
         if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
             break

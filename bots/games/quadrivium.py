@@ -445,7 +445,7 @@ PLAYBOOK = register(
         heuristic=heuristic,
         evaluate=evaluate,
         rollout=policy,
-        stop=settled,
+        until=lambda start: settled,
         searches=searches,
         extra={"feats": feats},
     ),
