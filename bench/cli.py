@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     coop.add_argument("--seed", type=int, default=1)
     coop.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
     coop.add_argument("--axes", default="scenario,difficulty", help="the options whose values make the cells")
+    coop.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="fix an option")
     return parser
 
 
@@ -180,7 +181,8 @@ def run_grid(args: argparse.Namespace) -> int:
 
     try:
         results = grid(rules, args.players, levels, counts, args.seed,
-                       axes=tuple(args.axes.split(",")), budget=args.budget, progress=progress)
+                       axes=tuple(args.axes.split(",")), budget=args.budget, fixed=_options(args.option),
+                       progress=progress)
     except ValueError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2

@@ -4,7 +4,8 @@
 plays, for every pair of option values (by default the options ``scenario`` and ``difficulty``), a
 table whose every seat is one level, with the same seeds for every level, and prints the win rate of
 each level per cell with a 95% interval, then a JSON line. Each cell is one ``bench arena`` run
-(``--seats L,L --option scenario=S --option difficulty=D``).
+(``--seats L,L --option scenario=S --option difficulty=D``). ``--option`` fixes other options, or
+narrows the grid to one scenario with ``--axes difficulty --option scenario=S``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def grid(
     *,
     axes: tuple[str, ...] = ("scenario", "difficulty"),
     budget: float | None = None,
+    fixed: dict[str, str] | None = None,
     progress: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
     """Play every cell for every level (same seeds for every level) and return the results."""
@@ -60,7 +62,8 @@ def grid(
     out = []
     for options in cells(rules, axes):
         for level, count in zip(levels, games, strict=True):
-            report = arena(rules, players, count, seed, [level] * players, budget=budget, options=options)
+            table = {**(fixed or {}), **options}
+            report = arena(rules, players, count, seed, [level] * players, budget=budget, options=table)
             shares = [1.0 if g.shares else 0.0 for g in report.games if not g.error]
             times = report.times.get(level, [])
             cell = Cell(

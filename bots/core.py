@@ -102,6 +102,8 @@ class Playbook:
     until: Callable[[State], Callable[[State], bool]] | None = None
     """Given a playout's first state, the test of where it may stop and be judged (e.g. once the
     fight it began in is decided, or the turn it began in is over)."""
+    margin: float = 0.0
+    """How much better (in evaluator units) a searched move must do on average to replace basic's."""
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     extra: dict[str, Any] = field(default_factory=dict)

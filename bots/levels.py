@@ -164,15 +164,16 @@ class StrongBot(Bot):
             if len(values) < len(moves):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
             history.append(values)
-        return moves[settle(history)]
+        return moves[settle(history, playbook(rules.kind).margin)]
 
 
-def settle(history: list[list[float]]) -> int:
+def settle(history: list[list[float]], margin: float = 0.0) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
     so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
-    errors above zero. Otherwise the search keeps the basic move, so noise never makes it worse.
+    errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
+    leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
     """
     if not history:
         return 0
@@ -183,6 +184,8 @@ def settle(history: list[list[float]]) -> int:
         return 0 if len(history) < 2 else best
     diffs = [r[best] - r[0] for r in history]
     mean = sum(diffs) / len(diffs)
+    if mean <= margin:
+        return 0
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
     if spread == 0:
         return best if mean > 0 else 0
