@@ -9,7 +9,7 @@ import pytest
 
 from bench.cli import main
 from bots import make_bot, observe
-from bots.games.academy import evaluate, next_actions, rollout_policy
+from bots.games.academy import evaluate, next_actions, rollout_policy, searches
 from rules.academy import RULES
 from tests.academy_helpers import calm, game
 
@@ -82,3 +82,12 @@ def test_the_grid_reports_each_levels_win_rate_per_cell(capsys: pytest.CaptureFi
 def test_the_grid_refuses_a_game_that_is_not_cooperative(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["grid", "--game", "quadrivium", "--players", "2", "--games", "1"]) == 2
     assert "cooperative" in capsys.readouterr().err
+
+
+def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_shifts() -> None:
+    s = calm(players=2)
+    assert searches(observe(RULES, s, 0))
+    s["step"] = "share"
+    assert not searches(observe(RULES, s, 0))
+    shifts = game(players=2, scenario="gates", seed=2)
+    assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))

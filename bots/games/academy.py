@@ -77,6 +77,12 @@ def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand:
     return policy.decide(view, seat, legal)
 
 
+def searches(seating: Seating) -> bool:
+    """Whether the search weighs this decision: actions and an effect's choices; not the setup shifts
+    (the policy already looks two shifts ahead), a glyph request or the glyph share."""
+    return any(p.decision in ("actions", "binding", "choice") for p in seating.prompts)
+
+
 def next_actions(start: State) -> Callable[[State], bool]:
     """Return the test that stops a playout at the next turn's actions (after its disaster)."""
     turn = start["turn"]
@@ -130,5 +136,6 @@ PLAYBOOK = register(
         horizon=HORIZON,
         until=next_actions,
         margin=MARGIN,
+        searches=searches,
     ),
 )
