@@ -4,8 +4,9 @@ Each works for any game out of the box. ``basic`` uses the game's heuristic when
 one, else a one-ply greedy look-ahead with the game's evaluator; ``strong`` runs a determinized
 Monte Carlo search: every round samples a state consistent with the seat's view, tries every
 candidate move still in the race on it with the same luck, plays on with a fast policy for a few
-plies (or to the end) and scores the result; candidates that clearly trail the basic move drop out
-of the race. Its budget is wall time (default 1 s) or, for a reproducible choice, a number of rounds.
+plies (or to the end) and scores the result; in a game whose playbook asks for it, candidates that
+clearly trail the basic move drop out of the race. Its budget is wall time (default 1 s) or, for a
+reproducible choice, a number of rounds.
 """
 
 from __future__ import annotations
@@ -90,13 +91,16 @@ def rollout(
 ) -> float:
     """Play a sampled state on with the game's fast policy (mutating it); return its worth to ``me``.
 
-    The playout stops at the game's end, after ``horizon`` plies, or at the ``deadline``
-    (``time.perf_counter``), and the game's evaluator scores where it stopped.
+    The playout stops at the game's end, after ``horizon`` plies, where the game's ``until`` says, or
+    at the ``deadline`` (``time.perf_counter``), and the game's evaluator scores where it stopped.
     """
     book = playbook(rules.kind)
     policy = book.rollout or random_policy
     plies = 0
+    done = book.until(state) if book.until is not None else None
     while not rules.is_over(state) and (horizon is None or plies < horizon):
+        if done is not None and done(state):
+            break
         if deadline is not None and time.perf_counter() > deadline:  # a ply costs far more than the look
             break
         waiting = rules.waiting_on(state)
@@ -140,6 +144,9 @@ class StrongBot(Bot):
         start = time.perf_counter()
         if len(seating.legal) == 1:
             return seating.legal[0]
+        worth = playbook(seating.kind).searches
+        if worth is not None and not worth(seating):
+            return BasicBot().choose(seating, rand)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
@@ -166,10 +173,11 @@ class StrongBot(Bot):
             if any(values[i] is None for i in alive):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
             history.append(values)
-            alive = race(history, alive)
-            if len(alive) == 1:
-                break
-        return moves[settle(history)]
+            if book.race:
+                alive = race(history, alive, book.margin)
+                if len(alive) == 1:
+                    break
+        return moves[settle(history, book.margin)]
 
 
 def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
@@ -184,32 +192,34 @@ def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
     return mean, mean / (spread / math.sqrt(len(diffs)))
 
 
-def race(history: list[list[float | None]], alive: list[int]) -> list[int]:
+def race(history: list[list[float | None]], alive: list[int], margin: float = 0.0) -> list[int]:
     """Return the candidates still worth playing out after the rounds so far (the basic move stays).
 
     After ``RACE_ROUNDS`` rounds a move that trails the basic move by ``DROP`` paired standard errors,
     or that never once differs from it, stops costing playouts. A single candidate left means the
-    search is decided: only the basic move remains, or a move leads it by twice ``CONFIDENCE``
-    (``settle`` then names the move). The time saved goes to the moves still in doubt, or is not spent.
+    search is decided: only the basic move remains, or a move leads it by twice ``CONFIDENCE`` and
+    by more than the game's ``margin`` (``settle`` then names the move). The time saved goes to the
+    moves still in doubt, or is not spent.
     """
     if len(history) < RACE_ROUNDS:
         return alive
     kept = [0]
     for i in alive[1:]:
-        t = _paired(history, i)[1]
-        if t >= 2 * CONFIDENCE:
+        mean, t = _paired(history, i)
+        if t >= 2 * CONFIDENCE and mean > margin:
             return [i]
         if t > -DROP and any(r[i] != r[0] for r in history):
             kept.append(i)
     return kept
 
 
-def settle(history: list[list[float | None]]) -> int:
+def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
     so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
-    errors above zero. Otherwise the search keeps the basic move, so noise never makes it worse.
+    errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
+    leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
     Only the candidates played out in every round compete (``race`` may have dropped some).
     """
     if len(history) < 2:
@@ -220,7 +230,8 @@ def settle(history: list[list[float | None]]) -> int:
     best = max(alive, key=lambda i: (round(means[i], 9), -i))
     if best == 0:
         return 0
-    return best if _paired(history, best)[1] >= CONFIDENCE else 0
+    mean, t = _paired(history, best)
+    return best if mean > margin and t >= CONFIDENCE else 0
 
 
 def make_bot(

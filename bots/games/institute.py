@@ -100,6 +100,7 @@ PLAYBOOK = register(
         rollout=rollout_policy,
         horizon=HORIZON,
         believe=believe,
+        race=True,
         extra={"holdings": holdings},
     ),
 )
