@@ -136,6 +136,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     import aiosqlite
 
-    for found in gc.get_objects():
-        if isinstance(found, aiosqlite.Connection) and found._connection is not None:
-            found.stop()
+    left = [c for c in gc.get_objects() if isinstance(c, aiosqlite.Connection) and c._connection is not None]
+    for connection in left:
+        connection.stop()
+    if left:
+        # Said out loud, so a test that leaks one is found (its fixture must close what it opens).
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"conftest: stopped {len(left)} database connection(s) a test left open")
