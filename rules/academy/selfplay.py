@@ -112,6 +112,8 @@ def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move |
     # Passing through a burning room costs nothing; only ending a turn in one does (see _leave), so
     # the route may cross hazards, but the last action of a turn never steps into one.
     last = view["actions"]["left"] <= 1
+    # wading into water takes a second action; without one the move is wasted
+    wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
     blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
     here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
     now = _dist(view, here, blocked)
@@ -119,7 +121,7 @@ def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move |
         return None
     best, low = None, min(now[g] for g in goals if g in now)
     for m in moves:
-        if m.action != "move" or m.get("room") in blocked:
+        if m.action != "move" or m.get("room") in blocked or (rooms[m.get("room")]["water"] and not wade):
             continue
         d = _dist(view, m.get("room"), blocked)
         reach = [d[g] for g in goals if g in d]
@@ -709,6 +711,11 @@ class Policy:
             blast = _casts(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
+        slots = view["actions"]["slots"] or {}
+        if slots.get("move") and _hazard(rooms[room]):
+            out = self._leave(view, seat, moves)
+            if out.action == "move":
+                return out  # the turn's only move goes to getting out of the fire, deep water or a troll
         kept = _kept_guardians(view)
         if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
             kill = _casts(view, self.mind, moves, KILL)
@@ -716,6 +723,15 @@ class Policy:
                 return kill[0]
         level = _focus(goal)
         search = [] if win else self._unknown(view, moves, goal)
+        golem = view["scenario"]["key"] == "golem"
+        if search and golem and _level(_slot(search[0])) == level and room not in targets:
+            # look where the goal spell would do its work: Create Guardian turning up in a bare corner
+            # guards it at once, while one turning up at a glyph source would bar that source
+            step = _toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
+            if step:
+                return step
+            if rooms[room]["source"] is not None:
+                search = []
         if search and _level(_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
         here = rooms[room]["source"]
@@ -842,7 +858,14 @@ class Policy:
         """End the turn, first stepping out of a room whose threats would cost mana or glyphs."""
         rooms = _rooms(view)
         if _hazard(rooms[view["wizards"][seat]["room"]]):
-            safe = [m for m in moves if m.action == "move" and not _hazard(rooms[m.get("room")])]
+            wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
+            safe = [
+                m
+                for m in moves
+                if m.action == "move"
+                and not _hazard(rooms[m.get("room")])
+                and (wade or not rooms[m.get("room")]["water"])
+            ]
             if safe:
                 return safe[0]
         return Move.of("end")
