@@ -357,7 +357,7 @@ class Policy:
         if win and room == CRYSTAL and not fires:
             return win[0]
         keep = set(abjure.split("-")) if abjure else set()
-        douse = self._douse(view, moves, fires, keep)
+        douse = self._douse(view, moves, fires)
         if douse:
             return douse
         if view["actions"]["left"] <= 1 and view["actions"]["extra"] == 0:
@@ -480,9 +480,7 @@ class Policy:
                 known[unknown[0]] = missing.pop()
         return known
 
-    def _douse(
-        self, view: dict[str, Any], moves: list[Move], fires: list[str], keep: set[str]
-    ) -> Move | None:
+    def _douse(self, view: dict[str, Any], moves: list[Move], fires: list[str]) -> Move | None:
         """Return a cast of a known spell that puts out a fire within its reach from here."""
         if not fires:
             return None
