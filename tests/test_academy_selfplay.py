@@ -30,7 +30,7 @@ def test_easy_basic_game_starts_with_abjure_bound() -> None:
 
 
 def test_the_fast_layout_score_matches_the_engines_reach_after_every_setup_shift() -> None:
-    from rules.academy.selfplay import _openness, _shifted
+    from rules.academy.selfplay_layout import _openness, _shifted
     from rules.academy.state import CRYSTAL, distances
 
     for seed, scenario in ((1, "unstable"), (2, "gates"), (3, "demon"), (4, "golem")):
