@@ -148,3 +148,12 @@ def test_race_drops_moves_that_trail_or_never_differ_and_stops_once_one_leads_cl
     assert race([[0.4, 0.6, 0.1]] * RACE_ROUNDS, [0, 1, 2]) == [1]
     assert settle([[0.4, 0.6, 0.1]] * RACE_ROUNDS) == 1
 
+
+def test_settle_keeps_the_basic_move_when_the_gain_is_below_the_games_margin() -> None:
+    from bots.levels import settle
+
+    # Candidate 1 gains 0.01 in every round: clearly better, but too little to matter under a margin.
+    rounds = [[0.5, 0.51], [0.3, 0.31], [0.6, 0.61], [0.4, 0.41]]
+    assert settle(rounds) == 1
+    assert settle(rounds, margin=0.03) == 0
+    assert settle([[0.5, 0.6], [0.3, 0.4], [0.6, 0.7], [0.4, 0.5]], margin=0.03) == 1
