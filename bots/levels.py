@@ -91,9 +91,14 @@ def rollout(
     """
     book = playbook(rules.kind)
     policy = book.rollout or random_policy
+    # A game may end its playouts at a natural point (e.g. the round's end): ``until`` binds it.
+    until = book.extra.get("until")
+    done = until(state) if until is not None else None
     plies = 0
     while not rules.is_over(state) and (horizon is None or plies < horizon):
         if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
+            break
+        if done is not None and done(state):
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -126,16 +131,25 @@ class StrongBot(Bot):
         """Plies per playout before judging; None: the game's playbook decides."""
 
     def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
-        """Return the root moves to weigh: the basic choice first, then others drawn at random."""
+        """Return the root moves to weigh: the basic choice first, then the game's next best
+        (its playbook's ``rank``) or others drawn at random."""
         first = BasicBot().choose(seating, rand)
-        others = [m for m in _shuffled(seating.legal, rand) if m != first]
-        return [first, *others[: STRONG_CANDIDATES - 1]]
+        book = playbook(seating.kind)
+        rank = book.extra.get("rank")
+        count = book.extra.get("candidates", STRONG_CANDIDATES)
+        pool = rank(seating, rand) if rank is not None else _shuffled(seating.legal, rand)
+        others = [m for m in pool if m != first]
+        return [first, *others[: count - 1]]
 
     def choose(self, seating: Seating, rand: random.Random) -> Move:
         """Return the candidate with the best total playout value over the finished rounds."""
         start = time.perf_counter()
         if len(seating.legal) == 1:
             return seating.legal[0]
+        # A game may keep the search for the decisions that matter (``search``); basic plays the rest.
+        worth = playbook(seating.kind).extra.get("search")
+        if worth is not None and not worth(seating):
+            return BasicBot().choose(seating, rand)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat

@@ -28,11 +28,11 @@ from typing import Any
 from bots.core import Playbook, Seating, register
 from rules.argent import content
 from rules.argent.scoring import measure
-from rules.argent.state import DEPARTMENTS, merit_total, split_loc
+from rules.argent.state import DEPARTMENTS, merit_total, open_slots, split_loc
 from rules.contract import Move, Rules, Seat, State
 
-HORIZON = 40
-"""Plies a search playout runs before the evaluator judges it."""
+HORIZON = 120
+"""Plies a search playout runs at most before the evaluator judges it (``until`` ends it sooner)."""
 MOVE_CAP = 24
 """Moves the heuristic weighs at one decision (shuffled first); follow-ups weigh fewer."""
 FOLLOW_CAP = 8
@@ -418,30 +418,116 @@ def score_moves(rules: Rules, state: State, seat: Seat, moves: list[Move]) -> li
     return out
 
 
-def heuristic(seating: Seating, rand: random.Random) -> Move:
-    """Return the move with the best look-ahead margin on a state consistent with the seat's view."""
+def ranked(seating: Seating, rand: random.Random) -> list[Move]:
+    """Return the weighed moves, best look-ahead margin first, on a state consistent with the view."""
     rules, seat = seating.rules, seating.seat
     state = seating.sample(rand)
     order = list(seating.legal)
     rand.shuffle(order)
-    return _best(rules, state, seat, order[:MOVE_CAP])
+    scored = score_moves(rules, state, seat, order[:MOVE_CAP])
+    # A stable sort on the value alone: among equals the shuffled order decides.
+    scored.sort(key=lambda vm: -vm[0])
+    return [m for _, m in scored]
 
 
-def _best(rules: Rules, state: State, seat: Seat, moves: list[Move]) -> Move:
-    scored = score_moves(rules, state, seat, moves)
-    return max(scored, key=lambda vm: vm[0])[1]
+def heuristic(seating: Seating, rand: random.Random) -> Move:
+    """Return the move with the best look-ahead margin (``basic``)."""
+    return ranked(seating, rand)[0]
+
+
+# --------------------------------------------------------------------------- the search's parts
+
+SEARCHED = frozenset({"turn", "turn_place", "fast_room"})
+"""Decisions the search weighs: the turn's action and where a mage goes. Rewards, marks and the
+other follow-ups are plain bookkeeping once those are settled, and ``basic`` plays them."""
+
+
+def worth_searching(seating: Seating) -> bool:
+    """Whether the search should weigh this decision (else ``basic`` plays it at once)."""
+    return any(p.seat == seating.seat and p.decision in SEARCHED for p in seating.prompts)
+
+
+def until(start: State) -> Any:
+    """Return the test that ends a playout: its errands phase is over (the round is settled)."""
+    round_ = start.get("round")
+
+    def done(state: State) -> bool:
+        return state["phase"] != "errands" or state.get("round") != round_
+
+    return done
+
+
+def _slot_worth(state: State, seat: Seat, loc: str, merit_left: int) -> float:
+    """Return a quick worth of sending a mage to a slot (a Merit slot without a badge: 1 IP)."""
+    room, slot_id = split_loc(loc)  # type: ignore[misc]
+    side = content.room_side(room, state["board"]["rooms"][room]["side"])
+    slot = next((s for s in side["slots"] if s["id"] == slot_id), None)
+    if slot is None:
+        return 0.0
+    if slot["kind"] in ("merit", "shadow_merit") and merit_left <= 0:
+        return 0.2
+    return _rough(slot_gains(state, seat, loc))
+
+
+def _merit_left(state: State, seat: Seat) -> int:
+    """Return the badges a seat has not yet promised to a Merit slot this round."""
+    promised = 0
+    for m in state["mages"]:
+        if m["owner"] == seat and "/" in m["loc"] and not m["loc"].startswith("infirmary/"):
+            room, slot_id = m["loc"].split("/")[:2]
+            side = content.room_side(room, state["board"]["rooms"][room]["side"])
+            kind = next((s["kind"] for s in side["slots"] if s["id"] == slot_id), "")
+            promised += kind in ("merit", "shadow_merit")
+    return merit_total(state, seat) - state["seats"][seat]["merit_spent"] - promised
+
+
+def _room_worth(state: State, seat: Seat, room: str, merit_left: int) -> float:
+    return max((_slot_worth(state, seat, loc, merit_left) for loc in open_slots(state, room)), default=0.0)
+
+
+def _quick(state: State, seat: Seat, task: dict[str, Any] | None, move: Move, merit_left: int) -> float:
+    """Return a cheap static worth of a move (no look-ahead): the playouts' policy."""
+    action = move.action
+    data = (task or {}).get("data") or {}
+    if action == "place" and move.get("fast"):
+        return 2.0
+    if action in ("place", "room") and isinstance(move.get("room"), str):
+        return _room_worth(state, seat, move.get("room"), merit_left)
+    if action == "place" and isinstance(move.get("slot"), str) and data.get("room"):
+        worth = _slot_worth(state, seat, f"{data['room']}/{move.get('slot')}", merit_left)
+        return worth + (0.3 if move.get("power") == "wound" else 0.0)
+    if action == "bell":
+        return -0.5 if _unplaced(state, seat) else 0.1
+    if action == "errand":
+        return 0.2 if move.get("claim") == "ip" else 1.0
+    if action == "choose" and isinstance(move.get("option"), int) and data.get("branches"):
+        branches = data["branches"]
+        k = move.get("option")
+        return _rough(effect_gains(state, seat, branches[k])) if 0 <= k < len(branches) else 0.0
+    if action in ("cast", "use"):
+        return 0.15
+    return 0.0
 
 
 def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
-    """Play a light basic inside a search's playout: a few moves weighed one decision deep."""
-    moves = list(legal)
-    rand.shuffle(moves)
-    scored = []
-    for move in moves[:6]:
-        after = rules.copy_state(state)
-        rules.resolve(after, seat, move)
-        scored.append((margin(after, seat) + _bias(state, seat, move), move))
-    return max(scored, key=lambda vm: vm[0])[1]
+    """Play a cheap, static cousin of basic inside a search's playout (no look-ahead at all)."""
+    task = state["agenda"][0] if state["agenda"] else None
+    merit_left = _merit_left(state, seat)
+    best, best_value = legal[0], -math.inf
+    for move in legal:
+        value = _quick(state, seat, task, move, merit_left) + 0.05 * rand.random()
+        if value > best_value:
+            best, best_value = move, value
+    return best
 
 
-PLAYBOOK = register("argent", Playbook(heuristic=heuristic, evaluate=evaluate_state, horizon=HORIZON))
+PLAYBOOK = register(
+    "argent",
+    Playbook(
+        heuristic=heuristic,
+        evaluate=evaluate_state,
+        rollout=rollout_policy,
+        horizon=HORIZON,
+        extra={"rank": ranked, "candidates": 4, "search": worth_searching, "until": until},
+    ),
+)
