@@ -100,6 +100,10 @@ class Playbook:
     horizon: int | None = None
     """Plies a search plays out before it evaluates (None: to the end of the game)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Optional hooks: ``rank`` (seating, rand -> the legal moves best first; its head must be the
+    heuristic's move for the same generator) and ``candidates`` (how many of them the search
+    weighs); ``search`` (seating -> whether the search weighs that decision; else basic plays it);
+    ``until`` (a playout's first state -> a test that ends the playout); ``holdings`` (the arena)."""
 
 
 _PLAYBOOKS: dict[str, Playbook] = {}

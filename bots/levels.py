@@ -133,12 +133,14 @@ class StrongBot(Bot):
     def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
         """Return the root moves to weigh: the basic choice first, then the game's next best
         (its playbook's ``rank``) or others drawn at random."""
-        first = BasicBot().choose(seating, rand)
         book = playbook(seating.kind)
         rank = book.extra.get("rank")
         count = book.extra.get("candidates", STRONG_CANDIDATES)
-        pool = rank(seating, rand) if rank is not None else _shuffled(seating.legal, rand)
-        others = [m for m in pool if m != first]
+        if rank is not None:
+            # The game's ranking is its basic heuristic's own order: its head is basic's move.
+            return rank(seating, rand)[:count]
+        first = BasicBot().choose(seating, rand)
+        others = [m for m in _shuffled(seating.legal, rand) if m != first]
         return [first, *others[: count - 1]]
 
     def choose(self, seating: Seating, rand: random.Random) -> Move:

@@ -15,8 +15,13 @@ where the seat may see it, so a sampled state's guesses never sway the score.
 ``basic`` looks one decision ahead with that evaluator (following its own follow-up decisions, such
 as the slot after the room or the reward after the claim, a step or two deep), takes fast
 placements, keeps its mages busy before it rings the last bell, and only ends the round when the
-rivals lose more unplaced mages than it does. The search plays ``basic``'s cheaper cousin in its
-playouts (``rollout_policy``) for a stretch of the round, then judges with the evaluator.
+rivals lose more unplaced mages than it does.
+
+``strong`` weighs basic's four best moves (``ranked``) at the decisions that shape a round (the
+turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards, marks, cards)
+to basic. Its playouts play a cheap static cousin of basic (``rollout_policy``: slot values read
+from the data, no look-ahead) for a few plies per player, enough to see a rival's answer (a wound,
+the slot it takes next, the bell), then judge with the evaluator.
 """
 
 from __future__ import annotations
@@ -437,7 +442,9 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
 
 # --------------------------------------------------------------------------- the search's parts
 
-SEARCHED = frozenset({"turn", "turn_place", "fast_room"})
+PLAYOUT_PLIES = 5
+"""Plies per player a playout runs before the evaluator judges it."""
+SEARCHED = frozenset({"turn", "turn_place"})
 """Decisions the search weighs: the turn's action and where a mage goes. Rewards, marks and the
 other follow-ups are plain bookkeeping once those are settled, and ``basic`` plays them."""
 
@@ -448,11 +455,18 @@ def worth_searching(seating: Seating) -> bool:
 
 
 def until(start: State) -> Any:
-    """Return the test that ends a playout: its errands phase is over (the round is settled)."""
+    """Return the test that ends a playout: ``PLAYOUT_PLIES`` per player, or the errands phase over.
+
+    A short playout sees what a placement provokes (a rival's wound, the slot it then takes, the
+    bell) at a price that leaves the search many rounds; the evaluator's projected errands judge
+    the rest of the round.
+    """
     round_ = start.get("round")
+    left = [PLAYOUT_PLIES * start["players"]]
 
     def done(state: State) -> bool:
-        return state["phase"] != "errands" or state.get("round") != round_
+        left[0] -= 1
+        return left[0] < 0 or state["phase"] != "errands" or state.get("round") != round_
 
     return done
 
