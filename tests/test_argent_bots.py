@@ -149,3 +149,13 @@ def test_strong_leaves_the_bookkeeping_decisions_to_basic() -> None:
     seating = observe(R, state, who)
     assert not book.worth_searching(seating)
     assert StrongBot(iterations=50).choose(seating, bot_rng(2)) == BasicBot().choose(seating, bot_rng(2))
+
+
+def test_a_playout_stops_after_a_few_plies_a_player_or_at_the_errands_end() -> None:
+    state = round_one(2, seed=3)
+    done = book.until(state)
+    stops = [done(state) for _ in range(book.PLAYOUT_PLIES * 2 + 1)]
+    assert stops[:-1] == [False] * (book.PLAYOUT_PLIES * 2) and stops[-1]
+    resolving = R.copy_state(state)
+    resolving["phase"] = "resolution"
+    assert book.until(state)(resolving)
