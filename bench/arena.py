@@ -8,6 +8,9 @@ level (a win shared by k seats gives each 1/k). The last line printed is the JSO
 With ``--cards`` (games whose playbook lists what a seat holds, e.g. the Institute's cards) it
 also reports, for every card, how often the player holding it at the end won, and flags a card
 whose holder wins more than 65% of the games it was held in.
+
+A game whose playbook names ``feats`` (what an event credits to seats, e.g. Quadrivium's conflicts
+fought and won) also gets those counted per level: a story game with no winner is measured by them.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class ArenaGame:
     rounds: int | None = None
     error: str | None = None
     held: dict[int, set[str]] = field(default_factory=dict)
+    feats: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Per feat (e.g. "conflicts won"), how many times each seat achieved it."""
 
 
 @dataclass
@@ -68,6 +73,7 @@ def play_game(
     """Play one seeded game with a bot of the given level in each seat."""
     out = ArenaGame(seed, list(levels))
     order = random.Random(seed * 31 + 7)  # who moves first among simultaneous seats
+    credit = playbook(rules.kind).extra.get("feats")
     try:
         state = rules.setup(len(levels), options or {}, seed)
         while not rules.is_over(state):
@@ -81,8 +87,12 @@ def play_game(
             move = bots[level].choose(seating, bot_rng(seed, out.plies, seat))
             if len(seating.legal) > 1:
                 times.setdefault(level, []).append(time.perf_counter() - start)
-            state, _ = rules.apply(state, seat, move)
+            state, events = rules.apply(state, seat, move)
             out.plies += 1
+            for event in events if credit is not None else ():
+                for name, who in credit(event):
+                    tally = out.feats.setdefault(name, {})
+                    tally[who] = tally.get(who, 0) + 1
     except Exception as exc:  # a broken game is counted and reported, never hides the others
         out.error = f"{type(exc).__name__}: {exc}"
         return out
@@ -166,6 +176,19 @@ def card_rates(report: ArenaReport) -> dict[str, tuple[int, float]]:
     return {k: (held[k], won[k] / held[k]) for k in held}
 
 
+def feat_totals(report: ArenaReport) -> dict[str, dict[str, int]]:
+    """Return, per feat, how many times seats of each level achieved it over the finished games."""
+    out: dict[str, dict[str, int]] = {}
+    for game in report.games:
+        if game.error:
+            continue
+        for name, tally in game.feats.items():
+            per = out.setdefault(name, {level: 0 for level in dict.fromkeys(report.seats)})
+            for seat, n in tally.items():
+                per[game.levels[seat]] += n
+    return out
+
+
 def summary(report: ArenaReport) -> dict[str, Any]:
     """Return the JSON summary (the arena's last line)."""
     shares = win_shares(report)
@@ -189,6 +212,9 @@ def summary(report: ArenaReport) -> dict[str, Any]:
     rounds = [g.rounds for g in finished if g.rounds is not None]
     if rounds:
         out["rounds_median"] = statistics.median(rounds)
+    feats = feat_totals(report)
+    if feats:
+        out["feats"] = {name: dict(sorted(per.items())) for name, per in sorted(feats.items())}
     cards = card_rates(report)
     if cards:
         out["cards_over_limit"] = sorted(
@@ -218,6 +244,13 @@ def format_report(report: ArenaReport) -> str:
     if "rounds_median" in data:
         length += f", {data['rounds_median']} rounds"
     lines.append(length)
+    feats = feat_totals(report)
+    for name, per in sorted(feats.items()):
+        lines.append(f"  {name}: " + ", ".join(f"{level} {n}" for level, n in per.items()))
+    won, fought = feats.get("conflicts won"), feats.get("conflicts fought")
+    if won and fought:
+        shares = ", ".join(f"{level} {won[level] / fought[level]:.1%}" for level in won if fought[level])
+        lines.append(f"  share of its conflicts each level won: {shares}")
     cards = card_rates(report)
     if cards:
         limit = f"flag above {CARD_LIMIT:.0%} when held {CARD_MIN_HELD}+ times"

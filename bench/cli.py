@@ -5,6 +5,7 @@ python -m bench selfplay --game KIND --players N --games G --seed S [--option na
 python -m bench clock --tables 1000 --days 30 --seed 1
 python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
+python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ def _parser() -> argparse.ArgumentParser:
     fight.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     fight.add_argument("--cards", action="store_true", help="also print each card holder's win rate")
     fight.add_argument("--quiet", action="store_true", help="no progress line per game")
+    coop = sub.add_parser("grid", help="a cooperative game: each level's win rate per scenario, difficulty")
+    coop.add_argument("--game", required=True, help="the (cooperative) kind to play")
+    coop.add_argument("--players", type=int, required=True)
+    coop.add_argument("--levels", default="random,basic,strong", help="levels, each a table of its own")
+    coop.add_argument("--games", required=True, help="games per cell: one number, or one per level")
+    coop.add_argument("--seed", type=int, default=1)
+    coop.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
+    coop.add_argument("--axes", default="scenario,difficulty", help="the options whose values make the cells")
+    coop.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="fix an option")
     return parser
 
 
@@ -156,6 +166,32 @@ def run_arena(args: argparse.Namespace) -> int:
     return 0 if summary(report)["errors"] == 0 else 1
 
 
+def run_grid(args: argparse.Namespace) -> int:
+    """Play each level's table in every cell, print the table and the JSON summary; 1 on any error."""
+    from bench.grid import Cell, format_grid, grid, grid_json
+
+    rules = games.find(args.game)
+    levels = [s.strip() for s in args.levels.split(",") if s.strip()]
+    counts = [int(n) for n in args.games.split(",")]
+    counts = counts * len(levels) if len(counts) == 1 else counts
+
+    def progress(cell: Cell) -> None:
+        cell_name = "/".join(cell.options.values())
+        print(f"{cell_name} {cell.level}: {cell.won:g}/{cell.games} won", file=sys.stderr, flush=True)
+
+    try:
+        results = grid(rules, args.players, levels, counts, args.seed,
+                       axes=tuple(args.axes.split(",")), budget=args.budget, fixed=_options(args.option),
+                       progress=progress)
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    print(format_grid(rules, args.players, levels, results))
+    summary = grid_json(rules, args.players, args.seed, args.budget, results)
+    print(json.dumps(summary))
+    return 0 if summary["errors"] == 0 else 1
+
+
 def run_timings(args: argparse.Namespace) -> int:
     """Time every kind asked for (default: all) and print a block per kind."""
     kinds = args.kind or games.all_kinds()
@@ -192,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_chatter(args)
         if args.command == "arena":
             return run_arena(args)
+        if args.command == "grid":
+            return run_grid(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

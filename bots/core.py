@@ -99,11 +99,17 @@ class Playbook:
     rollout: Policy | None = None
     horizon: int | None = None
     """Plies a search plays out before it evaluates (None: to the end of the game)."""
+    until: Callable[[State], Callable[[State], bool]] | None = None
+    """Given a playout's first state, the test of where it may stop and be judged (e.g. once the
+    fight it began in is decided, or the turn it began in is over)."""
+    margin: float = 0.0
+    """How much better (in evaluator units) a searched move must do on average to replace basic's."""
+    searches: Callable[[Seating], bool] | None = None
+    """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Optional hooks: ``rank`` (seating, rand -> the legal moves best first; its head must be the
     heuristic's move for the same generator) and ``candidates`` (how many of them the search
-    weighs); ``search`` (seating -> whether the search weighs that decision; else basic plays it);
-    ``until`` (a playout's first state -> a test that ends the playout); ``holdings`` (the arena)."""
+    weighs); ``holdings`` (the arena's card balance check)."""
 
 
 _PLAYBOOKS: dict[str, Playbook] = {}
@@ -139,10 +145,15 @@ def outcome_share(rules: Rules, state: State, seat: Seat) -> float:
 
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:
-    """Return how well a seat stands: the outcome once over, else the game's evaluator (0.5 without)."""
-    if rules.is_over(state):
-        return outcome_share(rules, state, seat)
+    """Return how well a seat stands: the outcome once over, else the game's evaluator (0.5 without).
+
+    A game that ends with no winner at all (a story game) is judged by its evaluator even then.
+    """
     judge = playbook(rules.kind).evaluate
+    if rules.is_over(state):
+        result = rules.result(state)
+        if judge is None or rules.cooperative or (result is not None and result.winners):
+            return outcome_share(rules, state, seat)
     return judge(rules, state, seat) if judge is not None else 0.5
 
 

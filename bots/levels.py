@@ -86,19 +86,17 @@ def rollout(
 ) -> float:
     """Play a sampled state on with the game's fast policy (mutating it); return its worth to ``me``.
 
-    The playout stops at the game's end, after ``horizon`` plies, or at the ``deadline``
-    (``time.perf_counter``), and the game's evaluator scores where it stopped.
+    The playout stops at the game's end, after ``horizon`` plies, where the game's ``until`` says, or
+    at the ``deadline`` (``time.perf_counter``), and the game's evaluator scores where it stopped.
     """
     book = playbook(rules.kind)
     policy = book.rollout or random_policy
-    # A game may end its playouts at a natural point (e.g. the round's end): ``until`` binds it.
-    until = book.extra.get("until")
-    done = until(state) if until is not None else None
     plies = 0
+    done = book.until(state) if book.until is not None else None
     while not rules.is_over(state) and (horizon is None or plies < horizon):
-        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
-            break
         if done is not None and done(state):
+            break
+        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -148,8 +146,7 @@ class StrongBot(Bot):
         start = time.perf_counter()
         if len(seating.legal) == 1:
             return seating.legal[0]
-        # A game may keep the search for the decisions that matter (``search``); basic plays the rest.
-        worth = playbook(seating.kind).extra.get("search")
+        worth = playbook(seating.kind).searches
         if worth is not None and not worth(seating):
             return BasicBot().choose(seating, rand)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
@@ -174,15 +171,16 @@ class StrongBot(Bot):
             if len(values) < len(moves):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
             history.append(values)
-        return moves[settle(history)]
+        return moves[settle(history, playbook(rules.kind).margin)]
 
 
-def settle(history: list[list[float]]) -> int:
+def settle(history: list[list[float]], margin: float = 0.0) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
     so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
-    errors above zero. Otherwise the search keeps the basic move, so noise never makes it worse.
+    errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
+    leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
     """
     if not history:
         return 0
@@ -193,6 +191,8 @@ def settle(history: list[list[float]]) -> int:
         return 0 if len(history) < 2 else best
     diffs = [r[best] - r[0] for r in history]
     mean = sum(diffs) / len(diffs)
+    if mean <= margin:
+        return 0
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
     if spread == 0:
         return best if mean > 0 else 0

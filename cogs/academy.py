@@ -22,7 +22,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
-from cogs import kit
+from cogs import kit, panels
+from cogs.panels import clip
 from service import (
     Choice,
     SeatView,
@@ -33,7 +34,7 @@ from service import (
     offered_value,
     reading,
 )
-from service.tables import name_seats
+from service.compose import name_seats
 
 KIND = "academy"
 BUTTON_ROWS = 3
@@ -58,10 +59,6 @@ no fire anywhere. Your controls: `/academy panel` (only you see it) or your DMs.
 disasters: `/game card`."""
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 @dataclass(frozen=True)
 class Panel:
     """What one seat may see and do now (its own view and legal moves, from ``seat_view``)."""
@@ -79,12 +76,9 @@ class Panel:
         return self.names.get(seat) or self.view["wizards"][seat]["character"]["name"]
 
 
-async def seat_panel(svc: TableService, table_id: int, user_id: int) -> Panel:
-    """Return the user's panel data at a Wizard's Academy table (move labels name players)."""
-    got: SeatView = await svc.seat_view(table_id, user_id)
-    if got.table.kind != KIND:
-        raise TableError("This table does not play Wizard's Academy.")
-    names = {s.seat: s.name for s in await svc.seats(table_id) if s.seat is not None}
+async def read_panel(svc: TableService, got: SeatView) -> Panel:
+    """Build the user's panel data at a Wizard's Academy table (move labels name players)."""
+    names = {s.seat: s.name for s in await svc.seats(got.table.id) if s.seat is not None}
     rules = svc.rules_for(KIND)
     # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
     named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
@@ -306,32 +300,11 @@ def _placeholder(action: str) -> str:
 # ---------------------------------------------------------------------------- the panel
 
 
-async def panel_message(svc: TableService, panel: Panel, note: str = "") -> dict[str, Any]:
-    """Return the send() arguments of a panel: its words and its controls."""
-    message: dict[str, Any] = {"content": panel_text(svc.thread_name(panel.table), panel, note)}
-    ui = components(panel)
-    if ui is not None:
-        message["view"] = ui
-    return message
-
-
-async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's panel for a private note (DMs, My private view, /game hand)."""
-    svc = kit.service_of(client)
-    panel = await seat_panel(svc, table.id, note.user_id)
-    # The note's private events as data (never its sentence re-read): the panel says the decision itself.
-    return await panel_message(svc, panel, "\n".join(event.text for event in note.events))
-
-
-async def show_panel(interaction: discord.Interaction, table_id: int, note: str = "") -> None:
-    """Answer ephemerally with the user's panel."""
-
-    async def work() -> None:
-        svc = kit.service_of(interaction.client)
-        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id), note)
-        await kit.answer(interaction, message.pop("content"), **message)
-
-    await kit.guarded(interaction, work)
+GAME = panels.PanelGame(KIND, "Wizard's Academy", read_panel, panel_text, components)
+seat_panel = GAME.seat_panel
+panel_message = GAME.panel_message
+private_panel = GAME.private_panel
+show_panel = GAME.show_panel
 
 
 # ---------------------------------------------------------------------------- restart-proof components
@@ -366,7 +339,7 @@ class GroupSelect(kit.StampedMoveSelect, prefix="ac:g", stamp=kit.VERSION):
         panel: Panel | None = None,
     ) -> None:
         choices = [
-            Choice(_clip(group_label(action, k, panel), 100) if panel else k, f"{action}|{k}")
+            Choice(clip(group_label(action, k, panel), 100) if panel else k, f"{action}|{k}")
             for k in keys or []
         ]
         super().__init__(table_id, stamp, n, choices, _placeholder(action))
@@ -430,7 +403,7 @@ async def offers(interaction: discord.Interaction, current: str, command: str) -
     typed = current.strip().casefold()
     wanted = COMMAND_ACTIONS[command]
     found = [
-        app_commands.Choice(name=_clip(c.label, 100), value=offered_value(panel.version, index))
+        app_commands.Choice(name=clip(c.label, 100), value=offered_value(panel.version, index))
         for index, c in enumerate(panel.moves)
         if _action(c) in wanted and (not typed or typed in c.label.casefold())
     ]
@@ -490,12 +463,7 @@ class AcademyCog(commands.Cog):
     @academy.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your wizard, your next disaster and your controls (only you see it)."""
-        try:
-            table = await kit.table_here(interaction)
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await show_panel(interaction, table.id)
+        await show_panel(interaction, None)
 
     @academy.command(name="move")
     @app_commands.describe(room="An adjoining room")
@@ -535,9 +503,7 @@ class AcademyCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             svc = kit.service_of(interaction.client)
-            public = await svc.public_view(table.id)
-            if public.table.kind != KIND:
-                raise TableError("This table does not play Wizard's Academy.")
+            public = await GAME.public_view(svc, table.id)
             names = dict(public.names) if isinstance(public.names, dict) else {}
             caption = render.Caption(names=names)
             image = await asyncio.to_thread(render.board, KIND, public.view, caption)
@@ -552,14 +518,6 @@ class AcademyCog(commands.Cog):
         await kit.answer(interaction, HELP)
 
 
-def note_items(note: Any) -> list[discord.ui.Item[Any]]:
-    """Replace the generic move select on a plain note with the panel button."""
-    return [PanelButton(note.table_id)] if note.choices else []
-
-
 async def setup(bot: commands.Bot) -> None:
     """Add /academy and its restart-proof components; the panel is the private note of a seat."""
-    await bot.add_cog(AcademyCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    kit.register_private_panel(KIND, private_panel)
-    kit.add_private_items(KIND, note_items)
+    await GAME.install(bot, AcademyCog(bot), DYNAMIC_ITEMS, PanelButton)

@@ -31,7 +31,7 @@ from cogs.kit import (
     take_back,
 )
 from cogs.tablelife import log_message
-from service import BOT_LEVELS, LOBBY_HINT, TableError
+from service import BOT_LEVELS, LOBBY_HINT, TableError, TableRecord
 from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
@@ -116,6 +116,35 @@ def page_of(lines: list[str], page: int, what: str, command: str) -> str:
     return "\n".join([*shown, " ".join(tail)])
 
 
+def text_channel(interaction: discord.Interaction) -> discord.TextChannel:
+    """Return the text channel a table is opened from, or refuse (a table gets its own thread)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        raise TableError("Open a table from a text channel: it gets its own thread.")
+    return channel
+
+
+async def open_thread(
+    client: discord.Client, channel: discord.TextChannel, table: TableRecord, host_id: int
+) -> discord.Thread:
+    """Open a new table's thread (archived as late as Discord allows) and record it.
+
+    Without the permission to create threads, the table just opened is closed and the host told.
+    """
+    svc = service_of(client)
+    try:
+        thread = await channel.create_thread(
+            name=svc.thread_name(table),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except discord.HTTPException:
+        await svc.abandon(table.id, host_id)
+        raise TableError("I could not create a thread here: I need Create Public Threads.") from None
+    await svc.attach_thread(table.id, thread.id)
+    return thread
+
+
 class GameCog(commands.Cog):
     """The /game commands shared by every game."""
 
@@ -188,9 +217,7 @@ class GameCog(commands.Cog):
         """Open a table for a game in a new thread."""
 
         async def work() -> None:
-            channel = interaction.channel
-            if not isinstance(channel, discord.TextChannel):
-                raise TableError("Open a table from a text channel: it gets its own thread.")
+            channel = text_channel(interaction)
             svc = service_of(self.bot)
             svc.rules_for(kind)
             table = await svc.open_table(
@@ -207,16 +234,7 @@ class GameCog(commands.Cog):
                 except TableError:
                     await svc.abandon(table.id, interaction.user.id)
                     raise
-            try:
-                thread = await channel.create_thread(
-                    name=svc.thread_name(table),
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                )
-            except discord.HTTPException:
-                await svc.abandon(table.id, interaction.user.id)
-                raise TableError("I could not create a thread here: I need Create Public Threads.") from None
-            await svc.attach_thread(table.id, thread.id)
+            thread = await open_thread(self.bot, channel, table, interaction.user.id)
             table = await svc.table(table.id)
             lobby = await svc.status(table.id)
             opened = await thread.send(
@@ -284,9 +302,7 @@ class GameCog(commands.Cog):
         """Open a table for you against bots and start it at once."""
 
         async def work() -> None:
-            channel = interaction.channel
-            if not isinstance(channel, discord.TextChannel):
-                raise TableError("Open a table from a text channel: it gets its own thread.")
+            channel = text_channel(interaction)
             svc = service_of(self.bot)
             table = await svc.practice(
                 kind,
@@ -298,14 +314,7 @@ class GameCog(commands.Cog):
                 level=level,
                 players=players,
             )
-            try:
-                thread = await channel.create_thread(
-                    name=svc.thread_name(table), type=discord.ChannelType.public_thread
-                )
-            except discord.HTTPException:
-                await svc.abandon(table.id, interaction.user.id)
-                raise TableError("I could not create a thread here: I need Create Public Threads.") from None
-            await svc.attach_thread(table.id, thread.id)
+            thread = await open_thread(self.bot, channel, table, interaction.user.id)
             await greet(self.bot, await svc.table(table.id), interaction.user.id, thread)
             reply = await svc.start(table.id, interaction.user.id)
             await answer(interaction, f"Your practice table is open: {thread.mention}")

@@ -14,9 +14,7 @@ what), then the reveal.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import io
 import json
 import re
 from dataclasses import dataclass
@@ -26,8 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
-from cogs import kit
+from cogs import kit, panels
+from cogs.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, Offer, SeatView, StaleOffer, TableError, TableRecord, TableService
 
@@ -81,11 +79,8 @@ class SeatPanel:
         return out
 
 
-async def seat_panel(svc: TableService, table_id: int, user_id: int) -> SeatPanel:
-    """Return the user's panel data at an Institute table (refusing lobby, other games, no seat)."""
-    got = await svc.seat_view(table_id, user_id)
-    if got.table.kind != KIND:
-        raise TableError("This table does not play The Institute for Magical Arts.")
+async def read_panel(svc: TableService, got: SeatView) -> SeatPanel:
+    """Build the user's panel data at an Institute table."""
     return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
 
 
@@ -105,10 +100,6 @@ def fingerprint(panel: SeatPanel) -> str:
 
 
 # ---------------------------------------------------------------------------- drawing the panel
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
@@ -142,7 +133,7 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     else:
         others = [p["text"] for p in view["prompts"] if p["seat"] != seat]
         lines.append("Nothing to decide now." + (" Waiting on: " + " ".join(others) if others else ""))
-    return _clip("\n".join(lines), kit.CONTENT_LIMIT)
+    return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
 _LOCATION = re.compile(r" \(Location (\d)\)")
@@ -153,7 +144,7 @@ def button_label(choice: Choice, move: Move | None) -> str:
     label = _LOCATION.sub(r" (L\1)", choice.label)
     if move is not None and move.action == "move":
         label = label.replace("Move a stone from ", "", 1).replace(" to ", " → ", 1)
-    return _clip(label, LABEL_MAX)
+    return clip(label, LABEL_MAX)
 
 
 def _style(move: Move | None) -> discord.ButtonStyle:
@@ -243,30 +234,13 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     return ui
 
 
-async def panel_message(svc: TableService, panel: SeatPanel, note: str = "") -> dict[str, Any]:
-    """Return the send() arguments of a panel: its words, the private sheet, its components."""
-    text = panel_text(svc.thread_name(panel.table), panel, note)
-    image = await asyncio.to_thread(render.private, KIND, panel.view)
-    files = []
-    if image is not None:
-        files.append(
-            discord.File(io.BytesIO(image), filename=f"institute-{panel.table.id}-seat-{panel.seat}.png")
-        )
-    message: dict[str, Any] = {"content": text, "files": files}
-    ui = components(panel)
-    if ui is not None:
-        message["view"] = ui
-    return message
-
-
-async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's full panel for a private note (the kit's DMs, My private view, /game hand)."""
-    svc = kit.service_of(client)
-    panel = await seat_panel(svc, table.id, note.user_id)
-    return await panel_message(svc, panel, "\n".join(e.text for e in note.events))
-
-
-# ---------------------------------------------------------------------------- acting
+GAME = panels.PanelGame(
+    KIND, "The Institute for Magical Arts", read_panel, panel_text, components, sheet=True
+)
+seat_panel = GAME.seat_panel
+panel_message = GAME.panel_message
+private_panel = GAME.private_panel
+show_panel = GAME.show_panel
 
 
 def seat_stamp(now: SeatView) -> str:
@@ -305,18 +279,6 @@ async def act(interaction: discord.Interaction, table_id: int, fp: str, code: st
     await kit.guarded(interaction, work, update=True)
 
 
-async def show_panel(interaction: discord.Interaction, table_id: int | None) -> None:
-    """Answer ephemerally with the user's panel (``table_id`` None: this thread's table)."""
-
-    async def work() -> None:
-        svc = kit.service_of(interaction.client)
-        found = table_id if table_id is not None else (await kit.table_here(interaction)).id
-        message = await panel_message(svc, await seat_panel(svc, found, interaction.user.id))
-        await kit.answer(interaction, message.pop("content"), **message)
-
-    await kit.guarded(interaction, work)
-
-
 # ---------------------------------------------------------------------------- restart-proof components
 
 
@@ -328,11 +290,6 @@ class ControlsButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their panel."""
         await show_panel(interaction, self.table_id)
-
-
-def note_items(note: Any) -> list[discord.ui.Item[Any]]:
-    """Replace the generic move select on an Institute note (it cannot hold ~30 Phase I moves)."""
-    return [ControlsButton(note.table_id)] if note.choices else []
 
 
 class MoveButton(kit.StampedMoveButton, prefix="ins:m", stamp=kit.FINGERPRINT):
@@ -378,7 +335,7 @@ class DieSelect(
                 label=f"Die {die} ({value}): {ACTION_NAMES[a]}",
                 value=a,
                 default=a == current,
-                description=_clip(
+                description=clip(
                     _effect(a, value, where) + (" (assigned now)" if a == current else ""), 100
                 ),
             )
@@ -525,10 +482,7 @@ class InstituteCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Add /institute and its restart-proof components; use the panel for DMs when the kit allows."""
-    await bot.add_cog(InstituteCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    # DMs, "My private view" and /game hand show the panel; should building it fail, the kit's
-    # plain note carries a button to it instead of a (too short) move select.
-    kit.register_private_panel(KIND, private_panel)
-    kit.add_private_items(KIND, note_items)
+    """Add /institute and its restart-proof components; the panel answers the private notes."""
+    # Should building the panel fail, the kit's plain note carries a button to it instead of a
+    # move select (it cannot hold ~30 Phase I moves).
+    await GAME.install(bot, InstituteCog(bot), DYNAMIC_ITEMS, ControlsButton)

@@ -2,1119 +2,165 @@
 
 Not an extension itself (it has no ``setup``). A game cog (``/institute``, ``/argent``) builds
 on it: find the table with ``table_here``, call the service inside ``guarded``, then hand the
-``Reply`` to ``deliver``. The components below carry everything they need in their custom id,
-so they keep working after a restart.
+``Reply`` to ``deliver``. The kit lives in three modules, re-exported here so a cog imports one:
+``cogs.messages`` (answering, message sizes, the games' registered panels and hooks),
+``cogs.controls`` (board and private messages and their restart-proof components) and
+``cogs.delivery`` (posting to threads and DMs, playing a move, the bots' turns). A test that
+patches a setting patches the module that owns it (``delivery.EDIT_SPACING``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import io
-import logging
-import re
-import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Self, TypeVar
-
-import discord
-
-from rules.contract import Event, Move
-from service import (
-    MILESTONE,
-    Board,
-    Choice,
-    Offer,
-    PrivateNote,
-    Reply,
-    TableError,
-    TableRecord,
-    TableService,
+from cogs.controls import (
+    BUTTON_LABEL_LIMIT,
+    CUSTOM_ID_LIMIT,
+    DYNAMIC_ITEMS,
+    FINGERPRINT,
+    SELECT_LIMIT,
+    VERSION,
+    PlayMoveButton,
+    PlayMoveSelect,
+    PrivateViewButton,
+    StampedMoveButton,
+    StampedMoveSelect,
+    TableButton,
+    UndoButton,
+    board_message,
+    private_message,
+    take_back,
+    undo_offer,
+)
+from cogs.delivery import (
+    BOARD_REFUSED,
+    EDIT_SPACING,
+    TURN_TEXT,
+    _Deliveries,
+    _with_turn_events,
+    after_delivery,
+    answer_mover,
+    board_send_args,
+    close_thread,
+    deliver,
+    delivery_turn,
+    greet,
+    on_own_panel,
+    play,
+    play_now,
+    post,
+    private_send_args,
+    remember_board,
+    reopen_thread,
+    run_bots,
+    send_private,
+    show_private,
+    thread_of,
+)
+from cogs.messages import (
+    ANSWERED,
+    CLOSING_LINE,
+    CODE_BLOCK_LIMIT,
+    CONTENT_LIMIT,
+    CONTINUE_HINT,
+    CUT_ROOM,
+    DM_CLOSED,
+    NOT_A_PANEL,
+    SAVED,
+    SORRY,
+    SORRY_SAVED,
+    THREAD_ARCHIVE_MINUTES,
+    AfterDeliver,
+    BeforeBoard,
+    BoardItems,
+    BoardPanel,
+    PrivateItems,
+    PrivatePanel,
+    add_board_items,
+    add_private_items,
+    answer,
+    can_manage,
+    fit_message,
+    guarded,
+    kind_here,
+    register_after_deliver,
+    register_before_board,
+    register_board_panel,
+    register_on_finish,
+    register_private_panel,
+    service_of,
+    table_here,
 )
 
-log = logging.getLogger("conclave.cogs")
-T = TypeVar("T")
-
-CONTENT_LIMIT = 2000
-"""Discord's limit on a message's text."""
-CUT_ROOM = 60
-"""Room kept at the end of a message that had to be cut, for the line that says so."""
-CODE_BLOCK_LIMIT = 1500
-"""Longer text views travel as a .txt attachment instead of a code block."""
-SORRY = "Something went wrong on my side; nothing was changed. Please try again."
-SORRY_SAVED = "That went through, but something went wrong while showing it: `/game status` shows the table."
-SAVED = "conclave_saved"
-"""Marks an interaction whose move the store already accepted (a later failure must say so)."""
-ANSWERED = "conclave_answered"
-"""Marks an interaction whose failure the player was already told about."""
-DM_CLOSED = 50007
-"""Discord's error code for 'Cannot send messages to this user'."""
-CONTINUE_HINT = "`/game status` shows the board."
-NOT_A_PANEL = "That control belongs on your private panel: open it again (e.g. My private view)."
-"""The answer to a panel control found on a message that is no private panel (a forged click)."""
-CLOSING_LINE = "This table is closed: its buttons no longer play. Start a new game with `/game new`."
-
-
-def service_of(client: discord.Client) -> TableService:
-    """Return the table service the bot carries."""
-    return client.service  # type: ignore[attr-defined,no-any-return]
-
-
-async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was deferred."""
-    kwargs.setdefault("ephemeral", True)
-    if interaction.response.is_done():
-        await interaction.followup.send(fit_message(text), **kwargs)
-    else:
-        await interaction.response.send_message(fit_message(text), **kwargs)
-    view = kwargs.get("view")
-    if kwargs["ephemeral"] and isinstance(view, discord.ui.View) and _restart_proof(view):
-        # discord.py keeps an ephemeral message's view with a 15-minute timeout task; items
-        # that are all DynamicItems are dispatched by custom id, so the view is not needed.
-        view.stop()
-
-
-def _restart_proof(view: discord.ui.View) -> bool:
-    return all(isinstance(item, discord.ui.DynamicItem) for item in view.children)
-
-
-async def guarded(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[T]], *, update: bool = False
-) -> T | None:
-    """Acknowledge at once, run the work, and turn a TableError into a short ephemeral answer.
-
-    Every command and component goes through here before any database read: rendering and the
-    store may pass Discord's 3 seconds. ``update`` (a panel's own components) defers as an
-    update of the message the click came from, so the work may replace that panel.
-    """
-    if not interaction.response.is_done():
-        if update and interaction.type is discord.InteractionType.component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        return await work()
-    except TableError as exc:
-        await answer(interaction, exc.sentence)
-        return None
-    except Exception:
-        # Tell the player at once, then let the error reach the logs and the error handlers.
-        interaction.extras[ANSWERED] = True
-        with contextlib.suppress(discord.HTTPException):
-            await answer(interaction, SORRY_SAVED if interaction.extras.get(SAVED) else SORRY)
-        raise
-
-
-async def table_here(interaction: discord.Interaction) -> TableRecord:
-    """Return the table played in the interaction's thread, or raise TableError."""
-    channel = interaction.channel
-    thread_id = channel.id if isinstance(channel, discord.Thread) else None
-    return await service_of(interaction.client).table_in_thread(thread_id)
-
-
-async def kind_here(interaction: discord.Interaction) -> str | None:
-    """Return the kind of game played in the interaction's thread, or None elsewhere."""
-    try:
-        return (await table_here(interaction)).kind
-    except TableError:
-        return None
-
-
-def can_manage(interaction: discord.Interaction) -> bool:
-    """Whether the user has Manage Server where the interaction happened."""
-    permissions = interaction.permissions
-    return bool(permissions and permissions.manage_guild)
-
-
-# ---------------------------------------------------------------------- building messages
-
-
-def _clip(text: str, limit: int = CONTENT_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def fit_message(text: str, limit: int = CONTENT_LIMIT) -> str:
-    """Fit text in one message, saying so when something had to be left out (never silently)."""
-    if len(text) <= limit:
-        return text
-    keep = limit - CUT_ROOM
-    return text[:keep] + f"\n… ({len(text) - keep} more characters not shown)"
-
-
-def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> tuple[str, list[discord.File]]:
-    """Combine text with the view (an image, a code block, or a .txt file when long)."""
-    files: list[discord.File] = []
-    if image is not None:
-        files.append(discord.File(io.BytesIO(image), filename=f"{stem}.png"))
-    if view_text:
-        if len(view_text) <= CODE_BLOCK_LIMIT and len(text) + len(view_text) < CONTENT_LIMIT - 10:
-            text = f"{text}\n```\n{view_text}\n```"
-        else:
-            files.append(discord.File(io.BytesIO(view_text.encode()), filename=f"{stem}.txt"))
-    return fit_message(text), files
-
-
-BoardItems = Callable[[Board], list[discord.ui.Item]]
-PrivateItems = Callable[[PrivateNote], list[discord.ui.Item]]
-BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
-PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
-AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
-BeforeBoard = Callable[[discord.Client, Reply], Awaitable[str | None]]
-_BOARD_ITEMS: dict[str, BoardItems] = {}
-_PRIVATE_ITEMS: dict[str, PrivateItems] = {}
-_BOARD_PANELS: dict[str, BoardPanel] = {}
-_PRIVATE_PANELS: dict[str, PrivatePanel] = {}
-_AFTER_DELIVER: dict[str, AfterDeliver] = {}
-_BEFORE_BOARD: dict[str, BeforeBoard] = {}
-_ON_FINISH: list[AfterDeliver] = []
-THREAD_ARCHIVE_MINUTES = 10080
-"""The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
-
-
-def add_board_items(kind: str, make: BoardItems) -> None:
-    """Let a game's cog add components (e.g. PlayMoveButton) under its board messages."""
-    _BOARD_ITEMS[kind] = make
-
-
-def add_private_items(kind: str, make: PrivateItems) -> None:
-    """Let a game's cog replace the default move select on its private notes."""
-    _PRIVATE_ITEMS[kind] = make
-
-
-def register_board_panel(kind: str, build: BoardPanel) -> None:
-    """Let a game's cog build the whole thread message of its boards (text, files, view).
-
-    ``build(client, board)`` returns ``thread.send()`` arguments. It is used for the boards of a
-    started game (start, moves, the end), never for lobby lines or abandon votes. If it fails,
-    the kit's own ``board_message`` is posted instead.
-    """
-    _BOARD_PANELS[kind] = build
-
-
-def register_private_panel(kind: str, build: PrivatePanel) -> None:
-    """Let a game's cog build the whole private message of its notes (DMs, My private view, /game hand).
-
-    ``build(client, table, note)`` returns ``send()`` arguments. If it fails (a TableError
-    included), the kit's own ``private_message`` is sent instead.
-    """
-    _PRIVATE_PANELS[kind] = build
-
-
-def register_on_finish(hook: AfterDeliver) -> None:
-    """Run ``hook(client, reply)`` for every table whose game just ended, before its thread closes."""
-    if hook not in _ON_FINISH:
-        _ON_FINISH.append(hook)
-
-
-def register_after_deliver(kind: str, hook: AfterDeliver) -> None:
-    """Let a game's cog act after each reply of its tables is delivered (auto-pass, summaries...).
-
-    ``hook(client, reply)`` runs after the board is posted and the notes are sent, outside the
-    table's delivery lock (it may act and deliver again), and before a finished table's thread
-    is closed. Its errors are logged (without their text) and never break the delivery.
-    """
-    _AFTER_DELIVER[kind] = hook
-
-
-def register_before_board(kind: str, hook: BeforeBoard) -> None:
-    """Let a game's cog head a board of its tables with a few lines (a round's summary).
-
-    ``hook(client, reply)`` runs under the table's delivery lock, before the board is shown, and
-    returns the heading or None. A headed board starts a new thread message, heading first (one
-    message, not two; a heading too long to share it goes just before). Its errors are logged
-    (without their text) and never break the delivery.
-    """
-    _BEFORE_BOARD[kind] = hook
-
-
-def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
-    """Return the send() arguments of a board message: text, drawing, "My private view" button."""
-    text = board.text
-    if ping and board.ping:
-        text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
-    content, files = _body(text, board.view_text, board.image, f"table-{board.table_id}-v{board.version}")
-    kwargs: dict[str, Any] = {
-        "content": content,
-        "files": files,
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in board.ping]),
-    }
-    if board.in_play:
-        view = discord.ui.View(timeout=None)
-        view.add_item(PrivateViewButton(board.table_id))
-        make = _BOARD_ITEMS.get(board.kind)
-        for item in make(board) if make else []:
-            view.add_item(item)
-        kwargs["view"] = view
-    return kwargs
-
-
-def private_message(note: PrivateNote) -> dict[str, Any]:
-    """Return the send() arguments of a private note: text, sheet, and a select of legal moves."""
-    content, files = _body(note.text, note.view_text, note.image, f"table-{note.table_id}-seat-{note.seat}")
-    kwargs: dict[str, Any] = {"content": content, "files": files}
-    make = _PRIVATE_ITEMS.get(note.kind)
-    if make is not None:
-        items = make(note)
-    elif note.choices:
-        items = [PlayMoveSelect(note.table_id, note.version, note.choices)]
-    else:
-        items = []
-    if items:
-        view = discord.ui.View(timeout=None)
-        for item in items:
-            view.add_item(item)
-        kwargs["view"] = view
-    return kwargs
-
-
-# ---------------------------------------------------------------------- delivering replies
-
-
-async def thread_of(client: discord.Client, table: TableRecord) -> discord.abc.Messageable | None:
-    """Return the table's thread, fetching it when it is not cached."""
-    if table.thread_id is None:
-        return None
-    channel = client.get_channel(table.thread_id)
-    if channel is None:
-        try:
-            channel = await client.fetch_channel(table.thread_id)
-        except discord.NotFound:
-            # A moderator deleted the thread: the game lives on in a new one.
-            return await reopen_thread(client, table)
-        except discord.HTTPException:
-            log.warning("table %s: its thread cannot be reached", table.id)
-            return None
-    closing = table.id in _deliveries(client).closed
-    if isinstance(channel, discord.Thread) and channel.archived and not closing:
-        # Discord archives a quiet thread; posting needs it open again.
-        try:
-            await channel.edit(archived=False)
-        except discord.HTTPException as exc:
-            log.info("table %s: its thread stays archived (status %s)", table.id, exc.status)
-    return channel  # type: ignore[return-value]
-
-
-async def reopen_thread(client: discord.Client, table: TableRecord) -> discord.Thread | None:
-    """Open a new thread for a table whose thread was deleted, record it and say so there."""
-    svc = service_of(client)
-    parent = client.get_channel(table.channel_id)
-    try:
-        if parent is None:
-            parent = await client.fetch_channel(table.channel_id)
-        if not isinstance(parent, discord.TextChannel):
-            return None
-        thread = await parent.create_thread(
-            name=svc.thread_name(table),
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-        )
-    except discord.HTTPException as exc:
-        log.warning("table %s: no new thread could be opened (status %s)", table.id, exc.status)
-        return None
-    await svc.attach_thread(table.id, thread.id)
-    log.info("table %s: its thread was gone, moved to a new one", table.id)
-    with contextlib.suppress(discord.HTTPException):
-        await thread.send(f"This table's thread was deleted; the game goes on here. {CONTINUE_HINT}")
-    return thread
-
-
-@dataclass
-class _Deliveries:
-    """What one bot remembers of its posting, by table id (lost on restart, which is harmless)."""
-
-    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
-    posted: dict[int, int] = field(default_factory=dict)
-    """The version of the newest board posted in each table's thread."""
-    boards: dict[int, int] = field(default_factory=dict)
-    """The id of the last board message posted with buttons in each table's thread."""
-    closed: set[int] = field(default_factory=set)
-    """Tables whose thread was already closed (a second close would repeat the closing line)."""
-    bots_running: set[int] = field(default_factory=set)
-    """Tables whose bots are playing now (one runner per table)."""
-    bots_again: set[int] = field(default_factory=set)
-    """Tables that got a move while their runner was busy: it looks once more before it stops."""
-    edits: dict[int, tuple[int, Board]] = field(default_factory=dict)
-    """The newest board waiting to be drawn over each table's living board (message id, board)."""
-    edited: dict[int, float] = field(default_factory=dict)
-    """When each table's living board was last edited (event loop time)."""
-    headings: dict[int, str] = field(default_factory=dict)
-    """The heading (a round's summary) each table's living board opened with."""
-    shown: dict[int, tuple[Event, ...]] = field(default_factory=dict)
-    """The public events each table's living board shows (the turn so far)."""
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    """Edits waiting for their turn (kept so they are not garbage-collected)."""
-
-
-def _deliveries(client: discord.Client) -> _Deliveries:
-    found = getattr(client, "_conclave_deliveries", None)
-    if found is None:
-        found = _Deliveries()
-        client._conclave_deliveries = found  # type: ignore[attr-defined]
-    return found
-
-
-@contextlib.asynccontextmanager
-async def delivery_turn(client: discord.Client, table_id: int) -> AsyncIterator[None]:
-    """Hold a table's delivery lock: its boards are posted one at a time, in version order.
-
-    The lock is fair (first come, first served) and a move takes it as soon as the store has
-    accepted it, so two moves landing together post their boards in the order they were made
-    even when the first board is slower to build.
-    """
-    locks = _deliveries(client).locks
-    lock = locks.get(table_id)
-    if lock is None:
-        lock = locks[table_id] = asyncio.Lock()
-    async with lock:
-        yield
-
-
-async def deliver(client: discord.Client, reply: Reply, *, mover: int | None = None) -> bool:
-    """Deliver a reply: the one path every game's moves take to Discord.
-
-    Under the table's delivery lock: the board (a new thread message when the turn passes, else
-    an edit of the turn's living board), then each private note by DM (never the ``mover``'s:
-    the caller answers that player's click with it). Then the game's after-delivery hook, and
-    the thread closes when the game ended. Discord refusing the board (403/50013) or a DM never
-    stops the rest; return False when the thread refused the board (the move is saved anyway).
-    """
-    async with delivery_turn(client, reply.table.id):
-        posted = await post(client, reply, mover=mover)
-    await after_delivery(client, reply)
-    return posted
-
-
-EDIT_SPACING = 1.0
-"""Seconds between two edits of one living board: Discord's rate limit is about 5 per 5 s."""
-
-
-async def post(client: discord.Client, reply: Reply, *, mover: int | None = None) -> bool:
-    """Show the board in the thread (unless quiet or older than one already shown) and send the DMs.
-
-    Call it while holding ``delivery_turn(client, reply.table.id)``; ``deliver`` does. Return
-    False when Discord refused the board; the DMs are sent either way.
-    """
-    thread = await thread_of(client, reply.table)
-    board = reply.board
-    posted = True
-    if board is not None and thread is not None and not board.quiet:
-        heading = await _before_board(client, reply)
-        if heading:
-            board = replace(board, fresh=True)  # the heading opens a new message
-        posted = await _show_board(client, thread, board, heading)
-    for note in reply.private:
-        if note.dm_ok is False or note.user_id == mover:
-            continue
-        if note.mover and not note.events:
-            continue  # the mover's follow-up decisions belong on the answer to its click
-        message = await private_send_args(client, reply.table, note)
-        await send_private(client, reply.table, note.user_id, message, thread)
-    return posted
-
-
-def remember_board(client: discord.Client, table_id: int, message_id: int) -> None:
-    """Make a message the table's living board (the lobby's opening message, for one)."""
-    memory = _deliveries(client)
-    memory.boards[table_id] = message_id
-    memory.shown[table_id] = ()
-    memory.headings[table_id] = ""
-
-
-async def _before_board(client: discord.Client, reply: Reply) -> str | None:
-    """Run the kind's before-board hook; return the heading it gives the board, if any."""
-    hook = _BEFORE_BOARD.get(reply.table.kind)
-    if hook is None:
-        return None
-    try:
-        return await hook(client, reply)
-    except Exception as exc:
-        _log_failure(reply.table.id, f"the {reply.table.kind} before-board hook", exc)
-        return None
-
-
-async def _show_board(
-    client: discord.Client, thread: discord.abc.Messageable, board: Board, heading: str | None = None
-) -> bool:
-    """Post a fresh board, or edit the turn's living board in place; False when Discord refused."""
-    memory = _deliveries(client)
-    newest = memory.posted.get(board.table_id, -1)
-    if board.version < newest:
-        # A newer board already shows the table; an older one would mislead.
-        log.info("table %s: board v%s skipped, v%s already shown", board.table_id, board.version, newest)
-        return True
-    living = memory.boards.get(board.table_id)
-    if not board.fresh and not board.finished and living is not None and isinstance(thread, discord.Thread):
-        memory.posted[board.table_id] = board.version
-        return await _edit_board(client, thread, living, _with_turn_events(memory, board))
-    message = await board_send_args(client, board)
-    try:
-        if heading:
-            joined = f"{heading}\n{message.get('content', '')}"
-            if len(joined) <= CONTENT_LIMIT:
-                message["content"] = joined
-            else:
-                await thread.send(fit_message(heading), allowed_mentions=discord.AllowedMentions.none())
-        sent = await thread.send(**message)
-    except discord.HTTPException as exc:
-        # The move is saved: the players still get their DMs, /game status shows the board.
-        log.warning("table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status)
-        return False
-    memory.posted[board.table_id] = board.version
-    memory.edits.pop(board.table_id, None)
-    memory.shown[board.table_id] = _trim(board.events)
-    memory.headings[board.table_id] = heading or ""
-    if board.in_play:
-        memory.boards[board.table_id] = sent.id
-    return True
-
-
-TURN_TEXT = 1300
-"""The living board keeps the turn's events within about this many characters (a message holds
-2000): the oldest lines drop off first, a milestone (a reveal) never."""
-
-
-def _trim(events: tuple[Event, ...]) -> tuple[Event, ...]:
-    """Drop the oldest non-milestone events until the turn's lines fit ``TURN_TEXT``."""
-    kept = list(events)
-    while sum(len(e.text) + 1 for e in kept) > TURN_TEXT:
-        oldest = next((k for k, e in enumerate(kept) if not e.data.get(MILESTONE)), None)
-        if oldest is None:
-            break
-        del kept[oldest]
-    return tuple(kept)
-
-
-def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
-    """Return the board with the events its living message already shows before its own.
-
-    The living board tells the whole turn so far, not only the last step.
-    """
-    shown = memory.shown.get(board.table_id, ())
-    events = _trim((*shown, *board.events))
-    memory.shown[board.table_id] = events
-    mine = set(map(id, board.events))
-    earlier = [e for e in events if id(e) not in mine]
-    if not earlier:
-        return replace(board, events=events)
-    # The service's text starts with this step's events: the earlier ones go above them.
-    text = "\n".join([*(board.named(e.text) for e in earlier), board.text])
-    return replace(board, events=events, text=text)
-
-
-async def _edit_board(client: discord.Client, thread: discord.Thread, message_id: int, board: Board) -> bool:
-    """Edit the living board, at most once per ``EDIT_SPACING`` per table (later edits coalesce).
-
-    An edit due sooner waits in the background and only the newest board is drawn then, so a
-    burst of steps costs one edit.
-    """
-    memory = _deliveries(client)
-    loop = asyncio.get_running_loop()
-    pending = memory.edits.get(board.table_id)
-    memory.edits[board.table_id] = (message_id, board)
-    if pending is not None:
-        return True  # an edit is already scheduled: it will show this board
-    wait = memory.edited.get(board.table_id, float("-inf")) + EDIT_SPACING - loop.time()
-    if wait <= 0:
-        return await _flush_edit(client, thread, board.table_id)
-
-    async def later() -> None:
-        await asyncio.sleep(wait)
-        async with delivery_turn(client, board.table_id):
-            await _flush_edit(client, thread, board.table_id)
-
-    task = asyncio.create_task(later())
-    memory.tasks.add(task)
-    task.add_done_callback(memory.tasks.discard)
-    return True
-
-
-async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: int) -> bool:
-    """Apply the newest pending edit of a table's living board; False when Discord refused it."""
-    memory = _deliveries(client)
-    pending = memory.edits.pop(table_id, None)
-    if pending is None:
-        return True
-    message_id, board = pending
-    if memory.boards.get(table_id) != message_id:
-        return True  # a fresh board was posted meanwhile
-    message = await board_send_args(client, board)
-    message.pop("allowed_mentions", None)
-    heading = memory.headings.get(table_id)
-    if heading and len(heading) + len(message.get("content", "")) < CONTENT_LIMIT:
-        message["content"] = f"{heading}\n{message.get('content', '')}"  # the living board keeps it
-    files = message.pop("files", [])
-    message.setdefault("view", None)
-    memory.edited[table_id] = asyncio.get_running_loop().time()
-    try:
-        await thread.get_partial_message(message_id).edit(attachments=files, **message)
-    except discord.NotFound:
-        # The living board was deleted: the next board starts a new message.
-        memory.boards.pop(table_id, None)
-        try:
-            sent = await thread.send(**await board_send_args(client, board))
-        except discord.HTTPException as exc:
-            log.warning("table %s: board v%s not posted (status %s)", table_id, board.version, exc.status)
-            return False
-        memory.boards[table_id] = sent.id
-    except discord.HTTPException as exc:
-        log.warning("table %s: board v%s not edited (status %s)", table_id, board.version, exc.status)
-        return False
-    return True
-
-
-async def after_delivery(client: discord.Client, reply: Reply) -> None:
-    """Run the kind's after-delivery hook and the bots' turns, then close the thread of a table that ended."""
-    hook = _AFTER_DELIVER.get(reply.table.kind)
-    if hook is not None:
-        try:
-            await hook(client, reply)
-        except Exception as exc:
-            _log_failure(reply.table.id, f"the {reply.table.kind} after-delivery hook", exc)
-    if reply.board is not None and reply.board.finished:
-        for finish in _ON_FINISH:
-            try:
-                await finish(client, reply)
-            except Exception as exc:
-                _log_failure(reply.table.id, "a game-end hook", exc)
-        await close_thread(client, reply.table)
-        return
-    await run_bots(client, reply.table.id)
-
-
-async def run_bots(client: discord.Client, table_id: int) -> None:
-    """Play the bots' moves while the game waits on a bot, each posted like anyone's move.
-
-    One runner per table: a delivery that lands while it runs only asks it to look once more, so
-    a chain of bot moves never nests and no bot turn is missed.
-    """
-    memory = _deliveries(client)
-    if table_id in memory.bots_running:
-        memory.bots_again.add(table_id)
-        return
-    memory.bots_running.add(table_id)
-    svc = service_of(client)
-    try:
-        while True:
-            memory.bots_again.discard(table_id)
-            try:
-                reply = await svc.next_bot_move(table_id)
-            except TableError as exc:
-                log.info("table %s: a bot could not move (%s)", table_id, type(exc).__name__)
-                reply = None
-            if reply is None:
-                if table_id in memory.bots_again:
-                    continue
-                return
-            async with delivery_turn(client, table_id):
-                await post(client, reply)
-            await after_delivery(client, reply)
-    finally:
-        memory.bots_running.discard(table_id)
-
-
-async def close_thread(client: discord.Client, table: TableRecord) -> None:
-    """Say the table is closed, take the buttons off its last board and archive its thread.
-
-    The thread is archived, not locked: players may still talk about the game (a message
-    reopens it), while every old button answers that the table is closed.
-    """
-    memory = _deliveries(client)
-    if table.id in memory.closed:
-        return
-    thread = await thread_of(client, table)
-    if not isinstance(thread, discord.Thread):
-        return
-    memory.closed.add(table.id)
-    with contextlib.suppress(discord.HTTPException):
-        await thread.send(CLOSING_LINE)
-    message_id = memory.boards.pop(table.id, None)
-    if message_id is not None:
-        try:
-            await thread.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as exc:
-            log.info("table %s: its last board keeps its buttons (status %s)", table.id, exc.status)
-    try:
-        await thread.edit(archived=True)
-    except discord.HTTPException as exc:
-        log.info("table %s: its thread stays open (status %s)", table.id, exc.status)
-
-
-async def board_send_args(client: discord.Client, board: Board) -> dict[str, Any]:
-    """Return the send() arguments of a board: the game's panel when it has one, else the kit's."""
-    build = _BOARD_PANELS.get(board.kind)
-    if build is not None:
-        try:
-            return await build(client, board)
-        except Exception as exc:
-            _log_failure(board.table_id, f"the {board.kind} board panel", exc)
-    return board_message(board)
-
-
-async def private_send_args(client: discord.Client, table: TableRecord, note: PrivateNote) -> dict[str, Any]:
-    """Return the send() arguments of a private note: the game's panel when it has one, else the kit's."""
-    build = _PRIVATE_PANELS.get(note.kind)
-    if build is not None:
-        try:
-            return await build(client, table, note)
-        except TableError:
-            pass
-        except Exception as exc:
-            _log_failure(table.id, f"the {note.kind} private panel", exc)
-    return private_message(note)
-
-
-def _log_failure(table_id: int, what: str, exc: BaseException) -> None:
-    """Log a game hook's failure by its type and frames only: its text may quote a secret."""
-    frames = "\n".join(
-        f"  {f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(exc.__traceback__)
-    )
-    log.error("table %s: %s failed with %s\n%s", table_id, what, type(exc).__name__, frames)
-
-
-async def send_private(
-    client: discord.Client,
-    table: TableRecord,
-    user_id: int,
-    message: dict[str, Any],
-    thread: discord.abc.Messageable | None = None,
-) -> bool:
-    """DM a seated user; when DMs are closed, say so in the thread and record it. Return success.
-
-    Never raises for Discord's refusals: a closed DM (50007) and a thread refusing the fallback
-    line (403/50013) are logged, and the caller goes on with the others' DMs and the answer.
-    """
-    try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(**message)
-    except discord.HTTPException as exc:
-        if not isinstance(exc, discord.Forbidden) and exc.code != DM_CLOSED:
-            # A Discord outage is not a closed DM: keep trying next time.
-            log.warning("table %s: DM failed with status %s", table.id, exc.status)
-            return False
-        await service_of(client).set_dm_ok(table.id, user_id, False)
-        thread = thread or await thread_of(client, table)
-        if thread is not None:
-            try:
-                await thread.send(
-                    f"<@{user_id}>, I can't DM you: use /game hand (or the My private view button).",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
-            except discord.HTTPException as refused:
-                log.warning("table %s: closed-DM notice refused (status %s)", table.id, refused.status)
-        return False
-    return True
-
-
-async def greet(
-    client: discord.Client, table: TableRecord, user_id: int, thread: discord.abc.Messageable | None = None
-) -> bool:
-    """DM a newly seated player, which also checks that DMs reach them, and record the answer."""
-    svc = service_of(client)
-    hello = (
-        f"You sit at {svc.thread_name(table)}. Your private view will arrive here; "
-        "you can also use /game hand in the table's thread."
-    )
-    if await send_private(client, table, user_id, {"content": hello}, thread):
-        await svc.set_dm_ok(table.id, user_id, True)
-        return True
-    return False
-
-
-async def show_private(interaction: discord.Interaction, table_id: int | None = None) -> None:
-    """Answer ephemerally with the user's private view of a table (refusing non-seated users).
-
-    ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
-    """
-
-    async def work() -> None:
-        svc = service_of(interaction.client)
-        found = table_id if table_id is not None else (await table_here(interaction)).id
-        note = await svc.hand(found, interaction.user.id)
-        message = await private_send_args(interaction.client, await svc.table(found), note)
-        await answer(interaction, message.pop("content"), **message)
-
-    await guarded(interaction, work)
-
-
-BOARD_REFUSED = "Your move counted, but the thread refused the board: `/game status` shows it."
-
-
-async def play(
-    interaction: discord.Interaction,
-    table_id: int | None,
-    move: str | Move,
-    version: int | None,
-    *,
-    edit: bool = False,
-) -> None:
-    """Play a move for the user (guarded: acknowledged first), deliver it and answer truly.
-
-    ``table_id`` None: the table of the interaction's thread, looked up after acknowledging.
-    """
-
-    if edit and not on_own_panel(interaction):
-        await answer(interaction, NOT_A_PANEL)
-        return
-
-    async def work() -> None:
-        found = table_id if table_id is not None else (await table_here(interaction)).id
-        await play_now(interaction, found, move, version, edit=edit)
-
-    await guarded(interaction, work, update=edit)
-
-
-def on_own_panel(interaction: discord.Interaction) -> bool:
-    """Whether the component sits on a private panel this bot made (an ephemeral answer or a DM).
-
-    A panel click replaces the message it came from; a forged click on a public message (the
-    board) must never turn it into someone's private panel.
-    """
-    message = interaction.message
-    if message is None or interaction.client.user is None:
-        return False
-    if message.author.id != interaction.client.user.id:
-        return False
-    return message.flags.ephemeral or interaction.guild_id is None
-
-
-async def play_now(
-    interaction: discord.Interaction,
-    table_id: int,
-    move: str | Move,
-    version: int | None,
-    *,
-    edit: bool = False,
-    offer: Offer | None = None,
-) -> None:
-    """Inside ``guarded``: act, deliver on the one path, answer the mover with its panel.
-
-    The answer says what happened (the move counted; the thread refused the board) and carries
-    the mover's follow-up decisions (its private panel), so a turn of several steps needs no
-    ping and no DM. ``edit`` answers by replacing the panel the click came from; ``offer`` is
-    the panel's stamp, checked by the service under the table's lock.
-    """
-    client = interaction.client
-    svc = service_of(client)
-    user = interaction.user.id
-    reply = await svc.act(table_id, user, move, expected_version=version, offer=offer)
-    interaction.extras[SAVED] = True
-    # The move that the store accepted first takes the delivery lock first (nothing yields
-    # between act returning and the lock), so boards go out in version order.
-    async with delivery_turn(client, table_id):
-        posted = await post(client, reply, mover=user)
-    said = reply.answer if posted else f"{reply.answer} {BOARD_REFUSED}"
-    try:
-        await answer_mover(interaction, reply, said, edit=edit)
-    except discord.HTTPException as exc:
-        # The interaction expired or Discord refused the panel: the move stands, the board shows it.
-        log.warning("table %s: the mover's answer failed (status %s)", table_id, exc.status)
-    finally:
-        await after_delivery(client, reply)
-
-
-async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str, *, edit: bool) -> None:
-    """Answer the player who moved: the sentence, then its panel when it has more to decide."""
-    client = interaction.client
-    note = next((n for n in reply.private if n.user_id == interaction.user.id), None)
-    if note is None and edit:
-        with contextlib.suppress(TableError):
-            note = await service_of(client).hand(reply.table.id, interaction.user.id)
-    if note is None:
-        await answer(interaction, said, **undo_offer(reply))
-        return
-    message = await private_send_args(client, reply.table, note)
-    _add_undo(message, reply)
-    content = f"{said}\n{message.pop('content', '')}".strip()
-    if edit:
-        files = message.pop("files", [])
-        message.setdefault("view", None)
-        await interaction.edit_original_response(content=_clip(content), attachments=files, **message)
-        return
-    await answer(interaction, content, **message)
-
-
-# ---------------------------------------------------------------------- restart-proof components
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cc:table-button:(?P<table>\d+)"):
-    """Base of the restart-proof buttons that carry only their table id (the label may vary).
-
-    A subclass names its custom-id prefix, default label and style in its class line and says
-    what a click does in ``callback``; rebuilding it after a restart is shared here.
-    """
-
-    prefix: ClassVar[str] = "cc:table-button"
-    default_label: ClassVar[str] = ""
-    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
-
-    def __init_subclass__(
-        cls, *, prefix: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    ) -> None:
-        super().__init_subclass__(template=rf"{re.escape(prefix)}:(?P<table>\d+)")
-        cls.prefix, cls.default_label, cls.style = prefix, label, style
-
-    def __init__(self, table_id: int, label: str | None = None) -> None:
-        button = discord.ui.Button(
-            label=label or self.default_label, style=self.style, custom_id=f"{self.prefix}:{table_id}"
-        )
-        super().__init__(button)
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from its custom id, keeping the label it was posted with."""
-        return cls(int(match["table"]), item.label)
-
-
-class PrivateViewButton(TableButton, prefix="cc:pv", label="My private view"):
-    """The "My private view" button on every board message: answers with the clicker's view."""
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Show the clicker their private view."""
-        await show_private(interaction, self.table_id)
-
-
-VERSION = r"\d+"
-"""Stamp pattern of a move button valid only at one table version."""
-FINGERPRINT = r"[0-9a-f]{8}"
-"""Stamp pattern of a move button valid only while a panel keeps one fingerprint."""
-CUSTOM_ID_LIMIT = 100
-"""Discord's limit on a component's custom id."""
-BUTTON_LABEL_LIMIT = 80
-"""Discord's limit on a button's label."""
-
-
-class StampedMoveButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cc:stamped-move:(?P<table>\d+):(?P<stamp>\d+):(?P<value>.+)",
-):
-    """Base of the restart-proof buttons that play one move: ``<prefix>:<table>:<stamp>:<value>``.
-
-    The stamp ties the button to the state it was offered at (a table version, ``VERSION``, or a
-    panel fingerprint, ``FINGERPRINT``). A subclass names its prefix and stamp pattern in its
-    class line and plays ``self.value`` in ``callback``; building and rebuilding are shared here.
-    """
-
-    prefix: ClassVar[str] = "cc:stamped-move"
-
-    def __init_subclass__(cls, *, prefix: str, stamp: str) -> None:
-        super().__init_subclass__(
-            template=rf"{re.escape(prefix)}:(?P<table>\d+):(?P<stamp>{stamp}):(?P<value>.+)"
-        )
-        cls.prefix = prefix
-
-    def __init__(
-        self,
-        table_id: int,
-        stamp: int | str,
-        value: str,
-        label: str = "",
-        style: discord.ButtonStyle | None = None,
-    ) -> None:
-        custom_id = f"{self.prefix}:{table_id}:{stamp}:{value}"
-        if len(custom_id) > CUSTOM_ID_LIMIT:
-            raise ValueError("A move button's custom id must fit in 100 characters: use an index token.")
-        super().__init__(
-            discord.ui.Button(
-                label=_clip(label or value, BUTTON_LABEL_LIMIT),
-                style=style or discord.ButtonStyle.primary,
-                custom_id=custom_id,
-            )
-        )
-        self.table_id, self.stamp, self.value = table_id, str(stamp), value
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from its custom id, keeping the label it was posted with."""
-        return cls(int(match["table"]), match["stamp"], match["value"], item.label or "")
-
-
-class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
-    """A button that plays one move, valid only while the table is at the version it was made for.
-
-    Any cog may offer moves this way: ``PlayMoveButton(table_id, version, choice)``. A click
-    after the game moved on is refused ephemerally; a second click of the same button too.
-    """
-
-    def __init__(
-        self, table_id: int, version: int | str, choice: Choice, style: discord.ButtonStyle | None = None
-    ) -> None:
-        super().__init__(table_id, version, choice.value, choice.label, style)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]), match["stamp"], Choice(item.label or match["value"], match["value"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the button's move."""
-        await play(interaction, self.table_id, self.value, int(self.stamp))
-
-
-SELECT_LIMIT = 25
-"""Discord's limit on a select's options."""
-
-
-class StampedMoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"cc:stamped-select:(?P<table>\d+):(?P<stamp>\d+)(?::(?P<n>\d))?",
-):
-    """Base of the restart-proof selects of moves: ``<prefix>:<table>:<stamp>[:<n>]``.
-
-    Beside ``StampedMoveButton``: the stamp ties the select to the state it was offered at
-    (``VERSION`` or ``FINGERPRINT``), ``n`` tells apart several selects of one panel (and is
-    their row). Option values are move codes or index tokens; a subclass names its prefix and
-    stamp pattern in its class line and, unless it plays at a table version, overrides ``play``.
-    """
-
-    prefix: ClassVar[str] = "cc:stamped-select"
-    placeholder: ClassVar[str] = "Choose your move…"
-
-    def __init_subclass__(cls, *, prefix: str, stamp: str, placeholder: str = "Choose your move…") -> None:
-        super().__init_subclass__(
-            template=rf"{re.escape(prefix)}:(?P<table>\d+):(?P<stamp>{stamp})(?::(?P<n>\d))?"
-        )
-        cls.prefix, cls.placeholder = prefix, placeholder
-
-    def __init__(
-        self,
-        table_id: int,
-        stamp: int | str,
-        n: int | None = None,
-        choices: Sequence[Choice] = (),
-        placeholder: str | None = None,
-        *,
-        hints: Sequence[str | None] = (),
-    ) -> None:
-        options = [
-            discord.SelectOption(
-                label=_clip(c.label, 100),
-                value=c.value,
-                description=_clip(hints[k], 100) if k < len(hints) and hints[k] else None,
-            )
-            for k, c in enumerate(list(choices)[:SELECT_LIMIT])
-        ]
-        custom_id = f"{self.prefix}:{table_id}:{stamp}" + ("" if n is None else f":{n}")
-        select: discord.ui.Select = discord.ui.Select(
-            placeholder=_clip(placeholder or self.placeholder, 150),
-            custom_id=custom_id,
-            options=options or [discord.SelectOption(label="(nothing to choose)", value="-")],
-            row=n,
-        )
-        super().__init__(select)
-        self.table_id, self.stamp, self.n = table_id, str(stamp), n
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        n = match["n"]
-        return cls(int(match["table"]), match["stamp"], None if n is None else int(n))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the chosen move."""
-        values = self.item.values
-        if not values or values[0] == "-":
-            await answer(interaction, "There is nothing to choose right now.")
-            return
-        await self.play(interaction, values[0])
-
-    async def play(self, interaction: discord.Interaction, value: str) -> None:
-        """Play a chosen value at the table version of the stamp (guarded, one delivery path)."""
-        await play(interaction, self.table_id, value, int(self.stamp))
-
-
-class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
-    """A select of moves (values are move codes or index tokens) tied to one table version."""
-
-    def __init__(
-        self, table_id: int, version: int | str, choices: Sequence[Choice] = (), n: int | None = None
-    ) -> None:
-        super().__init__(table_id, version, n, choices)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> Self:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        n = match["n"]
-        return cls(int(match["table"]), match["stamp"], (), None if n is None else int(n))
-
-    @property
-    def version(self) -> int:
-        """Return the table version the select was offered at."""
-        return int(self.stamp)
-
-
-class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"cc:undo:(?P<table>\d+):(?P<version>\d+)"
-):
-    """The Undo button on a mover's confirmation: takes the move back while the board is unchanged."""
-
-    def __init__(self, table_id: int, version: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"cc:undo:{table_id}:{version}"
-            )
-        )
-        self.table_id, self.version = table_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> UndoButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["table"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Take the move back (the version check makes a second click harmless)."""
-        await take_back(interaction, self.table_id, self.version)
-
-
-async def take_back(interaction: discord.Interaction, table_id: int, version: int | None) -> None:
-    """Undo the user's last move, post what was taken back, and answer."""
-
-    async def work() -> None:
-        reply = await service_of(interaction.client).undo(
-            table_id, interaction.user.id, expected_version=version
-        )
-        if reply.board is not None:
-            await deliver(interaction.client, reply)
-        await answer(interaction, reply.answer)
-
-    await guarded(interaction, work)
-
-
-def _add_undo(message: dict[str, Any], reply: Reply) -> None:
-    """Put the Undo button on a mover's panel when it has room (a full panel keeps /game undo)."""
-    view = message.get("view")
-    board = reply.board
-    if board is None or not board.in_play:
-        return
-    if view is None:
-        message.update(undo_offer(reply))
-    elif isinstance(view, discord.ui.View):
-        with contextlib.suppress(ValueError):
-            view.add_item(UndoButton(reply.table.id, board.version))
-
-
-def undo_offer(reply: Reply) -> dict[str, Any]:
-    """Return the view with an Undo button for a move's confirmation (none once the game ended)."""
-    board = reply.board
-    if board is None or not board.in_play:
-        return {}
-    view = discord.ui.View(timeout=None)
-    view.add_item(UndoButton(reply.table.id, board.version))
-    return {"view": view}
-
-
-DYNAMIC_ITEMS = (PrivateViewButton, PlayMoveButton, PlayMoveSelect, UndoButton)
-"""Every restart-proof component; the bot registers them at start."""
+__all__ = [
+    "ANSWERED",
+    "BOARD_REFUSED",
+    "BUTTON_LABEL_LIMIT",
+    "CLOSING_LINE",
+    "CODE_BLOCK_LIMIT",
+    "CONTENT_LIMIT",
+    "CONTINUE_HINT",
+    "CUSTOM_ID_LIMIT",
+    "CUT_ROOM",
+    "DM_CLOSED",
+    "DYNAMIC_ITEMS",
+    "EDIT_SPACING",
+    "FINGERPRINT",
+    "NOT_A_PANEL",
+    "SAVED",
+    "SELECT_LIMIT",
+    "SORRY",
+    "SORRY_SAVED",
+    "THREAD_ARCHIVE_MINUTES",
+    "TURN_TEXT",
+    "VERSION",
+    "AfterDeliver",
+    "BeforeBoard",
+    "BoardItems",
+    "BoardPanel",
+    "PlayMoveButton",
+    "PlayMoveSelect",
+    "PrivateItems",
+    "PrivatePanel",
+    "PrivateViewButton",
+    "StampedMoveButton",
+    "StampedMoveSelect",
+    "TableButton",
+    "UndoButton",
+    "_Deliveries",
+    "_with_turn_events",
+    "add_board_items",
+    "add_private_items",
+    "after_delivery",
+    "answer",
+    "answer_mover",
+    "board_message",
+    "board_send_args",
+    "can_manage",
+    "close_thread",
+    "deliver",
+    "delivery_turn",
+    "fit_message",
+    "greet",
+    "guarded",
+    "kind_here",
+    "on_own_panel",
+    "play",
+    "play_now",
+    "post",
+    "private_message",
+    "private_send_args",
+    "register_after_deliver",
+    "register_before_board",
+    "register_board_panel",
+    "register_on_finish",
+    "register_private_panel",
+    "remember_board",
+    "reopen_thread",
+    "run_bots",
+    "send_private",
+    "service_of",
+    "show_private",
+    "table_here",
+    "take_back",
+    "thread_of",
+    "undo_offer",
+]

@@ -21,10 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
-from cogs import kit
+from cogs import kit, panels
+from cogs.panels import clip
 from rules.contract import MalformedMove, Move
-from service import Choice, SeatView, TableError, TableRecord, TableService
+from service import Choice, SeatView, TableRecord, TableService
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -76,11 +76,8 @@ class Panel:
     asks: tuple[str, ...]
 
 
-async def seat_panel(svc: TableService, table_id: int, user_id: int) -> Panel:
-    """Return the user's panel data at a Quadrivium table."""
-    got: SeatView = await svc.seat_view(table_id, user_id)
-    if got.table.kind != KIND:
-        raise TableError("This table does not play Quadrivium.")
+async def read_panel(svc: TableService, got: SeatView) -> Panel:
+    """Build the user's panel data at a Quadrivium table."""
     asks = tuple(p.text for p in got.prompts if p.seat == got.seat)
     return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), asks)
 
@@ -138,10 +135,6 @@ def _style(action: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def components(panel: Panel) -> discord.ui.View | None:
     """Return the panel's controls: a form button per worded move, buttons or selects for the rest."""
     if not panel.moves:
@@ -168,42 +161,17 @@ def components(panel: Panel) -> discord.ui.View | None:
 
 def _button(table_id: int, version: int, choice: Choice) -> discord.ui.Item[Any]:
     action = _action(choice)
-    label = _clip(choice.label, LABEL_MAX)
+    label = clip(choice.label, LABEL_MAX)
     if action in TEXT_FORMS:
         return FormButton(table_id, version, choice.value, label + "…", _style(action))
     return MoveButton(table_id, version, choice.value, label, _style(action))
 
 
-async def panel_message(svc: TableService, panel: Panel, note: str = "") -> dict[str, Any]:
-    """Return the send() arguments of a panel: its words, the covenant sheet, its controls."""
-    message: dict[str, Any] = {"content": panel_text(svc.thread_name(panel.table), panel, note)}
-    image = await asyncio.to_thread(render.private, KIND, panel.view)
-    if image is not None:
-        name = f"quadrivium-{panel.table.id}-seat-{panel.seat}.png"
-        message["files"] = [discord.File(io.BytesIO(image), filename=name)]
-    ui = components(panel)
-    if ui is not None:
-        message["view"] = ui
-    return message
-
-
-async def private_panel(client: discord.Client, table: TableRecord, note: Any) -> dict[str, Any]:
-    """Build a seat's panel for a private note (DMs, My private view, /game hand)."""
-    svc = kit.service_of(client)
-    panel = await seat_panel(svc, table.id, note.user_id)
-    # The note's private events as data (never its sentence re-read): the panel says the decision itself.
-    return await panel_message(svc, panel, "\n".join(event.text for event in note.events))
-
-
-async def show_panel(interaction: discord.Interaction, table_id: int, note: str = "") -> None:
-    """Answer ephemerally with the user's panel."""
-
-    async def work() -> None:
-        svc = kit.service_of(interaction.client)
-        message = await panel_message(svc, await seat_panel(svc, table_id, interaction.user.id), note)
-        await kit.answer(interaction, message.pop("content"), **message)
-
-    await kit.guarded(interaction, work)
+GAME = panels.PanelGame(KIND, "Quadrivium", read_panel, panel_text, components, sheet=True)
+seat_panel = GAME.seat_panel
+panel_message = GAME.panel_message
+private_panel = GAME.private_panel
+show_panel = GAME.show_panel
 
 
 # ---------------------------------------------------------------------------- acting
@@ -286,10 +254,10 @@ class MoveSelect(
     def __init__(
         self, table_id: int, version: int, n: int, choices: list[Choice] | None = None, placeholder: str = ""
     ) -> None:
-        options = [discord.SelectOption(label=_clip(c.label, 100), value=c.value) for c in choices or []]
+        options = [discord.SelectOption(label=clip(c.label, 100), value=c.value) for c in choices or []]
         super().__init__(
             discord.ui.Select(
-                placeholder=_clip(placeholder or "Choose…", 150),
+                placeholder=clip(placeholder or "Choose…", 150),
                 custom_id=f"qd:s:{table_id}:{version}:{n}",
                 options=options or [discord.SelectOption(label="(nothing)", value="-")],
                 row=n,
@@ -325,11 +293,6 @@ class PanelButton(kit.TableButton, prefix="qd:p", label="Open my Quadrivium pane
         await show_panel(interaction, self.table_id)
 
 
-def note_items(note: Any) -> list[discord.ui.Item[Any]]:
-    """Replace the generic move select on a plain note with the panel button (forms need the panel)."""
-    return [PanelButton(note.table_id)] if note.choices else []
-
-
 DYNAMIC_ITEMS = (MoveButton, FormButton, MoveSelect, PanelButton)
 
 
@@ -347,12 +310,7 @@ class QuadriviumCog(commands.Cog):
     @quad.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your hand and controls for this thread's Quadrivium tale (only you see it)."""
-        try:
-            table = await kit.table_here(interaction)
-        except TableError as exc:
-            await kit.answer(interaction, exc.sentence)
-            return
-        await show_panel(interaction, table.id)
+        await show_panel(interaction, None)
 
     @quad.command(name="sheet")
     async def sheet(self, interaction: discord.Interaction) -> None:
@@ -361,9 +319,7 @@ class QuadriviumCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             svc = kit.service_of(interaction.client)
-            public = await svc.public_view(table.id)
-            if public.table.kind != KIND:
-                raise TableError("This table does not play Quadrivium.")
+            public = await GAME.public_view(svc, table.id)
             from render import quadrivium as drawing
 
             image = await asyncio.to_thread(drawing.sheet, public.view)
@@ -380,7 +336,5 @@ class QuadriviumCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     """Add /quad and its restart-proof components; the panel is the private note of a seat."""
-    await bot.add_cog(QuadriviumCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    kit.register_private_panel(KIND, private_panel)
-    kit.add_private_items(KIND, note_items)
+    # A plain note carries the panel button instead of a move select (forms need the panel).
+    await GAME.install(bot, QuadriviumCog(bot), DYNAMIC_ITEMS, PanelButton)

@@ -1,8 +1,8 @@
 """The service's calls for tables that live for weeks: undo, votes, spectators, history, stats.
 
-A mixin of ``TableService`` (it uses the table lock, loading and composing of ``tables.py``),
-kept apart so the turn flow there stays short. Clocks, reminders and absent seats live in
-``service.timekeeper``; the move log's undo rows in ``service.undo``.
+A mixin of ``TableService`` (it uses the table lock and loading of ``tables.py`` and the
+composing of ``compose.py``), kept apart so the turn flow there stays short. Clocks, reminders
+and absent seats live in ``service.timekeeper``; the move log's undo rows in ``service.undo``.
 """
 
 from __future__ import annotations
@@ -17,36 +17,27 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import render
-from rules.contract import Event, Move, Rules, State, View
+from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, relative
 from service.notices import Notice, SeatTime
 from service.replies import Reply, TableError, WaitingTable
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
 
-try:  # the bots package (bots/) plays absent seats handed to a bot
-    import bots
-except ImportError:  # pragma: no cover - a checkout without bots/: the default move plays
-    bots = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
+    from service.loaded import _Table
     from service.scheduler import Scheduler
-    from service.tables import _Table
     from service.timekeeper import Timekeeper
     from store import Store
 
 log = logging.getLogger("conclave.service")
 
 Outlet = Callable[[Notice | Reply], Awaitable[None]]
-BotMove = Callable[[str, View, list[Move]], Move | None]
-"""A bot for a kind: chooses from a seat's view and legal moves only."""
 LOG_PAGE = 15
 """Log lines on one page of /game log."""
 REPLAY_LIMIT = 8 * 1024 * 1024
 """Discord's upload limit for a bot without boosts; the replay must stay under it."""
 REPLAY_WIDTH = 480
-STAND_IN_LEVEL = "basic"
-"""The bot level that plays a seat handed to a bot (quick, and sensible for every game)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +70,6 @@ class AsyncPlay:
     scheduler: Scheduler
     time: Timekeeper
     outlet: Outlet | None
-    bots: dict[str, BotMove]
 
     if TYPE_CHECKING:
 
@@ -115,29 +105,20 @@ class AsyncPlay:
         """Return (seat, move) of every move in force, oldest first (undone moves left out)."""
         return [(r.seat, Move.from_json(r.move)) for r in effective(await self.store.moves(table_id))]
 
-    def has_bot(self, kind: str) -> bool:
-        """Whether a bot can play a seat of this kind (the bots package plays every game)."""
-        return kind in self.bots or bots is not None
+    async def stand_in_move(self, table_id: int, skipped: set[int]) -> tuple[int, Move] | None:
+        """Return (user, the game's default move) for the first skipped seat the table waits on.
 
-    async def stand_in_move(self, table_id: int, absent: dict[int, str]) -> tuple[int, Move] | None:
-        """Return (user, move) for the first absent seat the table waits on.
-
-        ``absent`` maps each absent user to how the others chose to play the seat: ``bot`` (a
-        basic bot, choosing from that seat's view only) or ``skip`` (the game's default move).
+        A seat handed to a bot is no stand-in's: the bot seats play it (``BotSeats``).
         """
         loaded = await self._load(table_id)
-        rules, state, version = loaded.rules, loaded.state, loaded.record.version
-        custom = self.bots.get(rules.kind)
+        rules, state = loaded.rules, loaded.state
 
         def choose() -> tuple[int, Move] | None:
             for seat in rules.waiting_on(state):
                 user = loaded.seats[seat].user_id
-                if user not in absent:
+                if user not in skipped or loaded.seats[seat].bot:
                     continue
-                move = None
-                if absent[user] == "bot":
-                    move = _bot_move(custom, rules, state, seat, (table_id, version, seat))
-                move = move or rules.default_move(state, seat)
+                move = rules.default_move(state, seat)
                 if move is not None:
                     return user, move
             return None
@@ -206,7 +187,7 @@ class AsyncPlay:
         self, loaded: _Table, seat: int, versions: tuple[int, ...], state: State, label: str
     ) -> Reply:
         """Store the undo row with the rebuilt snapshot (under the table's lock); return the board."""
-        from service.tables import _Table
+        from service.loaded import _Table
 
         rules, record = loaded.rules, loaded.record
         name = loaded.seats[seat].name
@@ -431,21 +412,6 @@ class AsyncPlay:
         players = len(loaded.seats)
         state = await asyncio.to_thread(replay, loaded.rules, loaded.record, players, records)
         return state == loaded.state
-
-
-def _bot_move(
-    custom: BotMove | None, rules: Rules, state: State, seat: int, keys: tuple[int, int, int]
-) -> Move | None:
-    """Return a bot's move for a seat (a registered custom bot first), or None to play the default."""
-    try:
-        if custom is not None:
-            return custom(rules.kind, rules.view(state, seat), rules.legal_moves(state, seat))
-        if bots is not None:
-            return bots.choose(rules, state, seat, STAND_IN_LEVEL, bots.bot_rng(*keys))
-    except Exception:
-        # A bot that fails must not stall the table: the game's default move plays instead.
-        log.exception("table %s: the stand-in bot failed; the default move plays", keys[0])
-    return None
 
 
 def _gif(frames: list[bytes]) -> bytes | None:

@@ -2,9 +2,11 @@
 
 ``BotSeats`` is mixed into ``TableService``. Bots live in the store as seats whose ``bot`` column
 names a level: a seat filled from the lobby gets a negative user id (no Discord user has one) and
-the name "Bot (level)"; a person's seat handed to a bot keeps its user id and name, so
-``set_seat_bot(..., None)`` gives it back unchanged (the asynchronous-play service's
-``/game rejoin`` and out-of-time vote may call ``set_seat_bot``; ``rejoin`` itself is theirs).
+the name "Bot (level)"; a person's seat handed to a bot keeps its user id and name (boards call
+it "Bot (basic) for alice"), so giving it back restores it unchanged. One mechanism hands a seat
+over, whoever asks: ``hand_over`` (lock-free, under the caller's lock) serves ``set_seat_bot``
+and the out-of-time vote's "hand to a bot"; ``Timekeeper.give_back`` serves ``/game rejoin`` and
+``set_seat_bot(..., None)``.
 
 A bot moves through the same ``act`` as a person (the table's lock, the version check, the move
 log), choosing off the event loop (``asyncio.to_thread``) from what its seat may know
@@ -26,13 +28,18 @@ from service.replies import Board, Reply, TableError
 from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
-    from service.tables import _Table
+    from service.loaded import _Table
+    from service.timekeeper import Timekeeper
 
 log = logging.getLogger("conclave.service")
 
 BOT_LEVELS = LEVELS
 """The bot levels on offer, weakest first (for the cogs' choices)."""
 DEFAULT_LEVEL = "basic"
+STAND_IN_BOT = "bot"
+"""A seat clock's mark for a person's seat that a bot plays (``skip`` is the game's default move)."""
+STAND_IN_LEVEL = "basic"
+"""The level of the bot that takes an absent player's seat (quick, and sensible in every game)."""
 BOT_CHAIN_LIMIT = 2000
 """A safety stop on bot moves in a row (a game always comes back to a person well before)."""
 
@@ -50,6 +57,13 @@ def bot_name(level: str, taken: set[str]) -> str:
     return name
 
 
+def shown_name(seat: SeatRecord) -> str:
+    """Return the name a seat goes by on boards: a person's seat a bot plays names the bot's level."""
+    if seat.bot and not seat.filled_by_bot:
+        return f"Bot ({seat.bot}) for {seat.name}"
+    return seat.name
+
+
 def check_level(level: str | None) -> str:
     """Return the level, or raise TableError naming the levels on offer."""
     chosen = (level or DEFAULT_LEVEL).strip().casefold()
@@ -63,6 +77,7 @@ class BotSeats:
 
     bot_budget: float = 1.0
     """The strong bot's thinking time per decision, in seconds."""
+    time: Timekeeper
 
     # ------------------------------------------------------------------ the lobby
 
@@ -138,37 +153,60 @@ class BotSeats:
     async def set_seat_bot(self, table_id: int, seat: int, level: str | None) -> Reply:
         """Hand a started game's seat to a bot of that level, or (None) give it back to its person.
 
-        For the out-of-time vote (a bot takes over an absent player) and ``/game rejoin``. A seat a
-        bot filled from the lobby has no person to give it back to; the last seat a person plays
-        cannot be handed over. The reply's board says who plays the seat now.
+        A seat a bot filled from the lobby has no person to give it back to; the last seat a person
+        plays cannot be handed over. Giving a seat back is ``/game rejoin``'s path
+        (``Timekeeper.give_back``). The reply's board says who plays the seat now.
         """
         chosen = None if level is None else check_level(level)
         async with self._lock(table_id):
-            loaded = await self._load_active(table_id)
-            record = loaded.seats.get(seat)
+            table = await self.table(table_id)
+            record = next((s for s in await self.store.seats(table_id) if s.seat == seat), None)
             if record is None:
                 raise TableError("That seat is not at this table.")
-            if chosen is None and record.filled_by_bot:
-                raise TableError("That seat was a bot's from the start: nobody can take it back.")
-            if record.bot == chosen:
-                who = "A person already plays" if chosen is None else f"A {chosen} bot already plays"
-                raise TableError(f"{who} that seat.")
-            after = [replace(s, bot=chosen) if s.seat == seat else s for s in loaded.seats.values()]
-            self._need_a_person(after)
-            try:
-                await self.store.set_seat_bot(table_id, seat, chosen)
-            except StoreError:
-                raise TableError("The table changed meanwhile: look again and retry.") from None
-        table = loaded.record
+            if chosen is None:
+                if record.bot is None:
+                    raise TableError("A person already plays that seat.")
+                await self.time.give_back(table, record.user_id)
+            else:
+                await self.hand_over(table_id, seat, chosen)
         if chosen is None:
-            log.info("table %s: seat %s is played by its person again", table_id, seat)
             text = f"{record.name} is back and plays their own seat again."
             answer = "Your seat is yours again."
         else:
-            log.info("table %s: a %s bot plays seat %s", table_id, chosen, seat)
             text = f"A {chosen} bot plays {record.name}'s seat until they come back (/game rejoin)."
             answer = f"A {chosen} bot plays that seat now."
         return Reply(table, answer, Board(table.id, table.version, text))
+
+    async def hand_over(self, table_id: int, seat: int, level: str | None) -> SeatRecord:
+        """Set who plays a started game's seat: a bot of ``level``, or (None) its person again.
+
+        The caller holds the table's lock: the out-of-time vote calls this from inside its own
+        locked decision, ``set_seat_bot`` and ``Timekeeper.give_back`` from theirs. A seat handed to
+        a bot has its clock marked played-for (no reminder, no deadline, counted in stats); giving
+        it back restarts the clock, which is ``give_back``'s part. Returns the seat as it was.
+        """
+        table = await self.table(table_id)
+        if table.status != "active":
+            raise TableError("This table is not in play.")
+        seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        record = next((s for s in seats if s.seat == seat), None)
+        if record is None:
+            raise TableError("That seat is not at this table.")
+        if level is None and record.filled_by_bot:
+            raise TableError("That seat was a bot's from the start: nobody can take it back.")
+        if record.bot == level:
+            who = "A person already plays" if level is None else f"A {level} bot already plays"
+            raise TableError(f"{who} that seat.")
+        self._need_a_person([replace(s, bot=level) if s.seat == seat else s for s in seats])
+        try:
+            await self.store.set_seat_bot(table_id, seat, level)
+        except StoreError:
+            raise TableError("The table changed meanwhile: look again and retry.") from None
+        if level is not None:
+            await self.time.mark_stand_in(table_id, record.user_id, STAND_IN_BOT)
+        who = f"a {level} bot" if level else "its person"
+        log.info("table %s: seat %s is played by %s", table_id, seat, who)
+        return record
 
     # ------------------------------------------------------------------ bots' moves
 
@@ -213,6 +251,8 @@ class BotSeats:
             reply = await self._play_for_bot(table_id, record.user_id, first, version)
             if reply is None:
                 return None
+        if not record.filled_by_bot:
+            await self.time.count_played_for(table_id, record.user_id)
         return replace(reply, answer=f"{record.name} played.")
 
     async def _play_for_bot(self, table_id: int, user_id: int, move: Move, version: int) -> Reply | None:
@@ -226,7 +266,10 @@ class BotSeats:
             _BOT_MOVING.reset(token)
 
     def _check_player(self, table: _Table, seat: int) -> None:
-        """Refuse a person's move on a seat a bot plays now (``act`` asks this)."""
+        """Refuse a person's move on a seat a bot plays, and a bot's on a seat given back (``act`` asks)."""
+        if _BOT_MOVING.get() and not table.seats[seat].bot:
+            # The person came back while the bot was thinking: the seat is theirs now.
+            raise TableError("That seat's person plays it again.")
         if table.seats[seat].bot and not _BOT_MOVING.get():
             if table.seats[seat].filled_by_bot:
                 raise TableError("You have no seat at this table.")

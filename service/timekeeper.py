@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.contract import RESIGN
+from service.bots import STAND_IN_LEVEL, bot_name
 from service.clock import (
     LAST_CALL,
     REMINDER_GAP,
@@ -40,6 +41,8 @@ ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot
 ABSENT_TOPIC = "absent"
 STAND_IN_RUN = 60
 """Stand-in moves one job plays at most before handing on to a fresh job."""
+BOT_GRACE = 60.0
+"""Seconds a bot seat's runner has to move before the scheduler plays the bot's move itself."""
 FRESH = 5.0
 """A clock that started this many seconds ago or less started with the move just made."""
 
@@ -102,11 +105,15 @@ class Timekeeper:
             if bots is None:
                 # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
                 bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
-            if clock.user_id in bots:
-                continue
             if clock.absent:
                 if table_id not in self._autoplaying:
-                    await self.scheduler.add("autoplay", now, f"auto:{table_id}:{table.version}", table_id)
+                    # A skipped seat's default move plays now. A bot that took an absent seat is
+                    # played at once by whoever runs the bots (the Discord side, after each
+                    # delivery); this job is its durable safety net (a process with no runner).
+                    due = now + BOT_GRACE if clock.user_id in bots else now
+                    await self.scheduler.add("autoplay", due, f"auto:{table_id}:{table.version}", table_id)
+            elif clock.user_id in bots:
+                continue
             elif preset is not None and clock.out_since is None:
                 await self._plan(table_id, clock, half=True)
         running = frozenset(c.user_id for c in clocks if c.running_since is not None)
@@ -155,11 +162,22 @@ class Timekeeper:
             return None
         return table, clock
 
-    async def _remind(self, work: DueWork) -> None:
-        now = self.clock.now()
+    async def _awaited(self, work: DueWork, now: float) -> tuple[TableRecord, SeatClock] | None:
+        """Return the table and clock of a seat still awaited in person; else claim the work, None.
+
+        A seat played for its absent player, or already out of time, gets no reminder and no
+        second deadline: the work is done with.
+        """
         found = await self._current(work)
         if found is None or found[1].absent or found[1].out_since is not None:
             await self.store.claim(work.id, now)
+            return None
+        return found
+
+    async def _remind(self, work: DueWork) -> None:
+        now = self.clock.now()
+        found = await self._awaited(work, now)
+        if found is None:
             return
         table, clock = found
         deadline = clock.deadline()
@@ -187,9 +205,8 @@ class Timekeeper:
 
     async def _deadline(self, work: DueWork) -> None:
         now = self.clock.now()
-        found = await self._current(work)
-        if found is None or found[1].absent or found[1].out_since is not None:
-            await self.store.claim(work.id, now)
+        found = await self._awaited(work, now)
+        if found is None:
             return
         table, clock = found
         deadline = clock.deadline()
@@ -248,41 +265,58 @@ class Timekeeper:
             await self._decide(table, work.user_id, choice, expired=True)
 
     async def _autoplay(self, work: DueWork) -> None:
-        """Play the default move (or the bot's) for the absent seats, while the table waits on them."""
+        """Play for the absent seats while the table waits on them: a bot's move, or the default move.
+
+        A seat handed to a bot is played by the bot seats' own machinery (``next_bot_move``), as
+        a lobby bot's; this job only starts it (a vote decides under the table's lock, where no
+        move can be played). A skipped seat gets the game's default move.
+        """
         now = self.clock.now()
         table = await self.store.table(work.table_id)
         if table is None or table.status != "active":
             await self.store.claim(work.id, now)
             return
-        absent = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent}
+        skipped = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent == "skip"}
         played: Counter[int] = Counter()
+        moved = False
         self._autoplaying.add(table.id)
         try:
             # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
             for _ in range(STAND_IN_RUN):
-                modes = {user: clock.absent or "skip" for user, clock in absent.items()}
-                chosen = await self.svc.stand_in_move(table.id, modes)
-                if chosen is None:
+                reply = await self.svc.next_bot_move(table.id)
+                if reply is None:
+                    reply = await self._skip_move(table.id, skipped, played)
+                if reply is None:
                     break
-                user_id, move = chosen
-                try:
-                    reply = await self.svc.act(table.id, user_id, move)
-                except TableError as exc:
-                    log.warning("table %s: a stand-in move was refused (%s)", table.id, type(exc).__name__)
-                    break
-                played[user_id] += 1
+                moved = True
                 await self.svc.emit(reply)
                 if reply.table.status != "active":
                     break
         finally:
             self._autoplaying.discard(table.id)
         for user_id, count in played.items():
-            await self._update_clock(table.id, user_id, played_for=absent[user_id].played_for + count)
+            await self._update_clock(table.id, user_id, played_for=skipped[user_id].played_for + count)
         # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
         await self.store.claim(work.id, now)
-        if played and (await self.store.table(table.id) or table).status == "active":
+        if moved and (await self.store.table(table.id) or table).status == "active":
             # Still waiting on a stand-in after a long run: go on in a fresh job.
             await self.after_change(table.id)
+
+    async def _skip_move(
+        self, table_id: int, skipped: dict[int, SeatClock], played: Counter[int]
+    ) -> Reply | None:
+        """Play the game's default move for a skipped seat the table waits on; None when there is none."""
+        chosen = await self.svc.stand_in_move(table_id, set(skipped))
+        if chosen is None:
+            return None
+        user_id, move = chosen
+        try:
+            reply = await self.svc.act(table_id, user_id, move)
+        except TableError as exc:
+            log.warning("table %s: a stand-in move was refused (%s)", table_id, type(exc).__name__)
+            return None
+        played[user_id] += 1
+        return reply
 
     # ------------------------------------------------------------------ votes and rejoin
 
@@ -342,10 +376,12 @@ class Timekeeper:
             why = "Nobody reached a majority, so" if expired else "The players voted:"
             text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
         else:
-            await self._update_clock(table.id, subject, absent=choice, out_since=None)
+            stand_in = await self._to_bot(table.id, subject) if choice == "bot" else None
+            if stand_in is None:
+                stand_in = "the game's default move"
+                await self._update_clock(table.id, subject, absent="skip", out_since=None)
+            # The stand-in plays at once, in a job of its own: this decision holds the table's lock.
             await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
-            by_bot = choice == "bot" and self.svc.has_bot(table.kind)
-            stand_in = "a bot" if by_bot else "the game's default move"
             text = (
                 f"The players voted: {name}'s seat is played by {stand_in} until {name} comes back "
                 "with `/game rejoin`."
@@ -353,33 +389,72 @@ class Timekeeper:
         log.info("table %s: absent seat decided (%s)", table.id, choice)
         await self.svc.emit(Notice(table, "decided", text, subject=subject))
 
+    async def _to_bot(self, table_id: int, subject: int) -> str | None:
+        """Hand an absent player's seat to a bot (the caller holds the lock); None if it may not be."""
+        seat = next((s.seat for s in await self.store.seats(table_id) if s.user_id == subject), None)
+        if seat is None:
+            return None
+        try:
+            await self.svc.hand_over(table_id, seat, STAND_IN_LEVEL)
+        except TableError as exc:
+            # The last person's seat never goes to a bot: the game's default move plays instead.
+            log.info("table %s: the seat stays with no bot (%s)", table_id, type(exc).__name__)
+            return None
+        return f"a bot, {bot_name(STAND_IN_LEVEL, set())},"
+
+    async def mark_stand_in(self, table_id: int, user_id: int, how: str) -> None:
+        """Mark a seat clock as played for its absent player (``bot`` or ``skip``): it stops asking."""
+        await self._update_clock(table_id, user_id, absent=how, out_since=None)
+        await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
+        await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+
+    async def count_played_for(self, table_id: int, user_id: int, count: int = 1) -> None:
+        """Count moves played for a seat's person (a game so played is marked in stats)."""
+        clock = await self._clock_of(table_id, user_id)
+        if clock is not None:
+            await self._update_clock(table_id, user_id, played_for=clock.played_for + count)
+
     async def rejoin(self, table_id: int, user_id: int) -> str:
         """Give an absent or out-of-time player their seat back, with at least one turn's time."""
         async with self.svc.table_lock(table_id):
             table = await self.svc.table(table_id)
-            if table.status != "active":
-                raise TableError("This table is not in play.")
-            clock = await self._clock_of(table_id, user_id)
-            if clock is None:
-                raise TableError("You have no seat at this table.")
-            if not clock.absent and clock.out_since is None:
-                raise TableError("Your seat is yours already: nobody plays for you.")
-            preset = preset_of(table.options)
-            now = self.clock.now()
-            grant = preset.increment if preset else WAIT_GRANT
-            bank = clock.bank
-            if clock.left(now) < grant:
-                since = clock.running_since if clock.running_since is not None else now
-                bank = (now - since) + grant if clock.running_since is not None else grant
-            await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
-            await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
-            await self.store.cancel_work(table_id, user_id, kinds=("expire",))
-            if clock.running_since is not None and preset is not None:
-                fresh = replace(clock, bank=bank, absent=None, out_since=None)
-                await self._plan(table_id, fresh, half=False)
+            await self.give_back(table, user_id)
         name = await self._name(table_id, user_id)
         await self.svc.emit(Notice(table, "rejoin", f"{name} is back and plays their own seat again."))
         return "Welcome back: your seat is yours again."
+
+    async def give_back(self, table: TableRecord, user_id: int) -> None:
+        """Give a seat back to its person: a bot leaves it, the clock restarts (the caller holds the lock).
+
+        The one path by which a seat comes back, whether a bot or the default move played it, or
+        it ran out of time: ``/game rejoin`` and ``set_seat_bot(..., None)`` both end here.
+        """
+        if table.status != "active":
+            raise TableError("This table is not in play.")
+        table_id = table.id
+        clock = await self._clock_of(table_id, user_id)
+        seat = next((s for s in await self.store.seats(table_id) if s.user_id == user_id), None)
+        if clock is None or seat is None or seat.seat is None:
+            raise TableError("You have no seat at this table.")
+        if seat.filled_by_bot:
+            raise TableError("That seat was a bot's from the start: nobody can take it back.")
+        if not seat.bot and not clock.absent and clock.out_since is None:
+            raise TableError("Your seat is yours already: nobody plays for you.")
+        if seat.bot:
+            await self.svc.hand_over(table_id, seat.seat, None)
+        preset = preset_of(table.options)
+        now = self.clock.now()
+        grant = preset.increment if preset else WAIT_GRANT
+        bank = clock.bank
+        if clock.left(now) < grant:
+            since = clock.running_since if clock.running_since is not None else now
+            bank = (now - since) + grant if clock.running_since is not None else grant
+        await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
+        await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
+        await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+        if clock.running_since is not None and preset is not None:
+            fresh = replace(clock, bank=bank, absent=None, out_since=None)
+            await self._plan(table_id, fresh, half=False)
 
     # ------------------------------------------------------------------ what boards show
 

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot import ConclaveBot, create_bot
-from cogs import kit
+from cogs import delivery
+from rules import registry
+from service import TableService
+from service.clock import Clock
+from store import Store
+from tests.async_helpers import Harness
+from tests.toygame import TOY
 
 
 @pytest.fixture(autouse=True)
@@ -16,9 +22,15 @@ def edits_at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests click faster than any player: the living board is edited at once, never debounced.
 
     SimCord's clock stands still unless a test advances it, so a debounced edit would wait for
-    ever; the test of the debounce itself sets ``kit.EDIT_SPACING`` back.
+    ever; the test of the debounce itself sets ``delivery.EDIT_SPACING`` back.
     """
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
+
+
+@pytest.fixture
+def toy_registered() -> None:
+    """Register Sigil Duel, the tests' own game (a module asks with ``pytest.mark.usefixtures``)."""
+    registry.register(TOY)
 
 
 @pytest.fixture
@@ -28,9 +40,44 @@ def table_seed() -> int:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path, table_seed: int) -> AsyncIterator[ConclaveBot]:
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a fresh database, closed after the test (its worker thread stops with it)."""
+    opened = await Store.open(str(tmp_path / "tables.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def svc(store: Store, table_seed: int) -> TableService:
+    """A table service on the fresh store; its tables are dealt with ``table_seed``."""
+    return TableService(store, seed_source=lambda: table_seed)
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    """A service and store on a hand-moved clock, restartable; closed after the test."""
+    harness = Harness(tmp_path / "tables.db")
+    await harness.open()
+    yield harness
+    await harness.close()
+
+
+@pytest.fixture
+def bot_clock() -> Clock | None:
+    """The bot's clock (None: the system's; a module hands it a ``ManualClock`` to move time)."""
+    return None
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    """The bot's database file (a test that restarts the bot opens it again)."""
+    return str(tmp_path / "conclave.db")
+
+
+@pytest.fixture
+async def simcord_bot(db_path: str, table_seed: int, bot_clock: Clock | None) -> AsyncIterator[ConclaveBot]:
     """The unmodified bot on a fresh database, for the SimCord stand-in (``simcord_env``)."""
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: table_seed)
+    bot = create_bot(db_path, seed_source=lambda: table_seed, clock=bot_clock)
     yield bot
     await bot.close_store()
 

@@ -25,6 +25,7 @@ import simcord
 from bot import ConclaveBot
 from logpolicy import log_policy
 from rules import registry
+from store import TableRecord
 
 MISSING_PERMISSIONS = 50013
 """Discord's code for a post the bot may not make (a locked thread, a removed permission)."""
@@ -64,19 +65,35 @@ class Table:
 
     async def state(self) -> dict[str, Any]:
         """Return the stored snapshot."""
+        return (await self.loaded())[1]
+
+    async def loaded(self) -> tuple[TableRecord, dict[str, Any]]:
+        """Return the stored table record and snapshot."""
         assert self.bot.store is not None
-        return (await self.bot.store.load(await self.table_id()))[1]
+        return await self.bot.store.load(await self.table_id())
+
+    def public(self) -> list[Any]:
+        """Return the thread's public messages (ephemeral answers left out)."""
+        return [m for m in self.thread.history() if not m.flags.ephemeral]
 
 
 NAMES = ("alice", "bob", "carol", "erin", "frank")
 
 
-async def open_table(env: simcord.Env, kind: str, players: int = 2, options: str = "") -> Table:
-    """Open a table of a kind in a new guild, seat ``players`` members, start it; members by seat."""
+async def open_table(
+    env: simcord.Env, kind: str, players: int = 2, options: str = "", *, closed_dm: str | None = None
+) -> Table:
+    """Open a table of a kind in a new guild, seat ``players`` members, start it; members by seat.
+
+    ``closed_dm`` names a player whose DMs are closed from the start (Discord answers 50007).
+    """
     guild = env.create_guild(f"{kind} faults")
     channel = guild.create_text_channel("tables")
     people = [guild.add_member(env.create_user(name)) for name in NAMES[:players]]
     outsider = guild.add_member(env.create_user("dave"))
+    if closed_dm:
+        dm = people[NAMES.index(closed_dm)].user.dm_channel
+        env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=CANNOT_DM, times=None)
     await people[0].slash(channel, "game new", kind=kind, **({"options": options} if options else {}))
     thread = channel.threads[-1]
     for member in people[1:]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -21,7 +20,9 @@ from rules.academy import RULES
 from rules.academy.cards import disasters, spells
 from rules.academy.selfplay import Policy
 from rules.contract import Move
+from tests import faults
 from tests.drawings import views_as_json
+from tests.faults import Table, components
 
 SEED = 11
 
@@ -41,46 +42,8 @@ def view_as_image() -> Iterator[None]:
         yield
 
 
-@dataclass
-class Table:
-    env: simcord.Env
-    thread: simcord.ChannelHandle
-    members: list[simcord.MemberActor]
-    """Indexed by seat."""
-
-    async def state(self) -> tuple[Any, dict[str, Any]]:
-        store = self.env.bot.store  # type: ignore[attr-defined]
-        record = await store.table_for_thread(self.thread.id)
-        return await store.load(record.id)
-
-    def public(self) -> list[Any]:
-        return [m for m in self.thread.history() if not m.flags.ephemeral]
-
-
 async def open_table(env: simcord.Env, options: str) -> Table:
-    guild = env.create_guild("Academy")
-    channel = guild.create_text_channel("tables")
-    people = [guild.add_member(env.create_user(name)) for name in ("alice", "bob")]
-    await people[0].slash(channel, "game new", kind="academy", options=options)
-    thread = channel.threads[-1]
-    await people[1].slash(thread, "game join")
-    started = await people[0].slash(thread, "game start")
-    assert started.response is not None and started.response.content == "The game has begun."
-    store = env.bot.store  # type: ignore[attr-defined]
-    record = await store.table_for_thread(thread.id)
-    seats = await store.seats(record.id)
-    members = [next(m for m in people if m.id == s.user_id) for s in seats]
-    return Table(env, thread, members)
-
-
-def controls(message: Any) -> list[dict[str, Any]]:
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
+    return await faults.open_table(env, "academy", 2, options)
 
 
 async def use_panel(table: Table, seat: int, move: Move) -> Any:
@@ -90,7 +53,7 @@ async def use_panel(table: Table, seat: int, move: Move) -> Any:
     assert shown.ephemeral and shown.response is not None
     panel = shown.response
     code = move.code()
-    for item in controls(panel):
+    for item in components(panel):
         if item["type"] == 2 and item.get("custom_id", "").endswith(f":{code}"):
             return await member.click(panel, custom_id=item["custom_id"])
         if item["type"] != 3:
@@ -102,7 +65,7 @@ async def use_panel(table: Table, seat: int, move: Move) -> Any:
             for option in item["options"]:
                 opened = await member.select(panel, [option["value"]], custom_id=item["custom_id"])
                 step = opened.response or opened.followups[-1]
-                second = next(c for c in controls(step) if c["type"] == 3)
+                second = next(c for c in components(step) if c["type"] == 3)
                 if any(o["value"] == code for o in second["options"]):
                     return await member.select(step, [code], custom_id=second["custom_id"])
     raise AssertionError(f"seat {seat}'s panel does not offer {code}: {panel.content}")
@@ -117,7 +80,7 @@ def hidden_names(state: dict[str, Any]) -> set[str]:
 
 
 async def play_to_the_end(table: Table, limit: int) -> tuple[Any, dict[str, Any], int]:
-    record, state = await table.state()
+    record, state = await table.loaded()
     policy = Policy(SEED)
     moves = 0
     while record.status == "active":
@@ -127,7 +90,7 @@ async def play_to_the_end(table: Table, limit: int) -> tuple[Any, dict[str, Any]
         result = await use_panel(table, seat, move)
         assert result.response is not None or result.followups
         moves += 1
-        record, state = await table.state()
+        record, state = await table.loaded()
         policy.mind.observe(RULES.view(state, seat), [])
         secret = hidden_names(state)
         for message in table.public()[-2:]:
@@ -164,7 +127,7 @@ async def test_a_whole_advanced_game_with_shifts_through_the_panels(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env, "scenario=golem difficulty=easy")
-    _, state = await table.state()
+    _, state = await table.loaded()
     assert state["step"] == "shifts"
     record, state, moves = await play_to_the_end(table, 1200)
     assert record.status == "finished" and moves > 10
@@ -174,7 +137,7 @@ async def test_the_panel_shows_your_disaster_and_only_yours(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env, "scenario=basic")
-    _, state = await table.state()
+    _, state = await table.loaded()
     for seat, member in enumerate(table.members):
         mine = RULES.view(state, seat)["my_disaster"]
         shown = await member.slash(table.thread, "academy panel")
@@ -191,13 +154,13 @@ async def test_commands_play_typed_and_autocompleted_moves(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env, "scenario=basic")
-    record, state = await table.state()
+    record, state = await table.loaded()
     seat = RULES.waiting_on(state)[0]
     member, other = table.members[seat], table.members[1 - seat]
     # Out of turn: a short refusal to that player alone, and nothing changes.
     refused = await other.slash(table.thread, "academy end")
     assert refused.ephemeral and refused.response is not None
-    assert (await table.state())[0].version == record.version
+    assert (await table.loaded())[0].version == record.version
     # Autocomplete offers the adjoining rooms as version-stamped tokens.
     offered = await member.autocomplete(table.thread, "academy move", "room", "")
     rooms = [m for m in RULES.legal_moves(state, seat) if m.action == "move"]
@@ -207,7 +170,7 @@ async def test_commands_play_typed_and_autocompleted_moves(
     assert first.response is not None
     again = await member.slash(table.thread, "academy move", room=offered[0]["value"])
     assert again.response is not None and "moved on" in again.response.content
-    after, state = await table.state()
+    after, state = await table.loaded()
     assert after.version > record.version
     # Typed words match a legal move loosely.
     if RULES.waiting_on(state) == [seat] and any(m.action == "end" for m in RULES.legal_moves(state, seat)):
@@ -217,7 +180,7 @@ async def test_commands_play_typed_and_autocompleted_moves(
 
 async def play_until(table: Table, wanted: Any, limit: int = 400) -> tuple[Any, dict[str, Any]]:
     """Play the policy's moves through the panels until ``wanted(state)`` holds; return the table."""
-    record, state = await table.state()
+    record, state = await table.loaded()
     policy = Policy(SEED)
     for _ in range(limit):
         if wanted(state):
@@ -225,7 +188,7 @@ async def play_until(table: Table, wanted: Any, limit: int = 400) -> tuple[Any, 
         assert record.status == "active", "the game ended first"
         seat = RULES.waiting_on(state)[0]
         await use_panel(table, seat, policy.pick(state, seat))
-        record, state = await table.state()
+        record, state = await table.loaded()
     raise AssertionError("never reached")
 
 
@@ -251,24 +214,24 @@ async def test_a_glyph_request_asks_the_helper_who_gives_it_with_a_button(
     glyph = int(cast.params["b"])
     held = state["wizards"][helper]["glyphs"].count(glyph)
     await use_panel(table, caster, cast)
-    record, state = await table.state()
+    record, state = await table.loaded()
     assert state["request"] is not None and RULES.waiting_on(state) == [helper]
     # The helper's DM is a consent panel naming the caster, the glyph and the slot, with two buttons.
     asked = latest_dm(table.members[helper])
     caster_name = table.members[caster].user.name
     low, high = sorted((int(cast.params["a"]), glyph))
     assert f"**{caster_name} asks for your glyph {glyph}** to cast the spell at {low}-{high}" in asked.content
-    buttons = {c["label"]: c["custom_id"] for c in controls(asked) if c["type"] == 2}
+    buttons = {c["label"]: c["custom_id"] for c in components(asked) if c["type"] == 2}
     assert set(buttons) == {"Give the glyph", "Keep the glyph"}
     # The caster's panel says whom the table waits on; the caster cannot answer for the helper.
     shown = await table.members[caster].slash(table.thread, "academy panel")
     assert shown.response is not None
     waits = f"Waiting for {table.members[helper].user.name} to give or keep glyph {glyph}."
     assert waits in shown.response.content
-    assert not [c for c in controls(shown.response) if c["type"] == 2]
+    assert not [c for c in components(shown.response) if c["type"] == 2]
     given = await table.members[helper].user.click(asked, custom_id=buttons["Give the glyph"])
     assert given.response is not None or given.followups
-    after, state = await table.state()
+    after, state = await table.loaded()
     assert after.version == record.version + 1 and state["request"] is None
     assert state["wizards"][helper]["glyphs"].count(glyph) == held - 1
 
@@ -277,23 +240,23 @@ async def test_a_stale_panel_click_is_refused_and_changes_nothing(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
     table = await open_table(simcord_env, "scenario=basic")
-    _, state = await table.state()
+    _, state = await table.loaded()
     seat = RULES.waiting_on(state)[0]
     member = table.members[seat]
     old = (await member.slash(table.thread, "academy panel")).response
     assert old is not None
-    buttons = [c for c in controls(old) if c["type"] == 2 and c["label"].startswith("Move to")]
+    buttons = [c for c in components(old) if c["type"] == 2 and c["label"].startswith("Move to")]
     assert len(buttons) >= 1
     # The game moves on (the same player moves with a fresh panel), then the old button is clicked.
     moved = next(m for m in RULES.legal_moves(state, seat) if m.action == "move")
     await use_panel(table, seat, moved)
-    record, _ = await table.state()
+    record, _ = await table.loaded()
     late = await member.click(old, custom_id=buttons[-1]["custom_id"])
     refusal = late.followups[-1] if late.followups else late.response
     assert refusal is not None and refusal.flags.ephemeral and "moved on" in refusal.content
-    assert (await table.state())[0].version == record.version
+    assert (await table.loaded())[0].version == record.version
     # A stale first step of a two-step select is refused the same way.
-    grouped = [c for c in controls(old) if c["type"] == 3 and c["custom_id"].startswith("ac:g:")]
+    grouped = [c for c in components(old) if c["type"] == 3 and c["custom_id"].startswith("ac:g:")]
     for select in grouped:
         opened = await member.select(old, [select["options"][0]["value"]], custom_id=select["custom_id"])
         refusal = opened.followups[-1] if opened.followups else opened.response
@@ -334,7 +297,7 @@ async def test_no_face_down_spell_in_panels_dms_or_autocomplete(
     simcord_env: simcord.Env, view_as_image: None, table_seed: int
 ) -> None:
     table = await open_table(simcord_env, "scenario=basic")
-    record, state = await table.state()
+    record, state = await table.loaded()
     policy = Policy(table_seed)
     seen = 0
     for step in range(120):
@@ -344,7 +307,7 @@ async def test_no_face_down_spell_in_panels_dms_or_autocomplete(
             seen += await check_private_side(table, state)
         seat = RULES.waiting_on(state)[0]
         await use_panel(table, seat, policy.pick(state, seat))
-        record, state = await table.state()
+        record, state = await table.loaded()
     assert seen > 20  # the lists were really read
 
 
@@ -380,11 +343,11 @@ async def test_the_hand_of_fate_asks_the_current_player_with_a_button_per_option
     shown = await member.slash(table.thread, "academy panel")
     assert shown.response is not None
     assert "**The Helpful Hand of Fate — you decide:**" in shown.response.content
-    offered = [c["label"] for c in controls(shown.response) if c["type"] == 2]
-    offered += [o["label"] for c in controls(shown.response) if c["type"] == 3 for o in c["options"]]
+    offered = [c["label"] for c in components(shown.response) if c["type"] == 2]
+    offered += [o["label"] for c in components(shown.response) if c["type"] == 3 for o in c["options"]]
     assert [o["label"] for o in choice["options"]] == offered
     # Another wizard is told whom the table waits on, and has nothing to click.
     other = table.members[1 - choice["seat"]]
     theirs = await other.slash(table.thread, "academy panel")
-    assert theirs.response is not None and not controls(theirs.response)
+    assert theirs.response is not None and not components(theirs.response)
     assert f"waits on {member.user.name}" in theirs.response.content

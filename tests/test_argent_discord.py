@@ -13,22 +13,22 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from cogs import argent as cog
 from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Event, Move, PromptKind
 from service import Choice, SeatView, move_value
+from tests import faults
 from tests.drawings import views_as_json
 from tests.faults import components
 
@@ -38,15 +38,9 @@ JION = 1
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(db_path, seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture
@@ -57,28 +51,12 @@ def view_as_image() -> Iterator[None]:
 
 
 @dataclass
-class Table:
-    env: simcord.Env
-    thread: simcord.ChannelHandle
-    members: list[simcord.MemberActor]
-    """Indexed by seat."""
-    outsider: simcord.MemberActor
+class Table(faults.Table):
+    """A started Argent table, with what the whole-game test counts as it goes."""
+
     autocompleted: list[str] = field(default_factory=list)
     boards: int = 0
     summaried: int = 0
-
-    @property
-    def bot(self) -> ConclaveBot:
-        return self.env.bot  # type: ignore[return-value]
-
-    async def state(self) -> tuple[Any, dict[str, Any]]:
-        assert self.bot.store is not None
-        table = await self.bot.store.table_for_thread(self.thread.id)
-        assert table is not None
-        return await self.bot.store.load(table.id)
-
-    def public(self) -> list[Any]:
-        return [m for m in self.thread.history() if not m.flags.ephemeral]
 
     def summaries(self) -> int:
         """Count the round summaries posted in the thread."""
@@ -91,25 +69,8 @@ class Table:
 
 
 async def open_table(env: simcord.Env, *, close_dm: str | None = None) -> Table:
-    guild = env.create_guild("Argent Test")
-    channel = guild.create_text_channel("tables")
-    people = {n: guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")}
-    outsider = guild.add_member(env.create_user("dave"))
-    if close_dm:
-        dm = people[close_dm].user.dm_channel
-        env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=None)
-    await people["alice"].slash(channel, "game new", kind="argent", options="candidates=B")
-    thread = channel.threads[-1]
-    await people["bob"].slash(thread, "game join")
-    await people["carol"].slash(thread, "game join")
-    started = await people["alice"].slash(thread, "game start")
-    assert started.response is not None and started.response.content == "The game has begun."
-    assert env.bot.store is not None
-    record = await env.bot.store.table_for_thread(thread.id)
-    assert record is not None
-    seats = await env.bot.store.seats(record.id)
-    by_id = {m.id: m for m in people.values()}
-    table = Table(env, thread, [by_id[s.user_id] for s in sorted(seats, key=lambda s: s.seat)], outsider)
+    base = await faults.open_table(env, "argent", 3, "candidates=B", closed_dm=close_dm)
+    table = Table(base.env, base.channel, base.thread, base.members, base.outsider)
     table.boards = table.board_count()
     return table
 
@@ -195,7 +156,7 @@ class Player:
         # One board message per turn: a move posts a new one when the decision passes to
         # another seat (or the game ends); the mover's own follow-ups edit the living board.
         boards = self.table.board_count()
-        record, after = await self.table.state()
+        record, after = await self.table.loaded()
         asked = R.pending(after)
         new_turn = record.status != "active" or (bool(asked) and asked[0].seat != self.seat)
         # A round's summary is followed by a new board too (the board never sits above it).
@@ -230,7 +191,7 @@ async def react_from_board(table: Table, player: Player, policy: Policy, move: M
 
 async def play_out(table: Table, policy: Policy, limit: int = 900) -> int:
     players = [Player(table, seat) for seat in range(3)]
-    record, state = await table.state()
+    record, state = await table.loaded()
     moves = 0
     while record.status == "active" and moves < limit:
         prompt = R.pending(state)[0]
@@ -250,7 +211,7 @@ async def play_out(table: Table, policy: Policy, limit: int = 900) -> int:
         else:
             await players[seat].play(state, move, record.version)
         moves += 1
-        record, state = await table.state()
+        record, state = await table.loaded()
     return moves
 
 
@@ -265,7 +226,7 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     table = await open_table(simcord_env)
     policy = Policy(random.Random(SEED))
     moves = await play_out(table, policy)
-    record, state = await table.state()
+    record, state = await table.loaded()
     assert record.status == "finished", (state["round"], state["phase"], moves)
     assert policy.reacted == 1 and policy.passed_by_button >= 1
     public = table.public()
@@ -311,15 +272,15 @@ async def test_a_mark_shows_its_voter_by_dm_at_once_and_to_nobody_else(
     table = await open_table(simcord_env)
     policy = Policy(random.Random(1))
     players = [Player(table, seat) for seat in range(3)]
-    record, state = await table.state()
+    record, state = await table.loaded()
     while state["phase"] == "draft":
         seat = R.pending(state)[0].seat
         await players[seat].play(state, policy.choose(state, seat), record.version)
-        record, state = await table.state()
+        record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     move = R.legal_moves(state, seat)[0]
     result = await players[seat].play(state, move, record.version)
-    record, state = await table.state()
+    record, state = await table.loaded()
     voter = state["voters"][move.get("voter")]
     name = content.voter(voter["id"])["name"]
     member = table.members[seat]
@@ -351,7 +312,7 @@ async def test_the_board_message_has_the_drawing_and_buttons_and_refuses_outside
     simcord_env: simcord.Env,
 ) -> None:
     table = await open_table(simcord_env)
-    record, state = await table.state()
+    record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     player = Player(table, seat)
     move = R.legal_moves(state, seat)[0]
@@ -489,14 +450,14 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
 
 async def test_board_buttons_still_work_after_a_restart(simcord_env: simcord.Env, db_path: str) -> None:
     table = await open_table(simcord_env)
-    record, state = await table.state()
+    record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     await Player(table, seat).play(state, R.legal_moves(state, seat)[0], record.version)
     board = table.public()[-1]
     old = table.bot
     await simcord_env.restart_bot(create_bot(db_path))
     await old.close_store()
-    _, state = await table.state()
+    _, state = await table.loaded()
     waiting = table.members[R.pending(state)[0].seat]
     office = await waiting.click(board, label="My office")
     assert office.ephemeral and office.response is not None and office.response.attachments
@@ -512,7 +473,7 @@ async def test_the_hooks_offered_to_game_build_argent_messages(simcord_env: simc
     table = await open_table(simcord_env)
     svc = table.bot.service
     assert svc is not None
-    record, state = await table.state()
+    record, state = await table.loaded()
     board = await svc.status(record.id)
     message = await cog.board_panel(table.bot, board)
     assert "Players: P1 (circle)" in message["content"] and "Seats:" not in message["content"]
@@ -531,7 +492,7 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     opening = table.public()[-1]
     assert "Players: P1 (circle)" in opening.content
     assert [c.get("label") for c in components(opening)][-1] == "My office"
-    record, state = await table.state()
+    record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     move = R.legal_moves(state, seat)[0]
     played = await table.members[seat].slash(table.thread, "game play", move=move.code())
@@ -543,7 +504,7 @@ async def test_game_play_posts_argent_boards_and_an_abandoned_table_reveals_noth
     before = len(table.public())
     host = next(m for m in table.members if m.name == "alice")
     await host.slash(table.thread, "game abandon")
-    record, _ = await table.state()
+    record, _ = await table.loaded()
     assert record.status == "abandoned"
     after = [m.content for m in table.public()[before:]]
     assert after and not any(t.startswith(("Voter ", "**Final standings**", "**Round")) for t in after), after
@@ -620,7 +581,7 @@ async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
     simcord_env: simcord.Env,
 ) -> None:
     table = await open_table(simcord_env)
-    record, state = await table.state()
+    record, state = await table.loaded()
     for _ in range(200):  # setup: the first legal move each time, through the service
         prompt = R.pending(state)[0]
         if prompt.decision == "turn":
@@ -628,7 +589,7 @@ async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
         assert table.bot.service is not None
         first = R.legal_moves(state, prompt.seat)[0]
         await table.bot.service.act(record.id, table.members[prompt.seat].id, first)
-        record, state = await table.state()
+        record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     other = table.members[(seat + 1) % 3]
     wrong = await other.slash(table.thread, "game play", move="Guilds")

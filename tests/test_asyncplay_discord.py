@@ -7,24 +7,18 @@ Out-of-time votes by button, the Undo button, /game watch, /game log pages, /gam
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
-from rules import registry
+from bot import ConclaveBot
+from service import TableError
 from service.clock import DAY, ManualClock
 from tests.async_helpers import START
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 @pytest.fixture
@@ -33,10 +27,15 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def simcord_bot(tmp_path: Path, clock: ManualClock) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: 4242, clock=clock)
-    yield bot
-    await bot.close_store()
+def bot_clock(clock: ManualClock) -> ManualClock:
+    """The bot reads the hand-moved clock."""
+    return clock
+
+
+@pytest.fixture
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 4242
 
 
 @dataclass
@@ -223,3 +222,65 @@ async def test_mine_shows_the_time_left(world: World) -> None:
     line = mine.response.content  # type: ignore[union-attr]
     assert line.startswith(f"<#{thread.id}>: Choose a sigil in secret (waiting since <t:")
     assert f"your time runs out <t:{int(START + 7 * DAY)}:R>" in line
+
+
+async def seat_of(world: World, member: simcord.MemberActor):  # type: ignore[no-untyped-def]
+    assert world.bot.store is not None
+    return next(s for s in await world.bot.store.seats(1) if s.user_id == member.id)
+
+
+async def test_a_vote_hands_the_seat_to_a_bot_and_rejoin_takes_it_back(
+    world: World, clock: ManualClock
+) -> None:
+    """The vote's bot is the bot seats' own: it plays at once, is named with its level, is never DMed."""
+    thread = await started(world, options="clock=fast", players=3)
+    await play_first(world, world.alice, thread)
+    await play_first(world, world.bob, thread)
+    await settle_clock(world, clock, DAY)
+    vote = next(m for m in reversed(thread.history()) if "is out of time" in m.content)
+    carol_dms = len(dms(world.carol))
+    # The vote decides under the table's lock and hands the seat over inside it: no deadlock.
+    await asyncio.wait_for(world.alice.click(vote, label="Hand to a bot"), 10)
+    decided = await asyncio.wait_for(world.bob.click(vote, label="Hand to a bot"), 10)
+    assert "decided it: bot" in decided.response.content  # type: ignore[union-attr]
+    await asyncio.wait_for(settle_clock(world, clock, 60), 10)
+    texts = [m.content for m in thread.history()]
+    assert any("carol's seat is played by a bot, Bot (basic)," in t for t in texts)
+    assert any("Revealed:" in t for t in texts), "the bot chose carol's sigil as soon as it was asked"
+    assert (await seat_of(world, world.carol)).bot == "basic"
+    status = await world.alice.slash(thread, "game status")
+    assert "Bot (basic) for carol" in status.response.content  # type: ignore[union-attr]
+    assert len(dms(world.carol)) == carol_dms, "a bot seat is never sent a DM"
+    refused = await world.carol.slash(thread, "game play", move="pass")
+    assert "/game rejoin" in refused.response.content  # type: ignore[union-attr]
+    back = await asyncio.wait_for(world.carol.slash(thread, "game rejoin"), 10)
+    assert "Welcome back" in back.response.content  # type: ignore[union-attr]
+    carol = await seat_of(world, world.carol)
+    assert carol.bot is None and carol.name == "carol"
+    assert any("carol is back" in m.content for m in thread.history())
+    again = await world.carol.slash(thread, "game rejoin")
+    assert "yours already" in again.response.content  # type: ignore[union-attr]
+
+
+async def test_a_table_is_never_left_without_a_person(world: World, clock: ManualClock) -> None:
+    """Bob's seat goes to a bot; when alice, the last person, runs out of time, no bot takes hers."""
+    thread = await started(world, options="clock=fast")
+    await play_first(world, world.alice, thread)
+    await settle_clock(world, clock, DAY)
+    vote = next(m for m in reversed(thread.history()) if "bob is out of time" in m.content)
+    await asyncio.wait_for(world.alice.click(vote, label="Hand to a bot"), 10)
+    await asyncio.wait_for(settle_clock(world, clock, 60), 10)
+    assert (await seat_of(world, world.bob)).bot == "basic"
+    refused = await world.bob.slash(thread, "game play", move="pass")
+    assert "/game rejoin" in refused.response.content  # type: ignore[union-attr]
+    assert (await world.bot.service.table(1)).status == "active", "the game waits on alice again"
+    with pytest.raises(TableError, match="at least one person"):
+        await world.bot.service.set_seat_bot(1, (await seat_of(world, world.alice)).seat, "basic")
+    # Alice, the only person, runs out of time: nobody can vote, and at the vote's end her seat
+    # gets the game's default move, never a bot.
+    await asyncio.wait_for(settle_clock(world, clock, DAY), 10)
+    await asyncio.wait_for(settle_clock(world, clock, DAY), 10)
+    texts = [m.content for m in thread.history()]
+    assert any("alice's seat is played by the game's default move" in t for t in texts)
+    assert (await seat_of(world, world.alice)).bot is None
+    assert (await world.bot.service.table(1)).status == "finished", "the stand-ins finished the game"

@@ -10,9 +10,9 @@ import pytest
 
 from bench.chatter import Tally, _count_lone, _rounds, chatter, count_requests
 from bench.cli import main
-from rules import registry
 from rules.contract import Move, Prompt, PromptKind
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 KEYS = {
     "game",
@@ -29,11 +29,6 @@ KEYS = {
     "forced_secret",
     "seconds",
 }
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 async def test_chatter_plays_whole_games_and_meets_the_quiet_table_targets() -> None:

@@ -12,21 +12,17 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import argent, institute, kit
+from cogs import argent, institute, kit, messages
 from cogs.kit import PlayMoveButton
 from rules import registry
 from service import SeatView
 from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 N = 50
 SEED = 5
 """Argent with candidates=B at seed 5 starts with seat 1 drafting; the Institute rolls rerollable dice."""
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture
@@ -59,7 +55,7 @@ async def test_generic_select_in_a_dm_applies_once(simcord_env: simcord.Env) -> 
 
 
 async def test_generic_button_applies_once(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {})
+    monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {})
     kit.add_private_items("toy", lambda note: [PlayMoveButton(note.table_id, note.version, note.choices[0])])
     table = await open_table(simcord_env, "toy")
     alice = table.members[0]

@@ -7,7 +7,6 @@ process would.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,20 +17,8 @@ from service.clock import ManualClock, parse_span, quiet_until, split_options
 from service.scheduler import Scheduler
 from store import Store
 from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "tables.db")
-    await harness.open()
-    yield harness
-    await harness.close()
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:
@@ -356,36 +343,55 @@ async def test_boards_carry_the_times_as_data_for_a_games_own_panel(h: Harness) 
     assert board.time_sentence() in board_lines(board)
 
 
-async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(h: Harness) -> None:
+async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vote's "hand to a bot" gives the seat to the bot seats' own basic bot, seeing that seat only."""
+    from bots import levels
+
     assert h.svc is not None and h.store is not None
     asked: list[int] = []
 
-    def last_choice(kind, view, legal):  # type: ignore[no-untyped-def]
-        asked.append(view["seat"])  # a bot sees the seat's own view, never the full state
-        return legal[-1]
+    def last_choice(self, seating, rand):  # type: ignore[no-untyped-def]
+        asked.append(seating.seat)  # a bot sees the seat's own view, never the full state
+        return seating.legal[-1]
 
-    h.svc.bots["toy"] = last_choice
+    monkeypatch.setattr(levels.BasicBot, "choose", last_choice)
     table = await three_with_carol_silent(h)
     carol_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == CAROL)
     _, state = await h.store.load(table)
     highest = max(state["hands"][carol_seat])
     await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
     await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
-    assert "played by a bot" in h.notices("decided")[0].text
+    assert "played by a bot, Bot (basic)," in h.notices("decided")[0].text
+    carol = next(s for s in await h.svc.seats(table) if s.user_id == CAROL)
+    assert carol.bot == "basic" and carol.name == "carol", "the seat is a bot seat; its person's name is kept"
     await h.svc.scheduler.run_due()
     assert asked and set(asked) == {carol_seat}
     revealed = [e["text"] for r in await h.store.moves(table) for e in r.events if e["kind"] == "reveal"]
     assert revealed and f"seat {carol_seat}: {highest}" in revealed[0]
 
 
-async def test_the_bots_package_stands_in_when_no_game_bot_is_registered(h: Harness) -> None:
+async def test_a_bot_seat_from_the_vote_plays_on_without_a_bot_runner(h: Harness) -> None:
+    """No Discord side runs the bots here: the scheduler's safety net plays the bot seat to the end."""
+    from service.timekeeper import BOT_GRACE
+
     assert h.svc is not None and h.store is not None
     table = await three_with_carol_silent(h)
     await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
     await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
-    await h.svc.scheduler.run_due()
+    for _ in range(100):
+        if (await h.svc.table(table)).status != "active":
+            break
+        await h.wait(BOT_GRACE)
+        for user in (ALICE, BOB):
+            choices = await h.svc.choices(table, user)
+            if choices:
+                await h.svc.act(table, user, choices[0].value)
+    assert (await h.svc.table(table)).status == "finished"
     clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
-    assert clock.absent == "bot" and clock.played_for >= 1
+    assert clock.absent == "bot" and clock.played_for >= 2, "the bot played carol's seat over several rounds"
+    assert (await h.svc.stats(ALICE)).played_for == 1
     assert await h.svc.replay(table)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,15 +51,9 @@ def registered() -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "tables.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def svc(store: Store) -> TableService:
-    return TableService(store, seed_source=lambda: 12345)
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 12345
 
 
 async def started(svc: TableService, kind: str, users: list[tuple[int, str]], options: str = "") -> int:
@@ -299,7 +292,6 @@ def test_rewording_every_event_leaves_summaries_boards_and_panels_intact() -> No
 def test_no_game_cog_reads_the_sentences_of_a_reply() -> None:
     """The game cogs read replies as data: no regular expression over event texts, no splitting
     a board's or note's text into lines."""
-    from pathlib import Path
 
     for name in ("argent", "institute"):
         source = (Path(__file__).parent.parent / "cogs" / f"{name}.py").read_text()

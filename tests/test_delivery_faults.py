@@ -20,37 +20,28 @@ import simcord
 
 from cogs import argent, kit
 from rules import registry
-from tests.faults import FAULT_KINDS, Faults, Table, hidden_names, open_table, said, sent_by_bot, trapped_logs
-from tests.toygame import TOY
+from tests.faults import (
+    FAULT_KINDS,
+    Faults,
+    Table,
+    hidden_names,
+    open_table,
+    said,
+    sent_by_bot,
+    trapped_logs,
+    with_prefix,
+)
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 SEED = 5
 """Argent with candidates=B at seed 5 starts with seat 1 drafting; the Institute rolls rerollable dice."""
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture
 def table_seed() -> int:
     """The seed every table of this module is dealt with."""
     return SEED
-
-
-def components(message: Any) -> list[dict[str, Any]]:
-    """Return a message's buttons and selects as raw dicts."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
-
-
-def with_prefix(message: Any, prefix: str) -> list[dict[str, Any]]:
-    return [c for c in components(message) if c.get("custom_id", "").startswith(prefix)]
 
 
 Move = Callable[[Table], Awaitable[tuple[simcord.MemberActor, Callable[[], Awaitable[Any]]]]]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,32 +15,23 @@ import simcord
 
 from bot import ConclaveBot, create_bot
 from cogs import argent as argent_cog
+from cogs import delivery, kit, messages
 from cogs import institute as institute_cog
-from cogs import kit
 from cogs.kit import PlayMoveButton
 from rules import registry
 from service import Board, Choice, PrivateNote, Reply
 from store import TableRecord
 from tests.toygame import TOY, QuietToyRules
 
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
 SEED = 4242
 
 
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    bot = create_bot(db_path, seed_source=lambda: SEED)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @dataclass
@@ -429,8 +419,8 @@ async def test_a_game_cog_can_add_components_to_boards_and_private_notes(
     def private_items(note: PrivateNote) -> list[discord.ui.Item]:
         return [PlayMoveButton(note.table_id, note.version, c) for c in note.choices[:2]]
 
-    monkeypatch.setattr(kit, "_BOARD_ITEMS", {"toy": board_items})
-    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {"toy": private_items})
+    monkeypatch.setattr(messages, "_BOARD_ITEMS", {"toy": board_items})
+    monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {"toy": private_items})
     thread = await started(world)
     labels = [c.label for row in board_with_button(thread).components for c in row.children]  # type: ignore[attr-defined]
     assert labels == ["My private view", "Pass"]
@@ -506,7 +496,7 @@ async def test_the_after_delivery_hook_runs_last_and_its_failure_breaks_nothing(
         assert thread is not None
         await thread.send(f"after v{reply.table.version}")
 
-    monkeypatch.setattr(kit, "_AFTER_DELIVER", {})
+    monkeypatch.setattr(messages, "_AFTER_DELIVER", {})
     kit.register_after_deliver("toy", hook)
     thread = await started(world)
     assert thread.last_message.content == "after v0"
@@ -541,8 +531,8 @@ async def test_a_board_panel_and_a_private_panel_replace_the_kits_messages(
         seat = await kit.service_of(client).seat_view(table.id, note.user_id)
         return {"content": f"MY PANEL seat {seat.seat}: {len(seat.moves)} moves"}
 
-    monkeypatch.setattr(kit, "_BOARD_PANELS", {})
-    monkeypatch.setattr(kit, "_PRIVATE_PANELS", {})
+    monkeypatch.setattr(messages, "_BOARD_PANELS", {})
+    monkeypatch.setattr(messages, "_PRIVATE_PANELS", {})
     kit.register_board_panel("toy", board_panel)
     kit.register_private_panel("toy", private_panel)
     thread = await started(world)
@@ -582,8 +572,8 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
         posted.append(board.version)
         return kit.board_message(board)
 
-    monkeypatch.setattr(kit, "_BOARD_PANELS", {})
-    monkeypatch.setattr(kit, "EDIT_SPACING", 1.0)  # debounced, as on Discord
+    monkeypatch.setattr(messages, "_BOARD_PANELS", {})
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 1.0)  # debounced, as on Discord
     kit.register_board_panel("toy", slow_first)
     thread = await started(world, players=3)
     table = await _table(world)
@@ -642,7 +632,7 @@ async def test_a_closed_table_archives_its_thread_and_its_buttons_say_closed(
     def board_items(board: Board) -> list[discord.ui.Item]:
         return [PlayMoveButton(board.table_id, board.version, Choice("Pass", "pass"))]
 
-    monkeypatch.setattr(kit, "_BOARD_ITEMS", {"toy": board_items})
+    monkeypatch.setattr(messages, "_BOARD_ITEMS", {"toy": board_items})
     thread = await started(world)
     first = board_with_button(thread)
     move = (await world.bob.autocomplete(thread, "game play", "move", ""))[0]

@@ -9,16 +9,11 @@ import pytest
 import simcord
 
 from bot import create_bot
-from rules import registry
 from store import TableRecord
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 SEED = 777
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture
@@ -57,6 +52,7 @@ async def play_out(env: simcord.Env, member: simcord.MemberActor, thread: simcor
 async def test_bots_fill_seats_at_game_new_and_play_a_whole_game(
     simcord_env: simcord.Env, guild: simcord.GuildHandle
 ) -> None:
+
     simcord_env.bot.service.bot_budget = 0.02
     channel = guild.create_text_channel("tables")
     alice = guild.add_member(simcord_env.create_user("alice"))

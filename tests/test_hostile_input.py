@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 
 from cogs import institute
 from cogs.kit import NOT_A_PANEL, PlayMoveButton, PrivateViewButton
-from rules import registry
 from rules.contract import EXCERPT_LIMIT, MalformedMove, Move
 from service import Choice, TableError, TableService
-from store import Store
 from tests.faults import open_table, said, sent_by_bot
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
 HUGE_NUMBER = "assign die=" + "7" * 5000
 DEEP = "assign die=" + "[" * 3000
 DEEP_CLOSED = "assign die=" + "[" * 40 + "]" * 40
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await Store.open(str(tmp_path / "tables.db"))
-    yield TableService(store, seed_source=lambda: 7)
-    await store.close()
 
 
 async def started(svc: TableService) -> int:
@@ -46,6 +30,7 @@ async def started(svc: TableService) -> int:
     "text",
     [HUGE_NUMBER, DEEP, DEEP_CLOSED, "assign die=" + "9" * 19, "x" * 401, "pass x=" + "[" * 9 + "]" * 9],
 )
+
 def test_the_move_reader_refuses_with_a_sentence(text: str) -> None:
     with pytest.raises(MalformedMove) as refused:
         Move.parse(text)

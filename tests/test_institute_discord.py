@@ -12,21 +12,21 @@ import functools
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import simcord
 
 import render
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from render import institute as drawing
 from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
-from service.tables import name_seats
+from service.compose import name_seats
+from tests import faults
 from tests.drawings import views_as_json
+from tests.faults import Table, components
 
 SEEDS = range(40)
 """Seeds searched (in pure rules, ~2 s) for the shortest whole game under the test's policy."""
@@ -35,16 +35,9 @@ ACTION_WORDS = ("Take Stones", "Cast 1 Stone", "Cast 2 Stones", "TAKE", "CAST 1"
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
-
-
-@pytest.fixture
-async def simcord_bot(db_path: str) -> AsyncIterator[ConclaveBot]:
-    seed = short_seed()
-    bot = create_bot(db_path, seed_source=lambda: seed)
-    yield bot
-    await bot.close_store()
+def table_seed() -> int:
+    """A seed whose game is short (drawn for each test)."""
+    return short_seed()
 
 
 @pytest.fixture
@@ -54,62 +47,12 @@ def view_as_image() -> Iterator[None]:
         yield
 
 
-@dataclass
-class Table:
-    env: simcord.Env
-    channel: simcord.ChannelHandle
-    thread: simcord.ChannelHandle
-    members: list[simcord.MemberActor]
-    """Indexed by seat."""
-    outsider: simcord.MemberActor
-
-    @property
-    def bot(self) -> ConclaveBot:
-        return self.env.bot  # type: ignore[return-value]
-
-    async def state(self) -> tuple[Any, dict[str, Any]]:
-        assert self.bot.store is not None
-        table = await self.bot.store.table_for_thread(self.thread.id)
-        assert table is not None
-        return await self.bot.store.load(table.id)
-
-    def public(self) -> list[Any]:
-        return [m for m in self.thread.history() if not m.flags.ephemeral]
-
-
 async def open_table(env: simcord.Env) -> Table:
-    guild = env.create_guild("Institute Test")
-    channel = guild.create_text_channel("tables")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    carol = guild.add_member(env.create_user("carol"))
-    await alice.slash(channel, "game new", kind="institute")
-    thread = channel.threads[-1]
-    await bob.slash(thread, "game join")
-    started = await alice.slash(thread, "game start")
-    assert started.response is not None and started.response.content == "The game has begun."
-    table = Table(env, channel, thread, [alice, bob], carol)
-    assert env.bot.store is not None
-    record = await env.bot.store.table_for_thread(thread.id)
-    assert record is not None
-    seats = await env.bot.store.seats(record.id)
-    table.members = [next(m for m in (alice, bob) if m.id == s.user_id) for s in seats]
-    return table
-
-
-def _components(message: Any) -> list[dict[str, Any]]:
-    """Return a message's buttons and selects as raw dicts (thread messages hold discord.py objects)."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
+    return await faults.open_table(env, "institute", 2)
 
 
 def _die_selects(message: Any) -> list[dict[str, Any]]:
-    return [c for c in _components(message) if c.get("custom_id", "").startswith("ins:d:")]
+    return [c for c in components(message) if c.get("custom_id", "").startswith("ins:d:")]
 
 
 def _unassigned(select: dict[str, Any]) -> bool:
@@ -217,7 +160,7 @@ class Player:
         raise AssertionError(f"the panel never offered {move.code()}")
 
     async def _use(self, panel: Any, move: Move) -> Any:
-        items = _components(panel)
+        items = components(panel)
         code = move.code()
         if move.action == "assign":
             for select in _die_selects(panel):
@@ -237,7 +180,7 @@ class Player:
 async def play_out(table: Table, rand: random.Random, limit: int = 2000) -> int:
     """Play the seeded policy to the end through the panels; return the number of moves."""
     players = [Player(table, seat) for seat in (0, 1)]
-    record, state = await table.state()
+    record, state = await table.loaded()
     moves = 0
     while record.status == "active" and moves < limit:
         seat = rand.choice(R.waiting_on(state))
@@ -248,7 +191,7 @@ async def play_out(table: Table, rand: random.Random, limit: int = 2000) -> int:
         assert move is not None
         await players[seat].play(move)
         moves += 1
-        record, state = await table.state()
+        record, state = await table.loaded()
     return moves
 
 
@@ -282,7 +225,7 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
     table = await open_table(simcord_env)
     moves = await play_out(table, random.Random(short_seed()))
     assert moves > 100
-    record, state = await table.state()
+    record, state = await table.loaded()
     assert record.status == "finished", (state["round"], state["step"])
     assert state["round"] >= 3
     # The game ended on the thread with the result, and the table closed (no buttons left to click).
@@ -318,7 +261,7 @@ async def test_a_whole_game_through_panels_with_secrets_kept(
 
 async def assign_all(table: Table, player: Player) -> None:
     """Put an Action Card under each of the player's dice (not confirming)."""
-    _, state = await table.state()
+    _, state = await table.loaded()
     for d, card in enumerate(_plan(state, player.seat)):
         await player.play(Move.of("assign", die=d + 1, card=card))
 
@@ -343,7 +286,7 @@ async def test_phase_one_panels_stay_valid_while_the_rival_assigns(
     assert spare is not None
     again = await red.member.select(spare, ["take"], custom_id=_die_selects(spare)[0]["custom_id"])
     assert again.response is not None and "out of date" in again.response.content
-    _, state = await table.state()
+    _, state = await table.loaded()
     assert state["players"][0]["assign"][0] == "cast1"
 
 
@@ -377,7 +320,7 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
         await assign_all(table, player)
     await players[0].play(Move.of("confirm"))
     board = [m for m in table.public() if m.components][-1]
-    assert [c.get("label") for c in _components(board)] == ["My private view"]
+    assert [c.get("label") for c in components(board)] == ["My private view"]
     old = table.bot
     await simcord_env.restart_bot(create_bot(db_path))
     await old.close_store()
@@ -387,7 +330,7 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     outsider = await table.outsider.click(board, label="My private view")
     assert outsider.response is not None and outsider.response.content == "You have no seat at this table."
     # Blue's panel from before the restart still plays its Confirm.
-    confirm = next(c for c in _components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
+    confirm = next(c for c in components(players[1].panel) if c.get("label") == "Confirm my Action Cards")
     done = await table.members[1].click(players[1].panel, custom_id=confirm["custom_id"])
     assert done.response is not None and "You played: Confirm" in done.response.content
     assert "(Red) reveals:" in table.public()[-1].content
@@ -448,7 +391,7 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
         await assign_all(table, player)
     await players[0].play(Move.of("confirm"))
     await players[1].play(Move.of("confirm"))
-    record, _ = await table.state()
+    record, _ = await table.loaded()
     assert table.bot.store is not None
     log = await table.bot.store.moves(record.id)
     seats = {s.seat: s for s in await table.bot.store.seats(record.id) if s.seat is not None}

@@ -11,17 +11,13 @@ import aiosqlite
 import pytest
 
 from localtable import parse_slash, run_session
-from rules import registry
 from service import seat_order
 from tests.toygame import TOY
 
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 777
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 def test_parse_slash_reads_the_command_and_options() -> None:

@@ -10,22 +10,18 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from cogs import kit
+from cogs import delivery, kit, messages
 from cogs.kit import PlayMoveButton
 from logpolicy import Redact, frames_only
 from rules import registry
 from service import Choice
 from tests.faults import Table, hidden_names, open_table, trapped_logs
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 SEED = 5
 STATE_TELL = '"rng"'
 SECRET_LABEL = "Keep Lynssara Yuuno"
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture
@@ -78,8 +74,8 @@ async def test_a_failing_component_logs_neither_its_label_nor_the_error_text(
     async def broken(*args: object) -> None:
         raise RuntimeError(f"cannot play {SECRET_LABEL}")
 
-    monkeypatch.setattr(kit, "_PRIVATE_ITEMS", {})
-    monkeypatch.setattr(kit, "play", broken)
+    monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {})
+    monkeypatch.setattr(delivery, "play", broken)
     kit.add_private_items(
         "toy", lambda note: [PlayMoveButton(note.table_id, note.version, Choice(SECRET_LABEL, "pass"))]
     )

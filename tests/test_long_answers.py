@@ -7,16 +7,11 @@ import simcord
 
 from cogs.game import page_of, pages
 from cogs.kit import CONTENT_LIMIT, fit_message
-from rules import registry
 from tests.faults import open_table, said
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 TABLES = 300
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
 
 
 @pytest.fixture

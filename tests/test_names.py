@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from rules import registry
 from service import TableService
-from service.tables import name_seats
-from store import Store
+from service.compose import name_seats
 
 ALICE, BOB, CAROL = 101, 102, 103
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await Store.open(str(tmp_path / "tables.db"))
-    yield TableService(store, seed_source=lambda: 777)
-    await store.close()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 777
 
 
 async def _started(svc: TableService, kind: str, players: int) -> int:

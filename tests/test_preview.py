@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,6 @@ from render import argent as argent_drawing
 from render import institute as institute_drawing
 from rules import registry
 from service import TableService
-from store import Store
 from tests.toygame import TOY
 
 PREVIEW_W = 400
@@ -107,11 +104,16 @@ def test_latest_keeps_the_last_events_that_fit() -> None:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 99
+
+
+@pytest.fixture
+def svc(svc: TableService) -> TableService:
+    """The shared service, with the toy game registered."""
     registry.register(TOY)
-    store = await Store.open(str(tmp_path / "preview.db"))
-    yield TableService(store, seed_source=lambda: 99)
-    await store.close()
+    return svc
 
 
 async def test_the_service_captions_boards_with_public_texts_only(

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import simcord
 
-from bot import ConclaveBot
-from cogs import kit
+from cogs import delivery
 from cogs import quadrivium as cog
 from rules.contract import Move
+from tests import faults
 from tests.drawings import views_as_json
+from tests.faults import Table, components
 from tests.quadrivium_helpers import R
 
 SEED = 7
@@ -38,45 +38,6 @@ def view_as_image() -> Iterator[None]:
     """Draw views as their JSON (fast), so what each image shows is read back exactly."""
     with views_as_json("quadrivium"):
         yield
-
-
-@dataclass
-class Table:
-    env: simcord.Env
-    thread: simcord.ChannelHandle
-    members: list[simcord.MemberActor]
-    """Indexed by seat."""
-
-    @property
-    def bot(self) -> ConclaveBot:
-        return self.env.bot  # type: ignore[return-value]
-
-    async def state(self) -> tuple[Any, dict[str, Any]]:
-        assert self.bot.store is not None
-        record = await self.bot.store.table_for_thread(self.thread.id)
-        assert record is not None
-        return await self.bot.store.load(record.id)
-
-    def public(self) -> list[Any]:
-        return [m for m in self.thread.history() if not m.flags.ephemeral]
-
-
-async def open_table(env: simcord.Env) -> Table:
-    guild = env.create_guild("Covenant")
-    channel = guild.create_text_channel("tales")
-    people = [guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")]
-    await people[0].slash(channel, "game new", kind="quadrivium", options="years=1")
-    thread = channel.threads[-1]
-    for member in people[1:]:
-        await member.slash(thread, "game join")
-    started = await people[0].slash(thread, "game start")
-    assert started.response is not None and started.response.content == "The game has begun."
-    assert env.bot.store is not None
-    record = await env.bot.store.table_for_thread(thread.id)
-    assert record is not None
-    seats = await env.bot.store.seats(record.id)
-    members = [next(m for m in people if m.id == s.user_id) for s in seats]
-    return Table(env, thread, members)
 
 
 WORDS = {
@@ -141,14 +102,8 @@ def choose(state: dict[str, Any], seat: int) -> Move:
     return legal[0]
 
 
-def components(message: Any) -> list[dict[str, Any]]:
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found.extend(row["components"])
-        else:
-            found.extend(child.to_dict() for child in row.children)
-    return found
+async def open_table(env: simcord.Env) -> Table:
+    return await faults.open_table(env, "quadrivium", 3, "years=1")
 
 
 async def use_panel(table: Table, seat: int, move: Move) -> Any:
@@ -179,9 +134,9 @@ async def test_a_whole_sitting_with_a_council(
     simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The living board is edited at once here (the kit spaces edits by a second for Discord's limits).
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
     table = await open_table(simcord_env)
-    record, state = await table.state()
+    record, state = await table.loaded()
     moves = 0
     councils = 0
     while record.status == "active":
@@ -191,7 +146,7 @@ async def test_a_whole_sitting_with_a_council(
         result = await use_panel(table, seat, move)
         assert result.response is not None or result.followups
         moves += 1
-        record, state = await table.state()
+        record, state = await table.loaded()
         # A council seen at any step (its repair, bid and take steps may play themselves).
         councils += state["council"] is not None
         # Nothing in the thread (posted or edited in place) names a card still held in a hand.
@@ -221,7 +176,7 @@ async def test_a_whole_sitting_with_a_council(
 
 async def test_private_panel_shows_only_your_hand(simcord_env: simcord.Env, view_as_image: None) -> None:
     table = await open_table(simcord_env)
-    _, state = await table.state()
+    _, state = await table.loaded()
     for seat, member in enumerate(table.members):
         shown = await member.slash(table.thread, "quad panel")
         assert shown.response is not None and shown.ephemeral
@@ -256,7 +211,7 @@ async def test_form_words_never_ping(simcord_env: simcord.Env, view_as_image: No
     opened = await member.click(shown.response, custom_id=button["custom_id"])
     assert opened.modal is not None
     await member.submit_modal(opened, {"qd:w:name": "@everyone Keep", "qd:w:desc": ""})
-    _, state = await table.state()
+    _, state = await table.loaded()
     assert state["covenant"]["name"] == "@\u200beveryone Keep"
     assert not any("@everyone" in m.content for m in table.public())
 
@@ -266,23 +221,23 @@ async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image:
     member = table.members[1]
     old = (await member.slash(table.thread, "quad panel")).response
     assert old is not None
-    _, state = await table.state()
+    _, state = await table.loaded()
     await use_panel(table, 1, choose(state, 1))
     # Bob's panel offered naming his mage at the old version: the form opens, its submit is refused.
     button = next(i for i in components(old) if i.get("custom_id", "").startswith("qd:t:"))
     opened = await member.click(old, custom_id=button["custom_id"])
-    before = await table.state()
+    before = await table.loaded()
     again = await member.submit_modal(opened, {"qd:w:name": "Late"})
     assert again.response is not None and "The game moved on" in again.response.content
-    assert await table.state() == before
+    assert await table.loaded() == before
 
 
 async def test_the_dm_is_the_panel_and_plays(
     simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(kit, "EDIT_SPACING", 0.0)
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.0)
     table = await open_table(simcord_env)
-    _, state = await table.state()
+    _, state = await table.loaded()
     # Make the covenant and mages (forms and selects), up to the antagonist's first placement: the
     # protagonist's card going down is news to the antagonist, who gets the panel by DM.
     def antagonist_places(state: dict[str, Any]) -> bool:
@@ -292,7 +247,7 @@ async def test_the_dm_is_the_panel_and_plays(
     while not antagonist_places(state):
         seat = min(R.waiting_on(state))
         await use_panel(table, seat, choose(state, seat))
-        _, state = await table.state()
+        _, state = await table.loaded()
     ant = state["conflict"]["sides"][1]
     member = table.members[ant]
     panel = member.user.dm_channel.history()[-1]
@@ -306,7 +261,7 @@ async def test_the_dm_is_the_panel_and_plays(
     else:
         played = await member.user.select(panel, [code], custom_id=control["custom_id"])
     assert played.response is not None and "You played: Place" in played.response.content
-    _, state = await table.state()
+    _, state = await table.loaded()
     assert state["conflict"]["trick"]["cards"][1]["card"] == card
     # The thread says a card went down, never which.
     assert not any(_shown(card) in m.content for m in table.public())

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from rules import registry
 from rules.contract import Move, Rules, State
 from service import TableError, TableService, parse_options, reading
-from store import Store
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
 
 
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await Store.open(str(tmp_path / "tables.db"))
-    yield TableService(store, seed_source=lambda: 12345)
-    await store.close()
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 12345
 
 
 def _advance(rules: Rules, state: State, until: str, steps: int = 400) -> tuple[State, int]:

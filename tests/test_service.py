@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,25 +15,16 @@ from service import Choice, TableError, TableService, parse_options, seat_order
 from store import Store
 from tests.toygame import TOY, QuietToyRules, WideToyRules
 
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 SEED = 12345
 
 
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "tables.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def svc(store: Store) -> TableService:
-    return TableService(store, seed_source=lambda: SEED)
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 async def open_duel(svc: TableService, players: int = 2, options: str = "") -> int:

@@ -2,37 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from rules import registry
 from service import Reply, TableError, TableService
 from store import Store
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
 SEED = 2024
 
 
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
+@pytest.fixture
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return SEED
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "tables.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def svc(store: Store) -> TableService:
-    service = TableService(store, seed_source=lambda: SEED)
-    service.bot_budget = 0.02
-    return service
+def svc(svc: TableService) -> TableService:
+    """The shared service, with a strong bot that thinks briefly (these tests test seats, not play)."""
+    svc.bot_budget = 0.02
+    return svc
 
 
 async def open_toy(svc: TableService) -> int:
@@ -160,3 +151,22 @@ async def test_a_bot_whose_move_is_refused_plays_its_first_legal_move(
     before = (await svc.table(table_id)).version
     reply = await svc.next_bot_move(table_id)
     assert reply is not None and (await svc.table(table_id)).version == before + 1
+
+
+async def test_a_bot_move_on_a_seat_given_back_meanwhile_is_refused(svc: TableService, store: Store) -> None:
+    """A bot thinking while its person rejoins never plays the person's seat."""
+    from rules.contract import Move
+
+    table_id = await open_toy(svc)
+    await svc.join(table_id, BOB, "bob")
+    await svc.start(table_id, ALICE)
+    bob_seat = next(s.seat for s in await store.seats(table_id) if s.user_id == BOB)
+    await svc.set_seat_bot(table_id, bob_seat, "basic")
+    await svc.set_seat_bot(table_id, bob_seat, None)
+    version = (await svc.table(table_id)).version
+    _, state = await store.load(table_id)
+    sigil = state["hands"][bob_seat][0]
+    assert await svc._play_for_bot(table_id, BOB, Move.of("choose", sigil=sigil), version) is None
+    assert (await svc.table(table_id)).version == version
+    await svc.act(table_id, BOB, Move.of("choose", sigil=sigil))
+    assert (await svc.table(table_id)).version == version + 1

@@ -11,25 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from rules import registry
 from service import TableError, TableService
 from service.tables import DAMAGED
 from store import CorruptTable, DamagedSnapshot, Store
 from store.check import check, main
-from tests.toygame import TOY
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 ALICE, BOB = 101, 102
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "conclave.db")
 
 
 @pytest.fixture

@@ -5,28 +5,13 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from rules import registry
 from service import TableError
 from tests.async_helpers import ALICE, BOB, DAVE, Harness
-from tests.toygame import TOY
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> None:
-    registry.register(TOY)
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path / "tables.db")
-    await harness.open()
-    yield harness
-    await harness.close()
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 async def play(h: Harness, table_id: int, user_id: int, label: str | None = None) -> None:

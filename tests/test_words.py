@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +18,6 @@ import render
 from rules import registry
 from rules.contract import Rules
 from service import TableService
-from store import Store
 
 DEFECTS = {
     "dangling colon": re.compile(r":\s*$|:\s*[;,.]"),
@@ -102,13 +99,18 @@ def test_random_games_of_every_kind_say_nothing_badly(kind: str) -> None:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[TableService]:
+def table_seed() -> int:
+    """The seed every table of this module is dealt with."""
+    return 4321
+
+
+@pytest.fixture
+def svc(svc: TableService, monkeypatch: pytest.MonkeyPatch) -> TableService:
+    """The shared service, drawing nothing."""
     # The texts are what is scanned here; drawing every board would only slow the games down.
     monkeypatch.setattr(render, "board", lambda kind, view, caption=None: None)
     monkeypatch.setattr(render, "private", lambda kind, view: None)
-    store = await Store.open(str(tmp_path / "words.db"))
-    yield TableService(store, seed_source=lambda: 4321)
-    await store.close()
+    return svc
 
 
 @pytest.mark.parametrize("kind", BUILTIN)

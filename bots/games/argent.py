@@ -542,6 +542,8 @@ PLAYBOOK = register(
         evaluate=evaluate_state,
         rollout=rollout_policy,
         horizon=HORIZON,
-        extra={"rank": ranked, "candidates": 4, "search": worth_searching, "until": until},
+        until=until,
+        searches=worth_searching,
+        extra={"rank": ranked, "candidates": 4},
     ),
 )

@@ -81,7 +81,7 @@ def cast_slot(s: State, seat: int, slot: str, helper: int | None = None) -> None
     entry = s["slots"][slot]
     key = entry["spell"]
     was_bound = entry["bound"]
-    s["reveal"] = {"slot": slot, "spell": key, "seat": seat, "turn": s["turn"]}
+    s["reveal"] = {"slot": slot, "spell": key, "seat": seat, "turn": s["turn"], "how": "cast"}
     boost = " (boosted)" if boosted(s, key, seat) else ""
     by = f" with a glyph from {who(s, helper)}" if helper is not None else ""
     where = s["wizards"][seat]["room"]
@@ -93,6 +93,7 @@ def cast_slot(s: State, seat: int, slot: str, helper: int | None = None) -> None
             seat=seat,
             slot=slot,
             spell=key,
+            how="cast",
         )
     else:
         say(
@@ -101,6 +102,7 @@ def cast_slot(s: State, seat: int, slot: str, helper: int | None = None) -> None
             f"{who(s, seat)} casts the spell at {slot}{boost}{by}: it is shown on the board this turn only.",
             seat=seat,
             slot=slot,
+            how="cast",
         )
     s["queue"][0:0] = [
         *spell_ops(s, key, seat),

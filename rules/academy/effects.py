@@ -20,6 +20,7 @@ from rules.academy.state import (
     State,
     adjoining,
     count_all,
+    doors_text,
     end,
     give_glyph,
     in_academy,
@@ -376,7 +377,7 @@ def _rotate(s: State, op: Op) -> None:
         op,
         op["by"],
         f"Turn the {room_name(room)} how far clockwise?",
-        [(1, "90 degrees"), (2, "180 degrees"), (3, "270 degrees")],
+        [(n, f"{n * 90} degrees ({doors_text(s, room, n)})") for n in (1, 2, 3)],
     )
     rotate(s, room, turns)
 

@@ -105,7 +105,8 @@ class AcademyRules(Rules):
                     r["helper"],
                     PromptKind.REACTION,
                     "consent",
-                    f"{who(s, r['caster'])} asks {who(s, r['helper'])} for a glyph {r['glyph']}.",
+                    f"{who(s, r['helper'])}: {who(s, r['caster'])} asks for your glyph {r['glyph']}"
+                    " to cast with.",
                 )
             ]
         if s["step"] == "shifts":
@@ -114,8 +115,8 @@ class AcademyRules(Rules):
                     s["current"],
                     PromptKind.TURN,
                     "shifts",
-                    f"Refine the academy: {s['shifts_left']} shift{'' if s['shifts_left'] == 1 else 's'}"
-                    " left, or start.",
+                    f"{who(s, s['current'])}: refine the academy, {s['shifts_left']} shift"
+                    f"{'' if s['shifts_left'] == 1 else 's'} left, or start.",
                 )
             ]
         seat = s["current"]

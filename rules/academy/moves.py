@@ -18,6 +18,7 @@ from rules.academy.state import (
     State,
     adjoining,
     adjoining_dir,
+    doors_text,
     empowered,
     in_academy,
     lose_mana,
@@ -346,7 +347,7 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
             s["binding"] = False
         return
     s["binding"] = False
-    s["reveal"] = {"slot": slot, "spell": entry["spell"], "seat": seat, "turn": s["turn"]}
+    s["reveal"] = {"slot": slot, "spell": entry["spell"], "seat": seat, "turn": s["turn"], "how": "bind"}
     if s["memory"] == "open":
         say(
             s,
@@ -355,9 +356,11 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
             seat=seat,
             slot=slot,
             spell=entry["spell"],
+            how="bind",
         )
     else:
-        say(s, "bind", f"{who(s, seat)} names {spell_name(key)} at {slot}, wrongly.", seat=seat, slot=slot)
+        text = f"{who(s, seat)} names {spell_name(key)} at {slot}, wrongly."
+        say(s, "bind", text, seat=seat, slot=slot, how="bind")
     s["reveal"]["slot"] = None
     wild_shuffle(s, slot_level(slot))
     say(s, "shuffle", f"The unbound level {slot_level(slot)} spells are shuffled.")
@@ -458,7 +461,8 @@ def label(s: State, seat: int, move: Move) -> str:
         return rooms()[s["wizards"][seat]["room"]]["text"].split(": ", 1)[-1]
     if name == "shift":
         if "rotate" in a:
-            return f"Shift: rotate the {room_name(s['board'][a['rotate']])}"
+            room = s["board"][a["rotate"]]
+            return f"Shift: rotate the {room_name(room)} ({doors_text(s, room, 1)})"
         p, q = a["swap"]
         return f"Shift: swap the {room_name(s['board'][p])} and the {room_name(s['board'][q])}"
     if name == "share":

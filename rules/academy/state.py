@@ -82,6 +82,14 @@ def door(s: State, room: str, d: str) -> bool:
     return bool(printed[idx])
 
 
+def doors_text(s: State, room: str, turns: int = 0) -> str:
+    """Return the room's open sides after ``turns`` more quarter turns clockwise, e.g. "doors N, E, S"."""
+    printed = rooms()[room]["doors"]
+    rot = s["rot"][room] + turns
+    open_sides = [d.upper() for i, d in enumerate(DIRS) if printed[(i - rot) % 4]]
+    return f"doors {', '.join(open_sides)}" if open_sides else "no doors"
+
+
 def doors(s: State, room: str) -> dict[str, bool]:
     """Return the open sides of a room as it lies now."""
     return {d: door(s, room, d) for d in DIRS}

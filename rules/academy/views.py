@@ -43,6 +43,12 @@ def disaster_view(key: str) -> dict[str, Any]:
     }
 
 
+def room_action(s: State, key: str) -> str | None:
+    """Return the room's action key: the basic game ignores every room text but the Library's binding."""
+    action = rooms()[key]["action"]
+    return action if action == "bind" or not s["basic"] else None
+
+
 def room_view(s: State, key: str, reach: dict[str, int] | None = None) -> dict[str, Any]:
     """Return a room as it lies now, with everything in it (``reach``: distances from the crystal)."""
     reach = distances(s, CRYSTAL) if reach is None else reach
@@ -62,7 +68,7 @@ def room_view(s: State, key: str, reach: dict[str, int] | None = None) -> dict[s
         "short": record["short"],
         "text": record["text"],
         "boost": record["boost"],
-        "action": record["action"],
+        "action": room_action(s, key),
         "source": c["source"],
         **{k: c[k] for k in ("fire", "water", "ice", "darkness", "haunt")},
         "portals": list(c["portals"]),
@@ -120,6 +126,7 @@ def view(s: State, seat: int | None, prompts: list[dict[str, Any]], waiting: lis
             "slot": s["reveal"].get("slot"),
             "spell": spell_view(s["reveal"]["spell"]),
             "seat": s["reveal"]["seat"],
+            "how": s["reveal"].get("how", "cast"),
         }
     mine = s["hands"][seat] if seat is not None and 0 <= seat < len(s["hands"]) else None
     return {

@@ -13,10 +13,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules.argent.schema import (
+from rules.argent.schema import FILES, check
+from rules.argent.vocabulary import (
     DEPARTMENTS,
     EFFECT_KEYS,
-    FILES,
     HOOKS,
     POWER_KEYS,
     ROOM_RULES,
@@ -25,13 +25,12 @@ from rules.argent.schema import (
     TRIGGER_EVENTS,
     Data,
     Record,
-    check,
     check_effect,
 )
 
 DATA_DIR = Path(__file__).parents[2] / "data" / "argent"
 
-# The vocabulary and the record checks live in rules.argent.schema; these names are read here too.
+# The vocabulary (rules.argent.vocabulary) and the record checks (rules.argent.schema) are read here too.
 __all__ = [
     "DEPARTMENTS",
     "EFFECT_KEYS",

@@ -1,0 +1,269 @@
+"""What a move tells whom: the thread's board, each seat's private note, the pings (worker thread).
+
+``Composer`` is mixed into ``TableService``; its methods are pure over a loaded table (they run
+in ``asyncio.to_thread``), and the module's functions read a seat's view, the public view and a
+seat's choices from one snapshot. Public texts name each seat's player beside the game's tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+import render
+from rules.contract import Event, Prompt, Result, Rules, State
+from service import notify
+from service.loaded import MAX_CHOICES, _clip, _Table, move_value, offered_value
+from service.replies import (
+    Board,
+    Choice,
+    PrivateNote,
+    PublicView,
+    Reply,
+    SeatLine,
+    SeatView,
+    tag_namer,
+    waiting_sentence,
+)
+
+if TYPE_CHECKING:
+    from store import TableRecord
+
+
+class Composer:
+    """Build replies from a loaded table; mixed into ``TableService``."""
+
+    if TYPE_CHECKING:
+
+        def thread_name(self, table: TableRecord) -> str: ...
+
+    def _compose(
+        self,
+        table: _Table,
+        before: State | None,
+        events: list[Event],
+        mover: int | None,
+        *,
+        result: Result | None = None,
+        opening: bool = False,
+        status: bool = False,
+        automatic: tuple[str, ...] = (),
+    ) -> Reply:
+        """Build the board, the private notes and the pings after a move (or at start)."""
+        rules, state = table.rules, table.state
+        prompts = rules.pending(state)
+        old = rules.pending(before) if before is not None else []
+        fresh = notify.fresh_seats(prompts, old)
+        over = rules.is_over(state)
+        if result is None and over:
+            result = rules.result(state)
+        public_events = tuple(e for e in events if e.public)
+        lines: list[str] = []
+        if opening:
+            lines.append(f"The game begins. {self._legend(table)}")
+        # Public texts name each seat's player beside the game's tag: "bob (P2) places...".
+        named = name_seats(table.rules, table.names())
+        lines.extend(named(e.text) for e in public_events)
+        if automatic:
+            lines.append("Played automatically: " + "; ".join(named(a) for a in automatic) + ".")
+        closed = table.record.status == "abandoned"
+        if result is not None:
+            lines.append(self._result_text(table, result))
+        elif closed:
+            lines.append("This table was abandoned.")
+        else:
+            lines.append(self._waiting_text(table, prompts))
+        if status or not opening:
+            lines.append(self._legend(table))
+        # A move that tells the thread nothing new (a die assigned in secret, one of several
+        # simultaneous steps) is quiet: the kit posts no board, so the thread is not flooded.
+        # The prompts must be exactly those of the last board: a prompt that ended or changed
+        # must reach the thread, which always shows whose decision the game waits for.
+        quiet = (
+            mover is not None
+            and not opening
+            and not status
+            and not public_events
+            and not automatic
+            and not fresh
+            and set(prompts) == set(old)
+            and not over
+            and not closed
+        )
+        pinged = set() if status else notify.pings(prompts, old, mover)
+        public = rules.view(state, None)
+        # The drawing names the players and marks the last move: public texts and views only.
+        caption = render.Caption(
+            names={n: s.name for n, s in sorted(table.seats.items())},
+            last=tuple(named(e.text) for e in events if e.public),
+            before=rules.view(before, None) if before is not None else None,
+        )
+        # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
+        image = render.board(rules.kind, public, caption)
+        board = Board(
+            table_id=table.record.id,
+            version=table.record.version,
+            text="\n".join(lines),
+            image=image,
+            view_text=None if image else rules.view_text(public),
+            ping=_people(table, pinged),
+            finished=over or closed,
+            in_play=not (over or closed),
+            kind=rules.kind,
+            quiet=quiet,
+            events=public_events,
+            waiting=() if over or closed else tuple(prompts),
+            legend=self._legend_lines(table),
+            result=result,
+            automatic=automatic,
+            opening=opening,
+            fresh=status
+            or notify.starts_message(
+                pinged=pinged, opening=opening, over=over, closed=closed, events=public_events
+            ),
+        )
+        notes: list[PrivateNote] = []
+        if not status:
+            for number in sorted(table.seats):
+                if table.seats[number].bot:
+                    continue  # a bot reads its own view when it moves: no DM
+                secret = [e for e in events if not e.public and e.visible_to(number)]
+                # The mover's follow-up decisions come back on the answer to its click.
+                moving = number == mover and bool(rules.legal_moves(state, number))
+                if opening or secret or number in fresh or moving:
+                    notes.append(self._private(table, number, secret, mover=number == mover))
+        answer = "Done." if mover is not None else "The game has begun."
+        return Reply(table.record, answer, board, tuple(notes))
+
+    def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
+        """Build a seat's private note: its private events, its view, its legal moves."""
+        rules = table.rules
+        view = rules.view(table.state, seat)
+        image = render.private(rules.kind, view)
+        title = self.thread_name(table.record)
+        tag = rules.seat_tag(seat)
+        named = name_seats(rules, table.names())
+        lines = [f"{title}: you are {tag}."]
+        lines.extend(named(e.text) for e in secret)
+        asked = tuple(p for p in rules.pending(table.state) if p.seat == seat)
+        if asked:
+            lines.append("Your decision: " + " ".join(_asked(p.text, tag) for p in asked))
+        record = table.seats[seat]
+        return PrivateNote(
+            table_id=table.record.id,
+            version=table.record.version,
+            user_id=record.user_id,
+            seat=seat,
+            text="\n".join(lines),
+            image=image,
+            view_text=None if image else rules.view_text(view),
+            choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
+            dm_ok=record.dm_ok,
+            kind=rules.kind,
+            title=title,
+            events=tuple(secret),
+            waiting=asked if table.record.status == "active" else (),
+            mover=mover,
+        )
+
+    @staticmethod
+    def _mark(table: _Table, seat: int) -> str:
+        """Return a seat's name in the game's own terms: a colour, or P1, P2... (``Rules.seat_tag``)."""
+        return table.rules.seat_tag(seat)
+
+    def _legend_lines(self, table: _Table) -> tuple[SeatLine, ...]:
+        return tuple(
+            SeatLine(n, self._mark(table, n), table.seats[n].name, table.seats[n].user_id)
+            for n in sorted(table.seats)
+        )
+
+    @staticmethod
+    def _legend(table: _Table) -> str:
+        # A game whose board names its seats (Red, Blue...) says so here, so players know theirs.
+        tag = table.rules.seat_tag
+        parts = [f"{tag(n)} {table.seats[n].name}" for n in sorted(table.seats)]
+        return "Seats: " + ", ".join(parts) + "."
+
+    @staticmethod
+    def _waiting_text(table: _Table, prompts: Iterable[Prompt]) -> str:
+        marks = {n: table.rules.seat_tag(n) for n in table.seats}
+        return waiting_sentence(prompts, {n: s.name for n, s in table.seats.items()}, marks)
+
+    @staticmethod
+    def _result_text(table: _Table, result: Result) -> str:
+        known = table.names()
+        names = [known[n] for n in result.winners]
+        if not names:
+            head = "Game over: nobody wins"
+        elif len(names) == 1:
+            head = f"Game over: {names[0]} wins"
+        else:
+            head = "Game over: " + " and ".join(names) + " share the win"
+        scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
+        tail = f" Scores: {scores}." if scores else ""
+        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
+        # A reason written as a sentence ends with a full stop; the parentheses must not double it.
+        return f"{head} ({reason}).{tail}"
+
+
+
+def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:
+    """Return a function that puts each player's name on the game's seat tags in a text.
+
+    Games name seats by ``Rules.seat_tag`` ("Red", "P2"); the thread names people:
+    "P2 places a mage" becomes "bob (P2) places a mage". A tag already in brackets is left alone.
+    """
+    return tag_namer({rules.seat_tag(n): name for n, name in names.items()})
+
+
+def _asked(text: str, tag: str) -> str:
+    """Return a prompt's text without its leading seat tag ("Red: roll..." -> "roll...")."""
+    return text.removeprefix(f"{tag}: ")
+
+
+def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
+    """Return the user ids of those seats that a person plays (bots are never pinged)."""
+    return tuple(table.seats[n].user_id for n in sorted(seats) if not table.seats[n].bot)
+
+
+def _seat_view(table: _Table, seat: int) -> SeatView:
+    """Read one seat's view, every legal move and the pending prompts from one snapshot."""
+    rules, state, version = table.rules, table.state, table.record.version
+    active = table.record.status == "active"
+    legal = rules.legal_moves(state, seat) if active else []
+    moves = tuple(
+        Choice(_clip(rules.label(state, seat, move)), move_value(version, index, move), move)
+        for index, move in enumerate(legal)
+    )
+    prompts = tuple(rules.pending(state)) if active else ()
+    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts)
+
+
+def _public_view(table: _Table) -> PublicView:
+    """Read the public view, the pending prompts and the seats from one snapshot."""
+    rules, state, record = table.rules, table.state, table.record
+    prompts = tuple(rules.pending(state)) if record.status == "active" else ()
+    names = {n: s.name for n, s in sorted(table.seats.items())}
+    users = {n: s.user_id for n, s in sorted(table.seats.items())}
+    return PublicView(record, record.version, rules.view(state, None), prompts, names, users)
+
+
+def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
+    """List the seat's legal moves as choices whose label or code contain the typed text."""
+    rules, state = table.rules, table.state
+    wanted = typed.strip().casefold()
+    found: list[Choice] = []
+    for index, move in enumerate(rules.legal_moves(state, seat)):
+        label = rules.label(state, seat, move)
+        if wanted and wanted not in label.casefold() and wanted not in move.code().casefold():
+            continue
+        version = table.record.version
+        value = offered_value(version, index) if stamped else move_value(version, index, move)
+        found.append(Choice(_clip(label), value))
+        if len(found) == MAX_CHOICES:
+            break
+    return found
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -1,0 +1,93 @@
+"""Wizard's Academy's bots: the search's playout policy, where a playout stops, the judge, the grid."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bench.cli import main
+from bots import make_bot, observe
+from bots.games.academy import evaluate, next_actions, rollout_policy, searches
+from rules.academy import RULES
+from tests.academy_helpers import calm, game
+
+
+def test_the_playout_policy_binds_no_spell_it_has_not_seen_though_the_sample_fixes_them_all() -> None:
+    s = calm()
+    s["wizards"][0]["room"] = "library"
+    legal = RULES.legal_moves(s, 0)
+    binds = [m for m in legal if m.action == "bind"]
+    assert binds, "the library offers binds"
+    for k in range(20):
+        move = rollout_policy(RULES, s, 0, legal, random.Random(k))
+        assert move in legal and move.action != "bind"
+    # Once a cast has shown the slot's spell this turn, binding it is sensible.
+    slot = binds[0].get("slot")
+    spell = s["slots"][slot]["spell"]
+    s["reveal"] = {"slot": slot, "spell": spell, "seat": 0, "turn": s["turn"]}
+    moves = {rollout_policy(RULES, s, 0, legal, random.Random(k)) for k in range(5)}
+    assert any(m.action == "bind" and m.get("spell") == spell for m in moves)
+
+
+def test_a_playout_stops_at_the_next_turns_actions() -> None:
+    s = game(players=2, seed=3)
+    done = next_actions(s)
+    turn = s["turn"]
+    assert not done(s)
+    rand = random.Random(3)
+    while not done(s) and not s["over"]:
+        seat = RULES.waiting_on(s)[0]
+        s, _ = RULES.apply(s, seat, rollout_policy(RULES, s, seat, RULES.legal_moves(s, seat), rand))
+    assert s["over"] or (s["turn"] == turn + 1 and s["step"] == "actions")
+
+
+def test_the_judge_likes_mana_and_bound_spells_and_dislikes_fire() -> None:
+    s = calm()
+    base = evaluate(RULES, s, 0)
+    richer = dict(s, mana=s["mana"] + 2)
+    assert evaluate(RULES, richer, 0) > base
+    burning = RULES.copy_state(s)
+    burning["rooms"]["workshop"]["fire"] = 2
+    assert evaluate(RULES, burning, 0) < base
+    bound = RULES.copy_state(s)
+    slot = next(k for k, v in bound["slots"].items() if v["spell"] == "abjure")
+    bound["slots"][slot]["bound"] = True
+    assert evaluate(RULES, bound, 0) > base
+
+
+def test_strong_plays_a_legal_move_and_sees_only_its_view() -> None:
+    s = game(players=2, seed=5)
+    seat = RULES.waiting_on(s)[0]
+    other = RULES.scramble(s, seat, random.Random(1))
+    bot = make_bot("strong", iterations=3)
+    real = bot.choose(observe(RULES, s, seat), random.Random(2))
+    assert real in RULES.legal_moves(s, seat)
+    assert bot.choose(observe(RULES, other, seat), random.Random(2)) == real
+
+
+def test_the_grid_reports_each_levels_win_rate_per_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["grid", "--game", "academy", "--players", "1", "--levels", "random", "--games", "2",
+            "--axes", "difficulty", "--seed", "4"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    data = json.loads(out[-1])
+    assert data["game"] == "academy" and data["errors"] == 0
+    assert [c["difficulty"] for c in data["cells"]] == ["normal", "easy", "hard"]
+    assert all(c["level"] == "random" and c["games"] == 2 and 0 <= c["win_rate"] <= 1 for c in data["cells"])
+    assert any(line.startswith("easy") and "random" not in line for line in out)
+
+
+def test_the_grid_refuses_a_game_that_is_not_cooperative(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", "--game", "quadrivium", "--players", "2", "--games", "1"]) == 2
+    assert "cooperative" in capsys.readouterr().err
+
+
+def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_shifts() -> None:
+    s = calm(players=2)
+    assert searches(observe(RULES, s, 0))
+    s["step"] = "share"
+    assert not searches(observe(RULES, s, 0))
+    shifts = game(players=2, scenario="gates", seed=2)
+    assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
