@@ -179,10 +179,10 @@ def run_grid(args: argparse.Namespace) -> int:
         cell_name = "/".join(cell.options.values())
         print(f"{cell_name} {cell.level}: {cell.won:g}/{cell.games} won", file=sys.stderr, flush=True)
 
+    axes = tuple(a for a in args.axes.split(",") if a)  # none: one cell, the options as fixed
     try:
-        results = grid(rules, args.players, levels, counts, args.seed,
-                       axes=tuple(args.axes.split(",")), budget=args.budget, fixed=_options(args.option),
-                       progress=progress)
+        results = grid(rules, args.players, levels, counts, args.seed, axes=axes, budget=args.budget,
+                       fixed=_options(args.option), progress=progress)
     except ValueError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 2

@@ -67,7 +67,7 @@ def grid(
             shares = [1.0 if g.shares else 0.0 for g in report.games if not g.error]
             times = report.times.get(level, [])
             cell = Cell(
-                options, level, len(report.games), sum(shares), sum(1 for g in report.games if g.error),
+                table, level, len(report.games), sum(shares), sum(1 for g in report.games if g.error),
                 round(statistics.median(times) * 1000, 2) if times else None,
                 round(max(times) * 1000, 2) if times else None,
             )

@@ -29,7 +29,7 @@ from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
-from service.compose import Composer, _seat_view
+from service.compose import Composer, _seat_view, name_seats
 from service.loaded import (  # re-exported: cogs and tests import these from here
     _INDEX_TOKEN,
     Offer,
@@ -396,7 +396,8 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
             )
             table = _Table(record, after, rules, table.seats)
             events.extend(more)
-            labels.append(f"{self._mark(table, seat)} {table.seats[seat].name}: {label}")
+            # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
+            labels.append(f"{self._mark(table, seat)}: {label}")
         return table, events, labels, result
 
     async def auto_play(self, table_id: int) -> Reply | None:
@@ -415,7 +416,9 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
             )
             reply = await self.after_move(reply)
-            return replace(reply, answer="Played automatically: " + "; ".join(automatic) + ".")
+            named = name_seats(after.rules, after.names())
+            said = "; ".join(named(a) for a in automatic)
+            return replace(reply, answer=f"Played automatically: {said}.")
 
     @staticmethod
     async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:

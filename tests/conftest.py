@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import simcord
 
 from bot import ConclaveBot, create_bot
 from cogs import delivery
@@ -14,6 +15,7 @@ from service import TableService
 from service.clock import Clock
 from store import Store
 from tests.async_helpers import Harness
+from tests.faults import Restart
 from tests.toygame import TOY
 
 
@@ -82,6 +84,30 @@ async def simcord_bot(db_path: str, table_seed: int, bot_clock: Clock | None) ->
     await bot.close_store()
 
 
+@pytest.fixture
+async def restart_bot(
+    simcord_env: simcord.Env, db_path: str, table_seed: int, bot_clock: Clock | None
+) -> AsyncIterator[Restart]:
+    """Restart the bot on the same database, as a new process would after a crash.
+
+    The old bot's store is closed once the new bot is attached, and every bot started here is
+    closed after the test: an open store's worker thread would keep the test process alive.
+    """
+    started: list[ConclaveBot] = []
+
+    async def restart() -> ConclaveBot:
+        old = simcord_env.bot
+        new = create_bot(db_path, seed_source=lambda: table_seed, clock=bot_clock)
+        started.append(new)
+        await simcord_env.restart_bot(new)
+        await old.close_store()  # type: ignore[attr-defined]
+        return new
+
+    yield restart
+    for bot in started:
+        await bot.close_store()
+
+
 SETTLE_SECONDS = 30.0
 """How long the stand-in waits for the bot to go quiet after each interaction.
 
@@ -110,6 +136,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     import aiosqlite
 
-    for found in gc.get_objects():
-        if isinstance(found, aiosqlite.Connection) and found._connection is not None:
-            found.stop()
+    left = [c for c in gc.get_objects() if isinstance(c, aiosqlite.Connection) and c._connection is not None]
+    for connection in left:
+        connection.stop()
+    if left:
+        # Said out loud, so a test that leaks one is found (its fixture must close what it opens).
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"conftest: stopped {len(left)} database connection(s) a test left open")

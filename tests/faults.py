@@ -27,6 +27,8 @@ from logpolicy import log_policy
 from rules import registry
 from store import TableRecord
 
+Restart = Callable[[], Awaitable[ConclaveBot]]
+"""The ``restart_bot`` fixture: start a new bot on the same database (a process after a crash)."""
 MISSING_PERMISSIONS = 50013
 """Discord's code for a post the bot may not make (a locked thread, a removed permission)."""
 CANNOT_DM = 50007

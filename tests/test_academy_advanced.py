@@ -57,6 +57,20 @@ def test_easy_and_hard_change_mana_botches_and_the_first_disaster() -> None:
     assert botches(easy) < 15 <= botches(hard)
 
 
+def test_hold_the_gates_starts_with_two_portals_and_hard_adds_the_troll_portal() -> None:
+    # Designed scenario settings, tuned for balance (data/academy/README.md, Balance): 7 mana, an imp and
+    # a fire portal at the start; the hard setting adds a troll portal.
+    def portals(s: dict) -> list[str]:
+        return sorted(p for c in s["rooms"].values() for p in c["portals"])
+
+    normal = game(2, scenario="gates", seed=3)
+    hard = game(2, scenario="gates", difficulty="hard", seed=3)
+    assert portals(normal) == ["fire", "imp"] and normal["mana"] == 7
+    assert portals(hard) == ["fire", "imp", "troll"] and hard["mana"] == 7
+    assert game(2, scenario="gates", difficulty="easy", seed=3)["mana"] == 9
+    assert game(2, scenario="demon", seed=3)["mana"] == 9
+
+
 def test_three_shifts_then_the_game_starts() -> None:
     # Refine Academy: up to three shifts (swap two adjacent rooms, or rotate one a quarter turn).
     s = game(2, scenario="golem", seed=5)

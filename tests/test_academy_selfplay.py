@@ -4,8 +4,9 @@ playing only through the contract (rules.academy.selfplay)."""
 from __future__ import annotations
 
 from rules.academy import RULES
-from rules.academy.selfplay import play
-from tests.academy_helpers import game
+from rules.academy.selfplay import Policy, play
+from rules.academy.state import slot_level
+from tests.academy_helpers import calm, game
 
 
 def test_the_policy_wins_some_basic_games_and_loses_some() -> None:
@@ -29,7 +30,7 @@ def test_easy_basic_game_starts_with_abjure_bound() -> None:
 
 
 def test_the_fast_layout_score_matches_the_engines_reach_after_every_setup_shift() -> None:
-    from rules.academy.selfplay import _openness, _shifted
+    from rules.academy.selfplay_layout import _openness, _shifted
     from rules.academy.state import CRYSTAL, distances
 
     for seed, scenario in ((1, "unstable"), (2, "gates"), (3, "demon"), (4, "golem")):
@@ -41,3 +42,43 @@ def test_the_fast_layout_score_matches_the_engines_reach_after_every_setup_shift
             reach = distances(after, CRYSTAL)
             expected = len(reach) + 2 * sum(1 for r in reach if (after["rooms"][r]["source"] or 9) <= 5)
             assert _openness(after) == expected
+
+
+def _seen(s: dict, policy: Policy, *levels: int, but: str | None = None) -> None:
+    """Let the policy's memory hold every used slot of these levels (as casts would show them), but one."""
+    for slot, entry in s["slots"].items():
+        if entry["spell"] and slot_level(slot) in levels and slot != but:
+            policy.mind.known[slot] = entry["spell"]
+
+
+def test_the_last_unknown_spell_of_a_basic_level_is_deduced_from_the_public_list() -> None:
+    # Basic setup lists the level 2 spells; with eight of the nine slots seen, the ninth is known.
+    s = calm()
+    policy = Policy(1)
+    last = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    _seen(s, policy, 2, but=last)
+    assert policy._deduced(RULES.view(s, 0))[last] == "abjure"
+    policy.mind.known.pop(next(k for k in policy.mind.known if k != last))
+    assert policy._deduced(RULES.view(s, 0))[last] is None  # two unknown slots: nothing follows
+
+
+def test_the_policy_casts_a_known_abjure_in_the_crystal_with_no_fire() -> None:
+    s = calm()
+    policy = Policy(1)
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    policy.mind.known[slot] = "abjure"
+    s["wizards"][0]["glyphs"] = sorted(int(g) for g in slot.split("-"))
+    move = policy.pick(s, 0)
+    assert move.action == "cast" and sorted([move.get("a"), move.get("b")]) == s["wizards"][0]["glyphs"]
+    after, _ = RULES.apply(s, 0, move)
+    assert after["won"]
+
+
+def test_the_last_action_leaves_a_room_where_an_imp_would_rob_a_glyph() -> None:
+    # ENDURE (imps): ending the turn with an imp costs a glyph; the policy steps out on its last action.
+    s = calm()
+    s["wizards"][0].update(room="library", glyphs=[1, 2])
+    s["rooms"]["library"]["imp"] = 1
+    s["left"] = 1
+    move = Policy(1).pick(s, 0)
+    assert move.action == "move" and not s["rooms"][move.get("room")]["imp"]

@@ -21,7 +21,6 @@ import discord
 import pytest
 import simcord
 
-from bot import create_bot
 from cogs import argent as cog
 from render import argent as drawing
 from rules.argent import ARGENT as R
@@ -30,7 +29,7 @@ from rules.contract import Event, Move, PromptKind
 from service import Choice, SeatView, move_value
 from tests import faults
 from tests.drawings import views_as_json
-from tests.faults import components
+from tests.faults import Restart, components
 
 SEED = 5
 JION = 1
@@ -448,15 +447,15 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
     assert {"place", "bell", "fast"} <= seen_groups
 
 
-async def test_board_buttons_still_work_after_a_restart(simcord_env: simcord.Env, db_path: str) -> None:
+async def test_board_buttons_still_work_after_a_restart(
+    simcord_env: simcord.Env, restart_bot: Restart
+) -> None:
     table = await open_table(simcord_env)
     record, state = await table.loaded()
     seat = R.pending(state)[0].seat
     await Player(table, seat).play(state, R.legal_moves(state, seat)[0], record.version)
     board = table.public()[-1]
-    old = table.bot
-    await simcord_env.restart_bot(create_bot(db_path))
-    await old.close_store()
+    await restart_bot()
     _, state = await table.loaded()
     waiting = table.members[R.pending(state)[0].seat]
     office = await waiting.click(board, label="My office")

@@ -132,3 +132,13 @@ def test_settle_keeps_the_basic_move_unless_another_is_clearly_better() -> None:
     assert settle([[0.5, 0.9], [0.5, 0.1], [0.5, 0.8], [0.5, 0.3]]) == 0
     # Candidate 2 is better in every round (paired): it is played.
     assert settle([[0.5, 0.4, 0.7], [0.2, 0.1, 0.4], [0.6, 0.5, 0.9], [0.3, 0.3, 0.5]]) == 2
+
+
+def test_settle_keeps_the_basic_move_when_the_gain_is_below_the_games_margin() -> None:
+    from bots.levels import settle
+
+    # Candidate 1 gains 0.01 in every round: clearly better, but too little to matter under a margin.
+    rounds = [[0.5, 0.51], [0.3, 0.31], [0.6, 0.61], [0.4, 0.41]]
+    assert settle(rounds) == 1
+    assert settle(rounds, margin=0.03) == 0
+    assert settle([[0.5, 0.6], [0.3, 0.4], [0.6, 0.7], [0.4, 0.5]], margin=0.03) == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,9 @@ async def test_a_forced_public_decision_plays_itself_and_is_logged_as_automatic(
     assert reply.board is not None
     # Nobody clicked "Pass" with an empty deck: the service did, for the lowest mage, and said so.
     assert len(reply.board.automatic) == 1 and reply.board.automatic[0].endswith(": Pass")
-    assert "Played automatically:" in reply.board.text
+    # The board names the seat once, beside its tag: "bob (P1): Pass", never "bob (P1) bob: Pass".
+    line = next(x for x in reply.board.text.splitlines() if x.startswith("Played automatically:"))
+    assert re.fullmatch(r"Played automatically: \w+ \(P\d\): Pass\.", line), line
     assert "(automatic)" in caplog.text and "Pass" not in caplog.text  # the log names the action only
     moves = await store.moves(table_id)
     assert [Move.from_json(m.move).action for m in moves] == ["choose", "choose", "pass"]

@@ -21,6 +21,7 @@ from cogs.kit import PlayMoveButton
 from rules import registry
 from service import Board, Choice, PrivateNote, Reply
 from store import TableRecord
+from tests.faults import Restart
 from tests.toygame import TOY, QuietToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -153,13 +154,12 @@ async def _table_id(world: World) -> int:
     return table.id
 
 
-async def test_buttons_and_selects_still_act_after_a_restart(world: World, db_path: str) -> None:
+async def test_buttons_and_selects_still_act_after_a_restart(world: World, restart_bot: Restart) -> None:
     thread = await started(world)
     board = board_with_button(thread)
     private = dms(world.alice)[-1]
     old = world.bot
-    await world.env.restart_bot(create_bot(db_path))
-    await old.close_store()
+    await restart_bot()
     assert world.bot is not old and world.bot.synced is False  # same tree: no second sync
     shown = await world.alice.click(board, label="My private view")
     assert shown.ephemeral and "hand [" in shown.response.content  # type: ignore[union-attr]

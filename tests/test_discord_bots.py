@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import discord
 import pytest
 import simcord
 
-from bot import create_bot
 from store import TableRecord
+from tests.faults import Restart
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -110,7 +108,7 @@ async def test_practice_opens_a_started_table_against_bots_without_dming_them(
 
 
 async def test_after_a_restart_the_bots_move_where_a_game_waits_on_them(
-    simcord_env: simcord.Env, guild: simcord.GuildHandle, tmp_path: Path
+    simcord_env: simcord.Env, guild: simcord.GuildHandle, restart_bot: Restart
 ) -> None:
     channel = guild.create_text_channel("tables")
     alice = guild.add_member(simcord_env.create_user("alice"))
@@ -126,6 +124,6 @@ async def test_after_a_restart_the_bots_move_where_a_game_waits_on_them(
     await svc.set_seat_bot(table.id, seats[bob.id], "random")
     assert await svc.tables_waiting_on_bots() == [table.id]
     before = (await table_of(simcord_env, thread)).version
-    await simcord_env.restart_bot(create_bot(str(tmp_path / "conclave.db"), seed_source=lambda: SEED))
+    await restart_bot()
     assert (await table_of(simcord_env, thread)).version > before
     assert await simcord_env.bot.service.tables_waiting_on_bots() == []

@@ -19,14 +19,13 @@ import pytest
 import simcord
 
 import render
-from bot import create_bot
 from render import institute as drawing
 from rules.contract import Event, Move
 from rules.institute.engine import InstituteRules
 from service.compose import name_seats
 from tests import faults
 from tests.drawings import views_as_json
-from tests.faults import Table, components
+from tests.faults import Restart, Table, components
 
 SEEDS = range(40)
 """Seeds searched (in pure rules, ~2 s) for the shortest whole game under the test's policy."""
@@ -312,7 +311,7 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
 
 
 async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
-    simcord_env: simcord.Env, view_as_image: None, db_path: str
+    simcord_env: simcord.Env, view_as_image: None, restart_bot: Restart
 ) -> None:
     table = await open_table(simcord_env)
     players = [Player(table, seat) for seat in (0, 1)]
@@ -321,9 +320,7 @@ async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     await players[0].play(Move.of("confirm"))
     board = [m for m in table.public() if m.components][-1]
     assert [c.get("label") for c in components(board)] == ["My private view"]
-    old = table.bot
-    await simcord_env.restart_bot(create_bot(db_path))
-    await old.close_store()
+    await restart_bot()
     shown = await table.members[1].click(board, label="My private view")
     assert shown.ephemeral and shown.response is not None
     assert "you play **Blue" in shown.response.content and len(_die_selects(shown.response)) == 4

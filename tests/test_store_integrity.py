@@ -24,9 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 async def svc(db_path: str) -> AsyncIterator[TableService]:
-    store = await Store.open(db_path)
-    yield TableService(store, seed_source=lambda: 4242)
-    await store.close()
+    service = TableService(await Store.open(db_path), seed_source=lambda: 4242)
+    yield service
+    # The store in use now: a test that reopened it (a restart) left the first one closed.
+    await service.store.close()
 
 
 def tamper(db_path: str, sql: str, *params: object) -> None:

@@ -1,0 +1,371 @@
+"""The self-play policy's plan for the basic game (a mixin of ``selfplay.Policy``).
+
+Open a glyph 4 or 5 source, look at level 2 from the Mana Crystal (a look that turns up Abjure there
+with no fire wins at once), gather Abjure's pair, put the fires out and cast it in the crystal.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.academy.selfplay_common import BAD, CRYSTAL, Mind, _dist, _hazard, _level, _rooms, _slot, _toward
+from rules.academy.setup import BASIC_L1, BASIC_L2
+from rules.contract import Move
+
+
+class BasicPlan:
+    """The basic game's decisions; the policy supplies ``mind`` and ``trail``."""
+
+    mind: Mind
+    trail: tuple[tuple[int, int], list[str]]
+
+    def _act_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """Pick the plan's move, never walking back into a room left earlier this turn (dithering)."""
+        key = (view["turn"], seat)
+        if self.trail[0] != key:
+            self.trail = (key, [])
+        here = view["wizards"][seat]["room"]
+        move = self._plan_basic(view, seat, moves)
+        if move.action == "move" and move.get("room") in self.trail[1]:
+            if any(m.action == "take" for m in moves):
+                move = Move.of("take")
+            else:
+                move = self._leave_basic(view, seat, [m for m in moves if m.get("room") not in self.trail[1]])
+        if move.action == "move":
+            self.trail[1].append(here)
+        return move
+
+    def _plan_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """The basic game's plan: open a glyph 4 or 5 source, look at level 2 from the crystal (a look
+        that turns up Abjure there with no fire wins at once), then gather Abjure's pair and cast it."""
+        me = view["wizards"][seat]
+        rooms = _rooms(view)
+        room = me["room"]
+        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
+        known = self._deduced(view)
+        abjure = next((k for k, v in known.items() if v == "abjure"), None)
+        binds = [
+            m for m in moves if m.action == "bind" and self.mind.known.get(m.get("slot")) == m.get("spell")
+        ]
+        binds = [m for m in binds if m.get("spell") not in BAD and _level(m.get("slot")) == 1]
+        if binds:
+            return binds[0]
+        if any(m.action == "stop" for m in moves):
+            return Move.of("stop")
+        win = [m for m in moves if m.action == "cast" and abjure and _slot(m) == abjure]
+        win.sort(key=lambda m: m.get("helper") is not None)
+        if win and room == CRYSTAL and not fires:
+            return win[0]
+        keep = set(abjure.split("-")) if abjure else set()
+        douse = self._douse(view, moves, fires)
+        if douse:
+            return douse
+        if view["actions"]["left"] <= 1 and view["actions"]["extra"] == 0:
+            out = self._leave_basic(view, seat, moves)
+            if out.action == "move":
+                return out  # the last action never ends the turn where fire, deep water or an imp waits
+        if win and not fires:
+            step = _toward(view, moves, [CRYSTAL])
+            if step:
+                return step
+        if win and fires:
+            step = self._to_fire(view, moves, fires)
+            if step:
+                return step
+            mine = Counter(me["glyphs"])
+            own = all(mine[int(g)] >= n for g, n in Counter(abjure.split("-")).items())
+            if own and CRYSTAL not in fires:
+                # the wizard holding Abjure's pair waits in the crystal while the others put the fire out
+                if room != CRYSTAL:
+                    step = _toward(view, moves, [CRYSTAL])
+                    if step:
+                        return step
+                else:
+                    return Move.of("end")
+        if fires and not win:
+            step = self._to_fire(view, moves, fires, 3)
+            if step:
+                return step
+        look = self._looks(view, moves, known, keep, 2)
+        if look and (not abjure or fires):
+            if room == CRYSTAL or abjure:
+                return look[0]
+            d = _dist(view, room).get(CRYSTAL, 99)
+            if d < view["actions"]["left"]:
+                step = _toward(view, moves, [CRYSTAL])
+                if step:
+                    return step
+            return look[0]
+        blocked = self._blocked(view, known, abjure)
+        opener = self._open_source(view, moves, known, blocked)
+        if opener:
+            return opener
+        if blocked and not self._reachable(view, known, abjure):
+            look1 = self._looks(view, moves, known, keep, 1)
+            guarded = [
+                k
+                for k, r in rooms.items()
+                if r["guardian"] and r["source"] in blocked and r["pos"] is not None
+            ]
+            if look1 and guarded:
+                # look at level 1 beside the guardian: Nova there breaks it, Steal Glyphs reaches past it
+                if room in guarded or room in {a for g in guarded for a in rooms[g]["adjoining"]}:
+                    return look1[0]
+                step = _toward(view, moves, guarded)
+                if step:
+                    return step
+            elif look1:
+                return look1[0]
+        want = self._glyph_wants(view, seat, known, abjure)
+        here = rooms[room]["source"]
+        if any(m.action == "take" for m in moves) and want.get(here, 0) > 0:
+            return Move.of("take")
+        goals = self._source_goals(view, seat, want)
+        if goals:
+            step = _toward(view, moves, goals)
+            if step:
+                return step
+        if win and room != CRYSTAL:
+            step = _toward(view, moves, [CRYSTAL])
+            if step:
+                return step
+        if look:
+            return look[0]
+        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 3:
+            return Move.of("take")
+        spare = [
+            k
+            for k, r in rooms.items()
+            if r["source"] is not None
+            and not r["guardian"]
+            and r["pos"] is not None
+            and me["glyphs"].count(r["source"]) < 2
+        ]
+        step = _toward(view, moves, spare) if spare and len(me["glyphs"]) < 8 else None
+        if step:
+            return step
+        return self._leave_basic(view, seat, moves)
+
+    def _leave_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """End the turn, first stepping out of a room that would cost mana or glyphs (imps rob)."""
+        rooms = _rooms(view)
+        me = view["wizards"][seat]
+
+        def bad(r: dict[str, Any]) -> bool:
+            return _hazard(r) or bool(r["imp"] and me["glyphs"] and not r["guardian"])
+
+        if bad(rooms[me["room"]]):
+            # a move into water needs a second action; without one it is wasted and the wizard stays put
+            dry = view["actions"]["left"] + view["actions"]["extra"] >= 2
+            safe = [
+                m
+                for m in moves
+                if m.action == "move"
+                and not bad(rooms[m.get("room")])
+                and (dry or not rooms[m.get("room")]["water"])
+            ]
+            if safe:
+                return safe[0]
+        return Move.of("end")
+
+    def _deduced(self, view: dict[str, Any]) -> dict[str, str | None]:
+        """Return what lies on each used slot as far as the table knows, with a level's last unknown slot
+        filled in when the others are known (the basic game's spell lists per level are public)."""
+        known = {x["id"]: self.mind.spell_at(view, x["id"]) for x in view["spells"] if x["used"]}
+        for level, names in ((1, BASIC_L1), (2, BASIC_L2)):
+            slots = [x["id"] for x in view["spells"] if x["used"] and x["level"] == level]
+            unknown = [k for k in slots if known[k] is None]
+            missing = set(names) - {known[k] for k in slots}
+            if len(unknown) == 1 and len(missing) == 1:
+                known[unknown[0]] = missing.pop()
+        return known
+
+    def _douse(self, view: dict[str, Any], moves: list[Move], fires: list[str]) -> Move | None:
+        """Return a cast of a known spell that puts out a fire within its reach from here."""
+        if not fires:
+            return None
+        rooms = _rooms(view)
+        room = view["wizards"][view["seat"]]["room"]
+        near = [room, *rooms[room]["adjoining"]]
+        reach = {"snuff": near, "call_flood": near, "spark_out": near, "maelstrom": near, "nova": [room]}
+        for m in moves:
+            key = self.mind.spell_at(view, _slot(m)) if m.action == "cast" else None
+            if key in reach and any(f in reach[key] for f in fires):
+                return m
+        return None
+
+    def _to_fire(
+        self, view: dict[str, Any], moves: list[Move], fires: list[str], within: int = 99
+    ) -> Move | None:
+        """Walk towards a fire (within ``within`` moves) when a known spell that douses it can be cast."""
+        dousers = [
+            m
+            for m in moves
+            if m.action == "cast" and self.mind.spell_at(view, _slot(m)) in ("snuff", "call_flood", "nova")
+        ]
+        if not dousers:
+            return None
+        rooms = _rooms(view)
+        # step into a burning room only with an action left to cast there (else the crystal pays for it)
+        near = set(fires) if view["actions"]["left"] + view["actions"]["extra"] >= 2 else set()
+        if any(self.mind.spell_at(view, _slot(m)) != "nova" for m in dousers):
+            near |= {a for f in fires for a in rooms[f]["adjoining"]}  # Snuff and Call Flood reach next door
+        dist = _dist(view, view["wizards"][view["seat"]]["room"])
+        if not near or min((dist.get(k, 99) for k in near), default=99) > within:
+            return None
+        return _toward(view, moves, sorted(near))
+
+    def _looks(
+        self,
+        view: dict[str, Any],
+        moves: list[Move],
+        known: dict[str, str | None],
+        keep: set[str],
+        level: int,
+    ) -> list[Move]:
+        """Return the casts that show an unknown slot of a level, own glyphs first, sparing Abjure's pair."""
+        out = [
+            m
+            for m in moves
+            if m.action == "cast"
+            and _level(_slot(m)) == level
+            and known.get(_slot(m)) is None
+            and not (set(_slot(m).split("-")) & keep)
+        ]
+        mine = view["wizards"][view["seat"]]["glyphs"]
+        return sorted(out, key=lambda m: (m.get("helper") is not None, -mine.count(m.get("a"))))
+
+    def _has(self, view: dict[str, Any], g: int, n: int = 1) -> bool:
+        """Whether the table holds ``n`` of a glyph or can take it from an open source."""
+        if sum(w["glyphs"].count(g) for w in view["wizards"]) >= n:
+            return True
+        return any(r["source"] == g and not r["guardian"] and r["pos"] is not None for r in view["grid"])
+
+    def _targets(
+        self, view: dict[str, Any], known: dict[str, str | None], abjure: str | None
+    ) -> list[list[int]]:
+        """Return the level 2 pairs the table wants to cast: Abjure's, else every unknown one."""
+        if abjure:
+            return [[int(x) for x in abjure.split("-")]]
+        return [
+            x["pair"] for x in view["spells"] if x["level"] == 2 and x["used"] and known.get(x["id"]) is None
+        ]
+
+    def _blocked(self, view: dict[str, Any], known: dict[str, str | None], abjure: str | None) -> set[int]:
+        """Return the glyphs 4 and 5 that wanted pairs need but the table can neither hold nor take."""
+        pairs = self._targets(view, known, abjure)
+        return {g for pair in pairs for g in pair if g >= 4 and not self._has(view, g, pair.count(g))}
+
+    def _reachable(self, view: dict[str, Any], known: dict[str, str | None], abjure: str | None) -> bool:
+        """Whether some wanted pair needs only glyphs the table has or can take."""
+        return any(
+            all(self._has(view, g, pair.count(g)) for g in pair)
+            for pair in self._targets(view, known, abjure)
+        )
+
+    def _open_high(self, view: dict[str, Any]) -> bool:
+        """Whether the table holds or can take a glyph 4 or 5."""
+        if any(g >= 4 for w in view["wizards"] for g in w["glyphs"]):
+            return True
+        return any(r["source"] in (4, 5) and not r["guardian"] and r["pos"] is not None for r in view["grid"])
+
+    def _open_source(
+        self, view: dict[str, Any], moves: list[Move], known: dict[str, str | None], blocked: set[int]
+    ) -> Move | None:
+        """Break a guardian on a needed glyph source with a known Nova, or steal past it with Steal Glyphs."""
+        rooms = _rooms(view)
+        room = view["wizards"][view["seat"]]["room"]
+        guarded = [
+            k for k, r in rooms.items() if r["guardian"] and r["source"] in blocked and r["pos"] is not None
+        ]
+        if not guarded:
+            return None
+        nova = [m for m in moves if m.action == "cast" and known.get(_slot(m)) == "nova"]
+        nova.sort(key=lambda m: m.get("helper") is not None)
+        if nova and room in guarded:
+            return nova[0]
+        steal = [m for m in moves if m.action == "cast" and known.get(_slot(m)) == "steal_glyphs"]
+        near = {room, *rooms[room]["adjoining"]}
+        if steal and near & set(guarded):
+            return steal[0]
+        if nova or steal:
+            return _toward(view, moves, guarded)
+        return None
+
+    def _glyph_wants(
+        self, view: dict[str, Any], seat: int, known: dict[str, str | None], abjure: str | None
+    ) -> dict[int, int]:
+        """Return how much each glyph is worth to this wizard now (0: not worth an action)."""
+        mine = view["wizards"][seat]["glyphs"]
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        want: dict[int, int] = {}
+        if abjure:
+            need = Counter(int(x) for x in abjure.split("-"))
+            for g, n in need.items():
+                if team.count(g) < n + 1:
+                    want[g] = 10
+            fires = any(r["fire"] for r in view["grid"])
+            douse = [x["pair"] for x in view["spells"] if known.get(x["id"]) in ("snuff", "call_flood")]
+            if fires and douse:
+                for g in douse[0]:
+                    if team.count(g) < need.get(g, 0) + 1 + douse[0].count(g):
+                        want[g] = max(want.get(g, 0), 8)
+        elif self._reachable(view, known, abjure):
+            open_slots = [
+                p
+                for p in self._targets(view, known, abjure)
+                if all(self._has(view, g, p.count(g)) for g in p)
+            ]
+            for pair in open_slots:
+                for g in pair:
+                    want[g] = want.get(g, 0) + (3 if g >= 4 else 1)
+        else:
+            for x in view["spells"]:
+                if x["level"] == 1 and x["used"] and known.get(x["id"]) in (None, "nova", "steal_glyphs"):
+                    for g in x["pair"]:
+                        want[g] = want.get(g, 0) + 1
+        extra: list[tuple[list[int], int]] = []
+        if self._blocked(view, known, abjure):
+            extra += [
+                (x["pair"], 9) for x in view["spells"] if known.get(x["id"]) in ("nova", "steal_glyphs")
+            ]
+        if any(r["fire"] for r in view["grid"]):
+            extra += [
+                (x["pair"], 7)
+                for x in view["spells"]
+                if known.get(x["id"]) in ("nova", "snuff", "call_flood")
+            ]
+        for pair, worth in extra:
+            for g in pair:
+                if team.count(g) < pair.count(g) + 1:
+                    want[g] = max(want.get(g, 0), worth)
+        for g in list(want):
+            if mine.count(g) >= 3 or team.count(g) >= 2 + len(view["wizards"]):
+                want[g] = 0
+        if len(mine) >= 8:
+            return {}
+        return want
+
+    def _source_goals(self, view: dict[str, Any], seat: int, want: dict[int, int]) -> list[str]:
+        """Return the open source rooms holding the most wanted glyph (nearest first by the caller)."""
+        rooms = _rooms(view)
+        open_rooms = {
+            k: r["source"]
+            for k, r in rooms.items()
+            if r["source"] is not None
+            and not r["guardian"]
+            and r["pos"] is not None
+            and want.get(r["source"], 0) > 0
+        }
+        if not open_rooms:
+            return []
+        here = view["wizards"][seat]["room"]
+        dist = _dist(view, here)
+        best = max(
+            open_rooms.values(),
+            key=lambda g: (
+                want[g] * 4 - min((dist.get(k, 99) for k, s in open_rooms.items() if s == g), default=99)
+            ),
+        )
+        return [k for k, s in open_rooms.items() if s == best]
