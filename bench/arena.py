@@ -6,8 +6,8 @@ sits in every seat equally often. A level's win rate is the share of games won b
 level (a win shared by k seats gives each 1/k). The last line printed is the JSON summary.
 
 With ``--cards`` (games whose playbook lists what a seat holds, e.g. the Institute's cards) it
-also reports, for every card, how often the player holding it at the end won, and flags a card
-whose holder wins more than 65% of the games it was held in.
+also reports, for every card, how often the player holding it at the end won (with a 95% interval),
+and flags a card whose holder wins more than 65% of the games it was held in.
 
 A game whose playbook names ``feats`` (what an event credits to seats, e.g. Quadrivium's conflicts
 fought and won) also gets those counted per level: a story game with no winner is measured by them.
@@ -176,6 +176,16 @@ def card_rates(report: ArenaReport) -> dict[str, tuple[int, float]]:
     return {k: (held[k], won[k] / held[k]) for k in held}
 
 
+def _card_interval(held: int, rate: float) -> tuple[float, float]:
+    """Return a 95% interval for a holder's win rate (normal approximation, clipped to [0, 1]).
+
+    With some thirty cards, one of them lands a few points over its true rate by chance alone:
+    the interval shows whether a flag stands clear of that noise or calls for more games.
+    """
+    half = 1.96 * math.sqrt(rate * (1 - rate) / held) if held else 1.0
+    return max(0.0, rate - half), min(1.0, rate + half)
+
+
 def feat_totals(report: ArenaReport) -> dict[str, dict[str, int]]:
     """Return, per feat, how many times seats of each level achieved it over the finished games."""
     out: dict[str, dict[str, int]] = {}
@@ -257,5 +267,6 @@ def format_report(report: ArenaReport) -> str:
         lines.append(f"  card holders' win rate ({limit}):")
         for key, (n, rate) in sorted(cards.items(), key=lambda kv: -kv[1][1]):
             flag = "  <-- over the limit" if n >= CARD_MIN_HELD and rate > CARD_LIMIT else ""
-            lines.append(f"    {key:<26}{n:>5} held  {rate:6.1%}{flag}")
+            low, high = _card_interval(n, rate)
+            lines.append(f"    {key:<26}{n:>5} held  {rate:6.1%}  ({low:.0%}-{high:.0%}){flag}")
     return "\n".join(lines)

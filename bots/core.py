@@ -88,6 +88,12 @@ Evaluator = Callable[[Rules, State, Seat], float]
 """A game's estimate, in [0, 1], of how well a seat stands in a (sampled) state."""
 Policy = Callable[[Rules, State, Seat, list[Move], random.Random], Move]
 """A fast move choice inside a search's imagined playout (it may read the sampled state)."""
+Belief = Callable[[Rules, State, Seat, random.Random], State]
+"""Re-draws a sampled state's hidden things as sensible rivals would have chosen them.
+
+It may read only what the seat knows (the sample's secrets are already the bot's own draws), so a
+search's samples still depend on the seat's information set and its generator alone.
+"""
 
 
 @dataclass
@@ -99,6 +105,10 @@ class Playbook:
     rollout: Policy | None = None
     horizon: int | None = None
     """Plies a search plays out before it evaluates (None: to the end of the game)."""
+    believe: Belief | None = None
+    """Reshapes a search's sampled state toward what the rivals likely hid (None: keep the sample)."""
+    race: bool = False
+    """Whether the search drops candidates that clearly trail the basic move (``bots.levels.race``)."""
     until: Callable[[State], Callable[[State], bool]] | None = None
     """Given a playout's first state, the test of where it may stop and be judged (e.g. once the
     fight it began in is decided, or the turn it began in is over)."""

@@ -2,10 +2,11 @@
 
 Each works for any game out of the box. ``basic`` uses the game's heuristic when its playbook has
 one, else a one-ply greedy look-ahead with the game's evaluator; ``strong`` runs a determinized
-Monte Carlo search: every iteration samples a state consistent with the seat's view, tries one
-candidate move (chosen by UCB1 over the candidates), plays the game on with a fast policy for a
-few plies (or to the end) and scores the result. Its budget is wall time (default 1 s) or, for a
-reproducible choice, a number of iterations.
+Monte Carlo search: every round samples a state consistent with the seat's view, tries every
+candidate move still in the race on it with the same luck, plays on with a fast policy for a few
+plies (or to the end) and scores the result; in a game whose playbook asks for it, candidates that
+clearly trail the basic move drop out of the race. Its budget is wall time (default 1 s) or, for a
+reproducible choice, a number of rounds.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ CONFIDENCE = 1.5
 """Standard errors by which a searched move must beat the basic move before the search plays it."""
 STRONG_BUDGET = 1.0
 """Default thinking time per decision, in seconds."""
+RACE_ROUNDS = 4
+"""Rounds a search plays before it drops a candidate that trails the basic move clearly."""
+DROP = 2.0
+"""Paired standard errors by which a candidate trails the basic move when the search drops it."""
 
 
 class RandomBot(Bot):
@@ -96,7 +101,7 @@ def rollout(
     while not rules.is_over(state) and (horizon is None or plies < horizon):
         if done is not None and done(state):
             break
-        if deadline is not None and plies % 2 == 1 and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:  # a ply costs far more than the look
             break
         waiting = rules.waiting_on(state)
         seat = waiting[0] if len(waiting) == 1 else rand.choice(waiting)
@@ -152,51 +157,88 @@ class StrongBot(Bot):
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
-        horizon = self.horizon if self.horizon is not None else playbook(rules.kind).horizon
+        book = playbook(rules.kind)
+        horizon = self.horizon if self.horizon is not None else book.horizon
         moves = self.candidates(seating, rand)
-        history: list[list[float]] = []
+        history: list[list[float | None]] = []
+        alive = list(range(len(moves)))
         while self.iterations is None or len(history) < self.iterations:
             if self.iterations is None and time.perf_counter() >= deadline:
                 break
             sample = seating.sample(rand)
+            if book.believe is not None:
+                sample = book.believe(rules, sample, seat, rand)
             luck = rand.getrandbits(64)
-            values = []
-            for move in moves:
+            values: list[float | None] = [None] * len(moves)
+            stop = None if self.iterations is not None else deadline
+            for i in alive:
                 state = rules.copy_state(sample)
-                rules.resolve(state, seat, move)
-                stop = None if self.iterations is not None else deadline
-                values.append(rollout(rules, state, seat, random.Random(luck), horizon, stop))
+                rules.resolve(state, seat, moves[i])
+                values[i] = rollout(rules, state, seat, random.Random(luck), horizon, stop)
                 if stop is not None and time.perf_counter() > stop:
                     break
-            if len(values) < len(moves):
+            if any(values[i] is None for i in alive):
                 break  # an unfinished round compares the candidates on unequal luck: drop it
             history.append(values)
-        return moves[settle(history, playbook(rules.kind).margin)]
+            if book.race:
+                alive = race(history, alive, book.margin)
+                if len(alive) == 1:
+                    break
+        return moves[settle(history, book.margin)]
 
 
-def settle(history: list[list[float]], margin: float = 0.0) -> int:
+def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
+    """Return the mean per-round lead of candidate ``i`` over the basic move and its t statistic."""
+    diffs = [r[i] - r[0] for r in history]  # type: ignore[operator]
+    mean = sum(diffs) / len(diffs)
+    if len(diffs) < 2:
+        return mean, 0.0
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    if spread == 0:
+        return mean, 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean, mean / (spread / math.sqrt(len(diffs)))
+
+
+def race(history: list[list[float | None]], alive: list[int], margin: float = 0.0) -> list[int]:
+    """Return the candidates still worth playing out after the rounds so far (the basic move stays).
+
+    After ``RACE_ROUNDS`` rounds a move that trails the basic move by ``DROP`` paired standard errors,
+    or that never once differs from it, stops costing playouts. A single candidate left means the
+    search is decided: only the basic move remains, or a move leads it by twice ``CONFIDENCE`` and
+    by more than the game's ``margin`` (``settle`` then names the move). The time saved goes to the
+    moves still in doubt, or is not spent.
+    """
+    if len(history) < RACE_ROUNDS:
+        return alive
+    kept = [0]
+    for i in alive[1:]:
+        mean, t = _paired(history, i)
+        if t >= 2 * CONFIDENCE and mean > margin:
+            return [i]
+        if t > -DROP and any(r[i] != r[0] for r in history):
+            kept.append(i)
+    return kept
+
+
+def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
     so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
     errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
     leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
+    Only the candidates played out in every round compete (``race`` may have dropped some).
     """
-    if not history:
+    if len(history) < 2:
         return 0
     count = len(history[0])
-    means = [sum(r[i] for r in history) / len(history) for i in range(count)]
-    best = max(range(count), key=lambda i: (round(means[i], 9), -i))
-    if best == 0 or len(history) < 2:
-        return 0 if len(history) < 2 else best
-    diffs = [r[best] - r[0] for r in history]
-    mean = sum(diffs) / len(diffs)
-    if mean <= margin:
+    alive = [i for i in range(count) if history[-1][i] is not None]
+    means = {i: sum(r[i] for r in history) / len(history) for i in alive}  # type: ignore[misc]
+    best = max(alive, key=lambda i: (round(means[i], 9), -i))
+    if best == 0:
         return 0
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-    if spread == 0:
-        return best if mean > 0 else 0
-    return best if mean / (spread / math.sqrt(len(diffs))) >= CONFIDENCE else 0
+    mean, t = _paired(history, best)
+    return best if mean > margin and t >= CONFIDENCE else 0
 
 
 def make_bot(

@@ -71,6 +71,26 @@ def test_hold_the_gates_starts_with_two_portals_and_hard_adds_the_troll_portal()
     assert game(2, scenario="demon", seed=3)["mana"] == 9
 
 
+@pytest.mark.parametrize(
+    ("scenario", "goal"), [("unstable", "anchor_reality"), ("gates", "seal_gates"), ("demon", "bind_demon")]
+)
+def test_designed_easy_settings_start_with_the_goal_spell_bound(scenario: str, goal: str) -> None:
+    # Designed settings, tuned for balance: easy binds the objective's spell from the start.
+    easy = game(2, scenario=scenario, difficulty="easy", seed=5)
+    assert [v["spell"] for v in easy["slots"].values() if v["bound"]] == [goal]
+    assert not any(v["bound"] for v in game(2, scenario=scenario, seed=5)["slots"].values())
+
+
+def test_unstable_hard_places_two_more_ice_and_takes_a_mana() -> None:
+    def ice(s: dict) -> int:
+        return sum(c["ice"] for c in s["rooms"].values())
+
+    normal = game(2, scenario="unstable", seed=6)
+    hard = game(2, scenario="unstable", difficulty="hard", seed=6)
+    assert hard["mana"] == normal["mana"] - 1 == 5
+    assert ice(normal) == 2 and ice(hard) == 4
+
+
 def test_three_shifts_then_the_game_starts() -> None:
     # Refine Academy: up to three shifts (swap two adjacent rooms, or rotate one a quarter turn).
     s = game(2, scenario="golem", seed=5)

@@ -25,6 +25,9 @@ def test_every_finished_game_has_a_shared_result() -> None:
 def test_easy_basic_game_starts_with_abjure_bound() -> None:
     s = game(2, difficulty="easy", seed=4)
     assert [v["spell"] for v in s["slots"].values() if v["bound"]] == ["abjure"] and s["mana"] == 7
+    # designed easy setting: only glyph source 5 starts guarded (the rulebook's game guards 4 and 5)
+    assert sorted(c["source"] for c in s["rooms"].values() if c["guardian"]) == [5]
+    assert sorted(c["source"] for c in game(2, seed=4)["rooms"].values() if c["guardian"]) == [4, 5]
     hard = game(2, difficulty="hard", seed=4)
     assert hard["mana"] == 4 and not any(v["bound"] for v in hard["slots"].values())
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bench.arena import ArenaGame, ArenaReport, card_rates, summary, win_shares
+from bench.arena import ArenaGame, ArenaReport, card_rates, format_report, summary, win_shares
 from bench.cli import main
 from tests.toygame import TOY
 
@@ -54,3 +54,16 @@ def test_a_shared_win_is_split_and_a_strong_card_is_flagged() -> None:
     assert rates["crown"][0] == 30 and rates["crown"][1] > 0.65
     assert summary(report)["cards_over_limit"] == ["crown"]
     assert summary(report)["draws"] == 1
+
+
+def test_each_card_line_shows_the_noise_around_its_holders_win_rate() -> None:
+    report = ArenaReport("x", 2, ["basic", "basic"])
+    for g in range(100):
+        game = ArenaGame(g, ["basic", "basic"])
+        game.shares = {0: 1.0}
+        game.held = {0 if g < 60 else 1: {"crown"}}  # held 100 times, its holder won 60
+        report.games.append(game)
+    line = next(x for x in format_report(report).splitlines() if "crown" in x)
+    # 60% of 100: 1.96 * sqrt(0.6 * 0.4 / 100) = 9.6 points either side.
+    assert "100 held" in line and "60.0%" in line and "(50%-70%)" in line
+    assert "over the limit" not in line

@@ -134,6 +134,21 @@ def test_settle_keeps_the_basic_move_unless_another_is_clearly_better() -> None:
     assert settle([[0.5, 0.4, 0.7], [0.2, 0.1, 0.4], [0.6, 0.5, 0.9], [0.3, 0.3, 0.5]]) == 2
 
 
+def test_race_drops_moves_that_trail_or_never_differ_and_stops_once_one_leads_clearly() -> None:
+    from bots.levels import RACE_ROUNDS, race, settle
+
+    # Candidate 1 equals basic every round, 2 trails it every round, 3 is close: only 3 races on.
+    rounds = [[0.5, 0.5, 0.3 - k / 100, 0.5 + (-1) ** k / 10] for k in range(RACE_ROUNDS)]
+    assert race(rounds[:-1], [0, 1, 2, 3]) == [0, 1, 2, 3]  # too few rounds to judge yet
+    assert race(rounds, [0, 1, 2, 3]) == [0, 3]
+    # Dropped candidates have no value in later rounds; settle weighs only those played throughout.
+    later = [*rounds, [0.4, None, None, 0.45], [0.6, None, None, 0.62]]
+    assert settle(later) == 0  # 3 leads on average but not clearly: basic stays
+    # A move that leads in every round by the same margin is decided at once.
+    assert race([[0.4, 0.6, 0.1]] * RACE_ROUNDS, [0, 1, 2]) == [1]
+    assert settle([[0.4, 0.6, 0.1]] * RACE_ROUNDS) == 1
+
+
 def test_settle_keeps_the_basic_move_when_the_gain_is_below_the_games_margin() -> None:
     from bots.levels import settle
 

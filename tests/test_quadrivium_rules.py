@@ -143,8 +143,10 @@ def test_creation_step_by_step() -> None:
         s, _ = act(s, seat, "magic", vigor=0, craft=1, influence=3, insight=0)
     with pytest.raises(IllegalMove):
         act(s, 0, "traits", vigor=5, craft=1, influence=1, insight=1)
-    s, _ = act(s, 0, "boon", kind="companion", trait="influence")
-    s, _ = act(s, 1, "boon", kind="asset", trait="vigor")
+    s, first = act(s, 0, "boon", kind="companion", trait="influence")
+    s, second = act(s, 1, "boon", kind="asset", trait="vigor")
+    assert "Mage 0 brings an Influence Companion." in [e.text for e in first]
+    assert "Mage 1 brings a Vigor Asset." in [e.text for e in second]
     assert s["phase"] == "scene"
     assert s["mages"][0]["companions"] == [{"trait": "influence", "value": 2, "spent": 0, "harm": 0}]
     assert s["mages"][1]["assets"] == {"vigor": res(1)}

@@ -142,3 +142,18 @@ def test_the_bench_block_measures_the_argent_board() -> None:
 
     median, best, cpu, size = render_figures(2, samples=2)
     assert 0 < best <= median and cpu > 0 and 10_000 < size < SIZE_LIMIT
+
+
+@pytest.mark.parametrize("waiting", [0, 4, 8])
+def test_a_strip_title_never_runs_into_the_department_or_the_waiting_mages(waiting: int) -> None:
+    """A long player and candidate name is clipped before the department word and the office's mages."""
+    from render.argent.look import font
+    from render.argent.voters import strip_title
+
+    x, x1 = 68, 700  # a 2-player strip is about 700 px wide
+    long = "P2 Bartholomew-Maximilian · Exhufern Le Marigras (you)"
+    title, dept, dept_x = strip_title(long, "Natural Magick", x, x1, waiting)
+    assert title.endswith("…") and dept
+    assert dept_x >= x + font(22, "bold").getlength(title)
+    office_label = x1 - 18 - 28 * waiting - 8 - font(14).getlength("office:") if waiting else x1 - 18
+    assert dept_x + font(15).getlength(dept) <= office_label

@@ -14,11 +14,16 @@ import random
 
 from bots.core import Playbook, Seating, register
 from rules.contract import Move, Rules, Seat, State
+from rules.institute.moves import assign_moves
 from rules.institute.selfplay import pick
 from rules.institute.state import card
 
-HORIZON = 48
-"""Plies a search playout runs before the evaluator judges it (about one round of play)."""
+HORIZON = 24
+"""Plies a search playout runs before the evaluator judges it (a round is about 19 plies).
+
+Measured against basic at a 0.1 s budget, 40 games each (seed 1): 24 plies won 82.5%, 48 won 77.5%;
+shorter playouts leave time for more rounds, and the evaluator already counts the stake in cards.
+"""
 
 
 def heuristic(seating: Seating, rand: random.Random) -> Move:
@@ -54,6 +59,33 @@ def evaluate(rules: Rules, state: State, seat: Seat) -> float:
     return 1.0 / (1.0 + math.exp(-margin / 3.0))
 
 
+GREEDY_BELIEF = 0.75
+"""How often a search imagines the rival's hidden Action Cards laid by the greedy policy (else at random)."""
+
+
+def believe(rules: Rules, state: State, seat: Seat, rand: random.Random) -> State:
+    """Re-lay the rival's secret Action Cards as a sensible player would, most of the time.
+
+    The scramble lays them uniformly at random; a rival usually casts where its dice point at a card
+    it wants. The rival's dice and the board are public, so this reads nothing the seat may not know.
+    A rival still assigning gets an empty hand back: the playout's policy lays it.
+    """
+    if state["revealed"] or state["step"] != "assign" or rand.random() >= GREEDY_BELIEF:
+        return state
+    rival = 1 - seat
+    them = state["players"][rival]
+    them["assign"], them["changes"] = [None] * len(them["dice"]), 0
+    if not them["confirmed"]:
+        return state
+    them["confirmed"] = False  # so the rival may be asked to lay its cards again
+    while None in them["assign"]:
+        lay = [m for m in assign_moves(state, rival) if m.action == "assign"]
+        move = pick(rand, lay, "greedy", state, rival)
+        them["assign"][move.get("die") - 1] = move.get("card")
+    them["confirmed"] = True
+    return state
+
+
 def holdings(state: State, seat: Seat) -> set[str]:
     """Return the keys of the Institute Cards a seat holds (for the arena's card balance check)."""
     me = state["players"][seat]
@@ -67,6 +99,8 @@ PLAYBOOK = register(
         evaluate=evaluate,
         rollout=rollout_policy,
         horizon=HORIZON,
+        believe=believe,
+        race=True,
         extra={"holdings": holdings},
     ),
 )

@@ -202,6 +202,21 @@ def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
     return out
 
 
+def strip_title(title: str, dept: str, x: int, x1: int, waiting: int) -> tuple[str, str, float]:
+    """Fit a strip's first line: the title, then the department, left of the waiting mages.
+
+    Returns the (clipped) title and department and where the department starts. The title yields
+    room to the department and to ``waiting`` mage tokens with their "office:" label, so the three
+    never overlap however long a candidate's or a player's name is.
+    """
+    head, small = font(22, "bold"), font(15)
+    right = x1 - 18 - 28 * waiting - 8 - font(14).getlength("office:") - 12 if waiting else x1 - 18
+    room = right - x - (small.getlength(dept) + 12 if dept else 0)
+    title = clip(title, head, int(max(120, min(300, room))))
+    dept_x = x + 4 + head.getlength(title)
+    return title, clip(dept, small, int(max(0, right - dept_x))) if dept else "", dept_x
+
+
 def draw_strip(
     draw: ImageDraw.ImageDraw,
     view: View,
@@ -219,15 +234,13 @@ def draw_strip(
     name = office["candidate_name"] or "—"
     you = " (you)" if view.get("you") == seat else ""
     left = " (left)" if office.get("left") else ""
-    head = font(22, "bold")
+    home = [m for m in view["mages"] if m["owner"] == seat and m["loc"] == "office"]
     # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
     who = f"{player} · {name}" if player else name
-    title = clip(f"{seat_tag(seat)} {who}{you}{left}", head, 300)
-    write(draw, (x0 + 68, y0 + 8), title, font=head, fill=LIGHT)
     dept = DEPT_WORD.get(office["department"] or "", "")
-    write(draw, (x0 + 72 + head.getlength(title), y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
-    # Mages waiting in the office, at the right of the first line.
-    home = [m for m in view["mages"] if m["owner"] == seat and m["loc"] == "office"]
+    title, dept, dept_x = strip_title(f"{seat_tag(seat)} {who}{you}{left}", dept, x0 + 68, x1, len(home[:8]))
+    write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
+    write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
     mx = x1 - 18
     for m in reversed(home[:8]):
         mage_token(draw, m, mx, y0 + 22, 12)

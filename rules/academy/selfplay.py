@@ -171,11 +171,6 @@ class Policy(BasicPlan):
             blast = _casts(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
-        slots = view["actions"]["slots"] or {}
-        if slots.get("move") and _hazard(rooms[room]):
-            out = self._leave(view, seat, moves)
-            if out.action == "move":
-                return out  # the turn's only move goes to getting out of the fire, deep water or a troll
         kept = _kept_guardians(view)
         if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
             kill = _casts(view, self.mind, moves, KILL)

@@ -153,7 +153,7 @@ class BasicPlan:
         me = view["wizards"][seat]
 
         def bad(r: dict[str, Any]) -> bool:
-            return _hazard(r) or bool(r["imp"] and me["glyphs"] and not r["guardian"])
+            return _hazard(r, imps=True)
 
         if bad(rooms[me["room"]]):
             # a move into water needs a second action; without one it is wasted and the wizard stays put

@@ -69,9 +69,10 @@ def _dist(view: dict[str, Any], start: str, blocked: frozenset[str] = frozenset(
     return seen
 
 
-def _hazard(room: dict[str, Any]) -> bool:
-    """Whether ending a turn here costs mana or glyphs (an imp robs a glyph unless a guardian kills it)."""
-    imp = room["imp"] and not room["guardian"]
+def _hazard(room: dict[str, Any], imps: bool = False) -> bool:
+    """Whether ending a turn here costs mana or glyphs (with ``imps``: an imp robs a glyph unless a
+    guardian kills it; the basic plan counts that, the advanced policy does better without)."""
+    imp = imps and room["imp"] and not room["guardian"]
     return bool(room["fire"] or room["water"] >= 2 or room["troll"] or room["demon"] or imp)
 
 
@@ -83,7 +84,7 @@ def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move |
     last = view["actions"]["left"] <= 1
     # wading into water takes a second action; without one the move is wasted
     wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
-    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r) and k not in goals)
+    blocked = frozenset(k for k, r in rooms.items() if last and _hazard(r, view["basic"]) and k not in goals)
     here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
     now = _dist(view, here, blocked)
     if not any(g in now for g in goals):

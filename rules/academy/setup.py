@@ -165,7 +165,8 @@ def _place_sources(s: State, scen: dict[str, Any]) -> None:
         while room == "random" or room in skip or s["rooms"][room]["source"] is not None:
             room = draw_room_card(s)["room"]  # a designed scenario may put a high source at random
         s["rooms"][room]["source"] = int(g)
-    for g in scen.get("guard_sources", [4, 5]):
+    mods = scen.get(s["difficulty"], {}) if s["difficulty"] != "normal" else {}
+    for g in mods.get("guard_sources", scen.get("guard_sources", [4, 5])):  # a setting may guard fewer
         room = next(r for r, c in s["rooms"].items() if c["source"] == g)
         s["rooms"][room]["guardian"] = 1
 

@@ -60,7 +60,8 @@ def give_boon(s: State, seat: int, kind: str, trait: str) -> str:
     else:
         uses = defaults()["boon"][f"{kind}_uses"]
         me[f"{kind}s"].append({"trait": trait, **res(uses)})
-    return f"a {trait.title()} {kind.title()}"
+    name = f"{trait.title()} {kind.title()}"
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"  # "an Insight Asset", "a Vigor Companion"
 
 
 def quick_build(s: State, seat: int) -> None:
