@@ -117,6 +117,9 @@ class Playbook:
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Optional hooks: ``rank`` (seating, rand -> the legal moves best first; its head must be the
+    heuristic's move for the same generator) and ``candidates`` (how many of them the search
+    weighs); ``holdings`` (the arena's card balance check)."""
 
 
 _PLAYBOOKS: dict[str, Playbook] = {}

@@ -134,10 +134,17 @@ class StrongBot(Bot):
         """Plies per playout before judging; None: the game's playbook decides."""
 
     def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
-        """Return the root moves to weigh: the basic choice first, then others drawn at random."""
+        """Return the root moves to weigh: the basic choice first, then the game's next best
+        (its playbook's ``rank``) or others drawn at random."""
+        book = playbook(seating.kind)
+        rank = book.extra.get("rank")
+        count = book.extra.get("candidates", STRONG_CANDIDATES)
+        if rank is not None:
+            # The game's ranking is its basic heuristic's own order: its head is basic's move.
+            return rank(seating, rand)[:count]
         first = BasicBot().choose(seating, rand)
         others = [m for m in _shuffled(seating.legal, rand) if m != first]
-        return [first, *others[: STRONG_CANDIDATES - 1]]
+        return [first, *others[: count - 1]]
 
     def choose(self, seating: Seating, rand: random.Random) -> Move:
         """Return the candidate with the best total playout value over the finished rounds."""

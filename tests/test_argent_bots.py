@@ -1,0 +1,161 @@
+"""The Argent bots: the expected-votes evaluator and the basic heuristic in constructed situations."""
+
+from __future__ import annotations
+
+import random
+
+from bots import BasicBot, StrongBot, bot_rng, observe
+from bots.games import argent as book
+from rules.argent import content
+from rules.argent.state import merit_total
+from rules.contract import Move
+from tests.argent_helpers import R, act, round_one, seat_now, to_resolution
+
+
+def _no_badge(state: dict, seat: int) -> dict:
+    """Leave a seat without any Merit Badge (5 IP, no starting badge)."""
+    office = state["seats"][seat]
+    office["ip"], office["merit_bonus"], office["merit_spent"] = 5, 0, 0
+    assert merit_total(state, seat) == 0
+    return state
+
+
+def _basic(state: dict, seat: int, n: int = 0) -> Move:
+    return BasicBot().choose(observe(R, state, seat), bot_rng("argent-test", n))
+
+
+def test_known_voters_weigh_whole_and_the_unknown_ones_spread_over_the_pool() -> None:
+    state = round_one(2, seed=3)
+    weights = book.criterion_weights(state, 0)
+    assert abs(sum(weights.values()) - len(state["voters"])) < 1e-9
+    # The white voters are face up: Most Influence and Most Supporters weigh at least a whole voter.
+    assert weights["most:ip"] >= 1.0 and weights["most:supporters"] >= 1.0
+    # Two players: the second-most voters are out of the game, so nobody expects them.
+    assert not any(c.startswith("second_most:") for c in weights)
+    marked = next(v for v in state["voters"] if 0 in v["marks"])
+    assert weights[content.voter(marked["id"])["criterion"]] >= 1.0
+
+
+def test_the_evaluator_never_reads_a_voter_its_seat_has_not_seen() -> None:
+    state = round_one(2, seed=3)
+    hidden = next(i for i, v in enumerate(state["voters"]) if not v["face_up"] and 0 not in v["marks"])
+    before = book.evaluate_state(R, state, 0)
+    other = R.copy_state(state)
+    spare = other["voter_deck"][0]
+    other["voters"][hidden]["id"], other["voter_deck"][0] = spare, other["voters"][hidden]["id"]
+    assert book.evaluate_state(R, other, 0) == before
+    # The seat that marked it does see the swap.
+    other["voters"][hidden]["marks"] = [0]
+    state["voters"][hidden]["marks"] = [0]
+    assert book.criterion_weights(other, 0) != book.criterion_weights(state, 0)
+
+
+def test_more_of_what_voters_count_scores_higher_for_its_holder_only() -> None:
+    state = round_one(2, seed=3)
+    richer = R.copy_state(state)
+    richer["seats"][0]["gold"] += 6
+    richer["seats"][0]["ip"] += 3
+    assert book.evaluate_state(R, richer, 0) > book.evaluate_state(R, state, 0)
+    assert book.evaluate_state(R, richer, 1) < book.evaluate_state(R, state, 1)
+
+
+def test_a_mage_on_an_errand_counts_what_its_slot_will_bring() -> None:
+    state = _no_badge(round_one(2, seed=3), 0)
+    before = book.margin(state, 0)
+    mage = next(m for m in state["mages"] if m["owner"] == 0 and m["loc"] == "office")
+    mage["loc"] = "guilds/r2"
+    assert book._pending(state)[0]["gold"] == 6  # Guilds A slot 2: 6 Gold (the better of its choice)
+    assert book.margin(state, 0) > before
+    # On the Merit slot without a badge, the errand can only bring its consolation IP.
+    mage["loc"] = "guilds/m1"
+    assert book._pending(state)[0] == {"ip": 1.0}
+
+
+def test_basic_sends_its_mage_to_the_best_slot_it_can_claim() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    _no_badge(state, seat)
+    placing = act(state, seat, "place", room="guilds")
+    assert _basic(placing, seat).get("slot") == "r2"  # not the Merit slot it cannot pay, not slot 3
+    state["seats"][seat]["merit_bonus"] = 1
+    placing = act(state, seat, "place", room="guilds")
+    assert _basic(placing, seat).get("slot") == "m1"
+
+
+def test_basic_keeps_placing_while_it_has_mages_instead_of_ringing_the_bell() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    assert any(m.action == "bell" for m in R.legal_moves(state, seat))
+    for n in range(4):
+        assert _basic(state, seat, n).action != "bell"
+
+
+def test_basic_claims_a_reward_worth_more_than_the_consolation_ip() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    state = act(state, seat, "place", room="guilds")
+    kind = next(m["type"] for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
+    state = to_resolution(act(state, seat, "place", slot="r2", type=kind))
+    while not (
+        state["agenda"]
+        and state["agenda"][0]["kind"] == "errand"
+        and state["agenda"][0]["data"]["loc"] == "guilds/r2"
+    ):
+        who = seat_now(state)
+        state, _ = R.apply(state, who, _basic(state, who))
+    assert seat_now(state) == seat
+    assert _basic(state, seat).get("claim") == "plain"
+
+
+def test_ending_the_round_is_worth_the_rivals_unplaced_mages_less_ones_own() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    ended = R.copy_state(state)
+    ended["phase"] = "resolution"
+    # Nobody has placed yet: ending now costs both sides alike.
+    assert book._round_end_bias(state, ended, seat) == 0.0
+    for m in state["mages"]:
+        if m["owner"] == seat:
+            m["loc"] = "supply"  # as if every mage of the seat were out
+    assert book._round_end_bias(state, ended, seat) > 0.0
+    assert book._round_end_bias(state, state, seat) == 0.0  # the round goes on: nothing to weigh
+
+
+def test_the_playout_policy_and_the_search_choose_legal_moves() -> None:
+    state = round_one(2, seed=5)
+    rand = random.Random(5)
+    for _ in range(60):
+        if R.is_over(state):
+            break
+        seat = R.waiting_on(state)[0]
+        legal = R.legal_moves(state, seat)
+        move = book.rollout_policy(R, state, seat, legal, rand)
+        assert move in legal
+        state, _ = R.apply(state, seat, move)
+    state = round_one(2, seed=5)
+    seat = seat_now(state)
+    seating = observe(R, state, seat)
+    assert book.worth_searching(seating)
+    assert StrongBot(iterations=2).choose(seating, bot_rng(1)) in seating.legal
+
+
+def test_strong_leaves_the_bookkeeping_decisions_to_basic() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    state = act(state, seat, "place", room="guilds")
+    kind = next(m["type"] for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
+    state = to_resolution(act(state, seat, "place", slot="r2", type=kind))
+    who = seat_now(state)
+    seating = observe(R, state, who)
+    assert not book.worth_searching(seating)
+    assert StrongBot(iterations=50).choose(seating, bot_rng(2)) == BasicBot().choose(seating, bot_rng(2))
+
+
+def test_a_playout_stops_after_a_few_plies_a_player_or_at_the_errands_end() -> None:
+    state = round_one(2, seed=3)
+    done = book.until(state)
+    stops = [done(state) for _ in range(book.PLAYOUT_PLIES * 2 + 1)]
+    assert stops[:-1] == [False] * (book.PLAYOUT_PLIES * 2) and stops[-1]
+    resolving = R.copy_state(state)
+    resolving["phase"] = "resolution"
+    assert book.until(state)(resolving)
