@@ -85,3 +85,32 @@ def test_the_last_action_leaves_a_room_where_an_imp_would_rob_a_glyph() -> None:
     s["left"] = 1
     move = Policy(1).pick(s, 0)
     assert move.action == "move" and not s["rooms"][move.get("room")]["imp"]
+
+
+def _demon_beside_the_crystal(move_slot: bool) -> tuple[dict, str, Policy]:
+    """A Bind the Demon table: seat 0 in the crystal holding Bind Demon's pair, a demon next door."""
+    s = calm(1, "demon")
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "bind_demon")
+    next_door = next(r["key"] for r in RULES.view(s, 0)["grid"] if "mana_crystal" in r["adjoining"])
+    s["rooms"][next_door]["demon"] = 1
+    s["wizards"][0]["glyphs"] = sorted(int(g) for g in slot.split("-"))
+    s["slots_left"] = {"move": move_slot, "room": False, "magic": True}
+    policy = Policy(1)
+    policy.mind.known[slot] = "bind_demon"
+    return s, next_door, policy
+
+
+def test_the_policy_enters_the_demons_room_only_with_an_action_left_to_bind_it() -> None:
+    # ENDURE (demon, 3 damage): a wizard ending the turn in its room dies and the crystal pays a mana,
+    # so a move paid with the magic action (the move slot is spent) never walks in; with the move slot
+    # still free the wizard walks in and binds it with the magic action.
+    s, lair, policy = _demon_beside_the_crystal(move_slot=False)
+    move = policy.pick(s, 0)
+    assert not (move.action == "move" and move.get("room") == lair)
+    s, lair, policy = _demon_beside_the_crystal(move_slot=True)
+    move = policy.pick(s, 0)
+    assert move.action == "move" and move.get("room") == lair
+    s, _ = RULES.apply(s, 0, move)
+    cast = policy.pick(s, 0)
+    slot = f"{min(cast.get('a'), cast.get('b'))}-{max(cast.get('a'), cast.get('b'))}"
+    assert cast.action == "cast" and policy.mind.spell_at(RULES.view(s, 0), slot) == "bind_demon"

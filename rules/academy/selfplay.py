@@ -161,7 +161,7 @@ class Policy(BasicPlan):
             return win[0]
         if win and ready:
             step = _toward(view, moves, targets)
-            if step:
+            if step and not self._walks_into_danger(view, step):
                 return step
         douse = _casts(view, self.mind, moves, DOUSE)
         near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
@@ -324,6 +324,24 @@ class Policy(BasicPlan):
             if safe:
                 return safe[0]
         return Move.of("end")
+
+    def _walks_into_danger(self, view: dict[str, Any], step: Move) -> bool:
+        """Whether a step enters a troll's or demon's room with no action left to cast there (ending the
+        turn beside it costs a wizard, and a slain wizard costs the crystal a mana)."""
+        r = _rooms(view)[step.get("room")]
+        if not (r["demon"] or r["troll"]):
+            return False
+        # the advanced turn pays a move from the move slot, then the room slot, then the magic one,
+        # then extra actions (wading costs a second payment); a cast needs the magic slot or an extra
+        slots = dict(view["actions"]["slots"] or {})
+        extra = view["actions"]["extra"]
+        for _ in range(2 if r["water"] else 1):
+            k = next((k for k in ("move", "room", "magic") if slots.get(k)), None)
+            if k:
+                slots[k] = False
+            else:
+                extra -= 1
+        return not (slots.get("magic") or extra > 0)
 
     def _can_kill(self, view: dict[str, Any], moves: list[Move]) -> bool:
         return bool(_casts(view, self.mind, moves, (*KILL, "steal_glyphs")))
