@@ -145,6 +145,11 @@ async def open_thread(
     return thread
 
 
+async def _named_or_here(interaction: discord.Interaction, table: int | None) -> int:
+    """Return the table a command names by number, else the table of the thread it was typed in."""
+    return table if table is not None else (await table_here(interaction)).id
+
+
 class GameCog(commands.Cog):
     """The /game commands shared by every game."""
 
@@ -461,7 +466,7 @@ class GameCog(commands.Cog):
         """Spectate by DM."""
 
         async def work() -> None:
-            table_id = table if table is not None else (await table_here(interaction)).id
+            table_id = await _named_or_here(interaction, table)
             await answer(interaction, await service_of(self.bot).watch(table_id, interaction.user.id))
 
         await guarded(interaction, work)
@@ -472,7 +477,7 @@ class GameCog(commands.Cog):
         """Stop spectating."""
 
         async def work() -> None:
-            table_id = table if table is not None else (await table_here(interaction)).id
+            table_id = await _named_or_here(interaction, table)
             await answer(interaction, await service_of(self.bot).unwatch(table_id, interaction.user.id))
 
         await guarded(interaction, work)

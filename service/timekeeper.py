@@ -162,8 +162,8 @@ class Timekeeper:
             return None
         return table, clock
 
-    async def _awaited(self, work: DueWork, now: float) -> tuple[TableRecord, SeatClock] | None:
-        """Return the table and clock of a seat still awaited in person; else claim the work, None.
+    async def _awaited(self, work: DueWork, now: float) -> tuple[TableRecord, SeatClock, float] | None:
+        """Return the table, clock and deadline of a seat still awaited in person; else claim the work, None.
 
         A seat played for its absent player, or already out of time, gets no reminder and no
         second deadline: the work is done with.
@@ -172,16 +172,17 @@ class Timekeeper:
         if found is None or found[1].absent or found[1].out_since is not None:
             await self.store.claim(work.id, now)
             return None
-        return found
+        table, clock = found
+        deadline = clock.deadline()
+        assert deadline is not None and work.user_id is not None
+        return table, clock, deadline
 
     async def _remind(self, work: DueWork) -> None:
         now = self.clock.now()
         found = await self._awaited(work, now)
         if found is None:
             return
-        table, clock = found
-        deadline = clock.deadline()
-        assert deadline is not None and work.user_id is not None
+        table, clock, deadline = found
         prefs = await self.prefs(work.user_id)
         if prefs.pings == "nothing":
             await self.store.claim(work.id, now)
@@ -208,9 +209,7 @@ class Timekeeper:
         found = await self._awaited(work, now)
         if found is None:
             return
-        table, clock = found
-        deadline = clock.deadline()
-        assert deadline is not None and work.user_id is not None
+        table, _clock, deadline = found
         if deadline > now + 1:
             # The bank grew meanwhile (a wait vote): its new deadline is planned already.
             await self.store.claim(work.id, now)
