@@ -89,6 +89,8 @@ Evaluator = Callable[[Rules, State, Seat], float]
 Policy = Callable[[Rules, State, Seat, list[Move], random.Random], Move]
 """A fast move choice inside a search's imagined playout (it may read the sampled state)."""
 Belief = Callable[[Rules, State, Seat, random.Random], State]
+Ranking = Callable[[Seating, random.Random], list[Move]]
+"""A game's legal moves best first; its head must be the heuristic's move for the same generator."""
 """Re-draws a sampled state's hidden things as sensible rivals would have chosen them.
 
 It may read only what the seat knows (the sample's secrets are already the bot's own draws), so a
@@ -116,10 +118,13 @@ class Playbook:
     """How much better (in evaluator units) a searched move must do on average to replace basic's."""
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
+    rank: Ranking | None = None
+    """Orders the legal moves best first, so the search weighs basic's runners-up (None: at random)."""
+    candidates: int | None = None
+    """How many root moves the search weighs (None: ``bots.levels.STRONG_CANDIDATES``)."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """Optional hooks: ``rank`` (seating, rand -> the legal moves best first; its head must be the
-    heuristic's move for the same generator) and ``candidates`` (how many of them the search
-    weighs); ``holdings`` (the arena's card balance check)."""
+    """Hooks for the bench alone: ``holdings`` (the arena's card balance check), ``feats`` (what the
+    arena counts per level)."""
 
 
 _PLAYBOOKS: dict[str, Playbook] = {}

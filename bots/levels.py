@@ -137,8 +137,8 @@ class StrongBot(Bot):
         """Return the root moves to weigh: the basic choice first, then the game's next best
         (its playbook's ``rank``) or others drawn at random."""
         book = playbook(seating.kind)
-        rank = book.extra.get("rank")
-        count = book.extra.get("candidates", STRONG_CANDIDATES)
+        rank = book.rank
+        count = book.candidates or STRONG_CANDIDATES
         if rank is not None:
             # The game's ranking is its basic heuristic's own order: its head is basic's move.
             return rank(seating, rand)[:count]

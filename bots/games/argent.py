@@ -544,6 +544,7 @@ PLAYBOOK = register(
         horizon=HORIZON,
         until=until,
         searches=worth_searching,
-        extra={"rank": ranked, "candidates": 4},
+        rank=ranked,
+        candidates=4,
     ),
 )
