@@ -215,6 +215,7 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
     import simcord
 
     from bot import create_bot
+    from localtable import SETTLE_SECONDS
 
     logging.getLogger("discord").setLevel(logging.ERROR)
     rand = random.Random(seed)
@@ -223,7 +224,9 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(str(Path(folder) / "chatter.db"), seed_source=lambda: rand.randrange(2**62))
         threads: set[int] = set()
-        async with simcord.run(bot, check_errors=False) as env:
+        # The stand-in's 5 s default is too short where a finished game draws its replay GIF (one
+        # board per turn) on a busy machine: the bench counts messages, so it waits like the local table.
+        async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
             for _ in range(games):
                 threads.add(await _play_game(env, kind, players, rand, tally, limit))
             dms = {cid for cid, c in env.backend.channels.items() if c.recipient_ids}
