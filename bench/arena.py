@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots import Bot, bot_rng, make_bot, observe, playbook
-from rules.contract import Rules
+from bots import Bot, bot_rng, keeps_memory, make_bot, observe, playbook, remember
+from rules.contract import Rules, State
 
 CARD_LIMIT = 0.65
 """A card whose holder wins more often than this (with equal bots) is flagged as too strong."""
@@ -74,20 +74,24 @@ def play_game(
     out = ArenaGame(seed, list(levels))
     order = random.Random(seed * 31 + 7)  # who moves first among simultaneous seats
     credit = playbook(rules.kind).extra.get("feats")
+    # Each seat's private memory, fed every view it is shown, as the service feeds a bot seat's.
+    memories: dict[int, dict[str, Any]] | None = {} if keeps_memory(rules.kind) else None
     try:
         state = rules.setup(len(levels), options or {}, seed)
+        witness(rules, state, len(levels), memories)
         while not rules.is_over(state):
             if out.plies >= rules.max_moves(len(levels), options or {}):
                 raise RuntimeError("the game ran past its bound")
             waiting = rules.waiting_on(state)
             seat = waiting[0] if len(waiting) == 1 else order.choice(waiting)
             level = levels[seat]
-            seating = observe(rules, state, seat)
+            seating = observe(rules, state, seat, None if memories is None else memories.get(seat))
             start = time.perf_counter()
             move = bots[level].choose(seating, bot_rng(seed, out.plies, seat))
             if len(seating.legal) > 1:
                 times.setdefault(level, []).append(time.perf_counter() - start)
             state, events = rules.apply(state, seat, move)
+            witness(rules, state, len(levels), memories)
             out.plies += 1
             for event in events if credit is not None else ():
                 for name, who in credit(event):
@@ -105,6 +109,14 @@ def play_game(
     if holdings is not None:
         out.held = {s: set(holdings(state, s)) for s in range(len(levels))}
     return out
+
+
+def witness(rules: Rules, state: State, players: int, memories: dict[int, dict[str, Any]] | None) -> None:
+    """Let every seat's memory see its view of the state (None: the game's bots keep no memory)."""
+    if memories is None:
+        return
+    for seat in range(players):
+        memories[seat] = remember(rules, state, seat, memories.get(seat))
 
 
 def arena(

@@ -17,14 +17,16 @@ and the glyphs the table holds.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable
 
-from bots.core import Playbook, Seating, register
+from bots.core import Memory, Playbook, Seating, register
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
-from rules.academy.state import CRYSTAL, distances
-from rules.contract import Move, Rules, Seat, State
+from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
+from rules.academy.state import CRYSTAL, distances, slot_level
+from rules.contract import Move, Rules, Seat, State, View
 
 HORIZON = 80
 """A cap on a playout's plies (it normally stops sooner, at the next turn's actions)."""
@@ -33,15 +35,97 @@ MARGIN = 0.03
 """The search leaves the policy's move only for one worth about half a mana more (in evaluator units)."""
 GLYPHS_WORTH = 8
 """Glyphs a wizard holds beyond this add nothing to the evaluation (hands are capped in play)."""
+PLAYOUT_MEMORY = "bot_memory"
+"""Where a search's sampled state carries the playout's memory (a private copy's key; the rules and
+views never read it)."""
+
+
+def remember(rules: Rules, view: View, seat: Seat, memory: Memory) -> None:
+    """Keep what a seat saw: each revealed spell by slot until its level is shuffled or it is bound,
+    and the rooms its wizard stood in this turn (the policy never walks back into one).
+
+    Idempotent: the shuffle counts seen last are kept, so the same view twice forgets nothing twice.
+    """
+    known: dict[str, str] = memory.setdefault("known", {})
+    now = list(view["shuffles"])
+    seen = memory.get("shuffles", now)
+    for level, (before, after) in enumerate(zip(seen, now, strict=True), start=1):
+        if before != after:
+            for slot in [k for k in known if slot_level(k) == level]:
+                del known[slot]
+    memory["shuffles"] = now
+    for entry in view["spells"]:
+        if entry["bound"]:
+            known.pop(entry["id"], None)  # face up for everyone now: nothing to remember
+    reveal = view["reveal"]
+    bound = {x["id"] for x in view["spells"] if x["bound"]}
+    if reveal and reveal.get("slot") and reveal["slot"] not in bound:
+        known[reveal["slot"]] = reveal["spell"]["key"]
+    if view["current"] == seat and view["step"] == "actions" and view["wizards"]:
+        trail = memory.get("trail")
+        if not trail or (trail["turn"], trail["seat"]) != (view["turn"], seat):
+            trail = {"turn": view["turn"], "seat": seat, "rooms": []}
+        room = view["wizards"][seat]["room"]
+        if room not in trail["rooms"]:
+            trail["rooms"].append(room)
+        memory["trail"] = trail
+
+
+def recall(rules: Rules, state: State, seat: Seat, memory: Memory) -> State:
+    """Put each remembered spell back on its slot in a sample (swapping within its level's face-down
+    spells), and give the sample the memory its playouts carry on."""
+    known = memory.get("known", {})
+    slots = state["slots"]
+    for slot in sorted(known):
+        spell = known[slot]
+        entry = slots.get(slot)
+        if entry is None or entry["bound"] or entry["spell"] == spell:
+            continue
+        level = slot_level(slot)
+        holders = [
+            k
+            for k, v in sorted(slots.items())
+            if v["spell"] == spell and not v["bound"] and slot_level(k) == level and known.get(k) != spell
+        ]
+        if holders:
+            other = min(holders, key=lambda k: k in known)  # a slot the seat knows nothing of first
+            entry["spell"], slots[other]["spell"] = spell, entry["spell"]
+    state[PLAYOUT_MEMORY] = copy.deepcopy(memory)
+    return state
+
+
+def mind_of(memory: Memory, view: View) -> Mind:
+    """Return the policy's memory: the spells the seat remembers, and this view's reveal."""
+    mind = Mind()
+    mind.known = dict(memory.get("known", {}))
+    mind.observe(view, [])
+    return mind
+
+
+def _policy(view: View, seat: Seat, memory: Memory, rand: random.Random) -> Policy:
+    """Return the balance policy as this seat's memory makes it (what it knows, where it has been)."""
+    policy = Policy(rand.getrandbits(32))
+    policy.mind = mind_of(memory, view)
+    trail = memory.get("trail")
+    if trail and (trail["turn"], trail["seat"]) == (view["turn"], seat):
+        here = view["wizards"][seat]["room"]
+        policy.trail = ((view["turn"], seat), [r for r in trail["rooms"] if r != here])
+    return policy
+
+
+def _layout(view: View | State) -> bool:
+    """Whether a choice turns or swaps rooms (the policy answers it by how open the academy stays)."""
+    choice = view["choice"]
+    return choice is not None and any(w in choice["why"] for w in LAYOUT)
 
 
 def heuristic(seating: Seating, rand: random.Random) -> Move:
-    """Return the policy's move for the seat, remembering only what its view shows now."""
-    policy = Policy(rand.getrandbits(32))
+    """Return the policy's move for the seat, from its view and what it remembers."""
     if seating.view["step"] == "shifts":
         return best_shift(seating.sample(rand))  # the board is public: any sample has the real one
-    policy.mind = Mind()
-    policy.mind.observe(seating.view, [])
+    if _layout(seating.view):
+        return best_layout_choice(seating.sample(rand))
+    policy = _policy(seating.view, seating.seat, seating.memory, rand)
     return policy.decide(seating.view, seating.seat, list(seating.legal))
 
 
@@ -69,12 +153,15 @@ def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand:
     """Play the balance policy on the sampled state's view (it knows no more than a player would)."""
     if state["step"] == "shifts" and state["choice"] is None:
         return best_shift(state)
-    policy = Policy(rand.getrandbits(32))
+    if _layout(state):
+        return best_layout_choice(state)
     view = rules.view(state, seat)
-    # It knows only this turn's reveal, though the sample fixes every spell: a policy that knew them
-    # all would bind them in the Library for free and lure the search there.
-    policy.mind.observe(view, [])
-    return policy.decide(view, seat, legal)
+    # It knows what the searching seat remembered and what the playout revealed since, though the
+    # sample fixes every spell: a policy that knew them all would bind them in the Library for free
+    # and lure the search there.
+    memory = state.setdefault(PLAYOUT_MEMORY, {})
+    remember(rules, view, seat, memory)
+    return _policy(view, seat, memory, rand).decide(view, seat, legal)
 
 
 def searches(seating: Seating) -> bool:
@@ -137,5 +224,7 @@ PLAYBOOK = register(
         until=next_actions,
         margin=MARGIN,
         searches=searches,
+        remember=remember,
+        recall=recall,
     ),
 )
