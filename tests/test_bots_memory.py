@@ -242,3 +242,20 @@ def test_a_shuffled_level_is_forgotten() -> None:
     s["reveal"] = None
     s["shuffles"] = [1, 0, 0, 0]  # a wrong guess in the Library shuffled level 1
     assert remember(RULES, s, 0, memory)["known"] == {}
+
+
+def test_the_searchs_playouts_carry_what_the_seat_remembers() -> None:
+    s = calm(players=2)
+    slot, spell = next(
+        (k, v["spell"]) for k, v in sorted(s["slots"].items()) if slot_level(k) == 1 and v["spell"] not in BAD
+    )
+    s["reveal"] = {"slot": slot, "spell": spell, "seat": 1, "turn": s["turn"], "how": "cast"}
+    memory = remember(RULES, s, 0, None)
+    s.update(reveal=None, turn=s["turn"] + 2)
+    s["wizards"][0]["room"] = "library"
+    sample = observe(RULES, s, 0, memory).sample(random.Random(4))
+    legal = RULES.legal_moves(sample, 0)
+    bind = Move.of("bind", slot=slot, spell=spell)
+    assert book.rollout_policy(RULES, sample, 0, legal, random.Random(1)) == bind
+    blank = observe(RULES, s, 0).sample(random.Random(4))
+    assert book.rollout_policy(RULES, blank, 0, legal, random.Random(1)).action != "bind"
