@@ -60,6 +60,8 @@ class ArenaReport:
     games: list[ArenaGame] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
     """Seconds per decision by level (decisions with more than one legal move)."""
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    """The same decisions' processor seconds (wall time less the waits of a busy machine)."""
 
 
 def play_game(
@@ -69,8 +71,9 @@ def play_game(
     bots: dict[str, Bot],
     times: dict[str, list[float]],
     options: dict[str, str] | None = None,
+    cpu: dict[str, list[float]] | None = None,
 ) -> ArenaGame:
-    """Play one seeded game with a bot of the given level in each seat."""
+    """Play one seeded game with a bot of the given level in each seat (``cpu``: processor times)."""
     out = ArenaGame(seed, list(levels))
     order = random.Random(seed * 31 + 7)  # who moves first among simultaneous seats
     credit = playbook(rules.kind).extra.get("feats")
@@ -86,10 +89,12 @@ def play_game(
             seat = waiting[0] if len(waiting) == 1 else order.choice(waiting)
             level = levels[seat]
             seating = observe(rules, state, seat, None if memories is None else memories.get(seat))
-            start = time.perf_counter()
+            start, work = time.perf_counter(), time.process_time()
             move = bots[level].choose(seating, bot_rng(seed, out.plies, seat))
             if len(seating.legal) > 1:
                 times.setdefault(level, []).append(time.perf_counter() - start)
+                if cpu is not None:
+                    cpu.setdefault(level, []).append(time.process_time() - work)
             state, events = rules.apply(state, seat, move)
             witness(rules, state, len(levels), memories)
             out.plies += 1
@@ -142,7 +147,7 @@ def arena(
     report = ArenaReport(rules.kind, players, list(seats), rules.cooperative)
     for g in range(games):
         levels = [seats[(i + g) % players] for i in range(players)]
-        game = play_game(rules, levels, seed + g, bots, report.times, options)
+        game = play_game(rules, levels, seed + g, bots, report.times, options, report.cpu)
         report.games.append(game)
         if progress is not None:
             progress(g, game)
@@ -228,6 +233,7 @@ def summary(report: ArenaReport) -> dict[str, Any]:
             level: round(statistics.median(t) * 1000, 2) for level, t in sorted(report.times.items())
         },
         "decision_ms_max": {level: round(max(t) * 1000, 2) for level, t in sorted(report.times.items())},
+        "decision_cpu_ms_max": {level: round(max(t) * 1000, 2) for level, t in sorted(report.cpu.items())},
         "plies_median": statistics.median([g.plies for g in finished]) if finished else None,
         "errors": sum(1 for g in report.games if g.error),
     }
@@ -258,7 +264,12 @@ def format_report(report: ArenaReport) -> str:
         count = report.seats.count(level)
         ms = data["decision_ms"].get(level)
         worst = data["decision_ms_max"].get(level)
-        timing = f"decision median {ms:.1f} ms, max {worst:.1f} ms" if ms is not None else "no decisions"
+        busy = data["decision_cpu_ms_max"].get(level)
+        timing = (
+            f"decision median {ms:.1f} ms, max {worst:.1f} ms (processor time {busy:.1f} ms)"
+            if ms is not None
+            else "no decisions"
+        )
         lines.append(
             f"  {level:<7} x{count}: wins {mean:6.1%}  (95% CI {low:.1%} to {high:.1%});  {timing}"
         )
