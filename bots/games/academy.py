@@ -16,7 +16,10 @@ playouts play the rest of the turn as ``basic`` would, carrying the seat's memor
 the playout reveals (a policy that knew every sampled spell would bind them in the Library for free
 and lure the search there). It leaves ``basic``'s move only for one clearly better by a margin. The
 evaluator judges where a playout stops by the crystal's mana, the threats and creatures in the
-academy, the spells bound, the scenario's progress and the glyphs the table holds.
+academy, the spells bound, the scenario's progress and the glyphs the table holds, and by what the
+playout's memory knows (``insight``: in a memory game a look at a face-down spell is worth something,
+most of all when it finds the goal spell; without it the search shunned blind casts, which spend
+glyphs, and lost to ``basic``: 25% against 31% over 200 games).
 """
 
 from __future__ import annotations
@@ -39,6 +42,10 @@ MARGIN = 0.03
 """The search leaves the policy's move only for one worth about half a mana more (in evaluator units)."""
 GLYPHS_WORTH = 8
 """Glyphs a wizard holds beyond this add nothing to the evaluation (hands are capped in play)."""
+INSIGHT_GOAL = 1.5
+INSIGHT_OTHER = 0.3
+INSIGHT_BAD = 0.1
+"""What knowing a face-down spell is worth to the evaluator (goal spell, any other, a botch)."""
 CANDIDATES = 5
 """Root moves the search weighs: basic's and the four next in ``rank``."""
 PLAYOUT_MEMORY = "bot_memory"
@@ -52,21 +59,10 @@ def remember(rules: Rules, view: View, seat: Seat, memory: Memory) -> None:
 
     Idempotent: the shuffle counts seen last are kept, so the same view twice forgets nothing twice.
     """
-    known: dict[str, str] = memory.setdefault("known", {})
-    now = list(view["shuffles"])
-    seen = memory.get("shuffles", now)
-    for level, (before, after) in enumerate(zip(seen, now, strict=True), start=1):
-        if before != after:
-            for slot in [k for k in known if slot_level(k) == level]:
-                del known[slot]
-    memory["shuffles"] = now
-    for entry in view["spells"]:
-        if entry["bound"]:
-            known.pop(entry["id"], None)  # face up for everyone now: nothing to remember
-    reveal = view["reveal"]
+    reveal = view["reveal"] or {}
+    spell = reveal["spell"]["key"] if reveal.get("slot") else None
     bound = {x["id"] for x in view["spells"] if x["bound"]}
-    if reveal and reveal.get("slot") and reveal["slot"] not in bound:
-        known[reveal["slot"]] = reveal["spell"]["key"]
+    _note(memory, view["shuffles"], bound, reveal.get("slot"), spell)
     if view["current"] == seat and view["step"] == "actions" and view["wizards"]:
         trail = memory.get("trail")
         if not trail or (trail["turn"], trail["seat"]) != (view["turn"], seat):
@@ -75,6 +71,43 @@ def remember(rules: Rules, view: View, seat: Seat, memory: Memory) -> None:
         if room not in trail["rooms"]:
             trail["rooms"].append(room)
         memory["trail"] = trail
+
+
+def _note(memory: Memory, shuffles: list[int], bound: set[str], slot: str | None, spell: str | None) -> None:
+    """Forget the levels shuffled since the counts last seen and the spells bound since; learn a reveal."""
+    known: dict[str, str] = memory.setdefault("known", {})
+    now = list(shuffles)
+    seen = memory.get("shuffles", now)
+    for level, (before, after) in enumerate(zip(seen, now, strict=True), start=1):
+        if before != after:
+            for k in [k for k in known if slot_level(k) == level]:
+                del known[k]
+    memory["shuffles"] = now
+    for k in bound & known.keys():
+        del known[k]  # face up for everyone now: nothing to remember
+    if slot and spell and slot not in bound:
+        known[slot] = spell
+
+
+def witness(state: State) -> None:
+    """Let a playout's memory (in the sampled state) see what its last ply showed, views or not."""
+    memory = state.setdefault(PLAYOUT_MEMORY, {})
+    reveal = state["reveal"] or {}
+    bound = {k for k, v in state["slots"].items() if v["bound"]}
+    _note(memory, state.get("shuffles") or [0, 0, 0, 0], bound, reveal.get("slot"), reveal.get("spell"))
+
+
+def insight(state: State) -> float:
+    """Return what a playout's memory is worth, in rough units of one mana: knowing where the goal
+    spell lies is half the way to casting it; any other face-down spell known saves a blind cast."""
+    memory = state.get(PLAYOUT_MEMORY) or {}
+    goal = GOAL.get(state["scenario"])
+    worth = 0.0
+    for slot, spell in memory.get("known", {}).items():
+        if state["slots"][slot]["bound"]:
+            continue
+        worth += INSIGHT_GOAL if spell == goal else INSIGHT_BAD if spell in BAD else INSIGHT_OTHER
+    return worth
 
 
 def recall(rules: Rules, state: State, seat: Seat, memory: Memory) -> State:
@@ -209,6 +242,8 @@ def next_actions(start: State) -> Callable[[State], bool]:
     turn = start["turn"]
 
     def done(state: State) -> bool:
+        # Every ply of a playout passes here: its memory sees each reveal, even one no policy looked at.
+        witness(state)
         return state["turn"] > turn and state["step"] == "actions" and state["choice"] is None
 
     return done
@@ -245,7 +280,7 @@ def standing(state: State) -> float:
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:
     """Return a share in [0, 1] from the table's standing (a finished game scores its outcome instead)."""
-    return 1.0 / (1.0 + math.exp(-(standing(state) - 6.0) / 4.0))
+    return 1.0 / (1.0 + math.exp(-(standing(state) + insight(state) - 6.0) / 4.0))
 
 
 PLAYBOOK = register(
