@@ -96,3 +96,20 @@ def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_sh
     assert not searches(observe(RULES, s, 0))
     shifts = game(players=2, scenario="gates", seed=2)
     assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
+
+
+def test_the_judge_values_a_playout_that_found_the_goal_spell() -> None:
+    from bots.games.academy import PLAYOUT_MEMORY, witness
+
+    s = calm(players=2)
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    blind = evaluate(RULES, s, 0)
+    s["reveal"] = {"slot": slot, "spell": "abjure", "seat": 0, "turn": s["turn"], "how": "cast"}
+    witness(s)  # a playout ply showed Abjure's slot
+    assert s[PLAYOUT_MEMORY]["known"] == {slot: "abjure"}
+    s["reveal"] = None
+    witness(s)  # the reveal is gone from the board, not from the playout's memory
+    assert evaluate(RULES, s, 0) > blind
+    s["shuffles"] = [0, 1, 0, 0]  # that level shuffled: the playout forgets it
+    witness(s)
+    assert s[PLAYOUT_MEMORY]["known"] == {} and evaluate(RULES, s, 0) == blind
