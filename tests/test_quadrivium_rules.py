@@ -14,15 +14,7 @@ from rules.quadrivium.cards import show
 from rules.quadrivium.state import res
 from rules.quadrivium.trick import total
 from rules.quadrivium.views import own_hidden
-from tests.quadrivium_helpers import R, act, even_mage, play_cards, quick, to_trick
-
-
-def fresh_table(players: int = 2, **options: str) -> dict:
-    s = quick(players, **options)
-    for seat in range(players):
-        even_mage(s, seat)
-        s["hands"][seat] = []
-    return s
+from tests.quadrivium_helpers import R, act, fresh_table, play_cards, quick, to_trick
 
 
 def _hidden(s: dict[str, Any]) -> set[str]:
