@@ -260,13 +260,17 @@ def _to_take(s: dict) -> dict:
     return s
 
 
-def test_council_take_raise_and_shares() -> None:
+def _taking() -> tuple[dict, int, str]:
+    """Return a two-mage council at its take step (ten votes each), the first taker and resource."""
     s = fresh_table(2)
     s["votes"] = [10, 10]
     s["last_antagonist"] = 0
     s = _to_take(s)
-    first = s["council"]["take"]["turn"]
-    res_name = s["council"]["resources"][0]
+    return s, s["council"]["take"]["turn"], s["council"]["resources"][0]
+
+
+def test_council_take_raise_and_shares() -> None:
+    s, first, res_name = _taking()
     s, _ = act(s, first, "take", n=2, raise_by=2)
     assert s["votes"][first] == 10 - 1 - 2 and s["mages"][first]["shares"][res_name] == 2
     other = 1 - first
@@ -276,12 +280,7 @@ def test_council_take_raise_and_shares() -> None:
 
 
 def test_blocking_duel_returns_a_point() -> None:
-    s = fresh_table(2)
-    s["votes"] = [10, 10]
-    s["last_antagonist"] = 0
-    s = _to_take(s)
-    first = s["council"]["take"]["turn"]
-    res_name = s["council"]["resources"][0]
+    s, first, res_name = _taking()
     other = 1 - first
     s, _ = act(s, first, "take", n=1, raise_by=0)
     s, _ = act(s, other, "pass", raise_by=0)
