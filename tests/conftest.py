@@ -17,7 +17,7 @@ from rules import registry
 from service import TableService
 from service.clock import Clock
 from store import Store
-from tests.async_helpers import Harness
+from tests.async_helpers import Harness, OpenStore
 from tests.faults import Restart
 from tests.toygame import TOY
 
@@ -50,6 +50,24 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(str(tmp_path / "tables.db"))
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def open_store() -> AsyncIterator[OpenStore]:
+    """Open stores on any file (a reopen, a second connection); every one is closed after the test.
+
+    A test may close one itself (to reopen the file): closing twice is harmless.
+    """
+    opened: list[Store] = []
+
+    async def open_one(path: str, **kwargs: Any) -> Store:
+        got = await Store.open(path, **kwargs)
+        opened.append(got)
+        return got
+
+    yield open_one
+    for got in opened:
+        await got.close()
 
 
 @pytest.fixture
