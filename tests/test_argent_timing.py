@@ -10,19 +10,7 @@ whether as an action, by another card's effect, or as a reaction (rulebook, Reac
 
 from __future__ import annotations
 
-from tests.argent_helpers import (
-    R,
-    act,
-    at,
-    give_mage,
-    labels,
-    pick,
-    round_one,
-    run,
-    seat_now,
-    set_turn,
-    wound_in_guilds,
-)
+from tests.argent_helpers import R, act, at, give_mage, labels, pick, round_one, run, seat_now, set_turn
 
 
 def status(state: dict, seat: int, name: str) -> None:
@@ -128,7 +116,9 @@ def test_energy_drain_charges_a_reaction_spell() -> None:
     state["seats"][foe]["spells"].append({"id": "the_darkness_within", "level": 2, "exhausted": False})
     state["seats"][foe]["mana"] = 5
     status(state, me, "energy_drain")
-    state = wound_in_guilds(state, me)
+    give_mage(state, me, "sorcery")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "wounds")
     mine = state["seats"][me]["mana"]
     state = pick(state, "React with Haunt")
     assert state["seats"][foe]["mana"] == 5 - 2 - 1
@@ -143,7 +133,9 @@ def test_energy_drain_hides_a_reaction_its_toll_makes_unaffordable() -> None:
     state["seats"][foe]["spells"].append({"id": "the_darkness_within", "level": 2, "exhausted": False})
     state["seats"][foe]["mana"] = 2
     status(state, me, "energy_drain")
-    state = wound_in_guilds(state, me)
+    give_mage(state, me, "sorcery")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "wounds")
     assert not any("Haunt" in t for t in labels(state, foe))
 
 
