@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import itertools
 import random
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from bench.selfplay import play
 from rules import registry
 from service import replay
 from service.replay import REPLAY_LIMIT, gif, pick, replay_gif
+from tests.async_helpers import Harness
 
 
 def _png(width: int, height: int, noise: random.Random | None = None, shade: int = 90) -> bytes:
@@ -81,3 +84,30 @@ def test_a_long_argent_game_replays_in_capped_public_frames(monkeypatch: pytest.
     for view in drawn[:-1]:
         assert view["you"] is None
         assert all(v["id"] is None for v in view["voters"] if not v["face_up"]), "unseen voters stay hidden"
+
+
+async def test_the_replay_is_drawn_off_the_event_loop(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow drawing never stops the bot answering others: the loop ticks on while frames are drawn."""
+    assert h.svc is not None
+    table = await h.table("institute")
+
+    def slow(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
+        time.sleep(0.4)  # a drawing on a busy machine, in the worker thread
+        return _png(48, 64)
+
+    monkeypatch.setattr(render, "board", slow)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    running = asyncio.create_task(ticker())
+    try:
+        data = await h.svc.replay_image(table)
+    finally:
+        running.cancel()
+    assert data is not None
+    assert ticks >= 10, "the event loop went on while the replay was drawn"
