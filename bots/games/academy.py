@@ -19,7 +19,9 @@ evaluator judges where a playout stops by the crystal's mana, the threats and cr
 academy, the spells bound, the scenario's progress and the glyphs the table holds, and by what the
 playout's memory knows (``insight``: in a memory game a look at a face-down spell is worth something,
 most of all when it finds the goal spell; without it the search shunned blind casts, which spend
-glyphs, and lost to ``basic``: 25% against 31% over 200 games).
+glyphs, and lost to ``basic``: 25% against 31% over 200 games). Measured at 0.1 s a decision (2 players,
+basic game, normal, 200 games) it wins 29.5% against ``basic``'s 31%: level with it within the noise,
+not yet better.
 """
 
 from __future__ import annotations
