@@ -191,10 +191,11 @@ class AsyncPlay:
         more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
         event = Event("undo", f"{name} took back: {label}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
+        memories = await self.bot_memories(loaded, None, state)
         try:
             new_version = await self.store.commit_move(
                 record.id, record.version, seat, {"action": UNDO, "args": {"versions": list(versions)}},
-                [event.to_json()], state, waiting,
+                [event.to_json()], state, waiting, memories=memories,
             )
         except StaleVersion:
             raise TableError("That was already taken back, or the game moved on.") from None
