@@ -371,7 +371,9 @@ def parse_slash(text: str) -> tuple[str, dict[str, str]]:
 NUMERIC = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
 
 
-def typed_options(tree: discord.app_commands.CommandTree, name: str, options: dict[str, str]) -> dict[str, Any]:
+def typed_options(
+    tree: discord.app_commands.CommandTree, name: str, options: dict[str, str]
+) -> dict[str, Any]:
     """Return the options with numbers as numbers, as a Discord client sends an integer option.
 
     A value that does not read as a number stays text, so the command answers it as Discord would.

@@ -121,11 +121,11 @@ async def test_a_closed_table_is_announced_once_and_its_board_not_reprinted(tmp_
 
 
 async def test_a_number_option_is_typed_as_a_discord_client_sends_it(tmp_path: Path) -> None:
-    # /game practice players:3 is an integer option: the stand-in refuses it as text, Discord never sends text.
+    # /game practice players:3 is an integer option: the stand-in refuses text, Discord never sends it.
     printed: list[str] = []
     lines = ["alice: /game practice kind:toy players:3", "alice: /game practice kind:toy players:many"]
     failures = await run_session(
-        lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=printed.append, seed_source=lambda: SEED
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "db", echo=printed.append, seed_source=lambda: SEED
     )
     text = "\n".join(printed)
     assert "Your practice table is open" in text and "Bot (basic) #2" in text, text
