@@ -125,7 +125,7 @@ async def test_a_number_option_is_typed_as_a_discord_client_sends_it(tmp_path: P
     printed: list[str] = []
     lines = ["alice: /game practice kind:toy players:3", "alice: /game practice kind:toy players:many"]
     failures = await run_session(
-        lines, out_dir=tmp_path / "out", db_path=tmp_path / "db", echo=printed.append, seed_source=lambda: SEED
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "db", echo=printed.append, seed_source=lambda: 7
     )
     text = "\n".join(printed)
     assert "Your practice table is open" in text and "Bot (basic) #2" in text, text
