@@ -148,7 +148,8 @@ class LocalTable:
             self.failures += 1
 
     async def _slash(self, user: str, text: str) -> None:
-        name, options = parse_slash(text)
+        name, text_options = parse_slash(text)
+        options = typed_options(self.env.bot.tree, name, text_options)
         member = self.members[user]
         # A table opens from the text channel: its thread cannot hold another thread.
         where = self.channel if name.startswith("game new") else self.current
@@ -365,6 +366,32 @@ def parse_slash(text: str) -> tuple[str, dict[str, str]]:
     if not name:
         raise ValueError("Name a command, e.g. /game join.")
     return name, options
+
+
+NUMERIC = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
+
+
+def typed_options(
+    tree: discord.app_commands.CommandTree, name: str, options: dict[str, str]
+) -> dict[str, Any]:
+    """Return the options with numbers as numbers, as a Discord client sends an integer option.
+
+    A value that does not read as a number stays text, so the command answers it as Discord would.
+    """
+    command: Any = tree.get_command(name.split()[0])
+    for part in name.split()[1:]:
+        command = command.get_command(part) if isinstance(command, discord.app_commands.Group) else None
+    if not isinstance(command, discord.app_commands.Command):
+        return dict(options)
+    kinds = {p.name: p.type for p in command.parameters}
+    typed: dict[str, Any] = {}
+    for key, value in options.items():
+        kind = kinds.get(key)
+        try:
+            typed[key] = int(value) if kind is NUMERIC[0] else float(value) if kind is NUMERIC[1] else value
+        except ValueError:
+            typed[key] = value
+    return typed
 
 
 async def run_session(

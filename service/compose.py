@@ -193,6 +193,11 @@ class Composer:
     def _result_text(table: _Table, result: Result) -> str:
         known = table.names()
         names = [known[n] for n in result.winners]
+        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
+        if table.rules.cooperative:
+            # The table wins or loses together: naming every seat or a score of 0 each says nothing.
+            head = "Game over: the table wins together" if names else "Game over: the table loses"
+            return f"{head} ({reason})."
         if not names:
             head = "Game over: nobody wins"
         elif len(names) == 1:
@@ -201,7 +206,6 @@ class Composer:
             head = "Game over: " + " and ".join(names) + " share the win"
         scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
         tail = f" Scores: {scores}." if scores else ""
-        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
         # A reason written as a sentence ends with a full stop; the parentheses must not double it.
         return f"{head} ({reason}).{tail}"
 

@@ -118,3 +118,15 @@ async def test_a_closed_table_is_announced_once_and_its_board_not_reprinted(tmp_
     assert any("This table is closed: its buttons no longer play." in line for line in after)
     assert any("an earlier message's buttons were removed" in line for line in after)
     assert not any("The game begins" in line for line in after)
+
+
+async def test_a_number_option_is_typed_as_a_discord_client_sends_it(tmp_path: Path) -> None:
+    # /game practice players:3 is an integer option: the stand-in refuses text, Discord never sends it.
+    printed: list[str] = []
+    lines = ["alice: /game practice kind:toy players:3", "alice: /game practice kind:toy players:many"]
+    failures = await run_session(
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "db", echo=printed.append, seed_source=lambda: 7
+    )
+    text = "\n".join(printed)
+    assert "Your practice table is open" in text and "Bot (basic) #2" in text, text
+    assert "expects int, got str" in text and failures == 1  # a word stays text, and is refused as before
