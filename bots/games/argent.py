@@ -277,8 +277,12 @@ def _rounds_left(state: State) -> float:
     return max(0.0, left / rounds)
 
 
-def expected_votes(state: State, seat: Seat) -> list[float]:
-    """Return every seat's expected votes (and later worth) as the given seat judges them."""
+def expected_votes(state: State, seat: Seat, ties: bool = False) -> list[float]:
+    """Return every seat's expected votes (and later worth) as the given seat judges them.
+
+    With ``ties`` (the search's sharper reading) a tie on a count leans to whoever wins the game's
+    tie-break, the IP leader (counting the IP its errands will bring), more so as the end nears.
+    """
     players = state["players"]
     seats = [s for s in range(players) if not state["seats"][s].get("left")]
     pending = _pending(state)
@@ -293,6 +297,8 @@ def expected_votes(state: State, seat: Seat) -> list[float]:
         counts[s] = row
     weights = criterion_weights(state, seat)
     totals = {s: 0.0 for s in seats}
+    # The tie-break's order: IP, then the disc lowest in the stack (earlier ``ip_time``).
+    ip = {s: counts[s]["ip"] - 1e-6 * state["seats"][s]["ip_time"] for s in seats}
     for crit, weight in weights.items():
         second = crit.startswith("second_most:")
         base = "most:" + crit.split(":", 1)[1] if second else crit
@@ -303,7 +309,11 @@ def expected_votes(state: State, seat: Seat) -> list[float]:
             others = sorted((values[t] for t in seats if t != s), reverse=True)
             if not others:
                 continue
-            first = _logistic((values[s] - others[0]) / scale + 0.2) * min(1.0, values[s])
+            lead = values[s] - others[0]
+            if ties:
+                rival = max((t for t in seats if t != s), key=lambda t: (values[t], -ip[t]))
+                lead += (0.5 if ip[s] > ip[rival] else -0.5) * (1.0 - future)
+            first = _logistic(lead / scale + 0.2) * min(1.0, values[s])
             if second:
                 third = others[1] if len(others) > 1 else 0.0
                 chance = max(0.0, _logistic((values[s] - third) / scale + 0.2) * min(1.0, values[s]) - first)
@@ -328,9 +338,9 @@ def _assets(state: State, seat: Seat, pending: dict[str, float]) -> float:
     return worth
 
 
-def margin(state: State, seat: Seat) -> float:
+def margin(state: State, seat: Seat, ties: bool = False) -> float:
     """Return the seat's expected votes less its strongest rival's (ties leaning to the rival)."""
-    totals = expected_votes(state, seat)
+    totals = expected_votes(state, seat, ties)
     mine = totals[seat]
     rivals = [t for s, t in enumerate(totals) if s != seat and t != -math.inf]
     if not rivals:
@@ -535,6 +545,13 @@ def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], ra
     return best
 
 
+def strong_search(seating: Seating, rand: random.Random, budget: float, iterations: int | None) -> Move:
+    """Return ``strong``'s choice: the answered look-ahead of ``bots.games.argent_search``."""
+    from bots.games.argent_search import search  # it builds on this module: imported once needed
+
+    return search(seating, rand, budget, iterations)
+
+
 PLAYBOOK = register(
     "argent",
     Playbook(
@@ -546,5 +563,6 @@ PLAYBOOK = register(
         searches=worth_searching,
         rank=ranked,
         candidates=4,
+        search=strong_search,
     ),
 )
