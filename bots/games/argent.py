@@ -17,11 +17,12 @@ as the slot after the room or the reward after the claim, a step or two deep), t
 placements, keeps its mages busy before it rings the last bell, and only ends the round when the
 rivals lose more unplaced mages than it does.
 
-``strong`` weighs basic's four best moves (``ranked``) at the decisions that shape a round (the
-turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards, marks, cards)
-to basic. Its playouts play a cheap static cousin of basic (``rollout_policy``: slot values read
-from the data, no look-ahead) for a few plies per player, enough to see a rival's answer (a wound,
-the slot it takes next, the bell), then judge with the evaluator.
+``strong`` (``bots.games.argent_search``) weighs basic's best few moves at the decisions that shape
+a round (the turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards,
+marks, cards) to basic. It plays each candidate with its follow-ups, lets the next player answer as
+a basic-minded rival would (its own follow-ups played by ``rollout_policy``, a cheap static cousin
+of basic: slot values read from the data, no look-ahead), and judges the result with a sharper
+reading of the evaluator that gives a tied count to whoever wins the game's tie-break (IP).
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ from rules.argent.scoring import measure
 from rules.argent.state import DEPARTMENTS, merit_total, open_slots, split_loc
 from rules.contract import Move, Rules, Seat, State
 
-HORIZON = 120
-"""Plies a search playout runs at most before the evaluator judges it (``until`` ends it sooner)."""
 MOVE_CAP = 24
 """Moves the heuristic weighs at one decision (shuffled first); follow-ups weigh fewer."""
 FOLLOW_CAP = 8
@@ -452,8 +451,6 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
 
 # --------------------------------------------------------------------------- the search's parts
 
-PLAYOUT_PLIES = 5
-"""Plies per player a playout runs before the evaluator judges it."""
 SEARCHED = frozenset({"turn", "turn_place"})
 """Decisions the search weighs: the turn's action and where a mage goes. Rewards, marks and the
 other follow-ups are plain bookkeeping once those are settled, and ``basic`` plays them."""
@@ -462,23 +459,6 @@ other follow-ups are plain bookkeeping once those are settled, and ``basic`` pla
 def worth_searching(seating: Seating) -> bool:
     """Whether the search should weigh this decision (else ``basic`` plays it at once)."""
     return any(p.seat == seating.seat and p.decision in SEARCHED for p in seating.prompts)
-
-
-def until(start: State) -> Any:
-    """Return the test that ends a playout: ``PLAYOUT_PLIES`` per player, or the errands phase over.
-
-    A short playout sees what a placement provokes (a rival's wound, the slot it then takes, the
-    bell) at a price that leaves the search many rounds; the evaluator's projected errands judge
-    the rest of the round.
-    """
-    round_ = start.get("round")
-    left = [PLAYOUT_PLIES * start["players"]]
-
-    def done(state: State) -> bool:
-        left[0] -= 1
-        return left[0] < 0 or state["phase"] != "errands" or state.get("round") != round_
-
-    return done
 
 
 def _slot_worth(state: State, seat: Seat, loc: str, merit_left: int) -> float:
@@ -558,11 +538,7 @@ PLAYBOOK = register(
         heuristic=heuristic,
         evaluate=evaluate_state,
         rollout=rollout_policy,
-        horizon=HORIZON,
-        until=until,
         searches=worth_searching,
-        rank=ranked,
-        candidates=4,
         search=strong_search,
     ),
 )

@@ -33,7 +33,7 @@ TURN_STEPS = 2
 """Extra actions of the seat's own turn played greedily (after fast placements) before the answer."""
 TIES = True
 """Whether the search reads ties as the tie-break will settle them (``argent.expected_votes``)."""
-DEADLINE_SHARE = 0.85
+DEADLINE_SHARE = 0.8
 """Share of the budget the search may spend before it answers (the rest is the answer's margin)."""
 
 
@@ -170,6 +170,8 @@ def search(seating: Seating, rand: random.Random, budget: float, iterations: int
     rounds = 0
     sample = first
     while iterations is None or rounds < iterations:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         luck = rand.getrandbits(64)
         values: list[float] = []
         for move in moves:
