@@ -8,6 +8,7 @@ import pytest
 
 from rules.academy import RULES
 from rules.academy.flow import push
+from rules.academy.setup import BASIC_DECK, BASIC_PROGRESSION
 from rules.academy.state import all_reachable
 from rules.academy.threats import place
 from rules.contract import IllegalMove, Move, Prompt
@@ -219,3 +220,20 @@ def test_ruling_a_turn_with_no_action_left_ends_itself() -> None:
     # The service plays only lone moves; a choice inside a disaster is never declared automatic.
     choice = Prompt(0, prompt.kind, "choice", "Choose a room.")
     assert not RULES.auto_resolvable(s, choice, Move.of("choose", value="hoard"))
+
+
+@pytest.mark.parametrize("players", range(1, 7))
+def test_ruling_normal_basic_game_is_the_rulebooks_at_every_size(players: int) -> None:
+    # Setup (basic game): five mana, guardians on sources 4 and 5, the listed decks; nothing scales
+    # with the table, while the designed easy setting is the one offered to large tables.
+    normal = game(players, seed=11)
+    easy = game(players, seed=11, difficulty="easy")
+    guarded = {c["source"] for c in normal["rooms"].values() if c["source"] and c["guardian"]}
+    assert normal["mana"] == 5 and guarded == {4, 5}
+    held = [h for h in normal["hands"] if h]
+    assert len(held) == players
+    assert sorted(normal["disaster_deck"] + normal["disaster_discard"] + held) == sorted(BASIC_DECK)
+    assert sorted(normal["progression"]) == sorted(BASIC_PROGRESSION)
+    assert easy["mana"] == 7
+    spec = next(o for o in RULES.options if o.name == "difficulty")
+    assert spec.default == "normal" and "3 or more" in spec.description

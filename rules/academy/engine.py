@@ -61,7 +61,10 @@ class AcademyRules(Rules):
             "basic",
         ),
         OptionSpec(
-            "difficulty", "easy or hard settings of the scenario", ("normal", "easy", "hard"), "normal"
+            "difficulty",
+            "normal is the rulebook's game; easy and hard are designed (easy suits 3 or more wizards)",
+            ("normal", "easy", "hard"),
+            "normal",
         ),
         OptionSpec(
             "hopeless",
