@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots import Bot, bot_rng, make_bot, observe, playbook
-from rules.contract import Rules
+from bots import Bot, bot_rng, keeps_memory, make_bot, observe, playbook, remember
+from rules.contract import Rules, State
 
 CARD_LIMIT = 0.65
 """A card whose holder wins more often than this (with equal bots) is flagged as too strong."""
@@ -60,6 +60,8 @@ class ArenaReport:
     games: list[ArenaGame] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
     """Seconds per decision by level (decisions with more than one legal move)."""
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    """The same decisions' processor seconds (wall time less the waits of a busy machine)."""
 
 
 def play_game(
@@ -69,25 +71,32 @@ def play_game(
     bots: dict[str, Bot],
     times: dict[str, list[float]],
     options: dict[str, str] | None = None,
+    cpu: dict[str, list[float]] | None = None,
 ) -> ArenaGame:
-    """Play one seeded game with a bot of the given level in each seat."""
+    """Play one seeded game with a bot of the given level in each seat (``cpu``: processor times)."""
     out = ArenaGame(seed, list(levels))
     order = random.Random(seed * 31 + 7)  # who moves first among simultaneous seats
     credit = playbook(rules.kind).extra.get("feats")
+    # Each seat's private memory, fed every view it is shown, as the service feeds a bot seat's.
+    memories: dict[int, dict[str, Any]] | None = {} if keeps_memory(rules.kind) else None
     try:
         state = rules.setup(len(levels), options or {}, seed)
+        witness(rules, state, len(levels), memories)
         while not rules.is_over(state):
             if out.plies >= rules.max_moves(len(levels), options or {}):
                 raise RuntimeError("the game ran past its bound")
             waiting = rules.waiting_on(state)
             seat = waiting[0] if len(waiting) == 1 else order.choice(waiting)
             level = levels[seat]
-            seating = observe(rules, state, seat)
-            start = time.perf_counter()
+            seating = observe(rules, state, seat, None if memories is None else memories.get(seat))
+            start, work = time.perf_counter(), time.process_time()
             move = bots[level].choose(seating, bot_rng(seed, out.plies, seat))
             if len(seating.legal) > 1:
                 times.setdefault(level, []).append(time.perf_counter() - start)
+                if cpu is not None:
+                    cpu.setdefault(level, []).append(time.process_time() - work)
             state, events = rules.apply(state, seat, move)
+            witness(rules, state, len(levels), memories)
             out.plies += 1
             for event in events if credit is not None else ():
                 for name, who in credit(event):
@@ -105,6 +114,14 @@ def play_game(
     if holdings is not None:
         out.held = {s: set(holdings(state, s)) for s in range(len(levels))}
     return out
+
+
+def witness(rules: Rules, state: State, players: int, memories: dict[int, dict[str, Any]] | None) -> None:
+    """Let every seat's memory see its view of the state (None: the game's bots keep no memory)."""
+    if memories is None:
+        return
+    for seat in range(players):
+        memories[seat] = remember(rules, state, seat, memories.get(seat))
 
 
 def arena(
@@ -130,7 +147,7 @@ def arena(
     report = ArenaReport(rules.kind, players, list(seats), rules.cooperative)
     for g in range(games):
         levels = [seats[(i + g) % players] for i in range(players)]
-        game = play_game(rules, levels, seed + g, bots, report.times, options)
+        game = play_game(rules, levels, seed + g, bots, report.times, options, report.cpu)
         report.games.append(game)
         if progress is not None:
             progress(g, game)
@@ -216,6 +233,7 @@ def summary(report: ArenaReport) -> dict[str, Any]:
             level: round(statistics.median(t) * 1000, 2) for level, t in sorted(report.times.items())
         },
         "decision_ms_max": {level: round(max(t) * 1000, 2) for level, t in sorted(report.times.items())},
+        "decision_cpu_ms_max": {level: round(max(t) * 1000, 2) for level, t in sorted(report.cpu.items())},
         "plies_median": statistics.median([g.plies for g in finished]) if finished else None,
         "errors": sum(1 for g in report.games if g.error),
     }
@@ -246,7 +264,12 @@ def format_report(report: ArenaReport) -> str:
         count = report.seats.count(level)
         ms = data["decision_ms"].get(level)
         worst = data["decision_ms_max"].get(level)
-        timing = f"decision median {ms:.1f} ms, max {worst:.1f} ms" if ms is not None else "no decisions"
+        busy = data["decision_cpu_ms_max"].get(level)
+        timing = (
+            f"decision median {ms:.1f} ms, max {worst:.1f} ms (processor time {busy:.1f} ms)"
+            if ms is not None
+            else "no decisions"
+        )
         lines.append(
             f"  {level:<7} x{count}: wins {mean:6.1%}  (95% CI {low:.1%} to {high:.1%});  {timing}"
         )

@@ -6,6 +6,7 @@ python -m bench clock --tables 1000 --days 30 --seed 1
 python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
+python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
 """
 
 from __future__ import annotations
@@ -77,6 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     coop.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
     coop.add_argument("--axes", default="scenario,difficulty", help="the options whose values make the cells")
     coop.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="fix an option")
+    film = sub.add_parser("replay", help="time a long random game's replay GIF; the last line is JSON")
+    film.add_argument("--game", required=True, help="the kind to play")
+    film.add_argument("--players", type=int, required=True)
+    film.add_argument("--seed", type=int, default=1)
+    film.add_argument("--frames", type=int, help="the frame cap (default: the service's)")
+    film.add_argument("--runs", type=int, default=3, help="builds to time; the median is reported")
     return parser
 
 
@@ -121,6 +128,22 @@ def run_chatter(args: argparse.Namespace) -> int:
     summary = run(rules.kind, args.players, args.games, args.seed)
     print(json.dumps(summary))
     return 0 if summary["errors"] == 0 else 1
+def run_replay(args: argparse.Namespace) -> int:
+    """Time one random game's replay GIF and print the JSON summary last; 2 if the game did not finish."""
+    from bench.replay import run
+    from service.replay import REPLAY_FRAMES
+
+    rules = games.find(args.game)
+    rules.check_players(args.players)
+    try:
+        summary = run(rules, args.players, args.seed, args.frames or REPLAY_FRAMES, args.runs)
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary))
+    return 0
+
+
 def run_arena(args: argparse.Namespace) -> int:
     """Play bots against bots, print the table and the JSON summary; 1 if any game failed."""
     from bench.arena import ArenaGame, arena, format_report, summary
@@ -230,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_arena(args)
         if args.command == "grid":
             return run_grid(args)
+        if args.command == "replay":
+            return run_replay(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

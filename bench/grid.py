@@ -31,6 +31,8 @@ class Cell:
     errors: int
     decision_ms: float | None
     decision_ms_max: float | None
+    decision_cpu_ms_max: float | None = None
+    """The slowest decision's processor time (its wall time less a busy machine's waits)."""
 
 
 def cells(rules: Rules, axes: tuple[str, ...]) -> list[dict[str, str]]:
@@ -70,6 +72,7 @@ def grid(
                 table, level, len(report.games), sum(shares), sum(1 for g in report.games if g.error),
                 round(statistics.median(times) * 1000, 2) if times else None,
                 round(max(times) * 1000, 2) if times else None,
+                round(max(report.cpu[level]) * 1000, 2) if report.cpu.get(level) else None,
             )
             out.append(cell)
             if progress is not None:
@@ -117,6 +120,7 @@ def grid_json(
                 "errors": c.errors,
                 "decision_ms": c.decision_ms,
                 "decision_ms_max": c.decision_ms_max,
+                "decision_cpu_ms_max": c.decision_cpu_ms_max,
             }
             for c in results
         ],

@@ -7,14 +7,17 @@ import random
 from bots.core import (
     LEVELS,
     Bot,
+    Memory,
     Playbook,
     Seating,
     bot_rng,
     evaluate,
+    keeps_memory,
     observe,
     outcome_share,
     playbook,
     register,
+    remember,
 )
 from bots.levels import BasicBot, RandomBot, StrongBot, make_bot
 from rules.contract import Move, Rules, Seat, State
@@ -23,6 +26,7 @@ __all__ = [
     "LEVELS",
     "BasicBot",
     "Bot",
+    "Memory",
     "Playbook",
     "RandomBot",
     "Seating",
@@ -30,11 +34,13 @@ __all__ = [
     "bot_rng",
     "choose",
     "evaluate",
+    "keeps_memory",
     "make_bot",
     "observe",
     "outcome_share",
     "playbook",
     "register",
+    "remember",
 ]
 
 

@@ -11,11 +11,19 @@ from a canonical order: a pool is sorted before it is shuffled). Then two states
 to the seat give the same samples for the same generator, and a bot's choice is a function of what
 its seat knows and its generator: ``tests/test_bots.py`` proves it for every game and level.
 
+A bot seat may also keep a private **memory** between its moves (a game whose playbook has
+``remember``): after every applied move each bot seat sees its view (``remember``), and a game keeps
+in a small JSON dict what it wants to carry (Wizard's Academy: the spells a cast revealed). The
+memory is the seat's own, never shown anywhere; ``observe`` hands the bot a copy (``Seating.memory``),
+and a game's ``recall`` makes every sample agree with it. One function, ``remember``, serves the
+service (which stores the memory with each move, ``service.bots``) and the arena alike.
+
 Pure: no Discord, no store, no asyncio, no global ``random`` (each bot gets a ``random.Random``).
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 from abc import ABC, abstractmethod
@@ -28,6 +36,8 @@ from rules.contract import Move, Prompt, Rules, Seat, State, View
 
 LEVELS = ("random", "basic", "strong")
 """Every bot level, weakest first."""
+Memory = dict[str, Any]
+"""A bot seat's private memory: plain JSON, kept by whoever runs the bot (the service, the arena)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,9 @@ class Seating:
     prompts: tuple[Prompt, ...]
     """The pending prompts (public: they never name a secret)."""
     _sampler: Callable[[random.Random], State] = field(repr=False, compare=False)
+    memory: Memory = field(default_factory=dict)
+    """What this seat remembers from the views it saw before (a private copy: changing it changes
+    nothing kept)."""
 
     @property
     def kind(self) -> str:
@@ -52,13 +65,18 @@ class Seating:
         return self._sampler(rand)
 
 
-def observe(rules: Rules, state: State, seat: Seat) -> Seating:
-    """Return what a seat may know of a state; the state itself stays behind the sampler."""
+def observe(rules: Rules, state: State, seat: Seat, memory: Memory | None = None) -> Seating:
+    """Return what a seat may know of a state (and its ``memory``); the state stays behind the sampler."""
     # A private copy: the caller's state may change later, the bot's information must not.
     frozen = rules.copy_state(state)
+    mind = copy.deepcopy(memory) if memory else {}
+    recall = playbook(rules.kind).recall if mind else None
 
     def sampler(rand: random.Random) -> State:
         sampled = rules.scramble(frozen, seat, rand)
+        if recall is not None:
+            # The seat remembers some hidden things it saw: the sample keeps them as they were seen.
+            sampled = recall(rules, sampled, seat, mind)
         if game_rng.KEY in sampled:
             # The generator's position is the future (dice, shuffles): a bot imagines its own.
             sampled[game_rng.KEY] = rand.getrandbits(64)
@@ -66,7 +84,23 @@ def observe(rules: Rules, state: State, seat: Seat) -> Seating:
 
     legal = tuple(rules.legal_moves(frozen, seat))
     prompts = tuple(rules.pending(frozen))
-    return Seating(rules, seat, rules.view(frozen, seat), legal, prompts, sampler)
+    return Seating(rules, seat, rules.view(frozen, seat), legal, prompts, sampler, copy.deepcopy(mind))
+
+
+def keeps_memory(kind: str) -> bool:
+    """Whether the game's bots remember anything between moves (its playbook has ``remember``)."""
+    return playbook(kind).remember is not None
+
+
+def remember(rules: Rules, state: State, seat: Seat, memory: Memory | None) -> Memory:
+    """Return a seat's memory after it has seen its view of ``state`` (a new dict; ``{}`` for a game
+    whose bots keep nothing). Seeing the same view twice changes nothing, so a replayed or doubled
+    observation is harmless."""
+    mind = copy.deepcopy(memory) if memory else {}
+    learn = playbook(rules.kind).remember
+    if learn is not None:
+        learn(rules, rules.view(state, seat), seat, mind)
+    return mind
 
 
 class Bot(ABC):
@@ -88,6 +122,10 @@ Evaluator = Callable[[Rules, State, Seat], float]
 """A game's estimate, in [0, 1], of how well a seat stands in a (sampled) state."""
 Policy = Callable[[Rules, State, Seat, list[Move], random.Random], Move]
 """A fast move choice inside a search's imagined playout (it may read the sampled state)."""
+Remember = Callable[[Rules, View, Seat, Memory], None]
+"""Updates a seat's memory in place from a view it was shown (idempotent: the same view twice is once)."""
+Recall = Callable[[Rules, State, Seat, Memory], State]
+"""Makes a sampled state agree with the seat's memory (re-draws only among the hidden things)."""
 Belief = Callable[[Rules, State, Seat, random.Random], State]
 """Re-draws a sampled state's hidden things as sensible rivals would have chosen them.
 
@@ -126,6 +164,10 @@ class Playbook:
     """How many root moves the search weighs (None: ``bots.levels.STRONG_CANDIDATES``)."""
     search: Search | None = None
     """The game's own search for ``strong`` (None: the generic determinized Monte Carlo search)."""
+    remember: Remember | None = None
+    """Keeps a seat's private memory between its moves (None: a bot knows only its view)."""
+    recall: Recall | None = None
+    """Makes a sample agree with the seat's memory (a spell it saw keeps its identity)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Hooks for the bench alone: ``holdings`` (the arena's card balance check), ``feats`` (what the
     arena counts per level)."""

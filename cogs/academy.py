@@ -31,7 +31,6 @@ from service import (
     TableRecord,
     TableService,
     offered_token,
-    offered_value,
     reading,
 )
 from service.compose import name_seats
@@ -393,21 +392,10 @@ NOTHING = {
 }
 
 
-async def offers(interaction: discord.Interaction, current: str, command: str) -> list[app_commands.Choice]:
-    """Autocomplete: the user's legal moves of one command, as version-stamped tokens."""
-    try:
-        table = await kit.table_here(interaction)
-        panel = await seat_panel(kit.service_of(interaction.client), table.id, interaction.user.id)
-    except TableError:
-        return []
-    typed = current.strip().casefold()
+def offers_for(command: str) -> kit.Autocomplete:
+    """Return the autocomplete of one /academy command: the user's legal moves of it now."""
     wanted = COMMAND_ACTIONS[command]
-    found = [
-        app_commands.Choice(name=clip(c.label, 100), value=offered_value(panel.version, index))
-        for index, c in enumerate(panel.moves)
-        if _action(c) in wanted and (not typed or typed in c.label.casefold())
-    ]
-    return found[: kit.SELECT_LIMIT]
+    return kit.stamped_offers(seat_panel, lambda c: _action(c) in wanted)
 
 
 async def play_command(interaction: discord.Interaction, command: str, value: str) -> None:
@@ -448,18 +436,6 @@ class AcademyCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the rooms the user may move to now."""
-        return await offers(interaction, current, "move")
-
-    async def cast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the glyph pairs the user may cast now."""
-        return await offers(interaction, current, "cast")
-
-    async def bind_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the names the user may give a face-down spell now."""
-        return await offers(interaction, current, "bind")
-
     @academy.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your wizard, your next disaster and your controls (only you see it)."""
@@ -467,7 +443,7 @@ class AcademyCog(commands.Cog):
 
     @academy.command(name="move")
     @app_commands.describe(room="An adjoining room")
-    @app_commands.autocomplete(room=move_choices)
+    @app_commands.autocomplete(room=offers_for("move"))
     async def move(self, interaction: discord.Interaction, room: str) -> None:
         """Move your wizard to an adjoining room (water costs an extra action)."""
         await play_command(interaction, "move", room)
@@ -479,14 +455,14 @@ class AcademyCog(commands.Cog):
 
     @academy.command(name="bind")
     @app_commands.describe(spell="A face-down spell and the name you give it")
-    @app_commands.autocomplete(spell=bind_choices)
+    @app_commands.autocomplete(spell=offers_for("bind"))
     async def bind(self, interaction: discord.Interaction, spell: str) -> None:
         """In the Library: name a face-down spell to bind it (a wrong name costs a mana)."""
         await play_command(interaction, "bind", spell)
 
     @academy.command(name="cast")
     @app_commands.describe(spell="The glyph pair to cast (one glyph may come from another wizard)")
-    @app_commands.autocomplete(spell=cast_choices)
+    @app_commands.autocomplete(spell=offers_for("cast"))
     async def cast(self, interaction: discord.Interaction, spell: str) -> None:
         """Cast the spell at the crossing of two glyphs."""
         await play_command(interaction, "cast", spell)

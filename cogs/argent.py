@@ -44,12 +44,10 @@ from cogs.argent_panel import (  # the components: re-exported (restart-proof, t
     REACT_ASK,
     REACT_PASS,
     REACT_PREF,
-    SELECT_MAX,
     MoveButton,
     MoveSelect,
     OfficeButton,
     PanelButton,
-    clip,
     enrich,
     group_of,
     hint,
@@ -67,7 +65,6 @@ from service import (
     TableError,
     TableRecord,
     offered_token,
-    offered_value,
     reading,
 )
 
@@ -105,6 +102,11 @@ window for you until you set `mode:ask` again. Look a card up with `/game card`.
 # ---------------------------------------------------------------------------- the commands
 
 
+def offers_for(command: str) -> kit.Autocomplete:
+    """Return the autocomplete of one /argent command: the user's moves now that fit it."""
+    return kit.stamped_offers(seat_now, COMMAND_FILTERS[command])
+
+
 class ArgentCog(commands.Cog):
     """The /argent commands: every action with autocomplete, your panel, office and voters."""
 
@@ -112,68 +114,6 @@ class ArgentCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    # ------------------------------------------------------------------ autocomplete
-
-    async def _offers(
-        self, interaction: discord.Interaction, current: str, command: str
-    ) -> list[app_commands.Choice]:
-        try:
-            table = await kit.table_here(interaction)
-            now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
-        except TableError:
-            return []
-        typed = current.strip().casefold()
-        keep = COMMAND_FILTERS[command]
-        # Each value is a #version.index token: the same command sent twice applies once.
-        found = [
-            app_commands.Choice(name=clip(o.label, 100), value=offered_value(now.version, index))
-            for index, o in enumerate(now.moves)
-            if keep(o) and (not typed or typed in o.label.casefold())
-        ]
-        return found[:SELECT_MAX]
-
-    async def place_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice]:
-        """Offer the rooms (and slots) where the user may place a mage now."""
-        return await self._offers(interaction, current, "place")
-
-    async def cast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the spell levels the user may cast now."""
-        return await self._offers(interaction, current, "cast")
-
-    async def vault_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice]:
-        """Offer the vault cards the user may use (or buy) now."""
-        return await self._offers(interaction, current, "vault")
-
-    async def supporter_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice]:
-        """Offer the supporters the user may use now."""
-        return await self._offers(interaction, current, "supporter")
-
-    async def bell_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the Bell Tower offerings the user may take now."""
-        return await self._offers(interaction, current, "bell")
-
-    async def research_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice]:
-        """Offer the research the user may do now."""
-        return await self._offers(interaction, current, "research")
-
-    async def fast_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        """Offer the user's fast actions now."""
-        return await self._offers(interaction, current, "fast")
-
-    async def decide_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice]:
-        """Offer every choice the user has now."""
-        return await self._offers(interaction, current, "decide")
 
     async def _play(self, interaction: discord.Interaction, command: str, value: str) -> None:
         """Check the chosen move fits the command (a cast is not a placement), then play it."""
@@ -219,56 +159,56 @@ class ArgentCog(commands.Cog):
 
     @argent.command(name="place")
     @app_commands.describe(where="The room (then the slot) for your mage")
-    @app_commands.autocomplete(where=place_choices)
+    @app_commands.autocomplete(where=offers_for("place"))
     async def place(self, interaction: discord.Interaction, where: str) -> None:
         """Place a mage: pick the room, then the slot in your panel."""
         await self._play(interaction, "place", where)
 
     @argent.command(name="cast")
     @app_commands.describe(spell="The spell and level to cast")
-    @app_commands.autocomplete(spell=cast_choices)
+    @app_commands.autocomplete(spell=offers_for("cast"))
     async def cast(self, interaction: discord.Interaction, spell: str) -> None:
         """Cast a spell (its targets follow in your panel)."""
         await self._play(interaction, "cast", spell)
 
     @argent.command(name="vault")
     @app_commands.describe(card="The vault card")
-    @app_commands.autocomplete(card=vault_choices)
+    @app_commands.autocomplete(card=offers_for("vault"))
     async def vault(self, interaction: discord.Interaction, card: str) -> None:
         """Use a vault card."""
         await self._play(interaction, "vault", card)
 
     @argent.command(name="supporter")
     @app_commands.describe(card="The supporter")
-    @app_commands.autocomplete(card=supporter_choices)
+    @app_commands.autocomplete(card=offers_for("supporter"))
     async def supporter(self, interaction: discord.Interaction, card: str) -> None:
         """Use a supporter."""
         await self._play(interaction, "supporter", card)
 
     @argent.command(name="bell")
     @app_commands.describe(offering="The Bell Tower offering (ends your turn)")
-    @app_commands.autocomplete(offering=bell_choices)
+    @app_commands.autocomplete(offering=offers_for("bell"))
     async def bell(self, interaction: discord.Interaction, offering: str) -> None:
         """Take a Bell Tower offering: your turn ends, and the last one ends the round."""
         await self._play(interaction, "bell", offering)
 
     @argent.command(name="research")
     @app_commands.describe(choice="What to learn or upgrade")
-    @app_commands.autocomplete(choice=research_choices)
+    @app_commands.autocomplete(choice=offers_for("research"))
     async def research(self, interaction: discord.Interaction, choice: str) -> None:
         """Spend research: learn a spell (1 INT) or upgrade one (1 WIS)."""
         await self._play(interaction, "research", choice)
 
     @argent.command(name="fast")
     @app_commands.describe(action="Your fast action (at most one a turn, before your action)")
-    @app_commands.autocomplete(action=fast_choices)
+    @app_commands.autocomplete(action=offers_for("fast"))
     async def fast(self, interaction: discord.Interaction, action: str) -> None:
         """Take a fast action."""
         await self._play(interaction, "fast", action)
 
     @argent.command(name="decide")
     @app_commands.describe(choice="Any of your choices now")
-    @app_commands.autocomplete(choice=decide_choices)
+    @app_commands.autocomplete(choice=offers_for("decide"))
     async def decide(self, interaction: discord.Interaction, choice: str) -> None:
         """Answer the decision the game waits on (or take any action)."""
         await self._play(interaction, "decide", choice)

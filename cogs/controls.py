@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Self
 
 import discord
@@ -23,6 +23,8 @@ from service import (
     Choice,
     PrivateNote,
     Reply,
+    TableError,
+    offered_value,
 )
 
 log = logging.getLogger("conclave.cogs")
@@ -198,6 +200,39 @@ class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
 
 SELECT_LIMIT = 25
 """Discord's limit on a select's options."""
+
+
+Offers = list[discord.app_commands.Choice[str]]
+Autocomplete = Callable[[discord.Interaction, str], Awaitable[Offers]]
+"""An autocomplete callback made outside a class (discord.py passes it no cog)."""
+
+
+def stamped_offers(
+    seat_moves: Callable[[Any, int, int], Awaitable[Any]], fits: Callable[[Choice], bool]
+) -> Autocomplete:
+    """Return a command's autocomplete: the user's moves now that fit it and hold the typed words.
+
+    ``seat_moves(svc, table_id, user_id)`` gives the seat's ``version`` and ``moves`` (refusing with
+    a TableError, which offers nothing). Each value is a ``#version.index`` token, checked under the
+    table's lock: the same command sent twice applies once, one sent after the table moved on is
+    refused.
+    """
+
+    async def offers(interaction: discord.Interaction, current: str) -> Offers:
+        try:
+            table = await messages.table_here(interaction)
+            now = await seat_moves(service_of(interaction.client), table.id, interaction.user.id)
+        except TableError:
+            return []
+        typed = current.strip().casefold()
+        found = [
+            discord.app_commands.Choice(name=clip(c.label, 100), value=offered_value(now.version, index))
+            for index, c in enumerate(now.moves)
+            if fits(c) and (not typed or typed in c.label.casefold())
+        ]
+        return found[:SELECT_LIMIT]
+
+    return offers
 
 
 class StampedMoveSelect(

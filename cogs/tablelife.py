@@ -92,7 +92,7 @@ async def post_replay(client: discord.Client, reply: Reply) -> None:
         return
     file = discord.File(io.BytesIO(data), f"table-{reply.table.id}-replay.gif")
     try:
-        await thread.send("The whole game, one frame per turn:", file=file)
+        await thread.send("The whole game, turn by turn:", file=file)
     except discord.HTTPException as exc:
         log.info("table %s: the replay was not posted (status %s)", reply.table.id, exc.status)
 

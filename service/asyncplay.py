@@ -8,7 +8,6 @@ and absent seats live in ``service.timekeeper``; the move log's undo rows in ``s
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import statistics
@@ -16,10 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-import render
 from rules.contract import Event, Move, Rules, State
-from service.clock import VOTE_TIME, relative
+from service.clock import VOTE_TIME, game_options, relative
 from service.notices import Notice, SeatTime
+from service.replay import replay_gif
 from service.replies import Reply, TableError, WaitingTable
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
@@ -35,9 +34,6 @@ log = logging.getLogger("conclave.service")
 Outlet = Callable[[Notice | Reply], Awaitable[None]]
 LOG_PAGE = 15
 """Log lines on one page of /game log."""
-REPLAY_LIMIT = 8 * 1024 * 1024
-"""Discord's upload limit for a bot without boosts; the replay must stay under it."""
-REPLAY_WIDTH = 480
 
 
 @dataclass(frozen=True)
@@ -195,10 +191,11 @@ class AsyncPlay:
         more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
         event = Event("undo", f"{name} took back: {label}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
+        memories = await self.bot_memories(loaded, None, state)
         try:
             new_version = await self.store.commit_move(
                 record.id, record.version, seat, {"action": UNDO, "args": {"versions": list(versions)}},
-                [event.to_json()], state, waiting,
+                [event.to_json()], state, waiting, memories=memories,
             )
         except StaleVersion:
             raise TableError("That was already taken back, or the game moved on.") from None
@@ -310,8 +307,6 @@ class AsyncPlay:
         def build() -> tuple[str, str]:
             state = None
             if table.seed is not None:
-                from service.clock import game_options
-
                 state = rules.setup(len(seats), game_options(table.options), table.seed)
             entries, lines = [], [f"{self.thread_name(table)} ({table.status})"]
             for r in records:
@@ -339,32 +334,18 @@ class AsyncPlay:
         return await asyncio.to_thread(build)
 
     async def replay_image(self, table_id: int) -> bytes | None:
-        """Return an animated GIF of the public board, one frame per turn (None without drawings)."""
+        """Return an animated GIF of the public board, a frame per turn up to a cap (None: no drawing)."""
         table = await self.table(table_id)
         if table.seed is None:
             return None
         rules = self.rules_for(table.kind)
         records = effective(await self.store.moves(table_id))
         players = len([s for s in await self.store.seats(table_id) if s.seat is not None])
-
-        def build() -> bytes | None:
-            from service.clock import game_options
-
-            state = rules.setup(players, game_options(table.options), table.seed)
-            frames = [render.board(rules.kind, rules.view(state, None))]
-            if frames[0] is None:
-                return None
-            waiting = rules.waiting_on(state)
-            for r in records:
-                state, _ = rules.apply(state, r.seat, Move.from_json(r.move))
-                now_waiting = rules.waiting_on(state)
-                # One frame per turn: when whom the game waits on changes, or at the end.
-                if now_waiting != waiting or rules.is_over(state):
-                    frames.append(render.board(rules.kind, rules.view(state, None)))
-                waiting = now_waiting
-            return _gif([f for f in frames if f is not None])
-
-        return await asyncio.to_thread(build)
+        moves = [(r.seat, Move.from_json(r.move)) for r in records]
+        # Drawn in a worker thread: the event loop answers other players meanwhile.
+        return await asyncio.to_thread(
+            replay_gif, rules, players, game_options(table.options), table.seed, moves
+        )
 
     # ------------------------------------------------------------------ my tables and stats
 
@@ -412,30 +393,3 @@ class AsyncPlay:
         players = len(loaded.seats)
         state = await asyncio.to_thread(replay, loaded.rules, loaded.record, players, records)
         return state == loaded.state
-
-
-def _gif(frames: list[bytes]) -> bytes | None:
-    """Join PNG frames into one animated GIF under Discord's upload limit (None: no image frames)."""
-    from PIL import Image, UnidentifiedImageError
-
-    width = REPLAY_WIDTH
-    pictures = []
-    for data in frames:
-        try:
-            image = Image.open(io.BytesIO(data)).convert("RGB")
-        except UnidentifiedImageError:
-            continue  # not a picture (a test's stand-in drawing): no frame
-        # Shrunk at once: a long game's full-size frames would not fit in memory together.
-        pictures.append(image.resize((width, max(1, round(image.height * width / image.width)))))
-    if not pictures:
-        return None
-    while True:
-        images = []
-        for image in pictures:
-            height = max(1, round(image.height * width / image.width))
-            images.append(image.resize((width, height)).quantize(colors=128))
-        out = io.BytesIO()
-        images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=700, loop=0)
-        if out.tell() < REPLAY_LIMIT or width <= 120:
-            return out.getvalue()
-        width //= 2

@@ -8,6 +8,14 @@ over, whoever asks: ``hand_over`` (lock-free, under the caller's lock) serves ``
 and the out-of-time vote's "hand to a bot"; ``Timekeeper.give_back`` serves ``/game rejoin`` and
 ``set_seat_bot(..., None)``.
 
+A bot seat of a game whose bots remember (``bots.keeps_memory``) keeps a private memory: with every
+move saved (a person's, a bot's, an automatic one, an undo), each bot seat sees its view of the
+state before and after it (``bot_memories``), and the store saves the memories in the move's own
+transaction, so a restart loses nothing and a move refused as stale changes no memory. Seeing a
+view twice changes nothing. A memory is never posted, logged or shown. A bot that takes an absent
+person's seat starts with an empty memory (it never saw that person's screen), and handing a seat
+over either way forgets it (the store does so with the seat's new player).
+
 A bot moves through the same ``act`` as a person (the table's lock, the version check, the move
 log), choosing off the event loop (``asyncio.to_thread``) from what its seat may know
 (``bots.observe``). It is never pinged, never sent a DM and never counted among those the game
@@ -22,8 +30,8 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bots import LEVELS, bot_rng, make_bot, observe
-from rules.contract import Move
+from bots import LEVELS, Memory, bot_rng, keeps_memory, make_bot, observe, remember
+from rules.contract import Move, State
 from service.replies import Board, Reply, TableError
 from store import SeatRecord, StoreError, TableRecord
 
@@ -218,6 +226,28 @@ class BotSeats:
         """Return seat number -> level for every seat a bot plays now."""
         return {s.seat: s.bot for s in await self.store.seats(table_id) if s.bot and s.seat is not None}
 
+    async def bot_memories(
+        self, table: _Table, before: State | None, after: State
+    ) -> dict[int, Memory] | None:
+        """Return the bot seats' memories once they have seen ``before`` then ``after`` (to save with
+        the move that led there); None when no seat keeps one (nothing is read or written then)."""
+        seats = sorted(n for n, s in table.seats.items() if s.bot)
+        rules = table.rules
+        if not seats or not keeps_memory(rules.kind):
+            return None
+        stored = await self.store.bot_memories(table.record.id)
+
+        def see() -> dict[int, Memory]:
+            out = {}
+            for n in seats:
+                memory = stored.get(n)
+                if before is not None:
+                    memory = remember(rules, before, n, memory)  # the board it moved from, seen already
+                out[n] = remember(rules, after, n, memory)
+            return out
+
+        return await asyncio.to_thread(see)
+
     async def next_bot_move(self, table_id: int) -> Reply | None:
         """Play one move for a bot the game waits on, through ``act``; None when it waits on no bot."""
         table = await self.store.table(table_id)
@@ -232,10 +262,13 @@ class BotSeats:
         record = loaded.seats[seat]
         version = loaded.record.version
         bot = make_bot(record.bot, budget=self.bot_budget)
+        memories = await self.store.bot_memories(table_id) if keeps_memory(rules.kind) else {}
 
         def think() -> Move:
-            # The bot sees only what its seat may know; its generator is seeded by table, version, seat.
-            return bot.choose(observe(rules, state, seat), bot_rng(table_id, version, seat))
+            # The bot sees only what its seat may know (and remembers); its generator is seeded by
+            # table, version, seat.
+            memory = remember(rules, state, seat, memories.get(seat))
+            return bot.choose(observe(rules, state, seat, memory), bot_rng(table_id, version, seat))
 
         move = await asyncio.to_thread(think)
         reply = await self._play_for_bot(table_id, record.user_id, move, version)

@@ -305,6 +305,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
+                memories = await self.bot_memories(loaded, loaded.state, done.state)
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -315,6 +316,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                         done.state,
                         waiting if result is None else [],
                         None if result is None else result.to_json(),
+                        memories=memories,
                     )
                 except StaleVersion:
                     if attempt == 2:
@@ -373,6 +375,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 break
             result = rules.result(after) if rules.is_over(after) else None
             waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
+            memories = await self.bot_memories(table, None, after)
             try:
                 version = await self.store.commit_move(
                     table_id,
@@ -383,6 +386,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                     after,
                     waiting if result is None else [],
                     None if result is None else result.to_json(),
+                    memories=memories,
                 )
             except StoreError:
                 log.info("table %s: automatic move not saved (the table changed)", table_id)

@@ -194,6 +194,17 @@ MIGRATIONS: list[tuple[str, ...]] = [
         """,
         "CREATE INDEX spectators_by_user ON spectators (user_id)",
     ),
+    # bots' private memories: one JSON document per bot seat, written with each move it saw.
+    (
+        """
+        CREATE TABLE bot_memory (
+            table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            seat        INTEGER NOT NULL,
+            memory      TEXT    NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 
 

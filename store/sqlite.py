@@ -34,6 +34,7 @@ from typing import Any
 import aiosqlite
 
 from store.asyncplay import AsyncPlayStore
+from store.botmemory import BotMemoryStore
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -52,7 +53,7 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
 
-class Store(AsyncPlayStore):
+class Store(AsyncPlayStore, BotMemoryStore):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
@@ -290,6 +291,7 @@ class Store(AsyncPlayStore):
             await cur.close()
             if changed != 1:
                 raise StoreError(f"Table {table_id} has no seat {seat}.")
+            await self._forget_memory(db, table_id, seat)  # whoever plays it now, a bot starts afresh
 
     async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
         """Record whether a DM to that seated user last got through."""
@@ -357,11 +359,13 @@ class Store(AsyncPlayStore):
         snapshot: dict,
         waiting: list[int],
         result: dict | None = None,
+        memories: dict[int, dict] | None = None,
     ) -> int:
         """Log one move and replace the snapshot in one transaction; return the new version.
 
         Raises StaleVersion unless the table is active at ``expected_version``. With a
-        ``result`` the table finishes: the result is stored and nobody is waited on.
+        ``result`` the table finishes: the result is stored and nobody is waited on. ``memories``
+        (seat -> JSON) are the bot seats' memories after seeing this move, saved with it.
         """
         # Serialise before BEGIN: a value that is not JSON must fail without touching the file.
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
@@ -385,6 +389,8 @@ class Store(AsyncPlayStore):
                 "UPDATE snapshots SET version = ?, state = ? WHERE table_id = ?",
                 (version, state_text, table_id),
             )
+            if memories:
+                await self._write_memories(db, table_id, memories)
             if self._chained:
                 await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
             if self._mid_commit_hook is not None:

@@ -88,3 +88,15 @@ def settle(s: dict) -> None:
 def fires(s: dict) -> dict[str, int]:
     """Return the rooms holding fire."""
     return {r: c["fire"] for r, c in s["rooms"].items() if c["fire"]}
+
+
+def slot_of(s: dict, key: str) -> str:
+    """Return the slot ("a-b", the crossing of glyphs a and b) of a spell on the grid."""
+    return next(k for k, v in s["slots"].items() if v["spell"] == key)
+
+
+def give_pair(s: dict, seat: int, key: str) -> tuple[int, int]:
+    """Give a wizard exactly the two glyphs that cast a spell; return them."""
+    a, b = (int(x) for x in slot_of(s, key).split("-"))
+    s["wizards"][seat]["glyphs"] = sorted([a, b])
+    return a, b

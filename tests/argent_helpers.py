@@ -87,6 +87,13 @@ def give_mage(state: State, seat: int, mage_type: str, loc: str = "office") -> d
     return m
 
 
+def wound_in_guilds(state: State, seat: int) -> State:
+    """Give the seat a Sorcery mage, place it in Guilds and choose its power's wound (the target is next)."""
+    give_mage(state, seat, "sorcery")
+    state = act(state, seat, "place", room="guilds")
+    return pick(state, "wounds")
+
+
 def at(state: State, loc: str) -> dict[str, Any] | None:
     """Return the mage at a board location."""
     return next((m for m in state["mages"] if m["loc"] == loc), None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,8 @@ ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave", EVE: "eve"}
 START = 1_800_000_000.0
 """08:00 UTC on a Friday: the tests' clock starts here."""
+OpenStore = Callable[..., Awaitable[Store]]
+"""The ``open_store`` fixture: ``await open_store(path, clock=...)`` opens a Store like ``Store.open``."""
 
 
 @dataclass

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import inspect
+import sys
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -14,7 +17,7 @@ from rules import registry
 from service import TableService
 from service.clock import Clock
 from store import Store
-from tests.async_helpers import Harness
+from tests.async_helpers import Harness, OpenStore
 from tests.faults import Restart
 from tests.toygame import TOY
 
@@ -47,6 +50,24 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(str(tmp_path / "tables.db"))
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def open_store() -> AsyncIterator[OpenStore]:
+    """Open stores on any file (a reopen, a second connection); every one is closed after the test.
+
+    A test may close one itself (to reopen the file): closing twice is harmless.
+    """
+    opened: list[Store] = []
+
+    async def open_one(path: str, **kwargs: Any) -> Store:
+        got = await Store.open(path, **kwargs)
+        opened.append(got)
+        return got
+
+    yield open_one
+    for got in opened:
+        await got.close()
 
 
 @pytest.fixture
@@ -125,12 +146,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
 
 
+_RUNNING = ["(collection)"]
+"""The test running now: each database connection remembers the test that opened it."""
+
+
+def _note_origin(init: Any) -> Any:
+    """Wrap ``aiosqlite.Connection.__init__`` so each connection knows its test and its file."""
+
+    def noted(self: Any, connector: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, connector, *args, **kwargs)
+        database = inspect.getclosurevars(connector).nonlocals.get("database", "?")
+        self.conclave_origin = f"{_RUNNING[0]} ({database})"
+
+    return noted
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Remember which test opens each database connection (to name it if it is left open)."""
+    import aiosqlite
+
+    if not hasattr(aiosqlite.Connection.__init__, "__wrapped_init__"):
+        wrapped = _note_origin(aiosqlite.Connection.__init__)
+        wrapped.__wrapped_init__ = True  # type: ignore[attr-defined]
+        aiosqlite.Connection.__init__ = wrapped  # type: ignore[method-assign]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Name the running test (its module's fixtures close during its teardown, so within it)."""
+    _RUNNING[0] = item.nodeid
+    yield
+    _RUNNING[0] = "(between tests)"
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Stop the worker thread of every database connection a test left open.
+    """Stop, and name with a warning, every database connection a test left open.
 
     aiosqlite runs each connection on a non-daemon thread that stops only when the connection is
     closed or garbage-collected; a connection a test leaves referenced (a bot kept by a module's
-    cache, a store a test never closed) would keep the test process from exiting at all.
+    cache, a store a test never closed) would keep the test process from exiting at all. Every
+    fixture closes what it opens, so this finds nothing; when it does, the warning names the test
+    that opened each connection (its fixture must close it), and CI still exits.
     """
     import gc
 
@@ -140,7 +196,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for connection in left:
         connection.stop()
     if left:
-        # Said out loud, so a test that leaks one is found (its fixture must close what it opens).
+        names = sorted(getattr(c, "conclave_origin", "(unknown test)") for c in left)
+        text = f"conftest: closed {len(left)} database connection(s) left open by: " + "; ".join(names)
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"conftest: stopped {len(left)} database connection(s) a test left open")
+            reporter.ensure_newline()
+            reporter.write_sep("=", "leaked database connections", yellow=True)
+            for name in names:
+                reporter.write_line(f"WARNING conftest: closed a connection left open by {name}", yellow=True)
+        else:
+            print(text, file=sys.stderr)

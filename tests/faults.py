@@ -36,6 +36,23 @@ CANNOT_DM = 50007
 
 
 @dataclass
+class Lobby:
+    """The channel where a module's tables open, and the bot under test (its ``World`` adds members)."""
+
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+
+    @property
+    def bot(self) -> ConclaveBot:
+        """Return the bot under test (the newest, after a restart)."""
+        return self.env.bot  # type: ignore[return-value]
+
+    def thread(self) -> simcord.ChannelHandle:
+        """Return the newest table thread of the channel."""
+        return self.channel.threads[-1]
+
+
+@dataclass
 class Table:
     """A started table: its thread, its players by seat, and someone who does not play."""
 

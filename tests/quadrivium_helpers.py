@@ -57,3 +57,12 @@ def play_cards(s: dict[str, Any], pro_card: str, ant_card: str, ant: int = 1) ->
 def public_texts(events: list[Event]) -> list[str]:
     """Return the texts of the public events."""
     return [e.text for e in events if e.public]
+
+
+def fresh_table(players: int = 2, **options: str) -> dict[str, Any]:
+    """Return a quick table whose mages are even and whose hands are empty (a test deals them)."""
+    s = quick(players, **options)
+    for seat in range(players):
+        even_mage(s, seat)
+        s["hands"][seat] = []
+    return s

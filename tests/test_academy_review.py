@@ -8,17 +8,7 @@ from __future__ import annotations
 from rules.academy import RULES
 from rules.academy.cards import rooms
 from rules.contract import Move
-from tests.academy_helpers import calm, game, play, settle
-
-
-def _slot_of(s: dict, key: str) -> str:
-    return next(k for k, v in s["slots"].items() if v["spell"] == key)
-
-
-def _give_pair(s: dict, seat: int, key: str) -> tuple[int, int]:
-    a, b = (int(x) for x in _slot_of(s, key).split("-"))
-    s["wizards"][seat]["glyphs"] = sorted([a, b])
-    return a, b
+from tests.academy_helpers import calm, game, give_pair, play, settle, slot_of
 
 
 def test_basic_view_room_action_is_null_except_the_librarys_binding() -> None:
@@ -49,7 +39,7 @@ def test_lost_room_short_says_it_has_no_effect() -> None:
 
 def test_consent_prompt_starts_with_the_helpers_tag() -> None:
     s = calm(players=2)
-    a, b = (int(x) for x in _slot_of(s, "philanthropy").split("-"))
+    a, b = (int(x) for x in slot_of(s, "philanthropy").split("-"))
     s["wizards"][0]["glyphs"] = [a]
     s["wizards"][1]["glyphs"] = [b]
     s2, _ = RULES.apply(s, 0, Move.of("cast", a=a, b=b, helper=1))
@@ -67,13 +57,13 @@ def test_shifts_prompt_starts_with_the_current_players_tag() -> None:
 def test_reveal_says_whether_a_cast_or_a_bind_turned_it_up() -> None:
     # MAGIC ACTION: Reveal Spell; ROOM ACTION: Bind Spells, "Turn the spell face-up".
     s = calm()
-    a, b = _give_pair(s, 0, "dash")
+    a, b = give_pair(s, 0, "dash")
     cast, events = play(s, 0, "cast", a=a, b=b)
     assert RULES.view(cast, 0)["reveal"]["how"] == "cast"
     assert next(e for e in events if e.kind == "cast").data["how"] == "cast"
     s = calm()
     s["wizards"][0]["room"] = "library"
-    slot = _slot_of(s, "dash")
+    slot = slot_of(s, "dash")
     binds = [m for m in RULES.legal_moves(s, 0) if m.action == "bind" and m.get("slot") == slot]
     wrong = next(m for m in binds if m.get("spell") != "dash")
     bound, events = RULES.apply(s, 0, wrong)

@@ -10,7 +10,7 @@ from rules.academy.setup import BASIC_DECK, BASIC_L1, BASIC_L2, BASIC_PROGRESSIO
 from rules.academy.state import adjoining, all_reachable, distances, slot_level
 from rules.academy.threats import place
 from rules.contract import IllegalMove, Move
-from tests.academy_helpers import calm, deck, fires, game, orient, play, settle, wall
+from tests.academy_helpers import calm, deck, fires, game, give_pair, orient, play, settle, slot_of, wall
 
 # --------------------------------------------------------------------------- Setup (basic game)
 
@@ -133,20 +133,10 @@ def test_bind_wrong_with_the_last_mana_loses() -> None:
     assert s2["over"] and not s2["won"] and RULES.result(s2).winners == ()
 
 
-def _slot_of(s: dict, key: str) -> str:
-    return next(k for k, v in s["slots"].items() if v["spell"] == key)
-
-
-def _give_pair(s: dict, seat: int, key: str) -> tuple[int, int]:
-    a, b = (int(x) for x in _slot_of(s, key).split("-"))
-    s["wizards"][seat]["glyphs"] = sorted([a, b])
-    return a, b
-
-
 def test_cast_spends_two_own_glyphs_reveals_then_hides_an_unbound_spell() -> None:
     # MAGIC ACTION: Expend Glyphs, Reveal Spell, Resolve, Hide Spell.
     s = calm()
-    a, b = _give_pair(s, 0, "dash")
+    a, b = give_pair(s, 0, "dash")
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert s2["wizards"][0]["glyphs"] == []
     assert s2["reveal"]["spell"] == "dash"
@@ -157,7 +147,7 @@ def test_cast_spends_two_own_glyphs_reveals_then_hides_an_unbound_spell() -> Non
 def test_cast_with_another_wizards_glyph_needs_their_consent() -> None:
     # Expend Glyphs: one glyph may come from another wizard, with their permission; never two.
     s = calm(players=2)
-    a, b = (int(x) for x in _slot_of(s, "philanthropy").split("-"))
+    a, b = (int(x) for x in slot_of(s, "philanthropy").split("-"))
     s["wizards"][0]["glyphs"] = [a]
     s["wizards"][1]["glyphs"] = sorted([b, a])
     s["wizards"][1]["room"] = "library"  # not in the same room: still allowed
@@ -178,7 +168,7 @@ def test_cast_with_another_wizards_glyph_needs_their_consent() -> None:
 def test_a_bound_spell_stays_face_up_after_a_cast() -> None:
     # Hide Spell: "Otherwise, leave it face-up."
     s = calm()
-    a, b = _give_pair(s, 0, "danger")
+    a, b = give_pair(s, 0, "danger")
     s["slots"][f"{a}-{b}"]["bound"] = True
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert s2["slots"][f"{a}-{b}"]["bound"] and s2["rooms"]["mana_crystal"]["imp"] == 1
@@ -201,7 +191,7 @@ def test_damage_kills_an_imp_or_a_guardian() -> None:
     s = calm()
     s["rooms"]["mana_crystal"].update(imp=1)
     s["rooms"]["mana_crystal"]["guardian"] = 0
-    a, b = _give_pair(s, 0, "nova")
+    a, b = give_pair(s, 0, "nova")
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert s2["rooms"]["mana_crystal"]["imp"] == 0
 
@@ -302,7 +292,7 @@ def test_wildfire_example_two_paragraphs_activate_fire_twice() -> None:
 def test_wild_magic_shuffles_only_unbound_spells_of_its_level() -> None:
     # Play Disaster Card, SPECIAL: Wild Magic shuffles the unbound spells of the level and deals them back.
     s = calm()
-    keep = _slot_of(s, "abjure")
+    keep = slot_of(s, "abjure")
     s["slots"][keep]["bound"] = True
     level1 = {k: v["spell"] for k, v in s["slots"].items() if slot_level(k) == 1}
     changed = False
@@ -498,7 +488,7 @@ def test_guardian_kills_an_imp_that_enters() -> None:
 def test_abjure_in_the_crystal_with_no_fire_wins() -> None:
     # Victory and Defeat.
     s = calm(players=3)
-    a, b = _give_pair(s, 0, "abjure")
+    a, b = give_pair(s, 0, "abjure")
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert s2["over"] and s2["won"]
     assert RULES.result(s2).winners == (0, 1, 2)
@@ -508,7 +498,7 @@ def test_abjure_with_fire_anywhere_does_not_win() -> None:
     s = calm()
     s["wizards"][0]["char"] = "myrrin"  # not sanctuary: no boost
     s["rooms"]["sanctuary"]["fire"] = 1
-    a, b = _give_pair(s, 0, "abjure")
+    a, b = give_pair(s, 0, "abjure")
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert not s2["over"]
 
@@ -516,7 +506,7 @@ def test_abjure_with_fire_anywhere_does_not_win() -> None:
 def test_abjure_outside_the_crystal_does_not_win() -> None:
     s = calm()
     s["wizards"][0]["room"] = "hoard"
-    a, b = _give_pair(s, 0, "abjure")
+    a, b = give_pair(s, 0, "abjure")
     s2, _ = play(s, 0, "cast", a=a, b=b)
     assert not s2["over"]
 

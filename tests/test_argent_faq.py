@@ -17,6 +17,7 @@ from tests.argent_helpers import (
     run,
     seat_now,
     to_resolution,
+    wound_in_guilds,
 )
 
 # --------------------------------------------------------------------------- FAQ, B sides and errands
@@ -255,9 +256,7 @@ def test_faq_an_occupied_shadow_leaves_the_reaction_without_effect() -> None:
     victim = give_mage(state, foe, "divinity", "guilds/r2")
     give_mage(state, (me + 2) % 3, "sorcery", "guilds/r2s")
     state["seats"][foe]["vaults"].append({"id": "phase_steppers", "exhausted": False})
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     # The reaction could do nothing, so it is not offered: the mage suffers the wound (FAQ).
     assert not any("Phase Steppers" in text for text in labels(state, foe))
     assert state["mages"][victim["id"]]["loc"].startswith("infirmary/")
@@ -300,9 +299,7 @@ def test_reactions_cannot_be_reacted_to() -> None:
     state["seats"][foe]["spells"].append({"id": "wrath_of_heaven", "level": 3, "exhausted": False})
     state["seats"][foe]["mana"] = 5
     state["seats"][me]["vaults"].append({"id": "ancient_armor", "exhausted": False})
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     assert seat_now(state) == foe
     state = pick(state, "React with Retribution")
     state = pick(state, "Courtyard")

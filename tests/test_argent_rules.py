@@ -19,6 +19,7 @@ from tests.argent_helpers import (
     run,
     seat_now,
     to_resolution,
+    wound_in_guilds,
 )
 
 # --------------------------------------------------------------------------- turns
@@ -147,9 +148,7 @@ def test_infirmary_b_offers_its_wound_slots() -> None:
     me = seat_now(state)
     foe = 1 - me
     victim = give_mage(state, foe, "divinity", "guilds/r2")
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     assert seat_now(state) == foe
     gold = state["seats"][foe]["gold"]
     state = pick(state, "wound slot 1")
@@ -456,9 +455,7 @@ def test_reacting_out_of_the_infirmary_loses_the_sympathy_bonus() -> None:
     foe = (me + 1) % 3
     victim = give_mage(state, foe, "divinity", "guilds/r2")
     state["seats"][foe]["vaults"].append({"id": "phase_steppers", "exhausted": False})
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     assert seat_now(state) == foe
     state = pick(state, "React with Phase Steppers")
     assert state["mages"][victim["id"]]["loc"] == "guilds/r2s"
@@ -472,9 +469,7 @@ def test_ancient_armor_moves_the_wounded_mage_to_an_open_slot() -> None:
     foe = (me + 1) % 3
     victim = give_mage(state, foe, "divinity", "guilds/r2")
     state["seats"][foe]["vaults"].append({"id": "ancient_armor", "exhausted": False})
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     assert R.pending(state)[0].kind.value == "reaction"
     state = pick(state, "React with Ancient Armor")
     state = pick(state, "Move it to Courtyard")
@@ -540,9 +535,7 @@ def test_revival_lets_a_wounded_mage_walk_out_and_keep_the_bonus() -> None:
     state["statuses"].append(
         {"name": "own_wounded_may_move", "seat": foe, "duration": "this_round", "amount": 0}
     )
-    give_mage(state, me, "sorcery")
-    state = act(state, me, "place", room="guilds")
-    state = pick(state, "wounds")
+    state = wound_in_guilds(state, me)
     gold = state["seats"][foe]["gold"]
     state = pick(state, "Gain 2 Gold")
     assert state["seats"][foe]["gold"] == gold + 2

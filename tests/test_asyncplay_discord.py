@@ -13,10 +13,10 @@ import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot
 from service import TableError
 from service.clock import DAY, ManualClock
 from tests.async_helpers import START
+from tests.faults import Lobby
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -39,20 +39,11 @@ def table_seed() -> int:
 
 
 @dataclass
-class World:
-    env: simcord.Env
-    channel: simcord.ChannelHandle
+class World(Lobby):
     alice: simcord.MemberActor
     bob: simcord.MemberActor
     carol: simcord.MemberActor
     dave: simcord.MemberActor
-
-    @property
-    def bot(self) -> ConclaveBot:
-        return self.env.bot  # type: ignore[return-value]
-
-    def thread(self) -> simcord.ChannelHandle:
-        return self.channel.threads[-1]
 
 
 @pytest.fixture

@@ -105,3 +105,20 @@ def test_timings_report_the_png_size_of_a_board_drawing(
     line = next(line for line in capsys.readouterr().out.splitlines() if "view+render" in line)
     assert "n=6" in line and "png median" in line and "KiB" in line
     assert len(drawn) == 6 and all(view["seat"] is None for view in drawn)  # the public view only
+
+
+def test_the_replay_bench_times_a_capped_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["replay", "--game", "institute", "--players", "2", "--frames", "4", "--runs", "1"]
+    code, out = summary(capsys, argv)
+    assert code == 0 and out["game"] == "institute" and out["turns"] > 4
+    assert out["frames"] == 4 and 0 < out["bytes"] < 8 * 1024 * 1024 and len(out["runs"]) == 1
+
+
+def test_the_clock_bench_counts_the_due_work_of_every_service(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["clock", "--tables", "8", "--days", "8", "--seed", "1", "--workers", "1"]
+    code, out = summary(capsys, argv)
+    assert code == 0 and out["restarts"] == 1, "a week passed: the service was restarted once"
+    assert out["stalled"] == out["reminders_doubled"] == out["reminders_missed"] == out["errors"] == 0
+    # Every reminder delivered was a remind job run; a vote's stand-in is an autoplay job.
+    assert out["jobs_remind"] >= out["reminders"] > 0
+    assert out["votes"] > 0 and out["jobs_autoplay"] > 0 and out["jobs_deadline"] > 0

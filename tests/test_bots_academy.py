@@ -9,7 +9,7 @@ import pytest
 
 from bench.cli import main
 from bots import make_bot, observe
-from bots.games.academy import evaluate, next_actions, rollout_policy, searches
+from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches
 from rules.academy import RULES
 from tests.academy_helpers import calm, game
 
@@ -86,8 +86,30 @@ def test_the_grid_refuses_a_game_that_is_not_cooperative(capsys: pytest.CaptureF
 
 def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_shifts() -> None:
     s = calm(players=2)
+    assert not searches(observe(RULES, s, 0)), "no glyphs, no spell in reach: a walk is the policy's"
+    s["wizards"][0]["glyphs"] = [1, 2]
     assert searches(observe(RULES, s, 0))
+    ranked = rank(observe(RULES, s, 0), random.Random(1))
+    assert ranked[0] == make_bot("basic").choose(observe(RULES, s, 0), random.Random(1))
+    assert any(m.action == "cast" for m in ranked) and not any(m.action == "move" for m in ranked[1:])
     s["step"] = "share"
     assert not searches(observe(RULES, s, 0))
     shifts = game(players=2, scenario="gates", seed=2)
     assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
+
+
+def test_the_judge_values_a_playout_that_found_the_goal_spell() -> None:
+    from bots.games.academy import PLAYOUT_MEMORY, witness
+
+    s = calm(players=2)
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    blind = evaluate(RULES, s, 0)
+    s["reveal"] = {"slot": slot, "spell": "abjure", "seat": 0, "turn": s["turn"], "how": "cast"}
+    witness(s)  # a playout ply showed Abjure's slot
+    assert s[PLAYOUT_MEMORY]["known"] == {slot: "abjure"}
+    s["reveal"] = None
+    witness(s)  # the reveal is gone from the board, not from the playout's memory
+    assert evaluate(RULES, s, 0) > blind
+    s["shuffles"] = [0, 1, 0, 0]  # that level shuffled: the playout forgets it
+    witness(s)
+    assert s[PLAYOUT_MEMORY]["known"] == {} and evaluate(RULES, s, 0) == blind

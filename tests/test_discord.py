@@ -13,7 +13,7 @@ import discord
 import pytest
 import simcord
 
-from bot import ConclaveBot, create_bot
+from bot import create_bot
 from cogs import argent as argent_cog
 from cogs import delivery, kit, messages
 from cogs import institute as institute_cog
@@ -21,7 +21,7 @@ from cogs.kit import PlayMoveButton
 from rules import registry
 from service import Board, Choice, PrivateNote, Reply
 from store import TableRecord
-from tests.faults import Restart
+from tests.faults import Lobby, Restart
 from tests.toygame import TOY, QuietToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -36,20 +36,11 @@ def table_seed() -> int:
 
 
 @dataclass
-class World:
-    env: simcord.Env
-    channel: simcord.ChannelHandle
+class World(Lobby):
     alice: simcord.MemberActor
     bob: simcord.MemberActor
     carol: simcord.MemberActor
     mod: simcord.MemberActor
-
-    @property
-    def bot(self) -> ConclaveBot:
-        return self.env.bot  # type: ignore[return-value]
-
-    def thread(self) -> simcord.ChannelHandle:
-        return self.channel.threads[-1]
 
     def public(self) -> list[discord.Message]:
         """Every message anyone may read in the channel and the table threads."""

@@ -176,6 +176,15 @@ class Player:
         return None
 
 
+async def assigned_table(env: simcord.Env) -> tuple[Table, list[Player]]:
+    """Open a table and assign both seats' dice through their panels (nobody confirmed yet)."""
+    table = await open_table(env)
+    players = [Player(table, seat) for seat in (0, 1)]
+    for player in players:
+        await assign_all(table, player)
+    return table, players
+
+
 async def play_out(table: Table, rand: random.Random, limit: int = 2000) -> int:
     """Play the seeded policy to the end through the panels; return the number of moves."""
     players = [Player(table, seat) for seat in (0, 1)]
@@ -292,10 +301,7 @@ async def test_phase_one_panels_stay_valid_while_the_rival_assigns(
 async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
     simcord_env: simcord.Env, view_as_image: None
 ) -> None:
-    table = await open_table(simcord_env)
-    players = [Player(table, seat) for seat in (0, 1)]
-    for player in players:
-        await assign_all(table, player)
+    table, players = await assigned_table(simcord_env)
     before = len(table.public())
     assert before == 2  # opened (the join edited it), the game began; nothing from eight assignments
     await players[1].play(Move.of("confirm"))
@@ -313,10 +319,7 @@ async def test_confirm_posts_who_locked_in_and_the_reveal_follows(
 async def test_the_panel_button_survives_a_restart_and_refuses_outsiders(
     simcord_env: simcord.Env, view_as_image: None, restart_bot: Restart
 ) -> None:
-    table = await open_table(simcord_env)
-    players = [Player(table, seat) for seat in (0, 1)]
-    for player in players:
-        await assign_all(table, player)
+    table, players = await assigned_table(simcord_env)
     await players[0].play(Move.of("confirm"))
     board = [m for m in table.public() if m.components][-1]
     assert [c.get("label") for c in components(board)] == ["My private view"]
@@ -382,10 +385,7 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
     simcord_env: simcord.Env, real_board_only: None
 ) -> None:
     """With the real renderer: every public board of round 1 equals the board of a scrambled state."""
-    table = await open_table(simcord_env)
-    players = [Player(table, seat) for seat in (0, 1)]
-    for player in players:
-        await assign_all(table, player)
+    table, players = await assigned_table(simcord_env)
     await players[0].play(Move.of("confirm"))
     await players[1].play(Move.of("confirm"))
     record, _ = await table.loaded()

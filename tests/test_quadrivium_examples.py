@@ -12,16 +12,7 @@ from rules.quadrivium import council, magic
 from rules.quadrivium.cards import rank
 from rules.quadrivium.state import harm, res, use
 from rules.quadrivium.trick import leader, total
-from tests.quadrivium_helpers import act, even_mage, play_cards, quick, to_trick
-
-
-def fresh_table(players: int = 2, **options: str) -> dict:
-    s = quick(players, **options)
-    for seat in range(players):
-        even_mage(s, seat)
-        s["hands"][seat] = []
-    return s
-
+from tests.quadrivium_helpers import act, fresh_table, play_cards, to_trick
 
 # ------------------------------------------------- ranks ("The nature of conflict", conflict post)
 

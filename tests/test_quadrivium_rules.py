@@ -14,15 +14,7 @@ from rules.quadrivium.cards import show
 from rules.quadrivium.state import res
 from rules.quadrivium.trick import total
 from rules.quadrivium.views import own_hidden
-from tests.quadrivium_helpers import R, act, even_mage, play_cards, quick, to_trick
-
-
-def fresh_table(players: int = 2, **options: str) -> dict:
-    s = quick(players, **options)
-    for seat in range(players):
-        even_mage(s, seat)
-        s["hands"][seat] = []
-    return s
+from tests.quadrivium_helpers import R, act, fresh_table, play_cards, quick, to_trick
 
 
 def _hidden(s: dict[str, Any]) -> set[str]:
@@ -268,13 +260,17 @@ def _to_take(s: dict) -> dict:
     return s
 
 
-def test_council_take_raise_and_shares() -> None:
+def _taking() -> tuple[dict, int, str]:
+    """Return a two-mage council at its take step (ten votes each), the first taker and resource."""
     s = fresh_table(2)
     s["votes"] = [10, 10]
     s["last_antagonist"] = 0
     s = _to_take(s)
-    first = s["council"]["take"]["turn"]
-    res_name = s["council"]["resources"][0]
+    return s, s["council"]["take"]["turn"], s["council"]["resources"][0]
+
+
+def test_council_take_raise_and_shares() -> None:
+    s, first, res_name = _taking()
     s, _ = act(s, first, "take", n=2, raise_by=2)
     assert s["votes"][first] == 10 - 1 - 2 and s["mages"][first]["shares"][res_name] == 2
     other = 1 - first
@@ -284,12 +280,7 @@ def test_council_take_raise_and_shares() -> None:
 
 
 def test_blocking_duel_returns_a_point() -> None:
-    s = fresh_table(2)
-    s["votes"] = [10, 10]
-    s["last_antagonist"] = 0
-    s = _to_take(s)
-    first = s["council"]["take"]["turn"]
-    res_name = s["council"]["resources"][0]
+    s, first, res_name = _taking()
     other = 1 - first
     s, _ = act(s, first, "take", n=1, raise_by=0)
     s, _ = act(s, other, "pass", raise_by=0)

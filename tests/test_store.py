@@ -14,6 +14,7 @@ import pytest
 import store.migrations
 from store import CorruptTable, StaleVersion, Store, StoreError
 from store.migrations import MIGRATIONS
+from tests.async_helpers import OpenStore
 
 REPO = Path(__file__).resolve().parent.parent
 ALICE, BOB, CAROL = 101, 102, 103
@@ -68,13 +69,15 @@ def raw(path: str) -> sqlite3.Connection:
 
 
 @pytest.mark.parametrize("start", ["no file", "zero bytes", "missing folder"])
-async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path, start: str) -> None:
+async def test_migrations_build_the_schema_from_an_empty_file(
+    tmp_path: Path, start: str, open_store: OpenStore
+) -> None:
     db_path = (
         str(tmp_path / "deeper" / "conclave.db") if start == "missing folder" else str(tmp_path / "c.db")
     )
     if start == "zero bytes":
         Path(db_path).touch()
-    opened = await Store.open(db_path)
+    opened = await open_store(db_path)
     async with opened._db.execute("PRAGMA foreign_keys") as cur:
         assert (await cur.fetchone())[0] == 1
     async with opened._db.execute("PRAGMA synchronous") as cur:
@@ -88,8 +91,8 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path, st
     con.close()
 
 
-async def test_reopening_an_existing_file_changes_nothing(db_path: str) -> None:
-    first = await Store.open(db_path)
+async def test_reopening_an_existing_file_changes_nothing(db_path: str, open_store: OpenStore) -> None:
+    first = await open_store(db_path)
     table_id = await started(first)
     await first.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB])
     await first.close()
@@ -97,7 +100,7 @@ async def test_reopening_an_existing_file_changes_nothing(db_path: str) -> None:
     schema = con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
     con.close()
 
-    again = await Store.open(db_path)
+    again = await open_store(db_path)
     table, state = await again.load(table_id)
     assert (table.version, state) == (1, {"n": 1})
     await again.close()
@@ -107,13 +110,15 @@ async def test_reopening_an_existing_file_changes_nothing(db_path: str) -> None:
     con.close()
 
 
-async def test_a_new_step_runs_once_on_an_old_file(db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    await (await Store.open(db_path)).close()
+async def test_a_new_step_runs_once_on_an_old_file(
+    db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
+) -> None:
+    await (await open_store(db_path)).close()
     # The step would fail on a second run (duplicate primary key), so reopening proves it ran once.
     step = ("INSERT INTO meta (key, value) VALUES ('added_by', 'step 2')",)
     monkeypatch.setattr(store.migrations, "MIGRATIONS", [*MIGRATIONS, step])
     for _ in range(2):
-        reopened = await Store.open(db_path)
+        reopened = await open_store(db_path)
         assert await reopened.get_meta("added_by") == "step 2"
         await reopened.close()
     con = raw(db_path)
@@ -121,25 +126,27 @@ async def test_a_new_step_runs_once_on_an_old_file(db_path: str, monkeypatch: py
     con.close()
 
 
-async def test_a_failing_step_leaves_the_old_schema(db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    await (await Store.open(db_path)).close()
+async def test_a_failing_step_leaves_the_old_schema(
+    db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
+) -> None:
+    await (await open_store(db_path)).close()
     broken = ("CREATE TABLE half_done (x INTEGER)", "THIS IS NOT SQL")
     monkeypatch.setattr(store.migrations, "MIGRATIONS", [*MIGRATIONS, broken])
     with pytest.raises(sqlite3.OperationalError):
-        await Store.open(db_path)
+        await open_store(db_path)
     con = raw(db_path)
     assert con.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert con.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'").fetchone() is None
     con.close()
 
 
-async def test_a_file_from_a_newer_conclave_is_refused(db_path: str) -> None:
-    await (await Store.open(db_path)).close()
+async def test_a_file_from_a_newer_conclave_is_refused(db_path: str, open_store: OpenStore) -> None:
+    await (await open_store(db_path)).close()
     con = raw(db_path)
     con.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
     con.close()
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(db_path)
+        await open_store(db_path)
 
 
 # --------------------------------------------------------------------------- life cycle
@@ -363,21 +370,19 @@ async def test_leaving_the_lobby_drops_that_seats_prefs(db: Store) -> None:
 
 
 async def test_a_schema_1_file_gains_seat_prefs_and_keeps_its_tables(
-    db_path: str, monkeypatch: pytest.MonkeyPatch
+    db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
 ) -> None:
     monkeypatch.setattr(store.migrations, "MIGRATIONS", MIGRATIONS[:1])
-    old = await Store.open(db_path)
+    old = await open_store(db_path)
     table_id = await started(old)
     await old.close()
     monkeypatch.setattr(store.migrations, "MIGRATIONS", MIGRATIONS)
-    new = await Store.open(db_path)
-    try:
-        table, state = await new.load(table_id)
-        assert (table.status, state) == ("active", {"n": 0})
-        await new.set_seat_pref(table_id, BOB, "react", "pass")
-        assert await new.seat_pref(table_id, BOB, "react") == "pass"
-    finally:
-        await new.close()
+    new = await open_store(db_path)
+    table, state = await new.load(table_id)
+    assert (table.status, state) == ("active", {"n": 0})
+    await new.set_seat_pref(table_id, BOB, "react", "pass")
+    assert await new.seat_pref(table_id, BOB, "react") == "pass"
+    await new.close()
     con = raw(db_path)
     assert con.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) >= 2
     con.close()
@@ -386,65 +391,63 @@ async def test_a_schema_1_file_gains_seat_prefs_and_keeps_its_tables(
 # --------------------------------------------------------------------------- concurrency
 
 
-async def test_two_moves_at_one_version_one_lands_one_is_stale(db_path: str, db: Store) -> None:
-    other = await Store.open(db_path)  # a second connection: the check is the database's, not a lock's
-    try:
-        table_id = await started(db)
-        for expected in range(5):
-            outcomes = await asyncio.gather(
-                db.commit_move(
-                    table_id, expected, 0, {"who": "a"}, [], {"by": "a", "v": expected + 1}, [BOB]
-                ),
-                other.commit_move(
-                    table_id, expected, 1, {"who": "b"}, [], {"by": "b", "v": expected + 1}, [BOB]
-                ),
-                db.commit_move(
-                    table_id, expected, 0, {"who": "c"}, [], {"by": "c", "v": expected + 1}, [BOB]
-                ),
-                return_exceptions=True,
-            )
-            landed = [o for o in outcomes if isinstance(o, int)]
-            stale = [o for o in outcomes if isinstance(o, StaleVersion)]
-            assert landed == [expected + 1] and len(stale) == 2, outcomes
-        table, state = await db.load(table_id)
-        log = await db.moves(table_id)
-        assert table.version == len(log) == 5
-        assert [m.version for m in log] == [1, 2, 3, 4, 5]
-        # The snapshot is the one written by the move that landed last.
-        assert state == {"by": log[-1].move["who"], "v": 5}
-    finally:
-        await other.close()
+async def test_two_moves_at_one_version_one_lands_one_is_stale(
+    db_path: str, db: Store, open_store: OpenStore
+) -> None:
+    other = await open_store(db_path)  # a second connection: the check is the database's, not a lock's
+    table_id = await started(db)
+    for expected in range(5):
+        outcomes = await asyncio.gather(
+            db.commit_move(
+                table_id, expected, 0, {"who": "a"}, [], {"by": "a", "v": expected + 1}, [BOB]
+            ),
+            other.commit_move(
+                table_id, expected, 1, {"who": "b"}, [], {"by": "b", "v": expected + 1}, [BOB]
+            ),
+            db.commit_move(
+                table_id, expected, 0, {"who": "c"}, [], {"by": "c", "v": expected + 1}, [BOB]
+            ),
+            return_exceptions=True,
+        )
+        landed = [o for o in outcomes if isinstance(o, int)]
+        stale = [o for o in outcomes if isinstance(o, StaleVersion)]
+        assert landed == [expected + 1] and len(stale) == 2, outcomes
+    table, state = await db.load(table_id)
+    log = await db.moves(table_id)
+    assert table.version == len(log) == 5
+    assert [m.version for m in log] == [1, 2, 3, 4, 5]
+    # The snapshot is the one written by the move that landed last.
+    assert state == {"by": log[-1].move["who"], "v": 5}
 
 
-async def test_two_players_retrying_are_applied_in_order(db_path: str, db: Store) -> None:
-    other = await Store.open(db_path)
-    try:
-        table_id = await started(db)
+async def test_two_players_retrying_are_applied_in_order(
+    db_path: str, db: Store, open_store: OpenStore
+) -> None:
+    other = await open_store(db_path)
+    table_id = await started(db)
 
-        async def play(conn: Store, who: str) -> int:
-            while True:
-                table, state = await conn.load(table_id)
-                try:
-                    return await conn.commit_move(
-                        table_id,
-                        table.version,
-                        0,
-                        {"who": who},
-                        [],
-                        {"moves": [*state.get("moves", []), who]},
-                        [ALICE],
-                    )
-                except StaleVersion:
-                    continue
+    async def play(conn: Store, who: str) -> int:
+        while True:
+            table, state = await conn.load(table_id)
+            try:
+                return await conn.commit_move(
+                    table_id,
+                    table.version,
+                    0,
+                    {"who": who},
+                    [],
+                    {"moves": [*state.get("moves", []), who]},
+                    [ALICE],
+                )
+            except StaleVersion:
+                continue
 
-        versions = await asyncio.gather(play(db, "a"), play(other, "b"))
-        assert sorted(versions) == [1, 2]
-        _, state = await db.load(table_id)
-        log = await db.moves(table_id)
-        assert sorted(m.move["who"] for m in log) == ["a", "b"]
-        assert state["moves"] == [m.move["who"] for m in log]
-    finally:
-        await other.close()
+    versions = await asyncio.gather(play(db, "a"), play(other, "b"))
+    assert sorted(versions) == [1, 2]
+    _, state = await db.load(table_id)
+    log = await db.moves(table_id)
+    assert sorted(m.move["who"] for m in log) == ["a", "b"]
+    assert state["moves"] == [m.move["who"] for m in log]
 
 
 # --------------------------------------------------------------------------- crashes
@@ -504,8 +507,10 @@ async def check_whole(db_path: str, table_id: int) -> int:
         await db.close()
 
 
-async def test_a_writer_killed_inside_the_transaction_leaves_the_old_version(db_path: str) -> None:
-    db = await Store.open(db_path)
+async def test_a_writer_killed_inside_the_transaction_leaves_the_old_version(
+    db_path: str, open_store: OpenStore
+) -> None:
+    db = await open_store(db_path)
     table_id = await started(db)
     await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [ALICE])
     await db.close()
@@ -521,8 +526,10 @@ async def test_a_writer_killed_inside_the_transaction_leaves_the_old_version(db_
     assert await check_whole(db_path, table_id) == 1
 
 
-async def test_a_writer_killed_in_a_loop_of_commits_never_leaves_a_half_move(db_path: str) -> None:
-    db = await Store.open(db_path)
+async def test_a_writer_killed_in_a_loop_of_commits_never_leaves_a_half_move(
+    db_path: str, open_store: OpenStore
+) -> None:
+    db = await open_store(db_path)
     table_id = await started(db)
     await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [ALICE])
     await db.close()
@@ -551,8 +558,10 @@ async def test_a_writer_killed_in_a_loop_of_commits_never_leaves_a_half_move(db_
         "UPDATE snapshots SET state = '[1, 2'",
     ],
 )
-async def test_load_refuses_a_snapshot_that_disagrees_with_the_log(db_path: str, tamper: str) -> None:
-    db = await Store.open(db_path)
+async def test_load_refuses_a_snapshot_that_disagrees_with_the_log(
+    db_path: str, tamper: str, open_store: OpenStore
+) -> None:
+    db = await open_store(db_path)
     table_id = await started(db)
     await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
     await db.commit_move(table_id, 1, 1, {"n": 2}, [], {"n": 2}, [ALICE])

@@ -134,8 +134,7 @@ async def test_a_table_from_before_the_chain_is_sealed_at_open(svc: TableService
 async def test_python_m_store_check_on_an_institute_game(svc: TableService, db_path: str) -> None:
     table_id = await played(svc, "institute", moves=3)
     tamper(db_path, "UPDATE snapshots SET state = '{}' WHERE table_id = ?", table_id)
-    await svc.store.close()
-    svc.store = await Store.open(db_path)
+    svc = await reopened(svc, db_path)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "store", "check", db_path, *args]

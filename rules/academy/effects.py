@@ -527,6 +527,10 @@ def wild_shuffle(s: State, level: int) -> None:
         if slot_level(k) == level and v["spell"] and not v["bound"] and k != shown
     ]
     keys = [s["slots"][k]["spell"] for k in slots]
+    # Public: everyone sees a level shuffled, so a player (or a bot's memory) forgets what lay there.
+    count = list(s.get("shuffles") or [0, 0, 0, 0])
+    count[level - 1] += 1
+    s["shuffles"] = count
     rng.shuffle(s, keys)
     for k, key in zip(slots, keys, strict=True):
         s["slots"][k]["spell"] = key

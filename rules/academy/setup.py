@@ -62,6 +62,7 @@ def new_state(players: int, options: dict[str, str], seed: int) -> State:
         "mana": 0,
         "shifts_left": 0,
         "refills": 0,
+        "shuffles": [0, 0, 0, 0],
         "overflowed": [],
         "last": None,
         "last_from": None,

@@ -163,6 +163,7 @@ def view(s: State, seat: int | None, prompts: list[dict[str, Any]], waiting: lis
         "wizards": [_wizard(s, i) for i in range(len(s["wizards"]))],
         "spells": [_slot(s, slot) for slot in SLOTS],
         "reveal": reveal,
+        "shuffles": list(s.get("shuffles") or [0, 0, 0, 0]),
         "decks": {
             "disaster": len(s["disaster_deck"]),
             "disaster_discard": [disaster_view(k) for k in s["disaster_discard"]],

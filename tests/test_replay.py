@@ -1,0 +1,113 @@
+"""The replay GIF of a finished game: capped in frames and bytes, first and final positions kept, public."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import random
+import time
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from bench.selfplay import play
+from rules import registry
+from service import replay
+from service.replay import REPLAY_LIMIT, gif, pick, replay_gif
+from tests.async_helpers import Harness
+
+
+def _png(width: int, height: int, noise: random.Random | None = None, shade: int = 90) -> bytes:
+    """Return a PNG: flat grey, or random noise (which a GIF cannot compress)."""
+    if noise is None:
+        image = Image.new("RGB", (width, height), (shade, shade, shade))
+    else:
+        image = Image.frombytes("RGB", (width, height), noise.randbytes(width * height * 3))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_pick_keeps_every_frame_under_the_cap() -> None:
+    assert pick([1, 1, 2, 2, 3], 5) == [0, 1, 2, 3, 4]
+
+
+def test_pick_caps_evenly_with_the_first_the_last_and_each_round_start() -> None:
+    rounds = [1] * 100 + [2] * 100 + [3] * 150
+    chosen = pick(rounds, 20)
+    assert len(chosen) == 20 and chosen == sorted(set(chosen))
+    assert {0, 100, 200, 349} <= set(chosen)
+    gaps = [b - a for a, b in itertools.pairwise(chosen)]
+    assert max(gaps) <= 2 * 350 / 20, "spread over the whole game, not bunched"
+
+
+def test_pick_thins_round_starts_when_they_alone_pass_the_cap() -> None:
+    chosen = pick(list(range(500)), 10)
+    assert len(chosen) == 10 and chosen[0] == 0 and chosen[-1] == 499
+    assert pick([None] * 30, 1) == [29], "a lone frame is the final position"
+
+
+def test_a_replay_too_big_for_discord_is_shrunk_under_the_limit() -> None:
+    noise = random.Random(5)
+    frames = [_png(480, 800, noise) for _ in range(30)]
+    assert sum(len(f) for f in frames) > REPLAY_LIMIT
+    data = gif(frames)
+    assert data is not None and len(data) < REPLAY_LIMIT
+    assert Image.open(io.BytesIO(data)).n_frames == 30
+
+
+def test_a_long_argent_game_replays_in_capped_public_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = registry.get("argent")
+    options = rules.check_options({})
+    game = play(rules, 5, options, 1, keep_steps=True)
+    assert game.finished and game.start is not None
+    moves = [(s.seat, s.move) for s in game.steps]
+    public = replay.turn_views(rules, 5, options, 1, moves)
+    assert len(public) > replay.REPLAY_FRAMES, "the game is long enough to be capped"
+    drawn: list[dict[str, Any]] = []
+
+    def spy(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
+        drawn.append(view)
+        return _png(48, 64, shade=3 * len(drawn))  # distinct: a GIF merges equal frames
+
+    monkeypatch.setattr(render, "board", spy)
+    data = replay_gif(rules, 5, options, 1, moves)
+    assert data is not None and Image.open(io.BytesIO(data)).n_frames == len(drawn) == replay.REPLAY_FRAMES
+    assert drawn[0] == rules.view(game.start, None), "the first frame is the position dealt"
+    assert drawn[-1] == rules.view(game.steps[-1].after, None), "the last frame is the final position"
+    assert [v for v in public if v in drawn] == drawn, "every frame is a spectator's view, in order"
+    rounds = sorted({v["round"] for v in public})
+    assert rounds == sorted({v["round"] for v in drawn}) and len(rounds) > 1, "every round is shown"
+    for view in drawn[:-1]:
+        assert view["you"] is None
+        assert all(v["id"] is None for v in view["voters"] if not v["face_up"]), "unseen voters stay hidden"
+
+
+async def test_the_replay_is_drawn_off_the_event_loop(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow drawing never stops the bot answering others: the loop ticks on while frames are drawn."""
+    assert h.svc is not None
+    table = await h.table("institute")
+
+    def slow(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
+        time.sleep(0.4)  # a drawing on a busy machine, in the worker thread
+        return _png(48, 64)
+
+    monkeypatch.setattr(render, "board", slow)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    running = asyncio.create_task(ticker())
+    try:
+        data = await h.svc.replay_image(table)
+    finally:
+        running.cancel()
+    assert data is not None
+    assert ticks >= 10, "the event loop went on while the replay was drawn"
