@@ -127,13 +127,15 @@ Remember = Callable[[Rules, View, Seat, Memory], None]
 Recall = Callable[[Rules, State, Seat, Memory], State]
 """Makes a sampled state agree with the seat's memory (re-draws only among the hidden things)."""
 Belief = Callable[[Rules, State, Seat, random.Random], State]
-Ranking = Callable[[Seating, random.Random], list[Move]]
-"""A game's legal moves best first; its head must be the heuristic's move for the same generator."""
 """Re-draws a sampled state's hidden things as sensible rivals would have chosen them.
 
 It may read only what the seat knows (the sample's secrets are already the bot's own draws), so a
 search's samples still depend on the seat's information set and its generator alone.
 """
+Ranking = Callable[[Seating, random.Random], list[Move]]
+"""A game's legal moves best first; its head must be the heuristic's move for the same generator."""
+Search = Callable[[Seating, random.Random, float, int | None], Move]
+"""A game's own ``strong`` choice: seating, generator, budget (seconds), samples (None: the clock)."""
 
 
 @dataclass
@@ -160,6 +162,8 @@ class Playbook:
     """Orders the legal moves best first, so the search weighs basic's runners-up (None: at random)."""
     candidates: int | None = None
     """How many root moves the search weighs (None: ``bots.levels.STRONG_CANDIDATES``)."""
+    search: Search | None = None
+    """The game's own search for ``strong`` (None: the generic determinized Monte Carlo search)."""
     remember: Remember | None = None
     """Keeps a seat's private memory between its moves (None: a bot knows only its view)."""
     recall: Recall | None = None

@@ -154,6 +154,8 @@ class StrongBot(Bot):
         worth = playbook(seating.kind).searches
         if worth is not None and not worth(seating):
             return BasicBot().choose(seating, rand)
+        if playbook(seating.kind).search is not None:
+            return playbook(seating.kind).search(seating, rand, self.budget, self.iterations)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat

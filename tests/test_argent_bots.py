@@ -151,11 +151,31 @@ def test_strong_leaves_the_bookkeeping_decisions_to_basic() -> None:
     assert StrongBot(iterations=50).choose(seating, bot_rng(2)) == BasicBot().choose(seating, bot_rng(2))
 
 
-def test_a_playout_stops_after_a_few_plies_a_player_or_at_the_errands_end() -> None:
+def test_the_searchs_reading_leans_a_tie_to_the_seat_that_wins_the_tie_break() -> None:
     state = round_one(2, seed=3)
-    done = book.until(state)
-    stops = [done(state) for _ in range(book.PLAYOUT_PLIES * 2 + 1)]
-    assert stops[:-1] == [False] * (book.PLAYOUT_PLIES * 2) and stops[-1]
-    resolving = R.copy_state(state)
-    resolving["phase"] = "resolution"
-    assert book.until(state)(resolving)
+    for office in state["seats"]:
+        office["ip"], office["gold"], office["mana"] = 10, 5, 3
+    first, second = R.copy_state(state), R.copy_state(state)
+    first["seats"][0]["ip_time"], first["seats"][1]["ip_time"] = 1, 2  # seat 1's disc on top of 0's
+    second["seats"][0]["ip_time"], second["seats"][1]["ip_time"] = 2, 1
+    # basic's reading shares a tie alike; the search's gives it to the disc lowest in the stack.
+    assert book.margin(first, 0) == book.margin(second, 0)
+    assert book.margin(first, 0, ties=True) > book.margin(second, 0, ties=True)
+    assert book.margin(first, 1, ties=True) < book.margin(second, 1, ties=True)
+
+
+def test_strong_chooses_through_the_argent_search_within_its_budget() -> None:
+    import time
+
+    from bots.games import argent_search
+
+    state = round_one(2, seed=5)
+    seating = observe(R, state, seat_now(state))
+    assert StrongBot(iterations=2).choose(seating, bot_rng(4)) == argent_search.search(
+        seating, bot_rng(4), 1.0, 2
+    )
+    # No time at all: basic's own move, at once.
+    assert argent_search.search(seating, bot_rng(5), 0.0) == BasicBot().choose(seating, bot_rng(5))
+    start = time.perf_counter()
+    assert argent_search.search(seating, bot_rng(6), 0.05) in seating.legal
+    assert time.perf_counter() - start < 0.05 + 0.1

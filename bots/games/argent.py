@@ -17,11 +17,12 @@ as the slot after the room or the reward after the claim, a step or two deep), t
 placements, keeps its mages busy before it rings the last bell, and only ends the round when the
 rivals lose more unplaced mages than it does.
 
-``strong`` weighs basic's four best moves (``ranked``) at the decisions that shape a round (the
-turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards, marks, cards)
-to basic. Its playouts play a cheap static cousin of basic (``rollout_policy``: slot values read
-from the data, no look-ahead) for a few plies per player, enough to see a rival's answer (a wound,
-the slot it takes next, the bell), then judge with the evaluator.
+``strong`` (``bots.games.argent_search``) weighs basic's best few moves at the decisions that shape
+a round (the turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards,
+marks, cards) to basic. It plays each candidate with its follow-ups, lets the next player answer as
+a basic-minded rival would (its own follow-ups played by ``rollout_policy``, a cheap static cousin
+of basic: slot values read from the data, no look-ahead), and judges the result with a sharper
+reading of the evaluator that gives a tied count to whoever wins the game's tie-break (IP).
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ from rules.argent.scoring import measure
 from rules.argent.state import DEPARTMENTS, merit_total, open_slots, split_loc
 from rules.contract import Move, Rules, Seat, State
 
-HORIZON = 120
-"""Plies a search playout runs at most before the evaluator judges it (``until`` ends it sooner)."""
 MOVE_CAP = 24
 """Moves the heuristic weighs at one decision (shuffled first); follow-ups weigh fewer."""
 FOLLOW_CAP = 8
@@ -277,8 +276,12 @@ def _rounds_left(state: State) -> float:
     return max(0.0, left / rounds)
 
 
-def expected_votes(state: State, seat: Seat) -> list[float]:
-    """Return every seat's expected votes (and later worth) as the given seat judges them."""
+def expected_votes(state: State, seat: Seat, ties: bool = False) -> list[float]:
+    """Return every seat's expected votes (and later worth) as the given seat judges them.
+
+    With ``ties`` (the search's sharper reading) a tie on a count leans to whoever wins the game's
+    tie-break, the IP leader (counting the IP its errands will bring), more so as the end nears.
+    """
     players = state["players"]
     seats = [s for s in range(players) if not state["seats"][s].get("left")]
     pending = _pending(state)
@@ -293,6 +296,8 @@ def expected_votes(state: State, seat: Seat) -> list[float]:
         counts[s] = row
     weights = criterion_weights(state, seat)
     totals = {s: 0.0 for s in seats}
+    # The tie-break's order: IP, then the disc lowest in the stack (earlier ``ip_time``).
+    ip = {s: counts[s]["ip"] - 1e-6 * state["seats"][s]["ip_time"] for s in seats}
     for crit, weight in weights.items():
         second = crit.startswith("second_most:")
         base = "most:" + crit.split(":", 1)[1] if second else crit
@@ -303,7 +308,11 @@ def expected_votes(state: State, seat: Seat) -> list[float]:
             others = sorted((values[t] for t in seats if t != s), reverse=True)
             if not others:
                 continue
-            first = _logistic((values[s] - others[0]) / scale + 0.2) * min(1.0, values[s])
+            lead = values[s] - others[0]
+            if ties:
+                rival = max((t for t in seats if t != s), key=lambda t: (values[t], -ip[t]))
+                lead += (0.5 if ip[s] > ip[rival] else -0.5) * (1.0 - future)
+            first = _logistic(lead / scale + 0.2) * min(1.0, values[s])
             if second:
                 third = others[1] if len(others) > 1 else 0.0
                 chance = max(0.0, _logistic((values[s] - third) / scale + 0.2) * min(1.0, values[s]) - first)
@@ -328,9 +337,9 @@ def _assets(state: State, seat: Seat, pending: dict[str, float]) -> float:
     return worth
 
 
-def margin(state: State, seat: Seat) -> float:
+def margin(state: State, seat: Seat, ties: bool = False) -> float:
     """Return the seat's expected votes less its strongest rival's (ties leaning to the rival)."""
-    totals = expected_votes(state, seat)
+    totals = expected_votes(state, seat, ties)
     mine = totals[seat]
     rivals = [t for s, t in enumerate(totals) if s != seat and t != -math.inf]
     if not rivals:
@@ -442,8 +451,6 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
 
 # --------------------------------------------------------------------------- the search's parts
 
-PLAYOUT_PLIES = 5
-"""Plies per player a playout runs before the evaluator judges it."""
 SEARCHED = frozenset({"turn", "turn_place"})
 """Decisions the search weighs: the turn's action and where a mage goes. Rewards, marks and the
 other follow-ups are plain bookkeeping once those are settled, and ``basic`` plays them."""
@@ -452,23 +459,6 @@ other follow-ups are plain bookkeeping once those are settled, and ``basic`` pla
 def worth_searching(seating: Seating) -> bool:
     """Whether the search should weigh this decision (else ``basic`` plays it at once)."""
     return any(p.seat == seating.seat and p.decision in SEARCHED for p in seating.prompts)
-
-
-def until(start: State) -> Any:
-    """Return the test that ends a playout: ``PLAYOUT_PLIES`` per player, or the errands phase over.
-
-    A short playout sees what a placement provokes (a rival's wound, the slot it then takes, the
-    bell) at a price that leaves the search many rounds; the evaluator's projected errands judge
-    the rest of the round.
-    """
-    round_ = start.get("round")
-    left = [PLAYOUT_PLIES * start["players"]]
-
-    def done(state: State) -> bool:
-        left[0] -= 1
-        return left[0] < 0 or state["phase"] != "errands" or state.get("round") != round_
-
-    return done
 
 
 def _slot_worth(state: State, seat: Seat, loc: str, merit_left: int) -> float:
@@ -535,16 +525,20 @@ def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], ra
     return best
 
 
+def strong_search(seating: Seating, rand: random.Random, budget: float, iterations: int | None) -> Move:
+    """Return ``strong``'s choice: the answered look-ahead of ``bots.games.argent_search``."""
+    from bots.games.argent_search import search  # it builds on this module: imported once needed
+
+    return search(seating, rand, budget, iterations)
+
+
 PLAYBOOK = register(
     "argent",
     Playbook(
         heuristic=heuristic,
         evaluate=evaluate_state,
         rollout=rollout_policy,
-        horizon=HORIZON,
-        until=until,
         searches=worth_searching,
-        rank=ranked,
-        candidates=4,
+        search=strong_search,
     ),
 )
