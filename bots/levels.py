@@ -151,15 +151,14 @@ class StrongBot(Bot):
         start = time.perf_counter()
         if len(seating.legal) == 1:
             return seating.legal[0]
-        worth = playbook(seating.kind).searches
-        if worth is not None and not worth(seating):
+        book = playbook(seating.kind)
+        if book.searches is not None and not book.searches(seating):
             return BasicBot().choose(seating, rand)
-        if playbook(seating.kind).search is not None:
-            return playbook(seating.kind).search(seating, rand, self.budget, self.iterations)
+        if book.search is not None:
+            return book.search(seating, rand, self.budget, self.iterations)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
         deadline = start + self.budget * 0.8
         rules, seat = seating.rules, seating.seat
-        book = playbook(rules.kind)
         horizon = self.horizon if self.horizon is not None else book.horizon
         moves = self.candidates(seating, rand)
         history: list[list[float | None]] = []

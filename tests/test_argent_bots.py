@@ -90,12 +90,17 @@ def test_basic_keeps_placing_while_it_has_mages_instead_of_ringing_the_bell() ->
         assert _basic(state, seat, n).action != "bell"
 
 
-def test_basic_claims_a_reward_worth_more_than_the_consolation_ip() -> None:
+def _errand_in_guilds() -> tuple[dict, int]:
+    """Return round one (2 players, seed 3) at its resolution, the first seat's mage on the Guilds' r2."""
     state = round_one(2, seed=3)
     seat = seat_now(state)
     state = act(state, seat, "place", room="guilds")
     kind = next(m["type"] for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
-    state = to_resolution(act(state, seat, "place", slot="r2", type=kind))
+    return to_resolution(act(state, seat, "place", slot="r2", type=kind)), seat
+
+
+def test_basic_claims_a_reward_worth_more_than_the_consolation_ip() -> None:
+    state, seat = _errand_in_guilds()
     while not (
         state["agenda"]
         and state["agenda"][0]["kind"] == "errand"
@@ -140,11 +145,7 @@ def test_the_playout_policy_and_the_search_choose_legal_moves() -> None:
 
 
 def test_strong_leaves_the_bookkeeping_decisions_to_basic() -> None:
-    state = round_one(2, seed=3)
-    seat = seat_now(state)
-    state = act(state, seat, "place", room="guilds")
-    kind = next(m["type"] for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
-    state = to_resolution(act(state, seat, "place", slot="r2", type=kind))
+    state, _ = _errand_in_guilds()
     who = seat_now(state)
     seating = observe(R, state, who)
     assert not book.worth_searching(seating)

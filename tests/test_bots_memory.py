@@ -212,14 +212,20 @@ def test_a_sample_keeps_every_spell_the_seat_remembers() -> None:
                 assert sample["slots"][slot]["spell"] == spell == state["slots"][slot]["spell"]
 
 
-def test_basic_binds_a_spell_it_saw_cast_on_an_earlier_turn() -> None:
-    """A cast shows a spell for its turn only (memory=strict); the bot remembers it and binds it later."""
+def seen_cast() -> tuple[dict, str, str, dict]:
+    """Return a calm 2-player table where seat 1 cast a level 1 spell, its slot, the spell, and what
+    seat 0 remembers of it."""
     s = calm(players=2)
     slot, spell = next(
         (k, v["spell"]) for k, v in sorted(s["slots"].items()) if slot_level(k) == 1 and v["spell"] not in BAD
     )
     s["reveal"] = {"slot": slot, "spell": spell, "seat": 1, "turn": s["turn"], "how": "cast"}
-    memory = remember(RULES, s, 0, None)
+    return s, slot, spell, remember(RULES, s, 0, None)
+
+
+def test_basic_binds_a_spell_it_saw_cast_on_an_earlier_turn() -> None:
+    """A cast shows a spell for its turn only (memory=strict); the bot remembers it and binds it later."""
+    s, slot, spell, memory = seen_cast()
     assert memory["known"] == {slot: spell}
     # Turns later the board shows nothing of it, and seat 0 stands in the Library.
     s.update(reveal=None, turn=s["turn"] + 2)
@@ -245,12 +251,7 @@ def test_a_shuffled_level_is_forgotten() -> None:
 
 
 def test_the_searchs_playouts_carry_what_the_seat_remembers() -> None:
-    s = calm(players=2)
-    slot, spell = next(
-        (k, v["spell"]) for k, v in sorted(s["slots"].items()) if slot_level(k) == 1 and v["spell"] not in BAD
-    )
-    s["reveal"] = {"slot": slot, "spell": spell, "seat": 1, "turn": s["turn"], "how": "cast"}
-    memory = remember(RULES, s, 0, None)
+    s, slot, spell, memory = seen_cast()
     s.update(reveal=None, turn=s["turn"] + 2)
     s["wizards"][0]["room"] = "library"
     sample = observe(RULES, s, 0, memory).sample(random.Random(4))

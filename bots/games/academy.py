@@ -34,7 +34,7 @@ from collections.abc import Callable
 from bots.core import Memory, Playbook, Seating, register
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
-from rules.academy.state import CRYSTAL, distances, slot_level
+from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 
 HORIZON = 80
@@ -218,9 +218,8 @@ def searches(seating: Seating) -> bool:
     return acting and any(m.action == "cast" for m in seating.legal)
 
 
-def _slot_key(move: Move) -> str:
-    a, b = sorted((move.get("a"), move.get("b")))
-    return f"{a}-{b}"
+def _cast_slot(move: Move) -> str:
+    return slot_of(move.get("a"), move.get("b"))
 
 
 def rank(seating: Seating, rand: random.Random) -> list[Move]:
@@ -233,7 +232,7 @@ def rank(seating: Seating, rand: random.Random) -> list[Move]:
         return [first, *rest]
     casts = sorted(
         (m for m in rest if m.action == "cast"),
-        key=lambda m: (m.get("helper") is not None, -int(_slot_key(m)[-1]), _slot_key(m)),
+        key=lambda m: (m.get("helper") is not None, -int(_cast_slot(m)[-1]), _cast_slot(m)),
     )
     plain = [m for m in rest if m.action in ("end", "take")]
     return [first, *casts, *plain]

@@ -42,6 +42,22 @@ def _task(state: State) -> dict[str, Any] | None:
     return agenda[0] if agenda and agenda[0].get("op") == "ask" else None
 
 
+def _step_to_best(rules: Rules, state: State, seat: Seat, moves: list[Move], bells: bool) -> None:
+    """Play, in place, the move whose outcome has the best lead by the tie-aware reading plus basic's
+    bias (with ``bells``, ringing the bell also weighs the mages each side would lose)."""
+    best, best_value = None, -math.inf
+    for move in moves:
+        after = rules.copy_state(state)
+        rules.resolve(after, seat, move)
+        value = book.margin(after, seat, TIES) + book._bias(state, seat, move)
+        if bells and move.action == "bell":
+            value += book._round_end_bias(state, after, seat)
+        if value > best_value:
+            best, best_value = after, value
+    state.clear()
+    state.update(best)  # type: ignore[arg-type]
+
+
 def _my_followups(rules: Rules, state: State, seat: Seat) -> None:
     """Play the seat's own follow-up decisions (not a new turn) as basic's 1-step look-ahead would."""
     for _ in range(FOLLOW_STEPS):
@@ -54,15 +70,7 @@ def _my_followups(rules: Rules, state: State, seat: Seat) -> None:
         if len(legal) == 1:
             rules.resolve(state, seat, legal[0])
             continue
-        best, best_value = None, -math.inf
-        for move in legal[: book.FOLLOW_CAP]:
-            after = rules.copy_state(state)
-            rules.resolve(after, seat, move)
-            value = book.margin(after, seat, TIES) + book._bias(state, seat, move)
-            if value > best_value:
-                best, best_value = after, value
-        state.clear()
-        state.update(best)  # type: ignore[arg-type]
+        _step_to_best(rules, state, seat, legal[: book.FOLLOW_CAP], bells=False)
 
 
 def _quick_followups(rules: Rules, state: State, rand: random.Random, round_: Any) -> None:
@@ -91,17 +99,7 @@ def _my_turn_on(rules: Rules, state: State, seat: Seat, deadline: float | None) 
             return
         if deadline is not None and time.perf_counter() > deadline:
             return
-        best, best_value = None, -math.inf
-        for move in rules.legal_moves(state, seat)[: book.MOVE_CAP]:
-            after = rules.copy_state(state)
-            rules.resolve(after, seat, move)
-            value = book.margin(after, seat, TIES) + book._bias(state, seat, move)
-            if move.action == "bell":
-                value += book._round_end_bias(state, after, seat)
-            if value > best_value:
-                best, best_value = after, value
-        state.clear()
-        state.update(best)  # type: ignore[arg-type]
+        _step_to_best(rules, state, seat, rules.legal_moves(state, seat)[: book.MOVE_CAP], bells=True)
         _my_followups(rules, state, seat)
 
 

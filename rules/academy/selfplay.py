@@ -24,6 +24,7 @@ from rules.academy.selfplay_common import (
     Mind,
     _casts,
     _hazard,
+    _leave,
     _level,
     _rooms,
     _slot,
@@ -214,7 +215,7 @@ class Policy(BasicPlan):
             if steal:
                 return steal[0]
         if view["actions"]["left"] == 1 and _hazard(rooms[room]):
-            return self._leave(view, seat, moves)
+            return _leave(view, seat, moves)
         if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
             step = _toward(view, moves, fires)
             if step:
@@ -259,7 +260,7 @@ class Policy(BasicPlan):
             step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
             if step:
                 return step
-        return self._leave(view, seat, moves)
+        return _leave(view, seat, moves)
 
     def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
         """Return the casts that would show an unknown slot, the goal spell's level first (its level is
@@ -308,22 +309,6 @@ class Policy(BasicPlan):
             if x["used"] and (key is None or key in (goal, *DOUSE, *KILL)):
                 out.update(x["pair"])
         return out or set(range(1, 8))
-
-    def _leave(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        """End the turn, first stepping out of a room whose threats would cost mana or glyphs."""
-        rooms = _rooms(view)
-        if _hazard(rooms[view["wizards"][seat]["room"]]):
-            wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
-            safe = [
-                m
-                for m in moves
-                if m.action == "move"
-                and not _hazard(rooms[m.get("room")])
-                and (wade or not rooms[m.get("room")]["water"])
-            ]
-            if safe:
-                return safe[0]
-        return Move.of("end")
 
     def _walks_into_danger(self, view: dict[str, Any], step: Move) -> bool:
         """Whether a step enters a troll's or demon's room with no action left to cast there (ending the

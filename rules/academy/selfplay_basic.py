@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.academy.selfplay_common import BAD, CRYSTAL, Mind, _dist, _hazard, _level, _rooms, _slot, _toward
+from rules.academy.selfplay_common import (
+    BAD,
+    CRYSTAL,
+    Mind,
+    _dist,
+    _leave,
+    _level,
+    _rooms,
+    _slot,
+    _toward,
+)
 from rules.academy.setup import BASIC_L1, BASIC_L2
 from rules.contract import Move
 
@@ -31,7 +41,8 @@ class BasicPlan:
             if any(m.action == "take" for m in moves):
                 move = Move.of("take")
             else:
-                move = self._leave_basic(view, seat, [m for m in moves if m.get("room") not in self.trail[1]])
+                fresh = [m for m in moves if m.get("room") not in self.trail[1]]
+                move = _leave(view, seat, fresh, imps=True)
         if move.action == "move":
             self.trail[1].append(here)
         return move
@@ -62,7 +73,7 @@ class BasicPlan:
         if douse:
             return douse
         if view["actions"]["left"] <= 1 and view["actions"]["extra"] == 0:
-            out = self._leave_basic(view, seat, moves)
+            out = _leave(view, seat, moves, imps=True)
             if out.action == "move":
                 return out  # the last action never ends the turn where fire, deep water or an imp waits
         if win and not fires:
@@ -145,29 +156,7 @@ class BasicPlan:
         step = _toward(view, moves, spare) if spare and len(me["glyphs"]) < 8 else None
         if step:
             return step
-        return self._leave_basic(view, seat, moves)
-
-    def _leave_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        """End the turn, first stepping out of a room that would cost mana or glyphs (imps rob)."""
-        rooms = _rooms(view)
-        me = view["wizards"][seat]
-
-        def bad(r: dict[str, Any]) -> bool:
-            return _hazard(r, imps=True)
-
-        if bad(rooms[me["room"]]):
-            # a move into water needs a second action; without one it is wasted and the wizard stays put
-            dry = view["actions"]["left"] + view["actions"]["extra"] >= 2
-            safe = [
-                m
-                for m in moves
-                if m.action == "move"
-                and not bad(rooms[m.get("room")])
-                and (dry or not rooms[m.get("room")]["water"])
-            ]
-            if safe:
-                return safe[0]
-        return Move.of("end")
+        return _leave(view, seat, moves, imps=True)
 
     def _deduced(self, view: dict[str, Any]) -> dict[str, str | None]:
         """Return what lies on each used slot as far as the table knows, with a level's last unknown slot

@@ -76,6 +76,24 @@ def _hazard(room: dict[str, Any], imps: bool = False) -> bool:
     return bool(room["fire"] or room["water"] >= 2 or room["troll"] or room["demon"] or imp)
 
 
+def _leave(view: dict[str, Any], seat: int, moves: list[Move], imps: bool = False) -> Move:
+    """End the turn, first stepping out of a room whose threats would cost mana or glyphs (``_hazard``)."""
+    rooms = _rooms(view)
+    if _hazard(rooms[view["wizards"][seat]["room"]], imps):
+        # a move into water needs a second action; without one it is wasted and the wizard stays put
+        wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
+        safe = [
+            m
+            for m in moves
+            if m.action == "move"
+            and not _hazard(rooms[m.get("room")], imps)
+            and (wade or not rooms[m.get("room")]["water"])
+        ]
+        if safe:
+            return safe[0]
+    return Move.of("end")
+
+
 def _toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Move | None:
     """Return a move that makes progress along a safe shortest route to the nearest goal room."""
     rooms = _rooms(view)
