@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import time
 
-from bots import BasicBot, StrongBot, bot_rng, observe
+from bots import BasicBot, Seating, StrongBot, bot_rng, observe
 from bots.games import argent as book
+from bots.games import argent_search
 from rules.argent import content
 from rules.argent.state import merit_total
 from rules.contract import Move
@@ -126,30 +129,54 @@ def test_ending_the_round_is_worth_the_rivals_unplaced_mages_less_ones_own() -> 
     assert book._round_end_bias(state, state, seat) == 0.0  # the round goes on: nothing to weigh
 
 
-def test_the_playout_policy_and_the_search_choose_legal_moves() -> None:
+def test_the_search_chooses_legal_moves_through_a_game() -> None:
     state = round_one(2, seed=5)
-    rand = random.Random(5)
-    for _ in range(60):
+    strong = StrongBot(iterations=1)
+    for n in range(60):
         if R.is_over(state):
             break
         seat = R.waiting_on(state)[0]
-        legal = R.legal_moves(state, seat)
-        move = book.rollout_policy(R, state, seat, legal, rand)
-        assert move in legal
+        seating = observe(R, state, seat)
+        move = strong.choose(seating, bot_rng(n))
+        assert move in seating.legal
         state, _ = R.apply(state, seat, move)
-    state = round_one(2, seed=5)
-    seat = seat_now(state)
-    seating = observe(R, state, seat)
-    assert book.worth_searching(seating)
-    assert StrongBot(iterations=2).choose(seating, bot_rng(1)) in seating.legal
 
 
-def test_strong_leaves_the_bookkeeping_decisions_to_basic() -> None:
+def _counting(seating: Seating) -> tuple[Seating, list[int]]:
+    """Return the seating with a sampler that counts its samples."""
+    drawn = [0]
+
+    def sample(rand: random.Random) -> dict:
+        drawn[0] += 1
+        return seating.sample(rand)
+
+    return dataclasses.replace(seating, _sampler=sample), drawn
+
+
+def test_strong_reads_a_bookkeeping_decision_once_and_a_turn_on_many_samples() -> None:
     state, _ = _errand_in_guilds()
-    who = seat_now(state)
-    seating = observe(R, state, who)
-    assert not book.worth_searching(seating)
-    assert StrongBot(iterations=50).choose(seating, bot_rng(2)) == BasicBot().choose(seating, bot_rng(2))
+    bookkeeping, drawn = _counting(observe(R, state, seat_now(state)))
+    assert not book.worth_searching(bookkeeping)
+    assert StrongBot(iterations=50).choose(bookkeeping, bot_rng(2)) in bookkeeping.legal
+    assert drawn[0] == 1
+    state = round_one(2, seed=5)
+    turn, drawn = _counting(observe(R, state, seat_now(state)))
+    assert book.worth_searching(turn)
+    StrongBot(iterations=6).choose(turn, bot_rng(2))
+    assert drawn[0] == 6
+
+
+def test_the_sharp_reading_looks_through_follow_ups_until_its_deadline() -> None:
+    state = round_one(2, seed=3)
+    seat = seat_now(state)
+    moves = [m for m in R.legal_moves(state, seat) if m.action == "place"]
+    deep = book.score_moves(R, state, seat, moves, argent_search.SHARP)
+    # Past the deadline every move is judged as it stands after it, as a reading of depth 0 would.
+    cut = book.score_moves(R, state, seat, moves, argent_search.SHARP, deadline=0.0)
+    flat = book.score_moves(R, state, seat, moves, dataclasses.replace(argent_search.SHARP, depth=0))
+    assert cut == flat
+    # Choosing a room is only half the placement: the deep reading sees the slot it leads to.
+    assert deep != flat
 
 
 def test_the_searchs_reading_leans_a_tie_to_the_seat_that_wins_the_tie_break() -> None:
@@ -166,10 +193,6 @@ def test_the_searchs_reading_leans_a_tie_to_the_seat_that_wins_the_tie_break() -
 
 
 def test_strong_chooses_through_the_argent_search_within_its_budget() -> None:
-    import time
-
-    from bots.games import argent_search
-
     state = round_one(2, seed=5)
     seating = observe(R, state, seat_now(state))
     assert StrongBot(iterations=2).choose(seating, bot_rng(4)) == argent_search.search(

@@ -17,34 +17,29 @@ as the slot after the room or the reward after the claim, a step or two deep), t
 placements, keeps its mages busy before it rings the last bell, and only ends the round when the
 rivals lose more unplaced mages than it does.
 
-``strong`` (``bots.games.argent_search``) weighs basic's best few moves at the decisions that shape
-a round (the turn's action, where a mage goes) and leaves the bookkeeping that follows (rewards,
-marks, cards) to basic. It plays each candidate with its follow-ups, lets the next player answer as
-a basic-minded rival would (its own follow-ups played by ``rollout_policy``, a cheap static cousin
-of basic: slot values read from the data, no look-ahead), and judges the result with a sharper
-reading of the evaluator that gives a tied count to whoever wins the game's tie-break (IP).
+``strong`` (``bots.games.argent_search``) reads the same tree of its own decisions with a sharper
+``Style``: deeper and wider, a tied count leaning to whoever wins the game's tie-break (IP), unplaced
+mages and fast placements weighed as they matter; at the decisions that shape a round (the turn's
+action, where a mage goes) it repeats the reading over states sampled from its view while its budget
+lasts.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from bots.core import Playbook, Seating, register
 from rules.argent import content
 from rules.argent.scoring import measure
-from rules.argent.state import DEPARTMENTS, merit_total, open_slots, split_loc
+from rules.argent.state import DEPARTMENTS, merit_total, split_loc
 from rules.contract import Move, Rules, Seat, State
 
 MOVE_CAP = 24
 """Moves the heuristic weighs at one decision (shuffled first); follow-ups weigh fewer."""
-FOLLOW_CAP = 8
-"""Moves weighed at each follow-up decision of the heuristic's look-ahead."""
-DEPTH = 2
-"""How many of its own follow-up decisions the heuristic looks through after a move."""
-NODES = 90
-"""States the heuristic may judge for one decision (its time stays bounded on long follow-ups)."""
 
 CRITERIA = (
     "ip",
@@ -68,10 +63,28 @@ ASSETS = {"gold": 0.02, "mana": 0.04, "int": 0.12, "wis": 0.12}
 MAGE_WORTH = 0.35
 BADGE_WORTH = 0.25
 CARD_WORTH = 0.12
-UNPLACED = 0.3
-"""Votes an unplaced mage is worth while its round lasts (why ending the round early costs)."""
-FAST_BONUS = 0.15
-"""A fast placement does not spend the turn's action: take it when a slot is worth anything."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How deep and how sharply the heuristic reads a decision (``basic``'s and ``strong``'s)."""
+
+    depth: int = 2
+    """How many of its own follow-up decisions the look-ahead goes through after a move."""
+    nodes: int = 90
+    """States the look-ahead may judge for one decision (its time stays bounded)."""
+    follow_cap: int = 8
+    """Moves weighed at each follow-up decision."""
+    ties: bool = False
+    """Whether a tied count leans to the tie-break's winner (``expected_votes``)."""
+    unplaced: float = 0.3
+    """Votes an unplaced mage is worth while its round lasts (why ending the round early costs)."""
+    fast_bonus: float = 0.15
+    """A fast placement does not spend the turn's action: take it when a slot is worth anything."""
+
+
+BASIC = Style()
+"""``basic``'s reading: two follow-ups deep, ties shared, a few milliseconds a decision."""
 DRAFT_ORDER = ("planar_studies", "sorcery", "natural_magick", "divinity", "mysticism", "neutral")
 """Mage types by how much their power tends to help: a fast placement is a free action."""
 PLACE_ORDER = ("neutral", "mysticism", "divinity", "natural_magick", "sorcery", "planar_studies")
@@ -359,11 +372,11 @@ def _unplaced(state: State, seat: Seat) -> int:
     return sum(1 for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
 
 
-def _bias(state: State, seat: Seat, move: Move) -> float:
+def _bias(state: State, seat: Seat, move: Move, style: Style = BASIC) -> float:
     """Return the nudges the evaluator cannot see: free actions, mage choice, ending the round."""
     action = move.action
     if action == "place" and move.get("fast"):
-        return FAST_BONUS
+        return style.fast_bonus
     if action == "draft" and isinstance(move.get("type"), str):
         kind = move.get("type")
         return 0.05 * (len(DRAFT_ORDER) - DRAFT_ORDER.index(kind)) if kind in DRAFT_ORDER else 0.0
@@ -379,23 +392,37 @@ def _bias(state: State, seat: Seat, move: Move) -> float:
     return 0.0
 
 
-def _round_end_bias(state: State, after: State, seat: Seat) -> float:
+def _round_end_bias(state: State, after: State, seat: Seat, style: Style = BASIC) -> float:
     """Return the worth of ending the round now: the rivals' unplaced mages lost less one's own."""
     if state["phase"] != "errands" or after["phase"] == "errands":
         return 0.0
     seats = [s for s in range(state["players"]) if s != seat and not state["seats"][s].get("left")]
     theirs = max((_unplaced(state, s) for s in seats), default=0)
-    return UNPLACED * (theirs - _unplaced(state, seat))
+    return style.unplaced * (theirs - _unplaced(state, seat))
 
 
-def _follow(rules: Rules, state: State, seat: Seat, depth: int, nodes: list[int]) -> float:
+@dataclass
+class _Allowance:
+    """What one root move's look-ahead may still spend: states to judge, and the clock."""
+
+    nodes: int
+    deadline: float | None = None
+
+    def spend(self) -> bool:
+        """Count one state judged; return whether a deeper look is still allowed."""
+        self.nodes -= 1
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.nodes = 0
+        return self.nodes > 0
+
+
+def _follow(rules: Rules, state: State, seat: Seat, depth: int, allowance: _Allowance, style: Style) -> float:
     """Return the margin of a state, looking through the seat's own follow-up decisions.
 
-    ``nodes`` holds the states still allowed for this decision; once spent, states are judged as
-    they stand.
+    Once the ``allowance`` is spent (its states or its time), states are judged as they stand.
     """
-    nodes[0] -= 1
-    if depth > 0 and nodes[0] > 0 and not state["over"] and rules.waiting_on(state) == [seat]:
+    allowed = allowance.spend()  # every state judged counts, a leaf too
+    if depth > 0 and allowed and not state["over"] and rules.waiting_on(state) == [seat]:
         task = state["agenda"][0] if state["agenda"] else None
         if task is not None and task.get("kind") not in ("turn",):
             legal = rules.legal_moves(state, seat)
@@ -407,38 +434,48 @@ def _follow(rules: Rules, state: State, seat: Seat, depth: int, nodes: list[int]
                     if key in seen:
                         continue
                     seen.add(key)
-                    if len(seen) > FOLLOW_CAP:
+                    if len(seen) > style.follow_cap:
                         break
                     after = rules.copy_state(state)
                     rules.resolve(after, seat, move)
-                    value = _follow(rules, after, seat, depth - 1, nodes)
-                    best = max(best, value + _bias(state, seat, move))
+                    value = _follow(rules, after, seat, depth - 1, allowance, style)
+                    best = max(best, value + _bias(state, seat, move, style))
                 return best
-    return margin(state, seat)
+    return margin(state, seat, style.ties)
 
 
-def score_moves(rules: Rules, state: State, seat: Seat, moves: list[Move]) -> list[tuple[float, Move]]:
-    """Return each move with the margin it leads to (following the seat's own next decisions)."""
+def score_moves(
+    rules: Rules,
+    state: State,
+    seat: Seat,
+    moves: list[Move],
+    style: Style = BASIC,
+    deadline: float | None = None,
+) -> list[tuple[float, Move]]:
+    """Return each move with the margin it leads to (following the seat's own next decisions).
+
+    Past the ``deadline`` (``time.perf_counter``) every move left is judged as it stands after it.
+    """
     out = []
     for move in moves:
         # Every root move is judged; its follow-ups get an equal share of the budget.
-        nodes = [max(3, NODES // len(moves))]
+        allowance = _Allowance(max(3, style.nodes // len(moves)), deadline)
         after = rules.copy_state(state)
         rules.resolve(after, seat, move)
-        value = _follow(rules, after, seat, DEPTH, nodes) + _bias(state, seat, move)
+        value = _follow(rules, after, seat, style.depth, allowance, style) + _bias(state, seat, move, style)
         if move.action == "bell":
-            value += _round_end_bias(state, after, seat)
+            value += _round_end_bias(state, after, seat, style)
         out.append((value, move))
     return out
 
 
-def ranked(seating: Seating, rand: random.Random) -> list[Move]:
+def ranked(seating: Seating, rand: random.Random, style: Style = BASIC) -> list[Move]:
     """Return the weighed moves, best look-ahead margin first, on a state consistent with the view."""
     rules, seat = seating.rules, seating.seat
     state = seating.sample(rand)
     order = list(seating.legal)
     rand.shuffle(order)
-    scored = score_moves(rules, state, seat, order[:MOVE_CAP])
+    scored = score_moves(rules, state, seat, order[:MOVE_CAP], style)
     # A stable sort on the value alone: among equals the shuffled order decides.
     scored.sort(key=lambda vm: -vm[0])
     return [m for _, m in scored]
@@ -452,81 +489,17 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
 # --------------------------------------------------------------------------- the search's parts
 
 SEARCHED = frozenset({"turn", "turn_place"})
-"""Decisions the search weighs: the turn's action and where a mage goes. Rewards, marks and the
-other follow-ups are plain bookkeeping once those are settled, and ``basic`` plays them."""
+"""Decisions the search reads on many sampled states: the turn's action and where a mage goes.
+Rewards, marks and the other follow-ups are bookkeeping once those are settled: one reading does."""
 
 
 def worth_searching(seating: Seating) -> bool:
-    """Whether the search should weigh this decision (else ``basic`` plays it at once)."""
+    """Whether the search should read this decision on many samples (else on one)."""
     return any(p.seat == seating.seat and p.decision in SEARCHED for p in seating.prompts)
 
 
-def _slot_worth(state: State, seat: Seat, loc: str, merit_left: int) -> float:
-    """Return a quick worth of sending a mage to a slot (a Merit slot without a badge: 1 IP)."""
-    room, slot_id = split_loc(loc)  # type: ignore[misc]
-    side = content.room_side(room, state["board"]["rooms"][room]["side"])
-    slot = next((s for s in side["slots"] if s["id"] == slot_id), None)
-    if slot is None:
-        return 0.0
-    if slot["kind"] in ("merit", "shadow_merit") and merit_left <= 0:
-        return 0.2
-    return _rough(slot_gains(state, seat, loc))
-
-
-def _merit_left(state: State, seat: Seat) -> int:
-    """Return the badges a seat has not yet promised to a Merit slot this round."""
-    promised = 0
-    for m in state["mages"]:
-        if m["owner"] == seat and "/" in m["loc"] and not m["loc"].startswith("infirmary/"):
-            room, slot_id = m["loc"].split("/")[:2]
-            side = content.room_side(room, state["board"]["rooms"][room]["side"])
-            kind = next((s["kind"] for s in side["slots"] if s["id"] == slot_id), "")
-            promised += kind in ("merit", "shadow_merit")
-    return merit_total(state, seat) - state["seats"][seat]["merit_spent"] - promised
-
-
-def _room_worth(state: State, seat: Seat, room: str, merit_left: int) -> float:
-    return max((_slot_worth(state, seat, loc, merit_left) for loc in open_slots(state, room)), default=0.0)
-
-
-def _quick(state: State, seat: Seat, task: dict[str, Any] | None, move: Move, merit_left: int) -> float:
-    """Return a cheap static worth of a move (no look-ahead): the playouts' policy."""
-    action = move.action
-    data = (task or {}).get("data") or {}
-    if action == "place" and move.get("fast"):
-        return 2.0
-    if action in ("place", "room") and isinstance(move.get("room"), str):
-        return _room_worth(state, seat, move.get("room"), merit_left)
-    if action == "place" and isinstance(move.get("slot"), str) and data.get("room"):
-        worth = _slot_worth(state, seat, f"{data['room']}/{move.get('slot')}", merit_left)
-        return worth + (0.3 if move.get("power") == "wound" else 0.0)
-    if action == "bell":
-        return -0.5 if _unplaced(state, seat) else 0.1
-    if action == "errand":
-        return 0.2 if move.get("claim") == "ip" else 1.0
-    if action == "choose" and isinstance(move.get("option"), int) and data.get("branches"):
-        branches = data["branches"]
-        k = move.get("option")
-        return _rough(effect_gains(state, seat, branches[k])) if 0 <= k < len(branches) else 0.0
-    if action in ("cast", "use"):
-        return 0.15
-    return 0.0
-
-
-def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
-    """Play a cheap, static cousin of basic inside a search's playout (no look-ahead at all)."""
-    task = state["agenda"][0] if state["agenda"] else None
-    merit_left = _merit_left(state, seat)
-    best, best_value = legal[0], -math.inf
-    for move in legal:
-        value = _quick(state, seat, task, move, merit_left) + 0.05 * rand.random()
-        if value > best_value:
-            best, best_value = move, value
-    return best
-
-
 def strong_search(seating: Seating, rand: random.Random, budget: float, iterations: int | None) -> Move:
-    """Return ``strong``'s choice: the answered look-ahead of ``bots.games.argent_search``."""
+    """Return ``strong``'s choice: the sharp, sampled look-ahead of ``bots.games.argent_search``."""
     from bots.games.argent_search import search  # it builds on this module: imported once needed
 
     return search(seating, rand, budget, iterations)
@@ -537,8 +510,6 @@ PLAYBOOK = register(
     Playbook(
         heuristic=heuristic,
         evaluate=evaluate_state,
-        rollout=rollout_policy,
-        searches=worth_searching,
         search=strong_search,
     ),
 )
