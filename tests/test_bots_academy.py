@@ -9,7 +9,7 @@ import pytest
 
 from bench.cli import main
 from bots import make_bot, observe
-from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches
+from bots.games.academy import CANDIDATES, evaluate, next_actions, rank, rollout_policy, searches
 from rules.academy import RULES
 from tests.academy_helpers import calm, game
 
@@ -86,12 +86,16 @@ def test_the_grid_refuses_a_game_that_is_not_cooperative(capsys: pytest.CaptureF
 
 def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_shifts() -> None:
     s = calm(players=2)
-    assert not searches(observe(RULES, s, 0)), "no glyphs, no spell in reach: a walk is the policy's"
-    s["wizards"][0]["glyphs"] = [1, 2]
-    assert searches(observe(RULES, s, 0))
+    seating = observe(RULES, s, 0)
+    assert searches(seating), "a walk, a glyph taken or the turn ended are weighed too"
+    walks = [m for m in seating.legal if m.action == "move"]
+    ranked = rank(seating, random.Random(1))
+    assert ranked[0] == make_bot("basic").choose(seating, random.Random(1))
+    assert set(walks) <= set(ranked) and not any(m.action == "cast" for m in ranked)
+    s["wizards"][0]["glyphs"] = [1, 2, 3]
     ranked = rank(observe(RULES, s, 0), random.Random(1))
-    assert ranked[0] == make_bot("basic").choose(observe(RULES, s, 0), random.Random(1))
-    assert any(m.action == "cast" for m in ranked) and not any(m.action == "move" for m in ranked[1:])
+    assert [m.action for m in ranked[1:3]] == ["cast", "cast"], "the likeliest casts come before the walks"
+    assert set(walks) <= set(ranked[:CANDIDATES])
     s["step"] = "share"
     assert not searches(observe(RULES, s, 0))
     shifts = game(players=2, scenario="gates", seed=2)

@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable
 
 from bots.core import Memory, Playbook, Seating, register
+from bots.games.academy_value import chance
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
@@ -48,8 +49,8 @@ INSIGHT_GOAL = 1.5
 INSIGHT_OTHER = 0.3
 INSIGHT_BAD = 0.1
 """What knowing a face-down spell is worth to the evaluator (goal spell, any other, a botch)."""
-CANDIDATES = 5
-"""Root moves the search weighs: basic's and the four next in ``rank``."""
+CANDIDATES = 8
+"""Root moves the search weighs: basic's and the seven next in ``rank``."""
 PLAYOUT_MEMORY = "bot_memory"
 """Where a search's sampled state carries the playout's memory (a private copy's key; the rules and
 views never read it)."""
@@ -206,16 +207,14 @@ def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand:
 
 
 def searches(seating: Seating) -> bool:
-    """Whether the search weighs this decision: an effect's choice, or actions where a spell can be cast
-    (where the samples' guesses at the face-down spells tell the moves apart); not a walk or a glyph
-    taken with no spell in reach, the setup shifts or a turned room (the policy already looks ahead
-    there), a glyph request or the glyph share."""
+    """Whether the search weighs this decision: an effect's choice, or the turn's actions (a cast, a
+    walk, a glyph taken, the turn ended); not the setup shifts or a turned room (the policy already
+    looks ahead there), a glyph request or the glyph share."""
     if _layout(seating.view):
         return False
     if any(p.decision == "choice" for p in seating.prompts):
         return True
-    acting = any(p.decision in ("actions", "binding") for p in seating.prompts)
-    return acting and any(m.action == "cast" for m in seating.legal)
+    return any(p.decision in ("actions", "binding") for p in seating.prompts)
 
 
 def _cast_slot(move: Move) -> str:
@@ -223,9 +222,10 @@ def _cast_slot(move: Move) -> str:
 
 
 def rank(seating: Seating, rand: random.Random) -> list[Move]:
-    """Return the moves the search weighs, basic's first: then every cast (with one's own glyphs
-    first, the higher levels first), then ending the turn and taking a glyph; an effect's choice
-    weighs all its options. Walks and guesses in the Library stay the policy's."""
+    """Return the moves the search weighs, basic's first: then the two likeliest casts (with one's own
+    glyphs first, the higher levels first; else ending the turn and taking a glyph), every walk, and
+    the rest of the casts and plain moves; an effect's choice weighs all its options. Guesses in the
+    Library stay the policy's."""
     first = heuristic(seating, rand)
     rest = [m for m in seating.legal if m != first]
     if seating.view["choice"] is not None:
@@ -234,8 +234,9 @@ def rank(seating: Seating, rand: random.Random) -> list[Move]:
         (m for m in rest if m.action == "cast"),
         key=lambda m: (m.get("helper") is not None, -int(_cast_slot(m)[-1]), _cast_slot(m)),
     )
-    plain = [m for m in rest if m.action in ("end", "take")]
-    return [first, *casts, *plain]
+    plain = [*casts, *(m for m in rest if m.action in ("end", "take"))]
+    walks = [m for m in rest if m.action == "move"]
+    return [first, *plain[:2], *walks, *plain[2:]]
 
 
 def next_actions(start: State) -> Callable[[State], bool]:
@@ -280,7 +281,12 @@ def standing(state: State) -> float:
 
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:
-    """Return a share in [0, 1] from the table's standing (a finished game scores its outcome instead)."""
+    """Return the fitted chance that the table wins from here (``academy_value``); a scenario without
+    weights gets a share in [0, 1] from the table's standing. A finished game scores its outcome instead."""
+    known = (state.get(PLAYOUT_MEMORY) or {}).get("known", {})
+    value = chance(state, known, standing(state))
+    if value is not None:
+        return value
     return 1.0 / (1.0 + math.exp(-(standing(state) + insight(state) - 6.0) / 4.0))
 
 
