@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from bots.games.academy import standing
-from bots.games.academy_value import NAMES, features
+from bots.games.academy_value import NAMES, SIGNS, features
 from rules.academy.selfplay import RULES, Policy
 
 RIDGE = 1.0
@@ -58,23 +58,40 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def fit(data: list[tuple[list[float], float]], rounds: int = 12) -> list[float]:
-    """Return logistic weights fitted by Newton's method (the bias is not pulled toward zero)."""
+def fit(data: list[tuple[list[float], float]]) -> list[float]:
+    """Return logistic weights whose signs agree with ``SIGNS``: fit, drop the facts whose weight came
+    out the wrong way (a search would chase a fact that only goes with losing, e.g. Abjure's pair held
+    while fire burns, and throw the pair away), and fit again without them."""
+    free = set(range(len(NAMES)))
+    while True:
+        w = _fit(data, free)
+        wrong = {i for i in free if SIGNS[i] * w[i] < 0}
+        if not wrong:
+            return w
+        free -= wrong
+
+
+def _fit(data: list[tuple[list[float], float]], free: set[int], rounds: int = 12) -> list[float]:
+    """Return logistic weights fitted by Newton's method on the ``free`` facts (the others weigh 0;
+    the bias is not pulled toward zero)."""
     n = len(NAMES)
     w = [0.0] * n
     for _ in range(rounds):
         grad = [-RIDGE * w[i] if i else 0.0 for i in range(n)]
-        hess = [[(RIDGE if i == j and i else 0.0) for j in range(n)] for i in range(n)]
+        # A fact left out gets a unit diagonal and no gradient: its step, and so its weight, stays 0.
+        hess = [[(RIDGE if i == j and i else 0.0) + (1.0 if i == j and i not in free else 0.0)
+                 for j in range(n)] for i in range(n)]
         for x, y in data:
             p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, sum(a * b for a, b in zip(w, x, strict=True))))))
             r, k = y - p, p * (1.0 - p)
-            for i in range(n):
+            for i in free:
                 if x[i]:
                     grad[i] += r * x[i]
                     kx = k * x[i]
                     row = hess[i]
                     for j in range(i, n):
-                        row[j] += kx * x[j]
+                        if j in free:
+                            row[j] += kx * x[j]
         for i in range(n):
             for j in range(i):
                 hess[i][j] = hess[j][i]

@@ -7,21 +7,21 @@ wizard stood in this turn. Under ``memory=strict`` a reveal shows for one turn o
 memory the policy forgot every spell it had seen (about 3% at 2 players, basic game, normal, against
 31% with it, the balance policy's own figure).
 
-The search (``strong``) weighs the decisions where the face-down spells matter (``searches``: actions
-with a spell in reach, an effect's choice) among basic's move, every cast and ending the turn or taking
-a glyph (``rank``). It plays each candidate to the start of the next turn's actions (the rest of this
-turn, the threats endured, the next disaster) on states sampled from the seat's view in which every
-remembered spell keeps its slot (``recall``), all candidates on the same samples and luck. Its
-playouts play the rest of the turn as ``basic`` would, carrying the seat's memory and learning what
-the playout reveals (a policy that knew every sampled spell would bind them in the Library for free
-and lure the search there). It leaves ``basic``'s move only for one clearly better by a margin. The
-evaluator judges where a playout stops by the crystal's mana, the threats and creatures in the
-academy, the spells bound, the scenario's progress and the glyphs the table holds, and by what the
-playout's memory knows (``insight``: in a memory game a look at a face-down spell is worth something,
-most of all when it finds the goal spell; without it the search shunned blind casts, which spend
-glyphs, and lost to ``basic``: 25% against 31% over 200 games). Measured at 0.1 s a decision (2 players,
-basic game, normal, 200 games) it wins 29.5% against ``basic``'s 31%: level with it within the noise,
-not yet better.
+The search (``strong``) weighs every action decision and an effect's choice (``searches``; not the
+setup shifts, a turned room, a glyph request or the share) among basic's move, its two likeliest casts
+(else ending the turn and taking a glyph), every walk and the rest (``rank``, up to ``CANDIDATES``).
+It plays each candidate to the start of the next turn's actions (the rest of this turn, the threats
+endured, the next disaster) on states sampled from the seat's view in which every remembered spell
+keeps its slot (``recall``), all candidates on the same samples and luck. Its playouts play the rest
+of the turn as ``basic`` would, carrying the seat's memory and learning what the playout reveals (a
+policy that knew every sampled spell would bind them in the Library for free and lure the search
+there). It leaves ``basic``'s move only for one clearly better by a margin. The judge of where a
+playout stops is the chance that ``basic`` would win from there (``academy_value``: a logistic model
+per scenario fitted to how basic games went on from each turn's start, each fact's weight kept to
+its sensible sign: fitted freely, it liked Abjure's pair held while fire burns so little that the
+search cast Abjure into the fire to be rid of the pair). A scenario without weights falls back on
+``standing`` and ``insight`` (what the playout's memory knows of the face-down spells).
+FIGURES
 """
 
 from __future__ import annotations
