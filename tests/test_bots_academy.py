@@ -159,3 +159,14 @@ def test_the_judges_fit_leaves_out_a_fact_that_only_goes_with_losing() -> None:
         data.append((x, won))
     w = fit(data)
     assert w[mana] > 0 and w[ready] == 0.0
+
+
+def test_the_judges_fit_prints_weights_with_their_signs(capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.games.academy_value import NAMES, SIGNS
+
+    assert main(["academy-value", "--games", "3", "--scenario", "basic", "--seed", "7"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    weights = data["weights"]["basic"]
+    assert list(data["weights"]) == ["basic"] and len(weights) == len(NAMES)
+    assert all(sign * w >= 0 for sign, w in zip(SIGNS, weights, strict=True))
+    assert data["fits"]["basic"]["samples"] > 0
