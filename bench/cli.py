@@ -7,7 +7,6 @@ python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
-python -m bench academy-value --games 600 --seed 1001 [--scenario basic ...]
 """
 
 from __future__ import annotations
@@ -79,10 +78,6 @@ def _parser() -> argparse.ArgumentParser:
     coop.add_argument("--budget", type=float, help="strong's thinking time per decision in seconds (1)")
     coop.add_argument("--axes", default="scenario,difficulty", help="the options whose values make the cells")
     coop.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="fix an option")
-    value = sub.add_parser("academy-value", help="fit the Academy search's judge to basic games; JSON last")
-    value.add_argument("--games", type=int, default=600, help="games per scenario (default 600)")
-    value.add_argument("--seed", type=int, default=1001, help="seed of the first game (default 1001)")
-    value.add_argument("--scenario", action="append", help="fit only this scenario (repeatable)")
     film = sub.add_parser("replay", help="time a long random game's replay GIF; the last line is JSON")
     film.add_argument("--game", required=True, help="the kind to play")
     film.add_argument("--players", type=int, required=True)
@@ -220,19 +215,6 @@ def run_grid(args: argparse.Namespace) -> int:
     return 0 if summary["errors"] == 0 else 1
 
 
-def run_academy_value(args: argparse.Namespace) -> int:
-    """Fit the Academy judge's weights; print them as Python, then the JSON summary."""
-    from bench.academy_value import academy_value
-
-    out = academy_value(args.games, args.seed, args.scenario)
-    print("WEIGHTS = {")
-    for scenario, weights in out["weights"].items():
-        print(f"    {scenario!r}: {tuple(weights)!r},")
-    print("}")
-    print(json.dumps(out))
-    return 0
-
-
 def run_timings(args: argparse.Namespace) -> int:
     """Time every kind asked for (default: all) and print a block per kind."""
     kinds = args.kind or games.all_kinds()
@@ -273,8 +255,6 @@ def main(argv: list[str] | None = None) -> int:
             return run_grid(args)
         if args.command == "replay":
             return run_replay(args)
-        if args.command == "academy-value":
-            return run_academy_value(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)
