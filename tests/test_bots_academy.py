@@ -132,7 +132,7 @@ def _waiting_in_the_crystal() -> tuple[dict, dict]:
 
 def test_strong_breaks_the_wait_in_the_crystal_that_basic_keeps_while_fire_burns() -> None:
     # Basic's holder of Abjure's pair waits in the crystal for the others to put the fire out; with
-    # both wizards holding it, both wait and the fire spreads (a game of 15 such turns was lost).
+    # both wizards holding it, both wait and the fire spreads (seed 1 at normal: a dozen such turns, lost).
     s, memory = _waiting_in_the_crystal()
     seating = observe(RULES, s, 0, memory)
     assert make_bot("basic").choose(seating, random.Random(1)) == Move.of("end"), "basic waits"
