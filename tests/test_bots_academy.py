@@ -11,6 +11,7 @@ from bench.cli import main
 from bots import make_bot, observe
 from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches
 from rules.academy import RULES
+from rules.contract import Move
 from tests.academy_helpers import calm, game
 
 
@@ -113,3 +114,28 @@ def test_the_judge_values_a_playout_that_found_the_goal_spell() -> None:
     s["shuffles"] = [0, 1, 0, 0]  # that level shuffled: the playout forgets it
     witness(s)
     assert s[PLAYOUT_MEMORY]["known"] == {} and evaluate(RULES, s, 0) == blind
+
+
+def _waiting_in_the_crystal() -> tuple[dict, dict]:
+    """Both wizards wait in the crystal holding Abjure's pair (5-5) while a fire burns two rooms away;
+    the seat remembers Abjure and Snuff (3-5), and a glyph 3 source lies next door (the Cursed Room)."""
+    s = calm(players=2)
+    for slot, spell in (("5-5", "abjure"), ("3-5", "snuff")):
+        other = next(k for k, v in s["slots"].items() if v["spell"] == spell)
+        s["slots"][slot]["spell"], s["slots"][other]["spell"] = spell, s["slots"][slot]["spell"]
+    s["rooms"]["cursed_room"]["source"] = 3
+    s["rooms"]["warded_room"]["fire"] = 1
+    for w in s["wizards"]:
+        w["glyphs"] = [5, 5]
+    return s, {"known": {"5-5": "abjure", "3-5": "snuff"}, "shuffles": list(s["shuffles"])}
+
+
+def test_strong_breaks_the_wait_in_the_crystal_that_basic_keeps_while_fire_burns() -> None:
+    # Basic's holder of Abjure's pair waits in the crystal for the others to put the fire out; with
+    # both wizards holding it, both wait and the fire spreads (seed 1 at normal: a dozen such turns, lost).
+    s, memory = _waiting_in_the_crystal()
+    seating = observe(RULES, s, 0, memory)
+    assert make_bot("basic").choose(seating, random.Random(1)) == Move.of("end"), "basic waits"
+    for k in range(3):
+        move = make_bot("strong", iterations=20).choose(seating, random.Random(k))
+        assert move in seating.legal and move != Move.of("end"), move
