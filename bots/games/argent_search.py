@@ -13,7 +13,7 @@ How ``SHARP`` was chosen: copies of ``basic`` with one change each played ``basi
 (2 players, 20 seeds, each with the seats swapped). The depth and width (3 decisions, 300 states, 16
 moves a follow-up) won 78%; four decisions and 1000 states no more; the tie reading 65%; unplaced
 mages at 0.6 and fast placements at 0.3 a vote 68%; heavier or lighter worths of spare resources,
-mages and cards, or a narrower logistic, 33-58%. Depth, ties and the two weights together won 92%.
+mages and cards, or a narrower logistic, 32-58%. Depth, ties and the two weights together won 92%.
 An earlier search that met basic's five best moves with the next player's basic-minded answer won
 45.5% over 200 games: the rival's answer, read by the same evaluator, mostly added noise.
 With the sampling, at ``--budget 0.1`` over 200 games (seed 5000), ``strong`` wins 90.5% against
