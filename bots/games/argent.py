@@ -469,13 +469,13 @@ def score_moves(
     return out
 
 
-def ranked(seating: Seating, rand: random.Random, style: Style = BASIC) -> list[Move]:
+def ranked(seating: Seating, rand: random.Random) -> list[Move]:
     """Return the weighed moves, best look-ahead margin first, on a state consistent with the view."""
     rules, seat = seating.rules, seating.seat
     state = seating.sample(rand)
     order = list(seating.legal)
     rand.shuffle(order)
-    scored = score_moves(rules, state, seat, order[:MOVE_CAP], style)
+    scored = score_moves(rules, state, seat, order[:MOVE_CAP])
     # A stable sort on the value alone: among equals the shuffled order decides.
     scored.sort(key=lambda vm: -vm[0])
     return [m for _, m in scored]

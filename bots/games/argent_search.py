@@ -22,7 +22,6 @@ With the sampling, at ``--budget 0.1`` over 200 games (seed 5000), ``strong`` wi
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -63,4 +62,4 @@ def search(seating: Seating, rand: random.Random, budget: float, iterations: int
         if late:
             break
     best = max(range(len(moves)), key=lambda i: (round(totals[i], 9), -i))
-    return moves[best] if totals[best] > -math.inf else moves[0]
+    return moves[best]
