@@ -76,6 +76,12 @@ class BasicBot(Bot):
         return greedy(seating, rand)
 
 
+def unsearched(seating: Seating, rand: random.Random) -> Move:
+    """Return the move ``strong`` plays without a search: its game's ``sharp`` policy's, else basic's."""
+    sharp = playbook(seating.kind).sharp
+    return sharp(seating, rand) if sharp is not None else BasicBot().choose(seating, rand)
+
+
 def random_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
     """Pick uniformly (the rollout policy of a game without its own)."""
     return rand.choice(legal)
@@ -134,15 +140,15 @@ class StrongBot(Bot):
         """Plies per playout before judging; None: the game's playbook decides."""
 
     def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
-        """Return the root moves to weigh: the basic choice first, then the game's next best
-        (its playbook's ``rank``) or others drawn at random."""
+        """Return the root moves to weigh: its own policy's choice first (``unsearched``), then the
+        game's next best (its playbook's ``rank``) or others drawn at random."""
         book = playbook(seating.kind)
         rank = book.rank
         count = book.candidates or STRONG_CANDIDATES
         if rank is not None:
-            # The game's ranking is its basic heuristic's own order: its head is basic's move.
+            # The game's ranking is its policy's own order: its head is the unsearched move.
             return rank(seating, rand)[:count]
-        first = BasicBot().choose(seating, rand)
+        first = unsearched(seating, rand)
         others = [m for m in _shuffled(seating.legal, rand) if m != first]
         return [first, *others[: count - 1]]
 
@@ -153,7 +159,7 @@ class StrongBot(Bot):
             return seating.legal[0]
         book = playbook(seating.kind)
         if book.searches is not None and not book.searches(seating):
-            return BasicBot().choose(seating, rand)
+            return unsearched(seating, rand)
         if book.search is not None:
             return book.search(seating, rand, self.budget, self.iterations)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).

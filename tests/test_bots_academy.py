@@ -9,7 +9,8 @@ import pytest
 
 from bench.cli import main
 from bots import make_bot, observe
-from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches
+from bots.core import playbook
+from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches, sharp
 from rules.academy import RULES
 from rules.contract import Move
 from tests.academy_helpers import calm, game
@@ -91,12 +92,23 @@ def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_sh
     s["wizards"][0]["glyphs"] = [1, 2]
     assert searches(observe(RULES, s, 0))
     ranked = rank(observe(RULES, s, 0), random.Random(1))
-    assert ranked[0] == make_bot("basic").choose(observe(RULES, s, 0), random.Random(1))
+    assert ranked[0] == sharp(observe(RULES, s, 0), random.Random(1)), "the search weighs its own policy's move first"
     assert any(m.action == "cast" for m in ranked) and not any(m.action == "move" for m in ranked[1:])
     s["step"] = "share"
     assert not searches(observe(RULES, s, 0))
     shifts = game(players=2, scenario="gates", seed=2)
     assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
+
+
+def test_strong_plays_its_own_sharper_policy_where_it_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = calm(players=2)
+    seating = observe(RULES, s, 0)
+    assert not searches(seating), "no glyphs, no spell in reach: no search"
+    basic = make_bot("basic").choose(seating, random.Random(1))
+    other = next(m for m in seating.legal if m != basic)
+    monkeypatch.setattr(playbook("academy"), "sharp", lambda seating, rand: other)
+    assert make_bot("strong", iterations=2).choose(seating, random.Random(1)) == other
+    assert make_bot("basic").choose(seating, random.Random(1)) == basic, "basic keeps the balance policy"
 
 
 def test_the_judge_values_a_playout_that_found_the_goal_spell() -> None:

@@ -37,6 +37,10 @@ from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 
+class SharpPolicy(Policy):
+    """placeholder"""
+
+
 HORIZON = 80
 """A cap on a playout's plies (it normally stops sooner, at the next turn's actions)."""
 CORNERS = (0, 3, 12, 15)
@@ -143,9 +147,10 @@ def mind_of(memory: Memory, view: View) -> Mind:
     return mind
 
 
-def _policy(view: View, seat: Seat, memory: Memory, rand: random.Random) -> Policy:
-    """Return the balance policy as this seat's memory makes it (what it knows, where it has been)."""
-    policy = Policy(rand.getrandbits(32))
+def _policy(view: View, seat: Seat, memory: Memory, rand: random.Random, kind: type[Policy] = Policy) -> Policy:
+    """Return the policy (``basic``'s balance policy, or ``strong``'s ``SharpPolicy``) as this seat's
+    memory makes it (what it knows, where it has been)."""
+    policy = kind(rand.getrandbits(32))
     policy.mind = mind_of(memory, view)
     trail = memory.get("trail")
     if trail and (trail["turn"], trail["seat"]) == (view["turn"], seat):
@@ -160,14 +165,19 @@ def _layout(view: View | State) -> bool:
     return choice is not None and any(w in choice["why"] for w in LAYOUT)
 
 
-def heuristic(seating: Seating, rand: random.Random) -> Move:
-    """Return the policy's move for the seat, from its view and what it remembers."""
+def heuristic(seating: Seating, rand: random.Random, kind: type[Policy] = Policy) -> Move:
+    """Return the policy's move for the seat (``basic``'s), from its view and what it remembers."""
     if seating.view["step"] == "shifts":
         return best_shift(seating.sample(rand))  # the board is public: any sample has the real one
     if _layout(seating.view):
         return best_layout_choice(seating.sample(rand))
-    policy = _policy(seating.view, seating.seat, seating.memory, rand)
+    policy = _policy(seating.view, seating.seat, seating.memory, rand, kind)
     return policy.decide(seating.view, seating.seat, list(seating.legal))
+
+
+def sharp(seating: Seating, rand: random.Random) -> Move:
+    """Return ``strong``'s own move for the seat: the sharper policy's (``SharpPolicy``)."""
+    return heuristic(seating, rand, SharpPolicy)
 
 
 def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
@@ -202,7 +212,7 @@ def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand:
     # and lure the search there.
     memory = state.setdefault(PLAYOUT_MEMORY, {})
     remember(rules, view, seat, memory)
-    return _policy(view, seat, memory, rand).decide(view, seat, legal)
+    return _policy(view, seat, memory, rand, SharpPolicy).decide(view, seat, legal)
 
 
 def searches(seating: Seating) -> bool:
@@ -223,10 +233,10 @@ def _cast_slot(move: Move) -> str:
 
 
 def rank(seating: Seating, rand: random.Random) -> list[Move]:
-    """Return the moves the search weighs, basic's first: then every cast (with one's own glyphs
-    first, the higher levels first), then ending the turn and taking a glyph; an effect's choice
-    weighs all its options. Walks and guesses in the Library stay the policy's."""
-    first = heuristic(seating, rand)
+    """Return the moves the search weighs, its own policy's first (``sharp``): then every cast (with
+    one's own glyphs first, the higher levels first), then ending the turn and taking a glyph; an
+    effect's choice weighs all its options. Walks and guesses in the Library stay the policy's."""
+    first = sharp(seating, rand)
     rest = [m for m in seating.legal if m != first]
     if seating.view["choice"] is not None:
         return [first, *rest]
@@ -288,6 +298,7 @@ PLAYBOOK = register(
     "academy",
     Playbook(
         heuristic=heuristic,
+        sharp=sharp,
         evaluate=evaluate,
         rollout=rollout_policy,
         horizon=HORIZON,
