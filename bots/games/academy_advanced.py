@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.academy.selfplay import GOAL, GOALS
-from rules.academy.selfplay_common import _leave, _rooms, _slot
+from rules.academy.selfplay import GOAL, GOALS, _kept_guardians
+from rules.academy.selfplay_common import CRYSTAL, _dist, _leave, _rooms, _slot
 from rules.contract import Move
 
 CURES = {
@@ -29,10 +29,76 @@ def _harms(room: dict[str, Any]) -> list[str]:
     return [k for k, hit in zip(("fire", "water", "troll", "demon"), on, strict=True) if hit]
 
 
+def _named(view: dict[str, Any], label: str) -> str | None:
+    """Return the room a direction's label names ("N: Holy Room"), if any."""
+    name = label.split(": ", 1)[-1]
+    return next((r["key"] for r in view["grid"] if r["name"] == name), None)
+
+
 class SharpAdvanced:
     """The advanced scenarios' sharper moves (a mixin over ``Policy``)."""
 
     mind: Any
+    steer = True
+    aim = True
+
+    def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        if not view["basic"]:
+            why = view["choice"]["why"]
+            if self.steer and why.startswith("Which way does") and "haunt drags" not in why:
+                pick = self._steer(view)
+                if pick is not None:
+                    return pick
+            if self.aim and why.startswith("Deal "):
+                pick = self._aim(view)
+                if pick is not None:
+                    return pick
+        return super()._choose(view, seat, moves)  # type: ignore[misc]
+
+    def _steer(self, view: dict[str, Any]) -> Move | None:
+        """Send a threat that may go several ways the way farthest from the crystal, into a room already
+        holding its kind when it spreads, and away from the wizards (the Helpful Hand of Fate)."""
+        rooms = _rooms(view)
+        if CRYSTAL not in rooms:
+            return None
+        far = _dist(view, CRYSTAL)
+        spread = view["choice"]["why"].endswith("spread?")
+        kind = "fire" if "fire" in view["choice"]["why"] else "water"
+        best, score = None, None
+        for o in view["choice"]["options"]:
+            room = _named(view, o["label"])
+            if room is None:
+                return None
+            r = rooms[room]
+            key = (bool(spread and r[kind]), far.get(room, 9), not r["wizards"])
+            if score is None or key > score:
+                best, score = o["value"], key
+        return Move.of("choose", value=best)
+
+    def _aim(self, view: dict[str, Any]) -> Move | None:
+        """Spend damage on a creature it kills, the most dangerous first and nearest the crystal; never on
+        a guardian the table keeps (a golem corner), nor on the demon the table must bind."""
+        why = view["choice"]["why"]
+        n = int(why.split()[1])
+        rooms = _rooms(view)
+        kept = _kept_guardians(view)
+        far = _dist(view, CRYSTAL) if CRYSTAL in rooms else {}
+        worth = {"demon": 4, "troll": 3, "imp": 2, "guardian": 0}
+        toll = {"imp": 1, "guardian": 1, "troll": 2, "demon": 3}
+        best, score = None, None
+        for o in view["choice"]["options"]:
+            room, kind = str(o["value"]).split(":")
+            hurt = view["damage"].get(room, {}).get(kind, 0)
+            kills = n + hurt >= toll.get(kind, 9)
+            value = worth.get(kind, 1)
+            if kind == "guardian" and room in kept:
+                value = -5
+            if kind == "demon" and view["scenario"]["key"] == "demon":
+                value = -1
+            key = (value if kills else min(value, 0.5), -far.get(room, 9))
+            if score is None or key > score:
+                best, score = o["value"], key
+        return Move.of("choose", value=best)
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         move = super()._act_advanced(view, seat, moves)  # type: ignore[misc]
