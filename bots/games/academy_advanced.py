@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.academy.cards import spells
 from rules.academy.selfplay import GOAL, GOALS, _kept_guardians
-from rules.academy.selfplay_common import CRYSTAL, _dist, _leave, _rooms, _slot
+from rules.academy.selfplay_common import CRYSTAL, _dist, _leave, _level, _rooms, _slot
 from rules.contract import Move
 
 CURES = {
@@ -21,6 +22,10 @@ CURES = {
     "demon": ("banish", "bind_demon"),
 }
 """Known spells that clear a threat from the caster's room (so casting one last is no harm)."""
+
+
+SEEK = ("demon",)
+"""Scenarios where the sharp policy looks at its goal's level first (``SharpAdvanced._seek``)."""
 
 
 def _harms(room: dict[str, Any]) -> list[str]:
@@ -39,8 +44,24 @@ class SharpAdvanced:
     """The advanced scenarios' sharper moves (a mixin over ``Policy``)."""
 
     mind: Any
+    _unknown: Any
     steer = True
     aim = True
+    seek = True
+
+    def _seek(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+        """Bind the Demon: look at level 4 (Bind Demon's) before a glyph or a walk while the goal is
+        unknown. There a level-4 botch costs little (Summon Demon even brings a second demon to bind),
+        while elsewhere its botches (Cataclysm, Inferno Gate) cost more than the look is worth."""
+        key = view["scenario"]["key"]
+        if key not in SEEK:
+            return None
+        goals = GOALS.get(key, (GOAL[key],))
+        levels = {spells()[g]["level"] for g in goals}
+        if any(self.mind.spell_at(view, x["id"]) in goals for x in view["spells"]):
+            return None
+        look = [m for m in self._unknown(view, moves, GOAL[key]) if _level(_slot(m)) in levels]
+        return look[0] if look else None
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         if not view["basic"]:
@@ -102,6 +123,10 @@ class SharpAdvanced:
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         move = super()._act_advanced(view, seat, moves)  # type: ignore[misc]
+        if self.seek and move.action in ("take", "move", "end"):
+            look = self._seek(view, moves)
+            if look is not None:
+                move = look
         if self._stays_in_harm(view, seat, move):
             out = _leave(view, seat, moves)
             if out.action == "move":
