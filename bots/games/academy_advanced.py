@@ -11,8 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from rules.academy.cards import spells
-from rules.academy.selfplay import GOAL, GOALS, _kept_guardians
-from rules.academy.selfplay_common import CRYSTAL, _dist, _leave, _level, _rooms, _slot
+from rules.academy.selfplay import BAD, DOUSE, GOAL, GOALS, KILL, _focus, _kept_guardians, goal_rooms
+from rules.academy.selfplay_common import (
+    CRYSTAL,
+    _casts,
+    _dist,
+    _hazard,
+    _leave,
+    _level,
+    _rooms,
+    _slot,
+    _toward,
+)
 from rules.contract import Move
 
 CURES = {
@@ -48,6 +58,7 @@ class SharpAdvanced:
     steer = True
     aim = True
     seek = True
+    gather = True
 
     def _seek(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Bind the Demon: look at level 4 (Bind Demon's) before a glyph or a walk while the goal is
@@ -122,7 +133,7 @@ class SharpAdvanced:
         return Move.of("choose", value=best)
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        move = super()._act_advanced(view, seat, moves)  # type: ignore[misc]
+        move = self._plan(view, seat, moves)
         if self.seek and move.action in ("take", "move", "end"):
             look = self._seek(view, moves)
             if look is not None:
@@ -161,3 +172,147 @@ class SharpAdvanced:
             if spell is not None and all(spell in CURES[k] for k in harms):
                 return False
         return True
+
+    def _plan(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """The balance policy's advanced plan with the sharp changes (``self.mind`` and the view only)."""
+        me = view["wizards"][seat]
+        rooms = _rooms(view)
+        room = me["room"]
+        goal = GOAL[view["scenario"]["key"]]
+        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
+        known = self.mind.known
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        needed = self._needed(view, goal)
+        binds = [
+            m
+            for m in moves
+            if m.action == "bind" and known.get(m.get("slot")) == m.get("spell") and m.get("spell") not in BAD
+        ]
+        if binds:
+            return binds[0]
+        if any(m.action == "stop" for m in moves):
+            return Move.of("stop")
+        win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
+        ready = not fires if goal == "abjure" else True
+        targets = goal_rooms(view)
+        here = rooms[room]["source"]
+        taking = any(m.action == "take" for m in moves)
+        stock = taking and room in _kept_guardians(view) and me["glyphs"].count(here) < 3
+        if win and room in targets and stock:
+            return Move.of("take")  # stock up first: the guardian will bar this source for good
+        if win and ready and room in targets:
+            return win[0]
+        if win and ready:
+            step = _toward(view, moves, targets)
+            if step and not self._walks_into_danger(view, step):
+                return step
+        douse = _casts(view, self.mind, moves, DOUSE)
+        near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
+        if near_fire and douse:
+            return douse[0]
+        if rooms[room]["fire"]:
+            blast = _casts(view, self.mind, moves, ("nova",))
+            if blast:
+                return blast[0]
+        kept = _kept_guardians(view)
+        if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
+            kill = _casts(view, self.mind, moves, KILL)
+            if kill:
+                return kill[0]
+        level = _focus(goal)
+        search = [] if win else self._unknown(view, moves, goal)
+        golem = view["scenario"]["key"] == "golem"
+        if search and golem and _level(_slot(search[0])) == level and room not in targets:
+            # look where the goal spell would do its work: Create Guardian turning up in a bare corner
+            # guards it at once, while one turning up at a glyph source would bar that source
+            step = _toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
+            if step:
+                return step
+            if rooms[room]["source"] is not None:
+                search = []
+        if search and _level(_slot(search[0])) == level:
+            return search[0]  # a look at the goal's level beats one more glyph of a kind
+        here = rooms[room]["source"]
+        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
+            return Move.of("take")
+        near = [room, *rooms[room]["adjoining"]]
+        guarded = [
+            r
+            for r in near
+            if rooms[r]["guardian"]
+            and r not in kept
+            and rooms[r]["source"] in needed
+            and team.count(rooms[r]["source"]) < 2
+        ]
+        if rooms[room]["guardian"] and here is not None and room not in kept:
+            kill = _casts(view, self.mind, moves, KILL)
+            if kill:
+                return kill[0]
+        if guarded and _casts(view, self.mind, moves, KILL) and room not in guarded:
+            step = next((m for m in moves if m.action == "move" and m.get("room") in guarded), None)
+            if step:
+                return step  # go in and break the guardian for good
+        if guarded:
+            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
+            if steal:
+                return steal[0]
+        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
+            return _leave(view, seat, moves)
+        if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
+            step = _toward(view, moves, fires)
+            if step:
+                return step
+        if search:
+            return search[0]
+        bound = {x["id"] for x in view["spells"] if x["bound"]}
+        unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
+        if unbound_goal and room != "library":
+            step = _toward(view, moves, ["library"])
+            if step:
+                return step
+        wants = [
+            k
+            for k, r in rooms.items()
+            if r["source"] is not None
+            and r["pos"] is not None
+            and r["source"] in needed
+            and team.count(r["source"]) < 2 * len(view["wizards"])
+            and me["glyphs"].count(r["source"]) < 3
+            and (not r["guardian"] or self._can_kill(view, moves))
+        ]
+        # The glyphs the known goal slot still lacks come first, then those that reach the goal's level
+        # (without them its slots cannot be looked at).
+        top = {1: (1, 2, 3), 2: (4, 5)}.get(level or 0, ())
+        lack = self._lacking(view, goal)
+        if not wants:
+            wants = [
+                k
+                for k, r in rooms.items()
+                if r["source"] is not None and r["pos"] is not None and not r["guardian"] and k != room
+            ]
+        if self.gather and level is not None:
+            # a cheap goal (level 1-2) takes any of its level's glyphs as well as another: the nearest
+            # source first; a high goal needs the rare high glyphs, so those stay first there
+            near = _dist(view, room)
+            wants.sort(
+                key=lambda k: (
+                    rooms[k]["source"] not in lack,
+                    bool(lack) or rooms[k]["source"] not in top,
+                    team.count(rooms[k]["source"]),
+                    near.get(k, 99),
+                )
+            )
+        else:
+            wants.sort(
+                key=lambda k: (
+                    rooms[k]["source"] not in lack,
+                    bool(lack) or rooms[k]["source"] not in top,
+                    team.count(rooms[k]["source"]),
+                    -rooms[k]["source"],
+                )
+            )
+        if wants and wants[0] != room:
+            step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
+            if step:
+                return step
+        return _leave(view, seat, moves)
