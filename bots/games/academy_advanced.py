@@ -54,11 +54,45 @@ class SharpAdvanced:
     """The advanced scenarios' sharper moves (a mixin over ``Policy``)."""
 
     mind: Any
-    _unknown: Any
     steer = True
     aim = True
     seek = True
     gather = True
+    reach = True
+    pair = True
+
+    def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
+        """The balance policy's blind casts, but while a high goal (level 3-4) is unknown a look at its
+        level comes first even with a helper's shared glyph (the balance policy prefers its own glyphs
+        on any level, so a wizard holding glyph 7s kept looking at the low levels instead)."""
+        out = super()._unknown(view, moves, goal)  # type: ignore[misc]
+        levels = self._high(view)
+        if self.reach and levels and out:
+            out.sort(key=lambda m: _level(_slot(m)) not in levels)  # stable: the base order otherwise
+        return out
+
+    def _high(self, view: dict[str, Any]) -> set[int]:
+        """Return the levels of the scenario's goal spells when they are high (3-4) and none is known."""
+        key = view["scenario"]["key"]
+        goals = GOALS.get(key, (GOAL[key],))
+        levels = {spells()[g]["level"] for g in goals}
+        if min(levels) < 3 or any(self.mind.spell_at(view, x["id"]) in goals for x in view["spells"]):
+            return set()
+        return levels
+
+    def _opens(self, view: dict[str, Any], team: list[int]) -> set[int]:
+        """Return the glyphs that, with one the table holds, look at an unknown slot of a high goal's level
+        (a hand of glyph 7s is worth nothing until a partner glyph opens a level-4 slot)."""
+        levels = self._high(view)
+        out: set[int] = set()
+        for x in view["spells"] if levels else ():
+            if _level(x["id"]) in levels and x["used"] and self.mind.spell_at(view, x["id"]) is None:
+                a, b = x["pair"]
+                if a in team and b not in team:
+                    out.add(b)  # the slot waits for this glyph; one already held opens it now
+                if b in team and a not in team:
+                    out.add(a)
+        return out
 
     def _seek(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Bind the Demon: look at level 4 (Bind Demon's) before a glyph or a walk while the goal is
@@ -303,9 +337,11 @@ class SharpAdvanced:
                 )
             )
         else:
+            opens = self._opens(view, team) if self.pair else set()
             wants.sort(
                 key=lambda k: (
                     rooms[k]["source"] not in lack,
+                    rooms[k]["source"] not in opens,
                     bool(lack) or rooms[k]["source"] not in top,
                     team.count(rooms[k]["source"]),
                     -rooms[k]["source"],
