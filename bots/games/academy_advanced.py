@@ -129,14 +129,15 @@ class SharpAdvanced:
             return None
         far = _dist(view, CRYSTAL)
         spread = view["choice"]["why"].endswith("spread?")
-        kind = "fire" if "fire" in view["choice"]["why"] else "water"
+        # a token spreading into a room of its kind adds nothing (fire, water, darkness); ice would seal it
+        kind = next((k for k in ("fire", "water", "darkness") if k in view["choice"]["why"]), None)
         best, score = None, None
         for o in view["choice"]["options"]:
             room = _named(view, o["label"])
             if room is None:
                 return None
             r = rooms[room]
-            key = (bool(spread and r[kind]), far.get(room, 9), not r["wizards"])
+            key = (bool(spread and kind and r[kind]), far.get(room, 9), not r["wizards"])
             if score is None or key > score:
                 best, score = o["value"], key
         return Move.of("choose", value=best)
