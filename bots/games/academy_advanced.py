@@ -2,10 +2,47 @@
 
 ``SharpAdvanced`` is a mixin over the balance policy (``rules.academy.selfplay.Policy``), composed as
 ``class SharpPolicy(SharpBasic, SharpAdvanced, Policy)`` for the ``strong`` bot; the balance tool and
-``basic`` keep the unchanged policy. It reads only the seat's view and the table's memory
-(``self.mind``).
-"""
+``basic`` keep the unchanged policy. Like it, it reads only the seat's view and the table's memory
+(``self.mind``); a choice depends on nothing else but the policy's seeded ``self.rand``. ``_plan`` is the
+balance policy's advanced plan with the changes below; each has a switch (a class attribute) so that a
+screen can weigh it alone.
 
+Measured with paired seeds against the balance policy (2 players, seeds 1-200, a table of the policy
+with per-seat memory, the arena's loop), wins at normal for golem / unstable / gates / demon, base
+53 / 84 / 91 / 63 (291 of 800); each figure adds the change to those above it:
+
+- Harm at the turn's end (always on): the turn's last action neither stays in a room with fire, deep
+  water, a troll or a demon for a glyph or a blind cast, nor walks into one (the balance policy's routes
+  exempt their goal room, so it walked into a burning source or the demon's room to end its turn there,
+  and the crystal paid a mana to shield or save the wizard). 58 / 86 / 94 / 74 (312).
+- ``steer``: a threat that may go several ways (the Helpful Hand of Fate) goes the way farthest from
+  the crystal, into a room already holding its kind when it spreads, away from the wizards (the
+  balance policy picked at random). 60 / 86 / 95 / 75 (316).
+- ``aim``: damage goes to a creature it kills, the most dangerous first, never to a guardian of a golem
+  corner nor to the demon the table must bind. Alone on the first change: 56 / 85 / 96 / 76 (313).
+- ``seek`` (demon only): while Bind Demon is unknown, a look at level 4 comes before a glyph or a walk;
+  a level-4 botch costs little there (Summon Demon even brings a demon to bind). Demon 75 -> 79; in
+  the other scenarios the same rule lost (unstable 86 -> 79, gates 95 -> 73), so it stays off there.
+- ``gather`` (cheap goals: golem's Create Guardian, level 1): of the glyph sources the table holds
+  equally few of, the nearest first (the balance policy walked to the highest glyph however far, and a
+  table in need of glyphs 1-3 hoarded 5s and 6s). Golem 58 -> 73 at normal, 57 -> 83 easy, 31 -> 37
+  hard; applied to the high goals too it lost (unstable 69, gates 72, demon 56), so it stays with the
+  cheap ones.
+- ``reach`` (high goals, level 3-4, while unknown): among blind casts a look at the goal's level comes
+  first, with a partner's shared glyph too (the balance policy preferred its own glyphs on any level, so
+  a wizard holding glyph 7s looked at levels 1-3). Unstable 86 -> 87, gates 95 -> 97, demon 79 -> 79.
+- ``pair`` (high goals while unknown): the glyph sources whose glyph, with one the table holds, opens an
+  unknown slot of the goal's level come first. Unstable 87 -> 84, gates 97 -> 100, demon 79 -> 82.
+
+All twelve advanced cells at 200 games (variant / base, games only the variant won / only base won):
+golem 73/53 (33/13), easy 84/57 (35/8), hard 37/31 (18/12); unstable 84/84 (10/10), easy 113/111
+(4/2), hard 60/48 (16/4); gates 100/91 (20/11), easy 120/115 (9/4), hard 65/60 (10/5); demon 82/63
+(31/12), easy 116/92 (27/3), hard 74/53 (37/16): 1008 against 858 of 2400 games. Tried and left out:
+casting Thaw at ice in reach (unstable 84 -> 83, no change elsewhere), sharing the known goal slot's
+glyph a partner lacks (golem 73 -> 72, no change elsewhere), passing up a third glyph of a kind while a
+high slot waits for another (230 against 266 of 600), casting a known troll-killer at a troll in reach
+(no change).
+"""
 from __future__ import annotations
 
 from typing import Any
