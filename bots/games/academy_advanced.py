@@ -71,6 +71,7 @@ CURES = {
 """Known spells that clear a threat from the caster's room (so casting one last is no harm)."""
 
 
+WORKSHOP = "workshop"
 SEEK = ("demon",)
 """Scenarios where the sharp policy looks at its goal's level first (``SharpAdvanced._seek``)."""
 
@@ -79,6 +80,11 @@ def _harms(room: dict[str, Any]) -> list[str]:
     """Return the threats in a room that cost mana or a wizard when a turn ends there (imps aside)."""
     on = (room["fire"] > 0, room["water"] >= 2, bool(room["troll"]), bool(room["demon"]))
     return [k for k, hit in zip(("fire", "water", "troll", "demon"), on, strict=True) if hit]
+
+
+def _level_four(key: str) -> bool:
+    """Whether only level-4 spells serve a scenario's goal (Hold the Gates also has Close Portal, level 3)."""
+    return all(spells()[g]["level"] == 4 for g in GOALS.get(key, (GOAL[key],)))
 
 
 def _named(view: dict[str, Any], label: str) -> str | None:
@@ -97,6 +103,7 @@ class SharpAdvanced:
     gather = True
     reach = True
     pair = True
+    wand = True
 
     def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
         """The balance policy's blind casts, but while a high goal (level 3-4) is unknown a look at its
@@ -131,6 +138,24 @@ class SharpAdvanced:
                     out.add(a)
         return out
 
+    def _shop(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+        """A goal only level 4 serves: with five glyphs and no glyph 7, buy a wand of 7 in the Workshop
+        (three glyphs), walking there when it is near; then any glyph opens a level-4 slot (glyph 7
+        sources are rare)."""
+        me = view["wizards"][view["seat"]]
+        key = view["scenario"]["key"]
+        if me["wand"] is not None or 7 in me["glyphs"] or len(me["glyphs"]) < 5:
+            return None
+        if not _level_four(key):
+            return None
+        buy = Move.of("room", act="wand")
+        if buy in moves:
+            return buy
+        near = _dist(view, me["room"])
+        if near.get(WORKSHOP, 99) <= 3:
+            return _toward(view, moves, [WORKSHOP])
+        return None
+
     def _seek(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Bind the Demon: look at level 4 (Bind Demon's) before a glyph or a walk while the goal is
         unknown. There a level-4 botch costs little (Summon Demon even brings a second demon to bind),
@@ -152,6 +177,10 @@ class SharpAdvanced:
                 pick = self._steer(view)
                 if pick is not None:
                     return pick
+            if self.wand and why == "Which wand?":
+                values = [o["value"] for o in view["choice"]["options"]]
+                if 7 in values and _level_four(view["scenario"]["key"]):
+                    return Move.of("choose", value=7)
             if self.aim and why.startswith("Deal "):
                 pick = self._aim(view)
                 if pick is not None:
@@ -305,6 +334,9 @@ class SharpAdvanced:
         if search and _level(_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
         here = rooms[room]["source"]
+        shop = self._shop(view, moves) if self.wand else None
+        if shop is not None:
+            return shop
         if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
             return Move.of("take")
         near = [room, *rooms[room]["adjoining"]]
