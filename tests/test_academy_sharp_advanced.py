@@ -7,7 +7,8 @@ from bots.games.academy import _layout
 from bots.games.academy_advanced import SharpAdvanced
 from rules.academy import RULES
 from rules.academy.selfplay import Policy
-from tests.academy_helpers import calm
+from rules.contract import Move
+from tests.academy_helpers import calm, orient
 
 
 class Sharp(SharpAdvanced, Policy):
@@ -82,3 +83,34 @@ def test_a_whole_advanced_game_of_the_sharp_policy_plays_only_legal_moves() -> N
             plies += 1
             assert plies < RULES.max_moves(2, {"scenario": scenario})
         assert RULES.result(state) is not None
+
+
+def _empower_workshop(s: dict) -> None:
+    """Open the Workshop (below the crystal on the test board) to the crystal: room actions need it."""
+    orient(s, "workshop", ["n"])
+    orient(s, "mana_crystal", ["s"])
+
+
+def test_a_level_four_goal_buys_a_wand_of_seven_in_the_workshop() -> None:
+    # Unstable Academy: only Anchor Reality (level 4, a glyph 7 slot) wins, and glyph 7 sources are rare.
+    s = calm(1, scenario="unstable")
+    _empower_workshop(s)
+    s["wizards"][0].update(room="workshop", glyphs=[1, 2, 2, 3, 3])
+    buy = Move.of("room", act="wand")
+    assert buy in RULES.legal_moves(s, 0)
+    assert _decide(Policy(1), s) != buy  # the balance policy never buys an item
+    assert _decide(Sharp(1), s) == buy
+    s, _ = RULES.apply(s, 0, buy)
+    assert "wand" in s["choice"]["why"]
+    s, _ = RULES.apply(s, 0, _decide(Sharp(1), s))
+    assert s["wizards"][0]["wand"] == 7 and s["wizards"][0]["glyphs"] == [3, 3]
+    # with the wand, a glyph 3 serves as a 7: the level-4 slot 3-7 can be looked at
+    assert any(m.action == "cast" and {m.get("a"), m.get("b")} == {3, 7} for m in RULES.legal_moves(s, 0))
+
+
+def test_hold_the_gates_buys_no_wand_close_portal_serves_too() -> None:
+    s = calm(1, scenario="gates")
+    _empower_workshop(s)
+    s["wizards"][0].update(room="workshop", glyphs=[1, 2, 2, 3, 3])
+    assert Move.of("room", act="wand") in RULES.legal_moves(s, 0)
+    assert _decide(Sharp(1), s) != Move.of("room", act="wand")
