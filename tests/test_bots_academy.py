@@ -92,7 +92,7 @@ def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_sh
     s["wizards"][0]["glyphs"] = [1, 2]
     assert searches(observe(RULES, s, 0))
     ranked = rank(observe(RULES, s, 0), random.Random(1))
-    assert ranked[0] == sharp(observe(RULES, s, 0), random.Random(1)), "the search weighs its own policy's move first"
+    assert ranked[0] == sharp(observe(RULES, s, 0), random.Random(1)), "its own policy's move first"
     assert any(m.action == "cast" for m in ranked) and not any(m.action == "move" for m in ranked[1:])
     s["step"] = "share"
     assert not searches(observe(RULES, s, 0))
@@ -100,7 +100,7 @@ def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_sh
     assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
 
 
-def test_strong_plays_its_own_sharper_policy_where_it_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_strong_plays_its_sharper_policy_where_it_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
     s = calm(players=2)
     seating = observe(RULES, s, 0)
     assert not searches(seating), "no glyphs, no spell in reach: no search"

@@ -32,13 +32,16 @@ import random
 from collections.abc import Callable
 
 from bots.core import Memory, Playbook, Seating, register
+from bots.games.academy_advanced import SharpAdvanced
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 
-class SharpPolicy(Policy):
-    """placeholder"""
+
+class SharpPolicy(SharpAdvanced, Policy):
+    """``strong``'s policy: the balance policy with the advanced scenarios' sharper moves
+    (``bots.games.academy_advanced``); the basic game's plan is the balance policy's."""
 
 
 HORIZON = 80
@@ -147,7 +150,9 @@ def mind_of(memory: Memory, view: View) -> Mind:
     return mind
 
 
-def _policy(view: View, seat: Seat, memory: Memory, rand: random.Random, kind: type[Policy] = Policy) -> Policy:
+def _policy(
+    view: View, seat: Seat, memory: Memory, rand: random.Random, kind: type[Policy] = Policy
+) -> Policy:
     """Return the policy (``basic``'s balance policy, or ``strong``'s ``SharpPolicy``) as this seat's
     memory makes it (what it knows, where it has been)."""
     policy = kind(rand.getrandbits(32))
