@@ -3,16 +3,14 @@ where it parts from the balance policy, and that a whole game of it plays only l
 
 from __future__ import annotations
 
-from bots.games.academy import _layout
-from bots.games.academy_advanced import SharpAdvanced
+from bots.games.academy import SharpPolicy, _layout
 from rules.academy import RULES
 from rules.academy.selfplay import Policy
 from rules.contract import Move
 from tests.academy_helpers import calm, orient
 
-
-class Sharp(SharpAdvanced, Policy):
-    """The mixin over the balance policy alone (the strong bot adds the basic game's plan)."""
+Sharp = SharpPolicy
+"""The ``strong`` level's policy, advanced moves included."""
 
 
 def _decide(policy: Policy, s: dict, seat: int = 0):
@@ -55,6 +53,7 @@ def test_damage_spares_the_guardian_of_a_golem_corner() -> None:
     view["choice"] = {
         "seat": 0,
         "why": "Deal 2 damage to which creature?",
+        "about": {"op": "damage", "n": 2},
         "options": [
             {"value": "library:guardian", "label": "guardian"},
             {"value": "cursed_room:troll", "label": "troll"},

@@ -54,21 +54,21 @@ percentile) against the balance policy's 0.10 ms.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.academy.cards import spells
-from rules.academy.selfplay import BAD, DOUSE, GOAL, GOALS, KILL, _focus, _kept_guardians, goal_rooms
+from rules.academy.selfplay import GOAL, GOALS, _kept_guardians
 from rules.academy.selfplay_common import (
     CRYSTAL,
-    _casts,
     _dist,
-    _hazard,
     _leave,
     _level,
     _rooms,
     _slot,
     _toward,
 )
+from rules.academy.state import SIDE, STEP
 from rules.contract import Move
 
 CURES = {
@@ -96,10 +96,16 @@ def _level_four(key: str) -> bool:
     return all(spells()[g]["level"] == 4 for g in GOALS.get(key, (GOAL[key],)))
 
 
-def _named(view: dict[str, Any], label: str) -> str | None:
-    """Return the room a direction's label names ("N: Holy Room"), if any."""
-    name = label.split(": ", 1)[-1]
-    return next((r["key"] for r in view["grid"] if r["name"] == name), None)
+def _beside(view: dict[str, Any], room: str, way: str) -> str | None:
+    """Return the room of the academy next to ``room`` in direction ``way`` (the board's positions)."""
+    here = next((r["pos"] for r in view["grid"] if r["key"] == room), None)
+    if here is None or way not in STEP:
+        return None
+    row, col = divmod(here, SIDE)
+    dr, dc = STEP[way]
+    if not (0 <= row + dr < SIDE and 0 <= col + dc < SIDE):
+        return None
+    return next((r["key"] for r in view["grid"] if r["pos"] == (row + dr) * SIDE + col + dc), None)
 
 
 class SharpAdvanced:
@@ -151,6 +157,29 @@ class SharpAdvanced:
                     out.add(a)
         return out
 
+    def _errand(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+        """Before the glyph here: go and buy a wand of 7 when only level 4 serves (``_shop``)."""
+        return self._shop(view, moves) if self.wand else None
+
+    def _source_order(
+        self, view: dict[str, Any], team: list[int], lack: set[int], top: tuple[int, ...], level: int | None
+    ) -> Callable[[str], tuple[Any, ...]]:
+        """The glyph sources to walk to: for a cheap goal (level 1-2) the nearest of those the table holds
+        equally few of (``gather``); for a high goal, first those whose glyph opens an unknown slot of its
+        level (``pair``); else the balance policy's order."""
+        rooms = _rooms(view)
+        if self.gather and level is not None:
+            near = _dist(view, view["wizards"][view["seat"]]["room"])
+
+            def nearest(k: str) -> tuple[Any, ...]:
+                glyph = rooms[k]["source"]
+                return (glyph not in lack, bool(lack) or glyph not in top, team.count(glyph), near.get(k, 99))
+
+            return nearest
+        opens = self._opens(view, team) if self.pair else set()
+        base = super()._source_order(view, team, lack, top, level)  # type: ignore[misc]
+        return lambda k: (rooms[k]["source"] not in lack, rooms[k]["source"] not in opens, *base(k)[1:])
+
     def _shop(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """A goal only level 4 serves: with five glyphs and no glyph 7, buy a wand of 7 in the Workshop
         (three glyphs), walking there when it is near; then any glyph opens a level-4 slot (glyph 7
@@ -184,48 +213,47 @@ class SharpAdvanced:
         return look[0] if look else None
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+        """Answer an effect's choice from what it is about (the choice's data, never its wording)."""
+        about = view["choice"].get("about") or {}
         if not view["basic"]:
-            why = view["choice"]["why"]
-            if self.steer and why.startswith("Which way does") and "haunt drags" not in why:
-                pick = self._steer(view)
+            if self.steer and about.get("way") in ("go", "spread"):
+                pick = self._steer(view, about)
                 if pick is not None:
                     return pick
-            if self.wand and why == "Which wand?":
+            if self.wand and about.get("item") == "wand":
                 values = [o["value"] for o in view["choice"]["options"]]
                 if 7 in values and _level_four(view["scenario"]["key"]):
                     return Move.of("choose", value=7)
-            if self.aim and why.startswith("Deal "):
-                pick = self._aim(view)
+            if self.aim and about.get("op") == "damage":
+                pick = self._aim(view, about["n"])
                 if pick is not None:
                     return pick
         return super()._choose(view, seat, moves)  # type: ignore[misc]
 
-    def _steer(self, view: dict[str, Any]) -> Move | None:
+    def _steer(self, view: dict[str, Any], about: dict[str, Any]) -> Move | None:
         """Send a threat that may go several ways the way farthest from the crystal, into a room already
         holding its kind when it spreads, and away from the wizards (the Helpful Hand of Fate)."""
         rooms = _rooms(view)
         if CRYSTAL not in rooms:
             return None
         far = _dist(view, CRYSTAL)
-        spread = view["choice"]["why"].endswith("spread?")
         # a token spreading into a room of its kind adds nothing (fire, water, darkness); ice would seal it
-        kind = next((k for k in ("fire", "water", "darkness") if k in view["choice"]["why"]), None)
+        spreads = about["way"] == "spread" and about["what"] in ("fire", "water", "darkness")
+        kind = about["what"] if spreads else None
         best, score = None, None
         for o in view["choice"]["options"]:
-            room = _named(view, o["label"])
+            room = _beside(view, about["room"], o["value"])
             if room is None:
                 return None
             r = rooms[room]
-            key = (bool(spread and kind and r[kind]), far.get(room, 9), not r["wizards"])
+            key = (bool(kind and r[kind]), far.get(room, 9), not r["wizards"])
             if score is None or key > score:
                 best, score = o["value"], key
         return Move.of("choose", value=best)
 
-    def _aim(self, view: dict[str, Any]) -> Move | None:
+    def _aim(self, view: dict[str, Any], n: int) -> Move | None:
         """Spend damage on a creature it kills, the most dangerous first and nearest the crystal; never on
         a guardian the table keeps (a golem corner), nor on the demon the table must bind."""
-        why = view["choice"]["why"]
-        n = int(why.split()[1])
         rooms = _rooms(view)
         kept = _kept_guardians(view)
         far = _dist(view, CRYSTAL) if CRYSTAL in rooms else {}
@@ -247,7 +275,7 @@ class SharpAdvanced:
         return Move.of("choose", value=best)
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        move = self._plan(view, seat, moves)
+        move = super()._act_advanced(view, seat, moves)  # type: ignore[misc]
         if self.seek and move.action in ("take", "move", "end"):
             look = self._seek(view, moves)
             if look is not None:
@@ -287,151 +315,3 @@ class SharpAdvanced:
                 return False
         return True
 
-    def _plan(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        """The balance policy's advanced plan with the sharp changes (``self.mind`` and the view only)."""
-        me = view["wizards"][seat]
-        rooms = _rooms(view)
-        room = me["room"]
-        goal = GOAL[view["scenario"]["key"]]
-        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
-        known = self.mind.known
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
-        needed = self._needed(view, goal)
-        binds = [
-            m
-            for m in moves
-            if m.action == "bind" and known.get(m.get("slot")) == m.get("spell") and m.get("spell") not in BAD
-        ]
-        if binds:
-            return binds[0]
-        if any(m.action == "stop" for m in moves):
-            return Move.of("stop")
-        win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
-        ready = not fires if goal == "abjure" else True
-        targets = goal_rooms(view)
-        here = rooms[room]["source"]
-        taking = any(m.action == "take" for m in moves)
-        stock = taking and room in _kept_guardians(view) and me["glyphs"].count(here) < 3
-        if win and room in targets and stock:
-            return Move.of("take")  # stock up first: the guardian will bar this source for good
-        if win and ready and room in targets:
-            return win[0]
-        if win and ready:
-            step = _toward(view, moves, targets)
-            if step and not self._walks_into_danger(view, step):
-                return step
-        douse = _casts(view, self.mind, moves, DOUSE)
-        near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
-        if near_fire and douse:
-            return douse[0]
-        if rooms[room]["fire"]:
-            blast = _casts(view, self.mind, moves, ("nova",))
-            if blast:
-                return blast[0]
-        kept = _kept_guardians(view)
-        if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
-            kill = _casts(view, self.mind, moves, KILL)
-            if kill:
-                return kill[0]
-        level = _focus(goal)
-        search = [] if win else self._unknown(view, moves, goal)
-        golem = view["scenario"]["key"] == "golem"
-        if search and golem and _level(_slot(search[0])) == level and room not in targets:
-            # look where the goal spell would do its work: Create Guardian turning up in a bare corner
-            # guards it at once, while one turning up at a glyph source would bar that source
-            step = _toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
-            if step:
-                return step
-            if rooms[room]["source"] is not None:
-                search = []
-        if search and _level(_slot(search[0])) == level:
-            return search[0]  # a look at the goal's level beats one more glyph of a kind
-        here = rooms[room]["source"]
-        shop = self._shop(view, moves) if self.wand else None
-        if shop is not None:
-            return shop
-        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
-            return Move.of("take")
-        near = [room, *rooms[room]["adjoining"]]
-        guarded = [
-            r
-            for r in near
-            if rooms[r]["guardian"]
-            and r not in kept
-            and rooms[r]["source"] in needed
-            and team.count(rooms[r]["source"]) < 2
-        ]
-        if rooms[room]["guardian"] and here is not None and room not in kept:
-            kill = _casts(view, self.mind, moves, KILL)
-            if kill:
-                return kill[0]
-        if guarded and _casts(view, self.mind, moves, KILL) and room not in guarded:
-            step = next((m for m in moves if m.action == "move" and m.get("room") in guarded), None)
-            if step:
-                return step  # go in and break the guardian for good
-        if guarded:
-            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
-            if steal:
-                return steal[0]
-        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
-            return _leave(view, seat, moves)
-        if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
-            step = _toward(view, moves, fires)
-            if step:
-                return step
-        if search:
-            return search[0]
-        bound = {x["id"] for x in view["spells"] if x["bound"]}
-        unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
-        if unbound_goal and room != "library":
-            step = _toward(view, moves, ["library"])
-            if step:
-                return step
-        wants = [
-            k
-            for k, r in rooms.items()
-            if r["source"] is not None
-            and r["pos"] is not None
-            and r["source"] in needed
-            and team.count(r["source"]) < 2 * len(view["wizards"])
-            and me["glyphs"].count(r["source"]) < 3
-            and (not r["guardian"] or self._can_kill(view, moves))
-        ]
-        # The glyphs the known goal slot still lacks come first, then those that reach the goal's level
-        # (without them its slots cannot be looked at).
-        top = {1: (1, 2, 3), 2: (4, 5)}.get(level or 0, ())
-        lack = self._lacking(view, goal)
-        if not wants:
-            wants = [
-                k
-                for k, r in rooms.items()
-                if r["source"] is not None and r["pos"] is not None and not r["guardian"] and k != room
-            ]
-        if self.gather and level is not None:
-            # a cheap goal (level 1-2) takes any of its level's glyphs as well as another: the nearest
-            # source first; a high goal needs the rare high glyphs, so those stay first there
-            near = _dist(view, room)
-            wants.sort(
-                key=lambda k: (
-                    rooms[k]["source"] not in lack,
-                    bool(lack) or rooms[k]["source"] not in top,
-                    team.count(rooms[k]["source"]),
-                    near.get(k, 99),
-                )
-            )
-        else:
-            opens = self._opens(view, team) if self.pair else set()
-            wants.sort(
-                key=lambda k: (
-                    rooms[k]["source"] not in lack,
-                    rooms[k]["source"] not in opens,
-                    bool(lack) or rooms[k]["source"] not in top,
-                    team.count(rooms[k]["source"]),
-                    -rooms[k]["source"],
-                )
-            )
-        if wants and wants[0] != room:
-            step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
-            if step:
-                return step
-        return _leave(view, seat, moves)
