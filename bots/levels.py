@@ -6,7 +6,8 @@ Monte Carlo search: every round samples a state consistent with the seat's view,
 candidate move still in the race on it with the same luck, plays on with a fast policy for a few
 plies (or to the end) and scores the result; in a game whose playbook asks for it, candidates that
 clearly trail the basic move drop out of the race. Its budget is wall time (default 1 s) or, for a
-reproducible choice, a number of rounds.
+reproducible choice, a number of rounds. Here "the basic move" is the move ``strong`` plays without a
+search: its game's sharper policy's (a playbook's ``sharp``) where it has one, else ``basic``'s.
 """
 
 from __future__ import annotations
