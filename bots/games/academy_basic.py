@@ -28,9 +28,9 @@ wanting most the glyph that completes a level 2 look with one held, counting a h
 at both levels 60 / 146 / 23); halving the want of a glyph whose source another wizard stands at
 (61 / 151 / 23); never entering fire with the last two actions without a calm room beyond, and on
 the last action leaving fire even for a room left earlier in the turn (59 / 148 / 22: it cut the
-mana the crystal paid shielding wizards from fire and water from 139 to 67 per 100 normal games (the
-balance policy: 151)
-and the losses by mana from 36 to 28, but those games then ran out of disasters instead); the
+mana the crystal paid shielding wizards from fire and water from 139 to 67 per 100 normal games
+(the balance policy: 151) and the losses by mana from 36 to 28, but those games then ran out of
+disasters instead); the
 opposite, letting the last action stay in a harmful room while the crystal holds 3 mana or more
 (58 / 150 / 27). Time, not mana, bounds the basic game: the lost games spend about 20 of their
 player-turns before a glyph 4 or 5 is in hand and 18 more looking for Abjure.
