@@ -38,11 +38,17 @@ player-turns before a glyph 4 or 5 is in hand and 18 more looking for Abjure.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rules.academy.selfplay_common import CRYSTAL, _dist, _hazard, _level, _rooms, _slot
 from rules.contract import Move
 
+OPENERS = ("nova", "steal_glyphs")
+"""The level 1 spells that reach a guarded glyph source (Nova breaks its guardian, Steal reaches past it)."""
+LOOK_WANT = 3
+"""What a glyph of a level 1 slot still to look at is worth, per slot, while Abjure's pair is blocked
+(the balance policy's wants run to 10 for Abjure's own pair and 9 for a known opener's)."""
 ESCAPES = ("dimension_twist", "teleport_self", "bend_dimension")
 """Known spells that reopen a way to the crystal (the layout choices keep the academy open)."""
 
@@ -59,6 +65,30 @@ class SharpBasic:
             if escape is not None:
                 return escape
         return move
+
+    def _glyph_wants(
+        self, view: dict[str, Any], seat: int, known: dict[str, str | None], abjure: str | None
+    ) -> dict[int, int]:
+        """The balance policy's wants, and while Abjure's pair needs a guarded glyph and neither Nova nor
+        Steal Glyphs is known, the glyphs of the level 1 slots still to look at (the balance policy
+        wants only Abjure's pair then, and looks at level 1 only with what happens to be in hand)."""
+        want = super()._glyph_wants(view, seat, known, abjure)  # type: ignore[misc]
+        if not view["basic"] or not abjure or not want or any(v in OPENERS for v in known.values()):
+            return want
+        if self._reachable(view, known, abjure) or not self._blocked(view, known, abjure):  # type: ignore[attr-defined]
+            return want
+        keep = set(abjure.split("-"))
+        mine = view["wizards"][seat]["glyphs"]
+        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        looks: Counter[int] = Counter()
+        for x in view["spells"]:
+            unseen = x["level"] == 1 and x["used"] and known.get(x["id"]) is None
+            if unseen and not set(x["id"].split("-")) & keep:
+                looks.update({g: LOOK_WANT for g in x["pair"]})
+        for g, worth in looks.items():
+            if mine.count(g) < 3 and team.count(g) < 2 + len(view["wizards"]):
+                want[g] = max(want.get(g, 0), worth)
+        return want
 
     def _wades_in(self, view: dict[str, Any], move: Move) -> bool:
         """Whether a move wades into a flooded room with the turn's last two actions, ending the turn
