@@ -45,6 +45,24 @@ def test_steal_glyphs_takes_the_guarded_glyph_the_looks_lack_not_the_highest() -
     assert 4 in after["wizards"][0]["glyphs"]
 
 
+def test_a_blocked_abjure_sends_the_wizard_gathering_for_level_1_looks() -> None:
+    # Abjure lies on 1-5 and glyph 5 is guarded: only Nova or Steal Glyphs (level 1, not yet found)
+    # reaches it. The balance policy walks off for a second glyph 1; the sharper one takes the glyph 2
+    # at its feet, for the level 1 slots 2-2 and 2-3 it has still to look at.
+    s = calm(2)
+    other = s["slots"]["1-5"]["spell"]
+    s["slots"][_slot_of(s, "abjure")]["spell"], s["slots"]["1-5"]["spell"] = other, "abjure"
+    s["rooms"]["masters_study"].update(source=5, guardian=1)
+    s["rooms"]["flux_point"]["source"] = 2
+    s["rooms"]["library"]["source"] = 1
+    s["wizards"][0].update(room="flux_point", glyphs=[1])
+    sharp, base = Sharp(1), Policy(1)
+    for policy in (sharp, base):
+        policy.mind.known["1-5"] = "abjure"
+    assert base.pick(s, 0) == Move.of("move", room="library")
+    assert sharp.pick(s, 0) == Move.of("take")
+
+
 def test_the_last_two_actions_never_wade_into_deep_water() -> None:
     # A move into water takes two actions; with only two left the wizard ends the turn in deep water
     # and the crystal pays a mana to save it. The balance policy walks in for the glyph there.
