@@ -55,8 +55,8 @@ OPENERS = ("nova", "steal_glyphs")
 """The level 1 spells that reach a guarded glyph source (Nova breaks its guardian, Steal reaches past it)."""
 LOOK_WANT = 3
 """What a glyph of a level 1 slot still to look at is worth, per slot, while Abjure's pair is blocked
-(the balance policy's wants run to 10 for Abjure's own pair and 9 for a known opener's; a worth of 1
-screened the same in easy, 162)."""
+(the balance policy's wants run to 10 for Abjure's own pair and 9 for a known opener's; a prototype
+worth 1 or 3 per glyph screened 162 and 164 in easy)."""
 ESCAPES = ("dimension_twist", "teleport_self", "bend_dimension")
 """Known spells that reopen a way to the crystal (the layout choices keep the academy open)."""
 
