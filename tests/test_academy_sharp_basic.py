@@ -3,15 +3,14 @@ policy on purpose, and that it plays a whole legal game."""
 
 from __future__ import annotations
 
-from bots.games.academy_basic import SharpBasic
+from bots.games.academy import SharpPolicy
 from rules.academy import RULES
 from rules.academy.selfplay import Policy
 from rules.contract import Move
 from tests.academy_helpers import calm
 
-
-class Sharp(SharpBasic, Policy):
-    """The balance policy with the basic-game mixin, as ``strong`` composes it."""
+Sharp = SharpPolicy
+"""The ``strong`` level's policy, the basic game's moves included."""
 
 
 def _slot_of(s: dict, spell: str) -> str:

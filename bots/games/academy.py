@@ -33,15 +33,16 @@ from collections.abc import Callable
 
 from bots.core import Memory, Playbook, Seating, register
 from bots.games.academy_advanced import SharpAdvanced
+from bots.games.academy_basic import SharpBasic
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 
 
-class SharpPolicy(SharpAdvanced, Policy):
-    """``strong``'s policy: the balance policy with the advanced scenarios' sharper moves
-    (``bots.games.academy_advanced``); the basic game's plan is the balance policy's."""
+class SharpPolicy(SharpBasic, SharpAdvanced, Policy):
+    """``strong``'s policy: the balance policy with sharper moves in the basic game
+    (``bots.games.academy_basic``) and in the advanced scenarios (``bots.games.academy_advanced``)."""
 
 
 HORIZON = 80
