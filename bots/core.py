@@ -161,6 +161,9 @@ class Playbook:
     fight it began in is decided, or the turn it began in is over)."""
     margin: float = 0.0
     """How much better (in evaluator units) a searched move must do on average to replace basic's."""
+    confidence: float | None = None
+    """Standard errors by which it must do so (None: ``bots.levels.CONFIDENCE``); a game whose evaluator
+    knows less than its policy asks for more."""
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     rank: Ranking | None = None

@@ -192,7 +192,7 @@ class StrongBot(Bot):
                 alive = race(history, alive, book.margin)
                 if len(alive) == 1:
                     break
-        return moves[settle(history, book.margin)]
+        return moves[settle(history, book.margin, CONFIDENCE if book.confidence is None else book.confidence)]
 
 
 def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
@@ -228,14 +228,15 @@ def race(history: list[list[float | None]], alive: list[int], margin: float = 0.
     return kept
 
 
-def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
+def settle(history: list[list[float | None]], margin: float = 0.0, confidence: float = CONFIDENCE) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
-    so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
-    errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
-    leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
-    Only the candidates played out in every round compete (``race`` may have dropped some).
+    so the per-round differences are paired, and their mean must stand ``confidence`` standard errors
+    above zero (the game's, else ``CONFIDENCE``), and above the game's ``margin`` (a gain too small
+    to matter is no reason to leave the policy). Otherwise the search keeps the basic move, so noise
+    never makes it worse. Only the candidates played out in every round compete (``race`` may have
+    dropped some).
     """
     if len(history) < 2:
         return 0
@@ -246,7 +247,7 @@ def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
     if best == 0:
         return 0
     mean, t = _paired(history, best)
-    return best if mean > margin and t >= CONFIDENCE else 0
+    return best if mean > margin and t >= confidence else 0
 
 
 def make_bot(
