@@ -7,21 +7,25 @@ wizard stood in this turn. Under ``memory=strict`` a reveal shows for one turn o
 memory the policy forgot every spell it had seen (about 3% at 2 players, basic game, normal, against
 31% with it, the balance policy's own figure).
 
-The search (``strong``) weighs the decisions where the face-down spells matter (``searches``: actions
-with a spell in reach, an effect's choice) among basic's move, every cast and ending the turn or taking
-a glyph (``rank``). It plays each candidate to the start of the next turn's actions (the rest of this
-turn, the threats endured, the next disaster) on states sampled from the seat's view in which every
-remembered spell keeps its slot (``recall``), all candidates on the same samples and luck. Its
-playouts play the rest of the turn as ``basic`` would, carrying the seat's memory and learning what
-the playout reveals (a policy that knew every sampled spell would bind them in the Library for free
-and lure the search there). It leaves ``basic``'s move only for one clearly better by a margin. The
-evaluator judges where a playout stops by the crystal's mana, the threats and creatures in the
-academy, the spells bound, the scenario's progress and the glyphs the table holds, and by what the
-playout's memory knows (``insight``: in a memory game a look at a face-down spell is worth something,
-most of all when it finds the goal spell; without it the search shunned blind casts, which spend
-glyphs, and lost to ``basic``: 25% against 31% over 200 games). Measured at 0.1 s a decision (2 players,
-basic game, normal, 200 games) it wins 29.5% against ``basic``'s 31%: level with it within the noise,
-not yet better.
+``strong`` plays a sharper policy, ``SharpPolicy``: the balance policy with the basic game's sharper
+moves (``bots.games.academy_basic``) and the advanced scenarios' (``bots.games.academy_advanced``).
+Alone, over 200 games per cell at 2 players, it wins 1307 of 3000 games against the balance policy's
+1093: more in every advanced cell and in the basic game's easy setting, level in the basic game at
+normal and hard (data/academy/README.md has the table).
+
+Around that policy ``strong`` searches the decisions where the face-down spells matter (``searches``:
+actions with a spell in reach, an effect's choice) among its policy's move, every cast and ending the
+turn or taking a glyph (``rank``). It plays each candidate to the start of the next turn's actions (the
+rest of this turn, the threats endured, the next disaster) on states sampled from the seat's view in
+which every remembered spell keeps its slot (``recall``), all candidates on the same samples and luck.
+Its playouts play the rest of the turn with the same policy, carrying the seat's memory and learning
+what the playout reveals (a policy that knew every sampled spell would bind them in the Library for
+free and lure the search there). The evaluator judges where a playout stops by the crystal's mana, the
+threats and creatures in the academy, the spells bound, the scenario's progress and the glyphs the
+table holds, and by what the playout's memory knows (``insight``: a look at a face-down spell is worth
+something, most of all when it finds the goal spell). The evaluator knows less than the policy: the
+search leaves the policy's move only for one better by about a mana at two standard errors
+(``MARGIN``, ``CONFIDENCE``); with a looser bar it spent Abjure's pair while a fire burned.
 """
 
 from __future__ import annotations
