@@ -133,7 +133,8 @@ It may read only what the seat knows (the sample's secrets are already the bot's
 search's samples still depend on the seat's information set and its generator alone.
 """
 Ranking = Callable[[Seating, random.Random], list[Move]]
-"""A game's legal moves best first; its head must be the heuristic's move for the same generator."""
+"""A game's legal moves best first; its head must be the move ``strong`` plays without a search (the
+``sharp`` policy's, else the heuristic's) for the same generator."""
 Search = Callable[[Seating, random.Random, float, int | None], Move]
 """A game's own ``strong`` choice: seating, generator, budget (seconds), samples (None: the clock)."""
 
@@ -143,6 +144,10 @@ class Playbook:
     """What a game teaches its bots; every field is optional, the generic bots fill the gaps."""
 
     heuristic: Heuristic | None = None
+    sharp: Heuristic | None = None
+    """The ``strong`` level's own policy, where a game has a sharper one than ``basic``'s (None: the
+    heuristic): ``strong`` plays it where it does not search, and the game's ``rank`` puts its move
+    first."""
     evaluate: Evaluator | None = None
     rollout: Policy | None = None
     horizon: int | None = None
@@ -156,6 +161,9 @@ class Playbook:
     fight it began in is decided, or the turn it began in is over)."""
     margin: float = 0.0
     """How much better (in evaluator units) a searched move must do on average to replace basic's."""
+    confidence: float | None = None
+    """Standard errors by which it must do so (None: ``bots.levels.CONFIDENCE``); a game whose evaluator
+    knows less than its policy asks for more."""
     searches: Callable[[Seating], bool] | None = None
     """Whether a search can tell this decision's moves apart (else ``strong`` plays ``basic``'s move)."""
     rank: Ranking | None = None

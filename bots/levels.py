@@ -6,7 +6,8 @@ Monte Carlo search: every round samples a state consistent with the seat's view,
 candidate move still in the race on it with the same luck, plays on with a fast policy for a few
 plies (or to the end) and scores the result; in a game whose playbook asks for it, candidates that
 clearly trail the basic move drop out of the race. Its budget is wall time (default 1 s) or, for a
-reproducible choice, a number of rounds.
+reproducible choice, a number of rounds. Here "the basic move" is the move ``strong`` plays without a
+search: its game's sharper policy's (a playbook's ``sharp``) where it has one, else ``basic``'s.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ class BasicBot(Bot):
         return greedy(seating, rand)
 
 
+def unsearched(seating: Seating, rand: random.Random) -> Move:
+    """Return the move ``strong`` plays without a search: its game's ``sharp`` policy's, else basic's."""
+    sharp = playbook(seating.kind).sharp
+    return sharp(seating, rand) if sharp is not None else BasicBot().choose(seating, rand)
+
+
 def random_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
     """Pick uniformly (the rollout policy of a game without its own)."""
     return rand.choice(legal)
@@ -134,15 +141,15 @@ class StrongBot(Bot):
         """Plies per playout before judging; None: the game's playbook decides."""
 
     def candidates(self, seating: Seating, rand: random.Random) -> list[Move]:
-        """Return the root moves to weigh: the basic choice first, then the game's next best
-        (its playbook's ``rank``) or others drawn at random."""
+        """Return the root moves to weigh: its own policy's choice first (``unsearched``), then the
+        game's next best (its playbook's ``rank``) or others drawn at random."""
         book = playbook(seating.kind)
         rank = book.rank
         count = book.candidates or STRONG_CANDIDATES
         if rank is not None:
-            # The game's ranking is its basic heuristic's own order: its head is basic's move.
+            # The game's ranking is its policy's own order: its head is the unsearched move.
             return rank(seating, rand)[:count]
-        first = BasicBot().choose(seating, rand)
+        first = unsearched(seating, rand)
         others = [m for m in _shuffled(seating.legal, rand) if m != first]
         return [first, *others[: count - 1]]
 
@@ -153,7 +160,7 @@ class StrongBot(Bot):
             return seating.legal[0]
         book = playbook(seating.kind)
         if book.searches is not None and not book.searches(seating):
-            return BasicBot().choose(seating, rand)
+            return unsearched(seating, rand)
         if book.search is not None:
             return book.search(seating, rand, self.budget, self.iterations)
         # The deadline leaves room for the last playout and the answer (never over budget + 100 ms).
@@ -185,7 +192,7 @@ class StrongBot(Bot):
                 alive = race(history, alive, book.margin)
                 if len(alive) == 1:
                     break
-        return moves[settle(history, book.margin)]
+        return moves[settle(history, book.margin, CONFIDENCE if book.confidence is None else book.confidence)]
 
 
 def _paired(history: list[list[float | None]], i: int) -> tuple[float, float]:
@@ -221,14 +228,15 @@ def race(history: list[list[float | None]], alive: list[int], margin: float = 0.
     return kept
 
 
-def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
+def settle(history: list[list[float | None]], margin: float = 0.0, confidence: float = CONFIDENCE) -> int:
     """Return the index of the candidate to play, given each round's values (index 0: basic's move).
 
     The best average wins only when it beats the basic move clearly: the rounds share their luck,
-    so the per-round differences are paired, and their mean must stand ``CONFIDENCE`` standard
-    errors above zero, and above the game's ``margin`` (a gain too small to matter is no reason to
-    leave the policy). Otherwise the search keeps the basic move, so noise never makes it worse.
-    Only the candidates played out in every round compete (``race`` may have dropped some).
+    so the per-round differences are paired, and their mean must stand ``confidence`` standard errors
+    above zero (the game's, else ``CONFIDENCE``), and above the game's ``margin`` (a gain too small
+    to matter is no reason to leave the policy). Otherwise the search keeps the basic move, so noise
+    never makes it worse. Only the candidates played out in every round compete (``race`` may have
+    dropped some).
     """
     if len(history) < 2:
         return 0
@@ -239,7 +247,7 @@ def settle(history: list[list[float | None]], margin: float = 0.0) -> int:
     if best == 0:
         return 0
     mean, t = _paired(history, best)
-    return best if mean > margin and t >= CONFIDENCE else 0
+    return best if mean > margin and t >= confidence else 0
 
 
 def make_bot(

@@ -9,7 +9,9 @@ import pytest
 
 from bench.cli import main
 from bots import make_bot, observe
-from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches
+from bots.core import playbook
+from bots.games.academy import evaluate, next_actions, rank, rollout_policy, searches, sharp
+from bots.levels import CONFIDENCE, settle
 from rules.academy import RULES
 from rules.contract import Move
 from tests.academy_helpers import calm, game
@@ -91,12 +93,23 @@ def test_the_search_weighs_actions_and_choices_but_not_the_share_or_the_setup_sh
     s["wizards"][0]["glyphs"] = [1, 2]
     assert searches(observe(RULES, s, 0))
     ranked = rank(observe(RULES, s, 0), random.Random(1))
-    assert ranked[0] == make_bot("basic").choose(observe(RULES, s, 0), random.Random(1))
+    assert ranked[0] == sharp(observe(RULES, s, 0), random.Random(1)), "its own policy's move first"
     assert any(m.action == "cast" for m in ranked) and not any(m.action == "move" for m in ranked[1:])
     s["step"] = "share"
     assert not searches(observe(RULES, s, 0))
     shifts = game(players=2, scenario="gates", seed=2)
     assert shifts["step"] == "shifts" and not searches(observe(RULES, shifts, shifts["current"]))
+
+
+def test_strong_plays_its_sharper_policy_where_it_does_not_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = calm(players=2)
+    seating = observe(RULES, s, 0)
+    assert not searches(seating), "no glyphs, no spell in reach: no search"
+    basic = make_bot("basic").choose(seating, random.Random(1))
+    other = next(m for m in seating.legal if m != basic)
+    monkeypatch.setattr(playbook("academy"), "sharp", lambda seating, rand: other)
+    assert make_bot("strong", iterations=2).choose(seating, random.Random(1)) == other
+    assert make_bot("basic").choose(seating, random.Random(1)) == basic, "basic keeps the balance policy"
 
 
 def test_the_judge_values_a_playout_that_found_the_goal_spell() -> None:
@@ -130,12 +143,30 @@ def _waiting_in_the_crystal() -> tuple[dict, dict]:
     return s, {"known": {"5-5": "abjure", "3-5": "snuff"}, "shuffles": list(s["shuffles"])}
 
 
-def test_strong_breaks_the_wait_in_the_crystal_that_basic_keeps_while_fire_burns() -> None:
-    # Basic's holder of Abjure's pair waits in the crystal for the others to put the fire out; with
-    # both wizards holding it, both wait and the fire spreads (seed 1 at normal: a dozen such turns, lost).
+def test_strong_keeps_abjures_pair_while_fire_burns_where_a_looser_bar_would_spend_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Both wizards hold Abjure's pair in the crystal while a fire burns two rooms away. Cast now, Abjure
+    # wins nothing (a fire burns) and the pair is gone; the judge still likes the cast a little. The
+    # Academy's bar (a margin of about a mana, two standard errors) keeps the policy's wait; the generic
+    # bar would spend the pair.
     s, memory = _waiting_in_the_crystal()
     seating = observe(RULES, s, 0, memory)
-    assert make_bot("basic").choose(seating, random.Random(1)) == Move.of("end"), "basic waits"
+    abjure = {m for m in seating.legal if m.action == "cast" and {m.get("a"), m.get("b")} == {5}}
+    assert sharp(seating, random.Random(1)) == Move.of("end"), "its policy waits"
     for k in range(3):
-        move = make_bot("strong", iterations=20).choose(seating, random.Random(k))
-        assert move in seating.legal and move != Move.of("end"), move
+        assert make_bot("strong", iterations=20).choose(seating, random.Random(k)) == Move.of("end")
+    monkeypatch.setattr(playbook("academy"), "margin", 0.0)
+    monkeypatch.setattr(playbook("academy"), "confidence", 1.0)
+    assert make_bot("strong", iterations=20).choose(seating, random.Random(0)) in abjure
+
+
+def test_the_search_leaves_its_policy_only_by_the_games_margin_and_confidence() -> None:
+    book = playbook("academy")
+    lead = [[0.5, 0.5 + d] for d in (0.25, -0.05, 0.2, 0.0, 0.1)]  # a lead of 0.1 at 1.75 standard errors
+    assert settle(lead, 0.03, CONFIDENCE) == 1, "the generic bar takes it"
+    assert settle(lead, book.margin, book.confidence) == 0, "the Academy's asks for two standard errors"
+    clear = [[0.5, 0.5 + d] for d in (0.12, 0.1, 0.08, 0.1, 0.1)]
+    assert settle(clear, book.margin, book.confidence) == 1
+    small = [[0.5, 0.5 + d] for d in (0.05, 0.04, 0.05, 0.04, 0.05)]
+    assert settle(small, 0.03, CONFIDENCE) == 1 and settle(small, book.margin, book.confidence) == 0

@@ -7,21 +7,25 @@ wizard stood in this turn. Under ``memory=strict`` a reveal shows for one turn o
 memory the policy forgot every spell it had seen (about 3% at 2 players, basic game, normal, against
 31% with it, the balance policy's own figure).
 
-The search (``strong``) weighs the decisions where the face-down spells matter (``searches``: actions
-with a spell in reach, an effect's choice) among basic's move, every cast and ending the turn or taking
-a glyph (``rank``). It plays each candidate to the start of the next turn's actions (the rest of this
-turn, the threats endured, the next disaster) on states sampled from the seat's view in which every
-remembered spell keeps its slot (``recall``), all candidates on the same samples and luck. Its
-playouts play the rest of the turn as ``basic`` would, carrying the seat's memory and learning what
-the playout reveals (a policy that knew every sampled spell would bind them in the Library for free
-and lure the search there). It leaves ``basic``'s move only for one clearly better by a margin. The
-evaluator judges where a playout stops by the crystal's mana, the threats and creatures in the
-academy, the spells bound, the scenario's progress and the glyphs the table holds, and by what the
-playout's memory knows (``insight``: in a memory game a look at a face-down spell is worth something,
-most of all when it finds the goal spell; without it the search shunned blind casts, which spend
-glyphs, and lost to ``basic``: 25% against 31% over 200 games). Measured at 0.1 s a decision (2 players,
-basic game, normal, 200 games) it wins 29.5% against ``basic``'s 31%: level with it within the noise,
-not yet better.
+``strong`` plays a sharper policy, ``SharpPolicy``: the balance policy with the basic game's sharper
+moves (``bots.games.academy_basic``) and the advanced scenarios' (``bots.games.academy_advanced``).
+Alone, over 200 games per cell at 2 players, it wins 1307 of 3000 games against the balance policy's
+1093: more in every advanced cell and in the basic game's easy setting, level in the basic game at
+normal and hard (data/academy/README.md has the table).
+
+Around that policy ``strong`` searches the decisions where the face-down spells matter (``searches``:
+actions with a spell in reach, an effect's choice) among its policy's move, every cast and ending the
+turn or taking a glyph (``rank``). It plays each candidate to the start of the next turn's actions (the
+rest of this turn, the threats endured, the next disaster) on states sampled from the seat's view in
+which every remembered spell keeps its slot (``recall``), all candidates on the same samples and luck.
+Its playouts play the rest of the turn with the same policy, carrying the seat's memory and learning
+what the playout reveals (a policy that knew every sampled spell would bind them in the Library for
+free and lure the search there). The evaluator judges where a playout stops by the crystal's mana, the
+threats and creatures in the academy, the spells bound, the scenario's progress and the glyphs the
+table holds, and by what the playout's memory knows (``insight``: a look at a face-down spell is worth
+something, most of all when it finds the goal spell). The evaluator knows less than the policy: the
+search leaves the policy's move only for one better by about a mana at two standard errors
+(``MARGIN``, ``CONFIDENCE``); with a looser bar it spent Abjure's pair while a fire burned.
 """
 
 from __future__ import annotations
@@ -32,16 +36,29 @@ import random
 from collections.abc import Callable
 
 from bots.core import Memory, Playbook, Seating, register
+from bots.games.academy_advanced import SharpAdvanced
+from bots.games.academy_basic import SharpBasic
 from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 
+
+class SharpPolicy(SharpBasic, SharpAdvanced, Policy):
+    """``strong``'s policy: the balance policy with sharper moves in the basic game
+    (``bots.games.academy_basic``) and in the advanced scenarios (``bots.games.academy_advanced``)."""
+
+
 HORIZON = 80
 """A cap on a playout's plies (it normally stops sooner, at the next turn's actions)."""
 CORNERS = (0, 3, 12, 15)
-MARGIN = 0.03
-"""The search leaves the policy's move only for one worth about half a mana more (in evaluator units)."""
+MARGIN = 0.06
+"""The search leaves the policy's move only for one worth about a mana more (in evaluator units)."""
+CONFIDENCE = 2.0
+"""...and only when it is that much better by two standard errors (the policy knows more than the
+evaluator: with no margin and one standard error the search won 16 of 100 basic games at normal, where
+it won 34 with the margin of half a mana at 1.5; at this bar it plays as well as its policy, 169 of 400
+advanced games at normal against 157 at the old bar)."""
 GLYPHS_WORTH = 8
 """Glyphs a wizard holds beyond this add nothing to the evaluation (hands are capped in play)."""
 INSIGHT_GOAL = 1.5
@@ -143,9 +160,12 @@ def mind_of(memory: Memory, view: View) -> Mind:
     return mind
 
 
-def _policy(view: View, seat: Seat, memory: Memory, rand: random.Random) -> Policy:
-    """Return the balance policy as this seat's memory makes it (what it knows, where it has been)."""
-    policy = Policy(rand.getrandbits(32))
+def _policy(
+    view: View, seat: Seat, memory: Memory, rand: random.Random, kind: type[Policy] = Policy
+) -> Policy:
+    """Return the policy (``basic``'s balance policy, or ``strong``'s ``SharpPolicy``) as this seat's
+    memory makes it (what it knows, where it has been)."""
+    policy = kind(rand.getrandbits(32))
     policy.mind = mind_of(memory, view)
     trail = memory.get("trail")
     if trail and (trail["turn"], trail["seat"]) == (view["turn"], seat):
@@ -160,14 +180,19 @@ def _layout(view: View | State) -> bool:
     return choice is not None and any(w in choice["why"] for w in LAYOUT)
 
 
-def heuristic(seating: Seating, rand: random.Random) -> Move:
-    """Return the policy's move for the seat, from its view and what it remembers."""
+def heuristic(seating: Seating, rand: random.Random, kind: type[Policy] = Policy) -> Move:
+    """Return the policy's move for the seat (``basic``'s), from its view and what it remembers."""
     if seating.view["step"] == "shifts":
         return best_shift(seating.sample(rand))  # the board is public: any sample has the real one
     if _layout(seating.view):
         return best_layout_choice(seating.sample(rand))
-    policy = _policy(seating.view, seating.seat, seating.memory, rand)
+    policy = _policy(seating.view, seating.seat, seating.memory, rand, kind)
     return policy.decide(seating.view, seating.seat, list(seating.legal))
+
+
+def sharp(seating: Seating, rand: random.Random) -> Move:
+    """Return ``strong``'s own move for the seat: the sharper policy's (``SharpPolicy``)."""
+    return heuristic(seating, rand, SharpPolicy)
 
 
 def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
@@ -202,7 +227,7 @@ def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand:
     # and lure the search there.
     memory = state.setdefault(PLAYOUT_MEMORY, {})
     remember(rules, view, seat, memory)
-    return _policy(view, seat, memory, rand).decide(view, seat, legal)
+    return _policy(view, seat, memory, rand, SharpPolicy).decide(view, seat, legal)
 
 
 def searches(seating: Seating) -> bool:
@@ -223,10 +248,10 @@ def _cast_slot(move: Move) -> str:
 
 
 def rank(seating: Seating, rand: random.Random) -> list[Move]:
-    """Return the moves the search weighs, basic's first: then every cast (with one's own glyphs
-    first, the higher levels first), then ending the turn and taking a glyph; an effect's choice
-    weighs all its options. Walks and guesses in the Library stay the policy's."""
-    first = heuristic(seating, rand)
+    """Return the moves the search weighs, its own policy's first (``sharp``): then every cast (with
+    one's own glyphs first, the higher levels first), then ending the turn and taking a glyph; an
+    effect's choice weighs all its options. Walks and guesses in the Library stay the policy's."""
+    first = sharp(seating, rand)
     rest = [m for m in seating.legal if m != first]
     if seating.view["choice"] is not None:
         return [first, *rest]
@@ -288,11 +313,13 @@ PLAYBOOK = register(
     "academy",
     Playbook(
         heuristic=heuristic,
+        sharp=sharp,
         evaluate=evaluate,
         rollout=rollout_policy,
         horizon=HORIZON,
         until=next_actions,
         margin=MARGIN,
+        confidence=CONFIDENCE,
         searches=searches,
         rank=rank,
         candidates=CANDIDATES,

@@ -186,7 +186,7 @@ def _damage(s: State, op: Op) -> None:
         for k in CREATURES
         if s["rooms"][r][k]
     ]
-    pick = ask(s, op, op["by"], f"Deal {op['n']} damage to which creature?", targets)
+    pick = ask(s, op, op["by"], f"Deal {op['n']} damage to which creature?", targets, {"n": op["n"]})
     if pick is None:
         return
     room, kind = pick.split(":")
@@ -342,7 +342,7 @@ def _item(s: State, op: Op) -> None:
     """Gain a magic item of a kind the caster picks (a second one replaces the first)."""
     from rules.academy.items import give_item, item_choices
 
-    value = ask(s, op, op["by"], f"Which {op['item']}?", item_choices(s, op["item"]))
+    value = ask(s, op, op["by"], f"Which {op['item']}?", item_choices(s, op["item"]), {"item": op["item"]})
     give_item(s, op["by"], op["item"], value)
 
 
@@ -473,6 +473,7 @@ def _gather_imp(s: State, op: Op) -> None:
         s["current"],
         f"Which way does the imp in the {room_name(room)} go?",
         [(x, x.upper()) for x in dirs],
+        {"way": "go", "what": "imp", "room": room},
     )
     if d is not None:
         move_creature(s, room, adjoining_dir(s, room, d), "imp")

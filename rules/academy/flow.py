@@ -33,8 +33,14 @@ def handler(name: str) -> Callable[[Handler], Handler]:
     return wrap
 
 
-def ask(s: State, op: Op, seat: int, why: str, options: list[tuple[Any, str]]) -> Any:
-    """Return the chosen option's value; with one option take it, with none return None."""
+def ask(
+    s: State, op: Op, seat: int, why: str, options: list[tuple[Any, str]], about: dict[str, Any] | None = None
+) -> Any:
+    """Return the chosen option's value; with one option take it, with none return None.
+
+    The question carries what it is about as data (``about``: the effect's op and public facts such as
+    the threat and the room it is in), so a bot reads the choice without parsing ``why``'s words.
+    """
     if not options:
         return None
     if len(options) == 1:
@@ -48,6 +54,7 @@ def ask(s: State, op: Op, seat: int, why: str, options: list[tuple[Any, str]]) -
         "seat": seat,
         "why": why,
         "options": [{"value": v, "label": label} for v, label in options],
+        "about": {"op": op.get("op"), **(about or {})},
     }
     raise Suspend
 

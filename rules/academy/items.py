@@ -79,7 +79,7 @@ def pay_lowest(s: State, seat: int, n: int) -> None:
 @handler("buy")
 def _buy(s: State, op: Op) -> None:
     """Pay for an item and pick its kind."""
-    value = ask(s, op, op["by"], f"Which {op['item']}?", item_choices(s, op["item"]))
+    value = ask(s, op, op["by"], f"Which {op['item']}?", item_choices(s, op["item"]), {"item": op["item"]})
     pay_lowest(s, op["by"], item_cost(s, op["by"], op["item"]))
     give_item(s, op["by"], op["item"], value)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rules import rng
@@ -191,6 +192,9 @@ class Policy(BasicPlan):
         if search and _level(_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
         here = rooms[room]["source"]
+        errand = self._errand(view, moves)
+        if errand is not None:
+            return errand
         if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
             return Move.of("take")
         near = [room, *rooms[room]["adjoining"]]
@@ -248,19 +252,30 @@ class Policy(BasicPlan):
                 for k, r in rooms.items()
                 if r["source"] is not None and r["pos"] is not None and not r["guardian"] and k != room
             ]
-        wants.sort(
-            key=lambda k: (
-                rooms[k]["source"] not in lack,
-                bool(lack) or rooms[k]["source"] not in top,
-                team.count(rooms[k]["source"]),
-                -rooms[k]["source"],
-            )
-        )
+        wants.sort(key=self._source_order(view, team, lack, top, level))
         if wants and wants[0] != room:
             step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
             if step:
                 return step
         return _leave(view, seat, moves)
+
+    def _errand(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+        """Return a detour the plan makes before taking the glyph here (the balance policy makes none;
+        a sharper policy may go and buy an item)."""
+        return None
+
+    def _source_order(
+        self, view: dict[str, Any], team: list[int], lack: set[int], top: tuple[int, ...], level: int | None
+    ) -> Callable[[str], tuple[Any, ...]]:
+        """Return the order of the glyph sources to walk to: the known goal slot's missing glyphs first,
+        then those that reach the goal's level, the glyphs the table holds fewest of, the highest."""
+        rooms = _rooms(view)
+
+        def key(k: str) -> tuple[Any, ...]:
+            glyph = rooms[k]["source"]
+            return (glyph not in lack, bool(lack) or glyph not in top, team.count(glyph), -glyph)
+
+        return key
 
     def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
         """Return the casts that would show an unknown slot, the goal spell's level first (its level is

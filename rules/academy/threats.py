@@ -182,6 +182,7 @@ def wander(s: State, op: Op, room: str, what: str) -> str | None:
             s["current"],
             f"Which way does {NAMES[what]} in the {room_name(room)} go towards the Cursed Room?",
             [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
+            {"way": "go", "what": what, "room": room},
         )
         return None if d is None else adjoining_dir(s, room, d)
     for d in card["arrows"]:
@@ -241,6 +242,7 @@ def _spread(s: State, op: Op) -> None:
                 s["current"],
                 f"Which way does the {kind} in the {room_name(room)} spread?",
                 [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
+                {"way": "spread", "what": kind, "room": room},
             )
         else:
             d = card["arrows"][0]  # unlike imps, it is not clever: a wall on arrow 1 stops it
@@ -351,6 +353,7 @@ def _step_towards(s: State, op: Op, room: str, what: str, goals: list[str]) -> s
         s["current"],
         f"Which way does {NAMES[what]} in the {room_name(room)} go?",
         [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in best],
+        {"way": "go", "what": what, "room": room},
     )
     return None if d is None else adjoining_dir(s, room, d)
 
