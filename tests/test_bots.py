@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bots import LEVELS, BasicBot, Bot, StrongBot, bot_rng, make_bot, observe
+from bots.levels import unsearched
 from rules import registry
 from rules.contract import Rules, State
 from tests.toygame import TOY
@@ -111,8 +112,9 @@ def test_every_level_plays_a_whole_game_legally(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.kind)
-def test_strong_with_no_time_plays_the_basic_move_at_once(rules: Rules) -> None:
-    """The budget is a deadline: with none left, strong searches nothing and keeps basic's move."""
+def test_strong_with_no_time_plays_its_unsearched_move_at_once(rules: Rules) -> None:
+    """The budget is a deadline: with none left, strong searches nothing and keeps the move it plays
+    without a search (basic's, or its game's sharper policy's)."""
     import time
 
     for n, state in enumerate(decision_points(rules, seed=9, count=3)):
@@ -121,7 +123,7 @@ def test_strong_with_no_time_plays_the_basic_move_at_once(rules: Rules) -> None:
         start = time.perf_counter()
         fast = StrongBot(budget=0.0).choose(seating, bot_rng(n))
         assert time.perf_counter() - start < 1.0
-        assert fast == BasicBot().choose(seating, bot_rng(n))
+        assert fast == unsearched(seating, bot_rng(n))
 
 
 def test_settle_keeps_the_basic_move_unless_another_is_clearly_better() -> None:
