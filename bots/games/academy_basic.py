@@ -4,9 +4,9 @@
 ``view["basic"]`` is true and hands everything else to ``super()``. It reads the seat's view and the
 policy's memory (``self.mind``), never a hidden spell, and each decision stays well under a millisecond.
 
-Each change fixes a loop or a gap seen in traced games of the balance policy. Screened with
-``/tmp/lead/screen.py`` (2 players, seeds 1-200, paired against the unchanged policy; wins of 200 as
-normal / easy / hard, baseline 62 / 149 / 24):
+Each change fixes a loop or a gap seen in traced games of the balance policy. Screened by playing
+tables of the policy through the arena's loop with per-seat memory (2 players, seeds 1-200, paired
+against the unchanged policy; wins of 200 as normal / easy / hard, baseline 62 / 149 / 24):
 
 - Steal Glyphs takes from the source the plan lacks (a guarded glyph a wanted pair needs, else the
   scarcest at the table), not always the highest one: a table with glyph 4 and 5 both guarded stole
@@ -129,7 +129,7 @@ class SharpBasic:
         """Pick the source Steal Glyphs takes from: a guarded glyph a wanted pair needs first, then a
         guarded one, then the glyph the table holds fewest of (the balance policy takes the highest)."""
         c = view["choice"]
-        if "source" not in c["why"].lower():
+        if (c.get("about") or {}).get("op") != "take_source":
             return None
         rooms = _rooms(view)
         values = [o["value"] for o in c["options"]]
