@@ -66,7 +66,7 @@ INSIGHT_OTHER = 0.3
 INSIGHT_BAD = 0.1
 """What knowing a face-down spell is worth to the evaluator (goal spell, any other, a botch)."""
 CANDIDATES = 5
-"""Root moves the search weighs: basic's and the four next in ``rank``."""
+"""Root moves the search weighs: its policy's and the four next in ``rank``."""
 PLAYOUT_MEMORY = "bot_memory"
 """Where a search's sampled state carries the playout's memory (a private copy's key; the rules and
 views never read it)."""
@@ -196,11 +196,11 @@ def sharp(seating: Seating, rand: random.Random) -> Move:
 
 
 def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
-    """Play a playout's moves on the sampled state: the balance policy's actions, the rest at once.
+    """Play a playout's moves on the sampled state: ``strong``'s policy's actions, the rest at once.
 
     A playout stops at the next turn's actions (``next_actions``), so every action it plays belongs to
-    the turn the search began in: the balance policy plays them on the sampled state's view, as
-    ``basic`` would go on. What follows the turn is read from the state alone, without a view: a glyph
+    the turn the search began in: ``SharpPolicy`` plays them on the sampled state's view, as ``strong``
+    would go on. What follows the turn is read from the state alone, without a view: a glyph
     request is granted, the glyph share is skipped, a lone move is played; an effect's choice (where
     fire goes, which room turns) is the policy's again.
     """

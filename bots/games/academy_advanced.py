@@ -68,7 +68,6 @@ from rules.academy.selfplay_common import (
     _slot,
     _toward,
 )
-from rules.academy.state import SIDE, STEP
 from rules.contract import Move
 
 CURES = {
@@ -94,18 +93,6 @@ def _harms(room: dict[str, Any]) -> list[str]:
 def _level_four(key: str) -> bool:
     """Whether only level-4 spells serve a scenario's goal (Hold the Gates also has Close Portal, level 3)."""
     return all(spells()[g]["level"] == 4 for g in GOALS.get(key, (GOAL[key],)))
-
-
-def _beside(view: dict[str, Any], room: str, way: str) -> str | None:
-    """Return the room of the academy next to ``room`` in direction ``way`` (the board's positions)."""
-    here = next((r["pos"] for r in view["grid"] if r["key"] == room), None)
-    if here is None or way not in STEP:
-        return None
-    row, col = divmod(here, SIDE)
-    dr, dc = STEP[way]
-    if not (0 <= row + dr < SIDE and 0 <= col + dc < SIDE):
-        return None
-    return next((r["key"] for r in view["grid"] if r["pos"] == (row + dr) * SIDE + col + dc), None)
 
 
 class SharpAdvanced:
@@ -242,7 +229,7 @@ class SharpAdvanced:
         kind = about["what"] if spreads else None
         best, score = None, None
         for o in view["choice"]["options"]:
-            room = _beside(view, about["room"], o["value"])
+            room = about["to"].get(o["value"])
             if room is None:
                 return None
             r = rooms[room]

@@ -23,6 +23,7 @@ from rules.academy.state import (
     doors_text,
     end,
     give_glyph,
+    heading,
     in_academy,
     lose_mana,
     neighbour,
@@ -473,7 +474,7 @@ def _gather_imp(s: State, op: Op) -> None:
         s["current"],
         f"Which way does the imp in the {room_name(room)} go?",
         [(x, x.upper()) for x in dirs],
-        {"way": "go", "what": "imp", "room": room},
+        heading(s, room, "imp", "go", dirs),
     )
     if d is not None:
         move_creature(s, room, adjoining_dir(s, room, d), "imp")

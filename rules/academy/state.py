@@ -102,6 +102,12 @@ def sealed(s: State, room: str, wizard: dict[str, Any] | None = None) -> bool:
     return s["rooms"][room]["ice"] >= 2
 
 
+def heading(s: State, room: str, what: str, way: str, dirs: list[str]) -> dict[str, Any]:
+    """Return what a "which way?" question is about, as data: the thing (``what``) in ``room`` that
+    goes or spreads (``way``), and the room each offered direction leads to (``to``)."""
+    return {"way": way, "what": what, "room": room, "to": {d: adjoining_dir(s, room, d) for d in dirs}}
+
+
 def adjoining_dir(s: State, room: str, d: str, wizard: dict[str, Any] | None = None) -> str | None:
     """Return the room adjoining in direction d (open doors on both tiles, no double ice), or None."""
     other = neighbour(s, room, d)

@@ -17,6 +17,7 @@ from rules.academy.state import (
     adjoining,
     adjoining_dir,
     distances,
+    heading,
     in_academy,
     lose_mana,
     room_name,
@@ -182,7 +183,7 @@ def wander(s: State, op: Op, room: str, what: str) -> str | None:
             s["current"],
             f"Which way does {NAMES[what]} in the {room_name(room)} go towards the Cursed Room?",
             [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
-            {"way": "go", "what": what, "room": room},
+            heading(s, room, what, "go", dirs),
         )
         return None if d is None else adjoining_dir(s, room, d)
     for d in card["arrows"]:
@@ -242,7 +243,7 @@ def _spread(s: State, op: Op) -> None:
                 s["current"],
                 f"Which way does the {kind} in the {room_name(room)} spread?",
                 [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
-                {"way": "spread", "what": kind, "room": room},
+                heading(s, room, kind, "spread", dirs),
             )
         else:
             d = card["arrows"][0]  # unlike imps, it is not clever: a wall on arrow 1 stops it
@@ -353,7 +354,7 @@ def _step_towards(s: State, op: Op, room: str, what: str, goals: list[str]) -> s
         s["current"],
         f"Which way does {NAMES[what]} in the {room_name(room)} go?",
         [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in best],
-        {"way": "go", "what": what, "room": room},
+        heading(s, room, what, "go", best),
     )
     return None if d is None else adjoining_dir(s, room, d)
 
