@@ -106,7 +106,7 @@ class SharpBasic:
         """The balance plan without wading into a costly last room, and a walled-off wizard casts; a
         known opener is bound in the Library nearby, and a level 1 look is cast where the wizard stands."""
         moves = [m for m in moves if not self._wades_in(view, m)] or moves
-        if not any(m.action in ("bind", "stop") for m in moves):
+        if not any(m.action in ("bind", "stop") for m in moves):  # in the Library, the plan's binds first
             early = self._bind_trip(view, seat, moves) or self._look_here(view, moves)
             if early is not None:
                 return early
