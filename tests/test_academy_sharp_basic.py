@@ -100,3 +100,60 @@ def test_a_whole_basic_game_is_legal() -> None:
             state, events = RULES.apply(state, seat, move)
             policy.mind.observe(RULES.view(state, seat), events)
         assert RULES.is_over(state)
+
+
+def _step_closer(s: dict, move: Move, room: str) -> bool:
+    """Whether a move brings seat 0 one step closer to a room."""
+    from rules.academy.state import distances
+
+    here = s["wizards"][0]["room"]
+    return move.action == "move" and distances(s, move.get("room"))[room] < distances(s, here)[room]
+
+
+def test_a_known_nova_is_carried_to_the_library_nearby_and_bound() -> None:
+    # Nova is known but face down: the next Wild Magic would shuffle it away while the guardian on
+    # glyph 4 still stands. The Library is two moves off, so the wizard goes to bind it there.
+    s = calm(2)
+    s["rooms"]["sanctuary"].update(source=4, guardian=1)
+    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s["rooms"]["hoard"]["source"] = 1
+    nova = _slot_of(s, "nova")
+    sharp, base = Sharp(1), Policy(1)
+    for policy in (sharp, base):
+        policy.mind.known[nova] = "nova"
+    assert not _step_closer(s, base.pick(s, 0), "library")
+    assert _step_closer(s, sharp.pick(s, 0), "library")
+    s["wizards"][0]["room"] = "library"
+    assert sharp.pick(s, 0) == Move.of("bind", slot=nova, spell="nova")
+    s, _ = RULES.apply(s, 0, Move.of("bind", slot=nova, spell="nova"))
+    assert s["slots"][nova]["bound"]
+
+
+def test_no_library_trip_when_far_or_when_abjure_is_known() -> None:
+    s = calm(2)
+    s["rooms"]["sanctuary"].update(source=4, guardian=1)
+    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s["rooms"]["hoard"]["source"] = 1
+    nova = _slot_of(s, "nova")
+    policy = Sharp(1)
+    policy.mind.known[nova] = "nova"
+    s["wizards"][0]["room"] = "hoard"  # four moves from the Library
+    assert not _step_closer(s, policy.pick(s, 0), "library")
+    s["wizards"][0]["room"] = "mana_crystal"
+    policy.mind.known[_slot_of(s, "abjure")] = "abjure"
+    assert not _step_closer(s, policy.pick(s, 0), "library")
+
+
+def test_with_no_way_past_the_guardians_a_level_1_look_is_cast_where_the_wizard_stands() -> None:
+    # Both glyph 4 and 5 are guarded and no opener is known: the balance policy carries its pair to a
+    # guardian's room before it looks; the sharper one looks at once and saves the walk.
+    s = calm(2)
+    s["rooms"]["sanctuary"].update(source=4, guardian=1)
+    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s["rooms"]["flux_point"]["source"] = 2
+    s["wizards"][0].update(room="planar_rift", glyphs=[2, 2])
+    assert Policy(1).pick(s, 0).action == "move"
+    move = Sharp(1).pick(s, 0)
+    assert move.action == "cast" and (move.get("a"), move.get("b")) == (2, 2)
+    s["rooms"]["zen_room"]["fire"] = 1  # while fire burns the balance policy's plan stands
+    assert Sharp(1).pick(s, 0).action != "cast"

@@ -9,9 +9,10 @@ memory the policy forgot every spell it had seen (about 3% at 2 players, basic g
 
 ``strong`` plays a sharper policy, ``SharpPolicy``: the balance policy with the basic game's sharper
 moves (``bots.games.academy_basic``) and the advanced scenarios' (``bots.games.academy_advanced``).
-Alone, over 200 games per cell at 2 players, it wins 1307 of 3000 games against the balance policy's
-1093: more in every advanced cell and in the basic game's easy setting, level in the basic game at
-normal and hard (data/academy/README.md has the table).
+Alone, over 200 games per cell at 2 players, it wins 1312 of 3000 games against the balance policy's
+1093, more in every cell; in the basic game at normal and hard the margin is small on those seeds (63
+against 62, 28 against 24) and clearer over 1,600 (434 against 395, 151 against 131; data/academy/README.md
+has the table).
 
 Around that policy ``strong`` searches the decisions where the face-down spells matter (``searches``:
 actions with a spell in reach, an effect's choice) among its policy's move, every cast and ending the

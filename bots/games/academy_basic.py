@@ -41,6 +41,35 @@ policy: 151) and the losses by mana from 36 to 28, but those games then ran out 
 the opposite, letting the last action stay in a harmful room while the crystal holds 3 mana or more (58
 / 150 / 27). Time, not mana, bounds the basic game: the lost games spend about 20 of their player-turns
 before a glyph 4 or 5 is in hand and 18 more looking for Abjure.
+
+What the table knows decides the game at normal. The same policy told every face-down spell won 375
+of 400 (seeds 1-400), told only Abjure's slot 248, always knowing where Nova and Steal Glyphs lie 154,
+and knowing nothing it won 108. Two more changes follow from that, each screened over 1,600 seeds
+(1-800, then 801-1600 as a holdout; wins as normal / hard):
+
+- A known Nova or Steal Glyphs is taken to the Library to be bound when it lies within three moves,
+  while a guardian still stands on glyph 4 or 5 and Abjure is unknown (``_bind_trip``): Wild Magic
+  shuffles the face-down level 1 spells every pass of the disaster deck. Alone, seeds 1-800: 220 / 93
+  against 216 / 73.
+- While no opener is known and no level 2 pair can be reached, a wizard casts a level 1 look where it
+  stands (``_look_here``); the balance policy carried it to a guardian's room first, where a Nova
+  found breaks the guardian at once, but the walk cost more than the second cast it saved. Alone,
+  seeds 1-800: 224 / 76.
+
+Together: 234 / 92 on seeds 1-800 and 200 / 59 on 801-1600, against 216 / 73 and 187 / 67 before, and
+214 / 66 and 181 / 65 for the balance policy (``basic``): over the 1,600 seeds, **434 against 395 at
+normal and 151 against 131 at hard**. The easy setting starts with Abjure bound, and neither change acts
+there (324 of 400 either way; ``basic`` 294). Tried and dropped (seeds 1-800 unless said): breaking a
+guardian whenever Nova is known, first of all (108 / 43 of 400 fell to 96 / 31: imps then settle on the
+open source and drain it, where the guardian killed them); a Library trip up to four or five moves
+(226 / 91, 203 / 79) or only while Wild Magic is still to come this pass (213 / 79); naming Abjure in the
+Library when few level 2 slots are unknown and mana is spare (within the noise at three unknown, 109 / 28
+of 400 at nine); a route planner for the cheapest level 2 look (106 / 40 of 400), a wizard with no high
+glyph bringing low glyphs for its partner's (106 / 44 of 400) and giving an imp a low glyph rather than
+a high one (110 / 42 of 400), all within the noise; never ending a turn in fire or deep water once mana
+runs low (232 / 82 at three mana, 229 / 72 at four: the free trip back to the crystal after a shield is
+worth its mana); level 2 looks where the wizard stands (235 / 82) and level 1 looks also while fire burns
+(237 / 89). A paired difference under about 25 in 800 games is noise (two standard errors).
 """
 
 from __future__ import annotations
@@ -48,7 +77,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.academy.selfplay_common import CRYSTAL, _dist, _hazard, _level, _rooms, _slot
+from rules.academy.selfplay_common import CRYSTAL, _dist, _hazard, _level, _rooms, _slot, _toward
+from rules.academy.state import LIBRARY
 from rules.contract import Move
 
 OPENERS = ("nova", "steal_glyphs")
@@ -59,20 +89,64 @@ LOOK_WANT = 3
 worth 1 or 3 per glyph screened 162 and 164 in easy)."""
 ESCAPES = ("dimension_twist", "teleport_self", "bend_dimension")
 """Known spells that reopen a way to the crystal (the layout choices keep the academy open)."""
+BIND_TRIP = 3
+"""A wizard walks to the Library to bind a known opener when it lies within this many moves (2 and 5
+screened worse than 3)."""
+
+
+def _guarded_high(view: dict[str, Any]) -> bool:
+    """Whether a guardian still stands on the glyph 4 or 5 source."""
+    return any(r["guardian"] and r["source"] in (4, 5) and r["pos"] is not None for r in view["grid"])
 
 
 class SharpBasic:
     """Basic-game changes over ``rules.academy.selfplay.Policy`` (the advanced game goes to ``super()``)."""
 
     def _plan_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        """The balance plan without wading into a costly last room, and a walled-off wizard casts."""
+        """The balance plan without wading into a costly last room, and a walled-off wizard casts; a
+        known opener is bound in the Library nearby, and a level 1 look is cast where the wizard stands."""
         moves = [m for m in moves if not self._wades_in(view, m)] or moves
+        if not any(m.action in ("bind", "stop") for m in moves):  # in the Library, the plan's binds first
+            early = self._bind_trip(view, seat, moves) or self._look_here(view, moves)
+            if early is not None:
+                return early
         move = super()._plan_basic(view, seat, moves)  # type: ignore[misc]
         if move.action == "end" and CRYSTAL not in _dist(view, view["wizards"][seat]["room"]):
             escape = self._escape(view, moves)
             if escape is not None:
                 return escape
         return move
+
+    def _bind_trip(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move | None:
+        """Step towards the Library, within ``BIND_TRIP`` moves, to bind a known Nova or Steal Glyphs while a
+        guardian still stands on glyph 4 or 5 and Abjure is unknown: Wild Magic shuffles level 1 face-down
+        spells every pass of the disaster deck, and a bound opener stays known (the balance policy binds
+        what it knows only when its way passes the Library)."""
+        known = self._deduced(view)  # type: ignore[attr-defined]
+        if "abjure" in known.values() or not _guarded_high(view):
+            return None
+        bound = {x["id"] for x in view["spells"] if x["bound"]}
+        if not any(v in OPENERS and k not in bound for k, v in known.items()):
+            return None
+        here = view["wizards"][seat]["room"]
+        if here == LIBRARY or _dist(view, here).get(LIBRARY, BIND_TRIP + 1) > BIND_TRIP:
+            return None
+        return _toward(view, moves, [LIBRARY])
+
+    def _look_here(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+        """Cast a level 1 look where the wizard stands while the table knows no way to a glyph 4 or 5
+        (no opener known, every level 2 pair out of reach) and no fire burns. The balance policy carries
+        the look to a guardian's room first, so that a Nova found there breaks it at once; the walk costs
+        more than the second cast it saves."""
+        if any(r["fire"] for r in view["grid"]):
+            return None
+        known = self._deduced(view)  # type: ignore[attr-defined]
+        if any(v in (*OPENERS, "abjure") for v in known.values()):
+            return None
+        if not self._blocked(view, known, None) or self._reachable(view, known, None):  # type: ignore[attr-defined]
+            return None
+        looks = self._looks(view, moves, known, set(), 1)  # type: ignore[attr-defined]
+        return looks[0] if looks else None
 
     def _glyph_wants(
         self, view: dict[str, Any], seat: int, known: dict[str, str | None], abjure: str | None
