@@ -6,6 +6,7 @@ from __future__ import annotations
 from bots.games.academy import SharpPolicy
 from rules.academy import RULES
 from rules.academy.selfplay import Policy
+from rules.academy.state import distances
 from rules.contract import Move
 from tests.academy_helpers import calm
 
@@ -104,23 +105,27 @@ def test_a_whole_basic_game_is_legal() -> None:
 
 def _step_closer(s: dict, move: Move, room: str) -> bool:
     """Whether a move brings seat 0 one step closer to a room."""
-    from rules.academy.state import distances
-
     here = s["wizards"][0]["room"]
     return move.action == "move" and distances(s, move.get("room"))[room] < distances(s, here)[room]
 
 
-def test_a_known_nova_is_carried_to_the_library_nearby_and_bound() -> None:
-    # Nova is known but face down: the next Wild Magic would shuffle it away while the guardian on
-    # glyph 4 still stands. The Library is two moves off, so the wizard goes to bind it there.
+def _guarded_with_nova(*policies: Policy) -> tuple[dict, str]:
+    """A state with guardians on glyph 4 and 5 and a glyph 1 source; each policy knows where Nova lies."""
     s = calm(2)
     s["rooms"]["sanctuary"].update(source=4, guardian=1)
     s["rooms"]["observatory"].update(source=5, guardian=1)
     s["rooms"]["hoard"]["source"] = 1
     nova = _slot_of(s, "nova")
-    sharp, base = Sharp(1), Policy(1)
-    for policy in (sharp, base):
+    for policy in policies:
         policy.mind.known[nova] = "nova"
+    return s, nova
+
+
+def test_a_known_nova_is_carried_to_the_library_nearby_and_bound() -> None:
+    # Nova is known but face down: the next Wild Magic would shuffle it away while the guardian on
+    # glyph 4 still stands. The Library is two moves off, so the wizard goes to bind it there.
+    sharp, base = Sharp(1), Policy(1)
+    s, nova = _guarded_with_nova(sharp, base)
     assert not _step_closer(s, base.pick(s, 0), "library")
     assert _step_closer(s, sharp.pick(s, 0), "library")
     s["wizards"][0]["room"] = "library"
@@ -130,13 +135,8 @@ def test_a_known_nova_is_carried_to_the_library_nearby_and_bound() -> None:
 
 
 def test_no_library_trip_when_far_or_when_abjure_is_known() -> None:
-    s = calm(2)
-    s["rooms"]["sanctuary"].update(source=4, guardian=1)
-    s["rooms"]["observatory"].update(source=5, guardian=1)
-    s["rooms"]["hoard"]["source"] = 1
-    nova = _slot_of(s, "nova")
     policy = Sharp(1)
-    policy.mind.known[nova] = "nova"
+    s, _ = _guarded_with_nova(policy)
     s["wizards"][0]["room"] = "hoard"  # four moves from the Library
     assert not _step_closer(s, policy.pick(s, 0), "library")
     s["wizards"][0]["room"] = "mana_crystal"
