@@ -44,8 +44,8 @@ before a glyph 4 or 5 is in hand and 18 more looking for Abjure.
 
 What the table knows decides the game at normal. The same policy told every face-down spell won 375
 of 400 (seeds 1-400), told only Abjure's slot 248, always knowing where Nova and Steal Glyphs lie 154,
-and knowing nothing it won 108. Two more changes follow from that, each screened over 1,600 seeds
-(1-800, then 801-1600 as a holdout; wins as normal / hard):
+and with only what it saw, 108. Two more changes follow from that (wins as normal / hard; together
+they were screened over 1,600 seeds, 1-800 and then 801-1600 as a holdout):
 
 - A known Nova or Steal Glyphs is taken to the Library to be bound when it lies within three moves,
   while a guardian still stands on glyph 4 or 5 and Abjure is unknown (``_bind_trip``): Wild Magic
@@ -90,8 +90,8 @@ worth 1 or 3 per glyph screened 162 and 164 in easy)."""
 ESCAPES = ("dimension_twist", "teleport_self", "bend_dimension")
 """Known spells that reopen a way to the crystal (the layout choices keep the academy open)."""
 BIND_TRIP = 3
-"""A wizard walks to the Library to bind a known opener when it lies within this many moves (2 and 5
-screened worse than 3)."""
+"""A wizard walks to the Library to bind a known opener when it lies within this many moves (2, 4 and 5
+screened no better than 3)."""
 
 
 def _guarded_high(view: dict[str, Any]) -> bool:
