@@ -107,7 +107,8 @@ class SharpBasic:
         known opener is bound in the Library nearby, and a level 1 look is cast where the wizard stands."""
         moves = [m for m in moves if not self._wades_in(view, m)] or moves
         if not any(m.action in ("bind", "stop") for m in moves):  # in the Library, the plan's binds first
-            early = self._bind_trip(view, seat, moves) or self._look_here(view, moves)
+            known = self._deduced(view)  # type: ignore[attr-defined]
+            early = self._bind_trip(view, seat, moves, known) or self._look_here(view, moves, known)
             if early is not None:
                 return early
         move = super()._plan_basic(view, seat, moves)  # type: ignore[misc]
@@ -117,12 +118,13 @@ class SharpBasic:
                 return escape
         return move
 
-    def _bind_trip(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move | None:
+    def _bind_trip(
+        self, view: dict[str, Any], seat: int, moves: list[Move], known: dict[str, str | None]
+    ) -> Move | None:
         """Step towards the Library, within ``BIND_TRIP`` moves, to bind a known Nova or Steal Glyphs while a
         guardian still stands on glyph 4 or 5 and Abjure is unknown: Wild Magic shuffles level 1 face-down
         spells every pass of the disaster deck, and a bound opener stays known (the balance policy binds
         what it knows only when its way passes the Library)."""
-        known = self._deduced(view)  # type: ignore[attr-defined]
         if "abjure" in known.values() or not _guarded_high(view):
             return None
         bound = {x["id"] for x in view["spells"] if x["bound"]}
@@ -133,14 +135,15 @@ class SharpBasic:
             return None
         return _toward(view, moves, [LIBRARY])
 
-    def _look_here(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
+    def _look_here(
+        self, view: dict[str, Any], moves: list[Move], known: dict[str, str | None]
+    ) -> Move | None:
         """Cast a level 1 look where the wizard stands while the table knows no way to a glyph 4 or 5
         (no opener known, every level 2 pair out of reach) and no fire burns. The balance policy carries
         the look to a guardian's room first, so that a Nova found there breaks it at once; the walk costs
         more than the second cast it saves."""
         if any(r["fire"] for r in view["grid"]):
             return None
-        known = self._deduced(view)  # type: ignore[attr-defined]
         if any(v in (*OPENERS, "abjure") for v in known.values()):
             return None
         if not self._blocked(view, known, None) or self._reachable(view, known, None):  # type: ignore[attr-defined]
