@@ -18,6 +18,14 @@ def _slot_of(s: dict, spell: str) -> str:
     return next(k for k, v in s["slots"].items() if v["spell"] == spell)
 
 
+def _guarded_highs() -> dict:
+    """A calm state whose glyph 4 and 5 sources both have a guardian on them."""
+    s = calm(2)
+    s["rooms"]["sanctuary"].update(source=4, guardian=1)
+    s["rooms"]["observatory"].update(source=5, guardian=1)
+    return s
+
+
 def test_steal_glyphs_takes_the_guarded_glyph_the_looks_lack_not_the_highest() -> None:
     # Glyph 4 and 5 are both guarded beside the crystal; the table already holds two 5s, so every
     # level 2 look it cannot cast lacks a 4: the balance policy still steals the highest glyph.
@@ -79,9 +87,7 @@ def test_the_last_two_actions_never_wade_into_deep_water() -> None:
 def test_a_wizard_walled_off_from_the_crystal_casts_instead_of_idling() -> None:
     # The test academy leaves the Workshop reachable only from the Crystal Ball Room and the Zen Room;
     # the guarded sources are out of reach too, so the balance policy ends its turn with three actions.
-    s = calm(2)
-    s["rooms"]["sanctuary"].update(source=4, guardian=1)
-    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s = _guarded_highs()
     s["wizards"][0].update(room="workshop", glyphs=[2, 2])
     assert Policy(1).pick(s, 0).action == "end"
     move = Sharp(1).pick(s, 0)
@@ -111,9 +117,7 @@ def _step_closer(s: dict, move: Move, room: str) -> bool:
 
 def _guarded_with_nova(*policies: Policy) -> tuple[dict, str]:
     """A state with guardians on glyph 4 and 5 and a glyph 1 source; each policy knows where Nova lies."""
-    s = calm(2)
-    s["rooms"]["sanctuary"].update(source=4, guardian=1)
-    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s = _guarded_highs()
     s["rooms"]["hoard"]["source"] = 1
     nova = _slot_of(s, "nova")
     for policy in policies:
@@ -147,9 +151,7 @@ def test_no_library_trip_when_far_or_when_abjure_is_known() -> None:
 def test_with_no_way_past_the_guardians_a_level_1_look_is_cast_where_the_wizard_stands() -> None:
     # Both glyph 4 and 5 are guarded and no opener is known: the balance policy carries its pair to a
     # guardian's room before it looks; the sharper one looks at once and saves the walk.
-    s = calm(2)
-    s["rooms"]["sanctuary"].update(source=4, guardian=1)
-    s["rooms"]["observatory"].update(source=5, guardian=1)
+    s = _guarded_highs()
     s["rooms"]["flux_point"]["source"] = 2
     s["wizards"][0].update(room="planar_rift", glyphs=[2, 2])
     assert Policy(1).pick(s, 0).action == "move"
