@@ -21,6 +21,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import NoReturn
 
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
@@ -169,14 +170,21 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
 
     async def table(self, table_id: int) -> TableRecord:
         """Return a table, or raise TableError when it does not exist."""
-        table = await self.store.table(table_id) if _known_id(table_id) else None
+        try:
+            table = await self.store.table(table_id) if _known_id(table_id) else None
+        except CorruptTable as exc:
+            await self._close_damaged(table_id, str(exc))
         if table is None:
             raise TableError("That table does not exist.")
         return table
 
     async def table_in_thread(self, thread_id: int | None) -> TableRecord:
         """Return the table played in a thread, or raise TableError outside one."""
-        table = None if thread_id is None else await self.store.table_for_thread(thread_id)
+        try:
+            table = None if thread_id is None else await self.store.table_for_thread(thread_id)
+        except CorruptTable as exc:
+            assert exc.table_id is not None
+            await self._close_damaged(exc.table_id, str(exc))
         if table is None:
             raise TableError("Use this command inside a table's thread.")
         return table
@@ -574,9 +582,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
             record, state = await self._load_sound(table_id)
         except CorruptTable:
             # The log itself is damaged: nothing can be trusted to replay. Keep every row.
-            log.error("table %s: its move log fails its checks; the table is closed", table_id)
-            await self.store.close_damaged(table_id, "the move log, seed or seats fail their checks")
-            raise TableError(DAMAGED) from None
+            await self._close_damaged(table_id, "the move log, seed or seats fail their checks")
         except StoreError:
             raise TableError("That table does not exist.") from None
         rules = self.rules_for(record.kind)
@@ -584,6 +590,12 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
         seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
         seats = {s.seat: replace(s, name=shown_name(s)) for s in seated}
         return _Table(record, state, rules, seats)
+
+    async def _close_damaged(self, table_id: int, why: str) -> NoReturn:
+        """Close a table whose saved game is damaged (every row kept) and tell the user so."""
+        log.error("table %s: its saved game fails its checks; the table is closed", table_id)
+        await self.store.close_damaged(table_id, why)
+        raise TableError(DAMAGED) from None
 
     async def _load_sound(self, table_id: int) -> tuple[TableRecord, State]:
         """Load a table's snapshot; a damaged one over a sound log is rebuilt from the log first."""

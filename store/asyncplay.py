@@ -15,6 +15,20 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from store.records import StoreError, dump
+from store.rows import (
+    CLOCK,
+    PREFS,
+    SPECTATOR,
+    TABLE,
+    VOTE,
+    clock_fault,
+    json_object_fault,
+    prefs_fault,
+    set_aside,
+    sound,
+    user_fault,
+    vote_fault,
+)
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
@@ -245,10 +259,14 @@ class AsyncPlayStore:
             clocks = []
             for row in rows:
                 user_id, since = row["seated"], row["since"]
-                if row["bank"] is None:
+                fault = None if row["bank"] is None else clock_fault(row)
+                if fault is not None:
+                    # A damaged clock must not stop play: the seat starts afresh (logged).
+                    set_aside(CLOCK, row, fault, "reset to a fresh clock")
+                if row["bank"] is None or fault is not None:
                     clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
                     await db.execute(
-                        "INSERT INTO seat_clocks (table_id, user_id, bank, running_since)"
+                        "INSERT OR REPLACE INTO seat_clocks (table_id, user_id, bank, running_since)"
                         " VALUES (?, ?, ?, ?)",
                         (table_id, user_id, start_bank, since),
                     )
@@ -276,7 +294,8 @@ class AsyncPlayStore:
         """Return every seat clock of a table."""
         async with self._single() as db:
             rows = await self._all(db, "SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
-        return [SeatClock.from_row(r) for r in rows]
+        # A damaged clock is left out (the seat shows no time) until sync_clocks resets it.
+        return [SeatClock.from_row(r) for r in sound(rows, clock_fault, CLOCK)]
 
     async def update_clock(self, table_id: int, user_id: int, **fields: Any) -> None:
         """Change some fields of one seat clock (bank, out_since, absent, played_for)."""
@@ -310,8 +329,8 @@ class AsyncPlayStore:
         """Return a user's ping preferences (the defaults when never set)."""
         async with self._single() as db:
             row = await self._one(db, "SELECT * FROM user_prefs WHERE user_id = ?", (user_id,))
-        if row is None:
-            return UserPrefs(user_id)
+        if row is None or not sound([row], prefs_fault, PREFS):
+            return UserPrefs(user_id)  # damaged preferences read as the defaults
         return UserPrefs(user_id, row["pings"], row["quiet_from"], row["quiet_to"], row["utc_offset"])
 
     async def set_user_prefs(self, prefs: UserPrefs) -> None:
@@ -341,7 +360,7 @@ class AsyncPlayStore:
             rows = await self._all(
                 db, "SELECT user_id, choice FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic)
             )
-        return {r["user_id"]: r["choice"] for r in rows}
+        return _ballots(rows, table_id, topic)
 
     async def votes(self, table_id: int, topic: str) -> dict[int, str]:
         """Return the votes on a topic by user."""
@@ -349,7 +368,7 @@ class AsyncPlayStore:
             rows = await self._all(
                 db, "SELECT user_id, choice FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic)
             )
-        return {r["user_id"]: r["choice"] for r in rows}
+        return _ballots(rows, table_id, topic)
 
     async def clear_votes(self, table_id: int, topic: str) -> None:
         """Forget the votes on a topic (it was decided)."""
@@ -383,9 +402,11 @@ class AsyncPlayStore:
         """Return the users following a table, in the order they started."""
         async with self._single() as db:
             rows = await self._all(
-                db, "SELECT user_id FROM spectators WHERE table_id = ? ORDER BY since, user_id", (table_id,)
+                db,
+                "SELECT table_id, user_id FROM spectators WHERE table_id = ? ORDER BY since, user_id",
+                (table_id,),
             )
-        return [r["user_id"] for r in rows]
+        return [r["user_id"] for r in sound(rows, user_fault, SPECTATOR)]
 
     async def tables_of(self, user_id: int) -> list[tuple[int, str, str, dict | None, int | None]]:
         """Return (table id, kind, status, result, seat) for every started table a user sits at."""
@@ -399,9 +420,28 @@ class AsyncPlayStore:
                 (user_id,),
             )
         return [
-            (r["id"], r["kind"], r["status"], _json_or_none(r["result"]), r["seat"]) for r in rows
+            (r["id"], r["kind"], r["status"], _result(r), r["seat"]) for r in rows
         ]
 
 
-def _json_or_none(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def _result(row: sqlite3.Row) -> dict | None:
+    """Return a table's result, or None (set aside) when the row's result is damaged."""
+    if row["result"] is None:
+        return None
+    fault = json_object_fault(row["result"])
+    if fault is not None:
+        set_aside(TABLE, row, f"its result is {fault}")
+        return None
+    return json.loads(row["result"])
+
+
+def _ballots(rows: list[sqlite3.Row], table_id: int, topic: str) -> dict[int, str]:
+    """Return the sound votes by user; a damaged vote is set aside, not counted."""
+    kept = {}
+    for row in rows:
+        fault = vote_fault(row)
+        if fault is None:
+            kept[row["user_id"]] = row["choice"]
+        else:
+            set_aside(VOTE, {"table_id": table_id, "topic": topic}, fault)
+    return kept

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from store.records import dump
+from store.rows import MEMORY, memory_fault, sound
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
@@ -33,8 +34,11 @@ class BotMemoryStore:
     async def bot_memories(self, table_id: int) -> dict[int, dict[str, Any]]:
         """Return seat number -> memory for every bot seat of the table that remembers something."""
         async with self._single() as db:
-            rows = await self._all(db, "SELECT seat, memory FROM bot_memory WHERE table_id = ?", (table_id,))
-        return {row["seat"]: json.loads(row["memory"]) for row in rows}
+            rows = await self._all(
+                db, "SELECT table_id, seat, memory FROM bot_memory WHERE table_id = ?", (table_id,)
+            )
+        # A damaged memory is set aside: that bot starts afresh, as after a hand-over.
+        return {row["seat"]: json.loads(row["memory"]) for row in sound(rows, memory_fault, MEMORY)}
 
     @staticmethod
     async def _write_memories(db: Connection, table_id: int, memories: dict[int, dict[str, Any]]) -> None:

@@ -1,25 +1,35 @@
-"""``python -m store check DB [--repair]`` verifies every started table of a database;
-``python -m store backup DB COPY`` copies a database safely while the bot runs.
+"""``python -m store check DB [--repair]`` verifies a database; ``python -m store backup DB COPY``
+copies one safely while the bot runs.
 
-For each table: the move log's chain (seed, seats, every move), the snapshot's checksum, and a
+First the file itself: SQLite's ``PRAGMA integrity_check`` over every page and index. Then each
+started table: the move log's chain (seed, seats, every move), the snapshot's checksum, and a
 replay of the log from the seed, which must give the stored snapshot. ``--repair`` rewrites a
-damaged snapshot from a sound log; a damaged log is only reported (its rows are the evidence).
-Exit status: 0 when every table is sound (or was repaired), 1 otherwise.
+damaged (or missing) snapshot from a sound log; a damaged log is only reported (its rows are the
+evidence). Last, every row the service reads outside the log (due work, seat clocks,
+preferences, votes, spectators, seat preferences, bot memories, options) is judged by
+``store.rows``: each damaged row is named (the bot sets such rows aside and goes on).
+Exit status: 0 when all is sound (or was repaired), 1 otherwise, and 1 with nothing created when
+there is no database at the path.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sqlite3
 import sys
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from rules import registry
 from rules.contract import RulesError
 from store.records import CorruptTable, DamagedSnapshot, StoreError
+from store.rows import damaged_rows
 from store.sqlite import Store
+
+_PAGE = re.compile(r"\b[Pp]age (\d+)")
 
 
 @dataclass(frozen=True)
@@ -28,7 +38,8 @@ class Finding:
 
     table_id: int
     verdict: str
-    """``sound``, ``repaired``, ``snapshot damaged``, ``log damaged`` or ``does not replay``."""
+    """``sound``, ``repaired``, ``snapshot damaged``, ``log damaged``, ``does not replay`` or
+    ``unreadable`` (SQLite cannot read its rows: a damaged page)."""
     detail: str = ""
 
     @property
@@ -46,13 +57,81 @@ async def check(path: str, *, repair: bool = False) -> list[Finding]:
     """Verify every started table of the database at ``path``; repair damaged snapshots when asked."""
     store = await Store.open(path)
     try:
-        return [await check_table(store, table.id, repair=repair) for table in await store.started_tables()]
+        ids = await store.started_table_ids()
+        return [await check_table(store, table_id, repair=repair) for table_id in ids]
     finally:
         await store.close()
 
 
 async def check_table(store: Store, table_id: int, *, repair: bool = False) -> Finding:
     """Verify one table: chain, checksum, replay; rebuild its snapshot from a sound log when asked."""
+    try:
+        return await _check_table(store, table_id, repair=repair)
+    except sqlite3.DatabaseError as exc:  # a damaged page under this table: the others go on
+        return Finding(table_id, "unreadable", str(exc))
+
+
+def pages(path: str) -> list[str]:
+    """Return what SQLite's own ``PRAGMA integrity_check`` finds wrong in the file ([] when sound)."""
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            try:
+                found = _pragma(con, "integrity_check")
+            except sqlite3.DatabaseError:
+                # integrity_check can stop at a page it cannot read; quick_check still lists it.
+                found = _pragma(con, "quick_check")
+            if found == ["ok"]:
+                return []
+            owners = _page_owners(con)
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        return [f"the file cannot be read ({exc})"]
+    return [_owned(line, owners) for line in found]
+
+
+def _pragma(con: sqlite3.Connection, check: str) -> list[str]:
+    lines = []
+    for (text,) in con.execute(f"PRAGMA {check}"):
+        lines += [part for part in text.splitlines() if part and not part.startswith("*** in database")]
+    return lines
+
+
+def _page_owners(con: sqlite3.Connection) -> dict[int, str]:
+    """Return page number -> the table or index it belongs to, as far as the file still says."""
+    owners: dict[int, str] = {}
+    with suppress(sqlite3.DatabaseError):
+        for kind, name, root in con.execute("SELECT type, name, rootpage FROM sqlite_master"):
+            owners[root] = f"{kind} {name}"
+        # dbstat (when SQLite was built with it) knows every page, not only the first of each tree.
+        for name, page in con.execute("SELECT name, pageno FROM dbstat"):
+            owners.setdefault(page, name)
+    return owners
+
+
+def _owned(line: str, owners: dict[int, str]) -> str:
+    """Add to a line of SQLite's check the table or index of the page it names."""
+    page = _PAGE.search(line)
+    owner = None if page is None else owners.get(int(page[1]))
+    return line if owner is None else f"{line} ({owner})"
+
+
+def damaged(path: str) -> list[str]:
+    """Return one line per damaged row of the kinds ``store.rows`` judges."""
+    lines = []
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            lines = [f"{where}: {fault}" for where, fault in damaged_rows(con)]
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        lines.append(f"the rows could not all be read ({exc})")
+    return lines
+
+
+async def _check_table(store: Store, table_id: int, *, repair: bool) -> Finding:
     try:
         await store.load(table_id)
     except DamagedSnapshot as exc:
@@ -89,16 +168,24 @@ async def _replayed(store: Store, table_id: int) -> tuple[int, dict]:
 
 def backup(path: str, copy: str) -> None:
     """Copy a live database with SQLite's online backup (consistent even while the bot writes)."""
+    if not Path(path).is_file():
+        raise SystemExit(f"no database at {path}")
     if Path(copy).exists():
         raise SystemExit(f"{copy} already exists: choose a new file for the backup.")
-    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    target = sqlite3.connect(copy)
     try:
-        with target:
-            source.backup(target)
-    finally:
-        target.close()
-        source.close()
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(copy)
+            try:
+                with target:
+                    source.backup(target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+    except sqlite3.Error as exc:
+        Path(copy).unlink(missing_ok=True)  # no half copy left to be taken for a backup
+        raise SystemExit(f"could not back up {path}: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,12 +203,34 @@ def main(argv: list[str] | None = None) -> int:
         backup(args.db, args.copy)
         print(f"backed up {args.db} to {args.copy}")
         return 0
-    findings = asyncio.run(check(args.db, repair=args.repair))
+    if not Path(args.db).is_file():
+        print(f"no database at {args.db}", file=sys.stderr)
+        return 1
+    return _report(args.db, repair=args.repair)
+
+
+def _report(path: str, *, repair: bool) -> int:
+    """Print the file's, each table's and each damaged row's lines; return the exit status."""
+    broken = pages(path)
+    if broken:
+        print("file: damaged: SQLite's integrity_check found (restore a backup):")
+        for line in broken:
+            print(f"  {line}")
+    else:
+        print("file: sound (SQLite's integrity_check)")
+    try:
+        findings = asyncio.run(check(path, repair=repair))
+    except (sqlite3.DatabaseError, StoreError) as exc:
+        print(f"tables: not checked: the database cannot be opened ({exc})")
+        return 1
     for finding in findings:
         print(finding.line())
+    rows = damaged(path)
+    for line in rows:
+        print(f"row: {line}")
     bad = [f for f in findings if not f.ok]
-    print(f"{len(findings)} tables checked, {len(bad)} with problems.")
-    return 1 if bad else 0
+    print(f"{len(findings)} tables checked, {len(bad)} with problems; {len(rows)} damaged rows.")
+    return 1 if bad or rows or broken else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from store.rows import table_fault
+
 STATUSES = ("lobby", "active", "finished", "abandoned")
 """Every status a table can have, in life-cycle order."""
 
@@ -21,6 +23,11 @@ class StaleVersion(StoreError):
 
 class CorruptTable(StoreError):
     """The table's saved game is damaged: its snapshot, move log, seed or seats fail their checks."""
+
+    def __init__(self, message: str, table_id: int | None = None) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        """The damaged table, when the error is raised where the caller may not know it."""
 
 
 class DamagedSnapshot(CorruptTable):
@@ -48,7 +55,11 @@ class TableRecord:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> TableRecord:
-        """Build a record from a row of the ``tables`` table."""
+        """Build a record from a row of the ``tables`` table; CorruptTable when its JSON is damaged."""
+        fault = table_fault(row)
+        if fault is not None:
+            # The options are in the chain's genesis: the table cannot be trusted to replay.
+            raise CorruptTable(f"Table {row['id']}: {fault}.", row["id"])
         return cls(
             id=row["id"],
             kind=row["kind"],

@@ -47,6 +47,7 @@ from store.records import (
     TableRecord,
     dump,
 )
+from store.rows import TABLE, seat_pref_fault, sound, table_fault
 
 SEAT_ORDER = "SELECT seat, user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL ORDER BY seat"
 BUSY_TIMEOUT_MS = 10_000
@@ -446,6 +447,10 @@ class Store(AsyncPlayStore, BotMemoryStore):
             )
             if snap is not None and table.seed is not None and self._chained:
                 await self._verify(db, row, snap["version"], snap["state"])
+            elif snap is None and table.seed is not None and self._chained:
+                # A lost snapshot over a sound log is rebuilt from it, as a damaged one is.
+                await self._verified_head(db, row, table.version)
+                raise DamagedSnapshot(f"Table {table_id}: the snapshot is missing; the log is sound.")
         if snap is None:
             if table.seed is None:  # never started: a lobby, or abandoned from the lobby
                 raise StoreError(f"Table {table_id} has not started.")
@@ -575,7 +580,13 @@ class Store(AsyncPlayStore, BotMemoryStore):
         """Return every table whose game has started (for ``python -m store check``)."""
         async with self._reading() as db:
             rows = await self._all(db, "SELECT * FROM tables WHERE seed IS NOT NULL ORDER BY id")
-        return [TableRecord.from_row(row) for row in rows]
+        return [TableRecord.from_row(row) for row in sound(rows, table_fault, TABLE)]
+
+    async def started_table_ids(self) -> list[int]:
+        """Return the id of every table whose game has started, damaged rows included."""
+        async with self._single() as db:
+            rows = await self._all(db, "SELECT id FROM tables WHERE seed IS NOT NULL ORDER BY id")
+        return [row["id"] for row in rows]
 
     async def _seal_unsealed(self) -> None:
         """Seal the tables started before the chain existed, trusting them as they are."""
@@ -634,7 +645,8 @@ class Store(AsyncPlayStore, BotMemoryStore):
                 " ORDER BY waiting.since, tables.id",
                 (user_id,),
             )
-        return [(TableRecord.from_row(row), row["waiting_since"]) for row in rows]
+        # A table whose row is damaged is set aside: the user's other tables still show.
+        return [(TableRecord.from_row(row), row["waiting_since"]) for row in sound(rows, table_fault, TABLE)]
 
     async def tables_waiting_on_bots(self) -> list[int]:
         """Return the ids of the active tables that wait on a seat a bot plays, oldest first."""
@@ -672,7 +684,9 @@ class Store(AsyncPlayStore, BotMemoryStore):
                 "SELECT value FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
                 (table_id, user_id, key),
             )
-        return None if row is None else row["value"]
+        if row is None or seat_pref_fault(row) is not None:
+            return None  # a damaged value reads as unset (store check lists it)
+        return row["value"]
 
     async def seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
         """Return every seated user's value of one preference at a table (unset users are absent)."""
@@ -680,7 +694,7 @@ class Store(AsyncPlayStore, BotMemoryStore):
             rows = await self._all(
                 db, "SELECT user_id, value FROM seat_prefs WHERE table_id = ? AND key = ?", (table_id, key)
             )
-        return {row["user_id"]: row["value"] for row in rows}
+        return {row["user_id"]: row["value"] for row in rows if seat_pref_fault(row) is None}
 
     async def set_seat_pref(self, table_id: int, user_id: int, key: str, value: str | None) -> None:
         """Set (or, with None, clear) a seated user's preference; StoreError if not seated there."""

@@ -13,8 +13,12 @@ import pytest
 
 from service import TableError, TableService
 from service.tables import DAMAGED
-from store import CorruptTable, DamagedSnapshot, Store
+from service.timekeeper import ABSENT_CHOICES
+from service.undo import UNDO_CHOICES
+from store import CorruptTable, DamagedSnapshot, Store, UserPrefs
 from store.check import check, main
+from store.rows import VOTE_CHOICES
+from tests.async_helpers import CAROL, HOUR, Harness
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -164,3 +168,239 @@ async def test_a_backup_taken_while_the_bot_runs_is_a_sound_copy(
     assert {f.verdict for f in await check(copy)} == {"sound"}
     with pytest.raises(SystemExit, match="already exists"):
         await asyncio.to_thread(main, ["backup", db_path, copy])
+
+
+# ---------------------------------------------------------------------- the file and its rows under damage
+
+
+async def check_output(db_path: str, capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    """Run ``python -m store check`` (here: the toy game is registered): (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    status = await asyncio.to_thread(main, ["check", db_path])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def smash_page(db_path: str, name: str) -> None:
+    """Write garbage over the first page of a table or index, as a failing disk would."""
+    con = sqlite3.connect(db_path)
+    (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+    (size,) = con.execute("PRAGMA page_size").fetchone()
+    con.close()
+    with open(db_path, "r+b") as file:
+        file.seek((root - 1) * size)  # the page's header: SQLite can no longer read the page
+        file.write(b"\xde\xad\xbe\xef" * 64)
+
+
+async def test_check_finds_a_damaged_page_with_sqlites_own_integrity_check(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    table_id = await played(svc)
+    await svc.store.close()  # the last connection merges the WAL into the file
+    svc.store = await Store.open(db_path)
+    await svc.store.close()
+    # An index no table check reads: only SQLite's own check can see this page is gone.
+    smash_page(db_path, "spectators_by_user")
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1
+    assert "integrity_check found" in out and "spectators_by_user" in out
+    assert f"table {table_id}: sound" in out  # the tables are still checked, one by one
+    svc.store = await Store.open(db_path)
+
+
+async def test_check_goes_on_past_a_page_it_cannot_read(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    await played(svc)
+    await svc.store.close()
+    smash_page(db_path, "seat_clocks")  # under the rows check: no traceback, each part reported
+    status, out, err = await check_output(db_path, capsys)
+    assert status == 1 and "Traceback" not in out + err
+    assert "integrity_check found" in out and "tables checked" in out
+    svc.store = await Store.open(db_path)
+
+
+async def test_check_refuses_a_missing_database_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "conclave.db"
+    command = [sys.executable, "-m", "store", "check", str(missing)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and f"no database at {missing}" in done.stderr
+    assert "Traceback" not in done.stderr and "checked" not in done.stdout
+    assert not missing.parent.exists()
+
+
+async def test_backup_of_a_missing_database_says_so(tmp_path: Path) -> None:
+    missing, copy = tmp_path / "conclave.db", tmp_path / "copy.db"
+    command = [sys.executable, "-m", "store", "backup", str(missing), str(copy)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert f"no database at {missing}" in done.stderr
+    assert not missing.exists() and not copy.exists()
+
+
+async def test_a_table_with_damaged_options_is_reported_and_the_others_go_on(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    damaged = await played(svc)
+    sound = await played(svc)
+    tamper(db_path, "UPDATE tables SET options = '{\"hand\": ' WHERE id = ?", damaged)
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1
+    assert f"table {damaged}: log damaged" in out and f"table {sound}: sound" in out
+    assert f"row: table {damaged}: its options are not valid JSON" in out
+    # Play: the damaged table closes with the usual message, the other plays on.
+    with pytest.raises(TableError) as refused:
+        await svc.status(damaged)
+    assert refused.value.sentence == DAMAGED
+    assert [w.table.id for w in await svc.mine(ALICE) + await svc.mine(BOB)] == [sound]
+    offered = await svc.choices(sound, ALICE) or await svc.choices(sound, BOB)
+    assert offered
+
+
+async def test_a_deleted_snapshot_over_a_sound_log_is_rebuilt(svc: TableService, db_path: str) -> None:
+    table_id = await played(svc)
+    _, before = await svc.store.load(table_id)
+    tamper(db_path, "DELETE FROM snapshots WHERE table_id = ?", table_id)
+    svc = await reopened(svc, db_path)
+    assert {f.table_id: f.verdict for f in await check(db_path)} == {table_id: "snapshot damaged"}
+    note = await svc.hand(table_id, ALICE)
+    assert note.seat in (0, 1)
+    assert (await svc.table(table_id)).status == "active"
+    _, after = await svc.store.load(table_id)
+    assert after == before and await svc.replay(table_id)
+    # The check's --repair does the same for a table nobody loads.
+    tamper(db_path, "DELETE FROM snapshots WHERE table_id = ?", table_id)
+    assert {f.verdict for f in await check(db_path, repair=True)} == {"repaired"}
+    assert {f.verdict for f in await check(db_path)} == {"sound"}
+
+
+async def test_a_deleted_snapshot_over_a_damaged_log_still_closes_the_table(
+    svc: TableService, db_path: str
+) -> None:
+    table_id = await played(svc)
+    tamper(db_path, "DELETE FROM snapshots WHERE table_id = ?", table_id)
+    tamper(db_path, "UPDATE moves SET events = '[]' WHERE table_id = ? AND version = 1", table_id)
+    svc = await reopened(svc, db_path)
+    with pytest.raises(TableError) as refused:
+        await svc.hand(table_id, ALICE)
+    assert refused.value.sentence == DAMAGED
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["bank = 'garbage'", "running_since = 'x'", "out_since = X'00'", "absent = 'zz'", "played_for = -3"],
+)
+async def test_a_damaged_seat_clock_is_reset_and_play_goes_on(
+    h: Harness, damage: str, capsys: pytest.CaptureFixture, caplog: pytest.LogCaptureFixture
+) -> None:
+    table_id = await h.table(options="clock=fast")
+    where = "WHERE table_id = ? AND user_id = ?"
+    tamper(str(h.path), f"UPDATE seat_clocks SET {damage} {where}", table_id, ALICE)
+    svc = await h.restart()
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 1 and f"row: seat clock (table {table_id}, user {ALICE}): its " in out
+    assert [w.table.id for w in await svc.mine(ALICE)] == [table_id]  # /game mine raised before
+    assert [c.user_id for c in await h.store.seat_clocks(table_id)] == [BOB]  # set aside, not shown
+    offered = await svc.choices(table_id, BOB)
+    await svc.act(table_id, BOB, offered[0].value)  # raised before (the clocks' sync after the move)
+    assert "reset to a fresh clock" in caplog.text
+    # Alice's seat starts afresh; its reminders and deadline run again, and the check is clean.
+    assert {c.user_id for c in await h.store.seat_clocks(table_id)} == {ALICE, BOB}
+    assert (await svc.mine(ALICE))[0].deadline is not None
+    await h.wait(13 * HOUR)
+    assert h.notices("reminder", ALICE)
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 0 and "0 damaged rows" in out
+
+
+async def test_check_names_due_work_whose_payload_is_damaged(
+    h: Harness, capsys: pytest.CaptureFixture
+) -> None:
+    table_id = await h.table(options="clock=fast")
+    con = sqlite3.connect(h.path)
+    work_id, kind = con.execute("SELECT id, kind FROM due_work ORDER BY id LIMIT 1").fetchone()
+    con.close()
+    tamper(str(h.path), "UPDATE due_work SET payload = '{\"since\": ' WHERE id = ?", work_id)
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 1
+    assert f"row: due work {work_id} ({kind}, table {table_id}): its payload is not valid JSON" in out
+    assert "1 damaged rows" in out
+
+
+async def test_damaged_ping_preferences_read_as_the_defaults(
+    h: Harness, capsys: pytest.CaptureFixture
+) -> None:
+    assert h.svc is not None
+    await h.svc.time.set_pings(ALICE, pings="turn", quiet="22-7", utc_offset=2)
+    await h.table(options="clock=fast")
+    tamper(str(h.path), "UPDATE user_prefs SET utc_offset = 'x' WHERE user_id = ?", ALICE)
+    svc = await h.restart()
+    assert await svc.time.prefs(ALICE) == UserPrefs(ALICE)
+    await h.wait(13 * HOUR)  # the reminder's quiet-hours sum raised on the damaged offset before
+    assert h.notices("reminder", ALICE)
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 1 and f"row: ping preferences of user {ALICE}: its UTC offset" in out
+
+
+def test_a_vote_holds_one_of_the_choices_votes_offer() -> None:
+    offered = {choice for choice, _ in ABSENT_CHOICES} | {choice for choice, _ in UNDO_CHOICES}
+    assert offered == VOTE_CHOICES
+
+
+async def test_a_damaged_vote_is_set_aside_not_counted(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    table_id = await played(svc)
+    topic = f"absent:{ALICE}"
+    await svc.store.cast_vote(table_id, topic, BOB, "skip", 1.0)
+    await svc.store.cast_vote(table_id, topic, CAROL, "wait", 1.0)
+    tamper(db_path, "UPDATE votes SET choice = 'garbage' WHERE user_id = ?", CAROL)
+    assert await svc.store.votes(table_id, topic) == {BOB: "skip"}
+    assert await svc.store.cast_vote(table_id, topic, BOB, "wait", 2.0) == {BOB: "wait"}
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1 and f"row: vote (table {table_id}, {topic}): its choice" in out
+
+
+async def test_a_damaged_spectator_or_seat_preference_is_set_aside(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    table_id = await played(svc)
+    await svc.watch(table_id, CAROL)
+    await svc.set_seat_pref(table_id, ALICE, "react", "pass")
+    tamper(db_path, "UPDATE spectators SET user_id = 'carol' WHERE table_id = ?", table_id)
+    tamper(db_path, "UPDATE seat_prefs SET value = X'00' WHERE table_id = ?", table_id)
+    assert await svc.store.spectators(table_id) == []
+    assert await svc.seat_pref(table_id, ALICE, "react") is None
+    assert await svc.seat_prefs(table_id, "react") == {}
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1
+    assert f"row: spectator of table {table_id}: its user" in out
+    assert f"row: seat preference (table {table_id}, react): its value is not text" in out
+
+
+async def test_a_damaged_bot_memory_is_set_aside_and_the_bot_plays_on(
+    h: Harness, capsys: pytest.CaptureFixture
+) -> None:
+    assert h.svc is not None and h.store is not None
+    record = await h.svc.open_table("academy", "scenario=basic", guild_id=1, channel_id=2, host_id=ALICE,
+                                    host_name="alice")
+    await h.svc.add_bots(record.id, ALICE, "basic", 1)
+    await h.svc.start(record.id, ALICE)
+
+    async def step() -> None:
+        assert h.svc is not None
+        if await h.svc.next_bot_move(record.id) is None:
+            offered = await h.svc.choices(record.id, ALICE)
+            await h.svc.act(record.id, ALICE, offered[0].value)
+
+    seat = next(s.seat for s in await h.store.seats(record.id) if s.bot)
+    while not await h.store.bot_memories(record.id):
+        await step()
+    tamper(str(h.path), "UPDATE bot_memory SET memory = '[1, ' WHERE table_id = ?", record.id)
+    assert await h.store.bot_memories(record.id) == {}  # raised before: every move of the table did
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 1
+    assert f"row: bot memory (table {record.id}, seat {seat}): its memory is not valid JSON" in out
+    for _ in range(3):
+        await step()
+    assert list(await h.store.bot_memories(record.id)) == [seat]  # it remembers afresh
