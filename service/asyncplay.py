@@ -21,7 +21,7 @@ from service.notices import Notice, SeatTime
 from service.replay import replay_gif
 from service.replies import Reply, TableError, WaitingTable
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
-from store import StaleVersion, StoreError, TableRecord
+from store import CorruptTable, StaleVersion, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from service.loaded import _Table
@@ -376,7 +376,11 @@ class AsyncPlay:
             played[kind] = played.get(kind, 0) + 1
             if result and seat in result.get("winners", []):
                 won[kind] = won.get(kind, 0) + 1
-            records = effective(await self.store.moves(table_id))
+            try:
+                records = effective(await self.store.moves(table_id))
+            except CorruptTable:  # one damaged old game must not hide the others: its times are left out
+                log.warning("table %s: its move log is damaged; its times are left out of stats", table_id)
+                continue
             previous = None
             for r in records:
                 if r.seat == seat and previous is not None:

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from store.rows import table_fault
+from store.rows import SEAT, STAND_IN, seat_fault, set_aside, table_fault
 
 STATUSES = ("lobby", "active", "finished", "abandoned")
 """Every status a table can have, in life-cycle order."""
@@ -100,6 +100,10 @@ class SeatRecord:
     def from_row(cls, row: sqlite3.Row) -> SeatRecord:
         """Build a record from a row of the ``seats`` table."""
         dm_ok = row["dm_ok"]
+        bot = row["bot"] if "bot" in row.keys() else None  # noqa: SIM118 (sqlite3.Row has no `in`)
+        if bot is not None and (fault := seat_fault(row)) is not None:
+            set_aside(SEAT, row, fault, f"a {STAND_IN} bot plays it")
+            bot = STAND_IN
         return cls(
             table_id=row["table_id"],
             user_id=row["user_id"],
@@ -107,7 +111,7 @@ class SeatRecord:
             seat=row["seat"],
             joined_at=row["joined_at"],
             dm_ok=None if dm_ok is None else bool(dm_ok),
-            bot=row["bot"] if "bot" in row.keys() else None,  # noqa: SIM118 (sqlite3.Row has no `in`)
+            bot=bot,
         )
 
 
@@ -124,13 +128,18 @@ class MoveRecord:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MoveRecord:
-        """Build a record from a row of the ``moves`` table."""
+        """Build a record from a row of the ``moves`` table; CorruptTable when its JSON is damaged."""
+        try:
+            move, events = json.loads(row["move"]), json.loads(row["events"])
+        except (TypeError, ValueError):
+            table_id = row["table_id"]
+            raise CorruptTable(f"Table {table_id}: move {row['version']} is not JSON.", table_id) from None
         return cls(
             table_id=row["table_id"],
             version=row["version"],
             seat=row["seat"],
-            move=json.loads(row["move"]),
-            events=json.loads(row["events"]),
+            move=move,
+            events=events,
             created_at=row["created_at"],
         )
 

@@ -22,6 +22,10 @@ ABSENT_WAYS = (None, "skip", "bot")
 """How a seat may be played for its absent player (service.timekeeper writes these)."""
 VOTE_CHOICES = frozenset({"yes", "no", "wait", "skip", "bot"})
 """Every choice a vote can hold: undo (yes, no) and an absent seat (wait, skip, bot)."""
+BOT_LEVELS = ("random", "basic", "strong")
+"""Every level a seat's bot can have (bots.LEVELS; the store does not import the bots)."""
+STAND_IN = "basic"
+"""The level that plays a bot seat whose level is damaged: the seat still moves."""
 
 
 def _number(value: Any) -> bool:
@@ -71,6 +75,11 @@ def prefs_fault(row: sqlite3.Row) -> str | None:
     if not isinstance(offset, int) or not -12 <= offset <= 14:
         return "its UTC offset is not between -12 and +14"
     return None
+
+
+def seat_fault(row: sqlite3.Row) -> str | None:
+    """Say what is wrong with a ``seats`` row outside the chain (its bot level), or None."""
+    return None if row["bot"] in (None, *BOT_LEVELS) else "its bot level is not one there is"
 
 
 def vote_fault(row: sqlite3.Row) -> str | None:
@@ -147,11 +156,13 @@ VOTE = "vote (table {table_id}, {topic})"
 SPECTATOR = "spectator of table {table_id}"
 SEAT_PREF = "seat preference (table {table_id}, {key})"
 MEMORY = "bot memory (table {table_id}, seat {seat})"
+SEAT = "seat of user {user_id} at table {table_id}"
 """How a report names each kind of row (str.format over its columns)."""
 
 _SCANS: tuple[tuple[str, str, Fault], ...] = (
     (TABLE, "SELECT * FROM tables", table_fault),
     (DUE, "SELECT * FROM due_work", due_fault),
+    (SEAT, "SELECT * FROM seats", seat_fault),
     (CLOCK, "SELECT * FROM seat_clocks", clock_fault),
     (PREFS, "SELECT * FROM user_prefs", prefs_fault),
     (VOTE, "SELECT * FROM votes", vote_fault),

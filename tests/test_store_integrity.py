@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bots import LEVELS
 from service import TableError, TableService
 from service.tables import DAMAGED
 from service.timekeeper import ABSENT_CHOICES
 from service.undo import UNDO_CHOICES
 from store import CorruptTable, DamagedSnapshot, Store, UserPrefs
 from store.check import check, main
-from store.rows import VOTE_CHOICES
+from store.rows import BOT_LEVELS, VOTE_CHOICES
 from tests.async_helpers import CAROL, HOUR, Harness
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -404,3 +405,32 @@ async def test_a_damaged_bot_memory_is_set_aside_and_the_bot_plays_on(
     for _ in range(3):
         await step()
     assert list(await h.store.bot_memories(record.id)) == [seat]  # it remembers afresh
+
+
+def test_the_store_knows_every_bot_level() -> None:
+    assert BOT_LEVELS == LEVELS
+
+
+async def test_a_seat_whose_bot_level_is_damaged_is_still_played(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    table = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    await svc.add_bots(table.id, ALICE, "strong", 1)
+    await svc.start(table.id, ALICE)
+    tamper(db_path, "UPDATE seats SET bot = 'zz' WHERE table_id = ? AND bot IS NOT NULL", table.id)
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1 and f"row: seat of user -1 at table {table.id}: its bot level" in out
+    reply = await svc.next_bot_move(table.id)  # raised before: no bot level `zz`
+    assert reply is not None and reply.table.version == 1
+
+
+async def test_a_damaged_move_of_a_finished_game_leaves_the_other_stats(
+    svc: TableService, db_path: str, capsys: pytest.CaptureFixture
+) -> None:
+    damaged, sound = await played(svc, moves=200), await played(svc, moves=200)
+    assert {(await svc.table(t)).status for t in (damaged, sound)} == {"finished"}
+    tamper(db_path, "UPDATE moves SET move = '{\"act' WHERE table_id = ? AND version = 1", damaged)
+    stats = await svc.stats(ALICE)  # raised before on the damaged game's move
+    assert stats.played == {"toy": 2} and stats.median_move_seconds is not None
+    status, out, _ = await check_output(db_path, capsys)
+    assert status == 1 and f"table {damaged}: log damaged" in out and f"table {sound}: sound" in out
