@@ -7,6 +7,7 @@ Out-of-time votes by button, the Undo button, /game watch, /game log pages, /gam
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import dataclass
 
 import discord
@@ -275,3 +276,17 @@ async def test_a_table_is_never_left_without_a_person(world: World, clock: Manua
     assert any("alice's seat is played by the game's default move" in t for t in texts)
     assert (await seat_of(world, world.alice)).bot is None
     assert (await world.bot.service.table(1)).status == "finished", "the stand-ins finished the game"
+
+
+async def test_mine_and_play_go_on_past_a_damaged_seat_clock(world: World, db_path: str) -> None:
+    thread = await started(world, options="clock=relaxed")
+    con = sqlite3.connect(db_path, isolation_level=None)
+    con.execute("UPDATE seat_clocks SET bank = 'garbage' WHERE user_id = ?", (world.bob.id,))
+    con.close()
+    mine = await world.bob.slash(world.channel, "game mine")  # raised before
+    line = mine.response.content  # type: ignore[union-attr]
+    assert line.startswith(f"<#{thread.id}>: Choose a sigil in secret") and "time runs out" not in line
+    played = await play_first(world, world.alice, thread)  # the clocks' sync after the move raised
+    assert "went wrong" not in str(played.response.content)  # type: ignore[union-attr]
+    line = (await world.bob.slash(world.channel, "game mine")).response.content  # type: ignore[union-attr]
+    assert f"your time runs out <t:{int(START + 7 * DAY)}:R>" in line  # a fresh clock, from now
