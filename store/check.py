@@ -168,8 +168,9 @@ async def _replayed(store: Store, table_id: int) -> tuple[int, dict]:
 
 def backup(path: str, copy: str) -> None:
     """Copy a live database with SQLite's online backup (consistent even while the bot writes)."""
-    if not Path(path).is_file():
-        raise SystemExit(f"no database at {path}")
+    missing = _missing(path)
+    if missing:
+        raise SystemExit(missing)
     if Path(copy).exists():
         raise SystemExit(f"{copy} already exists: choose a new file for the backup.")
     try:
@@ -188,6 +189,20 @@ def backup(path: str, copy: str) -> None:
         raise SystemExit(f"could not back up {path}: {exc}") from None
 
 
+def _missing(path: str) -> str:
+    """Say why there is no database at ``path`` to read ("" when there is a file to open).
+
+    Opening an absent or empty file would create a database: a checked typo would report an
+    empty, sound database, and the operator's real file would go unchecked.
+    """
+    file = Path(path)
+    if not file.is_file():
+        return f"no database at {path}"
+    if file.stat().st_size == 0:
+        return f"no database at {path} (the file is empty)"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the check (one line per table) or a backup from the command line."""
     parser = argparse.ArgumentParser(prog="python -m store", description="Verify or back up a database.")
@@ -203,8 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         backup(args.db, args.copy)
         print(f"backed up {args.db} to {args.copy}")
         return 0
-    if not Path(args.db).is_file():
-        print(f"no database at {args.db}", file=sys.stderr)
+    missing = _missing(args.db)
+    if missing:
+        print(missing, file=sys.stderr)
         return 1
     return _report(args.db, repair=args.repair)
 

@@ -228,6 +228,10 @@ async def test_check_refuses_a_missing_database_and_creates_nothing(tmp_path: Pa
     assert done.returncode == 1 and f"no database at {missing}" in done.stderr
     assert "Traceback" not in done.stderr and "checked" not in done.stdout
     assert not missing.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    assert await asyncio.to_thread(main, ["check", str(empty)]) == 1
+    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
 
 
 async def test_backup_of_a_missing_database_says_so(tmp_path: Path) -> None:
