@@ -78,9 +78,9 @@ def pages(path: str) -> list[str]:
         try:
             try:
                 found = _pragma(con, "integrity_check")
-            except sqlite3.DatabaseError:
-                # integrity_check can stop at a page it cannot read; quick_check still lists it.
-                found = _pragma(con, "quick_check")
+            except sqlite3.DatabaseError as exc:
+                # integrity_check can stop at a page it cannot read: check tree by tree instead.
+                found = _tree_by_tree(con) or [f"integrity_check stopped ({exc})"]
             if found == ["ok"]:
                 return []
             owners = _page_owners(con)
@@ -96,6 +96,23 @@ def _pragma(con: sqlite3.Connection, check: str) -> list[str]:
     for (text,) in con.execute(f"PRAGMA {check}"):
         lines += [part for part in text.splitlines() if part and not part.startswith("*** in database")]
     return lines
+
+
+def _tree_by_tree(con: sqlite3.Connection) -> list[str]:
+    """Return what ``quick_check`` finds in each table (with its indexes), naming unreadable ones."""
+    lines = []
+    names = [name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for name in names:
+        try:
+            found = _pragma(con, f"quick_check({_quoted(name)})")
+        except sqlite3.DatabaseError as exc:
+            found = [f"table {name} cannot be read ({exc})"]
+        lines += [] if found == ["ok"] else found
+    return lines
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _page_owners(con: sqlite3.Connection) -> dict[int, str]:
@@ -245,7 +262,7 @@ def _report(path: str, *, repair: bool) -> int:
     for line in rows:
         print(f"row: {line}")
     bad = [f for f in findings if not f.ok]
-    print(f"{len(findings)} tables checked, {len(bad)} with problems; {len(rows)} damaged rows.")
+    print(f"{len(findings)} tables checked, {len(bad)} with problems; damaged rows: {len(rows)}.")
     return 1 if bad or rows or broken else 0
 
 

@@ -177,9 +177,15 @@ def damaged_rows(con: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     con.row_factory = sqlite3.Row
     known = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for where, sql, fault in _SCANS:
-        if sql.rsplit(" ", 1)[-1] not in known:  # an older schema: nothing of that kind yet
+        table = sql.rsplit(" ", 1)[-1]
+        if table not in known:  # an older schema: nothing of that kind yet
             continue
-        for row in con.execute(sql):
+        try:
+            rows = con.execute(sql).fetchall()
+        except sqlite3.DatabaseError as exc:  # a damaged page: the other kinds are still judged
+            yield f"the {table} rows", f"cannot be read ({exc})"
+            continue
+        for row in rows:
             found = fault(row)
             if found is not None:
                 yield where.format_map(_Named(row)), found

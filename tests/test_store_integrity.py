@@ -217,7 +217,8 @@ async def test_check_goes_on_past_a_page_it_cannot_read(
     smash_page(db_path, "seat_clocks")  # under the rows check: no traceback, each part reported
     status, out, err = await check_output(db_path, capsys)
     assert status == 1 and "Traceback" not in out + err
-    assert "integrity_check found" in out and "tables checked" in out
+    assert "integrity_check found" in out and "table seat_clocks cannot be read" in out
+    assert "tables checked" in out and "row: the seat_clocks rows: cannot be read" in out
     svc.store = await Store.open(db_path)
 
 
@@ -315,7 +316,7 @@ async def test_a_damaged_seat_clock_is_reset_and_play_goes_on(
     await h.wait(13 * HOUR)
     assert h.notices("reminder", ALICE)
     status, out, _ = await check_output(str(h.path), capsys)
-    assert status == 0 and "0 damaged rows" in out
+    assert status == 0 and "damaged rows: 0." in out
 
 
 async def test_check_names_due_work_whose_payload_is_damaged(
@@ -329,7 +330,7 @@ async def test_check_names_due_work_whose_payload_is_damaged(
     status, out, _ = await check_output(str(h.path), capsys)
     assert status == 1
     assert f"row: due work {work_id} ({kind}, table {table_id}): its payload is not valid JSON" in out
-    assert "1 damaged rows" in out
+    assert "damaged rows: 1." in out
 
 
 async def test_damaged_ping_preferences_read_as_the_defaults(
