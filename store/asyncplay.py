@@ -21,6 +21,7 @@ from store.rows import (
     SPECTATOR,
     TABLE,
     VOTE,
+    WAIT,
     clock_fault,
     json_object_fault,
     prefs_fault,
@@ -28,6 +29,7 @@ from store.rows import (
     sound,
     user_fault,
     vote_fault,
+    wait_fault,
 )
 
 if TYPE_CHECKING:
@@ -259,6 +261,16 @@ class AsyncPlayStore:
             clocks = []
             for row in rows:
                 user_id, since = row["seated"], row["since"]
+                wait_damage = None if since is None else wait_fault(row)
+                if wait_damage is not None:
+                    # A damaged start of the wait must not stop play: count it from the last change.
+                    where = {"table_id": table_id, "user_id": user_id}
+                    set_aside(WAIT, where, wait_damage, "counted from the table's last change")
+                    since = row["updated_at"]
+                    await db.execute(
+                        "UPDATE waiting SET since = ? WHERE table_id = ? AND user_id = ?",
+                        (since, table_id, user_id),
+                    )
                 fault = None if row["bank"] is None else clock_fault(row)
                 if fault is not None:
                     # A damaged clock must not stop play: the seat starts afresh (logged).

@@ -28,12 +28,13 @@ STAND_IN = "basic"
 """The level that plays a bot seat whose level is damaged: the seat still moves."""
 
 
-def _number(value: Any) -> bool:
+def is_time(value: Any) -> bool:
+    """Whether a column holds a number of seconds (a time or a span), as the store writes them."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _time(value: Any) -> bool:
-    return value is None or _number(value)
+    return value is None or is_time(value)
 
 
 def _hour(value: Any) -> bool:
@@ -53,7 +54,7 @@ def json_object_fault(text: Any) -> str | None:
 
 def clock_fault(row: sqlite3.Row) -> str | None:
     """Say what is wrong with a ``seat_clocks`` row, or None when it is sound."""
-    if not _number(row["bank"]):
+    if not is_time(row["bank"]):
         return "its bank is not a number"
     for name in ("running_since", "out_since", "last_reminder"):
         if not _time(row[name]):
@@ -63,6 +64,11 @@ def clock_fault(row: sqlite3.Row) -> str | None:
     if not isinstance(row["played_for"], int) or row["played_for"] < 0:
         return "its played_for is not a count"
     return None
+
+
+def wait_fault(row: sqlite3.Row) -> str | None:
+    """Say what is wrong with a ``waiting`` row (its ``since``), or None when it is sound."""
+    return None if is_time(row["since"]) else "its since is not a time"
 
 
 def prefs_fault(row: sqlite3.Row) -> str | None:
@@ -107,7 +113,7 @@ def memory_fault(row: sqlite3.Row) -> str | None:
 
 def due_fault(row: sqlite3.Row) -> str | None:
     """Say what is wrong with a ``due_work`` row, or None when it is sound."""
-    if not _number(row["due_at"]):
+    if not is_time(row["due_at"]):
         return "its due time is not a time"
     fault = json_object_fault(row["payload"])
     return None if fault is None else f"its payload is {fault}"
@@ -157,12 +163,14 @@ SPECTATOR = "spectator of table {table_id}"
 SEAT_PREF = "seat preference (table {table_id}, {key})"
 MEMORY = "bot memory (table {table_id}, seat {seat})"
 SEAT = "seat of user {user_id} at table {table_id}"
+WAIT = "wait for user {user_id} at table {table_id}"
 """How a report names each kind of row (str.format over its columns)."""
 
 _SCANS: tuple[tuple[str, str, Fault], ...] = (
     (TABLE, "SELECT * FROM tables", table_fault),
     (DUE, "SELECT * FROM due_work", due_fault),
     (SEAT, "SELECT * FROM seats", seat_fault),
+    (WAIT, "SELECT * FROM waiting", wait_fault),
     (CLOCK, "SELECT * FROM seat_clocks", clock_fault),
     (PREFS, "SELECT * FROM user_prefs", prefs_fault),
     (VOTE, "SELECT * FROM votes", vote_fault),

@@ -47,7 +47,7 @@ from store.records import (
     TableRecord,
     dump,
 )
-from store.rows import TABLE, seat_pref_fault, sound, table_fault
+from store.rows import TABLE, is_time, seat_pref_fault, sound, table_fault
 
 SEAT_ORDER = "SELECT seat, user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL ORDER BY seat"
 BUSY_TIMEOUT_MS = 10_000
@@ -645,8 +645,13 @@ class Store(AsyncPlayStore, BotMemoryStore):
                 " ORDER BY waiting.since, tables.id",
                 (user_id,),
             )
-        # A table whose row is damaged is set aside: the user's other tables still show.
-        return [(TableRecord.from_row(row), row["waiting_since"]) for row in sound(rows, table_fault, TABLE)]
+        # A table whose row is damaged is set aside: the user's other tables still show, and a
+        # damaged start of the wait reads as the table's last change.
+        found = []
+        for row in sound(rows, table_fault, TABLE):
+            since = row["waiting_since"]
+            found.append((TableRecord.from_row(row), since if is_time(since) else row["updated_at"]))
+        return found
 
     async def tables_waiting_on_bots(self) -> list[int]:
         """Return the ids of the active tables that wait on a seat a bot plays, oldest first."""

@@ -439,3 +439,21 @@ async def test_a_damaged_move_of_a_finished_game_leaves_the_other_stats(
     assert stats.played == {"toy": 2} and stats.median_move_seconds is not None
     status, out, _ = await check_output(db_path, capsys)
     assert status == 1 and f"table {damaged}: log damaged" in out and f"table {sound}: sound" in out
+
+
+async def test_a_damaged_start_of_a_wait_counts_from_the_last_change(
+    h: Harness, capsys: pytest.CaptureFixture
+) -> None:
+    table_id = await h.table(options="clock=fast")
+    tamper(str(h.path), "UPDATE waiting SET since = 'x' WHERE table_id = ? AND user_id = ?", table_id, ALICE)
+    svc = await h.restart()
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 1 and f"row: wait for user {ALICE} at table {table_id}: its since is not a time" in out
+    assert [w.since for w in await svc.mine(ALICE)] == [(await svc.table(table_id)).updated_at]
+    offered = await svc.choices(table_id, BOB)
+    await svc.act(table_id, BOB, offered[0].value)  # raised before: the clock ran from 'x'
+    assert (await svc.mine(ALICE))[0].deadline is not None
+    await h.wait(13 * HOUR)
+    assert h.notices("reminder", ALICE)
+    status, out, _ = await check_output(str(h.path), capsys)
+    assert status == 0 and "damaged rows: 0." in out
