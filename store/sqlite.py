@@ -13,7 +13,7 @@ inside the transaction: the compare-and-swap that stops a move being lost or app
 Integrity: the move log is a hash chain (``chain``: version 0 is the genesis over the table's id,
 kind, options, seed and seat order; each move links its seat, move and events to the previous
 link) and each snapshot carries a checksum over the chain's head, its version and its text
-(``snapshot_sums``). ``load`` verifies both: a damaged snapshot over a sound log raises
+(``snapshot_sums``). ``load`` verifies both: a damaged (or missing) snapshot over a sound log raises
 ``DamagedSnapshot`` (the service replays the log and ``repair_snapshot`` writes it back); any
 other damage (an edited move, seed or seat) raises ``CorruptTable``. A Store verifies each
 table's whole chain once, then only the links added since.
@@ -431,8 +431,8 @@ class Store(AsyncPlayStore, BotMemoryStore):
     async def load(self, table_id: int) -> tuple[TableRecord, dict]:
         """Return the table and its latest snapshot, verified against the move log and checksums.
 
-        Raises ``DamagedSnapshot`` when only the snapshot is damaged (the log can rebuild it),
-        ``CorruptTable`` for any other damage.
+        Raises ``DamagedSnapshot`` when only the snapshot is damaged or missing (the log can
+        rebuild it), ``CorruptTable`` for any other damage (the table row's options included).
         """
         async with self._reading() as db:
             row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -576,14 +576,8 @@ class Store(AsyncPlayStore, BotMemoryStore):
                 (f"damaged:{table_id}", reason),
             )
 
-    async def started_tables(self) -> list[TableRecord]:
-        """Return every table whose game has started (for ``python -m store check``)."""
-        async with self._reading() as db:
-            rows = await self._all(db, "SELECT * FROM tables WHERE seed IS NOT NULL ORDER BY id")
-        return [TableRecord.from_row(row) for row in sound(rows, table_fault, TABLE)]
-
     async def started_table_ids(self) -> list[int]:
-        """Return the id of every table whose game has started, damaged rows included."""
+        """Return the id of every table whose game has started, damaged rows included (for the check)."""
         async with self._single() as db:
             rows = await self._all(db, "SELECT id FROM tables WHERE seed IS NOT NULL ORDER BY id")
         return [row["id"] for row in rows]
