@@ -71,6 +71,41 @@ async def check_table(store: Store, table_id: int, *, repair: bool = False) -> F
         return Finding(table_id, "unreadable", str(exc))
 
 
+async def _check_table(store: Store, table_id: int, *, repair: bool) -> Finding:
+    try:
+        await store.load(table_id)
+    except DamagedSnapshot as exc:
+        if not repair:
+            return Finding(table_id, "snapshot damaged", f"{exc} (the log is sound: run with --repair)")
+        try:
+            await store.repair_snapshot(table_id, *await _replayed(store, table_id))
+        except (RulesError, KeyError, TypeError, ValueError) as failed:
+            return Finding(table_id, "does not replay", type(failed).__name__)
+        return Finding(table_id, "repaired", "the snapshot was rebuilt from the move log")
+    except CorruptTable as exc:
+        return Finding(table_id, "log damaged", str(exc))
+    except StoreError as exc:
+        return Finding(table_id, "log damaged", str(exc))
+    try:
+        version, state = await _replayed(store, table_id)
+    except (RulesError, KeyError, TypeError, ValueError) as failed:
+        return Finding(table_id, "does not replay", type(failed).__name__)
+    _, stored = await store.load(table_id)
+    if state != stored:
+        return Finding(table_id, "does not replay", f"replaying {version} moves gives another snapshot")
+    return Finding(table_id, "sound")
+
+
+async def _replayed(store: Store, table_id: int) -> tuple[int, dict]:
+    """Return the table's version and the state its move log replays to."""
+    table = await store.table(table_id)
+    assert table is not None and table.seed is not None
+    players = sum(1 for s in await store.seats(table_id) if s.seat is not None)
+    logged = [(m.seat, m.move) for m in await store.moves(table_id)]
+    state = registry.replay(table.kind, players, table.options, table.seed, logged)
+    return table.version, state
+
+
 def pages(path: str) -> list[str]:
     """Return what SQLite's own ``PRAGMA integrity_check`` finds wrong in the file ([] when sound)."""
     try:
@@ -146,41 +181,6 @@ def damaged(path: str) -> list[str]:
     except sqlite3.DatabaseError as exc:
         lines.append(f"the rows could not all be read ({exc})")
     return lines
-
-
-async def _check_table(store: Store, table_id: int, *, repair: bool) -> Finding:
-    try:
-        await store.load(table_id)
-    except DamagedSnapshot as exc:
-        if not repair:
-            return Finding(table_id, "snapshot damaged", f"{exc} (the log is sound: run with --repair)")
-        try:
-            await store.repair_snapshot(table_id, *await _replayed(store, table_id))
-        except (RulesError, KeyError, TypeError, ValueError) as failed:
-            return Finding(table_id, "does not replay", type(failed).__name__)
-        return Finding(table_id, "repaired", "the snapshot was rebuilt from the move log")
-    except CorruptTable as exc:
-        return Finding(table_id, "log damaged", str(exc))
-    except StoreError as exc:
-        return Finding(table_id, "log damaged", str(exc))
-    try:
-        version, state = await _replayed(store, table_id)
-    except (RulesError, KeyError, TypeError, ValueError) as failed:
-        return Finding(table_id, "does not replay", type(failed).__name__)
-    _, stored = await store.load(table_id)
-    if state != stored:
-        return Finding(table_id, "does not replay", f"replaying {version} moves gives another snapshot")
-    return Finding(table_id, "sound")
-
-
-async def _replayed(store: Store, table_id: int) -> tuple[int, dict]:
-    """Return the table's version and the state its move log replays to."""
-    table = await store.table(table_id)
-    assert table is not None and table.seed is not None
-    players = sum(1 for s in await store.seats(table_id) if s.seat is not None)
-    logged = [(m.seat, m.move) for m in await store.moves(table_id)]
-    state = registry.replay(table.kind, players, table.options, table.seed, logged)
-    return table.version, state
 
 
 def backup(path: str, copy: str) -> None:
