@@ -42,7 +42,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_value,
 )
 from service.reads import TableReads
-from service.replies import Board, Reply, StaleOffer, TableError
+from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
 from service.timekeeper import Timekeeper
 from store import (
@@ -440,7 +440,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
             chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
             state, events = rules.apply(table.state, seat, chosen)
         except RulesError as exc:
-            raise TableError(exc.sentence) from None
+            raise TableError(refusal(rules, exc)) from None
         result = rules.result(state) if rules.is_over(state) else None
         label = rules.label(table.state, seat, chosen)
         return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
@@ -459,7 +459,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 raise TableError("That choice is no longer on offer: pick again.")
             return legal[index]
         if seat not in rules.waiting_on(state):
-            raise TableError(self._not_your_turn(table))
+            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule))
         labels = [rules.label(state, seat, candidate) for candidate in legal]
         return reading.read_move(wanted, legal, labels, rules.actions)
 
