@@ -45,6 +45,7 @@ from service.reads import TableReads
 from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
 from service.timekeeper import Timekeeper
+from service.why import WhyReads
 from store import (
     CorruptTable,
     DamagedSnapshot,
@@ -107,7 +108,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
+class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
