@@ -370,6 +370,8 @@ class Rules(ABC):
     """The rule saying who decides when: cited when a seat acts while the game waits on others."""
     end_rule: RuleRef | None = None
     """The rule saying when the game ends: cited for a move made after it has."""
+    leave_rule: RuleRef | None = None
+    """The rule cited when the default ``resign`` refuses a player who wants to leave."""
 
     # ---- the game must provide these
 
@@ -425,7 +427,7 @@ class Rules(ABC):
         on it. An override must refuse (``IllegalMove``) a seat that is not seated or has already
         resigned, never change its input, and leave a state the game can play on from.
         """
-        raise IllegalMove("This game cannot go on without a player.")
+        raise IllegalMove("This game cannot go on without a player.", self.leave_rule)
 
     def copy_state(self, state: State) -> State:
         """Return an independent copy of a state for ``apply`` to resolve on (override for speed)."""

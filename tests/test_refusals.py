@@ -168,10 +168,10 @@ def test_a_place_in_the_infirmary_cites_room_clarifications() -> None:
 
 
 def test_leaving_a_two_player_game_cites_the_ruling() -> None:
-    for kind, players in (("argent", 2), ("academy", 1), ("quadrivium", 2)):
+    for kind, players in (("argent", 2), ("academy", 1), ("quadrivium", 2), ("institute", 2)):
         rules = registry.get(kind)
         state = rules.setup(players, rules.default_options(), 3)
         with pytest.raises(IllegalMove) as refused:
-            rules.apply(state, players + 4, Move.of("resign"))
+            rules.apply(state, 0 if kind == "institute" else players + 4, Move.of("resign"))
         assert refused.value.rule is not None and refused.value.rule.ruling, kind
         assert found(rules, refused.value.rule), kind

@@ -93,6 +93,7 @@ class InstituteRules(Rules):
     book = "Institute rulebook"
     turn_rule = RuleRef("Playing the Game")
     end_rule = RuleRef("Game End")
+    leave_rule = RuleRef("Nobody leaves a two-player duel", ruling=True)
     seat_names = ("Red", "Blue")
     has_secrets = True  # the secret assignments, the secret Portal choice, the deck order
 
