@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +78,11 @@ class Golden:
     """A word for the mode in the file name (a scenario, a creation mode), empty for the plain game."""
 
     @property
+    def chapters(self) -> re.Pattern[str]:
+        """Return the pattern of the public events that open a part of the game (a round, a council)."""
+        return CHAPTERS[self.kind]
+
+    @property
     def name(self) -> str:
         """Return the game's key, e.g. ``argent_5p`` (``python -m tests.golden argent_5p``)."""
         seats = f"_{self.players}p" if self.kind != "institute" else ""
@@ -87,6 +93,15 @@ class Golden:
     def path(self) -> Path:
         """Return the file the game is written to."""
         return HERE / f"{self.name}_seed{self.seed}.txt"
+
+
+CHAPTERS = {
+    "argent": re.compile(r"^Round \d+ begins|rooms resolve\.$"),
+    "institute": re.compile(r"^Round \d+, Phase I:"),
+    "academy": re.compile(r" plays the disaster "),
+    "quadrivium": re.compile(r"^Scene \d+:|convenes\.$|^The tale ends"),
+}
+"""Events that open a new part of a game: the file sets them apart, so a reader finds their way."""
 
 
 def _goldens(*games: Golden) -> dict[str, Golden]:
@@ -131,7 +146,8 @@ def playthrough(golden: Golden) -> str:
         f"# options: {json.dumps(options, sort_keys=True)}",
         f"# seats: {', '.join(tags)}",
         f"# policy: {policy.text}",
-        "# each move: its number, the seat, the move's label and [its code]; below it, the public events",
+        "# each move: its number, the seat, the move's label and [its code]; below it, the public events;",
+        "# an event that opens a round, a turn, a scene or a council stands apart, marked ---",
         f"# regenerate: python -m tests.golden {golden.name}",
         "",
     ]
@@ -147,7 +163,10 @@ def playthrough(golden: Golden) -> str:
         policy.observe(state, seat, events)
         step += 1
         lines.append(f"{step}. {tags[seat]}: {label}  [{move.code()}]")
-        lines += [f"     {e.text}" for e in events if e.public]
+        for e in events:
+            if e.public:
+                opens = golden.chapters.search(e.text)
+                lines += ["", f"--- {e.text}"] if opens else [f"     {e.text}"]
     result = rules.result(state)
     lines += [
         "",
