@@ -367,7 +367,7 @@ class Rules(ABC):
     book: str = ""
     """How a refusal names the rulebook ("Argent rulebook"); empty: the title and "rulebook"."""
     turn_rule: RuleRef | None = None
-    """The rule saying who decides when: cited when a seat acts while the game waits on others."""
+    """The rule saying who decides when (``turn_rule_at`` may name the part of the game in play)."""
     end_rule: RuleRef | None = None
     """The rule saying when the game ends: cited for a move made after it has."""
     leave_rule: RuleRef | None = None
@@ -512,7 +512,7 @@ class Rules(ABC):
         if move.action == RESIGN and not move.args:
             return self.resign(state, seat)
         if seat not in self.waiting_on(state):
-            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule)
+            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if self.actions and move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{excerpt(move.action)}`.")
         if move not in self.legal_moves(state, seat):
@@ -547,6 +547,10 @@ class Rules(ABC):
         must depend only on what the seat may know, since ``/game why`` shows it on request.
         """
         return IllegalMove("That move is not allowed right now.")
+
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the rule that says whose decision it is now: cited when another seat acts."""
+        return self.turn_rule
 
     def cite(self, rule: RuleRef) -> str:
         """Return where a rule stands, as a refusal names it ("Argent rulebook, Room Clarifications")."""

@@ -460,7 +460,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 raise TableError("That choice is no longer on offer: pick again.")
             return legal[index]
         if seat not in rules.waiting_on(state):
-            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule))
+            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
         labels = [rules.label(state, seat, candidate) for candidate in legal]
         return reading.read_move(wanted, legal, labels, rules.actions)
 

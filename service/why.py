@@ -57,7 +57,7 @@ def explain(rules: Rules, state: State, seat: int, text: str) -> str:
     move = _as_code(rules, wanted)
     if move is None:
         if not legal:
-            return cited(rules, NOTHING_OFFERED, rules.turn_rule)
+            return cited(rules, NOTHING_OFFERED, rules.turn_rule_at(state))
         nearest = _nearest(wanted, None, legal, labels)
         return "None of your moves now fits that." + _nearest_line(nearest, labels)
     try:

@@ -175,3 +175,21 @@ def test_leaving_a_two_player_game_cites_the_ruling() -> None:
             rules.apply(state, 0 if kind == "institute" else players + 4, Move.of("resign"))
         assert refused.value.rule is not None and refused.value.rule.ruling, kind
         assert found(rules, refused.value.rule), kind
+
+
+def test_a_move_out_of_turn_cites_the_rule_of_the_decision_in_play() -> None:
+    """Quadrivium, Bidding for Resources: "Starting with acting player and continuing clockwise, each
+    player may bid"; Argent's draft is part of Game Setup, its turns part of the Errands Phase."""
+    quad = registry.get("quadrivium")
+    state = quad.setup(3, quad.check_options({"creation": "quick"}), 2)
+    rand = random.Random(2)
+    while not any(a.decision == "bid" for a in quad.asks(state)):
+        seat = quad.waiting_on(state)[0]
+        state, _ = quad.apply(state, seat, rand.choice(quad.legal_moves(state, seat)))
+    bidder = quad.waiting_on(state)[0]
+    with pytest.raises(NotYourDecision) as refused:
+        quad.apply(state, (bidder + 1) % 3, quad.legal_moves(state, bidder)[0])
+    assert refused.value.rule == RuleRef("Bidding for Resources")
+    argent = registry.get("argent")
+    drafting = argent.setup(3, argent.default_options(), 7)
+    assert drafting["phase"] == "draft" and argent.turn_rule_at(drafting) == RuleRef("Game Setup")

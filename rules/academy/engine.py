@@ -174,6 +174,10 @@ class AcademyRules(Rules):
         """Return a sentence naming the move (never an unbound spell)."""
         return moves.label(state, seat, move)
 
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the turn rules of the game in play (basic or advanced)."""
+        return refusals.turn_rule(state)
+
     def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
         """Say why a move is refused, citing the basic or the advanced rules as the game plays."""
         return refusals.why_not(state, seat, move)

@@ -19,7 +19,10 @@ def _actions(s: State) -> RuleRef:
     return RuleRef("Take Three Actions" if s["basic"] else "Take Actions")
 
 
-def _turn(s: State) -> RuleRef:
+def turn_rule(s: State) -> RuleRef:
+    """Return the section on whose turn it is: the setup's shifts, else the basic or advanced turn."""
+    if s["step"] == "shifts":
+        return RuleRef("Setup")
     return RuleRef("Play (Basic Game)" if s["basic"] else "Turn Sequence")
 
 
@@ -73,4 +76,4 @@ def _why_not_action(s: State, seat: int, move: Move) -> IllegalMove:
         if w["room"] == CRYSTAL:
             return IllegalMove("You are already in the Mana Crystal.", RECALL)
         return IllegalMove("An emergency recall is for the wizard whose turn it is.", RECALL)
-    return IllegalMove("That move is not part of this step of your turn.", _turn(s))
+    return IllegalMove("That move is not part of this step of your turn.", turn_rule(s))

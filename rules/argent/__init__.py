@@ -269,7 +269,7 @@ class ArgentRules(Rules):
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Explain why a move is refused, naming the rule."""
         opts = engine.options_for(state, seat)
-        phase = PHASE_RULES.get(state["phase"], self.turn_rule)
+        phase = self.turn_rule_at(state)
         if not opts:
             return IllegalMove("The game is not waiting on you right now.", phase)
         if state["agenda"]:
@@ -282,6 +282,10 @@ class ArgentRules(Rules):
             if reason:
                 return reason
         return IllegalMove("That is not one of your choices now; pick one from the list.", phase)
+
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the section that orders the decisions of the phase in play."""
+        return PHASE_RULES.get(state["phase"], self.turn_rule)
 
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Bound the moves of a game: rounds times the decisions a round can hold."""

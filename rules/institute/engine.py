@@ -425,6 +425,10 @@ class InstituteRules(Rules):
         """Return a short sentence naming the move."""
         return moves.label(state, seat, move)
 
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the section that says who acts in the step in play (both at once, or in order)."""
+        return moves.STEP_RULES.get(state["step"], self.turn_rule)
+
     def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
         """Return why a move is not legal now, with the rule it applies."""
         return moves.why_not(state, seat, move)

@@ -222,6 +222,15 @@ def why_not(state: State, seat: int, move: Move) -> IllegalMove:
     )
 
 
+STEP_RULES = {
+    "assign": PHASE_I,
+    "cast": RuleRef("Step B: Cast Power Stones"),
+    "portal": RuleRef("Method for Declaring One's Option"),
+    "realm": REALM,
+    "phase4": RuleRef("Phase IV: Trigger Permanent Powers"),
+}
+"""The section saying who acts, and in what order, in each step."""
+
 STEP_NAMES = {
     "cast": "Phase II, casting stones",
     "portal": "Phase III, the Portal",

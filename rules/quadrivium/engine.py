@@ -19,6 +19,7 @@ from rules.contract import (
     OptionSpec,
     Prompt,
     Result,
+    RuleRef,
     Rules,
     UnknownMove,
     View,
@@ -198,7 +199,7 @@ class QuadriviumRules(Rules):
         if move.action == "resign" and not move.args:
             return self.resign(state, seat)
         if seat not in self.waiting_on(state):
-            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule)
+            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
         if self.bare(move) not in self.legal_moves(state, seat):
@@ -321,6 +322,11 @@ class QuadriviumRules(Rules):
             text = " ".join(rand.choice(words) for _ in range(rand.randint(1, 12)))
             texts[key] = (rand.choice(["", "@here ", "  ", "«", "\t"]) + text)[: TEXT_LIMITS[key]]
         return Move.of(move.action, **move.params, **texts)
+
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the rule of the decision the table waits on (who bids, places, aids...)."""
+        asked = self.asks(state)
+        return refusals.decision_rule(asked[0].decision if asked else None)
 
     def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
         """Return why a move is refused now: what the table asks of the seat, and that step's rule."""
