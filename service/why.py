@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from rules.contract import IllegalMove, MalformedMove, Move, Rules, RulesError, State
+from rules.contract import RESIGN, IllegalMove, MalformedMove, Move, Rules, RulesError, State
 from service import reading
 from service.replies import cited, refusal
 
@@ -54,6 +54,8 @@ def explain(rules: Rules, state: State, seat: int, text: str) -> str:
     if offered:
         shown = ", ".join(f"“{labels[i]}”" for i in offered[: reading.SHOWN])
         return f"That fits {len(offered)} of your moves, all offered now: {shown}."
+    if wanted.split()[0] == RESIGN:
+        return "Leaving is not a move: use `/game leave`."
     move = _as_code(rules, wanted)
     if move is None:
         if not legal:
@@ -73,7 +75,7 @@ def explain(rules: Rules, state: State, seat: int, text: str) -> str:
 
 def _as_code(rules: Rules, wanted: str) -> Move | None:
     """Read the text as a move's code ("cast", "place room=guilds"), else None."""
-    if wanted.split()[0] not in rules.actions and "=" not in wanted:
+    if wanted.split()[0] not in rules.actions or wanted.split()[0] == RESIGN:
         return None
     try:
         return Move.parse(wanted)

@@ -68,6 +68,9 @@ def test_out_of_turn_and_unreadable_text_get_the_turn_rule_or_the_nearest_moves(
     unread = explain(ARGENT, state, seat, "fly to the moon zzz")
     assert unread.startswith("None of your moves now fits that. Offered now: “") and "zzz" not in unread
     assert explain(ARGENT, state, seat, "   ").startswith("Say which move")
+    # A move the game does not have is not quoted back; leaving is a command, not a move.
+    assert explain(ARGENT, state, seat, "teleport where=moon").startswith("None of your moves now fits that.")
+    assert explain(ARGENT, state, seat, "resign") == "Leaving is not a move: use `/game leave`."
 
 
 def test_an_academy_refusal_cites_the_advanced_rules_in_an_advanced_game() -> None:
