@@ -367,6 +367,17 @@ class GameCog(commands.Cog):
         # Acknowledged before the table is even looked up (Discord allows 3 seconds).
         await play(interaction, None, move, None)
 
+    @game.command(name="why")
+    @app_commands.describe(move="The move you have in mind, as you would type it to play it")
+    async def why(self, interaction: discord.Interaction, move: str) -> None:
+        """Why a move is not offered now: the rule that rules it out, and your nearest moves (only you)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            await answer(interaction, await service_of(self.bot).why(table.id, interaction.user.id, move))
+
+        await guarded(interaction, work)
+
     @game.command(name="status")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show this table's board and whose decision it waits for."""

@@ -40,16 +40,34 @@ RESIGN = "resign"
 # --------------------------------------------------------------------------- errors
 
 
-class RulesError(ValueError):
-    """Base of every error a move can raise; ``sentence`` is what the player reads."""
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    """Where the rule behind a refusal stands: a section of the game's rulebook, or a house ruling.
 
-    def __init__(self, sentence: str) -> None:
+    ``section`` is a heading of the game's rulebook (``Rules.rulebook``), as printed but without its
+    numbering ("Place a Mage" for "1. Place a Mage"); in a text without headings, the opening words
+    of the paragraph that states the rule. For a ruling it is the ruling's bold title in
+    ``docs/rulings.md``. ``tests/test_refusals.py`` checks that every reference is found there.
+    """
+
+    section: str
+    ruling: bool = False
+
+
+class RulesError(ValueError):
+    """Base of every error a move can raise; ``sentence`` is what the player reads.
+
+    ``rule`` names the rule a refusal applies (``IllegalMove``); the service cites it in the reply.
+    """
+
+    def __init__(self, sentence: str, rule: RuleRef | None = None) -> None:
         super().__init__(sentence)
         self.sentence = sentence
+        self.rule = rule
 
 
 class IllegalMove(RulesError):
-    """The move is well formed but the rules do not allow it now."""
+    """The move is well formed but the rules do not allow it now; ``rule`` says which rule."""
 
 
 class UnknownMove(RulesError):
@@ -346,6 +364,14 @@ class Rules(ABC):
     """Names of the seats in the game's own terms (colours), shown beside each player; empty: numbers."""
     rulebook: str = ""
     """File name in shared/rules (and docs/) that the /game rules command points at."""
+    book: str = ""
+    """How a refusal names the rulebook ("Argent rulebook"); empty: the title and "rulebook"."""
+    turn_rule: RuleRef | None = None
+    """The rule saying who decides when (``turn_rule_at`` may name the part of the game in play)."""
+    end_rule: RuleRef | None = None
+    """The rule saying when the game ends: cited for a move made after it has."""
+    leave_rule: RuleRef | None = None
+    """The rule cited when the default ``resign`` refuses a player who wants to leave."""
 
     # ---- the game must provide these
 
@@ -401,7 +427,7 @@ class Rules(ABC):
         on it. An override must refuse (``IllegalMove``) a seat that is not seated or has already
         resigned, never change its input, and leave a state the game can play on from.
         """
-        raise IllegalMove("This game cannot go on without a player.")
+        raise IllegalMove("This game cannot go on without a player.", self.leave_rule)
 
     def copy_state(self, state: State) -> State:
         """Return an independent copy of a state for ``apply`` to resolve on (override for speed)."""
@@ -482,15 +508,15 @@ class Rules(ABC):
         ``Move.of("resign")`` is the one move taken outside ``pending``: it goes to ``resign``.
         """
         if self.is_over(state):
-            raise IllegalMove("This game is already over.")
+            raise IllegalMove("This game is already over.", self.end_rule)
         if move.action == RESIGN and not move.args:
             return self.resign(state, seat)
         if seat not in self.waiting_on(state):
-            raise NotYourDecision("The game is not waiting on you right now.")
+            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if self.actions and move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{excerpt(move.action)}`.")
         if move not in self.legal_moves(state, seat):
-            raise IllegalMove(self.why_not(state, seat, move))
+            raise self.why_not(state, seat, move)
         new = self.copy_state(state)
         events = self.resolve(new, seat, move)
         return new, events
@@ -514,9 +540,23 @@ class Rules(ABC):
         asked to pass every reaction), or None when the prompt cannot be declined."""
         return None
 
-    def why_not(self, state: State, seat: Seat, move: Move) -> str:
-        """Return the sentence for a move that is not legal now (override for detail)."""
-        return "That move is not allowed right now."
+    def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
+        """Return the refusal of a move that is not legal now: its sentence and the rule it applies.
+
+        ``apply`` raises it. A game overrides this to name the rule (``RuleRef``); the sentence
+        must depend only on what the seat may know, since ``/game why`` shows it on request.
+        """
+        return IllegalMove("That move is not allowed right now.")
+
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the rule that says whose decision it is now: cited when another seat acts."""
+        return self.turn_rule
+
+    def cite(self, rule: RuleRef) -> str:
+        """Return where a rule stands, as a refusal names it ("Argent rulebook, Room Clarifications")."""
+        if rule.ruling:
+            return f"Conclave house ruling “{rule.section}”, docs/rulings.md"
+        return f"{self.book or self.title + ' rulebook'}, {rule.section}"
 
     def find(self, state: State, seat: Seat, text: str) -> Move:
         """Read a move typed by a player: its code, or the exact label of a legal move.

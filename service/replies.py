@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.contract import Event, Move, Prompt, Result
+from rules.contract import Event, Move, Prompt, Result, RuleRef, Rules, RulesError
 from store import TableRecord
 
 
@@ -25,6 +25,20 @@ class TableError(Exception):
 
 class StaleOffer(TableError):
     """A move offered against a version or a panel stamp that no longer holds (checked under the lock)."""
+
+
+def cited(rules: Rules, sentence: str, rule: RuleRef | None) -> str:
+    """Return a refusal's sentence naming the rule it applies: "… (Argent rulebook, Locking)."."""
+    if rule is None:
+        return sentence
+    body = sentence.rstrip()
+    body = body[:-1] if body.endswith(".") else body
+    return f"{body} ({rules.cite(rule)})."
+
+
+def refusal(rules: Rules, exc: RulesError) -> str:
+    """Return what a player reads for a move the game refused: its sentence and, cited, its rule."""
+    return cited(rules, exc.sentence, exc.rule)
 
 
 @dataclass(frozen=True)

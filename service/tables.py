@@ -43,9 +43,10 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_value,
 )
 from service.reads import TableReads
-from service.replies import Board, Reply, StaleOffer, TableError
+from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
 from service.timekeeper import Timekeeper
+from service.why import WhyReads
 from store import (
     CorruptTable,
     DamagedSnapshot,
@@ -108,7 +109,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
+class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -448,7 +449,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
             chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
             state, events = rules.apply(table.state, seat, chosen)
         except RulesError as exc:
-            raise TableError(exc.sentence) from None
+            raise TableError(refusal(rules, exc)) from None
         result = rules.result(state) if rules.is_over(state) else None
         label = rules.label(table.state, seat, chosen)
         return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
@@ -467,7 +468,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 raise TableError("That choice is no longer on offer: pick again.")
             return legal[index]
         if seat not in rules.waiting_on(state):
-            raise TableError(self._not_your_turn(table))
+            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
         labels = [rules.label(state, seat, candidate) for candidate in legal]
         return reading.read_move(wanted, legal, labels, rules.actions)
 

@@ -594,7 +594,8 @@ async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
     wrong = await other.slash(table.thread, "game play", move="Guilds")
     assert wrong.response is not None
     assert wrong.response.content == (
-        f"It is not your decision now: the game waits for {table.members[seat].name} (P{seat + 1})."
+        f"It is not your decision now: the game waits for {table.members[seat].name} (P{seat + 1})"
+        " (Argent rulebook, Errands Phase)."
     )
     room = next(R.label(state, seat, m) for m in R.legal_moves(state, seat) if m.action == "place")
     typed = room.removeprefix("Place a mage in ").upper()

@@ -11,7 +11,7 @@ import difflib
 import pytest
 
 from rules.contract import Move
-from tests.golden import GOLDENS, Golden, RandomPicker, playthrough
+from tests.golden import GOLDENS, Golden, RandomPicker, named, playthrough
 
 
 @pytest.mark.parametrize("kind", sorted(GOLDENS))
@@ -31,8 +31,28 @@ def test_golden_games_end_with_a_result() -> None:
     """Each recorded game is whole: moves, then the result line and its winners (or none)."""
     for golden in GOLDENS.values():
         text = golden.path.read_text(encoding="utf-8")
-        assert "\n1. P" in text and "\nresult: " in text
-        assert "\nwinners: P" in text or "\nwinners: none\n" in text
+        assert "\n1. " in text and "\nresult: " in text
+        winners = text.split("\nwinners: ", 1)[1].split("\n", 1)[0]
+        assert winners == "none" or winners.split(", ")[0] in text.split("# seats: ", 1)[1]
+
+
+def test_every_game_and_mode_has_a_golden_game() -> None:
+    """Each game, Argent at its smallest and largest tables, an advanced Academy scenario, and
+    Quadrivium at 2 and 4 players, each of those tales reaching a council (issue 26 item 13)."""
+    tables = {(g.kind, g.players, g.options.get("scenario")) for g in GOLDENS.values()}
+    assert {("argent", 2, None), ("argent", 5, None), ("institute", 2, None)} <= tables
+    assert any(k == "academy" and s not in (None, "basic") for k, _, s in tables)
+    quadrivium = [g for g in GOLDENS.values() if g.kind == "quadrivium"]
+    assert {g.players for g in quadrivium} >= {2, 4}
+    for golden in quadrivium:
+        assert "convenes." in golden.path.read_text(encoding="utf-8"), golden.name
+
+
+def test_goldens_are_named_by_key_or_kind() -> None:
+    assert [g.name for g in named(["argent"])] == ["argent_2p", "argent_3p", "argent_5p"]
+    assert [g.name for g in named(["quadrivium_2p"])] == ["quadrivium_2p"]
+    with pytest.raises(KeyError):
+        named(["chess"])
 
 
 class IdlePicker(RandomPicker):

@@ -17,10 +17,22 @@ from rules.academy.flow import run
 from rules.academy.setup import new_state
 from rules.academy.state import State, who
 from rules.academy.views import view
-from rules.contract import Event, Move, OptionSpec, Prompt, PromptKind, Result, Rules, View
+from rules.contract import (
+    Event,
+    IllegalMove,
+    Move,
+    OptionSpec,
+    Prompt,
+    PromptKind,
+    Result,
+    RuleRef,
+    Rules,
+    View,
+)
 
 # Importing these registers their ops on the queue.
 from rules.academy import casting, effects, items, threats  # noqa: F401  isort: skip
+from rules.academy import refusals
 from rules.academy.leave import leave
 
 
@@ -34,6 +46,8 @@ class AcademyRules(Rules):
     cooperative = True
     has_secrets = True
     rulebook = "wizards-academy.txt"
+    turn_rule = RuleRef("Play (Basic Game)")
+    end_rule = RuleRef("Victory and Defeat")
     actions = frozenset(
         {
             "move",
@@ -160,15 +174,13 @@ class AcademyRules(Rules):
         """Return a sentence naming the move (never an unbound spell)."""
         return moves.label(state, seat, move)
 
-    def why_not(self, state: State, seat: int, move: Move) -> str:
-        """Say why a move is refused."""
-        if move.action == "cast":
-            return "You cannot cast with those glyphs now (you need both, or a glyph from one other wizard)."
-        if move.action == "move":
-            return "You can only move into a room that adjoins yours (open doors on both sides)."
-        if move.action == "bind":
-            return "You can only bind in the Library, naming a face-down spell of that slot's level."
-        return "That move is not allowed right now."
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the turn rules of the game in play (basic or advanced)."""
+        return refusals.turn_rule(state)
+
+    def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
+        """Say why a move is refused, citing the basic or the advanced rules as the game plays."""
+        return refusals.why_not(state, seat, move)
 
     def scramble(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-draw what the seat cannot know: other seats' disasters, deck orders, unbound spells."""

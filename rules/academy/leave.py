@@ -15,15 +15,19 @@ from rules.academy import turn
 from rules.academy.flow import run
 from rules.academy.moves import _after
 from rules.academy.state import State, say, who
-from rules.contract import Event, IllegalMove
+from rules.contract import Event, IllegalMove, RuleRef
+
+LEAVING = "A wizard may leave a game in progress"
 
 
 def leave(rules: Any, state: State, seat: int) -> tuple[State, list[Event]]:
     """Take a seat's wizard out of the game on a copy; refuse a stranger, a leaver or the last wizard."""
     if not 0 <= seat < len(state["wizards"]) or seat in state["resigned"]:
-        raise IllegalMove("You are not playing in this game.")
+        raise IllegalMove("You are not playing in this game.", RuleRef(LEAVING, ruling=True))
     if len(state["wizards"]) - len(state["resigned"]) <= 1:
-        raise IllegalMove("The last wizard cannot leave: use /game abandon to end the game.")
+        raise IllegalMove(
+            "The last wizard cannot leave: use /game abandon to end the game.", RuleRef(LEAVING, ruling=True)
+        )
     s = rules.copy_state(state)
     s["out"] = []
     s["resigned"].append(seat)

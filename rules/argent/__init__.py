@@ -16,6 +16,7 @@ from rules.contract import (
     Prompt,
     PromptKind,
     Result,
+    RuleRef,
     Rules,
     Seat,
     State,
@@ -65,6 +66,9 @@ class ArgentRules(Rules):
     max_players = 5
     has_secrets = True
     rulebook = "argent-the-consortium.txt"
+    book = "Argent rulebook"
+    turn_rule = RuleRef("Errands Phase")
+    end_rule = RuleRef("Game End")
     actions = ACTIONS
     options = (
         OptionSpec(
@@ -197,13 +201,13 @@ class ArgentRules(Rules):
     def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
         """A player leaves mid-game (FAQ): skipped from now on, two rooms go at the round's end."""
         if self.is_over(state):
-            raise IllegalMove("This game is already over.")
+            raise IllegalMove("This game is already over.", self.end_rule)
         if seat not in range(state["players"]):
-            raise IllegalMove("Only a seated player can leave the game.")
+            raise IllegalMove("Only a seated player can leave the game.", LEAVING)
         if away(state, seat):
-            raise IllegalMove("You have already left this game.")
+            raise IllegalMove("You have already left this game.", LEAVING)
         if len(order_from(state, seat)) <= 2:
-            raise IllegalMove("This game cannot go on without a player.")
+            raise IllegalMove("This game cannot go on without a player.", LEAVING)
         new = self.copy_state(state)
         events: list[Event] = []
         engine.leave(new, seat, None, events)
@@ -262,26 +266,45 @@ class ArgentRules(Rules):
                 return opt["label"]
         return move.code()
 
-    def why_not(self, state: State, seat: Seat, move: Move) -> str:
-        """Explain why a move is refused."""
+    def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
+        """Explain why a move is refused, naming the rule."""
         opts = engine.options_for(state, seat)
+        phase = self.turn_rule_at(state)
         if not opts:
-            return "The game is not waiting on you right now."
+            return IllegalMove("The game is not waiting on you right now.", phase)
         if state["agenda"]:
-            return (
-                f"First answer the question in front of you: {state['agenda'][0].get('prompt', 'a choice')}."
+            return IllegalMove(
+                f"First answer the question in front of you: {state['agenda'][0].get('prompt', 'a choice')}.",
+                phase,
             )
         if state["phase"] == "errands":
             reason = views.refusal(state, seat, move)
             if reason:
                 return reason
-        return "That is not one of your choices now; pick one from the list."
+        return IllegalMove("That is not one of your choices now; pick one from the list.", phase)
+
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the section that orders the decisions of the phase in play."""
+        return PHASE_RULES.get(state["phase"], self.turn_rule)
 
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Bound the moves of a game: rounds times the decisions a round can hold."""
         rounds = 6 if options.get("epic") == "on" else 5
         return 400 + rounds * players * 260
 
+
+LEAVING = RuleRef("A player leaving", ruling=True)
+PHASE_RULES = {
+    phase: RuleRef(section)
+    for section, phases in (
+        ("Game Setup", ("build", "candidates", "powers", "draft", "marks")),
+        ("Errands Phase", ("errands",)),
+        ("Resolving Errands", ("resolution",)),
+        ("Game End", ("endgame", "over")),
+    )
+    for phase in phases
+}
+"""The rulebook section that orders each phase's decisions (cited when a move does not fit it)."""
 
 ARGENT = register(ArgentRules())
 

@@ -15,6 +15,7 @@ from typing import Any
 from rules.argent import content
 from rules.argent.scoring import criterion_text
 from rules.argent.state import DEPT_NAMES, State, merit_free, merit_total, room_name
+from rules.contract import IllegalMove, RuleRef
 
 View = dict[str, Any]
 
@@ -334,8 +335,17 @@ def _mage_word(m: dict[str, Any]) -> str:
     return f"{owner} {kind}" + (" (temporary)" if m["temp"] else "")
 
 
-def refusal(state: State, seat: int, move: Any) -> str | None:
-    """Return a player's sentence for an errands-phase move that is not allowed, when one fits."""
+FAST = RuleRef("Fast Actions")
+PLACE = RuleRef("Place a Mage")
+FAST_MAGE = "Only a Planar Studies mage (or the Apprentice) may be placed as a fast action."
+CAST = RuleRef("Cast a Spell")
+BELL = RuleRef("Take a Bell Tower Card")
+INFIRMARY = RuleRef("Room Clarifications")
+LOCKED = RuleRef("Locked rooms take no placements", ruling=True)
+
+
+def refusal(state: State, seat: int, move: Any) -> IllegalMove | None:
+    """Return the refusal of an errands-phase move that is not allowed (with its rule), when one fits."""
     from rules.argent.effects import has_status
     from rules.argent.engine import castable
 
@@ -345,41 +355,44 @@ def refusal(state: State, seat: int, move: Any) -> str | None:
     if action == "place":
         room = move.get("room")
         if move.get("fast") and turn.get("fast"):
-            return "You have already taken your fast action this turn."
+            return IllegalMove("You have already taken your fast action this turn.", FAST)
         if room is None and move.get("fast"):
-            return "Only a Planar Studies mage (or the Apprentice) may be placed as a fast action."
+            return IllegalMove(FAST_MAGE, PLACE)
         if room not in state["board"]["rooms"]:
-            return "There is no such room in this University."
+            return IllegalMove("There is no such room in this University.", PLACE)
         if has_status(state, None, "no_placing"):
-            return "Nobody may place mages until Malaise wears off."
+            return IllegalMove("Nobody may place mages until Malaise wears off.", CAST)
         if move.get("fast") and turn.get("fast"):
-            return "You have already taken your fast action this turn."
+            return IllegalMove("You have already taken your fast action this turn.", FAST)
         if room == "infirmary":
-            return "No mage can be placed in the Infirmary."
+            return IllegalMove("No mage can be placed in the Infirmary.", INFIRMARY)
         if state["board"]["rooms"][room]["locked"]:
-            return f"{room_name(room)} is locked."
+            return IllegalMove(f"{room_name(room)} is locked.", LOCKED)
         if not any(m["owner"] == seat and m["loc"] == "office" for m in state["mages"]):
-            return "You have no mage waiting in your office."
+            return IllegalMove("You have no mage waiting in your office.", PLACE)
         if move.get("fast"):
-            return "Only a Planar Studies mage (or the Apprentice) may be placed as a fast action."
-        return f"There is no open slot for you in {room_name(room)}."
+            return IllegalMove(FAST_MAGE, PLACE)
+        return IllegalMove(f"There is no open slot for you in {room_name(room)}.", PLACE)
     if action == "cast":
         spell = move.get("spell")
         owned = [s for s in office["spells"] if s["id"] == spell]
         starter = office["starter"] and office["starter"]["id"] == spell
         if not owned and not starter:
-            return "You have not learned that spell."
+            return IllegalMove("You have not learned that spell.", CAST)
         if has_status(state, None, "no_casting"):
-            return "Nobody may cast spells until Silence wears off."
+            return IllegalMove("Nobody may cast spells until Silence wears off.", CAST)
         card = owned[0] if owned else office["starter"]
         if card["exhausted"]:
-            return "That spell is exhausted until the next round."
+            return IllegalMove("That spell is exhausted until the next round.", CAST)
         if owned and (move.get("level") or 1) > owned[0]["level"]:
-            return "You have not researched that level yet."
+            return IllegalMove("You have not researched that level yet.", CAST)
         if not any(c[1] == spell for c in castable(state, seat, "act") + castable(state, seat, "fast")):
-            return "You do not have enough Mana for that spell."
+            return IllegalMove("You do not have enough Mana for that spell.", CAST)
     if action == "bell" and move.get("card") not in state["bell"]:
-        return "That Bell Tower offering has already been taken."
+        return IllegalMove("That Bell Tower offering has already been taken.", BELL)
     if action in ("use", "support"):
-        return "That card cannot be used now (used up, exhausted, or not an action)."
+        return IllegalMove(
+            "That card cannot be used now (used up, exhausted, or not an action).",
+            RuleRef("Use a Vault Item" if action == "use" else "Use a Supporter"),
+        )
     return None

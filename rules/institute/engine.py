@@ -21,11 +21,13 @@ from typing import Any
 from rules import rng
 from rules.contract import (
     Event,
+    IllegalMove,
     Move,
     OptionSpec,
     Prompt,
     PromptKind,
     Result,
+    RuleRef,
     Rules,
     View,
 )
@@ -88,6 +90,10 @@ class InstituteRules(Rules):
     )
     actions = moves.ALL_ACTIONS
     rulebook = "institute-for-magical-arts.txt"
+    book = "Institute rulebook"
+    turn_rule = RuleRef("Playing the Game")
+    end_rule = RuleRef("Game End")
+    leave_rule = RuleRef("Nobody leaves a two-player duel", ruling=True)
     seat_names = ("Red", "Blue")
     has_secrets = True  # the secret assignments, the secret Portal choice, the deck order
 
@@ -419,8 +425,12 @@ class InstituteRules(Rules):
         """Return a short sentence naming the move."""
         return moves.label(state, seat, move)
 
-    def why_not(self, state: State, seat: int, move: Move) -> str:
-        """Return why a move is not legal now."""
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the section that says who acts in the step in play (both at once, or in order)."""
+        return moves.STEP_RULES.get(state["step"], self.turn_rule)
+
+    def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
+        """Return why a move is not legal now, with the rule it applies."""
         return moves.why_not(state, seat, move)
 
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:

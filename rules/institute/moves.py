@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rules.contract import Move
+from rules.contract import IllegalMove, Move, RuleRef
 from rules.institute import effects
 from rules.institute.state import (
     ACTION_LIMITS,
@@ -182,55 +182,103 @@ def label(state: State, seat: int, move: Move) -> str:
     return move.code()
 
 
-def why_not(state: State, seat: int, move: Move) -> str:
-    """Return a sentence explaining why a move is not legal now."""
+PHASE_I = RuleRef("Phase I: Assign Action Cards to Dice")
+PHASE_I_MORE = RuleRef("Additional Rules for Phase I")
+POWERS = RuleRef("Using the Powers of Institute Cards")
+REALM = RuleRef("The Ethereal Realm Card")
+
+
+def why_not(state: State, seat: int, move: Move) -> IllegalMove:
+    """Return the refusal of a move that is not legal now: a sentence and the rule it applies."""
     if state.get("over"):
-        return "This game is already over."
+        return IllegalMove("This game is already over.", RuleRef("Game End"))
     if effects.frame(state, seat) is not None:
-        return "Finish the power you are using first: " + effects.prompt_text(state, seat)
-    me = player(state, seat)
-    act, step = move.action, state["step"]
-    if step == "assign":
-        if me["confirmed"]:
-            return "You have already confirmed your Action Cards; wait for the reveal."
-        if act == "reroll":
-            if me["rerolls"] == 0 and not free_reroll(state, seat):
-                return "You have no Reroll Cubes left. Return a Charm to refill them, or keep these dice."
-            if free_reroll(state, seat):
-                return "Your dice total 6 or less: the free reroll rerolls all four dice."
-            return "Name the dice to reroll as numbers 1 to 4, e.g. dice=[1,3]."
-        if act == "refill":
-            if me["rerolls"] >= MAX_REROLLS:
-                return "You already hold 3 Reroll Cubes."
-            return "You have no Charm to return."
-        if act == "assign":
-            d, what = move.get("die"), move.get("card")
-            if not isinstance(d, int) or not 1 <= d <= DICE:
-                return "Pick a die from 1 to 4."
-            if what not in ACTION_LIMITS:
-                return "The Action Cards are take, cast1 and cast2."
-            if me["assign"][d - 1] is not None and me["changes"] >= MAX_CHANGES:
-                return "You have changed your assignments too often this round; keep this one."
-            return (
-                f"You hold only {counted(ACTION_LIMITS[what], ACTION_NAMES[what] + ' card')}"
-                " and they are all assigned."
-            )
-        if act == "confirm":
-            return "Assign an Action Card to each of your four dice first."
-        if act == "power":
-            return "You have no unused Phase I power on that card."
-        return "In Phase I you reroll, refill, assign Action Cards and confirm."
+        return IllegalMove(
+            "Finish the power you are using first: " + effects.prompt_text(state, seat), POWERS
+        )
+    if state["step"] == "assign":
+        return _why_not_phase_i(state, seat, move)
+    act = move.action
     if act in ("power", "pass", "decline"):
-        return "That card's power cannot be used now."
+        return IllegalMove("That card's power cannot be used now.", RuleRef("General Rules"))
     if act == "cast":
-        return "Choose one of your Cast Cards that is still waiting to be fulfilled."
+        return IllegalMove(
+            "Choose one of your Cast Cards that is still waiting to be fulfilled.",
+            RuleRef("Step B: Cast Power Stones"),
+        )
     if act == "portal":
-        return (
+        return IllegalMove(
             "Move your Portal stones to a Location with an Institute Card, "
-            "or choose the Portal's own Location for the Ethereal Realm."
+            "or choose the Portal's own Location for the Ethereal Realm.",
+            RuleRef("Options for Using the Portal"),
         )
     if act in ("claim", "keep"):
         if state["realm"][seat] >= 4:
-            return "With 4 stones on the Ethereal Realm you must claim the award."
-        return "You have no stones on the Ethereal Realm to claim."
-    return "That move is not allowed right now."
+            return IllegalMove("With 4 stones on the Ethereal Realm you must claim the award.", REALM)
+        return IllegalMove("You have no stones on the Ethereal Realm to claim.", REALM)
+    return IllegalMove(
+        f"That move is not part of this step ({STEP_NAMES.get(state['step'], 'the round')}).",
+        RuleRef("Playing the Game"),
+    )
+
+
+STEP_RULES = {
+    "assign": PHASE_I,
+    "cast": RuleRef("Step B: Cast Power Stones"),
+    "portal": RuleRef("Method for Declaring One's Option"),
+    "realm": REALM,
+    "phase4": RuleRef("Phase IV: Trigger Permanent Powers"),
+}
+"""The section saying who acts, and in what order, in each step."""
+
+STEP_NAMES = {
+    "cast": "Phase II, casting stones",
+    "portal": "Phase III, the Portal",
+    "realm": "Phase III, the Ethereal Realm",
+    "phase4": "Phase IV, permanent powers",
+}
+
+
+def _why_not_phase_i(state: State, seat: int, move: Move) -> IllegalMove:
+    """Refuse a Phase I move: rerolls, refills, assignments and the confirmation."""
+    me = player(state, seat)
+    act = move.action
+    if me["confirmed"]:
+        return IllegalMove("You have already confirmed your Action Cards; wait for the reveal.", PHASE_I)
+    if act == "reroll":
+        if me["rerolls"] == 0 and not free_reroll(state, seat):
+            return IllegalMove(
+                "You have no Reroll Cubes left. Return a Charm to refill them, or keep these dice.",
+                PHASE_I_MORE,
+            )
+        if free_reroll(state, seat):
+            return IllegalMove(
+                "Your dice total 6 or less: the free reroll rerolls all four dice.",
+                RuleRef("Free and paid rerolls", ruling=True),
+            )
+        return IllegalMove("Name the dice to reroll as numbers 1 to 4, e.g. dice=[1,3].", PHASE_I_MORE)
+    if act == "refill":
+        if me["rerolls"] >= MAX_REROLLS:
+            return IllegalMove("You already hold 3 Reroll Cubes.", PHASE_I_MORE)
+        return IllegalMove("You have no Charm to return.", PHASE_I_MORE)
+    if act == "assign":
+        d, what = move.get("die"), move.get("card")
+        if not isinstance(d, int) or not 1 <= d <= DICE:
+            return IllegalMove("Pick a die from 1 to 4.", PHASE_I)
+        if what not in ACTION_LIMITS:
+            return IllegalMove("The Action Cards are take, cast1 and cast2.", PHASE_I)
+        if me["assign"][d - 1] is not None and me["changes"] >= MAX_CHANGES:
+            return IllegalMove(
+                "You have changed your assignments too often this round; keep this one.",
+                RuleRef("Changing an assignment", ruling=True),
+            )
+        return IllegalMove(
+            f"You hold only {counted(ACTION_LIMITS[what], ACTION_NAMES[what] + ' card')}"
+            " and they are all assigned.",
+            PHASE_I,
+        )
+    if act == "confirm":
+        return IllegalMove("Assign an Action Card to each of your four dice first.", PHASE_I)
+    if act == "power":
+        return IllegalMove("You have no unused Phase I power on that card.", RuleRef("General Rules"))
+    return IllegalMove("In Phase I you reroll, refill, assign Action Cards and confirm.", PHASE_I)

@@ -19,11 +19,12 @@ from rules.contract import (
     OptionSpec,
     Prompt,
     Result,
+    RuleRef,
     Rules,
     UnknownMove,
     View,
 )
-from rules.quadrivium import conflict, council, scene, trick
+from rules.quadrivium import conflict, council, refusals, scene, trick
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.labels import label_of
 from rules.quadrivium.state import TEXT_LIMITS, State, event, mage_name, new_game, tales
@@ -95,6 +96,9 @@ class QuadriviumRules(Rules):
     has_secrets = True
     actions = ACTIONS
     rulebook = "quadrivium.txt"
+    book = "Quadrivium design posts"
+    turn_rule = refusals.STRUCTURE
+    end_rule = refusals.THE_END
     options = (
         OptionSpec("hand_size", "Cards in a full hand (ours: 5)", ("5", "4", "6"), "5"),
         OptionSpec("trick_cap", "Most tricks a conflict may be set at (the author's suggested cap: 4)",
@@ -191,15 +195,15 @@ class QuadriviumRules(Rules):
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, Events]:
         """Validate and resolve one move on a copy (text set aside for the legality check)."""
         if self.is_over(state):
-            raise IllegalMove("This game is already over.")
+            raise IllegalMove("This game is already over.", self.end_rule)
         if move.action == "resign" and not move.args:
             return self.resign(state, seat)
         if seat not in self.waiting_on(state):
-            raise NotYourDecision("The game is not waiting on you right now.")
+            raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{move.action}`.")
         if self.bare(move) not in self.legal_moves(state, seat):
-            raise IllegalMove(self.why_not(state, seat, move))
+            raise self.why_not(state, seat, move)
         move = self.checked_text(move)
         new = self.copy_state(state)
         events = self.resolve(new, seat, move)
@@ -234,9 +238,9 @@ class QuadriviumRules(Rules):
     def resign(self, state: State, seat: int) -> tuple[State, Events]:
         """Take a player out: the mage stays in the tale, its choices pass by default (ours)."""
         if seat not in range(state["players"]):
-            raise IllegalMove("You have no seat at this table.")
+            raise IllegalMove("You have no seat at this table.", refusals.LEAVING)
         if seat in state["gone"]:
-            raise IllegalMove("You have already left this tale.")
+            raise IllegalMove("You have already left this tale.", refusals.LEAVING)
         s = self.copy_state(state)
         s["news"] = None
         s["gone"].append(seat)
@@ -319,10 +323,17 @@ class QuadriviumRules(Rules):
             texts[key] = (rand.choice(["", "@here ", "  ", "«", "\t"]) + text)[: TEXT_LIMITS[key]]
         return Move.of(move.action, **move.params, **texts)
 
-    def why_not(self, state: State, seat: int, move: Move) -> str:
-        """Return why a move is refused now."""
-        decision = self._decision(state, seat)
-        return f"That move is not allowed now (the table waits on your decision: {decision})."
+    def turn_rule_at(self, state: State) -> RuleRef | None:
+        """Return the rule of the decision the table waits on (who bids, places, aids...)."""
+        asked = self.asks(state)
+        return refusals.decision_rule(asked[0].decision if asked else None)
+
+    def why_not(self, state: State, seat: int, move: Move) -> IllegalMove:
+        """Return why a move is refused now: what the table asks of the seat, and that step's rule."""
+        asked = next((a for a in self.asks(state) if a.seat == seat), None)
+        waits = f": {asked.text}" if asked else "."
+        return IllegalMove(f"That move does not answer what the table asks of you now{waits}",
+                           refusals.decision_rule(asked and asked.decision))
 
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Return a bound on a whole game's moves (councils are capped by the years option)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,26 +65,71 @@ class AcademyPicker(RandomPicker):
 
 @dataclass(frozen=True)
 class Golden:
-    """One golden game: the kind, its table and the file it is written to."""
+    """One golden game: the kind, its table, what it shows and the file it is written to."""
 
     kind: str
     players: int
     seed: int
     options: dict[str, str] = field(default_factory=dict)
     picker: Callable[[Rules, int], RandomPicker] = RandomPicker
+    shows: str = ""
+    """One line for the reader: the mode this game stands for and what to look for in it."""
+    variant: str = ""
+    """A word for the mode in the file name (a scenario, a creation mode), empty for the plain game."""
+
+    @property
+    def chapters(self) -> re.Pattern[str]:
+        """Return the pattern of the public events that open a part of the game (a round, a council)."""
+        return CHAPTERS[self.kind]
+
+    @property
+    def name(self) -> str:
+        """Return the game's key, e.g. ``argent_5p`` (``python -m tests.golden argent_5p``)."""
+        seats = f"_{self.players}p" if self.kind != "institute" else ""
+        variant = f"_{self.variant}" if self.variant else ""
+        return f"{self.kind}{seats}{variant}"
 
     @property
     def path(self) -> Path:
         """Return the file the game is written to."""
-        seats = f"_{self.players}p" if self.kind != "institute" else ""
-        return HERE / f"{self.kind}{seats}_seed{self.seed}.txt"
+        return HERE / f"{self.name}_seed{self.seed}.txt"
 
 
-GOLDENS = {
-    "argent": Golden("argent", 3, 7),
-    "institute": Golden("institute", 2, 3),
-    "academy": Golden("academy", 2, SEED_ACADEMY, {"scenario": "basic"}, AcademyPicker),
+CHAPTERS = {
+    "argent": re.compile(r"^Round \d+ begins|rooms resolve\.$"),
+    "institute": re.compile(r"^Round \d+, Phase I:"),
+    "academy": re.compile(r" plays the disaster "),
+    "quadrivium": re.compile(r"^Scene \d+:|convenes\.$|^The tale ends"),
 }
+"""Events that open a new part of a game: the file sets them apart, so a reader finds their way."""
+
+
+def _goldens(*games: Golden) -> dict[str, Golden]:
+    return {g.name: g for g in games}
+
+
+GOLDENS = _goldens(
+    Golden("argent", 2, 1, shows="Argent for Two (rulebook, \"Argent for Two\"): the 2-player table"),
+    Golden("argent", 3, 7, shows="the first-game university for 3 players"),
+    Golden("argent", 5, 2, shows="the largest table: 5 candidates, the 5-player first-game grid"),
+    Golden("institute", 2, 3, shows="the whole game, both players' secret Action Cards and the portal"),
+    Golden(
+        "academy", 2, SEED_ACADEMY, {"scenario": "basic"}, AcademyPicker,
+        shows="the basic game, won: fires doused, Abjure bound and cast",
+    ),
+    Golden(
+        "academy", 2, 3, {"scenario": "unstable"}, AcademyPicker, variant="unstable",
+        shows="the advanced rules in the Unstable Academy scenario: glyphs shared, the ritual completed",
+    ),
+    Golden(
+        "quadrivium", 2, 2, shows="mages made step by step, conflicts, two councils (bids, takes, support)",
+    ),
+    Golden(
+        "quadrivium", 4, 3, {"creation": "quick"}, variant="quick",
+        shows="4 players with quick mages: a tie-break for the Antagonist, offers over Claims, a council",
+    ),
+)
+"""Every golden game by name; ``python -m tests.golden <name or kind>`` regenerates them."""
 
 
 def playthrough(golden: Golden) -> str:
@@ -93,26 +139,34 @@ def playthrough(golden: Golden) -> str:
     state = rules.setup(golden.players, options, golden.seed)
     policy = golden.picker(rules, golden.seed)
     policy.observe(state, 0, [])
+    tags = [rules.seat_tag(seat) for seat in range(golden.players)]
     lines = [
-        f"# Golden playthrough: {golden.kind}, {golden.players} players, seed {golden.seed}",
+        f"# Golden playthrough: {rules.title}, {golden.players} players, seed {golden.seed}",
+        *([f"# shows: {golden.shows}"] if golden.shows else []),
         f"# options: {json.dumps(options, sort_keys=True)}",
+        f"# seats: {', '.join(tags)}",
         f"# policy: {policy.text}",
-        f"# regenerate: python -m tests.golden {golden.kind}",
+        "# each move: its number, the seat, the move's label and [its code]; below it, the public events;",
+        "# an event that opens a round, a turn, a scene or a council stands apart, marked ---",
+        f"# regenerate: python -m tests.golden {golden.name}",
         "",
     ]
     bound = rules.max_moves(golden.players, options)
     step = 0
     while not rules.is_over(state):
         if step >= bound:
-            raise RuntimeError(f"{golden.kind} golden game did not end within {bound} moves")
+            raise RuntimeError(f"{golden.name} golden game did not end within {bound} moves")
         seat = rules.waiting_on(state)[0]
         move = policy.pick(state, seat, rules.legal_moves(state, seat))
         label = rules.label(state, seat, move)
         state, events = rules.apply(state, seat, move)
         policy.observe(state, seat, events)
         step += 1
-        lines.append(f"{step}. P{seat + 1}: {label}  [{move.code()}]")
-        lines += [f"     {e.text}" for e in events if e.public]
+        lines.append(f"{step}. {tags[seat]}: {label}  [{move.code()}]")
+        for e in events:
+            if e.public:
+                opens = golden.chapters.search(e.text)
+                lines += ["", f"--- {e.text}"] if opens else [f"     {e.text}"]
     result = rules.result(state)
     lines += [
         "",
@@ -120,13 +174,22 @@ def playthrough(golden: Golden) -> str:
     ]
     if result:
         # A cooperative defeat (or a draw) has no winner: the line says so rather than staying empty.
-        lines.append("winners: " + (", ".join(f"P{s + 1}" for s in result.winners) or "none"))
-        lines.append("scores: " + ", ".join(f"P{s + 1} {v:g}" for s, v in sorted(result.scores.items())))
+        lines.append("winners: " + (", ".join(tags[s] for s in result.winners) or "none"))
+        lines.append("scores: " + ", ".join(f"{tags[s]} {v:g}" for s, v in sorted(result.scores.items())))
     return "\n".join(lines) + "\n"
 
 
-def write(kind: str) -> Path:
-    """Regenerate one kind's golden file; return its path."""
-    golden = GOLDENS[kind]
+def named(words: list[str]) -> list[Golden]:
+    """Return the golden games named by key or by kind (every game when no word is given)."""
+    if not words:
+        return list(GOLDENS.values())
+    unknown = [w for w in words if w not in GOLDENS and all(g.kind != w for g in GOLDENS.values())]
+    if unknown:
+        raise KeyError(", ".join(unknown))
+    return [g for g in GOLDENS.values() if g.name in words or g.kind in words]
+
+
+def write(golden: Golden) -> Path:
+    """Regenerate one golden file; return its path."""
     golden.path.write_text(playthrough(golden), encoding="utf-8")
     return golden.path

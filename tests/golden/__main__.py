@@ -1,23 +1,23 @@
-"""Regenerate golden playthroughs: ``python -m tests.golden [kind ...]`` (no kind: all of them)."""
+"""Regenerate golden playthroughs: ``python -m tests.golden [name or kind ...]`` (none: all of them)."""
 
 from __future__ import annotations
 
 import sys
 
-from tests.golden import GOLDENS, write
+from tests.golden import GOLDENS, named, write
 
 
 def main(argv: list[str]) -> int:
-    """Write the golden file of each kind named (every kind when none is)."""
-    kinds = argv or sorted(GOLDENS)
-    unknown = [k for k in kinds if k not in GOLDENS]
-    if unknown:
-        print(f"no golden game for {', '.join(unknown)}; known: {', '.join(sorted(GOLDENS))}")
+    """Write the golden file of each game named, by key or by kind (every game when none is)."""
+    try:
+        games = named(argv)
+    except KeyError as exc:
+        print(f"no golden game called {exc.args[0]}; known: {', '.join(GOLDENS)}")
         return 2
-    for kind in kinds:
-        path = write(kind)
+    for golden in games:
+        path = write(golden)
         lines = path.read_text(encoding="utf-8").count("\n")
-        print(f"{kind}: wrote {path} ({lines} lines)")
+        print(f"{golden.name}: wrote {path.name} ({lines} lines)")
     return 0
 
 
