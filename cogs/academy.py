@@ -431,7 +431,9 @@ async def play_command(interaction: discord.Interaction, command: str, value: st
 class AcademyCog(commands.Cog):
     """The /academy commands: your panel, every action with autocomplete, and how to play."""
 
-    academy = app_commands.Group(name="academy", description="Wizard's Academy: save the academy together")
+    academy = app_commands.Group(
+        name="academy", description="Wizard's Academy: save the academy together", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

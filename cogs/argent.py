@@ -110,7 +110,7 @@ def offers_for(command: str) -> kit.Autocomplete:
 class ArgentCog(commands.Cog):
     """The /argent commands: every action with autocomplete, your panel, office and voters."""
 
-    argent = app_commands.Group(name="argent", description="Argent: The Consortium")
+    argent = app_commands.Group(name="argent", description="Argent: The Consortium", guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

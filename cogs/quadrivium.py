@@ -302,7 +302,9 @@ DYNAMIC_ITEMS = (MoveButton, FormButton, MoveSelect, PanelButton)
 class QuadriviumCog(commands.Cog):
     """The /quad commands: your panel, the covenant sheet, and how to play."""
 
-    quad = app_commands.Group(name="quad", description="Quadrivium: mages in council and conflict")
+    quad = app_commands.Group(
+        name="quad", description="Quadrivium: mages in council and conflict", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

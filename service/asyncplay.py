@@ -73,7 +73,7 @@ class AsyncPlay:
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
-        async def waiting_on(self, user_id: int) -> list[WaitingTable]: ...
+        async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]: ...
         def thread_name(self, table: TableRecord) -> str: ...
         def rules_for(self, kind: str) -> Rules: ...
         async def act(
@@ -349,10 +349,13 @@ class AsyncPlay:
 
     # ------------------------------------------------------------------ my tables and stats
 
-    async def mine(self, user_id: int) -> list[WaitingTable]:
-        """Return the tables waiting on a user, oldest wait first, with the decision and time left."""
+    async def mine(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:
+        """Return the tables waiting on a user, oldest wait first, with the decision and time left.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me``).
+        """
         found = []
-        for waiting in await self.waiting_on(user_id):
+        for waiting in await self.waiting_on(user_id, guild_id):
             times: list[SeatTime] = await self.time.seat_times(waiting.table.id)
             mine = next((t for t in times if t.user_id == user_id), None)
             if mine is not None:
@@ -360,14 +363,17 @@ class AsyncPlay:
             found.append(waiting)
         return found
 
-    async def stats(self, user_id: int) -> Stats:
-        """Return a user's games played and won per game, median time to move and open tables."""
+    async def stats(self, user_id: int, guild_id: int | None = None) -> Stats:
+        """Return a user's games played and won per game, median time to move and open tables.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me stats``).
+        """
         played: dict[str, int] = {}
         won: dict[str, int] = {}
         gaps: list[float] = []
         finished = []
         open_tables = 0
-        for table_id, kind, status, result, seat in await self.store.tables_of(user_id):
+        for table_id, kind, status, result, seat in await self.store.tables_of(user_id, guild_id):
             if status == "active":
                 open_tables += 1
             if status != "finished":

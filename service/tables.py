@@ -44,6 +44,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
 from service.reads import TableReads
 from service.replies import Board, Reply, StaleOffer, TableError
 from service.scheduler import Scheduler
+from service.servers import LOBBY_HINT, Servers
 from service.timekeeper import Timekeeper
 from store import (
     CorruptTable,
@@ -73,7 +74,6 @@ __all__ = [
 log = logging.getLogger("conclave.service")
 
 THREAD_NAME_LIMIT = 100
-LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
 AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"
@@ -107,7 +107,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
+class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay, Servers):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -147,7 +147,8 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
         try:
-            table_options, chosen = split_options(chosen)
+            # The server's defaults (its moderators' settings, read now) unless the host chose.
+            table_options, chosen = split_options(await self.table_defaults(guild_id) | chosen)
             full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
@@ -609,6 +610,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 if table.status == "finished"
                 else "This table is closed."
             )
+        await self.check_not_paused(table)
         return await self._load(table_id)
 
 def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
