@@ -298,7 +298,8 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     svc = kit.service_of(client)
     now = await seat_now(svc, table.id, note.user_id)
     lines = enrich(note.events, now.view, now.seat)
-    return await panel_message(now, "\n".join([note.title or svc.thread_name(table), *lines]), note.image)
+    title = note.title or svc.thread_name(table)
+    return await panel_message(now, "\n".join([title, *lines]), note.image, note.alt)
 
 
 async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:

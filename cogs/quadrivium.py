@@ -12,7 +12,6 @@ in its custom id: it survives a restart, and a stale click is refused under the 
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -325,7 +324,8 @@ class QuadriviumCog(commands.Cog):
             from render import quadrivium as drawing
 
             image = await asyncio.to_thread(drawing.sheet, public.view)
-            file = discord.File(io.BytesIO(image), filename=f"quadrivium-{table.id}-covenant.png")
+            alt = svc.describe(table.kind, public.view)
+            file = kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)
             await kit.answer(interaction, f"The covenant, at version {public.version}.", files=[file])
 
         await kit.guarded(interaction, work)

@@ -22,6 +22,7 @@ from cogs.kit import (
     answer,
     deliver,
     guarded,
+    image_file,
     register_on_finish,
     send_private,
     service_of,
@@ -73,7 +74,7 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
     link = f"\nThe table: <#{table.thread_id}>" if table.thread_id else ""
     dm: dict[str, Any] = {"content": message.text[:1900] + link}
     if message.board is not None and message.board.image is not None:
-        dm["files"] = [discord.File(io.BytesIO(message.board.image), f"table-{table.id}-board.png")]
+        dm["files"] = [image_file(message.board.image, f"table-{table.id}-board.png", message.board.alt)]
     if message.kind == "spectate":
         # A spectator has no seat: a closed DM is simply skipped.
         try:
@@ -92,7 +93,8 @@ async def post_replay(client: discord.Client, reply: Reply) -> None:
     thread = await thread_of(client, reply.table)
     if data is None or thread is None:
         return
-    file = discord.File(io.BytesIO(data), f"table-{reply.table.id}-replay.gif")
+    alt = await svc.replay_alt(reply.table.id)
+    file = image_file(data, f"table-{reply.table.id}-replay.gif", alt)
     try:
         await thread.send("The whole game, turn by turn:", file=file)
     except discord.HTTPException as exc:

@@ -19,7 +19,7 @@ from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, game_options, relative
 from service.notices import Notice, SeatTime
 from service.replay import replay_gif
-from service.replies import Reply, TableError, WaitingTable
+from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
 
@@ -73,6 +73,7 @@ class AsyncPlay:
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
+        async def public_view(self, table_id: int) -> PublicView: ...
         async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]: ...
         def thread_name(self, table: TableRecord) -> str: ...
         def rules_for(self, kind: str) -> Rules: ...
@@ -346,6 +347,13 @@ class AsyncPlay:
         return await asyncio.to_thread(
             replay_gif, rules, players, game_options(table.options), table.seed, moves
         )
+
+    async def replay_alt(self, table_id: int) -> str:
+        """Return the replay's alt text: what it shows, and the final public position as text."""
+        table = await self.table(table_id)
+        public = await self.public_view(table_id)
+        head = f"An animated replay of {self.thread_name(table)}, turn by turn. The final position: "
+        return alt_text(head + self.rules_for(table.kind).view_text(public.view))
 
     # ------------------------------------------------------------------ my tables and stats
 
