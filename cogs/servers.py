@@ -16,8 +16,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.kit import answer, deliver, guarded, service_of
+from cogs.kit import (
+    answer,
+    deliver,
+    guarded,
+    private_send_args,
+    send_private,
+    service_of,
+    thread_of,
+)
 from cogs.lists import page_of
+from service import TableError
 from service.servers import SETTINGS, table_line
 
 log = logging.getLogger("conclave.cogs")
@@ -144,6 +153,42 @@ class ServerCog(commands.Cog):
             await log_event(self.bot, interaction.guild_id,
                             f"{interaction.user.mention} removed a player from {where}.")
             await answer(interaction, reply.answer)
+
+        await guarded(interaction, work)
+
+    @conclave.command(name="substitute")
+    @app_commands.describe(
+        table="The game's number",
+        player="The player who leaves the seat",
+        member="The member who takes the seat over",
+    )
+    async def substitute(
+        self, interaction: discord.Interaction, table: int, player: discord.User, member: discord.Member
+    ) -> None:
+        """Seat another member in a player's place, mid-game."""
+
+        async def work() -> None:
+            svc = service_of(self.bot)
+            if member.bot:
+                raise TableError("Seat a person: a bot seat is the host's choice in the lobby.")
+            old_name, note = await svc.substitute(
+                table, interaction.guild_id or 0, player.id, member.id, member.display_name
+            )
+            record = await svc.table(note.table_id)
+            where = svc.thread_name(record)
+            thread = await thread_of(self.bot, record)
+            if thread is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await thread.send(f"A moderator seated {member.mention} in {old_name}'s place.",
+                                      allowed_mentions=discord.AllowedMentions(users=[member]))
+            with contextlib.suppress(discord.HTTPException):
+                await player.send(f"A moderator gave your seat at {where} to {member.display_name}.")
+            # The seat's private view goes to its new player (a closed DM is said in the thread).
+            await send_private(self.bot, record, member.id, await private_send_args(self.bot, record, note),
+                               thread)
+            await log_event(self.bot, interaction.guild_id,
+                            f"{interaction.user.mention} seated a substitute at {where}.")
+            await answer(interaction, f"{member.display_name} now plays {old_name}'s seat at {where}.")
 
         await guarded(interaction, work)
 

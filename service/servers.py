@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from service.clock import PRESETS, VOTE_TIME
-from service.replies import Board, Reply, TableError
-from store import TableRecord
+from service.replies import Board, PrivateNote, Reply, TableError
+from store import CorruptTable, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from rules.contract import Rules
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("conclave.service")
 
-LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
-"""The lobby's hint, under every lobby board."""
 NOT_HERE = "There is no table with that number in this server."
 """The one refusal for a number of another server's table and for a number no table has."""
 PAUSED = "This table's server removed me: the table is paused until I am back there."
@@ -74,6 +72,7 @@ class Servers:
         async def _load(self, table_id: int) -> _Table: ...
         def thread_name(self, table: TableRecord) -> str: ...
         async def leave(self, table_id: int, user_id: int) -> Reply: ...
+        async def hand(self, table_id: int, user_id: int) -> PrivateNote: ...
         def rules_for(self, kind: str) -> Rules: ...
         @staticmethod
         def _lobby_line(rules: Rules, seats: list[SeatRecord]) -> str: ...
@@ -186,12 +185,46 @@ class Servers:
         seat = await self._seat_of(table.id, user_id)
         if seat is None:
             raise TableError("That member has no seat at this table.")
+        from service.tables import LOBBY_HINT  # the module that imports this one
+
         reply = await self.leave(table.id, user_id)
         rules = self.rules_for(table.kind)
         lobby = self._lobby_line(rules, await self.store.seats(table.id))
         text = f"A moderator removed {seat.name}. {lobby} {LOBBY_HINT}"
         board = Board(table.id, reply.table.version, text, fresh=False)
         return replace(reply, answer=f"{seat.name} is no longer seated.", board=board)
+
+    async def substitute(
+        self, table_id: int, guild_id: int, old_user: int, new_user: int, new_name: str
+    ) -> tuple[str, PrivateNote]:
+        """Seat another member in a player's place in a game of this server, mid-game.
+
+        The seat keeps everything (its number, hand, clock, settings); returns the old player's
+        name and the seat's private view for the new player.
+        """
+        async with self._lock(table_id):
+            table = await self.table_in(table_id, guild_id)
+            if table.status != "active":
+                raise TableError("Only a game in play takes a substitute; in a lobby, players just join.")
+            await self.check_not_paused(table)
+            old = await self._seat_of(table.id, old_user)
+            if old is None or old.seat is None:
+                raise TableError("That member has no seat in this game.")
+            if await self._seat_of(table.id, new_user) is not None:
+                raise TableError("That member already plays at this table.")
+            try:
+                await self.store.substitute_seat(table.id, old_user, new_user, new_name)
+            except CorruptTable:
+                from service.tables import DAMAGED  # the module that imports this one
+
+                await self.store.close_damaged(table.id, "the move log, seed or seats fail their checks")
+                raise TableError(DAMAGED) from None
+            except StoreError:
+                raise TableError("The table changed meanwhile: look again and retry.") from None
+            self.time.forget(table.id)
+        log.info("table %s: a moderator seated a substitute at seat %s", table.id, old.seat)
+        await self.time.after_change(table.id)
+        return old.name, await self.hand(table.id, new_user)
 
     async def _seat_of(self, table_id: int, user_id: int) -> SeatRecord | None:
         return next((s for s in await self.store.seats(table_id) if s.user_id == user_id), None)

@@ -44,7 +44,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
 from service.reads import TableReads
 from service.replies import Board, Reply, StaleOffer, TableError
 from service.scheduler import Scheduler
-from service.servers import LOBBY_HINT, Servers
+from service.servers import Servers
 from service.timekeeper import Timekeeper
 from store import (
     CorruptTable,
@@ -74,6 +74,7 @@ __all__ = [
 log = logging.getLogger("conclave.service")
 
 THREAD_NAME_LIMIT = 100
+LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
 AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from store.records import TableRecord, dump
+from store.records import StoreError, TableRecord, dump
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
@@ -34,6 +34,10 @@ class ServerStore:
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
         async def _all(db: Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
+        _sound: dict[int, tuple[int, str]]
+        async def _table_row(self, db: Connection, table_id: int) -> sqlite3.Row: ...
+        async def _verify(self, db: Connection, row: sqlite3.Row, version: int, state: str) -> None: ...
+        async def _seal(self, db: Connection, row: sqlite3.Row) -> None: ...
 
     # ------------------------------------------------------------------ settings
 
@@ -113,6 +117,48 @@ class ServerStore:
                 (table_id,),
             )
         return [(row["user_id"], row["since"]) for row in rows]
+
+    async def substitute_seat(self, table_id: int, old_user: int, new_user: int, new_name: str) -> None:
+        """Seat ``new_user`` in ``old_user``'s place at a running game, in one transaction.
+
+        The seat keeps its number, clock, settings and whom the game waits on; the new player
+        follows the table no more as a spectator. The move log's chain starts from the seats, so
+        it is checked first (a damaged log is never re-sealed as sound) and then sealed again.
+        """
+        async with self._transaction() as db:
+            row = await self._table_row(db, table_id)
+            if row["status"] != "active":
+                raise StoreError(f"Table {table_id} is not in play.")
+            snapshot = await self._one(
+                db, "SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,)
+            )
+            await self._verify(db, row, snapshot["version"], snapshot["state"])
+            taken = await self._one(
+                db, "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?", (table_id, new_user)
+            )
+            if taken is not None:
+                raise StoreError(f"User {new_user} is seated at table {table_id} already.")
+            # The seat's rows point at (table, user): checked at commit, once all of them moved.
+            await db.execute("PRAGMA defer_foreign_keys = ON")
+            cur = await db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE table_id = ? AND user_id = ?",
+                (new_user, new_name, table_id, old_user),
+            )
+            moved = cur.rowcount
+            await cur.close()
+            if moved != 1:
+                raise StoreError(f"User {old_user} is not seated at table {table_id}.")
+            for name in ("waiting", "seat_clocks", "seat_prefs", "abandon_votes", "due_work"):
+                await db.execute(
+                    f"UPDATE {name} SET user_id = ? WHERE table_id = ? AND user_id = ?",
+                    (new_user, table_id, old_user),
+                )
+            drop = "DELETE FROM {} WHERE table_id = ? AND user_id = ?"
+            await db.execute(drop.format("votes"), (table_id, old_user))
+            await db.execute(drop.format("spectators"), (table_id, new_user))
+            await db.execute("DELETE FROM chain WHERE table_id = ?", (table_id,))
+            self._sound.pop(table_id, None)
+            await self._seal(db, row)
 
     async def set_host(self, table_id: int, user_id: int) -> None:
         """Make a seated user the host of a table."""

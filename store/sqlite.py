@@ -498,7 +498,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         """Return the chain's link at ``version`` after recomputing every link not yet verified."""
         table_id = row["id"]
         done, head = self._sound.get(table_id, (-1, ""))
-        if done > version:
+        if done > version or (done >= 0 and await self._link(db, table_id, done) != head):
+            # Another Store sealed the chain again (a substitute changed the seats): start over.
             done, head = -1, ""
         if done < 0:
             seats = await self._all(db, SEAT_ORDER, (table_id,))

@@ -21,7 +21,7 @@ from bot import INTENTS, create_bot, tree_digest
 from service import TableError
 from service.clock import DAY, ManualClock
 from service.servers import NOT_HERE
-from tests.async_helpers import START
+from tests.async_helpers import ALICE, BOB, CAROL, START, Harness, OpenStore
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -124,6 +124,7 @@ async def test_a_table_number_from_another_server_is_refused_like_a_missing_one(
         "conclave close": {},
         "conclave host": {"member": two.eve},
         "conclave kick": {"member": two.eve},
+        "conclave substitute": {"player": two.alice.user, "member": two.eve},
     }
     assert table_commands(two.bot.tree) == set(tried), "a new command takes a table: try it here"
     for name, extra in tried.items():
@@ -388,3 +389,48 @@ async def test_a_server_that_removes_the_bot_pauses_its_tables_until_it_comes_ba
     planned = [w for w in await store.due(START + 365 * DAY) if w.table_id == table_id]
     assert {w.kind for w in planned} >= {"remind", "deadline"}
 
+
+
+async def test_a_substitute_takes_a_seat_mid_game_with_its_private_view(two: Servers) -> None:
+    thread, table_id = await alpha_game(two)
+    carol = two.alpha.add_member(two.env.create_user("carol"))
+    store = two.bot.store
+    before = {s.seat: s for s in await store.seats(table_id)}
+    alice_seat = next(n for n, s in before.items() if s.user_id == two.alice.id)
+    clocks = {c.user_id: c.bank for c in await store.seat_clocks(table_id)}
+    said = await two.alpha_mod.slash(
+        two.alpha_tables, "conclave substitute", table=table_id, player=two.alice.user, member=carol
+    )
+    assert "carol now plays alice's seat" in text(said)
+    after = {s.seat: s for s in await store.seats(table_id)}
+    assert after[alice_seat].user_id == carol.id and after[alice_seat].name == "carol"
+    assert {c.user_id: c.bank for c in await store.seat_clocks(table_id)} == {
+        (carol.id if user == two.alice.id else user): bank for user, bank in clocks.items()
+    }
+    # The old player is told; the new one gets the seat's private view; the chain still holds.
+    assert "gave your seat" in two.alice.user.dm_channel.history()[-1].content
+    assert any("you are" in m.content for m in carol.user.dm_channel.history())
+    assert "in alice's place" in thread.last_message.content
+    svc = two.bot.service
+    assert await svc.rebuild_check(table_id)
+    assert (await store.load(table_id))[0].status == "active"
+    # The new player plays on; the old one no longer can.
+    offered = await carol.autocomplete(thread, "game play", "move", "")
+    assert offered
+    played = await carol.slash(thread, "game play", move=offered[0]["value"])
+    assert "You played" in text(played)
+    refused = await two.alice.slash(thread, "game play", move=offered[0]["value"])
+    assert "You played" not in text(refused)
+
+
+async def test_another_store_on_the_file_reads_a_table_sealed_again_by_a_substitute(
+    h: Harness, open_store: OpenStore
+) -> None:
+    table_id = await h.table()
+    other = await open_store(str(h.path))
+    await other.load(table_id)  # this Store has verified the chain and remembers its head
+    assert h.store is not None
+    await h.store.substitute_seat(table_id, ALICE, CAROL, "carol")
+    record, _state = await other.load(table_id)  # neither damaged nor refused
+    assert record.status == "active"
+    assert {s.user_id for s in await other.seats(table_id)} == {CAROL, BOB}
