@@ -256,6 +256,8 @@ class BotSeats:
         table = await self.store.table(table_id)
         if table is None or table.status != "active":
             return None
+        if await self.store.server_left_at(table.guild_id) is not None:
+            return None  # its server removed the bot: the table is paused, bots included
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]

@@ -247,6 +247,8 @@ class Servers:
 
     async def server_back(self, guild_id: int) -> list[int]:
         """Resume a server's paused tables: the time away is given back to every running clock."""
+        if await self.store.server_left_at(guild_id) is None:
+            return []  # the usual case at every start: a read, no write
         left_at = await self.store.mark_server_back(guild_id)
         if left_at is None:
             return []

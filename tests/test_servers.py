@@ -434,3 +434,16 @@ async def test_another_store_on_the_file_reads_a_table_sealed_again_by_a_substit
     record, _state = await other.load(table_id)  # neither damaged nor refused
     assert record.status == "active"
     assert {s.user_id for s in await other.seats(table_id)} == {CAROL, BOB}
+
+
+async def test_bots_of_a_paused_table_wait_for_the_server_to_come_back(h: Harness) -> None:
+    svc = h.svc
+    assert svc is not None
+    record = await svc.open_table("toy", "", guild_id=7, channel_id=2, host_id=ALICE, host_name="alice")
+    await svc.add_bots(record.id, ALICE)
+    await svc.start(record.id, ALICE)
+    await svc.server_left(7)
+    assert await svc.next_bot_move(record.id) is None
+    assert (await svc.table(record.id)).version == 0
+    await svc.server_back(7)
+    assert await svc.next_bot_move(record.id) is not None
