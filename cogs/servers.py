@@ -216,8 +216,11 @@ class ServerCog(commands.Cog):
             if setting is None:
                 await answer(interaction, _settings_text(await svc.server_settings(guild_id)))
                 return
-            picked = channel.id if channel is not None else role.id if role is not None else None
-            chosen = str(picked) if picked is not None and value is None else value or "default"
+            wanted = channel if setting in CHANNEL_SETTINGS else role if setting == "host_role" else None
+            if (channel is not None or role is not None) and wanted is None:
+                takes = {"channel": "a channel", "log_channel": "a channel", "host_role": "a role"}
+                raise TableError(f"The {setting} setting takes {takes.get(setting, 'a value')}.")
+            chosen = str(wanted.id) if wanted is not None and value is None else value or "default"
             stored = await svc.set_server_setting(guild_id, setting, chosen)
             await log_event(self.bot, interaction.guild_id,
                             f"{interaction.user.mention} changed the setting `{setting}`.")

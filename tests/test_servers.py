@@ -277,6 +277,9 @@ async def test_settings_are_stored_and_read_at_use(two: Servers) -> None:
     assert "`clock` = fast" in shown and "`bots` = off" in shown
     bad = await mod.slash(two.alpha_tables, "conclave settings", setting="clock", value="hourly")
     assert "none, relaxed, normal, fast" in text(bad)
+    mixed = await mod.slash(two.alpha_tables, "conclave settings", setting="host_role", channel=other)
+    assert "takes a role" in text(mixed)
+    assert "host_role" not in await two.bot.store.server_settings(two.alpha.id)
     # Read at use: the channel, the default clock, the bots.
     elsewhere = await two.alice.slash(other, "game new", kind="toy")
     assert f"<#{two.alpha_tables.id}>" in text(elsewhere) and not other.threads
