@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from service.clock import PRESETS, VOTE_TIME
@@ -22,6 +22,7 @@ from store import CorruptTable, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from rules.contract import Rules
+    from service.asyncplay import Stats
     from service.loaded import _Table
     from service.scheduler import Scheduler
     from service.timekeeper import Timekeeper
@@ -73,6 +74,7 @@ class Servers:
         def thread_name(self, table: TableRecord) -> str: ...
         async def leave(self, table_id: int, user_id: int) -> Reply: ...
         async def hand(self, table_id: int, user_id: int) -> PrivateNote: ...
+        async def stats(self, user_id: int, guild_id: int | None = None) -> Stats: ...
         def rules_for(self, kind: str) -> Rules: ...
         @staticmethod
         def _lobby_line(rules: Rules, seats: list[SeatRecord]) -> str: ...
@@ -288,11 +290,14 @@ class Servers:
     async def my_data(self, user_id: int) -> str:
         """Return, as JSON, everything the store keeps about a user (for ``/me data``)."""
         rows = await self.store.user_rows(user_id)
+        stats = asdict(await self.stats(user_id))
+        stats.pop("user_id")
         data = {
             "user_id": user_id,
             "about": "Everything Conclave keeps about you. Your moves are in each table's move log, "
             "which `/game history` shows.",
             **rows,
+            "stats": stats,
         }
         return json.dumps(data, indent=1, ensure_ascii=False)
 

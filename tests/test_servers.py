@@ -320,6 +320,7 @@ async def test_me_data_sends_everything_by_dm_as_json(two: Servers) -> None:
     assert data["user_id"] == two.alice.id
     assert [s["table_id"] for s in data["seats"]] == [table_id]
     assert data["preferences"][0]["tz"] == "Europe/Paris"
+    assert data["stats"]["open_tables"] == 1
     mod_data = await two.alpha_mod.user.slash("me data")
     assert "by DM" in text(mod_data)
     mod_sent = [m for m in two.alpha_mod.user.dm_channel.history() if m.attachments][-1]
