@@ -3,8 +3,8 @@
 The service says some things by itself (a reminder, an out-of-time vote, a move played for an
 absent seat, a spectator's board); this extension installs the outlet that posts them, starts
 the one scheduler task with the bot and stops it with the bot, posts the replay when a game
-ends, and holds ``/me pings``. The /game commands for undo, watch, history and the rest live in
-``cogs.game``.
+ends, and holds ``/me`` (pings and time zone, your tables and record in every server, your
+data). The /game commands for undo, watch, history and the rest live in ``cogs.game``.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ async def log_message(client: discord.Client, table_id: int, page: int) -> tuple
 
 
 class MeCog(commands.Cog):
-    """/me: a player's own settings (pings, quiet hours)."""
+    """/me: what is about a player alone, in any server or DM: pings and time zone, tables, record, data."""
 
     # About you alone: offered in DMs too.
     me = app_commands.Group(name="me", description="You: settings, your tables and record, your data")
