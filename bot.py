@@ -35,6 +35,11 @@ log = logging.getLogger("conclave")
 
 DEFAULT_DB = "conclave.db"
 TREE_HASH_KEY = "command_tree_sha256"
+INTENTS = discord.Intents(guilds=True)
+"""Slash commands, buttons and DMs need only the guilds intent (servers, channels, threads):
+no privileged intent (members, presences, message content), no message events."""
+SYNC_FLAG = "--sync"
+"""``python bot.py --sync`` syncs the command tree even when its hash is unchanged."""
 
 
 @dataclass(frozen=True)
@@ -138,11 +143,11 @@ class ConclaveBot(commands.Bot):
         dev_guild: int | None = None,
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
+        force_sync: bool = False,
     ) -> None:
-        # Slash commands only: no privileged intents, no message content.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             help_command=None,
             tree_cls=ConclaveTree,
             # Nothing pings unless a message names its users: a player called "@everyone"
@@ -156,6 +161,7 @@ class ConclaveBot(commands.Bot):
         self.store: Store | None = None
         self.service: TableService | None = None
         self.synced = False
+        self.force_sync = force_sync
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs and sync the command tree when it changed."""
@@ -166,15 +172,19 @@ class ConclaveBot(commands.Bot):
         self.synced = await self.sync_commands()
 
     async def sync_commands(self) -> bool:
-        """Sync to the dev guild (or globally) only when the tree's hash differs from the stored one."""
+        """Sync to the dev guild (or globally) only when the tree's hash differs from the stored one.
+
+        The hash covers the application id too: the same database under another application (a
+        new bot token) syncs, since that application has never seen the commands. ``force_sync``
+        (``bot.py --sync``) syncs whatever the hash says.
+        """
         assert self.store is not None
         guild = discord.Object(self.dev_guild) if self.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        digest = tree_digest(self.tree, guild, self.application_id)
         key = f"{TREE_HASH_KEY}:{self.dev_guild or 'global'}"
-        if await self.store.get_meta(key) == digest:
+        if not self.force_sync and await self.store.get_meta(key) == digest:
             log.info("command tree unchanged: no sync")
             return False
         await self.tree.sync(guild=guild)
@@ -196,24 +206,41 @@ class ConclaveBot(commands.Bot):
             await self.close_store()
 
 
+def tree_digest(
+    tree: app_commands.CommandTree, guild: discord.abc.Snowflake | None, application_id: int | None
+) -> str:
+    """Return the hash that decides syncing: the application's id and every command of the tree."""
+    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    text = json.dumps({"application": application_id, "commands": payload}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def create_bot(
     store_path: str = DEFAULT_DB,
     *,
     dev_guild: int | None = None,
     seed_source: Callable[[], int] | None = None,
     clock: Clock | None = None,
+    force_sync: bool = False,
 ) -> ConclaveBot:
     """Build the bot (not yet connected); tests and the local table use this too.
 
     ``clock`` is the service's clock (default: the wall clock); the local table passes a
-    ManualClock so ``wait 2d`` moves time.
+    ManualClock so ``wait 2d`` moves time. ``force_sync`` syncs the commands at start whatever
+    their hash.
     """
-    return ConclaveBot(store_path=store_path, dev_guild=dev_guild, seed_source=seed_source, clock=clock)
+    return ConclaveBot(
+        store_path=store_path,
+        dev_guild=dev_guild,
+        seed_source=seed_source,
+        clock=clock,
+        force_sync=force_sync,
+    )
 
 
-async def run_discord(config: Config) -> None:
+async def run_discord(config: Config, *, force_sync: bool = False) -> None:
     """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild)
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.
@@ -271,12 +298,15 @@ async def login_with_retry(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot on Discord with a token, else the local table."""
+    """Run the bot on Discord with a token (``--sync``: sync the commands at start), else the local table."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    force_sync = SYNC_FLAG in args
+    args = [a for a in args if a != SYNC_FLAG]
     config = Config.from_env()
     if config.token:
         setup_logging(config.log_level, config.token)
         try:
-            asyncio.run(run_discord(config))
+            asyncio.run(run_discord(config, force_sync=force_sync))
         except discord.LoginFailure:
             log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal → Bot → Token).")
             return 2
@@ -287,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     # notes about voice support, unless LOG_LEVEL asks for more.
     setup_logging(os.environ.get("LOG_LEVEL", "WARNING").upper(), None)
     logging.getLogger("discord").setLevel(logging.ERROR)
-    return localtable.main(sys.argv[1:] if argv is None else argv)
+    if force_sync:
+        log.warning("--sync needs DISCORD_TOKEN: the local table has no commands to sync")
+    return localtable.main(args)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ stale click is refused under the table's lock.
 from __future__ import annotations
 
 import asyncio
-import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -431,7 +430,9 @@ async def play_command(interaction: discord.Interaction, command: str, value: st
 class AcademyCog(commands.Cog):
     """The /academy commands: your panel, every action with autocomplete, and how to play."""
 
-    academy = app_commands.Group(name="academy", description="Wizard's Academy: save the academy together")
+    academy = app_commands.Group(
+        name="academy", description="Wizard's Academy: save the academy together", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -483,7 +484,8 @@ class AcademyCog(commands.Cog):
             names = dict(public.names) if isinstance(public.names, dict) else {}
             caption = render.Caption(names=names)
             image = await asyncio.to_thread(render.board, KIND, public.view, caption)
-            files = [discord.File(io.BytesIO(image), filename=f"academy-{table.id}.png")] if image else []
+            alt = svc.describe(KIND, public.view)
+            files = [kit.image_file(image, f"academy-{table.id}.png", alt)] if image else []
             await kit.answer(interaction, f"The academy, at version {public.version}.", files=files)
 
         await kit.guarded(interaction, work)

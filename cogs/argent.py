@@ -110,7 +110,7 @@ def offers_for(command: str) -> kit.Autocomplete:
 class ArgentCog(commands.Cog):
     """The /argent commands: every action with autocomplete, your panel, office and voters."""
 
-    argent = app_commands.Group(name="argent", description="Argent: The Consortium")
+    argent = app_commands.Group(name="argent", description="Argent: The Consortium", guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -298,7 +298,8 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     svc = kit.service_of(client)
     now = await seat_now(svc, table.id, note.user_id)
     lines = enrich(note.events, now.view, now.seat)
-    return await panel_message(now, "\n".join([note.title or svc.thread_name(table), *lines]), note.image)
+    title = note.title or svc.thread_name(table)
+    return await panel_message(now, "\n".join([title, *lines]), note.image, note.alt)
 
 
 async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:

@@ -6,7 +6,6 @@ public view and the events' data, and no option label of a decision ever reaches
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -81,9 +80,7 @@ def board_args(board: Board) -> dict[str, Any]:
         text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
     files = []
     if board.image is not None:
-        files.append(
-            discord.File(io.BytesIO(board.image), filename=f"argent-{board.table_id}-v{board.version}.png")
-        )
+        files.append(kit.image_file(board.image, f"argent-{board.table_id}-v{board.version}.png", board.alt))
     message: dict[str, Any] = {
         "content": clip(text, kit.CONTENT_LIMIT),
         "files": files,

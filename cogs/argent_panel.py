@@ -7,7 +7,6 @@ state; its components carry the table and version they were offered at.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -240,11 +239,14 @@ def _button(now: SeatView, offer: Choice, row: int) -> MoveButton:
     return button
 
 
-async def panel_message(now: SeatView, note: str = "", image: bytes | None = None) -> dict[str, Any]:
-    """Return the send() arguments of a panel: its words, optionally the office drawing, components."""
+async def panel_message(
+    now: SeatView, note: str = "", image: bytes | None = None, alt: str | None = None
+) -> dict[str, Any]:
+    """Return the send() arguments of a panel: its words, optionally the office drawing (its alt
+    text: the seat's own view), components."""
     message: dict[str, Any] = {"content": panel_text(now, note)}
     if image is not None:
-        message["files"] = [discord.File(io.BytesIO(image), filename=f"argent-{now.table.id}-office.png")]
+        message["files"] = [kit.image_file(image, f"argent-{now.table.id}-office.png", alt)]
     ui = panel_view(now)
     if ui is not None:
         message["view"] = ui
@@ -254,8 +256,8 @@ async def panel_message(now: SeatView, note: str = "", image: bytes | None = Non
 async def office_message(svc: TableService, now: SeatView, user_id: int, note: str = "") -> dict[str, Any]:
     """Return the panel with the office drawing and the voters this seat has seen."""
     # The service draws the office (the seat's private sheet) off the event loop.
-    image = (await svc.hand(now.table.id, user_id)).image
-    message = await panel_message(now, note, image)
+    hand = await svc.hand(now.table.id, user_id)
+    message = await panel_message(now, note, hand.image, hand.alt)
     seen = voters_text(now.view, now.seat)
     if seen:
         message["content"] = clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)

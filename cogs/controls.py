@@ -35,7 +35,9 @@ def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
     text = board.text
     if ping and board.ping:
         text = " ".join(f"<@{u}>" for u in board.ping) + " — your decision.\n" + text
-    content, files = _body(text, board.view_text, board.image, f"table-{board.table_id}-v{board.version}")
+    content, files = _body(
+        text, board.view_text, board.image, f"table-{board.table_id}-v{board.version}", board.alt
+    )
     kwargs: dict[str, Any] = {
         "content": content,
         "files": files,
@@ -53,7 +55,9 @@ def board_message(board: Board, *, ping: bool = True) -> dict[str, Any]:
 
 def private_message(note: PrivateNote) -> dict[str, Any]:
     """Return the send() arguments of a private note: text, sheet, and a select of legal moves."""
-    content, files = _body(note.text, note.view_text, note.image, f"table-{note.table_id}-seat-{note.seat}")
+    content, files = _body(
+        note.text, note.view_text, note.image, f"table-{note.table_id}-seat-{note.seat}", note.alt
+    )
     kwargs: dict[str, Any] = {"content": content, "files": files}
     make = messages._PRIVATE_ITEMS.get(note.kind)
     if make is not None:

@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.kit import (
-    CONTENT_LIMIT,
     DYNAMIC_ITEMS,
     SAVED,
     THREAD_ARCHIVE_MINUTES,
@@ -30,15 +29,21 @@ from cogs.kit import (
     table_here,
     take_back,
 )
+from cogs.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
 from service import BOT_LEVELS, LOBBY_HINT, TableError, TableRecord
-from service.clock import span
 
 log = logging.getLogger("conclave.cogs")
 
 HELP_HEAD = (
     "**Conclave** hosts board games in threads, one thread per table. Open one with "
     "`/game new kind:<game>` in a text channel; `/game rules kind:<game>` tells you how to play."
+)
+
+PRIVACY_NOTE = (
+    "**Privacy:** I keep your seats, moves and names at tables, your settings and the tables you "
+    "follow, and nothing else (no messages). `/me data` sends it all to you; `/me forget` deletes "
+    "it. The README's Privacy section says more."
 )
 
 
@@ -81,41 +86,6 @@ def _short(description: str) -> str:
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
 
 
-PAGE_ROOM = CONTENT_LIMIT - 200
-"""A page's lines leave room for the line that says where the rest is."""
-
-
-def pages(lines: list[str], room: int = PAGE_ROOM) -> list[list[str]]:
-    """Split lines into pages that each fit in one message (a line too long is clipped)."""
-    found: list[list[str]] = [[]]
-    used = 0
-    for line in lines:
-        line = line if len(line) <= room else line[: room - 1] + "…"
-        if found[-1] and used + len(line) + 1 > room:
-            found.append([])
-            used = 0
-        found[-1].append(line)
-        used += len(line) + 1
-    return found
-
-
-def page_of(lines: list[str], page: int, what: str, command: str) -> str:
-    """Return one page of a long list, saying which page it is and how many lines the others hold."""
-    split = pages(lines)
-    number = min(max(page, 1), len(split))
-    shown = split[number - 1]
-    if len(split) == 1:
-        return "\n".join(shown)
-    before = sum(len(p) for p in split[: number - 1])
-    after = len(lines) - before - len(shown)
-    tail = [f"Page {number} of {len(split)} ({len(lines)} {what})."]
-    if after:
-        tail.append(f"{after} more on later pages: `{command} page:{number + 1}`.")
-    if before:
-        tail.append(f"{before} on earlier pages.")
-    return "\n".join([*shown, " ".join(tail)])
-
-
 def text_channel(interaction: discord.Interaction) -> discord.TextChannel:
     """Return the text channel a table is opened from, or refuse (a table gets its own thread)."""
     channel = interaction.channel
@@ -146,14 +116,23 @@ async def open_thread(
 
 
 async def _named_or_here(interaction: discord.Interaction, table: int | None) -> int:
-    """Return the table a command names by number, else the table of the thread it was typed in."""
-    return table if table is not None else (await table_here(interaction)).id
+    """Return the table a command names by number (in this server only), else this thread's table."""
+    if table is None:
+        return (await table_here(interaction)).id
+    return (await service_of(interaction.client).table_in(table, interaction.guild_id)).id
+
+
+async def may_open(interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+    """Refuse opening a table where this server's settings (channel, hosting role) do not allow it."""
+    roles = [role.id for role in getattr(interaction.user, "roles", [])]
+    await service_of(interaction.client).may_open(interaction.guild_id, channel.id, roles)
 
 
 class GameCog(commands.Cog):
     """The /game commands shared by every game."""
 
-    game = app_commands.Group(name="game", description="Play board games in threads")
+    # Tables live in a server's threads: the group is not offered in DMs (``/me`` is).
+    game = app_commands.Group(name="game", description="Play board games in threads", guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -223,6 +202,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             channel = text_channel(interaction)
+            await may_open(interaction, channel)
             svc = service_of(self.bot)
             svc.rules_for(kind)
             table = await svc.open_table(
@@ -308,6 +288,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             channel = text_channel(interaction)
+            await may_open(interaction, channel)
             svc = service_of(self.bot)
             table = await svc.practice(
                 kind,
@@ -426,25 +407,14 @@ class GameCog(commands.Cog):
     async def mine(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
     ) -> None:
-        """List the tables waiting on you, oldest first."""
+        """List this server's tables waiting on you, oldest first (`/me tables`: every server's)."""
 
         async def work() -> None:
-            waiting = await service_of(self.bot).mine(interaction.user.id)
+            waiting = await service_of(self.bot).mine(interaction.user.id, interaction.guild_id)
             if not waiting:
-                await answer(interaction, "No table is waiting on you.")
+                await answer(interaction, "No table of this server is waiting on you.")
                 return
-            lines = []
-            for w in waiting:
-                # The thread mention already shows the table's name; say what it asks instead.
-                where = f"<#{w.table.thread_id}>" if w.table.thread_id else w.title
-                what = w.decision.rstrip(".") or "your decision"
-                jump = f" · [jump there]({w.link})" if w.link else ""
-                time_left = ""
-                if w.out_of_time:
-                    time_left = "; you are out of time: play now or `/game rejoin`"
-                elif w.deadline is not None:
-                    time_left = f"; your time runs out <t:{int(w.deadline)}:R>"
-                lines.append(f"{where}: {what} (waiting since <t:{int(w.since)}:R>{time_left}){jump}")
+            lines = waiting_lines(waiting)
             await answer(interaction, page_of(lines, page, "tables waiting on you", "/game mine"))
 
         await guarded(interaction, work)
@@ -511,21 +481,14 @@ class GameCog(commands.Cog):
     @game.command(name="stats")
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        """Your record."""
+        """Your record in this server (`/me stats`: in every server)."""
 
         async def work() -> None:
             who = user or interaction.user
-            stats = await service_of(self.bot).stats(who.id)
+            # Only this server's tables: a record elsewhere is that server's business.
+            stats = await service_of(self.bot).stats(who.id, interaction.guild_id)
             titles = dict(service_of(self.bot).kinds())
-            lines = [f"**{who.display_name}**: {stats.open_tables} table(s) in play."]
-            for kind, count in sorted(stats.played.items()):
-                lines.append(f"{titles.get(kind, kind)}: {count} played, {stats.won.get(kind, 0)} won.")
-            if not stats.played:
-                lines.append("No finished games yet.")
-            if stats.played_for:
-                lines.append(f"{stats.played_for} of them had a seat played for an absent player.")
-            if stats.median_move_seconds is not None:
-                lines.append(f"Median time to move: {span(stats.median_move_seconds)}.")
+            lines = stats_lines(f"{who.display_name} in this server", stats, titles)
             await answer(interaction, "\n".join(lines))
 
         await guarded(interaction, work)
@@ -554,10 +517,13 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
-        """List every command, and the games on offer."""
+        """List every command, the games on offer, and what I keep about you."""
         games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).kinds())
         lines = [HELP_HEAD, f"Games: {games or 'none installed'}.", *command_lines(self.bot.tree)]
-        await answer(interaction, "\n".join(lines))
+        lines.append(PRIVACY_NOTE)
+        # As many messages as the list needs, each within Discord's limit.
+        for shown in pages(lines):
+            await answer(interaction, "\n".join(shown))
 
 
 LEAVE_QUESTION = (

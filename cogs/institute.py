@@ -464,7 +464,9 @@ DYNAMIC_ITEMS = (
 class InstituteCog(commands.Cog):
     """The /institute commands: your panel, and how to play."""
 
-    institute = app_commands.Group(name="institute", description="The Institute for Magical Arts")
+    institute = app_commands.Group(
+        name="institute", description="The Institute for Magical Arts", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -134,11 +134,18 @@ def fit_message(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text[:keep] + f"\n… ({len(text) - keep} more characters not shown)"
 
 
-def _body(text: str, view_text: str | None, image: bytes | None, stem: str) -> tuple[str, list[discord.File]]:
-    """Combine text with the view (an image, a code block, or a .txt file when long)."""
+def image_file(image: bytes, filename: str, alt: str | None) -> discord.File:
+    """Return an image attachment with its alt text (Discord's description; a screen reader reads it)."""
+    return discord.File(io.BytesIO(image), filename=filename, description=alt or None)
+
+
+def _body(
+    text: str, view_text: str | None, image: bytes | None, stem: str, alt: str | None = None
+) -> tuple[str, list[discord.File]]:
+    """Combine text with the view (an image with its alt text, a code block, or a .txt file when long)."""
     files: list[discord.File] = []
     if image is not None:
-        files.append(discord.File(io.BytesIO(image), filename=f"{stem}.png"))
+        files.append(image_file(image, f"{stem}.png", alt))
     if view_text:
         if len(view_text) <= CODE_BLOCK_LIMIT and len(text) + len(view_text) < CONTENT_LIMIT - 10:
             text = f"{text}\n```\n{view_text}\n```"

@@ -11,7 +11,6 @@ Not an extension itself (it has no ``setup``).
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -76,7 +75,8 @@ class PanelGame(Generic[P]):
             image = await asyncio.to_thread(render.private, self.kind, panel.view)
             if image is not None:
                 name = f"{self.kind}-{panel.table.id}-seat-{panel.seat}.png"
-                message["files"] = [discord.File(io.BytesIO(image), filename=name)]
+                # The seat's own view: the panel is only ever shown to that seat.
+                message["files"] = [kit.image_file(image, name, svc.describe(self.kind, panel.view))]
         ui = self.components(panel)
         if ui is not None:
             message["view"] = ui

@@ -12,7 +12,6 @@ in its custom id: it survives a restart, and a stale click is refused under the 
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -302,7 +301,9 @@ DYNAMIC_ITEMS = (MoveButton, FormButton, MoveSelect, PanelButton)
 class QuadriviumCog(commands.Cog):
     """The /quad commands: your panel, the covenant sheet, and how to play."""
 
-    quad = app_commands.Group(name="quad", description="Quadrivium: mages in council and conflict")
+    quad = app_commands.Group(
+        name="quad", description="Quadrivium: mages in council and conflict", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -323,7 +324,8 @@ class QuadriviumCog(commands.Cog):
             from render import quadrivium as drawing
 
             image = await asyncio.to_thread(drawing.sheet, public.view)
-            file = discord.File(io.BytesIO(image), filename=f"quadrivium-{table.id}-covenant.png")
+            alt = svc.describe(table.kind, public.view)
+            file = kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)
             await kit.answer(interaction, f"The covenant, at version {public.version}.", files=[file])
 
         await kit.guarded(interaction, work)

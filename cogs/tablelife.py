@@ -3,8 +3,8 @@
 The service says some things by itself (a reminder, an out-of-time vote, a move played for an
 absent seat, a spectator's board); this extension installs the outlet that posts them, starts
 the one scheduler task with the bot and stops it with the bot, posts the replay when a game
-ends, and holds ``/me pings``. The /game commands for undo, watch, history and the rest live in
-``cogs.game``.
+ends, and holds ``/me`` (pings and time zone, your tables and record in every server, your
+data). The /game commands for undo, watch, history and the rest live in ``cogs.game``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,15 @@ from cogs.kit import (
     answer,
     deliver,
     guarded,
+    image_file,
     register_on_finish,
     send_private,
     service_of,
     thread_of,
 )
+from cogs.lists import page_of, stats_lines, waiting_lines
 from service import Reply, TableError
+from service.clock import time_zones
 from service.notices import Notice
 
 log = logging.getLogger("conclave.cogs")
@@ -71,7 +74,7 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
     link = f"\nThe table: <#{table.thread_id}>" if table.thread_id else ""
     dm: dict[str, Any] = {"content": message.text[:1900] + link}
     if message.board is not None and message.board.image is not None:
-        dm["files"] = [discord.File(io.BytesIO(message.board.image), f"table-{table.id}-board.png")]
+        dm["files"] = [image_file(message.board.image, f"table-{table.id}-board.png", message.board.alt)]
     if message.kind == "spectate":
         # A spectator has no seat: a closed DM is simply skipped.
         try:
@@ -90,7 +93,8 @@ async def post_replay(client: discord.Client, reply: Reply) -> None:
     thread = await thread_of(client, reply.table)
     if data is None or thread is None:
         return
-    file = discord.File(io.BytesIO(data), f"table-{reply.table.id}-replay.gif")
+    alt = await svc.replay_alt(reply.table.id)
+    file = image_file(data, f"table-{reply.table.id}-replay.gif", alt)
     try:
         await thread.send("The whole game, turn by turn:", file=file)
     except discord.HTTPException as exc:
@@ -177,9 +181,10 @@ async def log_message(client: discord.Client, table_id: int, page: int) -> tuple
 
 
 class MeCog(commands.Cog):
-    """/me: a player's own settings (pings, quiet hours)."""
+    """/me: what is about a player alone, in any server or DM: pings and time zone, tables, record, data."""
 
-    me = app_commands.Group(name="me", description="Your settings")
+    # About you alone: offered in DMs too.
+    me = app_commands.Group(name="me", description="You: settings, your tables and record, your data")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -199,29 +204,105 @@ class MeCog(commands.Cog):
         """Stop the scheduler; its work waits in the store for the next start."""
         await service_of(self.bot).scheduler.stop()
 
+    async def zone_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Offer IANA time zone names holding the typed text (Paris finds Europe/Paris)."""
+        typed = current.strip().casefold().replace(" ", "_")
+        found = [z for z in time_zones() if typed in z.casefold()]
+        # Names that start with the typed text first: "europe/p" lists Europe/Paris early.
+        found.sort(key=lambda z: (not z.casefold().startswith(typed), z))
+        return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
     @me.command(name="pings")
     @app_commands.describe(
         mode="When I ping you",
         quiet="Quiet hours of your day, e.g. 22-7 (or off): reminders wait until they end",
-        utc_offset="Your time zone as hours from UTC, e.g. 2 or -5",
+        tz="Your time zone, e.g. Europe/Paris (daylight saving included)",
+        utc_offset="Or your time zone as whole hours from UTC, e.g. 2 or -5",
     )
     @app_commands.choices(mode=PINGS_CHOICES)
+    @app_commands.autocomplete(tz=zone_choices)
     async def pings(
         self,
         interaction: discord.Interaction,
         mode: str | None = None,
         quiet: str | None = None,
+        tz: str | None = None,
         utc_offset: int | None = None,
     ) -> None:
-        """Choose when I ping you, and your quiet hours."""
+        """Choose when I ping you, your quiet hours and your time zone."""
 
         async def work() -> None:
-            prefs = await service_of(self.bot).time.set_pings(interaction.user.id, mode, quiet, utc_offset)
+            prefs = await service_of(self.bot).time.set_pings(
+                interaction.user.id, mode, quiet, utc_offset, tz=tz
+            )
             quiet_text = "no quiet hours"
             if prefs.quiet_from is not None:
                 quiet_text = f"quiet {prefs.quiet_from}:00-{prefs.quiet_to}:00"
-            zone = f"UTC{prefs.utc_offset:+d}"
+            zone = prefs.tz or f"UTC{prefs.utc_offset:+d}"
             await answer(interaction, f"Pings: {PINGS_WORDS[prefs.pings]}; {quiet_text} ({zone}).")
+
+        await guarded(interaction, work)
+
+    @me.command(name="tables")
+    @app_commands.describe(page="Which page of the list")
+    async def tables(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
+    ) -> None:
+        """List your tables in every server: those waiting on you first, then your other open ones."""
+
+        async def work() -> None:
+            svc = service_of(self.bot)
+            servers = {g.id: g.name for g in self.bot.guilds}
+            waiting = await svc.mine(interaction.user.id)
+            lines = waiting_lines(waiting, servers)
+            asked = {w.table.id for w in waiting}
+            for table in await svc.my_tables(interaction.user.id):
+                if table.id in asked:
+                    continue
+                where = f"<#{table.thread_id}>" if table.thread_id else svc.thread_name(table)
+                server = servers.get(table.guild_id or 0, "a server I am not in")
+                lines.append(f"{where} ({server}): {table.status}, not waiting on you")
+            if not lines:
+                await answer(interaction, "You sit at no open table.")
+                return
+            await answer(interaction, page_of(lines, page, "of your tables", "/me tables"))
+
+        await guarded(interaction, work)
+
+    @me.command(name="stats")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        """Your record in every server."""
+
+        async def work() -> None:
+            svc = service_of(self.bot)
+            stats = await svc.stats(interaction.user.id)
+            lines = stats_lines(f"{interaction.user.display_name}, every server", stats, dict(svc.kinds()))
+            await answer(interaction, "\n".join(lines))
+
+        await guarded(interaction, work)
+
+    @me.command(name="data")
+    async def data(self, interaction: discord.Interaction) -> None:
+        """Get everything I keep about you, as a JSON file by DM."""
+
+        async def work() -> None:
+            text = await service_of(self.bot).my_data(interaction.user.id)
+            file = discord.File(io.BytesIO(text.encode()), f"conclave-data-{interaction.user.id}.json")
+            try:
+                await interaction.user.send("Everything Conclave keeps about you:", file=file)
+            except discord.HTTPException:
+                await answer(interaction, "I could not DM you: open your DMs to me and ask again.")
+                return
+            await answer(interaction, "Sent to you by DM.")
+
+        await guarded(interaction, work)
+
+    @me.command(name="forget")
+    async def forget(self, interaction: discord.Interaction) -> None:
+        """Delete your preferences and spectating, and your name from finished games."""
+
+        async def work() -> None:
+            await answer(interaction, await service_of(self.bot).forget_me(interaction.user.id))
 
         await guarded(interaction, work)
 

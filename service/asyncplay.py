@@ -19,7 +19,7 @@ from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, game_options, relative
 from service.notices import Notice, SeatTime
 from service.replay import replay_gif
-from service.replies import Reply, TableError, WaitingTable
+from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import CorruptTable, StaleVersion, StoreError, TableRecord
 
@@ -73,7 +73,8 @@ class AsyncPlay:
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
-        async def waiting_on(self, user_id: int) -> list[WaitingTable]: ...
+        async def public_view(self, table_id: int) -> PublicView: ...
+        async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]: ...
         def thread_name(self, table: TableRecord) -> str: ...
         def rules_for(self, kind: str) -> Rules: ...
         async def act(
@@ -347,12 +348,22 @@ class AsyncPlay:
             replay_gif, rules, players, game_options(table.options), table.seed, moves
         )
 
+    async def replay_alt(self, table_id: int) -> str:
+        """Return the replay's alt text: what it shows, and the final public position as text."""
+        table = await self.table(table_id)
+        public = await self.public_view(table_id)
+        head = f"An animated replay of {self.thread_name(table)}, turn by turn. The final position: "
+        return alt_text(head + self.rules_for(table.kind).view_text(public.view))
+
     # ------------------------------------------------------------------ my tables and stats
 
-    async def mine(self, user_id: int) -> list[WaitingTable]:
-        """Return the tables waiting on a user, oldest wait first, with the decision and time left."""
+    async def mine(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:
+        """Return the tables waiting on a user, oldest wait first, with the decision and time left.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me``).
+        """
         found = []
-        for waiting in await self.waiting_on(user_id):
+        for waiting in await self.waiting_on(user_id, guild_id):
             times: list[SeatTime] = await self.time.seat_times(waiting.table.id)
             mine = next((t for t in times if t.user_id == user_id), None)
             if mine is not None:
@@ -360,14 +371,17 @@ class AsyncPlay:
             found.append(waiting)
         return found
 
-    async def stats(self, user_id: int) -> Stats:
-        """Return a user's games played and won per game, median time to move and open tables."""
+    async def stats(self, user_id: int, guild_id: int | None = None) -> Stats:
+        """Return a user's games played and won per game, median time to move and open tables.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me stats``).
+        """
         played: dict[str, int] = {}
         won: dict[str, int] = {}
         gaps: list[float] = []
         finished = []
         open_tables = 0
-        for table_id, kind, status, result, seat in await self.store.tables_of(user_id):
+        for table_id, kind, status, result, seat in await self.store.tables_of(user_id, guild_id):
             if status == "active":
                 open_tables += 1
             if status != "finished":

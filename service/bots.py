@@ -99,6 +99,7 @@ class BotSeats:
             self._need_lobby(table)
             if user_id != table.host_id:
                 raise TableError("Only the host can add bots.")
+            await self.bots_allowed(table.guild_id)
             rules = self.rules_for(table.kind)
             seats = await self.store.seats(table_id)
             if len(seats) + count > rules.max_players:
@@ -149,6 +150,8 @@ class BotSeats:
             rules.check_players(wanted)
         except Exception as exc:  # RulesError: the sentence names the player counts
             raise TableError(getattr(exc, "sentence", str(exc))) from None
+        if wanted > 1:
+            await self.bots_allowed(guild_id)
         table = await self.open_table(
             kind, options, guild_id=guild_id, channel_id=channel_id, host_id=host_id, host_name=host_name
         )
@@ -253,6 +256,8 @@ class BotSeats:
         table = await self.store.table(table_id)
         if table is None or table.status != "active":
             return None
+        if await self.store.server_left_at(table.guild_id) is not None:
+            return None  # its server removed the bot: the table is paused, bots included
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]

@@ -6,10 +6,14 @@ The service never calls ``time.time()`` itself: it asks its clock, so a test, th
 
 from __future__ import annotations
 
+import functools
 import re
 import time
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import time as dt_time
 
 from rules.contract import OptionSpec
 
@@ -151,14 +155,34 @@ def parse_span(text: str) -> float:
     return sum(float(p["n"]) * _UNIT[p["unit"]] for p in parts)
 
 
-def quiet_until(now: float, quiet_from: int | None, quiet_to: int | None, utc_offset: int) -> float | None:
+@functools.cache
+def time_zones() -> tuple[str, ...]:
+    """Return every IANA time zone name this machine knows, sorted (read once)."""
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def time_zone(name: str) -> str:
+    """Return the IANA time zone's name as the database spells it, any case; ValueError when unknown."""
+    wanted = name.strip().casefold()
+    found = next((z for z in time_zones() if z.casefold() == wanted), None)
+    if found is None:
+        raise ValueError(name)
+    return found
+
+
+def quiet_until(
+    now: float, quiet_from: int | None, quiet_to: int | None, utc_offset: int, tz: str | None = None
+) -> float | None:
     """Return when the user's quiet hours end, or None when ``now`` is not in them.
 
-    Hours are whole hours of the user's own day (``utc_offset`` hours from UTC); a span
-    such as 22-7 runs over midnight.
+    Hours are whole hours of the user's own day: in the IANA time zone ``tz`` when set (so
+    daylight saving moves them with the user's clock), else ``utc_offset`` hours from UTC; a
+    span such as 22-7 runs over midnight.
     """
     if quiet_from is None or quiet_to is None or quiet_from == quiet_to:
         return None
+    if tz is not None:
+        return _quiet_until_in(now, quiet_from, quiet_to, zoneinfo.ZoneInfo(tz))
     local = now + utc_offset * HOUR
     day_start = local - (local % DAY)
     hour = (local - day_start) / HOUR
@@ -171,3 +195,18 @@ def quiet_until(now: float, quiet_from: int | None, quiet_to: int | None, utc_of
     if end <= local:
         end += DAY
     return end - utc_offset * HOUR
+
+
+def _quiet_until_in(now: float, quiet_from: int, quiet_to: int, zone: zoneinfo.ZoneInfo) -> float | None:
+    """``quiet_until`` on the wall clock of a time zone: the end is ``quiet_to`` o'clock there."""
+    local = datetime.fromtimestamp(now, zone)
+    hour = local.hour + local.minute / 60 + local.second / 3600
+    inside = (
+        quiet_from <= hour < quiet_to if quiet_from < quiet_to else hour >= quiet_from or hour < quiet_to
+    )
+    if not inside:
+        return None
+    end = datetime.combine(local.date(), dt_time(quiet_to), tzinfo=zone)
+    if end <= local:
+        end = datetime.combine(local.date() + timedelta(days=1), dt_time(quiet_to), tzinfo=zone)
+    return end.timestamp()

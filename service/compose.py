@@ -22,6 +22,7 @@ from service.replies import (
     Reply,
     SeatLine,
     SeatView,
+    alt_text,
     tag_namer,
     waiting_sentence,
 )
@@ -36,6 +37,15 @@ class Composer:
     if TYPE_CHECKING:
 
         def thread_name(self, table: TableRecord) -> str: ...
+        def rules_for(self, kind: str) -> Rules: ...
+
+    def describe(self, kind: str, view: dict) -> str:
+        """Return the alt text of a drawing of a view: the view as the game's text, within Discord's limit.
+
+        The caller passes the view it drew (the public view for what anyone sees, a seat's own
+        view only for that seat), so the description never tells more than the drawing.
+        """
+        return alt_text(self.rules_for(kind).view_text(view))
 
     def _compose(
         self,
@@ -100,12 +110,14 @@ class Composer:
         )
         # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
         image = render.board(rules.kind, public, caption)
+        public_text = rules.view_text(public)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
             text="\n".join(lines),
             image=image,
-            view_text=None if image else rules.view_text(public),
+            view_text=None if image else public_text,
+            alt=alt_text(public_text) if image else None,
             ping=_people(table, pinged),
             finished=over or closed,
             in_play=not (over or closed),
@@ -140,6 +152,7 @@ class Composer:
         rules = table.rules
         view = rules.view(table.state, seat)
         image = render.private(rules.kind, view)
+        own_text = rules.view_text(view)
         title = self.thread_name(table.record)
         tag = rules.seat_tag(seat)
         named = name_seats(rules, table.names())
@@ -156,7 +169,8 @@ class Composer:
             seat=seat,
             text="\n".join(lines),
             image=image,
-            view_text=None if image else rules.view_text(view),
+            view_text=None if image else own_text,
+            alt=alt_text(own_text) if image else None,
             choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,

@@ -208,10 +208,10 @@ class TableReads:
             return []
         return await asyncio.to_thread(_choices, loaded, seat, typed, stamped)
 
-    async def waiting_on(self, user_id: int) -> list[WaitingTable]:
-        """Return the active tables waiting on a user, oldest wait first."""
+    async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:
+        """Return the active tables waiting on a user (in one server, if given), oldest wait first."""
         found = []
-        for table, since in await self.store.waiting_on(user_id):
+        for table, since in await self.store.waiting_on(user_id, guild_id):
             title = self.thread_name(table)
             try:
                 loaded = await self._load(table.id)

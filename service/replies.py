@@ -128,6 +128,16 @@ class SeatLine:
     user_id: int
 
 
+ALT_LIMIT = 1024
+"""Discord's longest description (alt text) of an attachment."""
+
+
+def alt_text(view_text: str) -> str:
+    """Return an image's alt text: the text of the view it draws, cut to Discord's limit."""
+    text = " ".join(line.strip() for line in view_text.splitlines() if line.strip())
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
@@ -166,6 +176,8 @@ class Board:
     """The first board of a game."""
     times: tuple[SeatTime, ...] = ()
     """Each awaited seat's clock (a table with a clock); ``time_sentence`` words it."""
+    alt: str | None = None
+    """The image's alt text (a screen reader reads it): the public view as text, within Discord's limit."""
 
     @property
     def names(self) -> dict[int, str]:
@@ -210,6 +222,8 @@ class PrivateNote:
     events: tuple[Event, ...] = ()
     waiting: tuple[Prompt, ...] = ()
     mover: bool = False
+    alt: str | None = None
+    """The image's alt text: this seat's own view as text, within Discord's limit."""
 
 
 @dataclass(frozen=True)

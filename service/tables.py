@@ -45,6 +45,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
 from service.reads import TableReads
 from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
+from service.servers import Servers
 from service.timekeeper import Timekeeper
 from service.why import WhyReads
 from store import (
@@ -109,7 +110,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay):
+class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay, Servers):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -149,7 +150,8 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
         try:
-            table_options, chosen = split_options(chosen)
+            # The server's defaults (its moderators' settings, read now) unless the host chose.
+            table_options, chosen = split_options(await self.table_defaults(guild_id) | chosen)
             full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
@@ -622,6 +624,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 if table.status == "finished"
                 else "This table is closed."
             )
+        await self.check_not_paused(table)
         return await self._load(table_id)
 
 def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:

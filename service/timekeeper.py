@@ -25,6 +25,7 @@ from service.clock import (
     preset_of,
     quiet_until,
     relative,
+    time_zone,
 )
 from service.notices import Notice, SeatTime
 from service.replies import Reply, TableError, time_sentence
@@ -121,6 +122,16 @@ class Timekeeper:
             self._synced[table_id] = (running, clocks)
         return table, clocks
 
+    def forget(self, table_id: int) -> None:
+        """Drop this process's memos of a table's clocks and plans (its clocks changed elsewhere)."""
+        self._synced.pop(table_id, None)
+        self._planned = {p for p in self._planned if p[0] != table_id}
+        self._names.pop(table_id, None)
+
+    def forget_prefs(self, user_id: int) -> None:
+        """Drop this process's copy of a user's preferences (they were deleted)."""
+        self._prefs.pop(user_id, None)
+
     async def _update_clock(self, table_id: int, user_id: int, **fields: object) -> None:
         """Change a seat clock in the store and forget this process's copy of the table's clocks."""
         self._synced.pop(table_id, None)
@@ -187,7 +198,7 @@ class Timekeeper:
         if prefs.pings == "nothing":
             await self.store.claim(work.id, now)
             return
-        later = quiet_until(now, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset)
+        later = quiet_until(now, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset, prefs.tz)
         if clock.last_reminder is not None and now - clock.last_reminder < REMINDER_GAP:
             later = max(later or 0.0, clock.last_reminder + REMINDER_GAP)
         if later is not None:
@@ -531,8 +542,13 @@ class Timekeeper:
         pings: str | None = None,
         quiet: str | None = None,
         utc_offset: int | None = None,
+        tz: str | None = None,
     ) -> UserPrefs:
-        """Change a user's ping preference, quiet hours (``22-7``, or ``off``) and UTC offset."""
+        """Change a user's ping preference, quiet hours (``22-7``, or ``off``) and time zone.
+
+        ``tz`` is an IANA name (``Europe/Paris``; ``off`` goes back to the UTC offset);
+        ``utc_offset`` a whole-hour offset, the older way, which also clears ``tz``.
+        """
         prefs = await self.store.user_prefs(user_id)
         if pings is not None:
             if pings not in PINGS:
@@ -550,7 +566,17 @@ class Timekeeper:
         if utc_offset is not None:
             if not -12 <= utc_offset <= 14:
                 raise TableError("A UTC offset is between -12 and +14.")
-            prefs = replace(prefs, utc_offset=utc_offset)
+            prefs = replace(prefs, utc_offset=utc_offset, tz=None)
+        if tz is not None:
+            if tz.strip().casefold() in ("off", "none", ""):
+                prefs = replace(prefs, tz=None)
+            else:
+                try:
+                    prefs = replace(prefs, tz=time_zone(tz))
+                except ValueError:
+                    raise TableError(
+                        "I do not know that time zone: pick one from the list, e.g. Europe/Paris."
+                    ) from None
         await self.store.set_user_prefs(prefs)
         self._prefs[user_id] = prefs
         return prefs

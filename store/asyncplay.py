@@ -105,6 +105,8 @@ class UserPrefs:
     quiet_from: int | None = None
     quiet_to: int | None = None
     utc_offset: int = 0
+    tz: str | None = None
+    """An IANA time zone (``Europe/Paris``); when set, it decides the quiet hours, not ``utc_offset``."""
 
 
 class AsyncPlayStore:
@@ -343,17 +345,19 @@ class AsyncPlayStore:
             row = await self._one(db, "SELECT * FROM user_prefs WHERE user_id = ?", (user_id,))
         if row is None or not sound([row], prefs_fault, PREFS):
             return UserPrefs(user_id)  # damaged preferences read as the defaults
-        return UserPrefs(user_id, row["pings"], row["quiet_from"], row["quiet_to"], row["utc_offset"])
+        return UserPrefs(
+            user_id, row["pings"], row["quiet_from"], row["quiet_to"], row["utc_offset"], row["tz"]
+        )
 
     async def set_user_prefs(self, prefs: UserPrefs) -> None:
         """Store a user's ping preferences."""
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO user_prefs (user_id, pings, quiet_from, quiet_to, utc_offset)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,"
+                "INSERT INTO user_prefs (user_id, pings, quiet_from, quiet_to, utc_offset, tz)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,"
                 " quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to,"
-                " utc_offset = excluded.utc_offset",
-                (prefs.user_id, prefs.pings, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset),
+                " utc_offset = excluded.utc_offset, tz = excluded.tz",
+                (prefs.user_id, prefs.pings, prefs.quiet_from, prefs.quiet_to, prefs.utc_offset, prefs.tz),
             )
 
     # ------------------------------------------------------------------ votes
@@ -420,16 +424,23 @@ class AsyncPlayStore:
             )
         return [r["user_id"] for r in sound(rows, user_fault, SPECTATOR)]
 
-    async def tables_of(self, user_id: int) -> list[tuple[int, str, str, dict | None, int | None]]:
-        """Return (table id, kind, status, result, seat) for every started table a user sits at."""
+    async def tables_of(
+        self, user_id: int, guild_id: int | None = None
+    ) -> list[tuple[int, str, str, dict | None, int | None]]:
+        """Return (table id, kind, status, result, seat) for every started table a user sits at.
+
+        ``guild_id``: only that server's tables (None: every server's).
+        """
+        where = "" if guild_id is None else " AND tables.guild_id = ?"
+        params = (user_id,) if guild_id is None else (user_id, guild_id)
         async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT tables.id, tables.kind, tables.status, tables.result, seats.seat FROM seats"
                 " JOIN tables ON tables.id = seats.table_id"
-                " WHERE seats.user_id = ? AND tables.seed IS NOT NULL"
+                f" WHERE seats.user_id = ? AND tables.seed IS NOT NULL{where}"
                 " ORDER BY tables.id",
-                (user_id,),
+                params,
             )
         return [
             (r["id"], r["kind"], r["status"], _result(r), r["seat"]) for r in rows

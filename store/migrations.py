@@ -205,6 +205,20 @@ MIGRATIONS: list[tuple[str, ...]] = [
         ) WITHOUT ROWID
         """,
     ),
+    # servers (issue 24): each Discord server's settings for its tables and when the bot was
+    # removed from it (its tables pause until it comes back); a user's time zone by IANA name
+    # (NULL: the older whole-hour ``utc_offset`` still counts); tables found by their server.
+    (
+        """
+        CREATE TABLE servers (
+            guild_id    INTEGER PRIMARY KEY,
+            left_at     REAL,
+            settings    TEXT    NOT NULL DEFAULT '{}'
+        )
+        """,
+        "ALTER TABLE user_prefs ADD COLUMN tz TEXT",
+        "CREATE INDEX tables_by_guild ON tables (guild_id, status)",
+    ),
 ]
 
 

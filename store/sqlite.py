@@ -48,13 +48,14 @@ from store.records import (
     dump,
 )
 from store.rows import TABLE, is_time, seat_pref_fault, sound, table_fault
+from store.servers import ServerStore
 
 SEAT_ORDER = "SELECT seat, user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL ORDER BY seat"
 BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
 
-class Store(AsyncPlayStore, BotMemoryStore):
+class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
@@ -502,7 +503,8 @@ class Store(AsyncPlayStore, BotMemoryStore):
         """Return the chain's link at ``version`` after recomputing every link not yet verified."""
         table_id = row["id"]
         done, head = self._sound.get(table_id, (-1, ""))
-        if done > version:
+        if done > version or (done >= 0 and await self._link(db, table_id, done) != head):
+            # Another Store sealed the chain again (a substitute changed the seats): start over.
             done, head = -1, ""
         if done < 0:
             seats = await self._all(db, SEAT_ORDER, (table_id,))
@@ -627,8 +629,12 @@ class Store(AsyncPlayStore, BotMemoryStore):
 
     # ------------------------------------------------------------------ waiting and votes
 
-    async def waiting_on(self, user_id: int) -> list[tuple[TableRecord, float]]:
-        """Return the active tables waiting on that user, oldest wait first, with its start time."""
+    async def waiting_on(
+        self, user_id: int, guild_id: int | None = None
+    ) -> list[tuple[TableRecord, float]]:
+        """Return the active tables waiting on that user (in one server, if given), oldest wait first."""
+        where = "" if guild_id is None else " AND tables.guild_id = ?"
+        params = (user_id,) if guild_id is None else (user_id, guild_id)
         async with self._single() as db:
             rows = await self._all(
                 db,
@@ -636,8 +642,8 @@ class Store(AsyncPlayStore, BotMemoryStore):
                 " JOIN tables ON tables.id = waiting.table_id"
                 " JOIN seats ON seats.table_id = waiting.table_id AND seats.user_id = waiting.user_id"
                 " WHERE waiting.user_id = ? AND tables.status = 'active' AND seats.bot IS NULL"
-                " ORDER BY waiting.since, tables.id",
-                (user_id,),
+                f"{where} ORDER BY waiting.since, tables.id",
+                params,
             )
         # A table whose row is damaged is set aside: the user's other tables still show, and a
         # damaged start of the wait reads as the table's last change.

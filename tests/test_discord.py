@@ -240,7 +240,7 @@ async def test_abandon_by_a_server_manager_and_mine(world: World) -> None:
     table = await world.bot.store.table_for_thread(thread.id)  # type: ignore[union-attr]
     assert table is not None and table.status == "abandoned"
     after = await world.bob.slash(world.channel, "game mine")
-    assert after.response.content == "No table is waiting on you."  # type: ignore[union-attr]
+    assert after.response.content == "No table of this server is waiting on you."  # type: ignore[union-attr]
 
 
 async def test_help_rules_and_card(world: World) -> None:
@@ -263,8 +263,10 @@ async def test_help_rules_and_card(world: World) -> None:
 async def test_help_lists_every_command_of_the_tree(world: World) -> None:
     helped = await world.alice.slash(world.channel, "help")
     assert helped.response is not None
-    text = helped.response.content
-    assert len(text) <= 2000
+    shown = [helped.response, *helped.followups]
+    assert all(len(m.content) <= 2000 for m in shown) and all(m.ephemeral for m in shown)
+    text = "\n".join(m.content for m in shown)
+    assert "/me data" in text and "/me forget" in text  # the privacy note
     for command in world.bot.tree.get_commands():
         assert f"/{command.name}" in text
         for sub in getattr(command, "commands", []):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from cogs.game import page_of, pages
 from cogs.kit import CONTENT_LIMIT, fit_message
+from cogs.lists import page_of, pages
 from tests.faults import open_table, said
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -25,8 +25,11 @@ async def test_game_mine_at_300_tables_pages_and_says_how_many_more(simcord_env:
     alice, bob = table.members
     svc = table.bot.service
     assert svc is not None
+    guild_id = (await table.loaded())[0].guild_id  # /game mine lists this server's tables only
     for _ in range(TABLES - 1):
-        opened = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=alice.id, host_name="a")
+        opened = await svc.open_table(
+            "toy", None, guild_id=guild_id, channel_id=2, host_id=alice.id, host_name="a"
+        )
         await svc.join(opened.id, bob.id, "bob")
         await svc.start(opened.id, alice.id)
     first = said(await alice.slash(table.thread, "game mine"))[0]

@@ -80,7 +80,7 @@ async def test_the_real_bot_retries_when_its_login_cannot_connect(
 def test_main_says_a_refused_token_in_one_line(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def refused(config: entry.Config) -> None:
+    async def refused(config: entry.Config, **_: object) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
