@@ -488,12 +488,14 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            text, data = await service_of(self.bot).history(table.id)
+            # Only the asker sees the answer: their own moves come with their full labels.
+            text, data = await service_of(self.bot).history(table.id, interaction.user.id)
             files = [
                 discord.File(io.BytesIO(text.encode()), f"table-{table.id}-log.txt"),
                 discord.File(io.BytesIO(data.encode()), f"table-{table.id}-log.json"),
             ]
-            await answer(interaction, "The whole public log of this table:", files=files)
+            head = "This table's log: your own moves in your words, the others' as the table saw them."
+            await answer(interaction, head, files=files)
 
         await guarded(interaction, work)
 

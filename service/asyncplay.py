@@ -17,10 +17,20 @@ from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, game_options, relative
+from service.naming import own_or_public
 from service.notices import Notice, SeatTime
 from service.replay import replay_gif
 from service.replies import Reply, TableError, WaitingTable
-from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
+from service.undo import (
+    UNDO,
+    UNDO_CHOICES,
+    UndoPlan,
+    effective,
+    plan_undo,
+    read_topic,
+    replay,
+    undo_topic,
+)
 from store import StaleVersion, StoreError, TableRecord
 
 if TYPE_CHECKING:
@@ -160,7 +170,7 @@ class AsyncPlay:
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat
             )
             if plan.solo:
-                reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+                reply = await self._take_back(loaded, seat, plan)
             else:
                 topic = undo_topic(plan.target, version, seat)
                 voters = [u for u in await self.time.active_players(table_id) if u != user_id]
@@ -170,7 +180,7 @@ class AsyncPlay:
                                          {"topic": topic})
                 name = loaded.seats[seat].name
                 text = (
-                    f"{name} asks to take back: {plan.label} ({plan.why}). The other players vote; "
+                    f"{name} asks to take back: {plan.public} ({plan.why}). The other players vote; "
                     f"a majority decides, and the vote lapses {relative(self.clock.now() + VOTE_TIME)} "
                     "or as soon as anyone moves."
                 )
@@ -179,17 +189,19 @@ class AsyncPlay:
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
         return await self.after_move(reply)
 
-    async def _take_back(
-        self, loaded: _Table, seat: int, versions: tuple[int, ...], state: State, label: str
-    ) -> Reply:
-        """Store the undo row with the rebuilt snapshot (under the table's lock); return the board."""
+    async def _take_back(self, loaded: _Table, seat: int, plan: UndoPlan) -> Reply:
+        """Store the undo row with the rebuilt snapshot (under the table's lock); return the board.
+
+        The thread reads the move's public name; only the mover's answer names it in full.
+        """
         from service.loaded import _Table
 
+        versions, state = plan.versions, plan.state
         rules, record = loaded.rules, loaded.record
         name = loaded.seats[seat].name
         later = len(versions) - 1
         more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
-        event = Event("undo", f"{name} took back: {label}{more}.")
+        event = Event("undo", f"{name} took back: {plan.public}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
         memories = await self.bot_memories(loaded, None, state)
         try:
@@ -205,7 +217,7 @@ class AsyncPlay:
         log.info("table %s seat %s took back %d move(s) -> v%s", record.id, seat, len(versions), new_version)
         after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
         reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
-        return replace(reply, answer=f"You took back: {label}.")
+        return replace(reply, answer=f"You took back: {plan.label}.")
 
     async def _undo_vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
         target, version, seat = read_topic(topic)
@@ -232,7 +244,7 @@ class AsyncPlay:
             plan = await asyncio.to_thread(
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat, target
             )
-            reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+            reply = await self._take_back(loaded, seat, plan)
         await self.emit(await self.after_move(reply))
         return "Your vote decided it: the move is taken back."
 
@@ -296,12 +308,19 @@ class AsyncPlay:
             event.text for r in records for event in map(Event.from_json, r.events) if event.public
         ]
 
-    async def history(self, table_id: int) -> tuple[str, str]:
-        """Return the whole public log as text and as JSON (moves by seat and label, events, times)."""
+    async def history(self, table_id: int, viewer: int | None = None) -> tuple[str, str]:
+        """Return the log as text and as JSON (moves by seat and name, public events, times).
+
+        Each move is named as everyone may know it (``Rules.public_label``) beside its public
+        events; ``viewer``, a seated user asking for their own copy, also reads the full labels
+        of their own moves (what they chose in secret). Nobody else's secret is ever in it.
+        """
         table = await self.table(table_id)
         rules = self.rules_for(table.kind)
         records = await self.store.moves(table_id)
-        seats = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
+        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        seats = {s.seat: s.name for s in seated}
+        own = next((s.seat for s in seated if viewer is not None and s.user_id == viewer), None)
         in_force = {r.version for r in effective(records)}
 
         def build() -> tuple[str, str]:
@@ -312,17 +331,16 @@ class AsyncPlay:
             for r in records:
                 move = Move.from_json(r.move)
                 public = [e["text"] for e in r.events if e.get("seats") is None]
-                label = "take back" if move.action == UNDO else move.action
-                if state is not None and move.action != UNDO and r.version in in_force:
-                    # Labels come from the state the move was made on; a label names public facts.
-                    label = rules.label(state, r.seat, move)
+                undone = r.version not in in_force and move.action != UNDO
+                label = "Take back" if move.action == UNDO else "(taken back)" if undone else ""
+                if state is not None and not label:
+                    # Named from the state the move was made on: the mover's own words, or the public's.
+                    label = own_or_public(rules, state, r.seat, move, own)
                     state, _ = rules.apply(state, r.seat, move)
-                elif r.version not in in_force and move.action != UNDO:
-                    label = "(taken back)"
+                label = label or move.action
                 entries.append({
                     "version": r.version, "seat": r.seat, "player": seats.get(r.seat, "?"),
-                    "move": label, "events": public, "at": r.created_at, "undone": r.version not in in_force
-                    and move.action != UNDO,
+                    "move": label, "events": public, "at": r.created_at, "undone": undone,
                 })
                 when = f"<{int(r.created_at)}>"
                 lines.append(f"#{r.version} {when} {seats.get(r.seat, '?')}: {label}")

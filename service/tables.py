@@ -41,6 +41,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_token,
     offered_value,
 )
+from service.naming import automatic_label
 from service.reads import TableReads
 from service.replies import Board, Reply, StaleOffer, TableError
 from service.scheduler import Scheduler
@@ -368,7 +369,8 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 break
             seat, move = found
             rules, state = table.rules, table.state
-            label = rules.label(state, seat, move)
+            # Shown on the public board: words that name nothing hidden (service.naming).
+            label = automatic_label(rules, state, seat, move)
             try:
                 after, more = await asyncio.to_thread(rules.apply, state, seat, move)
             except RulesError:

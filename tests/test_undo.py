@@ -179,7 +179,13 @@ async def test_the_log_pages_and_the_history_hold_only_public_events(h: Harness)
     parsed = json.loads(data)
     assert [m["version"] for m in parsed["moves"]] == list(range(1, len(parsed["moves"]) + 1))
     assert parsed["moves"][-2]["undone"] and parsed["moves"][-2]["move"] == "(taken back)"
-    assert parsed["moves"][0]["move"].startswith("Choose sigil"), "labels name the move"
+    # A sigil is chosen in secret: the public history names the move, never the sigil.
+    assert parsed["moves"][0]["move"] == "Choose" and "Choose sigil" not in text
+    mover = parsed["moves"][0]["seat"]
+    _, own_data = await h.svc.history(table, (await h.svc.public_view(table)).users[mover])
+    own = json.loads(own_data)["moves"]
+    assert own[0]["move"].startswith("Choose sigil"), "a player's own copy names their moves in full"
+    assert own[1]["move"] == "Choose", "and never the other seat's secret"
     private = [e["text"] for r in await h.store.moves(table) for e in r.events if e.get("seats") is not None]
     assert private and not any(p in text or p in data for p in private)
 
