@@ -44,6 +44,9 @@ log = logging.getLogger("conclave.service")
 Outlet = Callable[[Notice | Reply], Awaitable[None]]
 LOG_PAGE = 15
 """Log lines on one page of /game log."""
+ASKED = "asked"
+"""The asker's own row in an undo vote's votes: the vote was opened (never counted)."""
+NOT_OPEN = "That vote is not open."
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,8 @@ class AsyncPlay:
                 topic = undo_topic(plan.target, version, seat)
                 voters = [u for u in await self.time.active_players(table_id) if u != user_id]
                 await self.store.clear_votes(table_id, topic)
+                # The asker's row marks the vote as opened: a vote button nobody was offered counts nothing.
+                await self.store.cast_vote(table_id, topic, user_id, ASKED, self.clock.now())
                 key = f"undo-expire:{table_id}:{topic}"
                 await self.scheduler.add("undo-expire", self.clock.now() + VOTE_TIME, key, table_id, None,
                                          {"topic": topic})
@@ -227,7 +232,9 @@ class AsyncPlay:
             loaded = await self._load_active(table_id)
             if loaded.record.version != version:
                 raise TableError("That vote lapsed: the game moved on.")
-            asker = loaded.seats[seat].user_id
+            asker = loaded.seats[seat].user_id if seat in loaded.seats else None
+            if asker is None or (await self.store.votes(table_id, topic)).get(asker) != ASKED:
+                raise TableError(NOT_OPEN)
             voters = [u for u in await self.time.active_players(table_id) if u != asker]
             if user_id not in voters:
                 raise TableError("Only the other seated players vote on this.")
