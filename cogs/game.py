@@ -334,7 +334,9 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             if table.status == "active":
-                # Leaving a game cannot be undone: ask first, with a button only the asker sees.
+                # Leaving a game cannot be undone: ask first (only someone seated), with a button
+                # only the asker sees.
+                await service_of(self.bot).check_leave(table.id, interaction.user.id)
                 ui = discord.ui.View(timeout=None)
                 ui.add_item(LeaveGameButton(table.id))
                 await answer(interaction, LEAVE_QUESTION, view=ui)
@@ -448,7 +450,8 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await answer(interaction, exc.sentence)
             return
-        await take_back(interaction, table.id, None)
+        # The version the table had when the command came: two at once take back one move.
+        await take_back(interaction, table.id, table.version)
 
     @game.command(name="rejoin")
     async def rejoin(self, interaction: discord.Interaction) -> None:

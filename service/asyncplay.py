@@ -19,6 +19,7 @@ from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, game_options, relative
 from service.naming import own_or_public
 from service.notices import Notice, SeatTime
+from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
 from service.replies import Reply, TableError, WaitingTable
 from service.undo import (
@@ -47,6 +48,8 @@ LOG_PAGE = 15
 ASKED = "asked"
 """The asker's own row in an undo vote's votes: the vote was opened (never counted)."""
 NOT_OPEN = "That vote is not open."
+UNDO_KEY = "undo"
+"""The repeat key of an unstamped undo (``service.repeats``)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class AsyncPlay:
     scheduler: Scheduler
     time: Timekeeper
     outlet: Outlet | None
+    repeats: Repeats
 
     if TYPE_CHECKING:
 
@@ -159,9 +163,17 @@ class AsyncPlay:
     # ------------------------------------------------------------------ undo
 
     async def undo(self, table_id: int, user_id: int, *, expected_version: int | None = None) -> Reply:
-        """Take back the user's last move, or open a vote when others moved or something was revealed."""
+        """Take back the user's last move, or open a vote when others moved or something was revealed.
+
+        ``expected_version`` is the table version the asker saw (the Undo button's board, the
+        table as ``/game undo`` found it), checked under the lock: two requests at once take back
+        one move. Without one, a second undo within ``REPEAT_WINDOW`` is refused.
+        """
         async with self._lock(table_id):
             loaded = await self._load_active(table_id)
+            if expected_version is None:
+                now = self.clock.now()
+                self.repeats.check(table_id, user_id, UNDO_KEY, now, loaded.record.version, REPEATED_UNDO)
             seat = next((n for n, s in loaded.seats.items() if s.user_id == user_id), None)
             if seat is None:
                 raise TableError("You have no seat at this table.")
@@ -174,6 +186,7 @@ class AsyncPlay:
             )
             if plan.solo:
                 reply = await self._take_back(loaded, seat, plan)
+                self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), reply.table.version)
             else:
                 topic = undo_topic(plan.target, version, seat)
                 voters = [u for u in await self.time.active_players(table_id) if u != user_id]
@@ -191,6 +204,7 @@ class AsyncPlay:
                 )
                 await self.emit(Notice(loaded.record, "vote", text, topic=topic, choices=UNDO_CHOICES,
                                        ping=tuple(voters)))
+                self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), version)
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
         return await self.after_move(reply)
 

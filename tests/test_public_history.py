@@ -3,7 +3,8 @@
 Random games of all four kinds run through the service with a spectator following. At every
 version, every public text (the history as text and JSON, every log page, the status board,
 each move's board and automatic lines, the spectators' DMs, the undo votes, the replay's frames)
-and each player's own copy of the history are searched for the values hidden from their reader.
+and each player's own copy of the history are searched for the values hidden from their reader, and
+so is every log line written meanwhile (at DEBUG).
 
 A hidden value is found from information sets, not from the code under test: a move's label is
 hidden from a reader when another legal move of the same seat, at the same moment, shows that
@@ -32,7 +33,7 @@ from service.replay import turn_views
 from service.replies import Reply
 from tests.async_helpers import ALICE, BOB, CAROL, DAVE, NAMES, Harness
 from tests.drawings import views_as_json
-from tests.faults import card_names, strings
+from tests.faults import card_names, strings, trapped_logs
 from tests.toygame import ToyRules
 
 GAMES = [("institute", 2, 50), ("quadrivium", 3, 40), ("argent", 3, 40), ("academy", 2, 40)]
@@ -189,10 +190,12 @@ async def test_no_reader_meets_a_value_hidden_from_them_at_any_version(
     h: Harness, kind: str, players: int, moves: int
 ) -> None:
     met = 0
-    with views_as_json(kind):
+    with views_as_json(kind), trapped_logs("DEBUG") as trap:
         for seed in (1,):
             secrets = await play_and_check(h, kind, players, moves, seed)
             met += secrets.labels_met
+            # Every log line too, at DEBUG: none names a move as only its mover knows it.
+            assert not trap.holding(secrets.of(PUBLIC)), f"{kind}: a log line holds a hidden value"
     if kind in ("institute", "quadrivium"):
         # Their secret choices come early: an assignment under a die, a card placed face down.
         assert met > 0, f"the {kind} games met no secret choice: the test proved nothing"

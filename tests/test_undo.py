@@ -9,6 +9,7 @@ import json
 import pytest
 
 from service import TableError
+from service.repeats import REPEAT_WINDOW
 from tests.async_helpers import ALICE, BOB, DAVE, Harness
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -44,6 +45,7 @@ async def test_undo_takes_back_your_own_move_and_tells_the_thread(h: Harness) ->
     assert after.view == before.view and after.prompts == before.prompts
     assert after.version == before.version + 2, "the undo is a row of the move log, version-checked"
     assert await h.svc.replay(table) and await h.svc.rebuild_check(table)
+    h.clock.advance(REPEAT_WINDOW)  # asked again later: a second request, not a double send
     again = await h.svc.undo(table, lowest)
     assert again.board is None and "The others must agree" in again.answer, (
         "taking back the secret choice before needs the others' vote"
@@ -215,7 +217,8 @@ async def test_the_replay_of_an_institute_game_has_a_frame_per_turn_under_8_mb(h
         view = await h.svc.public_view(table)
         waiting = sorted({p.seat for p in view.prompts})
         user = view.users[waiting[0]]
-        choices = await h.svc.choices(table, user)
+        # Stamped as autocomplete offers them: the same reroll twice in a row is meant, not a double send.
+        choices = await h.svc.choices(table, user, stamped=True)
         await h.svc.act(table, user, choices[0].value)
         after = await h.svc.public_view(table)
         turns += sorted({p.seat for p in after.prompts}) != waiting
