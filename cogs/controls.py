@@ -25,6 +25,7 @@ from service import (
     Reply,
     TableError,
     offered_value,
+    reading,
 )
 
 log = logging.getLogger("conclave.cogs")
@@ -228,11 +229,11 @@ def stamped_offers(
             now = await seat_moves(service_of(interaction.client), table.id, interaction.user.id)
         except TableError:
             return []
-        typed = current.strip().casefold()
+        # The matcher typed moves are read with: what autocomplete offers, typing plays.
         found = [
             discord.app_commands.Choice(name=clip(c.label, 100), value=offered_value(now.version, index))
             for index, c in enumerate(now.moves)
-            if fits(c) and (not typed or typed in c.label.casefold())
+            if fits(c) and reading.fits(current, c.label, c.value)
         ]
         return found[:SELECT_LIMIT]
 

@@ -315,7 +315,9 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             if table.status == "active":
-                # Leaving a game cannot be undone: ask first, with a button only the asker sees.
+                # Leaving a game cannot be undone: ask first (only someone seated), with a button
+                # only the asker sees.
+                await service_of(self.bot).check_leave(table.id, interaction.user.id)
                 ui = discord.ui.View(timeout=None)
                 ui.add_item(LeaveGameButton(table.id))
                 await answer(interaction, LEAVE_QUESTION, view=ui)
@@ -429,7 +431,8 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await answer(interaction, exc.sentence)
             return
-        await take_back(interaction, table.id, None)
+        # The version the table had when the command came: two at once take back one move.
+        await take_back(interaction, table.id, table.version)
 
     @game.command(name="rejoin")
     async def rejoin(self, interaction: discord.Interaction) -> None:
@@ -469,12 +472,14 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            text, data = await service_of(self.bot).history(table.id)
+            # Only the asker sees the answer: their own moves come with their full labels.
+            text, data = await service_of(self.bot).history(table.id, interaction.user.id)
             files = [
                 discord.File(io.BytesIO(text.encode()), f"table-{table.id}-log.txt"),
                 discord.File(io.BytesIO(data.encode()), f"table-{table.id}-log.json"),
             ]
-            await answer(interaction, "The whole public log of this table:", files=files)
+            head = "This table's log: your own moves in your words, the others' as the table saw them."
+            await answer(interaction, head, files=files)
 
         await guarded(interaction, work)
 

@@ -42,6 +42,8 @@ PINGS_CHOICES = [
     app_commands.Choice(name="nothing", value="nothing"),
 ]
 PINGS_WORDS = {c.value: c.name for c in PINGS_CHOICES}
+LOG_HEAD = "Log, page"
+"""How every page of /game log begins: its buttons turn only a message that begins so."""
 
 
 async def outlet(client: discord.Client, message: Notice | Reply) -> None:
@@ -160,19 +162,32 @@ class LogPageButton(
         return cls(int(match["table"]), int(match["page"]), item.label or "Page")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Replace the shown page with this one."""
+        """Replace the shown page with this one (on a log answer of ours), else answer with it."""
         try:
             content, view = await log_message(interaction.client, self.table_id, self.page)
         except TableError as exc:
             await answer(interaction, exc.sentence)
             return
-        await interaction.response.edit_message(content=content, view=view)
+        if on_log_page(interaction):
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            # A forged click on another message (the board) never replaces it: the page comes apart.
+            await answer(interaction, content, view=view)
+
+
+def on_log_page(interaction: discord.Interaction) -> bool:
+    """Whether the click came from a log page this bot showed (an ephemeral answer it wrote)."""
+    message = interaction.message
+    me = interaction.client.user
+    if message is None or me is None or message.author.id != me.id:
+        return False
+    return message.flags.ephemeral and message.content.startswith(LOG_HEAD)
 
 
 async def log_message(client: discord.Client, table_id: int, page: int) -> tuple[str, discord.ui.View]:
     """Return one page of a table's public log and its Older / Newer buttons."""
     shown = await service_of(client).log_page(table_id, page)
-    head = f"Log, page {shown.pages - shown.page} of {shown.pages} (newest last):"
+    head = f"{LOG_HEAD} {shown.pages - shown.page} of {shown.pages} (newest last):"
     body = "\n".join(shown.lines) if shown.lines else "Nothing has happened yet."
     view = discord.ui.View(timeout=None)
     view.add_item(LogPageButton(table_id, shown.page + 1, "Older", disabled=shown.page + 1 >= shown.pages))

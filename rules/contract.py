@@ -407,6 +407,16 @@ class Rules(ABC):
         """Return a short sentence naming the move for that seat (override for games)."""
         return move.code()
 
+    def public_label(self, state: State, seat: Seat, move: Move) -> str:
+        """Return how everyone may name the move (the public history, automatic lines, undo).
+
+        ``label`` names the move for its mover and may name what only the mover knows (a card
+        put face down, an Action Card under a die). The public reads the move's public events
+        beside this name. Safe default: the action's name ("Assign", "Leave room"); a game
+        overrides it only with words built from what every seat may know.
+        """
+        return move.action.replace("_", " ").capitalize()
+
     def scramble(self, state: State, seat: Seat | None, rng: Any) -> State:
         """Return a copy with everything ``seat`` must not know re-drawn at random.
 

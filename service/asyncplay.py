@@ -17,10 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
 from service.clock import VOTE_TIME, game_options, relative
+from service.naming import own_or_public
 from service.notices import Notice, SeatTime
+from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
 from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text
-from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
+from service.undo import (
+    UNDO,
+    UNDO_CHOICES,
+    UndoPlan,
+    effective,
+    plan_undo,
+    read_topic,
+    replay,
+    undo_topic,
+)
 from store import CorruptTable, StaleVersion, StoreError, TableRecord
 
 if TYPE_CHECKING:
@@ -34,6 +45,11 @@ log = logging.getLogger("conclave.service")
 Outlet = Callable[[Notice | Reply], Awaitable[None]]
 LOG_PAGE = 15
 """Log lines on one page of /game log."""
+ASKED = "asked"
+"""The asker's own row in an undo vote's votes: the vote was opened (never counted)."""
+NOT_OPEN = "That vote is not open."
+UNDO_KEY = "undo"
+"""The repeat key of an unstamped undo (``service.repeats``)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,7 @@ class AsyncPlay:
     scheduler: Scheduler
     time: Timekeeper
     outlet: Outlet | None
+    repeats: Repeats
 
     if TYPE_CHECKING:
 
@@ -147,9 +164,17 @@ class AsyncPlay:
     # ------------------------------------------------------------------ undo
 
     async def undo(self, table_id: int, user_id: int, *, expected_version: int | None = None) -> Reply:
-        """Take back the user's last move, or open a vote when others moved or something was revealed."""
+        """Take back the user's last move, or open a vote when others moved or something was revealed.
+
+        ``expected_version`` is the table version the asker saw (the Undo button's board, the
+        table as ``/game undo`` found it), checked under the lock: two requests at once take back
+        one move. Without one, a second undo within ``REPEAT_WINDOW`` is refused.
+        """
         async with self._lock(table_id):
             loaded = await self._load_active(table_id)
+            if expected_version is None:
+                now = self.clock.now()
+                self.repeats.check(table_id, user_id, UNDO_KEY, now, loaded.record.version, REPEATED_UNDO)
             seat = next((n for n, s in loaded.seats.items() if s.user_id == user_id), None)
             if seat is None:
                 raise TableError("You have no seat at this table.")
@@ -161,36 +186,42 @@ class AsyncPlay:
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat
             )
             if plan.solo:
-                reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+                reply = await self._take_back(loaded, seat, plan)
+                self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), reply.table.version)
             else:
                 topic = undo_topic(plan.target, version, seat)
                 voters = [u for u in await self.time.active_players(table_id) if u != user_id]
                 await self.store.clear_votes(table_id, topic)
+                # The asker's row marks the vote as opened: a vote button nobody was offered counts nothing.
+                await self.store.cast_vote(table_id, topic, user_id, ASKED, self.clock.now())
                 key = f"undo-expire:{table_id}:{topic}"
                 await self.scheduler.add("undo-expire", self.clock.now() + VOTE_TIME, key, table_id, None,
                                          {"topic": topic})
                 name = loaded.seats[seat].name
                 text = (
-                    f"{name} asks to take back: {plan.label} ({plan.why}). The other players vote; "
+                    f"{name} asks to take back: {plan.public} ({plan.why}). The other players vote; "
                     f"a majority decides, and the vote lapses {relative(self.clock.now() + VOTE_TIME)} "
                     "or as soon as anyone moves."
                 )
                 await self.emit(Notice(loaded.record, "vote", text, topic=topic, choices=UNDO_CHOICES,
                                        ping=tuple(voters)))
+                self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), version)
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
         return await self.after_move(reply)
 
-    async def _take_back(
-        self, loaded: _Table, seat: int, versions: tuple[int, ...], state: State, label: str
-    ) -> Reply:
-        """Store the undo row with the rebuilt snapshot (under the table's lock); return the board."""
+    async def _take_back(self, loaded: _Table, seat: int, plan: UndoPlan) -> Reply:
+        """Store the undo row with the rebuilt snapshot (under the table's lock); return the board.
+
+        The thread reads the move's public name; only the mover's answer names it in full.
+        """
         from service.loaded import _Table
 
+        versions, state = plan.versions, plan.state
         rules, record = loaded.rules, loaded.record
         name = loaded.seats[seat].name
         later = len(versions) - 1
         more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
-        event = Event("undo", f"{name} took back: {label}{more}.")
+        event = Event("undo", f"{name} took back: {plan.public}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
         memories = await self.bot_memories(loaded, None, state)
         try:
@@ -206,7 +237,7 @@ class AsyncPlay:
         log.info("table %s seat %s took back %d move(s) -> v%s", record.id, seat, len(versions), new_version)
         after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
         reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
-        return replace(reply, answer=f"You took back: {label}.")
+        return replace(reply, answer=f"You took back: {plan.label}.")
 
     async def _undo_vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
         target, version, seat = read_topic(topic)
@@ -216,7 +247,9 @@ class AsyncPlay:
             loaded = await self._load_active(table_id)
             if loaded.record.version != version:
                 raise TableError("That vote lapsed: the game moved on.")
-            asker = loaded.seats[seat].user_id
+            asker = loaded.seats[seat].user_id if seat in loaded.seats else None
+            if asker is None or (await self.store.votes(table_id, topic)).get(asker) != ASKED:
+                raise TableError(NOT_OPEN)
             voters = [u for u in await self.time.active_players(table_id) if u != asker]
             if user_id not in voters:
                 raise TableError("Only the other seated players vote on this.")
@@ -233,7 +266,7 @@ class AsyncPlay:
             plan = await asyncio.to_thread(
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat, target
             )
-            reply = await self._take_back(loaded, seat, plan.versions, plan.state, plan.label)
+            reply = await self._take_back(loaded, seat, plan)
         await self.emit(await self.after_move(reply))
         return "Your vote decided it: the move is taken back."
 
@@ -297,12 +330,19 @@ class AsyncPlay:
             event.text for r in records for event in map(Event.from_json, r.events) if event.public
         ]
 
-    async def history(self, table_id: int) -> tuple[str, str]:
-        """Return the whole public log as text and as JSON (moves by seat and label, events, times)."""
+    async def history(self, table_id: int, viewer: int | None = None) -> tuple[str, str]:
+        """Return the log as text and as JSON (moves by seat and name, public events, times).
+
+        Each move is named as everyone may know it (``Rules.public_label``) beside its public
+        events; ``viewer``, a seated user asking for their own copy, also reads the full labels
+        of their own moves (what they chose in secret). Nobody else's secret is ever in it.
+        """
         table = await self.table(table_id)
         rules = self.rules_for(table.kind)
         records = await self.store.moves(table_id)
-        seats = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
+        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        seats = {s.seat: s.name for s in seated}
+        own = next((s.seat for s in seated if viewer is not None and s.user_id == viewer), None)
         in_force = {r.version for r in effective(records)}
 
         def build() -> tuple[str, str]:
@@ -313,17 +353,16 @@ class AsyncPlay:
             for r in records:
                 move = Move.from_json(r.move)
                 public = [e["text"] for e in r.events if e.get("seats") is None]
-                label = "take back" if move.action == UNDO else move.action
-                if state is not None and move.action != UNDO and r.version in in_force:
-                    # Labels come from the state the move was made on; a label names public facts.
-                    label = rules.label(state, r.seat, move)
+                undone = r.version not in in_force and move.action != UNDO
+                label = "Take back" if move.action == UNDO else "(taken back)" if undone else ""
+                if state is not None and not label:
+                    # Named from the state the move was made on: the mover's own words, or the public's.
+                    label = own_or_public(rules, state, r.seat, move, own)
                     state, _ = rules.apply(state, r.seat, move)
-                elif r.version not in in_force and move.action != UNDO:
-                    label = "(taken back)"
+                label = label or move.action
                 entries.append({
                     "version": r.version, "seat": r.seat, "player": seats.get(r.seat, "?"),
-                    "move": label, "events": public, "at": r.created_at, "undone": r.version not in in_force
-                    and move.action != UNDO,
+                    "move": label, "events": public, "at": r.created_at, "undone": undone,
                 })
                 when = f"<{int(r.created_at)}>"
                 lines.append(f"#{r.version} {when} {seats.get(r.seat, '?')}: {label}")

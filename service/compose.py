@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import render
 from rules.contract import Event, Prompt, Result, Rules, State
-from service import notify
+from service import notify, reading
 from service.loaded import MAX_CHOICES, _clip, _Table, move_value, offered_value
 from service.replies import (
     Board,
@@ -267,13 +267,12 @@ def _public_view(table: _Table) -> PublicView:
 
 
 def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
-    """List the seat's legal moves as choices whose label or code contain the typed text."""
+    """List the seat's legal moves that the typed text fits, as typed moves read it (``reading.fits``)."""
     rules, state = table.rules, table.state
-    wanted = typed.strip().casefold()
     found: list[Choice] = []
     for index, move in enumerate(rules.legal_moves(state, seat)):
         label = rules.label(state, seat, move)
-        if wanted and wanted not in label.casefold() and wanted not in move.code().casefold():
+        if not reading.fits(typed, label, move.code()):
             continue
         version = table.record.version
         value = offered_value(version, index) if stamped else move_value(version, index, move)

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 
 from rules.contract import MalformedMove, Move, RulesError
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A word is letters and digits; a symbol beyond ASCII (a suit ♦, an arrow) is a word of its own,
+# so "7♦" tells the seven of diamonds from the seven of clubs; ASCII punctuation is no word.
+_WORD = re.compile(r"[^\W_]+|[^\w\s\x00-\x7f]", re.UNICODE)
 _SMALL = frozenset(
     {"a", "an", "the", "on", "in", "to", "with", "of", "for", "at", "my", "and", "from", "into"}
 )
@@ -38,6 +40,27 @@ def _fits(typed: str, word: str) -> bool:
     return word.startswith(typed)
 
 
+def _words_fit(wanted: Sequence[str], label: str) -> bool:
+    """Whether every typed word is a word of the label or the start of one (numbers whole)."""
+    have = words(label)
+    return all(any(_fits(t, w) for w in have) for t in wanted)
+
+
+def fits(typed: str, label: str, code: str = "") -> bool:
+    """Whether a move belongs in the list offered for the typed text: the one matcher that
+    autocomplete and the move lists share with ``matches`` (nothing typed: every move).
+
+    A move fits by the words of its label (as ``matches`` reads them) or by the start of its code.
+    """
+    folded = " ".join(typed.casefold().split())
+    if not folded:
+        return True
+    if code and code.casefold().startswith(folded):
+        return True
+    wanted = words(typed)
+    return bool(wanted) and _words_fit(wanted, label)
+
+
 def matches(typed: str, labels: Sequence[str]) -> list[int]:
     """Return the indices of the labels that the typed text fits (exact label first, alone)."""
     folded = " ".join(typed.casefold().split())
@@ -47,12 +70,7 @@ def matches(typed: str, labels: Sequence[str]) -> list[int]:
     wanted = words(typed)
     if not wanted:
         return []
-    found = []
-    for index, label in enumerate(labels):
-        have = words(label)
-        if all(any(_fits(t, w) for w in have) for t in wanted):
-            found.append(index)
-    return found
+    return [index for index, label in enumerate(labels) if _words_fit(wanted, label)]
 
 
 def _listed(labels: Sequence[str]) -> str:

@@ -149,7 +149,8 @@ class Board:
     The same content comes as data for a cog that words its own message (no cog parses
     ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
     prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
-    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass").
+    ``automatic`` (the moves the service played by itself, e.g. "P2: Pass", named as everyone may
+    know them: ``service.naming.automatic_label``).
     ``fresh`` says whether this board starts a new thread message (the turn passed to another
     seat, the game began or ended); otherwise it updates the turn's living board in place.
     """

@@ -42,7 +42,9 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_token,
     offered_value,
 )
+from service.naming import automatic_label
 from service.reads import TableReads
+from service.repeats import REPEATED_MOVE, Repeats, typed_key
 from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
 from service.servers import Servers
@@ -124,6 +126,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
+        self.repeats = Repeats()
         # One clock for the service and the store: a seat's time is measured on the same scale
         # as the times the store writes.
         self.clock: Clock = clock or SystemClock()
@@ -235,6 +238,11 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         text = f"{mine.name} leaves. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
         return Reply(table, "You left the table.", Board(table.id, table.version, text, fresh=False))
 
+    async def check_leave(self, table_id: int, user_id: int) -> None:
+        """Refuse, before asking to confirm, a user who could not leave the table (no seat there)."""
+        if not any(s.user_id == user_id for s in await self.store.seats(table_id)):
+            raise TableError("You have no seat at this table.")
+
     async def _resign(self, table_id: int, user_id: int) -> Reply:
         """Leave a game in progress: the resign move, logged and replayed like any other."""
         try:
@@ -302,9 +310,14 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         refuse the commit; the move is then read and applied again once on the fresh state,
         never twice.
         """
+        # Typed text carries no version the player saw: the same text sent twice at once is refused.
+        typed = _unstamped(move) if expected_version is None and offer is None else None
         async with self._lock(table_id):
             for attempt in (1, 2):
                 loaded = await self._load_active(table_id)
+                if typed is not None:
+                    now = self.clock.now()
+                    self.repeats.check(table_id, user_id, typed, now, loaded.record.version, REPEATED_MOVE)
                 seat = loaded.seat_of(user_id)
                 if seat is None:
                     raise TableError("You have no seat at this table.")
@@ -347,6 +360,8 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             )
             after = _Table(record, done.state, loaded.rules, loaded.seats)
             after, events, automatic, result = await self._auto_resolve(after, list(done.events), result)
+            if typed is not None:
+                self.repeats.note(table_id, user_id, typed, self.clock.now(), after.record.version)
             compose = self._compose
             reply = await asyncio.to_thread(
                 compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
@@ -379,7 +394,8 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 break
             seat, move = found
             rules, state = table.rules, table.state
-            label = rules.label(state, seat, move)
+            # Shown on the public board: words that name nothing hidden (service.naming).
+            label = automatic_label(rules, state, seat, move)
             try:
                 after, more = await asyncio.to_thread(rules.apply, state, seat, move)
             except RulesError:
@@ -529,10 +545,15 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 raise TableError("Only the host, a server manager or the players can abandon this table.")
             if table.status == "lobby":
                 raise TableError("Use /game leave to leave a table in the lobby.")
-            voters = await self.store.add_abandon_vote(table_id, user_id)
+            before = await self.store.abandon_voters(table_id)
+            again = user_id in before
+            voters = before if again else await self.store.add_abandon_vote(table_id, user_id)
             if seated <= voters:
                 await self.store.set_status(table_id, "abandoned")
                 return self._abandoned(table, "Every player agreed: the table was closed.")
+            if again:
+                # A second press (or two at once): the vote stands, and the thread hears it once.
+                return Reply(table, "Your vote to abandon is already counted.", None)
         name = next(s.name for s in seats if s.user_id == user_id)
         count = len(voters & seated)
         text = f"{name} votes to abandon ({count} of {len(seated)}); every player must agree."
@@ -639,6 +660,13 @@ def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
         value = next((c for c in spec.choices if c.casefold() == value.casefold()), value)
         spelled[spec.name] = value
     return spelled
+
+
+def _unstamped(move: str | Move) -> str | None:
+    """Return the repeat key of typed text that carries no version (not a ``#version.index`` token)."""
+    if isinstance(move, Move) or _INDEX_TOKEN.fullmatch(move.strip()):
+        return None
+    return typed_key(move)
 
 
 def seat_order(seed: int, user_ids: list[int]) -> list[int]:

@@ -43,6 +43,9 @@ class UndoPlan:
     state: State
     """The state before the target move (the new snapshot)."""
     label: str
+    """The move as its mover names it (for the mover only)."""
+    public: str
+    """The move as everyone may name it (``Rules.public_label``): the thread and the vote."""
     solo: bool
     """Whether the seat may take it back alone (nothing revealed, nobody moved since)."""
     why: str
@@ -97,6 +100,7 @@ def plan_undo(
         tuple(r.version for r in moves[index:]),
         state,
         rules.label(state, seat, move),
+        rules.public_label(state, seat, move),
         not later and not revealed,
         why,
     )

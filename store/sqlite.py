@@ -665,6 +665,12 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             )
         return [row["id"] for row in rows]
 
+    async def abandon_voters(self, table_id: int) -> set[int]:
+        """Return the players who voted to abandon a table so far."""
+        async with self._single() as db:
+            rows = await self._all(db, "SELECT user_id FROM abandon_votes WHERE table_id = ?", (table_id,))
+        return {row["user_id"] for row in rows}
+
     async def add_abandon_vote(self, table_id: int, user_id: int) -> set[int]:
         """Record a seated player's vote to abandon; return every voter so far."""
         async with self._transaction() as db:

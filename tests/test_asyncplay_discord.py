@@ -134,7 +134,9 @@ async def test_the_undo_button_takes_the_move_back_once(world: World) -> None:
     assert "asks to take back" in vote.content and f"<@{world.bob.id}>" in vote.content
     agreed = await world.bob.click(vote, label="Take it back")
     assert "taken back" in agreed.response.content  # type: ignore[union-attr]
-    assert any("took back: Choose sigil" in m.content for m in thread.history())
+    # The sigil was chosen in secret: the vote and the thread name the move, never the sigil.
+    assert any("took back: Choose." in m.content for m in thread.history())
+    assert not any("Choose sigil" in m.content for m in thread.history() if not m.flags.ephemeral)
     again = await world.alice.click(confirmation, label="Undo")
     assert "moved on" in again.response.content  # type: ignore[union-attr]
 

@@ -205,7 +205,7 @@ async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(s
             assert not (
                 len(now.moves) == 1 and ARGENT.auto_resolvable(state, prompt, now.moves[0].move)  # type: ignore[arg-type]
             ), prompt
-            reply = await svc.act(table_id, user, rand.choice(now.moves).value)
+            reply = await svc.act(table_id, user, rand.choice(now.moves).move)  # type: ignore[arg-type]
             assert reply.board is not None
             assert user not in reply.board.ping
             automatic += reply.board.automatic

@@ -49,7 +49,7 @@ async def played(svc: TableService, kind: str = "toy", moves: int = 2) -> int:
     await svc.start(table.id, ALICE)
     for _ in range(moves):
         for user in (ALICE, BOB):
-            offered = await svc.choices(table.id, user)
+            offered = await svc.choices(table.id, user, stamped=True)  # as autocomplete offers them
             if offered:
                 await svc.act(table.id, user, offered[0].value)
                 break

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from service import TableError
+from service.repeats import REPEAT_WINDOW
 from tests.async_helpers import ALICE, BOB, DAVE, Harness
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -44,6 +45,7 @@ async def test_undo_takes_back_your_own_move_and_tells_the_thread(h: Harness) ->
     assert after.view == before.view and after.prompts == before.prompts
     assert after.version == before.version + 2, "the undo is a row of the move log, version-checked"
     assert await h.svc.replay(table) and await h.svc.rebuild_check(table)
+    h.clock.advance(REPEAT_WINDOW)  # asked again later: a second request, not a double send
     again = await h.svc.undo(table, lowest)
     assert again.board is None and "The others must agree" in again.answer, (
         "taking back the secret choice before needs the others' vote"
@@ -179,7 +181,13 @@ async def test_the_log_pages_and_the_history_hold_only_public_events(h: Harness)
     parsed = json.loads(data)
     assert [m["version"] for m in parsed["moves"]] == list(range(1, len(parsed["moves"]) + 1))
     assert parsed["moves"][-2]["undone"] and parsed["moves"][-2]["move"] == "(taken back)"
-    assert parsed["moves"][0]["move"].startswith("Choose sigil"), "labels name the move"
+    # A sigil is chosen in secret: the public history names the move, never the sigil.
+    assert parsed["moves"][0]["move"] == "Choose" and "Choose sigil" not in text
+    mover = parsed["moves"][0]["seat"]
+    _, own_data = await h.svc.history(table, (await h.svc.public_view(table)).users[mover])
+    own = json.loads(own_data)["moves"]
+    assert own[0]["move"].startswith("Choose sigil"), "a player's own copy names their moves in full"
+    assert own[1]["move"] == "Choose", "and never the other seat's secret"
     private = [e["text"] for r in await h.store.moves(table) for e in r.events if e.get("seats") is not None]
     assert private and not any(p in text or p in data for p in private)
 
@@ -209,7 +217,8 @@ async def test_the_replay_of_an_institute_game_has_a_frame_per_turn_under_8_mb(h
         view = await h.svc.public_view(table)
         waiting = sorted({p.seat for p in view.prompts})
         user = view.users[waiting[0]]
-        choices = await h.svc.choices(table, user)
+        # Stamped as autocomplete offers them: the same reroll twice in a row is meant, not a double send.
+        choices = await h.svc.choices(table, user, stamped=True)
         await h.svc.act(table, user, choices[0].value)
         after = await h.svc.public_view(table)
         turns += sorted({p.seat for p in after.prompts}) != waiting

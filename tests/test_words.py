@@ -132,7 +132,8 @@ async def test_boards_and_private_notes_through_the_service_read_well(svc: Table
             break
         public = await svc.public_view(table.id)
         user = public.users[rnd.choice(public.prompts).seat]
-        choice = rnd.choice(await svc.choices(table.id, user))
+        # Picked from the list, as autocomplete offers it (stamped): the same pick twice is meant.
+        choice = rnd.choice(await svc.choices(table.id, user, stamped=True))
         reply = await svc.act(table.id, user, choice.value)
     assert reply.board is not None and reply.board.finished
     texts.extend(await svc.log_lines(table.id, limit=200))
