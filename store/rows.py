@@ -20,8 +20,9 @@ log = logging.getLogger("conclave.store")
 
 ABSENT_WAYS = (None, "skip", "bot")
 """How a seat may be played for its absent player (service.timekeeper writes these)."""
-VOTE_CHOICES = frozenset({"yes", "no", "wait", "skip", "bot"})
-"""Every choice a vote can hold: undo (yes, no) and an absent seat (wait, skip, bot)."""
+VOTE_CHOICES = frozenset({"yes", "no", "wait", "skip", "bot", "asked"})
+"""Every choice a vote can hold: undo (yes, no; "asked", the asker's row that opens the vote)
+and an absent seat (wait, skip, bot)."""
 BOT_LEVELS = ("random", "basic", "strong")
 """Every level a seat's bot can have (bots.LEVELS; the store does not import the bots)."""
 STAND_IN = "basic"
