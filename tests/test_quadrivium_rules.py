@@ -205,6 +205,31 @@ def test_asset_gives_one_extra_use_and_is_never_harmed() -> None:
     assert s["mages"][0]["assets"]["vigor"] == {"value": 1, "spent": 1, "harm": 0}
 
 
+@pytest.mark.parametrize(("trait", "card", "hand"), [("vigor", "5C", ["3C"]), ("influence", "5H", ["3D"]),
+                                                     ("insight", "5S", [])])
+def test_a_trait_of_no_value_buys_no_use_not_even_by_harming_another(trait: str, card: str,
+                                                                      hand: list[str]) -> None:
+    """The meaning of Harm (lines 69-73): uses come from the Trait's own points, and "a character may
+    never Harm a resource which normally has no value (e.g. 0)", so the opposing Trait is no way in."""
+    s = to_trick(fresh_table(), ("craft", "craft"))
+    s["mages"][0]["traits"][trait] = res(0)
+    s["hands"][0] = list(hand)
+    s["hands"][1] = ["2D"]
+    s = play_cards(s, card, "KH" if trait == "insight" else "KS")  # never the Trait's own suit
+    assert not [m for m in R.legal_moves(s, 0) if m.action == "spend"]
+    s["mages"][0]["traits"][trait] = {"value": 1, "spent": 1, "harm": 0}  # one point, expended: both ways
+    assert {m.get("pay") for m in R.legal_moves(s, 0) if m.action == "spend"} == {"harm", "cross"}
+
+
+def test_a_craft_of_no_value_takes_no_card_of_the_trick() -> None:
+    """The meaning of Harm (line 71): a Craft of 0 has no use to spend on the trick's cards."""
+    s = to_trick(fresh_table(), ("vigor", "vigor"), tricks=2)
+    s["mages"][0]["traits"]["craft"] = res(0)
+    s = play_cards(s, "3D", "KS")
+    s, _ = act(s, 0, "stand")
+    assert s["conflict"]["stage"] == "place"  # no Craft to spend: no spoils step at all
+
+
 def test_craft_takes_a_card_of_the_trick() -> None:
     """Actions post: expending Craft on a diamond, take the winning or losing card into hand."""
     s = to_trick(fresh_table(), ("vigor", "vigor"), tricks=2)
