@@ -14,6 +14,7 @@ from rules.quadrivium.cards import show
 from rules.quadrivium.state import res
 from rules.quadrivium.trick import total
 from rules.quadrivium.views import own_hidden
+from service import reading
 from tests.quadrivium_helpers import R, act, fresh_table, play_cards, quick, to_trick
 
 
@@ -353,6 +354,28 @@ def test_no_cap_on_bids_raises_or_points_but_the_votes_held() -> None:
     # Any later player adds any amount; a point now costs 12 (line 45).
     assert Move.of("pass", raise_by=30) in R.legal_moves(s, other)
     assert Move.of("take", n=2, raise_by=0) in R.legal_moves(s, other)  # 12 + 12 + 1 = 25 of 30
+
+
+def test_any_amount_can_be_typed_where_the_panel_lists_run_out() -> None:
+    """Lines 33 and 45 allow any amount: ``/game play`` reads the number typed (``Bid 27``, a raise
+    of 23), so no amount is out of reach when a panel's lists cannot hold them all."""
+    s = fresh_table(2)
+    s["votes"] = [30, 30]
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        s, _ = act(s, seat, "done")
+    bidder = s["council"]["bid"]["turn"]
+    legal = R.legal_moves(s, bidder)
+    labels = [R.label(s, bidder, m) for m in legal]
+    assert reading.read_move("bid 27", legal, labels) == Move.of("bid", n=27)
+    s, _ = act(s, bidder, "pass")
+    s, _ = act(s, 1 - bidder, "pass")
+    taker = s["council"]["take"]["turn"]
+    legal = R.legal_moves(s, taker)
+    labels = [R.label(s, taker, m) for m in legal]
+    assert reading.read_move("pass, raise the cost by 23", legal, labels) == Move.of("pass", raise_by=23)
+    assert reading.read_move("take 1 point raise 23", legal, labels) == Move.of("take", n=1, raise_by=23)
 
 
 def test_blocking_duel_returns_a_point() -> None:
