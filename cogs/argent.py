@@ -11,7 +11,8 @@ may be secret, such as the cards a Mystic Lantern shows).
 
 Reactions: the engine asks only players holding a usable reaction, one at a time in turn order;
 each is pinged with React/Pass. A player who chose "always pass" (``/argent reactions``) is passed
-for by the service at once. The end of a round posts what each room gave whom (from the events'
+for by the service at once. An IP gain a player could decline is taken for them unless they chose
+to be asked (``/argent ip``). The end of a round posts what each room gave whom (from the events'
 data); the end of the game reveals the voters one by one with who won each and why, then the
 standings.
 """
@@ -60,6 +61,7 @@ from cogs.argent_panel import (  # the components: re-exported (restart-proof, t
     voters_text,
 )
 from service import (
+    ASK_PREF,
     Board,
     Reply,
     TableError,
@@ -69,6 +71,9 @@ from service import (
 )
 
 log = logging.getLogger("conclave.cogs.argent")
+
+IP_TAKE, IP_ASK = "take", "ask"
+"""``/argent ip`` modes: take an IP gain that could be declined (the default), or ask first."""
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -96,7 +101,8 @@ Every other decision (the slot, the reward, the voter to mark, a card to draft, 
 in your panel: the **Take your turn… / Decide…** button on the board, `/argent panel`, or your DMs.
 `/argent decide` lists every choice you have now. `/argent office` shows your office; `/argent voters`
 the voters you have seen and where you stand. `/argent reactions mode:pass` passes every reaction
-window for you until you set `mode:ask` again. Look a card up with `/game card`."""
+window for you until you set `mode:ask` again. An IP gain you could decline is taken for you;
+`/argent ip mode:ask` asks you first instead. Look a card up with `/game card`."""
 
 
 # ---------------------------------------------------------------------------- the commands
@@ -278,6 +284,37 @@ class ArgentCog(commands.Cog):
             await kit.answer(interaction, said)
             if mode == REACT_PASS:
                 # The service passes a window this player is being asked in right now.
+                follow = await svc.auto_play(table.id)
+                if follow is not None:
+                    await kit.deliver(self.bot, follow)
+
+        await kit.guarded(interaction, work)
+
+    @argent.command(name="ip")
+    @app_commands.describe(mode="take: IP you could decline is taken for you; ask: ask me each time")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="take it for me (the default)", value=IP_TAKE),
+            app_commands.Choice(name="ask me each time", value=IP_ASK),
+        ]
+    )
+    async def ip(self, interaction: discord.Interaction, mode: str) -> None:
+        """Choose whether an IP gain you could decline asks you first or is taken for you here."""
+
+        async def work() -> None:
+            svc = kit.service_of(self.bot)
+            table = await kit.table_here(interaction)
+            await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
+            await svc.set_seat_pref(table.id, interaction.user.id, ASK_PREF, "on" if mode == IP_ASK else None)
+            said = (
+                "You will be asked before each IP gain you could decline (more IP can lose you the "
+                "Second-most Influence voter); `/argent ip mode:take` to stop."
+                if mode == IP_ASK
+                else "I will take every IP gain for you here; `/argent ip mode:ask` to be asked."
+            )
+            await kit.answer(interaction, said)
+            if mode == IP_TAKE:
+                # The service takes an IP gain this player is being asked about right now.
                 follow = await svc.auto_play(table.id)
                 if follow is not None:
                     await kit.deliver(self.bot, follow)

@@ -550,6 +550,16 @@ class Rules(ABC):
         asked to pass every reaction), or None when the prompt cannot be declined."""
         return None
 
+    def presumed(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """Return the answer a seat is presumed to give to an optional question that most players
+        never want asked, or None to ask it. The service plays it for a seat (never a bot's) unless
+        that seat asked to be asked (seat setting ``ask``) or turned automatic play off.
+
+        Say a move only where the question and the answer depend on nothing hidden: the others
+        see it played. Safe default: every prompt is asked.
+        """
+        return None
+
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Return the refusal of a move that is not legal now: its sentence and the rule it applies.
 

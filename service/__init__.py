@@ -15,6 +15,7 @@ from service.replies import (
     WaitingTable,
 )
 from service.tables import (
+    ASK_PREF,
     AUTO_PREF,
     LOBBY_HINT,
     REACTIONS_PREF,
@@ -29,6 +30,7 @@ from service.tables import (
 from store import TableRecord
 
 __all__ = [
+    "ASK_PREF",
     "AUTO_PREF",
     "BOT_LEVELS",
     "LOBBY_HINT",

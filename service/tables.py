@@ -62,6 +62,7 @@ from store import (
 )
 
 __all__ = [
+    "ASK_PREF",
     "AUTO_PREF",
     "DAMAGED",
     "LOBBY_HINT",
@@ -83,6 +84,9 @@ AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"
 """Seat setting: "pass" has the service decline every reaction window of that seat."""
+ASK_PREF = "ask"
+"""Seat setting: "on" has the service ask that seat the optional questions its game otherwise
+answers for it (``Rules.presumed``; Argent: take an IP gain that could be declined)."""
 AUTO_LIMIT = 60
 """At most this many automatic moves after one move (a round's forced steps are far fewer)."""
 MOVED_ON = "The game moved on since that was offered: look at the latest board."
@@ -379,17 +383,20 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
         A forced decision (one legal move, on a prompt the game declares auto-resolvable) is
         played unless the seat set ``auto`` to "off"; a reaction window is declined for a seat
-        that set ``reactions`` to "pass". Each is stored as that seat's own move, logged as
-        automatic. Returns the table after them, every event, their labels and the result.
+        that set ``reactions`` to "pass"; a question the game presumes an answer to is answered
+        so unless the seat set ``ask`` to "on" (or ``auto`` to "off"). Each is stored as that
+        seat's own move, logged as automatic. Returns the table after them, every event, their
+        labels and the result.
         """
         table_id = table.record.id
         off = await self.store.seat_prefs(table_id, AUTO_PREF)
         passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
+        asking = await self.store.seat_prefs(table_id, ASK_PREF)
         labels: list[str] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
-            found = await asyncio.to_thread(_forced_move, table, off, passing)
+            found = await asyncio.to_thread(_forced_move, table, off, passing, asking)
             if found is None:
                 break
             seat, move = found
@@ -684,17 +691,19 @@ def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
 
 
 def _forced_move(
-    table: _Table, off: dict[int, str], passing: dict[int, str]
+    table: _Table, off: dict[int, str], passing: dict[int, str], asking: dict[int, str]
 ) -> tuple[int, Move] | None:
     """Return a (seat, move) the service may play by itself now, or None.
 
     A reaction window of a seat that passes every reaction is declined; a decision with one
     legal move is played when the game declares that prompt auto-resolvable and the seat did
-    not turn automatic play off.
+    not turn automatic play off; a question the game presumes the answer to is answered so for
+    a person who did not ask to be asked (a bot decides for itself).
     """
     rules, state = table.rules, table.state
     for prompt in rules.pending(state):
-        user = table.seats[prompt.seat].user_id
+        record = table.seats[prompt.seat]
+        user = record.user_id
         if prompt.kind is PromptKind.REACTION and passing.get(user) == "pass":
             move = rules.decline(state, prompt.seat, prompt)
             if move is not None and move in rules.legal_moves(state, prompt.seat):
@@ -703,6 +712,10 @@ def _forced_move(
         if off.get(user) == "off":
             continue
         legal = rules.legal_moves(state, prompt.seat)
+        if not record.bot and asking.get(user) != "on":
+            move = rules.presumed(state, prompt.seat, prompt)
+            if move is not None and move in legal:
+                return prompt.seat, move
         if len(legal) == 1 and rules.auto_resolvable(state, prompt, legal[0]):
             return prompt.seat, legal[0]
     return None

@@ -26,7 +26,7 @@ from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Event, Move, PromptKind
-from service import Choice, SeatView, move_value
+from service import ASK_PREF, Choice, SeatView, move_value
 from tests import faults
 from tests.drawings import views_as_json
 from tests.faults import Restart, components
@@ -603,3 +603,22 @@ async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
     assert placed.response is not None and placed.response.content.startswith(f"You played: {room}"), typed
     unknown = await table.members[seat].slash(table.thread, "argent place", where="Nowhere Hall")
     assert unknown.response is not None and "Nowhere" not in unknown.response.content
+
+
+async def test_argent_ip_sets_whether_a_declinable_ip_gain_asks(simcord_env: simcord.Env) -> None:
+    """FAQ, benefits are optional: ``/argent ip mode:ask`` has the IP a player could decline asked
+    first; ``mode:take`` (the default) takes it for them. Only a seated player may set it."""
+    table = await open_table(simcord_env)
+    record, _ = await table.loaded()
+    svc = table.bot.service
+    assert svc is not None
+    player = table.members[1]
+    said = await player.slash(table.thread, "argent ip", mode="ask")
+    assert said.ephemeral and said.response is not None and "You will be asked" in said.response.content
+    assert await svc.seat_pref(record.id, player.id, ASK_PREF) == "on"
+    said = await player.slash(table.thread, "argent ip", mode="take")
+    assert said.response is not None and "I will take every IP gain" in said.response.content
+    assert await svc.seat_pref(record.id, player.id, ASK_PREF) is None
+    refused = await table.outsider.slash(table.thread, "argent ip", mode="ask")
+    assert refused.ephemeral and refused.response is not None
+    assert await svc.seat_prefs(record.id, ASK_PREF) == {}

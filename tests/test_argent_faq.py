@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.argent.agenda import push_effects
+from rules.argent.cards import spell_levels
 from rules.argent.effects import grant_mage
 from rules.argent.engine import advance, spell_cost
 from tests.argent_helpers import (
@@ -320,6 +323,32 @@ def test_mages_in_the_infirmary_can_be_banished() -> None:
     state = run(state, me, [{"banish": {}}])
     state = pick(state, "the Infirmary")
     assert state["mages"][patient["id"]]["loc"] == "office"
+
+
+@pytest.mark.parametrize("spell", ["tsunami", "cataclysm", "planar_disjunction"])
+def test_a_room_wide_banish_may_empty_the_infirmary(spell: str) -> None:
+    """Room Clarifications, Infirmary: its mages "can be banished", so "every mage in one room" may
+    be every mage in the Infirmary; it "can never be locked", so Cataclysm locks nothing there."""
+    state = round_one(3)
+    me = seat_now(state)
+    patients = [give_mage(state, (me + k) % 3, "sorcery", f"infirmary/general/{k}") for k in (0, 1)]
+    state = run(state, me, spell_levels()[spell]["effects"])
+    state = pick(state, "Choose Infirmary")
+    assert [state["mages"][m["id"]]["loc"] for m in patients] == ["office", "office"]
+    assert state["board"]["rooms"]["infirmary"]["locked"] is False
+
+
+def test_cataclysm_on_the_infirmary_says_it_cannot_be_locked() -> None:
+    """Room Clarifications, Infirmary: it "can never be locked"; the log says why nothing locks."""
+    state = round_one(3)
+    me = seat_now(state)
+    give_mage(state, (me + 1) % 3, "sorcery", "infirmary/general/0")
+    push_effects(state, me, spell_levels()["cataclysm"]["effects"], {"via": "spell"})
+    events: list = []
+    advance(state, events)
+    found = [m for m in R.legal_moves(state, me) if "Infirmary" in R.label(state, me, m)]
+    state, said = R.apply(state, me, found[0])
+    assert "The Infirmary can never be locked." in [e.text for e in said]
 
 
 def test_a_shadowing_mage_loses_its_innate_power() -> None:

@@ -20,7 +20,7 @@ from cogs import argent as argent_cog
 from rules import registry
 from rules.argent import ARGENT
 from rules.contract import Event, Move, Prompt, PromptKind, State
-from service import AUTO_PREF, Board, Reply, TableService
+from service import ASK_PREF, AUTO_PREF, Board, Reply, TableService
 from service.notify import pings
 from store import Store
 from tests.drawings import views_as_json
@@ -180,6 +180,67 @@ async def test_auto_play_declines_a_reaction_for_a_seat_that_passes_them(
     assert {p.decision for p in reply.board.waiting} == {"choose"}
 
 
+class PresumingToy(EmptyDeckToy):
+    """Sigil Duel whose "draw or pass" (public: the deck count is on the board) is presumed a pass."""
+
+    kind = "toy-presume"
+
+    def auto_resolvable(self, state: State, prompt: Prompt, move: Move) -> bool:
+        return False
+
+    def presumed(self, state: State, seat: int, prompt: Prompt) -> Move | None:
+        return Move.of("pass") if prompt.decision == "draw" else None
+
+
+@pytest.mark.parametrize(("pref", "value", "played"), [(None, None, True), (ASK_PREF, "on", False),
+                                                        (AUTO_PREF, "off", False)])
+async def test_a_presumed_answer_plays_unless_the_seat_asks_to_be_asked(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch, pref: str | None, value: str | None, played: bool
+) -> None:
+    """An optional question the game presumes the answer to (Argent: take the IP) is answered for a
+    person, unless they set ``ask`` to "on" (``/argent ip mode:ask``) or turned automatic play off."""
+    monkeypatch.setitem(registry._GAMES, "toy-presume", PresumingToy())
+    table_id = await started(svc, "toy-presume", [(ALICE, "alice"), (BOB, "bob")])
+    if pref is not None:
+        for user in (ALICE, BOB):
+            await svc.set_seat_pref(table_id, user, pref, value)
+    await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE))[0].value)
+    reply = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB))[0].value)
+    assert reply.board is not None
+    if played:
+        assert len(reply.board.automatic) == 1 and reply.board.automatic[0].endswith(": Pass")
+        assert {p.decision for p in reply.board.waiting} == {"choose"}  # the next round, nobody asked
+    else:
+        assert reply.board.automatic == () and [p.decision for p in reply.board.waiting] == ["draw"]
+
+
+def test_argent_presumes_only_the_optional_ip_and_never_on_a_secret() -> None:
+    """FAQ, benefits are optional: an IP gain that could be declined is presumed taken; nothing else
+    is presumed, and re-dealing every secret a rival cannot see leaves the presumed move the same."""
+    seen_ip = 0
+    for game in range(3):
+        rand = random.Random(game)
+        players = 3 + game % 3
+        state = ARGENT.setup(players, ARGENT.check_options({}), 70 + game)
+        for step in range(4000):
+            if ARGENT.is_over(state):
+                break
+            for prompt in ARGENT.pending(state):
+                move = ARGENT.presumed(state, prompt.seat, prompt)
+                legal = ARGENT.legal_moves(state, prompt.seat)
+                if prompt.decision != "take_ip":
+                    assert move is None, prompt
+                    continue
+                seen_ip += 1
+                assert move in legal and ARGENT.label(state, prompt.seat, move).startswith("Gain ")
+                for other in (s for s in range(players) if s != prompt.seat):
+                    scrambled = ARGENT.scramble(state, other, random.Random(step))
+                    assert ARGENT.presumed(scrambled, prompt.seat, prompt) == move
+            seat = rand.choice(ARGENT.waiting_on(state))
+            state, _ = ARGENT.apply(state, seat, rand.choice(ARGENT.legal_moves(state, seat)))
+    assert seen_ip > 0
+
+
 # ---------------------------------------------------------------------- Argent through the service
 
 
@@ -205,12 +266,14 @@ async def test_argent_never_waits_on_a_forced_errand_and_never_pings_the_mover(s
             assert not (
                 len(now.moves) == 1 and ARGENT.auto_resolvable(state, prompt, now.moves[0].move)  # type: ignore[arg-type]
             ), prompt
+            assert prompt.decision != "take_ip", prompt  # an optional IP gain is taken unasked
             reply = await svc.act(table_id, user, rand.choice(now.moves).move)  # type: ignore[arg-type]
             assert reply.board is not None
             assert user not in reply.board.ping
             automatic += reply.board.automatic
     assert (await svc.table(table_id)).status == "finished"
     assert any(a.endswith("Take 1 IP instead") for a in automatic)
+    assert any(re.search(r": Gain \d+ IP$", a) for a in automatic)
 
 
 @pytest.mark.parametrize("kind", ["academy", "argent", "institute", "quadrivium", "toy-empty"])

@@ -12,7 +12,7 @@ from rules.quadrivium import council, magic
 from rules.quadrivium.cards import rank
 from rules.quadrivium.state import harm, res, use
 from rules.quadrivium.trick import leader, total
-from tests.quadrivium_helpers import act, fresh_table, play_cards, to_trick
+from tests.quadrivium_helpers import R, act, fresh_table, play_cards, to_trick
 
 # ------------------------------------------------- ranks ("The nature of conflict", conflict post)
 
@@ -170,6 +170,27 @@ def test_vote_costs_restore_five_and_swap_ten() -> None:
     # The heart keeps its Influence bonus wherever it goes: 6 against 10 becomes 10 against 6.
     assert (total(s, 0), total(s, 1)) == (10, 6)
     assert leader(s) == 0
+
+
+def test_swap_moves_the_cards_not_the_mages() -> None:
+    """Actions post (line 209): 10 votes "switch all cards in play for the protagonist and antagonist";
+    the cards keep their modifiers (a Corruption marks the card it was played with), the people stay."""
+    s = to_trick(fresh_table(), ("craft", "craft"))
+    s["mages"][1]["corruption"]["insight"] = 1  # the Antagonist's spades count 1 less
+    s["votes"] = [20, 20]
+    s = play_cards(s, "4H", "10S")
+    assert (total(s, 0), total(s, 1)) == (4, 9)
+    s, _ = act(s, 0, "swap")
+    assert (total(s, 0), total(s, 1)) == (9, 4)  # the 10 of spades keeps its -1 on the other side
+    sides = R.view(s, None)["conflict"]["trick"]["sides"]
+    assert [x["seat"] for x in sides] == [0, 1] and [x["card"] for x in sides] == ["10S", "4H"]
+    s, ev = act(s, 1, "stand")
+    record = next(e for e in ev if e.data.get("what") == "trick_won" or "takes trick" in e.text)
+    assert record.text.startswith(f"The Protagonist {s['mages'][0]['name']} takes trick 1")
+    won = s["news"]["sides"]
+    assert [(x["seat"], x["name"], x["card"]) for x in won] == [
+        (0, s["mages"][0]["name"], "10S"), (1, s["mages"][1]["name"], "4H")]
+    assert won[0]["corruption"] == 1 and won[1]["corruption"] == 0
 
 
 def test_facecard_restores_a_use() -> None:

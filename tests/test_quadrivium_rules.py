@@ -14,6 +14,7 @@ from rules.quadrivium.cards import show
 from rules.quadrivium.state import res
 from rules.quadrivium.trick import total
 from rules.quadrivium.views import own_hidden
+from service import reading
 from tests.quadrivium_helpers import R, act, fresh_table, play_cards, quick, to_trick
 
 
@@ -205,6 +206,31 @@ def test_asset_gives_one_extra_use_and_is_never_harmed() -> None:
     assert s["mages"][0]["assets"]["vigor"] == {"value": 1, "spent": 1, "harm": 0}
 
 
+@pytest.mark.parametrize(("trait", "card", "hand"), [("vigor", "5C", ["3C"]), ("influence", "5H", ["3D"]),
+                                                     ("insight", "5S", [])])
+def test_a_trait_of_no_value_buys_no_use_not_even_by_harming_another(trait: str, card: str,
+                                                                      hand: list[str]) -> None:
+    """The meaning of Harm (lines 69-73): uses come from the Trait's own points, and "a character may
+    never Harm a resource which normally has no value (e.g. 0)", so the opposing Trait is no way in."""
+    s = to_trick(fresh_table(), ("craft", "craft"))
+    s["mages"][0]["traits"][trait] = res(0)
+    s["hands"][0] = list(hand)
+    s["hands"][1] = ["2D"]
+    s = play_cards(s, card, "KH" if trait == "insight" else "KS")  # never the Trait's own suit
+    assert not [m for m in R.legal_moves(s, 0) if m.action == "spend"]
+    s["mages"][0]["traits"][trait] = {"value": 1, "spent": 1, "harm": 0}  # one point, expended: both ways
+    assert {m.get("pay") for m in R.legal_moves(s, 0) if m.action == "spend"} == {"harm", "cross"}
+
+
+def test_a_craft_of_no_value_takes_no_card_of_the_trick() -> None:
+    """The meaning of Harm (line 71): a Craft of 0 has no use to spend on the trick's cards."""
+    s = to_trick(fresh_table(), ("vigor", "vigor"), tricks=2)
+    s["mages"][0]["traits"]["craft"] = res(0)
+    s = play_cards(s, "3D", "KS")
+    s, _ = act(s, 0, "stand")
+    assert s["conflict"]["stage"] == "place"  # no Craft to spend: no spoils step at all
+
+
 def test_craft_takes_a_card_of_the_trick() -> None:
     """Actions post: expending Craft on a diamond, take the winning or losing card into hand."""
     s = to_trick(fresh_table(), ("vigor", "vigor"), tricks=2)
@@ -235,6 +261,17 @@ def test_claim_bidding_war() -> None:
     s, _ = act(s, 2, "take_offer")
     assert s["votes"][0] == 2 and s["votes"][2] == 7
     assert s["covenant"]["res"]["servants"]["spent"] == 1
+
+
+def test_claim_bidding_war_offers_any_amount_held() -> None:
+    """Actions post (line 211): the blocker offers "a number of Council Votes (minimum 1)" and each
+    answer is "at least one more": any amount up to the votes held, never a listing cap."""
+    s = to_trick(fresh_table(3), ("vigor", "vigor"))
+    s["votes"] = [25, 5, 15]
+    s, _ = act(s, 0, "claim", res="servants")
+    assert max(m.get("bid") for m in R.legal_moves(s, 2) if m.action == "block") == 15
+    s, _ = act(s, 2, "block", bid=12)
+    assert {m.get("bid") for m in R.legal_moves(s, 0) if m.action == "raise"} == set(range(13, 26))
 
 
 def test_claim_bidding_war_claimer_takes_the_votes_instead() -> None:
@@ -271,12 +308,74 @@ def _taking() -> tuple[dict, int, str]:
 
 def test_council_take_raise_and_shares() -> None:
     s, first, res_name = _taking()
-    s, _ = act(s, first, "take", n=2, raise_by=2)
-    assert s["votes"][first] == 10 - 1 - 2 and s["mages"][first]["shares"][res_name] == 2
+    s, _ = act(s, first, "take", n=1, raise_by=2)
+    assert s["votes"][first] == 10 - 2 and s["mages"][first]["shares"][res_name] == 1
     other = 1 - first
-    s, _ = act(s, other, "take", n=1, raise_by=0)
-    assert s["votes"][other] == 8  # the raised cost of 2
-    assert s["covenant"]["res"][res_name]["spent"] == 3
+    s, _ = act(s, other, "take", n=2, raise_by=0)
+    assert s["votes"][other] == 10 - (2 + 2 + 1)  # two points at the raised cost of 2, the second +1
+    assert s["covenant"]["res"][res_name]["spent"] == 3 and s["mages"][other]["shares"][res_name] == 2
+
+
+def test_one_supplementary_action_a_turn() -> None:
+    """Bidding for Resources, lines 35-47: one main action (pass, or Take a single point) and "one of
+    the following supplementary actions": further points or a raise, never both in one turn."""
+    s, first, _ = _taking()
+    takes = [m for m in R.legal_moves(s, first) if m.action == "take"]
+    assert Move.of("take", n=1, raise_by=3) in takes and Move.of("take", n=2, raise_by=0) in takes
+    assert not [m for m in takes if m.get("n") > 1 and m.get("raise_by")]
+    with pytest.raises(IllegalMove):
+        act(s, first, "take", n=2, raise_by=1)
+
+
+def test_no_cap_on_bids_raises_or_points_but_the_votes_held() -> None:
+    """Lines 33, 45, 47: bid "any number of Council Votes (up to their maximum)", raise the cost by
+    "one or more", take further points at the cumulative cost: only the votes held limit them."""
+    s = fresh_table(2)
+    s["votes"] = [30, 30]
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        s, _ = act(s, seat, "done")
+    bidder = s["council"]["bid"]["turn"]
+    bids = {m.get("n") for m in R.legal_moves(s, bidder) if m.action == "bid"}
+    assert bids == set(range(1, 31))
+    s, _ = act(s, bidder, "bid", n=25)
+    s, _ = act(s, 1 - bidder, "pass")
+    assert s["votes"][bidder] == 5
+    s["covenant"]["res"][s["council"]["resources"][0]] = res(6)
+    taker, other = s["council"]["take"]["turn"], 1 - s["council"]["take"]["turn"]
+    s["votes"][taker] = 30
+    moves = R.legal_moves(s, taker)
+    # Points: 1 + 2 + ... : seven points cost 21, eight would cost 28 of 30 votes.
+    assert max(m.get("n") for m in moves if m.action == "take") == 8
+    assert Move.of("pass", raise_by=30) in moves and Move.of("take", n=1, raise_by=30) in moves
+    s, _ = act(s, taker, "take", n=1, raise_by=12)
+    assert s["council"]["take"]["cost"] == 12
+    # Any later player adds any amount; a point now costs 12 (line 45).
+    assert Move.of("pass", raise_by=30) in R.legal_moves(s, other)
+    assert Move.of("take", n=2, raise_by=0) in R.legal_moves(s, other)  # 12 + 12 + 1 = 25 of 30
+
+
+def test_any_amount_can_be_typed_where_the_panel_lists_run_out() -> None:
+    """Lines 33 and 45 allow any amount: ``/game play`` reads the number typed (``Bid 27``, a raise
+    of 23), so no amount is out of reach when a panel's lists cannot hold them all."""
+    s = fresh_table(2)
+    s["votes"] = [30, 30]
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        s, _ = act(s, seat, "done")
+    bidder = s["council"]["bid"]["turn"]
+    legal = R.legal_moves(s, bidder)
+    labels = [R.label(s, bidder, m) for m in legal]
+    assert reading.read_move("bid 27", legal, labels) == Move.of("bid", n=27)
+    s, _ = act(s, bidder, "pass")
+    s, _ = act(s, 1 - bidder, "pass")
+    taker = s["council"]["take"]["turn"]
+    legal = R.legal_moves(s, taker)
+    labels = [R.label(s, taker, m) for m in legal]
+    assert reading.read_move("pass, raise the cost by 23", legal, labels) == Move.of("pass", raise_by=23)
+    assert reading.read_move("take 1 point raise 23", legal, labels) == Move.of("take", n=1, raise_by=23)
 
 
 def test_blocking_duel_returns_a_point() -> None:

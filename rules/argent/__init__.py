@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from rules.argent import engine, setup, views
+from rules.argent.effects.gains import TAKE_IP
 from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
@@ -189,6 +190,16 @@ class ArgentRules(Rules):
     def decline(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
         """Every reaction window is declined with Pass."""
         return Move.of("pass") if prompt.kind is PromptKind.REACTION else None
+
+    def presumed(self, state: State, seat: Seat, prompt: Prompt) -> Move | None:
+        """An IP gain that could be declined is taken: declining is for a seat that asks to be asked.
+
+        The question comes from a public gain (its card or errand is on the board) and the IP shows
+        on every office, so taking it for the seat tells nobody anything.
+        """
+        if prompt.decision != TAKE_IP:
+            return None
+        return next((m for m in self.legal_moves(state, seat) if m.action == "choose"), None)
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         """Return every move the seat may make now."""

@@ -12,9 +12,6 @@ from rules.contract import Move, PromptKind
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.state import State, event, mage_name
 
-RAISES = 10
-"""At most this many bid amounts are offered at once (to keep the lists short)."""
-
 
 def open_claim(s: State, seat: int, res_name: str, ev: Events) -> None:
     """Announce a Claim; open the bidding window when anyone could stop it, else carry it out."""
@@ -43,11 +40,11 @@ def moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the bidding war's moves."""
     b = s["conflict"]["block"]
     cv = s["votes"][seat]
+    # "a number of Council Votes (minimum 1)", each raise "at least one more" (Council Votes post):
+    # any amount the bidder holds.
     if decision == "block":
-        return [Move.of("block", bid=n) for n in range(1, min(cv, RAISES) + 1)] + [Move.of("allow")]
-    low = b["offer"] + 1
-    top = min(cv, low + RAISES - 1)
-    return [Move.of("take_offer")] + [Move.of("raise", bid=n) for n in range(low, top + 1)]
+        return [Move.of("block", bid=n) for n in range(1, cv + 1)] + [Move.of("allow")]
+    return [Move.of("take_offer")] + [Move.of("raise", bid=n) for n in range(b["offer"] + 1, cv + 1)]
 
 
 def resolve(s: State, seat: int, move: Move, ev: Events) -> None:

@@ -69,7 +69,9 @@ def pays(s: State, seat: int, trait: str, against: str | None) -> list[str]:
 
     ``point``: expend a fresh point; ``harm``: none fresh, Harm one; ``asset``: the Trait's Asset;
     ``cross``: none fresh, take Harm in the Trait of the opponent's suit ``against`` (rulebook,
-    "The meaning of Harm").
+    "The meaning of Harm"). The ladder uses the Trait's own points, so a Trait that normally has no
+    value (0) has no use to buy, not even by Harming the opposing Trait: "A character may never Harm
+    a resource which normally has no value". An Asset is an additional use of its own.
     """
     me = mage(s, seat)
     tr = me["traits"][trait]
@@ -81,7 +83,7 @@ def pays(s: State, seat: int, trait: str, against: str | None) -> list[str]:
     asset = me["assets"].get(trait)
     if asset and fresh(asset) > 0:
         out.append("asset")
-    if fresh(tr) <= 0 and against and usable(me["traits"][TRAIT_OF[against]]):
+    if usable(tr) and fresh(tr) <= 0 and against and usable(me["traits"][TRAIT_OF[against]]):
         out.append("cross")
     return out
 

@@ -42,9 +42,6 @@ from rules.quadrivium.state import (
 
 REPAIR_COST = 3
 """Council Votes per point of Harm repaired alone (rulebook)."""
-MAX_TAKE = 3
-MAX_RAISE = 2
-BID_SPAN = 10
 
 
 def open_council(s: State, ev: Events) -> None:
@@ -150,9 +147,9 @@ def _repair_moves(s: State, seat: int) -> list[Move]:
 
 
 def _bid_moves(s: State, seat: int) -> list[Move]:
+    # "any number of Council Votes (up to their maximum)", higher than any prior bid (line 33).
     high = s["council"]["bid"]["high"]
-    top = min(s["votes"][seat], high + BID_SPAN)
-    return [Move.of("bid", n=n) for n in range(high + 1, top + 1)] + [Move.of("pass")]
+    return [Move.of("bid", n=n) for n in range(high + 1, s["votes"][seat] + 1)] + [Move.of("pass")]
 
 
 def take_cost(cost: int, n: int) -> int:
@@ -164,25 +161,31 @@ def capacity(r: dict) -> int:
     """Return how many Takes a resource can bear before it is gone (uses, Harm, then destruction)."""
     probe = dict(r)
     n = 0
-    while usable(probe) and n < MAX_TAKE:
+    while usable(probe):
         use(probe)
         n += 1
     return n
 
 
 def _take_moves(s: State, seat: int) -> list[Move]:
+    """Return a taking turn: one main action (pass, or take a point) and at most one supplementary.
+
+    Lines 35-47: the main action is to pass or to Take a single point; "in addition to the one of the
+    actions above", one of the supplementary actions: a blocking duel (after passing), raising the
+    cost by one or more votes, or further points at a cumulative cost. So one point may come with a
+    raise, several points never do; no amount is capped but by the votes held and the resource.
+    """
     k = s["council"]
     t = k["take"]
     cv = s["votes"][seat]
     res_name = k["resources"][k["ri"]]
     out = []
     if not t["passed"][seat]:
+        one = take_cost(t["cost"], 1)
+        out += [Move.of("take", n=1, raise_by=r) for r in range(cv - one + 1)]
         room = capacity(s["covenant"]["res"][res_name])
-        for n in range(1, room + 1):
-            for r in range(MAX_RAISE + 1):
-                if take_cost(t["cost"], n) + r <= cv:
-                    out.append(Move.of("take", n=n, raise_by=r))
-    out += [Move.of("pass", raise_by=r) for r in range(MAX_RAISE + 1) if r <= cv]
+        out += [Move.of("take", n=n, raise_by=0) for n in range(2, room + 1) if take_cost(t["cost"], n) <= cv]
+    out += [Move.of("pass", raise_by=r) for r in range(cv + 1)]
     if t["passed"][seat]:
         out += [Move.of("duel", target=x) for x in t["takers"] if x != seat and (seat, x) not in
                 [tuple(p) for p in t["duels"]] and mage(s, x)["shares"][res_name] > 0]

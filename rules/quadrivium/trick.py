@@ -57,7 +57,28 @@ def new_trick(s: State, ev: Events) -> None:
 
 
 def _side(seat: int) -> dict:
-    return {"card": None, "aids": [], "adds": [], "minus": 0, "magic": 0, "mage": seat}
+    # ``mage``: whose side this is (it never changes); ``by``: the mage the Trick card was played
+    # for, whose Corruption marks it (it goes with the card when the 10-vote swap moves the cards).
+    return {"card": None, "aids": [], "adds": [], "minus": 0, "magic": 0, "mage": seat, "by": seat}
+
+
+def played_for(side: dict) -> int:
+    """Return the seat whose mage a side's Trick card was played for (its Corruption applies)."""
+    return side.get("by", side["mage"])
+
+
+def swap_cards(cards: list[dict]) -> None:
+    """Move every card in play to the other side with its modifiers; the sides keep their mages.
+
+    Actions post (line 209): "switch all cards in play for the protagonist and antagonist", which
+    "retain any rank or suit modifiers they received prior to the swap". The people do not move.
+    """
+    for side in cards:
+        side.setdefault("by", side["mage"])  # a trick saved before ``by`` existed
+    a, b = cards
+    for key in set(a) | set(b):
+        if key != "mage":
+            a[key], b[key] = b[key], a[key]
 
 
 # --------------------------------------------------------------------------- ranks
@@ -74,7 +95,7 @@ def total(s: State, i: int) -> int:
     side = s["conflict"]["trick"]["cards"][i]
     card = side["card"]
     st = suit(card)
-    corr = mage(s, side["mage"])["corruption"][TRAIT_OF[st]] if st else 0
+    corr = mage(s, played_for(side))["corruption"][TRAIT_OF[st]] if st else 0
     return (rank(card) + type_bonus(s, card) + 2 * len(side["aids"]) + sum(rank(a) for a in side["adds"])
             + side["magic"] - side["minus"] - corr)
 
@@ -321,8 +342,7 @@ def _extra(s: State, seat: int, move: Move, ev: Events) -> None:
         block.open_claim(s, seat, move.get("res"), ev)
     elif a == "swap":
         s["votes"][seat] -= SWAP_COST
-        cards = c["trick"]["cards"]
-        cards[0], cards[1] = cards[1], cards[0]
+        swap_cards(c["trick"]["cards"])
         ev.append(event(f"{name} pays {SWAP_COST} Council Votes: the two sides' cards in play change places, "
                         "keeping their modifiers.", "swap", seat=seat))
         after_action(s, ev)
@@ -625,7 +645,7 @@ def trick_record(s: State, i: int, revealed: bool) -> dict:
             "seat": side["mage"], "name": mage_name(s, side["mage"]), "card": card,
             "aids": list(side["aids"]), "adds": list(side["adds"]), "magic": side["magic"],
             "minus": side["minus"], "bonus": type_bonus(s, card) if plain else 0,
-            "corruption": mage(s, side["mage"])["corruption"][TRAIT_OF[st]] if plain and st else 0,
+            "corruption": mage(s, played_for(side))["corruption"][TRAIT_OF[st]] if plain and st else 0,
             "total": total(s, k) if plain else None,
         })
     return {"trick": c["tricks"], "winner": i, "sides": sides, "wins": list(c["wins"]),

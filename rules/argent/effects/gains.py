@@ -26,6 +26,10 @@ def can_pay(state: State, seat: int, costs: dict[str, int]) -> bool:
     return all(office[r] >= n for r, n in costs.items() if r in RESOURCES)
 
 
+TAKE_IP = "take_ip"
+"""The decision that offers an IP gain that could be declined (taken for a seat unless it asks)."""
+
+
 def ip_may_hurt(state: State) -> bool:
     """Whether gaining IP can hurt its gainer, so that declining it can matter (FAQ: benefits are optional).
 
@@ -40,7 +44,7 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
     if arg.get("ip") and ip_may_hurt(state):
         # "Benefits are never mandatory" (FAQ): the IP waits for a yes; the rest is gained now.
         opts = [option("choose", f"Gain {arg['ip']} IP", take=1), option("pass", "Take none of the IP")]
-        ask(state, seat, "take_ip", opts, "take the IP or decline it", data={"ip": arg["ip"]})
+        ask(state, seat, TAKE_IP, opts, "take the IP or decline it", data={"ip": arg["ip"]})
         arg = {r: n for r, n in arg.items() if r != "ip"}
     plain = []
     for resource, amount in arg.items():

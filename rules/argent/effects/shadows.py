@@ -233,7 +233,12 @@ def do_lock(state: State, task: Task, arg: dict[str, Any], events: list[Event], 
 
 def set_lock(state: State, room: str, value: bool, events: list[Event]) -> None:
     """Lock or unlock a room (the Infirmary never locks)."""
-    if room == INFIRMARY or room not in state["board"]["rooms"]:
+    if room == INFIRMARY:
+        # Room Clarifications: it "can never be locked"; Cataclysm may still banish there.
+        if value:
+            say(events, "The Infirmary can never be locked.")
+        return
+    if room not in state["board"]["rooms"]:
         return
     state["board"]["rooms"][room]["locked"] = value
     say(events, f"{room_name(room)} is {'locked' if value else 'unlocked'}.")

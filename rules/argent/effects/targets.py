@@ -68,8 +68,10 @@ def candidates(
         elif scope == "board_or_infirmary":
             if not (in_infirmary(loc) or placed(loc)):
                 continue
-        elif key == "banish" and scope == "board" and in_infirmary(loc):
-            pass  # Room Clarifications: mages in the Infirmary can be banished (in effect, healed).
+        elif key == "banish" and in_infirmary(loc):
+            # Room Clarifications, Infirmary: its mages "can be banished" (in effect, healed), by a
+            # banish of one mage or of every mage in a room that picks the Infirmary (Tsunami).
+            pass
         elif not placed(loc):
             continue
         if room is not None and room_of(loc) != room:
