@@ -26,11 +26,12 @@ from service.tables import (
     parse_options,
     seat_order,
 )
-from store import TableRecord
+from store import DELIVER, TableRecord
 
 __all__ = [
     "AUTO_PREF",
     "BOT_LEVELS",
+    "DELIVER",
     "LOBBY_HINT",
     "MILESTONE",
     "REACTIONS_PREF",
