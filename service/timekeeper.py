@@ -87,7 +87,7 @@ class Timekeeper:
         def plan(clocks: list[SeatClock], version: int) -> list[WorkItem]:
             return _wait_work(table.id, version, clocks, bots, preset is not None, now, autoplaying)
 
-        return Timing(bank, increment, plan)
+        return Timing(bank, increment, plan, ends=("remind", "deadline"))
 
     def committed(self, table_id: int, clocks: list[SeatClock]) -> None:
         """Remember the clocks a commit wrote (the next ``after_change`` with the same wait reads nothing)."""

@@ -75,6 +75,8 @@ class Timing:
     bank: float
     increment: float
     plan: Callable[[list[SeatClock], int], list[WorkItem]]
+    ends: tuple[str, ...] = ()
+    """Kinds of a seat's due work that end when its clock stops (its reminders, its deadline)."""
     clocks: list[SeatClock] = field(default_factory=list)
 
 
@@ -484,6 +486,15 @@ class AsyncPlayStore:
             )
         else:
             timing.clocks = await self._sync_clocks_in(db, table_id, timing.bank, timing.increment)
+            stopped = [c.user_id for c in timing.clocks if c.running_since is None]
+            if stopped and timing.ends:
+                # A seat no longer waited on has nothing due: no reminder, no deadline.
+                await db.execute(
+                    f"DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL"
+                    f" AND kind IN ({', '.join('?' for _ in timing.ends)})"
+                    f" AND user_id IN ({', '.join('?' for _ in stopped)})",
+                    (table_id, *timing.ends, *stopped),
+                )
             await self._add_work(db, timing.plan(timing.clocks, version))
         delivery: WorkItem = (
             DELIVER, now + DELIVERY_GRACE, f"{DELIVER}:{table_id}:{version}", table_id, None,
