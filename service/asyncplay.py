@@ -212,7 +212,13 @@ class AsyncPlay:
         log.info("table %s seat %s took back %d move(s) -> v%s", record.id, seat, len(versions), new_version)
         self.time.committed(record.id, timing.clocks)
         after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
-        reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+        try:
+            reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+        except Exception:
+            # Saved with its clocks and its delivery: the board follows from the store.
+            log.exception("table %s: v%s is saved, but its board could not be composed", record.id,
+                          new_version)
+            return Reply(after.record, f"You took back: {label}. The board will follow.", None)
         return replace(reply, answer=f"You took back: {label}.")
 
     async def _undo_vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:

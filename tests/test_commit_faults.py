@@ -27,12 +27,12 @@ import simcord
 import render
 from cogs.messages import SORRY_SAVED
 from rules import registry
-from service import TableService
+from service import Reply, TableService
 from service.clock import ManualClock
 from service.tables import SAVED_LATER
 from service.timekeeper import Timekeeper
 from store.asyncplay import DELIVERY_GRACE
-from tests.async_helpers import START
+from tests.async_helpers import ALICE, BOB, DAY, START, Harness
 from tests.faults import Restart, Table, open_table, said
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -239,3 +239,40 @@ def _caused_by(error: BaseException | None, kind: type[BaseException]) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
+
+
+# ---------------------------------------------------------------------- the service on its own
+
+
+async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_thread(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = h.svc
+    assert svc is not None and h.store is not None
+    table_id = await h.table(options="clock=fast")
+    await h.store.delivered(table_id, 0, h.clock.now())  # the opening board went out
+    choice = (await svc.choices(table_id, ALICE))[0]
+    with monkeypatch.context() as patched:
+        _raise_once(patched, TableService, "_compose", ConnectionResetError("drawing server gone"))
+        reply = await svc.act(table_id, ALICE, choice.value)
+    assert reply.answer == f"You played: {choice.label}. {SAVED_LATER}" and reply.board is None
+    assert await h.store.undelivered(table_id) == (0, 1)
+    # Alice's clock stopped with her move, in its transaction: she has nothing due.
+    clocks = {c.user_id: c for c in await h.store.seat_clocks(table_id)}
+    assert clocks[ALICE].running_since is None and clocks[BOB].running_since is not None
+    assert {w.user_id for w in await h.store.due(START + 30 * DAY) if w.kind != "deliver"} == {BOB}
+    owed = await svc.catch_up(table_id)
+    assert owed is not None and owed.board is not None and owed.board.version == 1
+    # Bob is asked (pinged, his note), Alice gets her own secret event of the move (her sigil).
+    notes = {n.user_id: n for n in owed.private}
+    assert owed.board.ping == (BOB,) and notes[BOB].waiting and notes[ALICE].events
+    await svc.delivered(owed)
+    assert await h.store.undelivered(table_id) is None
+    await svc.undo(table_id, ALICE)  # her sigil was secret: Bob votes on taking it back
+    topic = h.notices("vote")[-1].topic
+    with monkeypatch.context() as patched:
+        _raise_once(patched, TableService, "_compose", ConnectionResetError("drawing server gone"))
+        assert "decided" in await svc.vote(table_id, BOB, topic, "yes")
+    taken = [m for m in h.sent if isinstance(m, Reply)][-1]
+    assert taken.answer.endswith("The board will follow.") and taken.board is None
+    assert await h.store.undelivered(table_id) == (1, 2)
