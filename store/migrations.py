@@ -213,6 +213,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "ALTER TABLE due_work ADD COLUMN claimed_until REAL",
         "ALTER TABLE due_work ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE due_work ADD COLUMN failed TEXT",
+        # A table's open work, read and written with every move (its delivery, its seats' waits).
+        "CREATE INDEX due_work_open ON due_work (table_id, kind) WHERE claimed_at IS NULL",
     ),
 ]
 
