@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import re
 from typing import Any
 
@@ -57,7 +58,6 @@ def _raise_once(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, error: B
     """Make ``owner.name`` raise ``error`` the first time ``when(*args)`` holds; return the trip flag."""
     real = getattr(owner, name)
     tripped: list[bool] = []
-    is_async = callable(real) and hasattr(real, "__code__") and real.__code__.co_flags & 0x80
 
     def hit(args: tuple[Any, ...]) -> bool:
         if tripped or (when is not None and not when(*args)):
@@ -65,7 +65,7 @@ def _raise_once(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, error: B
         tripped.append(True)
         return True
 
-    if is_async:
+    if inspect.iscoroutinefunction(real):
 
         async def wrapped_async(*args: Any, **kwargs: Any) -> Any:
             if hit(args):
