@@ -246,6 +246,8 @@ class Timekeeper:
             and clock.out_since == work.payload.get("out_since")
         )
         if not still_open:
+            if table is not None and table.status == "active" and clock is not None:
+                await self._after_decision(table, clock, work.key)
             await self.store.claim(work.id, now)
             return
         assert table is not None
@@ -260,6 +262,20 @@ class Timekeeper:
                 # stall the table for good, so the seat is skipped like the others.
                 choice = "skip"
             await self._decide(table, work.user_id, choice, expired=True)
+
+    async def _after_decision(self, table: TableRecord, clock: SeatClock, key: str) -> None:
+        """Plan again what a decision on an absent seat implies (a run that died midway left it out).
+
+        A stand-in's move while the seat is played for (its job plays only while the table waits
+        on an absent seat), or the seat's new deadline after "wait" (keys make both once).
+        """
+        if clock.running_since is None:
+            return
+        if clock.absent:
+            await self.scheduler.add("autoplay", self.clock.now(), f"auto:{table.id}:{table.version}:{key}",
+                                     table.id)
+        elif clock.out_since is None and preset_of(table.options) is not None:
+            await self._plan(table.id, clock, half=False)
 
     async def _autoplay(self, work: DueWork) -> None:
         """Play for the absent seats while the table waits on them: a bot's move, or the default move.
