@@ -309,10 +309,10 @@ class Timekeeper:
             self._autoplaying.discard(table.id)
         for user_id, count in played.items():
             await self._update_clock(table.id, user_id, played_for=skipped[user_id].played_for + count)
-        # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
-        await self.store.claim(work.id, now)
         if moved and (await self.store.table(table.id) or table).status == "active":
-            # Still waiting on a stand-in after a long run: go on in a fresh job.
+            # Still waiting on a stand-in after a long run: go on in a fresh job. The moves of this
+            # run planned none (it was playing), so a kill before here must run this job again:
+            # the scheduler marks it done only when it returns.
             await self.after_change(table.id)
 
     async def _skip_move(
