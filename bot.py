@@ -164,11 +164,19 @@ class ConclaveBot(commands.Bot):
         self.force_sync = force_sync
 
     async def setup_hook(self) -> None:
-        """Open the store, load the cogs and sync the command tree when it changed."""
-        self.store = await Store.open(self.store_path, clock=self.clock.now)
-        self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
+        """Open the store, load the cogs and sync the command tree when it changed.
+
+        Safe to run again: a network error while syncing reaches ``login_with_retry``, whose next
+        login runs this hook again, so what is done already (the store, the service, each cog)
+        is kept and only the rest runs.
+        """
+        if self.store is None:
+            self.store = await Store.open(self.store_path, clock=self.clock.now)
+        if self.service is None:
+            self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
         for name in extensions():
-            await self.load_extension(name)
+            if name not in self.extensions:
+                await self.load_extension(name)
         self.synced = await self.sync_commands()
 
     async def sync_commands(self) -> bool:
@@ -193,7 +201,9 @@ class ConclaveBot(commands.Bot):
         return True
 
     async def close_store(self) -> None:
-        """Close the store (idempotent)."""
+        """Stop the scheduler, then close the store (idempotent)."""
+        if self.service is not None:
+            await self.service.scheduler.stop()
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()

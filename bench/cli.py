@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     clock.add_argument("--seed", type=int, default=1)
     clock.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                        help="processes, each a service with its own database (default: 2 or the cores)")
+    clock.add_argument("--kill-every", type=int, default=0, metavar="N",
+                       help="kill each process about every N-th step (a transaction or a message) at"
+                       " random points and start it again on the same file (default 0: never)")
     talk = sub.add_parser(
         "chatter",
         help="play whole games through the cogs in SimCord, count the messages",
@@ -113,9 +116,12 @@ def run_clock(args: argparse.Namespace) -> int:
     """Simulate tables over weeks and print the JSON summary last; 1 if anything stalled or was lost."""
     from bench.clocksim import report, run
 
-    summary = run(args.tables, args.days, args.seed, max(1, args.workers))
+    summary = run(args.tables, args.days, args.seed, max(1, args.workers), max(0, args.kill_every))
     print(report(summary))
-    bad = summary["stalled"] or summary["reminders_doubled"] or summary["reminders_missed"]
+    bad = (
+        summary["stalled"] or summary["reminders_doubled"] or summary["reminders_missed"]
+        or summary["undelivered"] or summary["set_aside"]
+    )
     return 1 if bad else 0
 
 

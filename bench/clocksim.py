@@ -10,9 +10,20 @@ off: the bench measures the time machinery, not Pillow.
 The last line is JSON: tables, finished, stalled (active tables that neither moved nor ended in
 the last ten simulated days), reminders (delivered), reminders_doubled (a reminder key delivered
 twice), reminders_missed (a reminder the store recorded as sent but nobody received, or one left
-unsent more than an hour past its time), restarts, ``jobs_<kind>`` (due work run: reminders,
-deadlines, vote expiries, stand-in runs), seconds and cpu_seconds. Compare runs by the counts and
-cpu_seconds: on a shared machine the wall time of the same run varies by a third or more.
+unsent more than an hour past its time, or set aside), restarts, kills, set_aside (due work set
+aside as failing), undelivered (moves whose delivery is still open at the end), ``jobs_<kind>``
+(due work run: reminders, deadlines, vote expiries, stand-in runs, deliveries), seconds and
+cpu_seconds. Compare runs by the counts and cpu_seconds: on a shared machine the wall time of
+the same run varies by a third or more.
+
+``--kill-every N`` kills the process about every N-th step at random points (deterministic for
+the seed): a step is a store transaction (killed before it, or right after its commit) or a
+message handed to Discord (killed before it, or right after Discord accepted it). A kill
+abandons the service mid-effect (``Killed`` is a BaseException: no handler of ours catches it),
+and a new service opens on the same file at once, as ``docker --restart`` brings the bot back.
+The simulated Discord honours message nonces as the real one does (a message whose nonce it
+accepted within the last minutes is not posted again), which is how a reminder sent again
+after a kill reaches its player once.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import random
 import tempfile
 import time
 from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +44,7 @@ from typing import Any
 
 import render
 from rules import registry
-from service import Reply, TableError, TableService
+from service import DELIVER, Reply, TableError, TableService
 from service.clock import DAY, HOUR, ManualClock
 from service.notices import Notice
 from store import Store
@@ -49,6 +61,28 @@ MAX_DELAY = 6 * DAY
 """Nobody takes longer than this to look at a table they still play at."""
 MAX_TURN_MOVES = 40
 """Moves a player makes in one sitting at most (a whole turn of small steps)."""
+NONCE_WINDOW = 300.0
+"""Seconds Discord remembers a message's nonce (``enforce_nonce``: "the past few minutes")."""
+
+
+class Killed(BaseException):
+    """The process died here (SIGKILL): nothing of ours catches it, the next service starts over."""
+
+
+class KillableStore(Store):
+    """The real store, with a kill before a transaction or right after its commit (``--kill-every``)."""
+
+    killer: Callable[[], str | None] | None = None
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[Any]:
+        when = self.killer() if self.killer is not None else None
+        if when == "before":
+            raise Killed
+        async with super()._transaction(mode) as db:
+            yield db
+        if when == "after":
+            raise Killed
 
 
 @dataclass
@@ -76,6 +110,8 @@ class Sim:
     seed: int
     shard: int = 0
     shards: int = 1
+    kill_every: int = 0
+    """Kill the process about every this many steps (0: never)."""
     """This simulation plays tables shard, shard + shards, ... of the whole run (one process each)."""
     rand: random.Random = field(init=False)
     clock: ManualClock = field(default_factory=lambda: ManualClock(START))
@@ -87,6 +123,7 @@ class Sim:
     waited: Counter[tuple[int, str]] = field(default_factory=Counter)
     """How often the players voted "wait" for each absent seat."""
     reminders: int = 0
+    redelivered: int = 0
     restarts: int = 0
     moves: int = 0
     votes: int = 0
@@ -94,23 +131,35 @@ class Sim:
     errors: int = 0
     jobs: Counter[str] = field(default_factory=Counter)
     """Due work run, by kind, over every service of the run (restarts included)."""
+    kills: int = 0
+    nonces: dict[str, float] = field(default_factory=dict)
+    """When Discord first accepted each keyed message (a second within ``NONCE_WINDOW`` is dropped)."""
     store: Store | None = None
     svc: TableService | None = None
     path: str = ""
     _counter: int = 0
+    _countdown: int = 0
+    _killing: bool = False
+    _kill_rand: random.Random = field(init=False)
     _dirty: set[int] = field(default_factory=set)
     """Tables that changed since the players last looked."""
 
     def __post_init__(self) -> None:
         self.rand = random.Random(self.seed * 1000 + self.shard)
+        # Kills draw from their own generator: the world's draws are the same with or without them.
+        self._kill_rand = random.Random(self.seed * 7919 + self.shard)
+        self._countdown = self._next_kill()
 
     # ------------------------------------------------------------------ the service
 
     async def open(self) -> TableService:
         """Open the store and a service on it, as a fresh process would."""
-        self.store = await Store.open(self.path, clock=self.clock.now)
+        store = await KillableStore.open(self.path, clock=self.clock.now)
+        store.killer = self._kill_point
+        self.store = store
         self.svc = TableService(self.store, seed_source=lambda: self.rand.randrange(1 << 62),
                                 clock=self.clock, outlet=self._outlet)
+        await self.svc.scheduler.recover()  # what the scheduler's task does first in a bot
         return self.svc
 
     async def restart(self) -> None:
@@ -121,10 +170,65 @@ class Sim:
         self.restarts += 1
         await self.open()
 
+    async def crash(self) -> None:
+        """The process was killed: abandon the service mid-effect and start a new one on the file."""
+        assert self.store is not None and self.svc is not None
+        self.kills += 1
+        self.jobs.update(self.svc.scheduler.ran)
+        self._killing = False  # no kill while the dead process's file is closed and a new one opens
+        await self.store.close()
+        await self.open()
+        self._killing = self.kill_every > 0
+
+    def _next_kill(self) -> int:
+        return self._kill_rand.randint(1, 2 * self.kill_every) if self.kill_every else 0
+
+    def _kill_point(self) -> str | None:
+        """Count one step; at the chosen one, say whether the process dies before or after it."""
+        if not self._killing:
+            return None
+        self._countdown -= 1
+        if self._countdown > 0:
+            return None
+        self._countdown = self._next_kill()
+        return self._kill_rand.choice(("before", "after"))
+
+    def _discord_accepts(self, key: str) -> bool:
+        """Whether Discord posts a keyed message (no message with its nonce within the window)."""
+        if not key:
+            return True
+        now = self.clock.now()
+        first = self.nonces.get(key)
+        if first is not None and now - first < NONCE_WINDOW:
+            return False
+        self.nonces[key] = now
+        return True
+
     async def _outlet(self, message: Notice | Reply) -> None:
+        when = self._kill_point()
+        if when == "before":
+            raise Killed
+        await self._receive(message)
+        if when == "after":
+            raise Killed
+
+    async def _receive(self, message: Notice | Reply) -> None:
+        """The players and Discord get a message (a board, a reminder, a vote...)."""
+        assert self.svc is not None
         if isinstance(message, Reply):
             self.stand_ins += 1
             self._dirty.add(message.table.id)
+            await self.svc.delivered(message)
+            return
+        if message.kind == DELIVER:
+            # A move's delivery left open (a kill between the move and its board): the board now.
+            pending = await self.svc.catch_up(message.table.id)
+            if pending is not None:
+                self.redelivered += 1
+                await self.svc.delivered(pending)
+            self._dirty.add(message.table.id)
+            return
+        if not self._discord_accepts(message.key):
             return
         if message.kind == "reminder":
             self.reminders += 1
@@ -191,7 +295,7 @@ class Sim:
             )
             for user_id in users[1:]:
                 await self.svc.join(table.id, user_id, self.players[user_id].name)
-            await self.svc.start(table.id, users[0])
+            await self.svc.delivered(await self.svc.start(table.id, users[0]))
             self.seats[table.id] = users
             self._dirty.add(table.id)
 
@@ -245,6 +349,7 @@ class Sim:
                 self.errors += 1
                 break
             self.moves += 1
+            await self.svc.delivered(reply)  # the board and DMs went out, as the bot marks them
             # The mover's private note carries their next choices, as a DM would show them.
             note = next((n for n in reply.private if n.user_id == user_id), None)
             choices = list(note.choices) if note is not None else await self.svc.choices(table_id, user_id)
@@ -276,25 +381,20 @@ class Sim:
         await self.open_tables()
         end = START + self.days * DAY
         next_restart = START + 7 * DAY
+        self._killing = self.kill_every > 0
         while self.clock.now() < end:
             self.clock.advance(STEP)
-            now = self.clock.now()
-            assert self.svc is not None
-            await self.svc.scheduler.run_due()
-            while self.agenda and self.agenda[0][0] <= now:
-                _, _, what, table_id, user_id, topic = heapq.heappop(self.agenda)
-                if what == "answer":
-                    await self._answer(table_id, user_id)
-                elif what == "rejoin":
-                    await self._rejoin(table_id, user_id)
-                else:
-                    await self._vote(table_id, user_id, topic)
-            dirty, self._dirty = self._dirty, set()
-            for table_id in dirty:
-                await self._look(table_id)
-            if now >= next_restart:
+            while True:
+                try:
+                    await self._step()
+                    break
+                except Killed:
+                    # Back at once on the same file; the step goes on where the world left it.
+                    await self.crash()
+            if self.clock.now() >= next_restart:
                 await self.restart()
                 next_restart += 7 * DAY
+        self._killing = False
         summary = await self._summary(end)
         assert self.store is not None and self.svc is not None
         self.jobs.update(self.svc.scheduler.ran)
@@ -303,6 +403,27 @@ class Sim:
         summary["seconds"] = round(time.perf_counter() - began, 1)
         summary["cpu_seconds"] = round(time.process_time(), 1)
         return summary
+
+    async def _step(self) -> None:
+        """Run one half hour: due work, then the players whose moment came, then their looks."""
+        now = self.clock.now()
+        assert self.svc is not None
+        await self.svc.scheduler.run_due()
+        while self.agenda and self.agenda[0][0] <= now:
+            _, _, what, table_id, user_id, topic = heapq.heappop(self.agenda)
+            # A kill in the middle of this leaves the table to be looked at again.
+            self._dirty.add(table_id)
+            if what == "answer":
+                await self._answer(table_id, user_id)
+            elif what == "rejoin":
+                await self._rejoin(table_id, user_id)
+            else:
+                await self._vote(table_id, user_id, topic)
+        dirty, self._dirty = self._dirty, set()
+        for table_id in sorted(dirty):
+            self._dirty.add(table_id)  # until looked at: a kill here looks again
+            await self._look(table_id)
+            self._dirty.discard(table_id)
 
     async def _summary(self, end: float) -> dict[str, Any]:
         assert self.store is not None and self.svc is not None
@@ -317,6 +438,8 @@ class Sim:
             recorded += [key for key, kind, _ in await self.store.notices(table_id) if kind == "reminder"]
         overdue = [w for w in await self.store.due(end - HOUR, limit=100_000) if w.kind == "remind"]
         lost = [key for key in recorded if self.delivered[key] == 0]
+        aside = await self.store.set_aside_work()
+        undelivered = [t for t in self.seats if await self.store.undelivered(t) is not None]
         return {
             "tables": len(self.seats),
             "days": self.days,
@@ -328,13 +451,19 @@ class Sim:
             "stalled": stalled,
             "reminders": self.reminders,
             "reminders_doubled": sum(1 for n in self.delivered.values() if n > 1),
-            "reminders_missed": len(lost) + len(overdue),
+            "reminders_missed": len(lost) + len(overdue) + sum(1 for a in aside if a[1] == "remind"),
             "restarts": self.restarts,
+            "kills": self.kills,
+            "set_aside": len(aside),
+            "undelivered": len(undelivered),
+            "redelivered": self.redelivered,
             "errors": self.errors,
         }
 
 
-async def simulate(tables: int, days: int, seed: int, shard: int = 0, shards: int = 1) -> dict[str, Any]:
+async def simulate(
+    tables: int, days: int, seed: int, shard: int = 0, shards: int = 1, kill_every: int = 0
+) -> dict[str, Any]:
     """Run one shard of the simulation on a temporary database (in /dev/shm when there)."""
     saved = render.board, render.private
     render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
@@ -342,23 +471,23 @@ async def simulate(tables: int, days: int, seed: int, shard: int = 0, shards: in
     shm = Path("/dev/shm")
     try:
         with tempfile.TemporaryDirectory(dir=shm if shm.is_dir() else None) as folder:
-            return await Sim(tables, days, seed, shard, shards).run(Path(folder))
+            return await Sim(tables, days, seed, shard, shards, kill_every).run(Path(folder))
     finally:
         render.board, render.private = saved
 
 
-def _shard(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
+def _shard(args: tuple[int, int, int, int, int, int]) -> dict[str, Any]:
     return asyncio.run(simulate(*args))
 
 
-def run(tables: int, days: int, seed: int, workers: int) -> dict[str, Any]:
+def run(tables: int, days: int, seed: int, workers: int, kill_every: int = 0) -> dict[str, Any]:
     """Run the simulation in ``workers`` processes (each a bot process with its own database).
 
     Like bot processes that each own a range of Discord shards, each worker owns every
     ``workers``-th table. Counts are summed; ``seconds`` is the wall time of the whole run.
     """
     began = time.perf_counter()
-    jobs = [(tables, days, seed, shard, workers) for shard in range(workers)]
+    jobs = [(tables, days, seed, shard, workers, kill_every) for shard in range(workers)]
     if workers == 1:
         parts = [_shard(jobs[0])]
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import traceback
 from collections.abc import AsyncIterator
@@ -188,7 +189,26 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
             continue  # the mover's follow-up decisions belong on the answer to its click
         message = await private_send_args(client, reply.table, note)
         await send_private(client, reply.table, note.user_id, message, thread)
+    # Only now is the move's delivery done: a failure or a kill before here leaves it open in
+    # the store, and the scheduler (or the next start) delivers it (``deliver_pending``).
+    await service_of(client).delivered(reply)
     return posted
+
+
+async def deliver_pending(client: discord.Client, table_id: int) -> None:
+    """Deliver what a table's undelivered moves owe its thread (the board now, pings and DMs).
+
+    Under the delivery lock, so a move's own delivery still under way finishes first and this
+    one finds nothing left to do.
+    """
+    svc = service_of(client)
+    async with delivery_turn(client, table_id):
+        reply = await svc.catch_up(table_id)
+        if reply is None:
+            return
+        log.info("table %s: delivering v%s, left undelivered", table_id, reply.table.version)
+        await post(client, reply)
+    await after_delivery(client, reply)
 
 
 def remember_board(client: discord.Client, table_id: int, message_id: int) -> None:
@@ -450,17 +470,29 @@ def _log_failure(table_id: int, what: str, exc: BaseException) -> None:
     log.error("table %s: %s failed with %s\n%s", table_id, what, type(exc).__name__, frames)
 
 
+def nonce_of(key: str) -> int:
+    """Return the Discord nonce of a keyed message: a second send with it within minutes is dropped.
+
+    Due work runs at least once; a run again after a kill (the message sent, its record not)
+    sends with the same nonce, and Discord (``enforce_nonce``) keeps the first message only.
+    """
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:7], "big")
+
+
 async def send_private(
     client: discord.Client,
     table: TableRecord,
     user_id: int,
     message: dict[str, Any],
     thread: discord.abc.Messageable | None = None,
+    *,
+    strict: bool = False,
 ) -> bool:
     """DM a seated user; when DMs are closed, say so in the thread and record it. Return success.
 
     Never raises for Discord's refusals: a closed DM (50007) and a thread refusing the fallback
     line (403/50013) are logged, and the caller goes on with the others' DMs and the answer.
+    ``strict`` (due work that is retried): any other failure (an outage) is raised.
     """
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
@@ -469,6 +501,8 @@ async def send_private(
         if not isinstance(exc, discord.Forbidden) and exc.code != DM_CLOSED:
             # A Discord outage is not a closed DM: keep trying next time.
             log.warning("table %s: DM failed with status %s", table.id, exc.status)
+            if strict:
+                raise
             return False
         await service_of(client).set_dm_ok(table.id, user_id, False)
         thread = thread or await thread_of(client, table)

@@ -139,7 +139,8 @@ class GameCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a start or a restart, let the bots move wherever a game waits on one."""
+        """After a start or a restart, deliver what was left undelivered and let the bots move."""
+        await service_of(self.bot).resume_deliveries()
         for table_id in await service_of(self.bot).tables_waiting_on_bots():
             await run_bots(self.bot, table_id)
 

@@ -34,7 +34,7 @@ CUT_ROOM = 60
 CODE_BLOCK_LIMIT = 1500
 """Longer text views travel as a .txt attachment instead of a code block."""
 SORRY = "Something went wrong on my side; nothing was changed. Please try again."
-SORRY_SAVED = "That went through, but something went wrong while showing it: `/game status` shows the table."
+SORRY_SAVED = "Your move is saved; the board will follow (`/game status` shows the table now)."
 SAVED = "conclave_saved"
 """Marks an interaction whose move the store already accepted (a later failure must say so)."""
 ANSWERED = "conclave_answered"

@@ -21,15 +21,17 @@ from discord.ext import commands
 from cogs.kit import (
     answer,
     deliver,
+    deliver_pending,
     guarded,
     image_file,
+    nonce_of,
     register_on_finish,
     send_private,
     service_of,
     thread_of,
 )
 from cogs.lists import page_of, stats_lines, waiting_lines
-from service import Reply, TableError
+from service import DELIVER, Reply, TableError
 from service.clock import time_zones
 from service.notices import Notice
 
@@ -51,6 +53,9 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
     if isinstance(message, Reply):
         await deliver(client, message)
         return
+    if message.kind == DELIVER:
+        await deliver_pending(client, message.table.id)  # raises on failure: the scheduler retries
+        return
     svc = service_of(client)
     table = await svc.table(message.table.id)  # fresh: the thread may have moved
     if message.user_id is None:
@@ -67,11 +72,15 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
             for value, label in message.choices:
                 view.add_item(VoteButton(table.id, message.topic, value, label))
             kwargs["view"] = view
+        if message.key:
+            kwargs["nonce"] = nonce_of(message.key)  # sent again after a kill: Discord keeps one
         try:
             await thread.send(**kwargs)
         except discord.HTTPException as exc:
             log.warning("table %s: a %s notice was not posted (status %s)", table.id, message.kind,
                         exc.status)
+            if message.key and exc.status >= 500:
+                raise  # an outage: the due work that sent it runs again later
         return
     link = f"\nThe table: <#{table.thread_id}>" if table.thread_id else ""
     dm: dict[str, Any] = {"content": message.text[:1900] + link}
@@ -85,7 +94,9 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
         except discord.HTTPException as exc:
             log.info("table %s: a spectator's DM failed (status %s)", table.id, exc.status)
         return
-    await send_private(client, table, message.user_id, dm)
+    if message.key:
+        dm["nonce"] = nonce_of(message.key)  # a reminder sent again after a kill arrives once
+    await send_private(client, table, message.user_id, dm, strict=bool(message.key))
 
 
 async def post_replay(client: discord.Client, reply: Reply) -> None:

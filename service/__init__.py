@@ -27,12 +27,13 @@ from service.tables import (
     parse_options,
     seat_order,
 )
-from store import TableRecord
+from store import DELIVER, TableRecord
 
 __all__ = [
     "ASK_PREF",
     "AUTO_PREF",
     "BOT_LEVELS",
+    "DELIVER",
     "LOBBY_HINT",
     "MILESTONE",
     "REACTIONS_PREF",

@@ -102,13 +102,19 @@ class AsyncPlay:
 
     # ------------------------------------------------------------------ plumbing
 
-    async def emit(self, message: Notice | Reply) -> None:
-        """Hand what the service says by itself to the outlet (the bot posts it); never raise."""
+    async def emit(self, message: Notice | Reply, *, strict: bool = False) -> None:
+        """Hand what the service says by itself to the outlet (the bot posts it).
+
+        Never raises, unless ``strict``: due work that must not be lost (a reminder, a vote,
+        a delivery) lets the failure reach the scheduler, which runs it again later.
+        """
         if self.outlet is None:
             return
         try:
             await self.outlet(message)
         except Exception:
+            if strict:
+                raise
             log.exception("table %s: the outlet failed", message.table.id)
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
@@ -224,10 +230,11 @@ class AsyncPlay:
         event = Event("undo", f"{name} took back: {plan.public}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
         memories = await self.bot_memories(loaded, None, state)
+        timing = self.time.timing(record, {s.user_id for s in loaded.seats.values() if s.bot})
         try:
             new_version = await self.store.commit_move(
                 record.id, record.version, seat, {"action": UNDO, "args": {"versions": list(versions)}},
-                [event.to_json()], state, waiting, memories=memories,
+                [event.to_json()], state, waiting, memories=memories, timing=timing,
             )
         except StaleVersion:
             raise TableError("That was already taken back, or the game moved on.") from None
@@ -235,8 +242,15 @@ class AsyncPlay:
             log.exception("table %s: undo not saved", record.id)
             raise TableError("I could not save that: nothing changed. Try again.") from None
         log.info("table %s seat %s took back %d move(s) -> v%s", record.id, seat, len(versions), new_version)
+        self.time.committed(record.id, timing.clocks)
         after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
-        reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+        try:
+            reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+        except Exception:
+            # Saved with its clocks and its delivery: the board follows from the store.
+            log.exception("table %s: v%s is saved, but its board could not be composed", record.id,
+                          new_version)
+            return Reply(after.record, f"You took back: {plan.label}. The board will follow.", None)
         return replace(reply, answer=f"You took back: {plan.label}.")
 
     async def _undo_vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:

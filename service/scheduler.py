@@ -1,9 +1,17 @@
 """One durable scheduler: due work lives in the store, one asyncio task runs it when due.
 
 No per-table timers: the store's ``due_work`` table (indexed by due time) holds every reminder,
-deadline, vote expiry and autoplay. The task sleeps until the earliest due time and wakes early
-when nearer work is added or the clock is moved by hand. Each row is claimed once in the store
-(a claim is a compare-and-set), so a restart or a second process never runs it twice.
+deadline, vote expiry, autoplay and move delivery. The task sleeps until the earliest due time
+and wakes early when nearer work is added or the clock is moved by hand.
+
+Each row is run under a lease (``store.lease``: a compare-and-set that holds it for ``LEASE``
+seconds) and marked done only after its handler returned (``store.finish``), so a process killed
+mid-effect loses nothing: the lease runs out (or the next start drops it) and the work runs
+again. Work is therefore run at least once; each handler makes its effect idempotent by the
+work's key (see ``service.timekeeper``). A handler that raises gives its row back with a growing
+delay (``retry_delay``); after ``MAX_ATTEMPTS`` the row is set aside with the reason, as is a row
+whose payload does not read, so one bad row never blocks the others (``python -m store check``
+lists them).
 """
 
 from __future__ import annotations
@@ -23,6 +31,21 @@ log = logging.getLogger("conclave.scheduler")
 Handler = Callable[[DueWork], Awaitable[None]]
 IDLE_SLEEP = 3600.0
 """With nothing due, look again after this long (work added by another process)."""
+LEASE = 600.0
+"""Seconds a runner holds a row: longer than any handler runs, short enough to lose little."""
+RETRY_FIRST = 30.0
+RETRY_MOST = 3600.0
+"""A failed row runs again after 30 s, doubling each attempt, at most an hour apart."""
+MAX_ATTEMPTS = 10
+"""Attempts before a failing row is set aside for good (about eleven hours of retries)."""
+READ_RETRY_FIRST = 1.0
+READ_RETRY_MOST = 60.0
+"""When the store cannot be read, the loop looks again after 1 s, doubling, at most a minute."""
+
+
+def retry_delay(attempts: int, first: float = RETRY_FIRST, most: float = RETRY_MOST) -> float:
+    """Return the wait before attempt ``attempts + 1``: ``first`` doubling, at most ``most``."""
+    return min(most, first * 2 ** max(0, attempts - 1))
 
 
 class Scheduler:
@@ -86,19 +109,42 @@ class Scheduler:
         return done
 
     async def _run(self, work: DueWork) -> None:
-        self.ran[work.kind] += 1
+        """Lease one row, run its handler, then mark it done; a failure retries it later."""
+        now = self.clock.now()
+        if work.damaged is not None:
+            log.error("due work %s (%s) of table %s set aside: %s", work.id, work.kind, work.table_id,
+                      work.damaged)
+            await self.store.set_aside(work.id, work.damaged)
+            return
         handler = self._handlers.get(work.kind)
         if handler is None:
-            log.warning("due work %s has unknown kind %s: dropped", work.id, work.kind)
-            await self.store.claim(work.id, self.clock.now())
+            log.error("due work %s has unknown kind %s: set aside", work.id, work.kind)
+            await self.store.set_aside(work.id, f"no handler for kind {work.kind}")
             return
+        lease = now + LEASE
+        if not await self.store.lease(work.id, now, lease):
+            return  # another runner holds it, or it was done meanwhile
+        self.ran[work.kind] += 1
         try:
             await handler(work)
-        except Exception:
-            # One failure must not stop the others; the row is claimed by the handler (or not,
-            # and then it runs again on the next pass).
-            log.exception("due work %s (%s) of table %s failed", work.id, work.kind, work.table_id)
-            await self.store.claim(work.id, self.clock.now())
+        except Exception as exc:
+            # The work is not lost: it runs again later, or is set aside once it keeps failing.
+            attempts = work.attempts + 1
+            log.exception("due work %s (%s) of table %s failed (attempt %d)", work.id, work.kind,
+                          work.table_id, attempts)
+            if attempts >= MAX_ATTEMPTS:
+                await self.store.set_aside(work.id, f"{type(exc).__name__} in {attempts} attempts")
+            else:
+                await self.store.retry(work.id, self.clock.now() + retry_delay(attempts))
+            return
+        # Done only now, after the effect (a row the handler postponed or finished is left alone).
+        await self.store.finish(work.id, self.clock.now(), lease)
+
+    async def recover(self) -> None:
+        """Drop the leases a dead process held (one process per SQLite file): its work runs now."""
+        released = await self.store.release_leases()
+        if released:
+            log.info("took back %d piece(s) of due work left running by a stopped process", released)
 
     def start(self) -> None:
         """Start the one task (idempotent)."""
@@ -114,22 +160,33 @@ class Scheduler:
                 await task
 
     async def _loop(self) -> None:
+        failures = 0
+        recovered = False
         while True:
             self._wake.clear()
             try:
+                if not recovered:
+                    await self.recover()
+                    recovered = True
                 await self.run_due()
                 self._next = await self.store.next_due()
+                failures = 0
             except Exception:
-                log.exception("the scheduler could not read its work; trying again soon")
+                failures += 1
                 self._next = None
+                log.exception("the scheduler could not read its work (failure %d); trying again soon",
+                              failures)
             if self._wake.is_set():
                 continue
             timeout = IDLE_SLEEP
-            if self._next is not None:
+            if failures:
+                # A store that cannot be read is tried again within a minute, never an hour later.
+                timeout = retry_delay(failures, READ_RETRY_FIRST, READ_RETRY_MOST)
+            elif self._next is not None:
                 timeout = max(0.0, min(IDLE_SLEEP, self._next - self.clock.now()))
-            if isinstance(self.clock, ManualClock) and timeout > 0:
-                # A hand-moved clock does not run: sleep until it is moved (or work is added).
-                timeout = IDLE_SLEEP
+                if isinstance(self.clock, ManualClock) and timeout > 0:
+                    # A hand-moved clock does not run: sleep until it is moved (or work is added).
+                    timeout = IDLE_SLEEP
             # A plain sleep in its own task, cancelled by wake(): test harnesses and debuggers
             # see an ordinary timer, and a wake never waits for the timeout.
             self._sleeper = asyncio.ensure_future(asyncio.sleep(timeout))

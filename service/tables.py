@@ -43,6 +43,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_value,
 )
 from service.naming import automatic_label
+from service.notices import Notice
 from service.reads import TableReads
 from service.repeats import REPEATED_MOVE, Repeats, typed_key
 from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
@@ -51,6 +52,7 @@ from service.servers import Servers
 from service.timekeeper import Timekeeper
 from service.why import WhyReads
 from store import (
+    DELIVER,
     CorruptTable,
     DamagedSnapshot,
     DueWork,
@@ -89,6 +91,9 @@ ASK_PREF = "ask"
 answers for it (``Rules.presumed``; Argent: take an IP gain that could be declined)."""
 AUTO_LIMIT = 60
 """At most this many automatic moves after one move (a round's forced steps are far fewer)."""
+SAVED_BOARD = "The board will follow."
+SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
+"""Said after a change the store accepted when its board could not be composed at once."""
 MOVED_ON = "The game moved on since that was offered: look at the latest board."
 DAMAGED = (
     "This table's saved game is damaged, so it was closed. Its data is kept: the server's operator "
@@ -139,6 +144,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self.outlet = outlet
         self.time = Timekeeper(self)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
+        self.scheduler.handle(DELIVER, self._deliver_work)
 
     # ------------------------------------------------------------------ the lobby
 
@@ -283,16 +289,21 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
             state, waiting = await asyncio.to_thread(deal)
             by_user = {s.user_id: s for s in seats}
+            timing = self.time.timing(table, {s.user_id for s in seats if s.bot})
             try:
-                table = await self.store.start(table_id, seed, order, state, waiting)
+                table = await self.store.start(table_id, seed, order, state, waiting, timing)
             except StaleVersion:
                 raise TableError("This game has already started.") from None
+            log.info("table %s started with %d seats", table_id, len(seats))
+            self.time.committed(table_id, timing.clocks)
             seats_now = {n: by_user[u] for n, u in enumerate(order)}
             loaded = _Table(table, state, rules, _renumber(seats_now))
-            reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
-            reply = await self.after_move(reply)
-        log.info("table %s started with %d seats", table_id, len(seats))
-        return reply
+            try:
+                reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
+                return await self.after_move(reply)
+            except Exception:
+                log.exception("table %s: started, but its opening board failed", table_id)
+                return self._saved(table, f"The game has begun. {SAVED_BOARD}")
 
     # ------------------------------------------------------------------ play
 
@@ -334,6 +345,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
                 memories = await self.bot_memories(loaded, loaded.state, done.state)
+                timing = self.time.timing(loaded.record, _bot_users(loaded))
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -345,6 +357,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                         waiting if result is None else [],
                         None if result is None else result.to_json(),
                         memories=memories,
+                        timing=timing,
                     )
                 except StaleVersion:
                     if attempt == 2:
@@ -356,25 +369,83 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                     raise TableError("I could not save that move: nothing changed. Try again.") from None
                 break
             log.info("table %s seat %s %s -> v%s", table_id, seat, done.move.action, new_version)
+            self.time.committed(table_id, timing.clocks)
             record = replace(
                 loaded.record,
                 version=new_version,
                 status="active" if result is None else "finished",
                 result=None if result is None else result.to_json(),
             )
-            after = _Table(record, done.state, loaded.rules, loaded.seats)
-            after, events, automatic, result = await self._auto_resolve(after, list(done.events), result)
-            if typed is not None:
-                self.repeats.note(table_id, user_id, typed, self.clock.now(), after.record.version)
-            compose = self._compose
-            reply = await asyncio.to_thread(
-                compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
-            )
-            now_waiting = [] if result is not None else [
-                after.seats[n].user_id for n in after.rules.waiting_on(after.state)
-            ]
-            reply = await self.after_move(reply, waiting=now_waiting)
-            return replace(reply, answer=f"You played: {done.label}.")
+            played = f"You played: {done.label}."
+            if typed is not None:  # saved: the same text sent again at once is a double send
+                self.repeats.note(table_id, user_id, typed, self.clock.now(), new_version)
+            try:
+                reply = await self._after_commit(
+                    _Table(record, done.state, loaded.rules, loaded.seats), loaded.state, done, seat
+                )
+            except Exception:
+                # The move, its clocks and its delivery are saved together: the delivery follows
+                # from the store (the scheduler, or the next start), so the answer must say so.
+                log.exception("table %s: v%s is saved, but its board could not be composed", table_id,
+                              new_version)
+                return self._saved(record, f"{played} {SAVED_LATER}")
+            if typed is not None:  # the moves that played themselves after it left this version
+                self.repeats.note(table_id, user_id, typed, self.clock.now(), reply.table.version)
+            return replace(reply, answer=played)
+
+    async def _after_commit(self, after: _Table, before: State, done: _Outcome, seat: int) -> Reply:
+        """Play what plays itself after a saved move, then compose what it tells whom."""
+        after, events, automatic, result = await self._auto_resolve(after, list(done.events), done.result)
+        compose = self._compose
+        reply = await asyncio.to_thread(
+            compose, after, before, events, seat, result=result, automatic=tuple(automatic)
+        )
+        now_waiting = [] if result is not None else [
+            after.seats[n].user_id for n in after.rules.waiting_on(after.state)
+        ]
+        return await self.after_move(reply, waiting=now_waiting)
+
+    def _saved(self, record: TableRecord, said: str) -> Reply:
+        """Answer a change the store accepted whose board could not be made: it follows later."""
+        self.scheduler.wake()
+        return Reply(record, said, None)
+
+    async def delivered(self, reply: Reply) -> None:
+        """Record that a reply's board and DMs went out (its move's delivery is done)."""
+        if reply.board is not None and reply.table.status != "lobby":
+            await self.store.delivered(reply.table.id, reply.board.version, self.clock.now())
+
+    async def catch_up(self, table_id: int) -> Reply | None:
+        """Compose what a table's undelivered moves owe the thread; None when every one went out.
+
+        The board now, with the public events since the last delivered move, a ping and a
+        private note for every seat the game waits on, and each seat's private events: what a
+        delivery cut short by a failure or a kill never sent.
+        """
+        pending = await self.store.undelivered(table_id)
+        if pending is None:
+            return None
+        since, _ = pending
+        loaded = await self._load(table_id)
+        events = [Event.from_json(e) for m in await self.store.moves(table_id, since) for e in m.events]
+        reply = await asyncio.to_thread(self._compose, loaded, None, events, None)
+        return await self.time.decorate(reply)
+
+    async def _deliver_work(self, work: DueWork) -> None:
+        """Deliver a move whose own delivery did not finish (a failure, a kill): through the outlet."""
+        table = await self.store.table(work.table_id)
+        if table is None or await self.store.undelivered(table.id) is None:
+            return
+        if self.outlet is None:
+            # Nobody to deliver to (a service without a bot): the work is done with.
+            await self.store.delivered(table.id, table.version, self.clock.now())
+            return
+        await self.emit(Notice(table, DELIVER, "", key=work.key), strict=True)
+
+    async def resume_deliveries(self) -> None:
+        """Make every undelivered move due now (a start: no delivery of this process is in flight)."""
+        if await self.store.expedite(DELIVER, self.clock.now()):
+            self.scheduler.wake()
 
     async def _auto_resolve(
         self, table: _Table, events: list[Event], result: Result | None
@@ -410,6 +481,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             result = rules.result(after) if rules.is_over(after) else None
             waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
             memories = await self.bot_memories(table, None, after)
+            timing = self.time.timing(table.record, _bot_users(table))
             try:
                 version = await self.store.commit_move(
                     table_id,
@@ -421,10 +493,12 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                     waiting if result is None else [],
                     None if result is None else result.to_json(),
                     memories=memories,
+                    timing=timing,
                 )
             except StoreError:
                 log.info("table %s: automatic move not saved (the table changed)", table_id)
                 break
+            self.time.committed(table_id, timing.clocks)
             log.info("table %s seat %s %s (automatic) -> v%s", table_id, seat, move.action, version)
             record = replace(
                 table.record,
@@ -574,8 +648,8 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
     # ------------------------------------------------------------------ helpers
 
     async def _undo_expire_work(self, work: DueWork) -> None:
-        if await self.store.claim(work.id, self.clock.now()):
-            await self.undo_expired(work.table_id, work.payload["topic"])
+        # Done by the scheduler once this returns: a kill before then runs it again (it is idempotent).
+        await self.undo_expired(work.table_id, work.payload["topic"])
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -654,6 +728,11 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             )
         await self.check_not_paused(table)
         return await self._load(table_id)
+
+def _bot_users(table: _Table) -> set[int]:
+    """Return the users whose seat a bot plays now (no reminder, no deadline for them)."""
+    return {s.user_id for s in table.seats.values() if s.bot}
+
 
 def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
     """Return options with names and values spelled as the game spells them, whatever the case typed."""

@@ -29,7 +29,7 @@ from service.clock import (
 )
 from service.notices import Notice, SeatTime
 from service.replies import Reply, TableError, time_sentence
-from store import DueWork, SeatClock, TableRecord, UserPrefs
+from store import DueWork, SeatClock, TableRecord, Timing, UserPrefs, WorkItem
 
 if TYPE_CHECKING:
     from service.tables import TableService
@@ -62,8 +62,6 @@ class Timekeeper:
         self._synced: dict[int, tuple[frozenset[int], list[SeatClock]]] = {}
         """Per table, whom it waited on at this process's last sync, and the clocks then."""
         """Tables whose stand-in run is playing now (it goes on by itself: no new job per move)."""
-        self._planned: set[tuple[int, int, float, float, bool]] = set()
-        """Waits this process has planned already (saves the store a write per move)."""
         for kind, handler in (
             ("remind", self._remind),
             ("deadline", self._deadline),
@@ -74,6 +72,32 @@ class Timekeeper:
 
     # ------------------------------------------------------------------ after every move
 
+    def timing(self, table: TableRecord, bots: set[int]) -> Timing:
+        """Return what committing a change of this table implies for its clocks (``Timing``).
+
+        The store syncs the clocks and adds the work ``plan`` gives in the commit's own
+        transaction, so a crash right after a move can never leave a clock running for a seat
+        the table no longer waits on, nor a wait without its reminders and deadline.
+        ``bots``: the users whose seat a bot plays now.
+        """
+        preset = preset_of(table.options)
+        bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
+        now = self.clock.now()
+        autoplaying = table.id in self._autoplaying
+
+        def plan(clocks: list[SeatClock], version: int) -> list[WorkItem]:
+            return _wait_work(table.id, version, clocks, bots, preset is not None, now, autoplaying)
+
+        return Timing(bank, increment, plan, ends=("remind", "deadline"))
+
+    def committed(self, table_id: int, clocks: list[SeatClock]) -> None:
+        """Remember the clocks a commit wrote (the next ``after_change`` with the same wait reads nothing)."""
+        if not clocks or any(c.absent for c in clocks):
+            self._synced.pop(table_id, None)
+            return
+        running = frozenset(c.user_id for c in clocks if c.running_since is not None)
+        self._synced[table_id] = (running, clocks)
+
     async def after_change(
         self, table_id: int, table: TableRecord | None = None, waiting: list[int] | None = None
     ) -> tuple[TableRecord | None, list[SeatClock]]:
@@ -82,6 +106,8 @@ class Timekeeper:
         ``table`` is the record just written (status, version, options), saving a read;
         ``waiting`` the users the table now waits on: when they are the ones it waited on
         after this process's last sync, no clock starts or stops and nothing is read.
+        A move's commit syncs its clocks itself (``timing``); this catches up the other changes
+        (a seat handed over or given back, a stand-in's long run).
         """
         memo = self._synced.get(table_id)
         if table is not None and waiting is not None and memo is not None and memo[0] == frozenset(waiting):
@@ -92,34 +118,20 @@ class Timekeeper:
         if table.status != "active":
             await self.store.cancel_work(table_id)
             self._synced.pop(table_id, None)
-            self._planned = {p for p in self._planned if p[0] != table_id}
             self._names.pop(table_id, None)
             return table, []
         preset = preset_of(table.options)
         bank, increment = (preset.bank, preset.increment) if preset else (0.0, 0.0)
         clocks = await self.store.sync_clocks(table_id, bank, increment)
-        now = self.clock.now()
-        bots: set[int] | None = None
-        for clock in clocks:
-            if clock.running_since is None:
-                continue
-            if bots is None:
-                # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
-                bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
-            if clock.absent:
-                if table_id not in self._autoplaying:
-                    # A skipped seat's default move plays now. A bot that took an absent seat is
-                    # played at once by whoever runs the bots (the Discord side, after each
-                    # delivery); this job is its durable safety net (a process with no runner).
-                    due = now + BOT_GRACE if clock.user_id in bots else now
-                    await self.scheduler.add("autoplay", due, f"auto:{table_id}:{table.version}", table_id)
-            elif clock.user_id in bots:
-                continue
-            elif preset is not None and clock.out_since is None:
-                await self._plan(table_id, clock, half=True)
-        running = frozenset(c.user_id for c in clocks if c.running_since is not None)
-        if not any(c.absent for c in clocks):
-            self._synced[table_id] = (running, clocks)
+        if any(c.running_since is not None for c in clocks):
+            # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
+            bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
+            work = _wait_work(
+                table_id, table.version, clocks, bots, preset is not None, self.clock.now(),
+                table_id in self._autoplaying,
+            )
+            await self.scheduler.add_many(work)
+        self.committed(table_id, clocks)
         return table, clocks
 
     def forget(self, table_id: int) -> None:
@@ -139,27 +151,7 @@ class Timekeeper:
 
     async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
         """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
-        since, deadline = clock.running_since, clock.deadline()
-        assert since is not None and deadline is not None
-        user = clock.user_id
-        memo = (table_id, user, since, deadline, half)
-        if memo in self._planned:
-            # Planned already by this process (the store's keys would refuse it anyway).
-            return
-        bank = deadline - since
-        last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
-        midway = since + bank / 2
-        payload = {"since": since, "deadline": deadline}
-        now = self.clock.now()
-        work = []
-        # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
-        if half and last - midway >= REMINDER_GAP and midway >= now:
-            work.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
-        if max(since, last) >= now:
-            work.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
-        work.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
-        await self.scheduler.add_many([(kind, due, key, table_id, user, payload) for kind, due, key in work])
-        self._planned = {p for p in self._planned if p[:2] != (table_id, user)} | {memo}
+        await self.scheduler.add_many(_seat_work(table_id, clock, half, self.clock.now()))
 
     # ------------------------------------------------------------------ due work
 
@@ -207,42 +199,50 @@ class Timekeeper:
             else:
                 await self.store.claim(work.id, now)
             return
-        if not await self.store.claim(work.id, now, notice=(work.key, "reminder")):
-            return
         text = (
             f"Reminder: {self.svc.thread_name(table)} is waiting on you. "
             f"Your time runs out {relative(deadline)}."
         )
-        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id, key=work.key))
+        # Sent first, recorded after: a kill in between sends it again with the same key, which
+        # the outlet passes to Discord as the message's nonce, so the player still gets one.
+        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id, key=work.key), strict=True)
+        await self.store.claim(work.id, self.clock.now(), notice=(work.key, "reminder"))
 
     async def _deadline(self, work: DueWork) -> None:
         now = self.clock.now()
-        found = await self._awaited(work, now)
-        if found is None:
-            return
-        table, _clock, deadline = found
-        if deadline > now + 1:
-            # The bank grew meanwhile (a wait vote): its new deadline is planned already.
-            await self.store.claim(work.id, now)
-            return
-        if not await self.store.claim(work.id, now, notice=(work.key, "out_of_time")):
-            return
-        await self._update_clock(table.id, work.user_id, out_since=now)
-        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
-        key = f"expire:{table.id}:{work.user_id}:{now:.0f}"
-        await self.scheduler.add("expire", now + VOTE_TIME, key, table.id, work.user_id, {"out_since": now})
+        found = await self._current(work)
+        if found is None or found[1].absent:
+            return  # the wait ended, or a stand-in plays the seat: nothing is due
+        table, clock = found
+        assert work.user_id is not None
+        if clock.out_since is None:
+            deadline = clock.deadline()
+            if deadline is not None and deadline > now + 1:
+                return  # the bank grew meanwhile (a wait vote): its new deadline is planned already
+            out = now
+            expire = ("expire", out + VOTE_TIME, f"expire:{table.id}:{work.user_id}:{out:.0f}", table.id,
+                      work.user_id, {"out_since": out})
+            # The seat is out, its vote's expiry planned and the notice recorded in one transaction.
+            self._synced.pop(table.id, None)
+            await self.store.declare_out(table.id, work.user_id, out, f"{ABSENT_TOPIC}:{work.user_id}",
+                                         expire, work.key)
+        elif work.key in {key for key, _, _ in await self.store.notices(table.id, work.user_id)}:
+            out = clock.out_since  # run again after a kill: the vote is posted again (same nonce)
+        else:
+            return  # out of time by an earlier deadline: its own work posts the vote
         voters = await self.voters(table.id, work.user_id)
         name = await self._name(table.id, work.user_id)
         text = (
             f"{name} is out of time. The other players vote: wait (one more day), skip (the game "
             f"plays a default move for {name} until they `/game rejoin`) or hand the seat to a bot. "
-            f"The vote closes {relative(now + VOTE_TIME)}; without a majority the table waits."
+            f"The vote closes {relative(out + VOTE_TIME)}; without a majority the table waits."
         )
         await self.svc.emit(
             Notice(
                 table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
-                ping=tuple(voters), subject=work.user_id,
-            )
+                ping=tuple(voters), subject=work.user_id, key=work.key,
+            ),
+            strict=True,
         )
 
     async def _expire(self, work: DueWork) -> None:
@@ -257,9 +257,9 @@ class Timekeeper:
             and clock.out_since == work.payload.get("out_since")
         )
         if not still_open:
+            if table is not None and table.status == "active" and clock is not None:
+                await self._after_decision(table, clock, work.key)
             await self.store.claim(work.id, now)
-            return
-        if not await self.store.claim(work.id, now):
             return
         assert table is not None
         async with self.svc.table_lock(table.id):
@@ -273,6 +273,20 @@ class Timekeeper:
                 # stall the table for good, so the seat is skipped like the others.
                 choice = "skip"
             await self._decide(table, work.user_id, choice, expired=True)
+
+    async def _after_decision(self, table: TableRecord, clock: SeatClock, key: str) -> None:
+        """Plan again what a decision on an absent seat implies (a run that died midway left it out).
+
+        A stand-in's move while the seat is played for (its job plays only while the table waits
+        on an absent seat), or the seat's new deadline after "wait" (keys make both once).
+        """
+        if clock.running_since is None:
+            return
+        if clock.absent:
+            await self.scheduler.add("autoplay", self.clock.now(), f"auto:{table.id}:{table.version}:{key}",
+                                     table.id)
+        elif clock.out_since is None and preset_of(table.options) is not None:
+            await self._plan(table.id, clock, half=False)
 
     async def _autoplay(self, work: DueWork) -> None:
         """Play for the absent seats while the table waits on them: a bot's move, or the default move.
@@ -306,10 +320,10 @@ class Timekeeper:
             self._autoplaying.discard(table.id)
         for user_id, count in played.items():
             await self._update_clock(table.id, user_id, played_for=skipped[user_id].played_for + count)
-        # Claimed after the moves: a crash in between plays on at the next pass, never stalls.
-        await self.store.claim(work.id, now)
         if moved and (await self.store.table(table.id) or table).status == "active":
-            # Still waiting on a stand-in after a long run: go on in a fresh job.
+            # Still waiting on a stand-in after a long run: go on in a fresh job. The moves of this
+            # run planned none (it was playing), so a kill before here must run this job again:
+            # the scheduler marks it done only when it returns.
             await self.after_change(table.id)
 
     async def _skip_move(
@@ -594,3 +608,53 @@ class Timekeeper:
     async def _name(self, table_id: int, user_id: int) -> str:
         return next((s.name for s in await self.store.seats(table_id) if s.user_id == user_id), "a player")
 
+
+
+def _wait_work(
+    table_id: int,
+    version: int,
+    clocks: list[SeatClock],
+    bots: set[int],
+    timed: bool,
+    now: float,
+    autoplaying: bool,
+) -> list[WorkItem]:
+    """Return the due work the running clocks imply (pure: also run inside a commit).
+
+    A seat played for its absent player gets a stand-in's move (a bot's after ``BOT_GRACE``, the
+    durable safety net of a process with no bot runner); a bot seat nothing; a seat awaited in
+    person its reminders and deadline when the table has a clock.
+    """
+    work: list[WorkItem] = []
+    for clock in clocks:
+        if clock.running_since is None:
+            continue
+        if clock.absent:
+            if not autoplaying:
+                # A stand-in run already playing goes on by itself: no new job per move.
+                due = now + BOT_GRACE if clock.user_id in bots else now
+                work.append(("autoplay", due, f"auto:{table_id}:{version}", table_id, None, None))
+        elif clock.user_id in bots:
+            continue
+        elif timed and clock.out_since is None:
+            work.extend(_seat_work(table_id, clock, True, now))
+    return work
+
+
+def _seat_work(table_id: int, clock: SeatClock, half: bool, now: float) -> list[WorkItem]:
+    """Return a running seat's reminders and deadline (their keys make each once per wait)."""
+    since, deadline = clock.running_since, clock.deadline()
+    assert since is not None and deadline is not None
+    user = clock.user_id
+    bank = deadline - since
+    last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
+    midway = since + bank / 2
+    payload = {"since": since, "deadline": deadline}
+    planned = []
+    # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
+    if half and last - midway >= REMINDER_GAP and midway >= now:
+        planned.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
+    if max(since, last) >= now:
+        planned.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+    planned.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
+    return [(kind, due, key, table_id, user, payload) for kind, due, key in planned]

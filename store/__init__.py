@@ -1,6 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
 
-from store.asyncplay import DueWork, SeatClock, UserPrefs
+from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -14,6 +14,7 @@ from store.records import (
 from store.sqlite import Store
 
 __all__ = [
+    "DELIVER",
     "STATUSES",
     "CorruptTable",
     "DamagedSnapshot",
@@ -25,5 +26,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRecord",
+    "Timing",
     "UserPrefs",
+    "WorkItem",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from store.records import StoreError, dump
@@ -49,14 +49,51 @@ class DueWork:
     table_id: int
     user_id: int | None
     payload: dict[str, Any]
+    attempts: int = 0
+    damaged: str | None = None
+    """Why the row cannot be run (its payload does not read), or None: the scheduler sets it aside."""
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> DueWork:
-        """Build a record from a row of ``due_work``."""
+        """Build a record from a row of ``due_work``; a payload that does not read marks it damaged."""
+        damaged = None
+        try:
+            payload = json.loads(row["payload"])
+            if not isinstance(payload, dict):
+                raise ValueError("not an object")
+        except (TypeError, ValueError):
+            payload, damaged = {}, "its payload is not a JSON object"
+        keys = row.keys()
+        attempts = row["attempts"] if "attempts" in keys else 0
         return cls(
             row["id"], row["due_at"], row["kind"], row["key"], row["table_id"], row["user_id"],
-            json.loads(row["payload"]),
+            payload, attempts or 0, damaged,
         )
+
+
+WorkItem = tuple[str, float, str, int, "int | None", "dict[str, Any] | None"]
+"""Due work to add: (kind, due time, key, table id, user id, payload)."""
+DELIVER = "deliver"
+"""The kind of due work that delivers a move (board, DMs, pings) until it is marked delivered."""
+DELIVERY_GRACE = 60.0
+"""Seconds the mover's own delivery has before the scheduler delivers the move itself."""
+
+
+@dataclass
+class Timing:
+    """What a commit implies for the seats' clocks, written in the commit's transaction.
+
+    ``bank`` and ``increment`` are the table's clock preset (0 without one); ``plan`` turns the
+    synced clocks and the new version into the due work they imply (reminders, the deadline,
+    a stand-in's move). The store fills ``clocks`` with the clocks as committed.
+    """
+
+    bank: float
+    increment: float
+    plan: Callable[[list[SeatClock], int], list[WorkItem]]
+    ends: tuple[str, ...] = ()
+    """Kinds of a seat's due work that end when its clock stops (its reminders, its deadline)."""
+    clocks: list[SeatClock] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -150,38 +187,159 @@ class AsyncPlayStore:
 
         Work whose key exists already is left alone; returns how many were added.
         """
+        async with self._transaction() as db:
+            return await self._add_work(db, items)
+
+    @staticmethod
+    async def _add_work(db: Connection, items: Iterable[WorkItem]) -> int:
+        """Add due work inside an open transaction (a key already stored is left alone)."""
         rows = [(due, kind, key, table_id, user_id, dump(payload or {}))
                 for kind, due, key, table_id, user_id, payload in items]
-        async with self._transaction() as db:
-            before = db.total_changes
-            await db.executemany(
-                "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-            added = db.total_changes - before
-        return added
+        if not rows:
+            return 0
+        before = db.total_changes
+        await db.executemany(
+            "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        return db.total_changes - before
 
     async def next_due(self) -> float | None:
-        """Return the earliest due time of unclaimed work, or None (reads the index only)."""
+        """Return when the earliest open work can run (its due time, or its lease's end), or None."""
         async with self._single() as db:
-            row = await self._one(db, "SELECT MIN(due_at) AS t FROM due_work WHERE claimed_at IS NULL")
+            row = await self._one(
+                db,
+                "SELECT MIN(MAX(due_at, COALESCE(claimed_until, 0))) AS t FROM due_work"
+                " WHERE claimed_at IS NULL AND failed IS NULL",
+            )
         return None if row is None else row["t"]
 
     async def due(self, now: float, limit: int = 100) -> list[DueWork]:
-        """Return unclaimed work due by ``now``, earliest first."""
+        """Return open work due by ``now`` that no live lease holds, earliest first.
+
+        Work set aside (``failed``) never comes back; a row whose payload does not read comes
+        back marked ``damaged`` (never raising), so one bad row cannot stop the others.
+        """
         async with self._single() as db:
             rows = await self._all(
                 db,
-                "SELECT * FROM due_work WHERE claimed_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
-                (now, limit),
+                "SELECT * FROM due_work WHERE claimed_at IS NULL AND failed IS NULL AND due_at <= ?"
+                " AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at, id LIMIT ?",
+                (now, now, limit),
             )
         return [DueWork.from_row(r) for r in rows]
 
-    async def claim(self, work_id: int, now: float, notice: tuple[str, str] | None = None) -> bool:
-        """Claim due work once; with ``notice`` (key, kind) record the send in the same transaction.
+    async def lease(self, work_id: int, now: float, until: float) -> bool:
+        """Lease open work until ``until`` (a compare-and-set); False when done or leased elsewhere.
 
-        Returns False when another claim won. A recorded notice also sets the seat's
+        A runner that dies holding a lease loses nothing: the lease runs out and the work is due
+        again. The work is marked done only after its effect (``claim``).
+        """
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE due_work SET claimed_until = ? WHERE id = ? AND claimed_at IS NULL"
+                " AND failed IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
+                (until, work_id, now),
+            )
+            won = cur.rowcount == 1
+            await cur.close()
+        return won
+
+    async def finish(self, work_id: int, now: float, lease: float) -> bool:
+        """Mark leased work done, unless it was moved (postponed, retried) or done meanwhile."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE due_work SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL"
+                " AND claimed_until = ?",
+                (now, work_id, lease),
+            )
+            done = cur.rowcount == 1
+            await cur.close()
+        return done
+
+    async def retry(self, work_id: int, due_at: float) -> None:
+        """Give leased work back to run again at ``due_at`` (its handler failed), counting the attempt."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE due_work SET due_at = ?, claimed_until = NULL, attempts = attempts + 1"
+                " WHERE id = ? AND claimed_at IS NULL",
+                (due_at, work_id),
+            )
+
+    async def set_aside(self, work_id: int, reason: str) -> None:
+        """Set work aside for good (a payload that does not read, a handler that keeps failing)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE due_work SET failed = ?, claimed_until = NULL WHERE id = ? AND claimed_at IS NULL",
+                (reason[:200], work_id),
+            )
+
+    async def set_aside_work(self) -> list[tuple[int, str, int, str]]:
+        """Return the work set aside: (id, kind, table id, reason), for ``store check``."""
+        async with self._single() as db:
+            rows = await self._all(
+                db, "SELECT id, kind, table_id, failed FROM due_work WHERE failed IS NOT NULL ORDER BY id"
+            )
+        return [(r["id"], r["kind"], r["table_id"], r["failed"]) for r in rows]
+
+    async def release_leases(self) -> int:
+        """Drop every lease (a process starting: nothing of a dead runner is in flight); return how many.
+
+        For one process on one SQLite file. Several processes sharing a store let leases run out.
+        """
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE due_work SET claimed_until = NULL"
+                " WHERE claimed_at IS NULL AND claimed_until IS NOT NULL"
+            )
+            released = cur.rowcount
+            await cur.close()
+        return released
+
+    async def expedite(self, kind: str, now: float) -> int:
+        """Make open work of one kind due now (deliveries left by a process that stopped)."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE due_work SET due_at = ? WHERE kind = ? AND claimed_at IS NULL AND failed IS NULL"
+                " AND due_at > ?",
+                (now, kind, now),
+            )
+            moved = cur.rowcount
+            await cur.close()
+        return moved
+
+    async def delivered(self, table_id: int, version: int, now: float) -> int:
+        """Mark a table's deliveries up to ``version`` done (its board and DMs went out)."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE due_work SET claimed_at = ? WHERE table_id = ? AND kind = ? AND claimed_at IS NULL"
+                " AND CAST(json_extract(payload, '$.version') AS INTEGER) <= ?",
+                (now, table_id, DELIVER, version),
+            )
+            done = cur.rowcount
+            await cur.close()
+        return done
+
+    async def undelivered(self, table_id: int) -> tuple[int, int] | None:
+        """Return (oldest, newest) version of a table's open deliveries, or None when all went out."""
+        async with self._single() as db:
+            row = await self._one(
+                db,
+                "SELECT MIN(CAST(json_extract(payload, '$.since') AS INTEGER)) AS since,"
+                " MAX(CAST(json_extract(payload, '$.version') AS INTEGER)) AS version"
+                " FROM due_work WHERE table_id = ? AND kind = ? AND claimed_at IS NULL AND failed IS NULL",
+                (table_id, DELIVER),
+            )
+        if row is None or row["version"] is None:
+            return None
+        return row["since"], row["version"]
+
+    async def claim(self, work_id: int, now: float, notice: tuple[str, str] | None = None) -> bool:
+        """Mark due work done; with ``notice`` (key, kind) record the send in the same transaction.
+
+        Called after the work's effect (a lease kept anyone else off it meanwhile). Returns
+        False when it was done already. A recorded notice also sets the seat's
         ``last_reminder``, so the spacing between reminders survives a restart.
         """
         async with self._transaction() as db:
@@ -210,13 +368,20 @@ class AsyncPlayStore:
         """Move unclaimed work to a later time (quiet hours, reminder spacing)."""
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE due_work SET due_at = ? WHERE id = ? AND claimed_at IS NULL", (due_at, work_id)
+                "UPDATE due_work SET due_at = ?, claimed_until = NULL WHERE id = ? AND claimed_at IS NULL",
+                (due_at, work_id),
             )
 
     async def cancel_work(self, table_id: int, user_id: int | None = None, kinds: Iterable[str] = ()) -> None:
-        """Drop unclaimed work of a table (or of one seat), optionally only of some kinds."""
+        """Drop open work of a table (or of one seat), optionally only of some kinds.
+
+        Deliveries stay unless named: a move made is still owed to its thread.
+        """
         sql = "DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL"
         params: list[Any] = [table_id]
+        if not kinds:
+            sql += " AND kind != ?"
+            params.append(DELIVER)
         if user_id is not None:
             sql += " AND user_id = ?"
             params.append(user_id)
@@ -226,6 +391,23 @@ class AsyncPlayStore:
             params.extend(kinds)
         async with self._transaction() as db:
             await db.execute(sql, params)
+
+    async def declare_out(
+        self, table_id: int, user_id: int, now: float, topic: str, expire: WorkItem, notice_key: str
+    ) -> None:
+        """Mark a seat out of time in one transaction: its clock, a new vote, its expiry, the notice."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE seat_clocks SET out_since = ? WHERE table_id = ? AND user_id = ?",
+                (now, table_id, user_id),
+            )
+            await db.execute("DELETE FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic))
+            await self._add_work(db, [expire])
+            await db.execute(
+                "INSERT OR IGNORE INTO notices (key, table_id, user_id, kind, sent_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (notice_key, table_id, user_id, "out_of_time", now),
+            )
 
     async def notices(self, table_id: int, user_id: int | None = None) -> list[tuple[str, str, float]]:
         """Return the notices sent for a table (key, kind, sent_at), oldest first."""
@@ -249,60 +431,108 @@ class AsyncPlayStore:
         move and this call is caught up by the next call.
         """
         async with self._transaction() as db:
-            # One read for the table, its seats, whom it waits on and the clocks.
-            rows = await self._all(
-                db,
-                "SELECT tables.updated_at, seats.user_id AS seated, waiting.since, seat_clocks.*"
-                " FROM tables JOIN seats ON seats.table_id = tables.id AND seats.seat IS NOT NULL"
-                " LEFT JOIN waiting ON waiting.table_id = tables.id AND waiting.user_id = seats.user_id"
-                " LEFT JOIN seat_clocks ON seat_clocks.table_id = tables.id"
-                " AND seat_clocks.user_id = seats.user_id"
-                " WHERE tables.id = ? ORDER BY seats.seat",
-                (table_id,),
-            )
-            clocks = []
-            for row in rows:
-                user_id, since = row["seated"], row["since"]
-                wait_damage = None if since is None else wait_fault(row)
-                if wait_damage is not None:
-                    # A damaged start of the wait must not stop play: count it from the last change.
-                    where = {"table_id": table_id, "user_id": user_id}
-                    set_aside(WAIT, where, wait_damage, "counted from the table's last change")
-                    since = row["updated_at"]
+            return await self._sync_clocks_in(db, table_id, start_bank, increment)
+
+    async def _sync_clocks_in(
+        self, db: Connection, table_id: int, start_bank: float, increment: float
+    ) -> list[SeatClock]:
+        """Sync the seats' clocks inside an open transaction (``sync_clocks``, a move's commit)."""
+        # One read for the table, its seats, whom it waits on and the clocks.
+        rows = await self._all(
+            db,
+            "SELECT tables.updated_at, seats.user_id AS seated, waiting.since, seat_clocks.*"
+            " FROM tables JOIN seats ON seats.table_id = tables.id AND seats.seat IS NOT NULL"
+            " LEFT JOIN waiting ON waiting.table_id = tables.id AND waiting.user_id = seats.user_id"
+            " LEFT JOIN seat_clocks ON seat_clocks.table_id = tables.id"
+            " AND seat_clocks.user_id = seats.user_id"
+            " WHERE tables.id = ? ORDER BY seats.seat",
+            (table_id,),
+        )
+        clocks = []
+        for row in rows:
+            user_id, since = row["seated"], row["since"]
+            wait_damage = None if since is None else wait_fault(row)
+            if wait_damage is not None:
+                # A damaged start of the wait must not stop play: count it from the last change.
+                where = {"table_id": table_id, "user_id": user_id}
+                set_aside(WAIT, where, wait_damage, "counted from the table's last change")
+                since = row["updated_at"]
+                await db.execute(
+                    "UPDATE waiting SET since = ? WHERE table_id = ? AND user_id = ?",
+                    (since, table_id, user_id),
+                )
+            fault = None if row["bank"] is None else clock_fault(row)
+            if fault is not None:
+                # A damaged clock must not stop play: the seat starts afresh (logged).
+                set_aside(CLOCK, row, fault, "reset to a fresh clock")
+            if row["bank"] is None or fault is not None:
+                clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
+                await db.execute(
+                    "INSERT OR REPLACE INTO seat_clocks (table_id, user_id, bank, running_since)"
+                    " VALUES (?, ?, ?, ?)",
+                    (table_id, user_id, start_bank, since),
+                )
+            else:
+                clock = SeatClock.from_row(row)
+                if clock.running_since is not None and since != clock.running_since:
+                    used = max(0.0, row["updated_at"] - clock.running_since)
+                    bank = min(start_bank, max(0.0, clock.bank - used) + increment)
+                    clock = replace(clock, bank=bank, running_since=since, out_since=None)
                     await db.execute(
-                        "UPDATE waiting SET since = ? WHERE table_id = ? AND user_id = ?",
+                        "UPDATE seat_clocks SET bank = ?, running_since = ?, out_since = NULL"
+                        " WHERE table_id = ? AND user_id = ?",
+                        (bank, since, table_id, user_id),
+                    )
+                elif clock.running_since is None and since is not None:
+                    clock = replace(clock, running_since=since)
+                    await db.execute(
+                        "UPDATE seat_clocks SET running_since = ? WHERE table_id = ? AND user_id = ?",
                         (since, table_id, user_id),
                     )
-                fault = None if row["bank"] is None else clock_fault(row)
-                if fault is not None:
-                    # A damaged clock must not stop play: the seat starts afresh (logged).
-                    set_aside(CLOCK, row, fault, "reset to a fresh clock")
-                if row["bank"] is None or fault is not None:
-                    clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
-                    await db.execute(
-                        "INSERT OR REPLACE INTO seat_clocks (table_id, user_id, bank, running_since)"
-                        " VALUES (?, ?, ?, ?)",
-                        (table_id, user_id, start_bank, since),
-                    )
-                else:
-                    clock = SeatClock.from_row(row)
-                    if clock.running_since is not None and since != clock.running_since:
-                        used = max(0.0, row["updated_at"] - clock.running_since)
-                        bank = min(start_bank, max(0.0, clock.bank - used) + increment)
-                        clock = replace(clock, bank=bank, running_since=since, out_since=None)
-                        await db.execute(
-                            "UPDATE seat_clocks SET bank = ?, running_since = ?, out_since = NULL"
-                            " WHERE table_id = ? AND user_id = ?",
-                            (bank, since, table_id, user_id),
-                        )
-                    elif clock.running_since is None and since is not None:
-                        clock = replace(clock, running_since=since)
-                        await db.execute(
-                            "UPDATE seat_clocks SET running_since = ? WHERE table_id = ? AND user_id = ?",
-                            (since, table_id, user_id),
-                        )
-                clocks.append(clock)
+            clocks.append(clock)
         return clocks
+
+    async def _implied(
+        self,
+        db: Connection,
+        table_id: int,
+        since: int,
+        version: int,
+        timing: Timing | None,
+        now: float,
+        *,
+        over: bool = False,
+    ) -> None:
+        """Write what a commit implies, inside its transaction: clocks, due work, the delivery.
+
+        The move's delivery (board, DMs, pings) becomes due work that stays open until the
+        thread got it (``delivered``); a game that ended drops its open reminders and deadlines.
+        Without ``timing`` (the store used on its own, no service) nothing more is written.
+        """
+        if timing is None:
+            return
+        if over:
+            await db.execute(
+                "DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL AND kind != ?",
+                (table_id, DELIVER),
+            )
+        else:
+            timing.clocks = await self._sync_clocks_in(db, table_id, timing.bank, timing.increment)
+            stopped = [c.user_id for c in timing.clocks if c.running_since is None]
+            if stopped and timing.ends:
+                # A seat no longer waited on has nothing due: no reminder, no deadline.
+                await db.execute(
+                    f"DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL"
+                    f" AND kind IN ({', '.join('?' for _ in timing.ends)})"
+                    f" AND user_id IN ({', '.join('?' for _ in stopped)})",
+                    (table_id, *timing.ends, *stopped),
+                )
+            await self._add_work(db, timing.plan(timing.clocks, version))
+        delivery: WorkItem = (
+            DELIVER, now + DELIVERY_GRACE, f"{DELIVER}:{table_id}:{version}", table_id, None,
+            {"since": since, "version": version},
+        )
+        await self._add_work(db, [delivery])
 
     async def seat_clocks(self, table_id: int) -> list[SeatClock]:
         """Return every seat clock of a table."""

@@ -183,6 +183,16 @@ def damaged(path: str) -> list[str]:
     return lines
 
 
+async def set_aside(path: str) -> list[str]:
+    """Return a line for each piece of due work set aside (an unreadable payload, a failing handler)."""
+    store = await Store.open(path)
+    try:
+        rows = await store.set_aside_work()
+    finally:
+        await store.close()
+    return [f"due work {work} ({kind}) of table {table}: set aside, {why}" for work, kind, table, why in rows]
+
+
 def backup(path: str, copy: str) -> None:
     """Copy a live database with SQLite's online backup (consistent even while the bot writes)."""
     missing = _missing(path)
@@ -263,7 +273,12 @@ def _report(path: str, *, repair: bool) -> int:
         print(f"row: {line}")
     bad = [f for f in findings if not f.ok]
     print(f"{len(findings)} tables checked, {len(bad)} with problems; damaged rows: {len(rows)}.")
-    return 1 if bad or rows or broken else 0
+    aside = asyncio.run(set_aside(path))
+    for line in aside:
+        print(line)
+    if aside:
+        print(f"{len(aside)} pieces of due work set aside: the other work runs on.")
+    return 1 if bad or rows or broken or aside else 0
 
 
 if __name__ == "__main__":

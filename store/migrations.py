@@ -219,6 +219,17 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "ALTER TABLE user_prefs ADD COLUMN tz TEXT",
         "CREATE INDEX tables_by_guild ON tables (guild_id, status)",
     ),
+    # due work under leases (issue 23): a runner leases a row until ``claimed_until`` and marks
+    # it done (``claimed_at``) only after its effect; a failure counts an attempt and retries
+    # later; a row that cannot be run is set aside with the reason in ``failed``. Delivery of a
+    # move (kind ``deliver``) is a row of due work too, written in the move's transaction.
+    (
+        "ALTER TABLE due_work ADD COLUMN claimed_until REAL",
+        "ALTER TABLE due_work ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE due_work ADD COLUMN failed TEXT",
+        # A table's open work, read and written with every move (its delivery, its seats' waits).
+        "CREATE INDEX due_work_open ON due_work (table_id, kind) WHERE claimed_at IS NULL",
+    ),
 ]
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import aiosqlite
 
-from store.asyncplay import AsyncPlayStore
+from store.asyncplay import AsyncPlayStore, Timing
 from store.botmemory import BotMemoryStore
 from store.migrations import migrate
 from store.records import (
@@ -310,9 +310,18 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
     # ------------------------------------------------------------------ play
 
     async def start(
-        self, table_id: int, seed: int, seat_order: list[int], snapshot: dict, waiting: list[int]
+        self,
+        table_id: int,
+        seed: int,
+        seat_order: list[int],
+        snapshot: dict,
+        waiting: list[int],
+        timing: Timing | None = None,
     ) -> TableRecord:
-        """Move a lobby table to active: seat numbers, seed, snapshot at version 0, who it waits on."""
+        """Move a lobby table to active: seat numbers, seed, snapshot at version 0, who it waits on.
+
+        Its clocks, their due work and the opening board's delivery are written with it.
+        """
         state = dump(snapshot)
         now = self._clock()
         async with self._transaction() as db:
@@ -349,6 +358,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
                 )
                 await self._write_sum(db, table_id, seal(head, 0, state))
             await self._replace_waiting(db, table_id, waiting, now)
+            await self._implied(db, table_id, 0, 0, timing, now)
             return TableRecord.from_row(row)
 
     async def commit_move(
@@ -362,12 +372,16 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         waiting: list[int],
         result: dict | None = None,
         memories: dict[int, dict] | None = None,
+        timing: Timing | None = None,
     ) -> int:
         """Log one move and replace the snapshot in one transaction; return the new version.
 
         Raises StaleVersion unless the table is active at ``expected_version``. With a
         ``result`` the table finishes: the result is stored and nobody is waited on. ``memories``
         (seat -> JSON) are the bot seats' memories after seeing this move, saved with it.
+        Everything the move implies is written in the same transaction: whose clock runs and the
+        due work that follows (``timing``), and the move's delivery as open due work (kind
+        ``deliver``) until the thread got it.
         """
         # Serialise before BEGIN: a value that is not JSON must fail without touching the file.
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
@@ -409,6 +423,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
                     (version, now, result_text, table_id),
                 )
                 await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
+            over = result_text is not None
+            await self._implied(db, table_id, expected_version, version, timing, now, over=over)
             return version
 
     async def _replace_waiting(

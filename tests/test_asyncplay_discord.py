@@ -14,6 +14,7 @@ import discord
 import pytest
 import simcord
 
+from cogs.kit import nonce_of
 from service import TableError
 from service.clock import DAY, ManualClock
 from tests.async_helpers import START
@@ -168,6 +169,14 @@ async def test_reminders_arrive_by_dm_with_a_link_to_the_table(world: World, clo
     reminder = dms(world.bob)[-1].content
     assert reminder.startswith("Reminder:") and f"<#{thread.id}>" in reminder
     assert f"<t:{int(START + 3 * DAY)}:R>" in reminder
+    # Sent with its key's nonce: sent again after a kill (before it was recorded), Discord keeps one.
+    store = world.bot.store
+    assert store is not None
+    (key,) = [k for k, kind, _ in await store.notices(1, world.bob.id) if kind == "reminder"]
+    path = f"/channels/{world.bob.user.dm_channel.id}/messages"
+    sent = [e.json for e in world.env.http_requests if e.method == "POST" and e.path == path
+            and isinstance(e.json, dict) and str(e.json.get("content", "")).startswith("Reminder:")]
+    assert [(r["nonce"], r["enforce_nonce"]) for r in sent] == [(str(nonce_of(key)), True)]
 
 
 async def test_me_pings_stores_preferences(world: World) -> None:

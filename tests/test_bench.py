@@ -122,3 +122,18 @@ def test_the_clock_bench_counts_the_due_work_of_every_service(capsys: pytest.Cap
     # Every reminder delivered was a remind job run; a vote's stand-in is an autoplay job.
     assert out["jobs_remind"] >= out["reminders"] > 0
     assert out["votes"] > 0 and out["jobs_autoplay"] > 0 and out["jobs_deadline"] > 0
+
+
+def test_the_clock_bench_gives_the_same_counts_every_run_and_survives_kills(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["clock", "--tables", "8", "--days", "8", "--seed", "1", "--workers", "1"]
+    runs = [summary(capsys, argv)[1] for _ in range(2)]
+    for out in runs:
+        out.pop("seconds"), out.pop("cpu_seconds")
+    assert runs[0] == runs[1], "one seed, one outcome"
+    code, killed = summary(capsys, [*argv, "--kill-every", "40"])
+    assert code == 0 and killed["kills"] > 10
+    zero = ("stalled", "reminders_doubled", "reminders_missed", "set_aside", "undelivered", "errors")
+    assert {name: killed[name] for name in zero} == dict.fromkeys(zero, 0)
+    assert killed["reminders"] > 0 and killed["jobs_deadline"] > 0

@@ -89,3 +89,43 @@ def test_main_says_a_refused_token_in_one_line(
     with caplog.at_level(logging.ERROR, logger="conclave"):
         assert entry.main([]) == 2
     assert "Discord refused the token" in caplog.text
+
+
+async def test_a_network_error_while_syncing_commands_is_retried_without_loading_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The login retry runs ``setup_hook`` again: the cogs load once, the store opens once."""
+    conclave = create_bot(str(tmp_path / "c.db"))
+    opened: list[str] = []
+    real_open = entry.Store.open
+
+    async def counting_open(path: str, **kwargs: object) -> entry.Store:
+        opened.append(path)
+        return await real_open(path, **kwargs)  # type: ignore[arg-type]
+
+    async def static_login(token: str) -> dict[str, object]:
+        return {"id": "7", "username": "conclave", "discriminator": "0", "avatar": None}
+
+    async def application_info() -> object:
+        return type("App", (), {"id": 7, "interactions_endpoint_url": None,
+                                "flags": discord.ApplicationFlags()})()
+
+    failures = [OSError("Connection reset by peer")]
+    synced: list[object] = []
+
+    async def sync(*, guild: object = None) -> list[object]:
+        if failures:
+            raise failures.pop()
+        synced.append(guild)
+        return []
+
+    monkeypatch.setattr(entry.Store, "open", counting_open)
+    monkeypatch.setattr(conclave.http, "static_login", static_login)
+    monkeypatch.setattr(conclave, "application_info", application_info)
+    monkeypatch.setattr(conclave.tree, "sync", sync)
+    await login_with_retry(conclave, "token", waits=[0])
+    assert synced == [None] and conclave.synced
+    assert len(opened) == 1
+    assert set(conclave.extensions) == set(entry.extensions())
+    assert conclave.service is not None and conclave.service.store is conclave.store
+    await conclave.close()

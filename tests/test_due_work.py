@@ -1,0 +1,250 @@
+"""Due work under leases: a kill loses nothing and repeats nothing a player sees; failures retry.
+
+The scheduler leases a row, runs its handler and only then marks it done. A process killed
+between the lease and the effect runs the work again at its next start; a process killed after
+the effect and before the record sends the same keyed message again, whose Discord nonce (the
+key's) makes Discord keep the first. A handler that raises is retried later with a growing
+delay and set aside after ``MAX_ATTEMPTS``; a row whose payload does not read is set aside at
+once; neither stops the others, and ``python -m store check`` names them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cogs.delivery import nonce_of
+from service import scheduler as scheduler_module
+from service.clock import ManualClock
+from service.notices import Notice
+from service.replies import Reply
+from service.scheduler import LEASE, MAX_ATTEMPTS, Scheduler, retry_delay
+from store import DueWork, Store
+from store.check import main as check_main
+from tests.async_helpers import ALICE, BOB, DAY, HOUR, START, Harness
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
+
+class Killed(BaseException):
+    """The process dies here (SIGKILL): no ``except Exception`` of ours catches it."""
+
+
+def kill_at(h: Harness, kind: str, *, after_sending: bool) -> list[Notice]:
+    """Make the outlet kill the process at the first notice of a kind (before or after it went out)."""
+    assert h.svc is not None
+    seen: list[Notice] = []
+
+    async def outlet(message: Notice | Reply) -> None:
+        if isinstance(message, Notice) and message.kind == kind and not seen:
+            seen.append(message)
+            if after_sending:
+                h.sent.append(message)
+            raise Killed
+        h.sent.append(message)
+
+    h.svc.outlet = outlet
+    return seen
+
+
+async def restarted(h: Harness) -> None:
+    """Start a new process on the file, as the scheduler's task does first (leases dropped)."""
+    svc = await h.restart()
+    await svc.scheduler.recover()
+
+
+async def moved_once(h: Harness) -> int:
+    """Open a fast-clock table where Alice has chosen, so only Bob is waited on; return its id."""
+    assert h.svc is not None
+    table_id = await h.table(options="clock=fast")
+    choice = (await h.svc.choices(table_id, ALICE))[0]
+    await h.svc.act(table_id, ALICE, choice.value)
+    return table_id
+
+
+async def test_a_kill_between_the_claim_and_the_reminder_loses_no_reminder(h: Harness) -> None:
+    table_id = await moved_once(h)
+    kill_at(h, "reminder", after_sending=False)
+    with pytest.raises(Killed):
+        await h.wait(12 * HOUR)
+    assert h.notices("reminder") == []
+    await restarted(h)
+    await h.wait(0)
+    assert [n.user_id for n in h.notices("reminder")] == [BOB]
+    assert h.store is not None
+    assert [kind for _, kind, _ in await h.store.notices(table_id, BOB)] == ["reminder"]
+
+
+async def test_a_kill_after_the_reminder_went_out_sends_it_again_under_the_same_key(h: Harness) -> None:
+    table_id = await moved_once(h)
+    kill_at(h, "reminder", after_sending=True)
+    with pytest.raises(Killed):
+        await h.wait(12 * HOUR)
+    await restarted(h)
+    await h.wait(0)
+    first, again = h.notices("reminder")
+    # The same key is the same Discord nonce: Discord keeps the first message, the player sees one.
+    assert first.key == again.key and nonce_of(first.key) == nonce_of(again.key)
+    assert h.store is not None
+    assert len(await h.store.notices(table_id, BOB)) == 1
+    await h.wait(0)
+    assert len(h.notices("reminder")) == 2, "recorded at last: never sent a third time"
+
+
+async def test_a_kill_at_the_deadline_still_opens_the_vote_once(h: Harness) -> None:
+    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    kill_at(h, "vote", after_sending=False)
+    with pytest.raises(Killed):
+        await h.wait(DAY + HOUR)
+    await restarted(h)
+    await h.wait(0)
+    votes = h.notices("vote")
+    assert len(votes) >= 1 and len({v.topic for v in votes}) == len(votes), "one vote per seat"
+    assert h.store is not None
+    out = [c for c in await h.store.seat_clocks(table_id) if c.out_since is not None]
+    assert {c.user_id for c in out} == {v.subject for v in votes}
+    expiries = [w for w in await h.store.due(START + 10 * DAY) if w.kind == "expire"]
+    assert sorted(w.user_id for w in expiries) == sorted(v.subject for v in votes)
+
+
+# ---------------------------------------------------------------------- the scheduler itself
+
+
+async def scheduler_on(tmp_path: Path) -> tuple[Store, ManualClock, Scheduler, int]:
+    clock = ManualClock(START)
+    store = await Store.open(str(tmp_path / "s.db"), clock=clock.now)
+    table = await store.create_table("toy", "t", {}, 1, 2, ALICE)
+    return store, clock, Scheduler(store, clock), table.id
+
+
+async def test_a_handler_that_raises_is_retried_later_then_set_aside(tmp_path: Path) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path)
+    try:
+        ran: list[str] = []
+
+        async def flaky(work: DueWork) -> None:
+            ran.append(work.key)
+            if len(ran) == 1:
+                raise RuntimeError("Discord is down")
+
+        async def broken(work: DueWork) -> None:
+            raise RuntimeError("a bug")
+
+        scheduler.handle("flaky", flaky)
+        scheduler.handle("broken", broken)
+        await scheduler.add("flaky", START, "once", table_id)
+        await scheduler.add("broken", START, "never", table_id)
+        await scheduler.run_due()
+        assert ran == ["once"] and await store.due(clock.now()) == [], "given back for later, not dropped"
+        clock.advance(retry_delay(1))
+        await scheduler.run_due()
+        assert ran == ["once", "once"]
+        for attempt in range(2, MAX_ATTEMPTS + 1):
+            clock.advance(retry_delay(attempt))
+            await scheduler.run_due()
+        assert ran == ["once", "once"], "done after it worked"
+        aside = await store.set_aside_work()
+        assert [(kind, reason) for _, kind, _, reason in aside] == [
+            ("broken", f"RuntimeError in {MAX_ATTEMPTS} attempts")
+        ]
+        assert await store.next_due() is None
+    finally:
+        await store.close()
+
+
+async def test_an_unreadable_row_is_set_aside_and_the_others_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path)
+    try:
+        ran: list[str] = []
+
+        async def note(work: DueWork) -> None:
+            ran.append(work.key)
+
+        scheduler.handle("note", note)
+        await scheduler.add("note", START - 2, "before", table_id)
+        await scheduler.add("note", START, "after", table_id)
+        raw = sqlite3.connect(str(tmp_path / "s.db"))
+        with raw:
+            raw.execute(
+                "INSERT INTO due_work (due_at, kind, key, table_id, payload) VALUES (?, 'note', 'bad', ?, ?)",
+                (START - 1, table_id, "{not json"),
+            )
+        raw.close()
+        await scheduler.run_due()
+        assert ran == ["before", "after"]
+        assert [(kind, reason) for _, kind, _, reason in await store.set_aside_work()] == [
+            ("note", "its payload is not a JSON object")
+        ]
+    finally:
+        await store.close()
+    assert await asyncio.to_thread(check_main, ["check", str(tmp_path / "s.db")]) == 1
+    printed = capsys.readouterr().out
+    assert f"(note) of table {table_id}: set aside, its payload is not a JSON object" in printed
+
+
+async def test_a_lease_keeps_a_second_runner_off_and_runs_out_when_its_runner_died(tmp_path: Path) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path)
+    other = await Store.open(str(tmp_path / "s.db"), clock=clock.now)
+    try:
+        ran: list[str] = []
+
+        async def note(work: DueWork) -> None:
+            ran.append(work.key)
+            await asyncio.sleep(0.01)
+
+        second = Scheduler(other, clock)
+        for runner in (scheduler, second):
+            runner.handle("note", note)
+        for n in range(6):
+            await scheduler.add("note", START, f"n{n}", table_id)
+        await asyncio.gather(scheduler.run_due(), second.run_due())
+        assert sorted(ran) == [f"n{n}" for n in range(6)], "each row ran once across two processes"
+        await scheduler.add("note", START, "orphan", table_id)
+        (orphan,) = await store.due(clock.now())
+        assert await other.lease(orphan.id, clock.now(), clock.now() + LEASE)  # its runner then dies
+        await scheduler.run_due()
+        assert "orphan" not in ran, "a live lease is honoured"
+        clock.advance(LEASE + 1)
+        await scheduler.run_due()
+        assert ran.count("orphan") == 1, "an expired lease is taken over"
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path)
+    monkeypatch.setattr(scheduler_module, "READ_RETRY_FIRST", 0.01)
+    ran: list[str] = []
+
+    async def note(work: DueWork) -> None:
+        ran.append(work.key)
+
+    scheduler.handle("note", note)
+    await scheduler.add("note", START, "due", table_id)
+    real_due = store.due
+    failures = [sqlite3.OperationalError("disk I/O error")]
+
+    async def due(now: float, limit: int = 100) -> list[DueWork]:
+        if failures:
+            raise failures.pop()
+        return await real_due(now, limit)
+
+    monkeypatch.setattr(store, "due", due)
+    scheduler.start()
+    try:
+        for _ in range(200):
+            if ran:
+                break
+            await asyncio.sleep(0.01)
+        assert ran == ["due"], "retried within a second or two, not an hour later"
+    finally:
+        await scheduler.stop()
+        await store.close()
