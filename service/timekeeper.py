@@ -135,9 +135,8 @@ class Timekeeper:
         return table, clocks
 
     def forget(self, table_id: int) -> None:
-        """Drop this process's memos of a table's clocks and plans (its clocks changed elsewhere)."""
+        """Drop this process's memos of a table's clocks (its clocks changed elsewhere)."""
         self._synced.pop(table_id, None)
-        self._planned = {p for p in self._planned if p[0] != table_id}
         self._names.pop(table_id, None)
 
     def forget_prefs(self, user_id: int) -> None:
