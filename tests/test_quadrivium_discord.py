@@ -122,7 +122,11 @@ async def use_panel(table: Table, seat: int, move: Move) -> Any:
                 return await member.submit_modal(result, values)
             return result
         if item["type"] == 3 and any(o["value"] == code for o in item["options"]):
-            return await member.select(panel, [code], custom_id=item["custom_id"])
+            result = await member.select(panel, [code], custom_id=item["custom_id"])
+            if result.modal is not None:  # a worded move chosen in a select opens its form
+                values = {f"qd:w:{k}": v for k, v in words_for(move, seat).items()}
+                return await member.submit_modal(result, values)
+            return result
     raise AssertionError(f"seat {seat}'s panel does not offer {code}: {panel.content}")
 
 
@@ -223,13 +227,41 @@ async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image:
     assert old is not None
     _, state = await table.loaded()
     await use_panel(table, 1, choose(state, 1))
-    # Bob's panel offered naming his mage at the old version: the form opens, its submit is refused.
+    # Bob's panel offered naming his mage, which he has done: the form opens, its submit is
+    # refused, and his current panel comes instead.
     button = next(i for i in components(old) if i.get("custom_id", "").startswith("qd:t:"))
     opened = await member.click(old, custom_id=button["custom_id"])
     before = await table.loaded()
     again = await member.submit_modal(opened, {"qd:w:name": "Late"})
-    assert again.response is not None and "The game moved on" in again.response.content
+    assert again.response is not None and "out of date" in again.response.content
+    assert "**Your decision:**" in again.response.content and components(again.response)
     assert await table.loaded() == before
+
+
+async def test_one_seat_answering_leaves_the_others_panels_valid(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # Creation: one player names the covenant while the others name their mages, all at once.
+    table = await open_table(simcord_env)
+    _, state = await table.loaded()
+    awaited = R.waiting_on(state)
+    assert len(awaited) > 1 and "covenant" in {choose(state, s).action for s in awaited}
+    panels = {s: (await table.members[s].slash(table.thread, "quad panel")).response for s in awaited}
+    named = {}
+    for seat in awaited:  # each answers on the panel opened before anyone answered
+        member, move = table.members[seat], choose(state, seat)
+        named[seat] = words_for(move, seat)["name"]
+        version, _ = await table.loaded()
+        code = f":{move.code()}"
+        button = next(i for i in components(panels[seat]) if i.get("custom_id", "").endswith(code))
+        opened = await member.click(panels[seat], custom_id=button["custom_id"])
+        done = await member.submit_modal(opened, {f"qd:w:{k}": v for k, v in words_for(move, seat).items()})
+        assert done.response is not None and "out of date" not in done.response.content
+        assert (await table.loaded())[0].version == version.version + 1
+    _, after = await table.loaded()
+    assert after["covenant"]["name"] == WORDS["covenant"]["name"]
+    assert {s: after["mages"][s]["name"] for s in named if choose(state, s).action == "mage"} == {
+        s: name for s, name in named.items() if choose(state, s).action == "mage"}
 
 
 async def test_the_dm_is_the_panel_and_plays(
