@@ -88,8 +88,10 @@ from cogs.messages import (
     register_board_panel,
     register_on_finish,
     register_private_panel,
+    register_typed_form,
     service_of,
     table_here,
+    typed_form,
 )
 
 __all__ = [
@@ -156,6 +158,7 @@ __all__ = [
     "register_board_panel",
     "register_on_finish",
     "register_private_panel",
+    "register_typed_form",
     "remember_board",
     "reopen_thread",
     "run_bots",
@@ -166,5 +169,6 @@ __all__ = [
     "table_here",
     "take_back",
     "thread_of",
+    "typed_form",
     "undo_offer",
 ]

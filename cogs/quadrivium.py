@@ -26,7 +26,7 @@ from discord.ext import commands
 from cogs import kit, panels
 from cogs.panels import clip
 from rules.contract import MalformedMove, Move
-from service import Choice, SeatView, TableError, TableRecord, TableService
+from service import Choice, SeatView, TableError, TableRecord, TableService, offered_token
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -325,6 +325,10 @@ NUMBER_WORDS = {"n": "How many", "raise_by": "Raise the cost by", "bid": "Counci
 """How a number form names a move's whole-number arguments."""
 
 
+def _number_word(arg: str) -> str:
+    return NUMBER_WORDS.get(arg) or arg.replace("_", " ").capitalize()
+
+
 def number_move(code: str, typed: dict[str, str]) -> Move:
     """Return the move of a number form: the offered move's words with the numbers typed in."""
     base = Move.parse(code)
@@ -332,7 +336,7 @@ def number_move(code: str, typed: dict[str, str]) -> Move:
     for arg in _numbers(base):
         text = typed.get(arg, "").strip()
         if not text.isdigit() or len(text) > 6:
-            raise MalformedMove(f"{NUMBER_WORDS.get(arg, arg)}: write a whole number, such as 3.")
+            raise MalformedMove(f"{_number_word(arg)}: write a whole number, such as 3.")
         numbers[arg] = int(text)
     return Move.of(base.action, **{**base.params, **numbers})
 
@@ -347,7 +351,7 @@ class NumberForm(discord.ui.Modal):
         self.inputs: dict[str, discord.ui.TextInput[Any]] = {}
         for arg, (low, high) in ranges.items():
             box: discord.ui.TextInput[Any] = discord.ui.TextInput(
-                label=clip(f"{NUMBER_WORDS.get(arg, arg)} ({low} to {high})", 45), custom_id=f"qd:nw:{arg}",
+                label=clip(f"{_number_word(arg)} ({low} to {high})", 45), custom_id=f"qd:nw:{arg}",
                 max_length=6, placeholder=str(low),
             )
             self.inputs[arg] = box
@@ -370,6 +374,28 @@ def number_ranges(code: str, moves: tuple[Choice, ...]) -> dict[str, tuple[int, 
     same = [m for m in (_move(c) for c in moves)
             if m.action == base.action and {k: v for k, v in m.params.items() if not _whole(v)} == fixed]
     return {arg: (min(m.get(arg) for m in same), max(m.get(arg) for m in same)) for arg in _numbers(base)}
+
+
+async def typed_form(
+    client: discord.Client, table: TableRecord, user_id: int, typed: str
+) -> discord.ui.Modal | None:
+    """Return the form of an offered worded move typed in ``/game play`` without its words, else None."""
+    now = await kit.service_of(client).seat_view(table.id, user_id)
+    choice = _typed_choice(now, typed.strip())
+    if choice is None or _action(choice) not in TEXT_FORMS:
+        return None
+    return WordsForm(table.id, seat_stamp(now), _move(choice).code())
+
+
+def _typed_choice(now: SeatView, typed: str) -> Choice | None:
+    """Return the offered choice the typed text names exactly (an autocompleted token, a code, a label)."""
+    token = offered_token(typed)
+    if token is not None:
+        version, index = token
+        return now.moves[index] if version == now.version and index < len(now.moves) else None
+    wanted = typed.casefold()
+    named = [c for c in now.moves if typed in (c.value, _move(c).code()) or wanted == c.label.casefold()]
+    return named[0] if named else None
 
 
 # ---------------------------------------------------------------------------- restart-proof components
@@ -477,3 +503,4 @@ async def setup(bot: commands.Bot) -> None:
     """Add /quad and its restart-proof components; the panel is the private note of a seat."""
     # A plain note carries the panel button instead of a move select (forms need the panel).
     await GAME.install(bot, QuadriviumCog(bot), DYNAMIC_ITEMS, PanelButton)
+    kit.register_typed_form(KIND, typed_form)
