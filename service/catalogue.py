@@ -82,14 +82,21 @@ class Catalogue:
         return names[:MAX_CHOICES]
 
     def card(self, name: str, kind: str | None = None) -> str:
-        """Return the lookup text of one card, or a sentence saying there is no such card."""
+        """Return the lookup text of one card, or a sentence saying there is no such card.
+
+        An exact name found in no game here (another game's card, or a card named without its
+        game in a plain channel) is found in every game, and the answer says which game it is from.
+        """
         entries = self._card_entries(kind)
-        if not entries:
-            return "No game here has cards to look up yet."
         wanted = name.strip().casefold()
         for entry_name, text in entries:
             if entry_name.casefold() == wanted:
                 return text
+        elsewhere = [(title, text) for title, bare, text in self._every_card() if bare.casefold() == wanted]
+        if elsewhere:
+            return "\n\n".join(f"A card of {title}:\n{text}" for title, text in elsewhere)
+        if not entries:
+            return "No game here has cards to look up yet."
         close = [n for n, _ in entries if wanted and wanted in n.casefold()]
         if close:
             return "No card by that exact name. Did you mean: " + ", ".join(close[:5]) + "?"
@@ -97,14 +104,15 @@ class Catalogue:
 
     def _card_entries(self, kind: str | None) -> list[tuple[str, str]]:
         """Collect (name, text) of every card of the kind (or of every kind) whose rules index cards."""
-        kinds = [kind] if kind else registry.kinds()
-        entries: list[tuple[str, str]] = []
-        for each in kinds:
+        return [(name if kind else f"{name} ({title})", text)
+                for title, name, text in self._every_card([kind] if kind else None)]
+
+    def _every_card(self, kinds: list[str] | None = None) -> list[tuple[str, str, str]]:
+        """Collect (game title, card name, text) of every card of the kinds (all by default)."""
+        entries: list[tuple[str, str, str]] = []
+        for each in kinds or registry.kinds():
             rules = self.rules_for(each)
             index = getattr(rules, "card_index", None)
-            if index is None:
-                continue
-            for name, text in index().items():
-                shown = name if kind else f"{name} ({rules.title})"
-                entries.append((shown, text))
+            if index is not None:
+                entries.extend((rules.title, name, text) for name, text in index().items())
         return entries

@@ -372,7 +372,9 @@ async def test_choices_too_many_to_list_are_asked_as_numbers(
     assert {t: traits[t]["value"] for t in TRAITS} == {t: chosen.get(t) for t in TRAITS}
 
 
-async def test_game_play_opens_the_form_for_a_worded_move(simcord_env: simcord.Env, view_as_image: None) -> None:
+async def test_game_play_opens_the_form_for_a_worded_move(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
     # /game play never fills stock words in the player's place: an offered worded move opens its form.
     table = await open_table(simcord_env)
     _, state = await table.loaded()

@@ -27,7 +27,15 @@ DEFECTS = {
     "raw id or snake_case": re.compile(r"\b[a-z]+_[a-z0-9_]+\b"),
     "None": re.compile(r"\bNone\b"),
     "unfinished template": re.compile(r"[{}]|%[sd]\b"),
+    "doubled full stop": re.compile(r"(?<!\.)\.\.(?!\.)|…\."),
+    "one with a plural": re.compile(
+        r"(?<![\d.,])\b1 (conflicts|cards|stones|votes|Council Votes|points|tricks|seasons|glyphs|mages"
+        r"|rounds|turns|actions|moves|players|wizards|decisions|times|shares|dice)\b"
+    ),
+    "said twice": re.compile(r"\b(\w+ \w+)\b[^()]*\(\1\b"),
 }
+SEAT_CODE = re.compile(r"(?<!\()(?<!you are )\bP\d\b(?!\))(?! (alice|bob|carol)\b)")
+"""A seat's placeholder ("P1") left in a text people read (besides "bob (P2)", "P2 bob", "you are P2")."""
 BUILTIN = tuple(registry.kinds())
 
 
@@ -45,10 +53,17 @@ def test_the_scanner_catches_each_defect() -> None:
         "Draft a natural_magick mage": "raw id or snake_case",
         "P2 gains None Gold.": "None",
         "P1 takes {amount} Mana.": "unfinished template",
+        "Put the mage back in its slot..": "doubled full stop",
+        "Discard one personal….": "doubled full stop",
+        "After 1 conflicts": "one with a plural",
+        "Game over: alice wins (alice wins with 20 VP to 8)": "said twice",
     }
     for text, name in seen.items():
         assert name in defects(text), text
     assert defects("alice (Red) takes 9 Power Stones; Waiting on bob (P2): draft a mage.") == []
+    assert defects("1 pass. 1 Gold, 1.5 stones... Game over: alice wins (20 VP to 8).") == []
+    assert all(SEAT_CODE.search(t) for t in ("P1 asks for your glyph 4", "Waiting on P2."))
+    assert SEAT_CODE.search("Waiting on bob (P2).") is None
 
 
 def _options(rules: Rules, rnd: random.Random) -> dict[str, str]:
@@ -136,7 +151,8 @@ async def test_boards_and_private_notes_through_the_service_read_well(svc: Table
         reply = await svc.act(table.id, user, choice.value)
     assert reply.board is not None and reply.board.finished
     texts.extend(await svc.log_lines(table.id, limit=200))
-    bad = {text: defects(text) for text in texts if defects(text)}
+    bad = {text: defects(text) + ["seat code"] * bool(SEAT_CODE.search(text)) for text in texts}
+    bad = {text: found for text, found in bad.items() if found}
     assert not bad, list(bad.items())[:5]
 
 
