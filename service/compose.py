@@ -193,22 +193,33 @@ class Composer:
     def _result_text(table: _Table, result: Result) -> str:
         known = table.names()
         names = [known[n] for n in result.winners]
-        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
+        name = name_seats(table.rules, known)
+        reason = name(result.reason.rstrip().rstrip("."))
         if table.rules.cooperative:
             # The table wins or loses together: naming every seat or a score of 0 each says nothing.
             head = "Game over: the table wins together" if names else "Game over: the table loses"
             return f"{head} ({reason})."
+        said = [f"{known[w]} wins" for w in result.winners[:1]] + [
+            f"{name(table.rules.seat_tag(w))} wins" for w in result.winners[:1]
+        ]
+        if len(names) == 1 and any(reason.casefold().startswith(s.casefold()) for s in said):
+            # The reason already says who won ("alice wins with 20 VP to 8"): never say it twice.
+            return f"Game over: {reason}.{_scores_tail(known, result)}"
         if not names:
             head = "Game over: nobody wins"
         elif len(names) == 1:
             head = f"Game over: {names[0]} wins"
         else:
             head = "Game over: " + " and ".join(names) + " share the win"
-        scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
-        tail = f" Scores: {scores}." if scores else ""
         # A reason written as a sentence ends with a full stop; the parentheses must not double it.
-        return f"{head} ({reason}).{tail}"
+        return f"{head} ({reason}).{_scores_tail(known, result)}"
 
+
+
+def _scores_tail(known: dict[int, str], result: Result) -> str:
+    """Return " Scores: alice 20, bob 8." (empty when the result has no scores)."""
+    scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
+    return f" Scores: {scores}." if scores else ""
 
 
 def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:

@@ -62,17 +62,20 @@ def waiting_sentence(
     and a prompt that opens with its seat's tag ("P2: take your turn.") does not repeat it.
     """
     marks = marks or {}
-    asks: dict[int, list[str]] = {}
-    for prompt in prompts:
-        mark = marks.get(prompt.seat)
-        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
-        asks.setdefault(prompt.seat, []).append(text)
-    if not asks:
-        return "Waiting on nobody."
 
     def who(seat: int) -> str:
         name = str(names.get(seat, seat))
         return f"{name} ({marks[seat]})" if marks.get(seat) else name
+
+    # Another seat's tag inside a prompt ("P1 asks for your glyph") names its player too.
+    named = tag_namer({mark: who(seat) for seat, mark in marks.items() if seat in names})
+    asks: dict[int, list[str]] = {}
+    for prompt in prompts:
+        mark = marks.get(prompt.seat)
+        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
+        asks.setdefault(prompt.seat, []).append(named(text))
+    if not asks:
+        return "Waiting on nobody."
 
     parts = [f"{who(n)}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
     return "Waiting on " + "; ".join(parts) + "."

@@ -32,7 +32,7 @@ DEFECTS = {
         r"(?<![\d.,])\b1 (conflicts|cards|stones|votes|Council Votes|points|tricks|seasons|glyphs|mages"
         r"|rounds|turns|actions|moves|players|wizards|decisions|times|shares|dice)\b"
     ),
-    "said twice": re.compile(r"\b(\w+ \w+)\b[^()]*\(\1\b"),
+    "said twice": re.compile(r"\b(\w+)(?: \(\w+\))? (\w+)\b[^()]*\(\1(?: \(\w+\))? \2\b"),
 }
 SEAT_CODE = re.compile(r"(?<!\()(?<!you are )\bP\d\b(?!\))(?! (alice|bob|carol)\b)")
 """A seat's placeholder ("P1") left in a text people read (besides "bob (P2)", "P2 bob", "you are P2")."""
@@ -57,6 +57,7 @@ def test_the_scanner_catches_each_defect() -> None:
         "Discard one personal….": "doubled full stop",
         "After 1 conflicts": "one with a plural",
         "Game over: alice wins (alice wins with 20 VP to 8)": "said twice",
+        "Game over: alice wins (alice (Red) wins with 20 VP to 8). Scores: alice 20, bob 8.": "said twice",
     }
     for text, name in seen.items():
         assert name in defects(text), text
@@ -234,3 +235,13 @@ def test_a_choice_that_picks_a_card_says_what_the_card_does() -> None:
     book = content.spell_books()[0]
     spell = card_label(f"Draft {book['name']}", "spell", book["id"])
     assert f"L1 {book['levels'][0]['name']}: " in spell and len(spell) <= 100
+
+
+def test_a_prompt_naming_another_seat_names_its_player() -> None:
+    from rules.contract import Prompt, PromptKind
+    from service.replies import waiting_sentence
+
+    asked = Prompt(1, PromptKind.REACTION, "consent", "P2: P1 asks for your glyph 4 to cast with.")
+    said = waiting_sentence([asked], {0: "alice", 1: "bob"}, {0: "P1", 1: "P2"})
+    assert said == "Waiting on bob (P2): alice (P1) asks for your glyph 4 to cast with."
+    assert not SEAT_CODE.search(said)
