@@ -64,6 +64,8 @@ class SeatPanel:
     seat: int
     view: dict[str, Any]
     moves: tuple[Choice, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named (``SeatView.waiting``)."""
 
     def parsed(self) -> list[tuple[Choice, Move | None]]:
         """Return each move with its parsed form (None for an index token)."""
@@ -79,7 +81,7 @@ class SeatPanel:
 
 async def read_panel(svc: TableService, got: SeatView) -> SeatPanel:
     """Build the user's panel data at an Institute table."""
-    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
+    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves), got.waiting)
 
 
 def fingerprint(panel: SeatPanel) -> str:
@@ -129,8 +131,7 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     elif me["confirmed"] and view["step"] == "assign":
         lines.append("You have locked in your Action Cards: waiting for your rival to confirm.")
     else:
-        others = [p["text"] for p in view["prompts"] if p["seat"] != seat]
-        lines.append("Nothing to decide now." + (" Waiting on: " + " ".join(others) if others else ""))
+        lines.append(f"Nothing to decide now. {panel.waiting}".strip())
     return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 

@@ -76,11 +76,13 @@ class Panel:
     view: dict[str, Any]
     moves: tuple[Choice, ...]
     asks: tuple[str, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named (``SeatView.waiting``)."""
 
 
 async def read_panel(svc: TableService, got: SeatView) -> Panel:
     """Build the user's panel data at a Quadrivium table."""
-    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), _asks(got))
+    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), _asks(got), got.waiting)
 
 
 def _asks(got: SeatView) -> tuple[str, ...]:
@@ -120,7 +122,7 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     elif panel.moves:
         lines.append("**Your decision:** " + (" ".join(panel.asks) or "choose below."))
     else:
-        lines.append("Nothing to decide now: the table waits on someone else.")
+        lines.append(f"Nothing to decide now. {panel.waiting or 'The table waits on someone else.'}")
     return kit.fit_message("\n".join(lines))
 
 

@@ -251,7 +251,11 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
         for index, move in enumerate(legal)
     )
     prompts = tuple(rules.pending(state)) if active else ()
-    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts)
+    others = [p for p in prompts if p.seat != seat]
+    marks = {n: rules.seat_tag(n) for n in table.seats}
+    names = {n: s.name for n, s in table.seats.items()}
+    waiting = waiting_sentence(others, names, marks) if others else ""
+    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts, waiting)
 
 
 def _public_view(table: _Table) -> PublicView:

@@ -216,6 +216,8 @@ class SeatView:
     view: dict[str, Any]
     moves: tuple[Choice, ...]
     prompts: tuple[Prompt, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named ("Waiting on bob (P2): draft a mage."), or ""."""
 
     @property
     def asked(self) -> tuple[Prompt, ...]:

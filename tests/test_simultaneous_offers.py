@@ -37,7 +37,7 @@ def _record(kind: str, version: int) -> TableRecord:
 
 def seat_view(rules: Rules, state: dict[str, Any], seat: int, version: int) -> Any:
     """Read a seat's view as the service does (its one snapshot function)."""
-    table = SimpleNamespace(rules=rules, state=state, record=_record(rules.kind, version))
+    table = SimpleNamespace(rules=rules, state=state, record=_record(rules.kind, version), seats={})
     return _seat_view(table, seat)  # type: ignore[arg-type]
 
 

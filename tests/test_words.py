@@ -245,3 +245,37 @@ def test_a_prompt_naming_another_seat_names_its_player() -> None:
     said = waiting_sentence([asked], {0: "alice", 1: "bob"}, {0: "P1", 1: "P2"})
     assert said == "Waiting on bob (P2): alice (P1) asks for your glyph 4 to cast with."
     assert not SEAT_CODE.search(said)
+
+
+@pytest.mark.parametrize("kind", ["argent", "institute", "quadrivium"])
+async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str) -> None:
+    from cogs import argent_panel, institute, quadrivium
+
+    rules = registry.get(kind)
+    table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=101, host_name="alice")
+    await svc.join(table.id, 102, "bob")
+    await svc.start(table.id, 101)
+
+    async def text_of(user: int) -> str:
+        now = await svc.seat_view(table.id, user)
+        if kind == "argent":
+            return argent_panel.panel_text(now)
+        if kind == "institute":
+            return institute.panel_text("t", await institute.read_panel(svc, now))
+        return quadrivium.panel_text("t", await quadrivium.read_panel(svc, now))
+
+    rnd = random.Random(2)
+    waiting = ""
+    for _ in range(400):  # play until someone waits while the other decides
+        public = await svc.public_view(table.id)
+        awaited = {p.seat for p in public.prompts}
+        for seat, user in public.users.items():
+            lines = [] if seat in awaited else (await text_of(user)).splitlines()
+            waiting = next((x for x in lines if x.startswith("Nothing to decide now.")), waiting)
+        if waiting:
+            break
+        user = public.users[rnd.choice(sorted(awaited))]
+        await svc.act(table.id, user, rnd.choice(await svc.choices(table.id, user)).value)
+    assert "Waiting on " in waiting and ("alice" in waiting or "bob" in waiting), waiting
+    assert not SEAT_CODE.search(waiting) and not defects(waiting), waiting
+    assert rules.kind == kind
