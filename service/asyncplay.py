@@ -16,10 +16,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
-from service.clock import VOTE_TIME, game_options, relative
+from service.bots import BOT_MOVE
+from service.clock import VOTE_TIME, game_options, iso_time, relative
 from service.notices import Notice, SeatTime
 from service.replay import replay_gif
-from service.replies import Reply, TableError, WaitingTable
+from service.replies import Reply, TableError, WaitingTable, tag_namer
 from service.undo import UNDO, UNDO_CHOICES, effective, plan_undo, read_topic, replay, undo_topic
 from store import StaleVersion, StoreError, TableRecord
 
@@ -301,8 +302,19 @@ class AsyncPlay:
         table = await self.table(table_id)
         rules = self.rules_for(table.kind)
         records = await self.store.moves(table_id)
-        seats = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
+        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
+        seats = {s.seat: s.name for s in seated}
+        from_start = {s.seat for s in seated if s.filled_by_bot}
         in_force = {r.version for r in effective(records)}
+        # Seat tags ("P2", "Red") in the public texts name their players, as the thread does.
+        named = tag_namer({rules.seat_tag(n): f"{name} ({rules.seat_tag(n)})" for n, name in seats.items()})
+
+        def player(r: Any) -> str:
+            """Name who made a move: its player, or the bot that played the seat (always, or for them)."""
+            name = seats.get(r.seat, "?")
+            if r.seat in from_start:
+                return f"{name} (a bot)"
+            return f"a bot for {name}" if r.move.get("by") == BOT_MOVE else name
 
         def build() -> tuple[str, str]:
             state = None
@@ -311,21 +323,20 @@ class AsyncPlay:
             entries, lines = [], [f"{self.thread_name(table)} ({table.status})"]
             for r in records:
                 move = Move.from_json(r.move)
-                public = [e["text"] for e in r.events if e.get("seats") is None]
+                public = [named(e["text"]) for e in r.events if e.get("seats") is None]
                 label = "take back" if move.action == UNDO else move.action
                 if state is not None and move.action != UNDO and r.version in in_force:
                     # Labels come from the state the move was made on; a label names public facts.
-                    label = rules.label(state, r.seat, move)
+                    label = named(rules.label(state, r.seat, move))
                     state, _ = rules.apply(state, r.seat, move)
                 elif r.version not in in_force and move.action != UNDO:
                     label = "(taken back)"
                 entries.append({
-                    "version": r.version, "seat": r.seat, "player": seats.get(r.seat, "?"),
-                    "move": label, "events": public, "at": r.created_at, "undone": r.version not in in_force
-                    and move.action != UNDO,
+                    "version": r.version, "seat": r.seat, "player": player(r),
+                    "move": label, "events": public, "at": iso_time(r.created_at),
+                    "undone": r.version not in in_force and move.action != UNDO,
                 })
-                when = f"<{int(r.created_at)}>"
-                lines.append(f"#{r.version} {when} {seats.get(r.seat, '?')}: {label}")
+                lines.append(f"#{r.version} {iso_time(r.created_at)} {player(r)}: {label}")
                 lines.extend(f"    {text}" for text in public)
             data = {"table": table.id, "kind": table.kind, "status": table.status,
                     "players": seats, "result": table.result, "moves": entries}

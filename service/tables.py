@@ -26,7 +26,7 @@ from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
 from service import reading
 from service.asyncplay import AsyncPlay, Outlet
-from service.bots import BotSeats, shown_name
+from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.compose import Composer, _seat_view, name_seats
@@ -311,7 +311,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                         table_id,
                         version,
                         seat,
-                        done.move.to_json(),
+                        played_by(done.move.to_json()),
                         [e.to_json() for e in done.events],
                         done.state,
                         waiting if result is None else [],
