@@ -335,6 +335,10 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             if table.status == "active":
+                refused = await service_of(self.bot).leave_refusal(table.id, interaction.user.id)
+                if refused is not None:
+                    await answer(interaction, refused)
+                    return
                 # Leaving a game cannot be undone: ask first, with a button only the asker sees.
                 ui = discord.ui.View(timeout=None)
                 ui.add_item(LeaveGameButton(table.id))

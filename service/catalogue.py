@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import difflib
+
 from rules import registry
 from rules.contract import Rules, RulesError
 from service import guide, reading
+from service.clock import TABLE_OPTIONS
 from service.loaded import MAX_CHOICES, VALUE_LIMIT, _clip
 from service.replies import TableError
 
@@ -22,11 +25,25 @@ class Catalogue:
     def rules_for(self, kind: str) -> Rules:
         """Return the rules of a kind (by kind or title, any case), or raise TableError naming the games."""
         kinds = registry.kinds()
-        found = reading.kind_of(kind, kinds, [registry.get(k).title for k in kinds])
+        titles = [registry.get(k).title for k in kinds]
+        found = reading.kind_of(kind, kinds, titles)
         try:
             return registry.get(found or kind)
         except RulesError as exc:
-            raise TableError(exc.sentence) from None
+            close = difflib.get_close_matches(kind.strip().casefold(), [k.casefold() for k in kinds], n=1)
+            hint = f" Did you mean `{close[0]}`?" if close else ""
+            raise TableError(exc.sentence + hint) from None
+
+    @staticmethod
+    def check_option_names(rules: Rules, chosen: dict[str, str]) -> None:
+        """Refuse an option the game and the table do not have, listing those they do (and the closest)."""
+        known = [o.name for o in rules.options] + [o.name for o in TABLE_OPTIONS]
+        for name in chosen:
+            if name not in known:
+                close = difflib.get_close_matches(name.casefold(), known, n=1)
+                hint = f" Did you mean `{close[0]}`?" if close else ""
+                said = f"{rules.title} has no option called `{_clip(name, 40)}`.{hint}"
+                raise TableError(f"{said} Its options: {', '.join(known)}.")
 
     def rules_summary(self, kind: str) -> str:
         """Return a short summary of a game: players, options and where its rulebook is."""

@@ -146,6 +146,7 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
         rules = self.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
+        self.check_option_names(rules, chosen)
         try:
             table_options, chosen = split_options(chosen)
             full = rules.check_options(chosen) | table_options
@@ -223,6 +224,21 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
         rules = self.rules_for(table.kind)
         text = f"{mine.name} leaves. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
         return Reply(table, "You left the table.", Board(table.id, table.version, text, fresh=False))
+
+    async def leave_refusal(self, table_id: int, user_id: int) -> str | None:
+        """Return why the user cannot leave this game in progress (its rules refuse), or None.
+
+        Asked before /game leave asks to confirm, so nobody confirms a leave that is then refused.
+        """
+        loaded = await self._load_active(table_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            return "You have no seat at this table."
+        try:
+            await asyncio.to_thread(loaded.rules.resign, loaded.state, seat)
+        except RulesError as exc:
+            return f"{exc.sentence} To end the game instead, use /game abandon."
+        return None
 
     async def _resign(self, table_id: int, user_id: int) -> Reply:
         """Leave a game in progress: the resign move, logged and replayed like any other."""
