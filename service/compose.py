@@ -23,6 +23,7 @@ from service.replies import (
     SeatLine,
     SeatView,
     tag_namer,
+    told_in_order,
     waiting_sentence,
 )
 
@@ -48,6 +49,7 @@ class Composer:
         opening: bool = False,
         status: bool = False,
         automatic: tuple[str, ...] = (),
+        automatic_at: tuple[int, ...] = (),
     ) -> Reply:
         """Build the board, the private notes and the pings after a move (or at start)."""
         rules, state = table.rules, table.state
@@ -63,9 +65,8 @@ class Composer:
             lines.append(f"The game begins. {self._legend(table)}")
         # Public texts name each seat's player beside the game's tag: "bob (P2) places...".
         named = name_seats(table.rules, table.names())
-        lines.extend(named(e.text) for e in public_events)
-        if automatic:
-            lines.append("Played automatically: " + "; ".join(named(a) for a in automatic) + ".")
+        # Each move played automatically is told just before what it did.
+        lines.extend(told_in_order([named(e.text) for e in public_events], automatic, automatic_at, named))
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -116,6 +117,7 @@ class Composer:
             legend=self._legend_lines(table),
             result=result,
             automatic=automatic,
+            automatic_at=automatic_at,
             opening=opening,
             fresh=status
             or notify.starts_message(

@@ -7,7 +7,7 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +81,24 @@ def waiting_sentence(
     return "Waiting on " + "; ".join(parts) + "."
 
 
+def told_in_order(
+    texts: Sequence[str], automatic: Sequence[str], at: Sequence[int], named: Callable[[str], str]
+) -> list[str]:
+    """Return the public texts with each "Played automatically: …" line just before its own results.
+
+    ``at`` gives, for each automatic label, how many public texts come before its move's; without
+    it (an older board) the lines come after every text, as they used to.
+    """
+    if len(at) != len(automatic):
+        at = [len(texts)] * len(automatic)
+    lines: list[str] = []
+    for n in range(len(texts) + 1):
+        lines += [f"Played automatically: {named(a)}." for a, k in zip(automatic, at, strict=True) if k == n]
+        if n < len(texts):
+            lines.append(texts[n])
+    return lines
+
+
 @dataclass(frozen=True)
 class SeatTime:
     """An awaited seat's clock as boards show it: when its bank runs out, and its state."""
@@ -128,7 +146,8 @@ class Board:
     The same content comes as data for a cog that words its own message (no cog parses
     ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
     prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
-    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass").
+    ``automatic`` (the labels of moves the service played by itself, e.g. "P2: Pass") and
+    ``automatic_at`` (for each, how many public events come before its own: where it is told).
     ``fresh`` says whether this board starts a new thread message (the turn passed to another
     seat, the game began or ended); otherwise it updates the turn's living board in place.
     """
@@ -150,6 +169,7 @@ class Board:
     legend: tuple[SeatLine, ...] = ()
     result: Result | None = None
     automatic: tuple[str, ...] = ()
+    automatic_at: tuple[int, ...] = ()
     fresh: bool = True
     opening: bool = False
     """The first board of a game."""

@@ -351,10 +351,12 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 result=None if result is None else result.to_json(),
             )
             after = _Table(record, done.state, loaded.rules, loaded.seats)
-            after, events, automatic, result = await self._auto_resolve(after, list(done.events), result)
+            after, events, played, result = await self._auto_resolve(after, list(done.events), result)
+            automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
             compose = self._compose
             reply = await asyncio.to_thread(
-                compose, after, loaded.state, events, seat, result=result, automatic=tuple(automatic)
+                compose, after, loaded.state, events, seat,
+                result=result, automatic=automatic, automatic_at=at,
             )
             now_waiting = [] if result is not None else [
                 after.seats[n].user_id for n in after.rules.waiting_on(after.state)
@@ -364,18 +366,19 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
 
     async def _auto_resolve(
         self, table: _Table, events: list[Event], result: Result | None
-    ) -> tuple[_Table, list[Event], list[str], Result | None]:
+    ) -> tuple[_Table, list[Event], list[tuple[str, int]], Result | None]:
         """Play what no seat needs to decide (called under the table's lock, after a move).
 
         A forced decision (one legal move, on a prompt the game declares auto-resolvable) is
         played unless the seat set ``auto`` to "off"; a reaction window is declined for a seat
         that set ``reactions`` to "pass". Each is stored as that seat's own move, logged as
-        automatic. Returns the table after them, every event, their labels and the result.
+        automatic. Returns the table after them, every event, their labels (each with the number
+        of public events before its own, so the board tells it in place) and the result.
         """
         table_id = table.record.id
         off = await self.store.seat_prefs(table_id, AUTO_PREF)
         passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
-        labels: list[str] = []
+        labels: list[tuple[str, int]] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
@@ -415,9 +418,9 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 result=None if result is None else result.to_json(),
             )
             table = _Table(record, after, rules, table.seats)
-            events.extend(more)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
-            labels.append(f"{self._mark(table, seat)}: {label}")
+            labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
+            events.extend(more)
         return table, events, labels, result
 
     async def auto_play(self, table_id: int) -> Reply | None:
@@ -428,12 +431,14 @@ class TableService(Catalogue, TableReads, Composer, BotSeats, AsyncPlay):
                 loaded = await self._load_active(table_id)
             except TableError:
                 return None
-            after, events, automatic, result = await self._auto_resolve(loaded, [], None)
+            after, events, played, result = await self._auto_resolve(loaded, [], None)
+            automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
             if not automatic:
                 return None
             compose = self._compose
             reply = await asyncio.to_thread(
-                compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
+                compose, after, loaded.state, events, None,
+                result=result, automatic=automatic, automatic_at=at,
             )
             reply = await self.after_move(reply)
             named = name_seats(after.rules, after.names())
