@@ -351,11 +351,11 @@ class AsyncPlay:
             return None
         rules = self.rules_for(table.kind)
         records = effective(await self.store.moves(table_id))
-        players = len([s for s in await self.store.seats(table_id) if s.seat is not None])
+        names = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
         moves = [(r.seat, Move.from_json(r.move)) for r in records]
         # Drawn in a worker thread: the event loop answers other players meanwhile.
         return await asyncio.to_thread(
-            replay_gif, rules, players, game_options(table.options), table.seed, moves
+            replay_gif, rules, len(names), game_options(table.options), table.seed, moves, None, names
         )
 
     # ------------------------------------------------------------------ my tables and stats
