@@ -617,3 +617,15 @@ async def test_a_room_name_typed_alone_places_and_out_of_turn_says_who_plays(
     assert placed.response is not None and placed.response.content.startswith(f"You played: {room}"), typed
     unknown = await table.members[seat].slash(table.thread, "argent place", where="Nowhere Hall")
     assert unknown.response is not None and "Nowhere" not in unknown.response.content
+
+
+def test_a_move_played_automatically_is_told_before_its_results() -> None:
+    from service import Board
+
+    events = (_said("P1 takes 1 Gold."), _said("P2 passes."), _said("P3 gains 2 Mana."))
+    board = Board(1, 5, "", events=events, automatic=("P2: Pass",), automatic_at=(1,))
+    from cogs import argent_board
+
+    lines = argent_board.board_lines(board)
+    told = ["P1 takes 1 Gold.", "Played automatically: P2: Pass.", "P2 passes.", "P3 gains 2 Mana."]
+    assert lines[:4] == told
