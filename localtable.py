@@ -12,6 +12,7 @@ file is saved under ``out/``. Lines look like::
     bob: /game play move:Take Stones on die 1
     alice: click My private view    (a button by its label, or by its number: alice: click 1)
     alice: select 2 1               (option 1 of numbered select 2; or the option's label)
+    alice: fill name="Ashwood Hollow" desc="In the fens"   (the form a click or command opened)
     wait 2d                         (move the bot's clock: 2d, 3h, 1d 6h, 90m; deadlines pass)
     users | channels | go 2 | restart | help | quit
 
@@ -90,6 +91,8 @@ class LocalTable:
         self.seen: dict[int, tuple] = {}
         self.controls: list[Control] = []
         self.listed: dict[str, list[str]] = {}
+        self.forms: dict[str, tuple[Any, Any]] = {}
+        """Each user's open form (a Discord modal): the interaction that opened it and who fills it."""
         self.failures = 0
 
     # ------------------------------------------------------------------ input
@@ -136,8 +139,10 @@ class LocalTable:
                 await self._moves(user, rest[5:].strip())
             elif rest.split()[:1] == ["play"]:
                 await self._play(user, rest[4:].strip())
+            elif rest.split()[:1] == ["fill"]:
+                await self._fill(user, rest[4:].strip())
             else:
-                self.echo("! Type a slash command (/game ...), click, select, moves or play.")
+                self.echo("! Type a slash command (/game ...), click, select, fill, moves or play.")
                 self.failures += 1
         except (simcord.SetupError, simcord.OptionError, ValueError) as exc:
             self.echo(f"! {exc}")
@@ -154,7 +159,7 @@ class LocalTable:
         # A table opens from the text channel: its thread cannot hold another thread.
         where = self.channel if name.startswith("game new") else self.current
         before = {t.id for t in self.channel.threads}
-        await member.slash(where, name, **options)
+        self._opened(user, member, await member.slash(where, name, **options))
         fresh = [t for t in self.channel.threads if t.id not in before]
         if fresh:
             self.current = fresh[-1]
@@ -172,7 +177,8 @@ class LocalTable:
         listed = self.listed.get(user, [])
         if not ref.isdigit() or not 0 < int(ref) <= len(listed):
             raise ValueError(f"Type `{user}: moves` first, then `{user}: play N` with N from that list.")
-        await self.members[user].slash(self.current, "game play", move=listed[int(ref) - 1])
+        member = self.members[user]
+        self._opened(user, member, await member.slash(self.current, "game play", move=listed[int(ref) - 1]))
 
     def _control(self, ref: str, user: str, kind: str) -> Control:
         if ref.isdigit():
@@ -212,7 +218,8 @@ class LocalTable:
         message = self._message(control)
         if message is None:
             raise ValueError("That message is gone.")
-        await self._actor(user, control).click(message, custom_id=control.custom_id)
+        actor = self._actor(user, control)
+        self._opened(user, actor, await actor.click(message, custom_id=control.custom_id))
 
     async def _select(self, user: str, ref: str) -> None:
         number, _, wanted = ref.partition(" ")
@@ -229,7 +236,38 @@ class LocalTable:
             if not found:
                 raise ValueError(f"Select {number} has no option {item!r}.")
             values.append(found[0])
-        await self._actor(user, control).select(message, values, custom_id=control.custom_id)
+        actor = self._actor(user, control)
+        self._opened(user, actor, await actor.select(message, values, custom_id=control.custom_id))
+
+    def _opened(self, user: str, actor: Any, result: Any) -> None:
+        """Show a form the interaction opened (a Discord modal) and keep it for ``fill``."""
+        modal = getattr(result, "modal", None)
+        if modal is None:
+            return
+        self.forms[user] = (result, actor)
+        self.echo(f"[only {user} sees] form: {modal.get('title', '')}")
+        example = []
+        for field in form_fields(modal):
+            need = "required" if field.get("required", True) else "optional"
+            key = field["custom_id"].rsplit(":", 1)[-1]
+            self.echo(f"    {key}: {field.get('label', '')} ({need})")
+            example.append(f'{key}="…"')
+        self.echo(f"    (fill it: `{user}: fill {' '.join(example)}`)")
+
+    async def _fill(self, user: str, text: str) -> None:
+        """Submit the user's open form with ``key=value`` pairs (quote a value with spaces)."""
+        if user not in self.forms:
+            raise ValueError(f"{user} has no form open: a button or command opens one.")
+        result, actor = self.forms[user]
+        fields = {f["custom_id"].rsplit(":", 1)[-1]: f["custom_id"] for f in form_fields(result.modal)}
+        values: dict[str, str] = {}
+        for pair in shlex.split(text):
+            key, sep, value = pair.partition("=")
+            if not sep or key not in fields:
+                raise ValueError(f"Fill the form as key=\"value\"; its keys: {', '.join(fields)}.")
+            values[fields[key]] = value
+        del self.forms[user]
+        await actor.submit_modal(result, values)
 
     def _list_channels(self) -> None:
         for number, channel in enumerate([self.channel, *self.channel.threads], start=1):
@@ -348,6 +386,11 @@ class LocalTable:
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.names.get(int(m[1]), m[1]), text)
         threads = {t.id: t.name for t in self.channel.threads}
         return re.sub(r"<#(\d+)>", lambda m: "#" + str(threads.get(int(m[1]), m[1])), text)
+
+
+def form_fields(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return a modal's text inputs (each row holds one)."""
+    return [item for row in modal.get("components", []) for item in row.get("components", [])]
 
 
 def parse_slash(text: str) -> tuple[str, dict[str, str]]:

@@ -127,6 +127,10 @@ class ArgentCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
+            if not now.moves:
+                # Out of turn: the service refuses it as it refuses /game play, naming whom it waits for.
+                await kit.play_now(interaction, table.id, value, None)
+                return
             token = offered_token(value)
             if token is not None:
                 # An autocompleted value: the service checks its version under the table's lock.

@@ -21,6 +21,7 @@ from service import (
     PublicView,
     Reply,
 )
+from service.replies import told_in_order
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -57,10 +58,11 @@ def board_lines(board: Board) -> list[str]:
     """Return a board message's lines from the board's data: events, who must act, the players."""
     lines = ["The game begins."] if board.opening else []
     # At the end the votes are revealed one by one below: the board must not spoil them.
-    shown = [e for e in board.events if not (board.finished and e.data.get("what") == "votes")]
-    lines += [board.named(e.text) for e in shown]
-    if board.automatic:
-        lines.append("Played automatically: " + "; ".join(board.named(a) for a in board.automatic) + ".")
+    kept = [not (board.finished and e.data.get("what") == "votes") for e in board.events]
+    shown = [board.named(e.text) for e, keep in zip(board.events, kept, strict=True) if keep]
+    # Each move played automatically is told just before what it did.
+    at = [sum(kept[:k]) for k in board.automatic_at]
+    lines += told_in_order(shown, board.automatic, at, board.named)
     if board.result is not None:
         lines.append("The game is over: the voters are revealed below, one by one.")
     elif board.finished:

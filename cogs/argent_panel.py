@@ -160,8 +160,7 @@ def panel_text(now: SeatView, note: str = "") -> str:
         if prompt.kind is PromptKind.REACTION:
             lines.append("You may react to what just happened, or pass.")
     else:
-        others = [p.text for p in now.prompts if p.seat != seat]
-        lines.append("Nothing to decide now." + (" Waiting on " + " ".join(others) if others else ""))
+        lines.append(f"Nothing to decide now. {now.waiting}".strip())
     return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 

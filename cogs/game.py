@@ -28,6 +28,7 @@ from cogs.kit import (
     show_private,
     table_here,
     take_back,
+    typed_form,
 )
 from cogs.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
@@ -316,9 +317,11 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             if table.status == "active":
-                # Leaving a game cannot be undone: ask first (only someone seated), with a button
-                # only the asker sees.
-                await service_of(self.bot).check_leave(table.id, interaction.user.id)
+                refused = await service_of(self.bot).leave_refusal(table.id, interaction.user.id)
+                if refused is not None:
+                    await answer(interaction, refused)
+                    return
+                # Leaving a game cannot be undone: ask first, with a button only the asker sees.
                 ui = discord.ui.View(timeout=None)
                 ui.add_item(LeaveGameButton(table.id))
                 await answer(interaction, LEAVE_QUESTION, view=ui)
@@ -348,7 +351,11 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(move=move_choices)
     async def play_move(self, interaction: discord.Interaction, move: str) -> None:
         """Play a move at this thread's table."""
-        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        # A move that takes the player's words opens the game's form (its first answer: no defer).
+        form = await typed_form(interaction, move)
+        if form is not None:
+            await interaction.response.send_modal(form)
+            return
         await play(interaction, None, move, None)
 
     @game.command(name="why")

@@ -14,8 +14,6 @@ what), then the reveal.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +25,7 @@ from discord.ext import commands
 from cogs import kit, panels
 from cogs.panels import clip
 from rules.contract import MalformedMove, Move
-from service import Choice, Offer, SeatView, StaleOffer, TableError, TableRecord, TableService
+from service import Choice, SeatView, TableError, TableRecord, TableService
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
@@ -66,6 +64,8 @@ class SeatPanel:
     seat: int
     view: dict[str, Any]
     moves: tuple[Choice, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named (``SeatView.waiting``)."""
 
     def parsed(self) -> list[tuple[Choice, Move | None]]:
         """Return each move with its parsed form (None for an index token)."""
@@ -81,7 +81,7 @@ class SeatPanel:
 
 async def read_panel(svc: TableService, got: SeatView) -> SeatPanel:
     """Build the user's panel data at an Institute table."""
-    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves))
+    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves), got.waiting)
 
 
 def fingerprint(panel: SeatPanel) -> str:
@@ -96,7 +96,7 @@ def fingerprint(panel: SeatPanel) -> str:
         k: me[k] for k in ("dice", "assignment", "confirmed", "rerolls", "charms", "stones", "portal_choice")
     }
     data = [view["round"], view["phase"], view["step"], mine, [m.value for m in panel.moves]]
-    return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:8]
+    return panels.digest(data)
 
 
 # ---------------------------------------------------------------------------- drawing the panel
@@ -131,8 +131,7 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     elif me["confirmed"] and view["step"] == "assign":
         lines.append("You have locked in your Action Cards: waiting for your rival to confirm.")
     else:
-        others = [p["text"] for p in view["prompts"] if p["seat"] != seat]
-        lines.append("Nothing to decide now." + (" Waiting on: " + " ".join(others) if others else ""))
+        lines.append(f"Nothing to decide now. {panel.waiting}".strip())
     return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
@@ -234,8 +233,13 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     return ui
 
 
+def seat_stamp(now: SeatView) -> str:
+    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
+    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
+
+
 GAME = panels.PanelGame(
-    KIND, "The Institute for Magical Arts", read_panel, panel_text, components, sheet=True
+    KIND, "The Institute for Magical Arts", read_panel, panel_text, components, sheet=True, stamp=seat_stamp
 )
 seat_panel = GAME.seat_panel
 panel_message = GAME.panel_message
@@ -243,21 +247,9 @@ private_panel = GAME.private_panel
 show_panel = GAME.show_panel
 
 
-def seat_stamp(now: SeatView) -> str:
-    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
-    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
-
-
-async def _edit(interaction: discord.Interaction, message: dict[str, Any]) -> None:
-    """Replace the panel the interaction came from with a fresh one."""
-    files = message.pop("files", [])
-    message.setdefault("view", None)
-    await interaction.edit_original_response(attachments=files, **message)
-
-
 async def act(interaction: discord.Interaction, table_id: int, fp: str, code: str) -> None:
-    """Play a move from a panel (guarded) on the kit's one path; the service checks the panel's
-    fingerprint under the table's lock, and an out-of-date panel is replaced, not obeyed.
+    """Play a move from a panel on the kit's one path; the service checks the panel's fingerprint
+    under the table's lock, and an out-of-date panel is replaced, not obeyed.
 
     The clicked panel is replaced by the fresh one (with what the move did); the board is a new
     thread message only when the turn passes, else the living board is edited, so Phase I's
@@ -266,17 +258,7 @@ async def act(interaction: discord.Interaction, table_id: int, fp: str, code: st
     if not kit.on_own_panel(interaction):
         await kit.answer(interaction, kit.NOT_A_PANEL)
         return
-
-    async def work() -> None:
-        svc = kit.service_of(interaction.client)
-        try:
-            await kit.play_now(interaction, table_id, code, None, edit=True, offer=Offer(fp, seat_stamp))
-        except StaleOffer:
-            note = "That panel was out of date (you or the game moved on): here is the current one."
-            fresh = await seat_panel(svc, table_id, interaction.user.id)
-            await _edit(interaction, await panel_message(svc, fresh, note))
-
-    await kit.guarded(interaction, work, update=True)
+    await GAME.act(interaction, table_id, fp, code, update=True)
 
 
 # ---------------------------------------------------------------------------- restart-proof components

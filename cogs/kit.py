@@ -91,8 +91,10 @@ from cogs.messages import (
     register_board_panel,
     register_on_finish,
     register_private_panel,
+    register_typed_form,
     service_of,
     table_here,
+    typed_form,
 )
 
 __all__ = [
@@ -162,6 +164,7 @@ __all__ = [
     "register_board_panel",
     "register_on_finish",
     "register_private_panel",
+    "register_typed_form",
     "remember_board",
     "reopen_thread",
     "run_bots",
@@ -172,5 +175,6 @@ __all__ = [
     "table_here",
     "take_back",
     "thread_of",
+    "typed_form",
     "undo_offer",
 ]

@@ -160,6 +160,7 @@ BoardPanel = Callable[[discord.Client, Board], Awaitable[dict[str, Any]]]
 PrivatePanel = Callable[[discord.Client, TableRecord, PrivateNote], Awaitable[dict[str, Any]]]
 AfterDeliver = Callable[[discord.Client, Reply], Awaitable[None]]
 BeforeBoard = Callable[[discord.Client, Reply], Awaitable[str | None]]
+TypedForm = Callable[[discord.Client, TableRecord, int, str], Awaitable[discord.ui.Modal | None]]
 _BOARD_ITEMS: dict[str, BoardItems] = {}
 _PRIVATE_ITEMS: dict[str, PrivateItems] = {}
 _BOARD_PANELS: dict[str, BoardPanel] = {}
@@ -167,6 +168,7 @@ _PRIVATE_PANELS: dict[str, PrivatePanel] = {}
 _AFTER_DELIVER: dict[str, AfterDeliver] = {}
 _BEFORE_BOARD: dict[str, BeforeBoard] = {}
 _ON_FINISH: list[AfterDeliver] = []
+_TYPED_FORMS: dict[str, TypedForm] = {}
 THREAD_ARCHIVE_MINUTES = 10080
 """The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
 
@@ -227,3 +229,22 @@ def register_before_board(kind: str, hook: BeforeBoard) -> None:
     _BEFORE_BOARD[kind] = hook
 
 
+
+
+def register_typed_form(kind: str, build: TypedForm) -> None:
+    """Let a game open its form for a move typed in ``/game play`` that takes the player's words.
+
+    ``build(client, table, user_id, typed)`` returns the form (a modal) when the typed text names
+    an offered move whose words are written in a form, else None: the move is then played as typed.
+    """
+    _TYPED_FORMS[kind] = build
+
+
+async def typed_form(interaction: discord.Interaction, typed: str) -> discord.ui.Modal | None:
+    """Return the form a typed move opens at this thread's table, or None (any error: no form)."""
+    try:
+        table = await table_here(interaction)
+        build = _TYPED_FORMS.get(table.kind)
+        return None if build is None else await build(interaction.client, table, interaction.user.id, typed)
+    except TableError:
+        return None

@@ -11,6 +11,8 @@ Not an extension itself (it has no ``setup``).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -21,7 +23,7 @@ from discord.ext import commands
 import render
 from cogs import kit
 from cogs.messages import clip  # re-exported: the game cogs cut labels with it
-from service import PublicView, SeatView, TableError, TableRecord, TableService
+from service import Offer, PublicView, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 
 class Seated(Protocol):
@@ -36,7 +38,14 @@ class Seated(Protocol):
 
 
 P = TypeVar("P", bound=Seated)
-__all__ = ["PanelGame", "Seated", "clip"]
+__all__ = ["STALE_PANEL", "PanelGame", "Seated", "clip", "digest"]
+
+STALE_PANEL = "That panel was out of date (you or the game moved on): here is the current one."
+
+
+def digest(data: Any) -> str:
+    """Return the 8-hex fingerprint of JSON data (a panel's stamp in its components' custom ids)."""
+    return hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:8]
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,9 @@ class PanelGame(Generic[P]):
     components: Callable[[P], discord.ui.View | None]
     sheet: bool = False
     """Whether the seat's private drawing (``render.private``) goes with the panel."""
+    stamp: Callable[[SeatView], str] | None = None
+    """The fingerprint of what a seat was offered (its own situation and moves, never the others'
+    answers): where several seats decide at once, one seat's answer must not stale another's panel."""
 
     async def seat_panel(self, svc: TableService, table_id: int, user_id: int) -> P:
         """Return the user's panel data (refusing a lobby, another game's table, a user with no seat)."""
@@ -105,6 +117,35 @@ class PanelGame(Generic[P]):
             await kit.answer(interaction, message.pop("content"), **message)
 
         await kit.guarded(interaction, work)
+
+    async def act(
+        self, interaction: discord.Interaction, table_id: int, stamp: str, move: Any, *, update: bool
+    ) -> None:
+        """Play a move from a panel stamped with ``self.stamp`` (guarded); a stale panel is replaced.
+
+        The service recomputes the stamp under the table's lock, so a click counts only while the
+        seat is offered what the panel showed. ``update``: the click came from the panel's own
+        component, whose message the answer replaces; otherwise (a form) the answer is new.
+        """
+        if self.stamp is None:
+            raise TypeError(f"{self.title} panels are stamped with the table version, not a fingerprint.")
+        offer = Offer(stamp, self.stamp)
+
+        async def work() -> None:
+            svc = kit.service_of(interaction.client)
+            try:
+                await kit.play_now(interaction, table_id, move, None, edit=update, offer=offer)
+            except StaleOffer:
+                fresh = await self.seat_panel(svc, table_id, interaction.user.id)
+                message = await self.panel_message(svc, fresh, STALE_PANEL)
+                if not update:
+                    await kit.answer(interaction, message.pop("content"), **message)
+                    return
+                files = message.pop("files", [])
+                message.setdefault("view", None)
+                await interaction.edit_original_response(attachments=files, **message)
+
+        await kit.guarded(interaction, work, update=update)
 
     async def install(
         self,

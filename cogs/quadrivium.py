@@ -5,8 +5,10 @@ built from the seat's own view and its legal moves: the hand, the mage, and one 
 selects when there are many. A move that carries words (naming the covenant or a mage, an intent,
 the conditions, a revision, the finale) opens a form (a Discord modal); its text goes to the
 service inside the move, and the engine tells it in public events, so ``/game history`` reads as
-the tale of the covenant. Every component carries the table id and the version it was offered at
-in its custom id: it survives a restart, and a stale click is refused under the table's lock.
+the tale of the covenant. Every component carries the table id and the fingerprint of what the
+seat was offered (``fingerprint``) in its custom id: it survives a restart, another seat's answer
+to a decision taken at once leaves it valid, and a click on a changed offer is refused under the
+table's lock (the current panel comes instead).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from discord.ext import commands
 from cogs import kit, panels
 from cogs.panels import clip
 from rules.contract import MalformedMove, Move
-from service import Choice, SeatView, TableRecord, TableService
+from service import Choice, SeatView, TableError, TableRecord, TableService, offered_token
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -73,12 +75,17 @@ class Panel:
     view: dict[str, Any]
     moves: tuple[Choice, ...]
     asks: tuple[str, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named (``SeatView.waiting``)."""
 
 
 async def read_panel(svc: TableService, got: SeatView) -> Panel:
     """Build the user's panel data at a Quadrivium table."""
-    asks = tuple(p.text for p in got.prompts if p.seat == got.seat)
-    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), asks)
+    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), _asks(got), got.waiting)
+
+
+def _asks(got: SeatView) -> tuple[str, ...]:
+    return tuple(p.text for p in got.asked)
 
 
 def show(card: str) -> str:
@@ -114,7 +121,7 @@ def panel_text(title: str, panel: Panel, note: str = "") -> str:
     elif panel.moves:
         lines.append("**Your decision:** " + (" ".join(panel.asks) or "choose below."))
     else:
-        lines.append("Nothing to decide now: the table waits on someone else.")
+        lines.append(f"Nothing to decide now. {panel.waiting or 'The table waits on someone else.'}")
     return kit.fit_message("\n".join(lines))
 
 
@@ -134,39 +141,133 @@ def _style(action: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
+def fingerprint(panel: Panel) -> str:
+    """Return a short digest of what the seat is offered: its own situation, the step, its moves.
+
+    The others' answers to a decision taken at once (their mages and the covenant's name in
+    creation, votes on the seasons, refills, face-down duel and tie-break cards, reactions) are
+    left out, so one seat's answer does not stale another's panel; the seat's own move, or any
+    change to what it is offered, does.
+    """
+    view, seat = panel.view, panel.seat
+    frame = [view[k] for k in ("phase", "year", "season", "scenes", "conflicts", "protagonist", "ended")]
+    scene = _without(view["scene"], "answers", "shown")
+    conflict = _without(view["conflict"], "refill", "pile")
+    council = _without(view["council"], "votes", "last")
+    if council and council.get("duel"):
+        council["duel"] = _without(council["duel"], "placed")
+    mine = [view["seats"][seat], view["hand"], view["placed"]]
+    offered = [[c.value, c.label] for c in panel.moves]
+    return panels.digest([frame, scene, conflict, council, mine, offered, list(panel.asks)])
+
+
+def _without(part: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
+    return None if part is None else {k: v for k, v in part.items() if k not in keys}
+
+
+def seat_stamp(now: SeatView) -> str:
+    """Return the fingerprint of a seat view: what the service checks a panel's click against."""
+    return fingerprint(Panel(now.table, now.version, now.seat, now.view, tuple(now.moves), _asks(now)))
+
+
+SELECT_ROWS = 4
+"""Rows of selects on a panel (Discord allows 5 rows; the last holds buttons)."""
+BUTTON_ROW = 5
+"""Buttons on the panel's last row."""
+
+
 def components(panel: Panel) -> discord.ui.View | None:
-    """Return the panel's controls: a form button per worded move, buttons or selects for the rest."""
+    """Return the panel's controls: a button per move, or selects (and number forms) when there are many.
+
+    Every move stays reachable whatever the count: a worded move chosen in a select opens its form,
+    and an action whose choices are only numbers, too many to list, opens a form for the number.
+    """
     if not panel.moves:
         return None
     ui = discord.ui.View(timeout=None)
-    tid, version = panel.table.id, panel.version
-    ordered = sorted(panel.moves, key=lambda c: (_action(c) in CLOSING or _action(c) in DANGER))
+    tid, fp = panel.table.id, fingerprint(panel)
+    ordered = sorted(panel.moves, key=_closing)
     if len(ordered) <= BUTTONS_MAX:
         for choice in ordered:
-            ui.add_item(_button(tid, version, choice))
+            ui.add_item(_button(tid, fp, choice))
         return ui
-    worded = [c for c in ordered if _action(c) in TEXT_FORMS]
-    closing = [c for c in ordered if _action(c) in CLOSING or _action(c) in DANGER]
-    main = [c for c in ordered if c not in worded and c not in closing]
-    for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
-        chunk = main[n * SELECT_MAX:(n + 1) * SELECT_MAX]
-        ui.add_item(MoveSelect(tid, version, n, chunk, " ".join(panel.asks)))
-    for choice in (worded + closing)[:5]:
-        button = _button(tid, version, choice)
-        button.row = 4
+    closing = [c for c in ordered if _closing(c)]
+    listed, numbered = _fit([c for c in ordered if not _closing(c)], SELECT_ROWS, BUTTON_ROW - len(closing))
+    for n in range(0, len(listed), SELECT_MAX):
+        chunk = listed[n:n + SELECT_MAX]
+        ui.add_item(MoveSelect(tid, fp, n // SELECT_MAX, chunk, _placeholder(chunk, panel.asks)))
+    row = [NumberButton(tid, fp, group[0].value, clip(_stem(group[0]), LABEL_MAX - 14) + "… (a number)")
+           for group in numbered] + [_button(tid, fp, c) for c in closing]
+    for button in row[:BUTTON_ROW]:
+        button.row = SELECT_ROWS
         ui.add_item(button)
     return ui
 
 
-def _button(table_id: int, version: int, choice: Choice) -> discord.ui.Item[Any]:
+def _closing(choice: Choice) -> bool:
+    return _action(choice) in CLOSING or _action(choice) in DANGER
+
+
+def _fit(main: list[Choice], selects: int, buttons: int) -> tuple[list[Choice], list[list[Choice]]]:
+    """Split the moves into those listed in selects and groups asked as a number, so all fit.
+
+    The largest group of one action that differs only in whole numbers becomes a form for the
+    number until the rest fits the selects (the engine still checks the number given).
+    """
+    listed: list[Choice] = list(main)
+    numbered: list[list[Choice]] = []
+    while len(listed) > selects * SELECT_MAX and len(numbered) < buttons:
+        groups = _number_groups(listed)
+        if not groups:
+            break
+        biggest = max(groups, key=len)
+        numbered.append(biggest)
+        listed = [c for c in listed if c not in biggest]
+    return listed[: selects * SELECT_MAX], numbered
+
+
+def _number_groups(choices: list[Choice]) -> list[list[Choice]]:
+    """Group the choices by action and words; keep the groups that differ only in whole numbers."""
+    groups: dict[str, list[Choice]] = {}
+    for c in choices:
+        move = _move(c)
+        fixed = {k: v for k, v in move.params.items() if not _whole(v)}
+        groups.setdefault(Move.of(move.action, **fixed).code(), []).append(c)
+    return [g for g in groups.values() if len(g) > 1 and _numbers(_move(g[0]))]
+
+
+def _move(choice: Choice) -> Move:
+    return choice.move if choice.move is not None else Move.parse(choice.value)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _numbers(move: Move) -> list[str]:
+    """Return the names of a move's whole-number arguments."""
+    return [k for k, v in move.params.items() if _whole(v)]
+
+
+def _stem(choice: Choice) -> str:
+    """Return a move's label without its numbers ("Bid 3" → "Bid")."""
+    return re.sub(r"\s+", " ", re.sub(r"\d+", "", choice.label)).strip(" ,:") or _action(choice)
+
+
+def _placeholder(chunk: list[Choice], asks: tuple[str, ...]) -> str:
+    worded = any(_action(c) in TEXT_FORMS for c in chunk)
+    return (" ".join(asks) or "Choose…") + (" (a form opens for your words)" if worded else "")
+
+
+def _button(table_id: int, stamp: str, choice: Choice) -> discord.ui.Item[Any]:
     action = _action(choice)
-    label = clip(choice.label, LABEL_MAX)
+    label = clip(choice.label, LABEL_MAX - 1)
     if action in TEXT_FORMS:
-        return FormButton(table_id, version, choice.value, label + "…", _style(action))
-    return MoveButton(table_id, version, choice.value, label, _style(action))
+        return FormButton(table_id, stamp, choice.value, label + "…", _style(action))
+    return MoveButton(table_id, stamp, choice.value, label, _style(action))
 
 
-GAME = panels.PanelGame(KIND, "Quadrivium", read_panel, panel_text, components, sheet=True)
+GAME = panels.PanelGame(KIND, "Quadrivium", read_panel, panel_text, components, sheet=True, stamp=seat_stamp)
 seat_panel = GAME.seat_panel
 panel_message = GAME.panel_message
 private_panel = GAME.private_panel
@@ -176,14 +277,13 @@ show_panel = GAME.show_panel
 # ---------------------------------------------------------------------------- acting
 
 
-async def play(
-    interaction: discord.Interaction, table_id: int, move: str | Move, version: int, *, edit: bool = False
-) -> None:
-    """Play a move through the kit: it posts the board, sends the DMs and answers with the next panel.
+async def play(interaction: discord.Interaction, table_id: int, move: str | Move, stamp: str) -> None:
+    """Play a move from a panel while the seat is offered what the panel showed (its fingerprint).
 
-    ``edit`` replaces the panel the click came from (buttons and selects); a form answers anew.
+    The kit posts the board, sends the DMs and answers with the next panel; a panel the game has
+    changed (the seat moved, or what it is offered changed) is answered with the current one.
     """
-    await kit.play(interaction, table_id, move, version, edit=edit)
+    await GAME.act(interaction, table_id, stamp, move, update=False)
 
 
 def worded_move(code: str, words: dict[str, str]) -> Move:
@@ -198,11 +298,11 @@ def worded_move(code: str, words: dict[str, str]) -> Move:
 class WordsForm(discord.ui.Modal):
     """The form of a worded move (a Discord modal); submitting plays the move with its words."""
 
-    def __init__(self, table_id: int, version: int, code: str) -> None:
+    def __init__(self, table_id: int, stamp: str, code: str) -> None:
         action = code.split(" ", 1)[0]
         title, fields = TEXT_FORMS[action]
-        super().__init__(title=title, custom_id=f"qd:f:{table_id}:{version}")
-        self.table_id, self.version, self.code = table_id, version, code
+        super().__init__(title=title, custom_id=f"qd:f:{table_id}:{stamp}")
+        self.table_id, self.stamp, self.code = table_id, stamp, code
         self.inputs: dict[str, discord.ui.TextInput[Any]] = {}
         for arg, label, long, limit, required in fields:
             box: discord.ui.TextInput[Any] = discord.ui.TextInput(
@@ -219,68 +319,135 @@ class WordsForm(discord.ui.Modal):
         except MalformedMove as exc:
             await kit.answer(interaction, exc.sentence)
             return
-        await play(interaction, self.table_id, move, self.version)
+        await play(interaction, self.table_id, move, self.stamp)
+
+
+NUMBER_WORDS = {"n": "How many", "raise_by": "Raise the cost by", "bid": "Council Votes", "idx": "Which one"}
+"""How a number form names a move's whole-number arguments."""
+
+
+def _number_word(arg: str) -> str:
+    return NUMBER_WORDS.get(arg) or arg.replace("_", " ").capitalize()
+
+
+def number_move(code: str, typed: dict[str, str]) -> Move:
+    """Return the move of a number form: the offered move's words with the numbers typed in."""
+    base = Move.parse(code)
+    numbers = {}
+    for arg in _numbers(base):
+        text = typed.get(arg, "").strip()
+        if not text.isdigit() or len(text) > 6:
+            raise MalformedMove(f"{_number_word(arg)}: write a whole number, such as 3.")
+        numbers[arg] = int(text)
+    return Move.of(base.action, **{**base.params, **numbers})
+
+
+class NumberForm(discord.ui.Modal):
+    """The form of a move whose choices are numbers too many to list; the engine checks the number."""
+
+    def __init__(self, table_id: int, stamp: str, code: str, ranges: dict[str, tuple[int, int]]) -> None:
+        action = Move.parse(code).action.replace("_", " ")
+        super().__init__(title=clip(action.capitalize(), 45), custom_id=f"qd:nf:{table_id}:{stamp}")
+        self.table_id, self.stamp, self.code = table_id, stamp, code
+        self.inputs: dict[str, discord.ui.TextInput[Any]] = {}
+        for arg, (low, high) in ranges.items():
+            box: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                label=clip(f"{_number_word(arg)} ({low} to {high})", 45), custom_id=f"qd:nw:{arg}",
+                max_length=6, placeholder=str(low),
+            )
+            self.inputs[arg] = box
+            self.add_item(box)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Play the move with the numbers typed."""
+        try:
+            move = number_move(self.code, {k: box.value for k, box in self.inputs.items()})
+        except MalformedMove as exc:
+            await kit.answer(interaction, exc.sentence)
+            return
+        await play(interaction, self.table_id, move, self.stamp)
+
+
+def number_ranges(code: str, moves: tuple[Choice, ...]) -> dict[str, tuple[int, int]]:
+    """Return, for each number of an offered move, the lowest and highest offered with its words."""
+    base = Move.parse(code)
+    fixed = {k: v for k, v in base.params.items() if not _whole(v)}
+    same = [m for m in (_move(c) for c in moves)
+            if m.action == base.action and {k: v for k, v in m.params.items() if not _whole(v)} == fixed]
+    return {arg: (min(m.get(arg) for m in same), max(m.get(arg) for m in same)) for arg in _numbers(base)}
+
+
+async def typed_form(
+    client: discord.Client, table: TableRecord, user_id: int, typed: str
+) -> discord.ui.Modal | None:
+    """Return the form of an offered worded move typed in ``/game play`` without its words, else None."""
+    now = await kit.service_of(client).seat_view(table.id, user_id)
+    choice = _typed_choice(now, typed.strip())
+    if choice is None or _action(choice) not in TEXT_FORMS:
+        return None
+    return WordsForm(table.id, seat_stamp(now), _move(choice).code())
+
+
+def _typed_choice(now: SeatView, typed: str) -> Choice | None:
+    """Return the offered choice the typed text names exactly (an autocompleted token, a code, a label)."""
+    token = offered_token(typed)
+    if token is not None:
+        version, index = token
+        return now.moves[index] if version == now.version and index < len(now.moves) else None
+    wanted = typed.casefold()
+    named = [c for c in now.moves if typed in (c.value, _move(c).code()) or wanted == c.label.casefold()]
+    return named[0] if named else None
 
 
 # ---------------------------------------------------------------------------- restart-proof components
 
 
-class MoveButton(kit.StampedMoveButton, prefix="qd:m", stamp=kit.VERSION):
-    """A panel button that plays one legal move while the table keeps the version it was offered at."""
+class MoveButton(kit.StampedMoveButton, prefix="qd:m", stamp=kit.FINGERPRINT):
+    """A panel button that plays one legal move while the seat is offered what the panel showed."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the move."""
-        await play(interaction, self.table_id, self.value, int(self.stamp), edit=True)
+        await play(interaction, self.table_id, self.value, self.stamp)
 
 
-class FormButton(kit.StampedMoveButton, prefix="qd:t", stamp=kit.VERSION):
+class FormButton(kit.StampedMoveButton, prefix="qd:t", stamp=kit.FINGERPRINT):
     """A panel button that opens the form of a worded move (intent, conditions, names, finale)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Open the form; the version is checked again when it is submitted."""
+        """Open the form; the fingerprint is checked again when it is submitted."""
         if self.value.split(" ", 1)[0] not in TEXT_FORMS:
             await kit.answer(interaction, "That control does not take words.")
             return
-        await interaction.response.send_modal(WordsForm(self.table_id, int(self.stamp), self.value))
+        await interaction.response.send_modal(WordsForm(self.table_id, self.stamp, self.value))
 
 
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"qd:s:(?P<table>\d+):(?P<version>\d+):(?P<n>\d)",
-):
-    """A select of legal moves (when there are too many for buttons), tied to one table version."""
-
-    def __init__(
-        self, table_id: int, version: int, n: int, choices: list[Choice] | None = None, placeholder: str = ""
-    ) -> None:
-        options = [discord.SelectOption(label=clip(c.label, 100), value=c.value) for c in choices or []]
-        super().__init__(
-            discord.ui.Select(
-                placeholder=clip(placeholder or "Choose…", 150),
-                custom_id=f"qd:s:{table_id}:{version}:{n}",
-                options=options or [discord.SelectOption(label="(nothing)", value="-")],
-                row=n,
-            )
-        )
-        self.table_id, self.version = table_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> MoveSelect:
-        """Rebuild the select from its custom id (the chosen value comes with the interaction)."""
-        return cls(int(match["table"]), int(match["version"]), int(match["n"]))
+class NumberButton(kit.StampedMoveButton, prefix="qd:n", stamp=kit.FINGERPRINT):
+    """A panel button that opens a form for a number, when an action's numbers are too many to list."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the number form with the ranges offered now (a changed panel is replaced instead)."""
+        svc = kit.service_of(interaction.client)
+        try:
+            now = await svc.seat_view(self.table_id, interaction.user.id)
+            ranges = number_ranges(self.value, now.moves) if seat_stamp(now) == self.stamp else {}
+        except (TableError, MalformedMove):
+            ranges = {}
+        if not ranges:
+            await play(interaction, self.table_id, self.value, self.stamp)  # refused and replaced
+            return
+        await interaction.response.send_modal(NumberForm(self.table_id, self.stamp, self.value, ranges))
+
+
+class MoveSelect(kit.StampedMoveSelect, prefix="qd:s", stamp=kit.FINGERPRINT, placeholder="Choose…"):
+    """A select of legal moves (when there are too many for buttons), valid while the panel keeps
+    its fingerprint; a worded move opens its form."""
+
+    async def play(self, interaction: discord.Interaction, value: str) -> None:
         """Play the chosen move (or open its form)."""
-        values = self.item.values
-        if not values or values[0] == "-":
-            await kit.answer(interaction, "There is nothing to choose right now.")
+        if value.split(" ", 1)[0] in TEXT_FORMS:
+            await interaction.response.send_modal(WordsForm(self.table_id, self.stamp, value))
             return
-        if values[0].split(" ", 1)[0] in TEXT_FORMS:
-            await interaction.response.send_modal(WordsForm(self.table_id, self.version, values[0]))
-            return
-        await play(interaction, self.table_id, values[0], self.version, edit=True)
+        await play(interaction, self.table_id, value, self.stamp)
 
 
 class PanelButton(kit.TableButton, prefix="qd:p", label="Open my Quadrivium panel",
@@ -292,7 +459,7 @@ class PanelButton(kit.TableButton, prefix="qd:p", label="Open my Quadrivium pane
         await show_panel(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (MoveButton, FormButton, MoveSelect, PanelButton)
+DYNAMIC_ITEMS = (MoveButton, FormButton, NumberButton, MoveSelect, PanelButton)
 
 
 # ---------------------------------------------------------------------------- the commands
@@ -340,3 +507,4 @@ async def setup(bot: commands.Bot) -> None:
     """Add /quad and its restart-proof components; the panel is the private note of a seat."""
     # A plain note carries the panel button instead of a move select (forms need the panel).
     await GAME.install(bot, QuadriviumCog(bot), DYNAMIC_ITEMS, PanelButton)
+    kit.register_typed_form(KIND, typed_form)

@@ -194,9 +194,14 @@ def _room_marks(draw: Draw, x: int, y: int, room: dict[str, Any]) -> None:
     for portal in room.get("portals", []):
         if cx > x + CELL_W - 40:
             cx, cy = x, cy + 23
-        draw.ellipse((cx, cy, cx + 20, cy + 20), outline=PORTAL, width=3)
-        draw.text((cx + 10, cy + 10), portal[:1].upper(), font=font(11, "bold"), fill=PORTAL, anchor="mm")
-        cx += 24
+        cx = _portal(draw, cx, cy, portal)
+
+
+def _portal(draw: Draw, cx: int, cy: int, kind: str) -> int:
+    """Draw a portal's ring with its creature's initial at (cx, cy); return the x after it."""
+    draw.ellipse((cx, cy, cx + 20, cy + 20), outline=PORTAL, width=3)
+    draw.text((cx + 10, cy + 10), kind[:1].upper(), font=font(11, "bold"), fill=PORTAL, anchor="mm")
+    return cx + 24
 
 
 def _wizards(draw: Draw, x: int, y: int, seats: list[int], current: int) -> None:
@@ -268,6 +273,13 @@ def _academy(draw: Draw, view: View, caption: render.Caption | None) -> int:
         cx = _mark(draw, cx, legend_y, colour, letter, 1)
         draw.text((cx, legend_y + 10), NAMES[key], font=font(12), fill=INK, anchor="lm")
         cx += int(draw.textlength(NAMES[key], font=font(12))) + 10
+    # The portals: the imp's (every game has imps), and any other creature's on the board.
+    shown = {p for room in view["grid"] for p in room.get("portals", [])}
+    for kind in ["imp", *sorted(shown - {"imp"})]:
+        cx = _portal(draw, cx, legend_y, kind)
+        words = f"{kind.title()} portal"
+        draw.text((cx, legend_y + 10), words, font=font(12), fill=INK, anchor="lm")
+        cx += int(draw.textlength(words, font=font(12))) + 10
     y = legend_y + 34
     if any(not room.get("empowered", True) for room in view["grid"]):
         draw.rectangle((GRID_X, y + 1, GRID_X + 18, y + 15), fill=DIM, outline=INK)

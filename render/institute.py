@@ -418,6 +418,22 @@ def seat_label(caption: render.Caption, seat: int, colour: bool = True) -> str:
     return f"{name} ({SEAT_NAME[seat].capitalize()})" if colour else name
 
 
+TITLE_GAP = 32
+"""Room between the round-and-phase title and the goal beside it."""
+TITLE_MIN = 40
+"""The smallest type of the title (still 11 px in Discord's 400 px preview)."""
+
+
+def _header_title(view: View, room: float) -> tuple[str, Font]:
+    """Return the round-and-phase title and its type, smaller (then cut) so it never reaches the goal."""
+    title = _phase_title(view)
+    for size in range(PREVIEW_FONTS["title"], TITLE_MIN - 1, -2):
+        face = font(size, "bold")
+        if face.getlength(title) <= room:
+            return title, face
+    return _wrap(title, face, int(room), 1)[0], face
+
+
 def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the PNG of the public board drawn from a view (seat None).
 
@@ -430,9 +446,13 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     image = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
-    _text(draw, (MARGIN, 12), _phase_title(view), font(PREVIEW_FONTS["title"], "bold"), LIGHT)
     goal = f"Goal {view['goal']} VP"
-    _text(draw, (width - MARGIN, 12), goal, font(PREVIEW_FONTS["title"], "bold"), GOLD, "ra")
+    goal_face = font(PREVIEW_FONTS["title"], "bold")
+    _text(draw, (width - MARGIN, 12), goal, goal_face, GOLD, "ra")
+    title, face = _header_title(view, width - 2 * MARGIN - TITLE_GAP - goal_face.getlength(goal))
+    # A smaller title sits on the same line as the goal.
+    drop = PREVIEW_FONTS["title"] - getattr(face, "size", PREVIEW_FONTS["title"])
+    _text(draw, (MARGIN, 12 + drop), title, face, LIGHT)
     face = font(PREVIEW_FONTS["waiting"], "bold")
     waiting = _wrap(_waiting_line(view, caption), face, width - 2 * MARGIN, 1)[0]
     _text(draw, (MARGIN, 66), waiting, face, GOLD if not view["over"] else (255, 255, 255))

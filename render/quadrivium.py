@@ -100,7 +100,7 @@ def _sheet_image(view: View, extra: int = 0) -> tuple[Image.Image, ImageDraw.Ima
     cov = view["covenant"]
     _title(draw, cov["name"] or "A covenant not yet founded",
            f"{view['season'].title()} of year {view['year']} · scene {view['scenes']} · "
-           f"{view['conflicts']} conflicts · deck {view['deck']}")
+           f"{view['conflicts']} conflict{'' if view['conflicts'] == 1 else 's'} · deck {view['deck']}")
     y = 92
     draw.text((24, y), "Covenant resources", font=font(18, "bold"), fill=INK)
     y += 30
@@ -160,9 +160,47 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View) 
     return y + 28
 
 
+CONFLICT_H = 250
+"""Height of the conflict's panel under the sheet."""
+
+
+def _conflict(draw: ImageDraw.ImageDraw, y: int, view: View) -> int:
+    """Draw the conflict under way: the sides, the intent, the types, the conditions, the tricks, who acts."""
+    c = view.get("conflict")
+    if not c:
+        return y
+    name = {p["seat"]: p["name"] or f"seat {p['seat'] + 1}" for p in view["seats"]}
+    pro, ant = (name.get(s, "?") for s in c["sides"])
+    draw.line((24, y + 6, WIDTH - 24, y + 6), fill=GOLD, width=3)
+    heading = f"Conflict: {pro} (Protagonist) against {ant} (Antagonist)"
+    draw.text((24, y + 16), heading, font=font(19, "bold"), fill=INK)
+    cond = c.get("cond") or {}
+    tricks = f"{c['wins'][0]}–{c['wins'][1]}" + (f", {c['tricks']} to win" if c.get("tricks") else "")
+    lines = [
+        f"Intent: {c.get('intent') or '—'}",
+        "Conflict types: " + (" – ".join(t.title() for t in c.get("types") or [] if t) or "not named yet"),
+        f"If {pro} wins: {cond.get('win') or '—'}" + _harm(cond.get("win_harm")),
+        f"If {pro} loses: {cond.get('lose') or '—'}" + _harm(cond.get("lose_harm")),
+        f"Tricks won: {tricks}",
+    ]
+    waiting = [f"{name.get(p['seat'], '?')}: {p['text'].rstrip('.')}" for p in view.get("prompts") or []]
+    lines.append("Waiting on " + "; ".join(waiting) if waiting else "")
+    for n, line in enumerate(lines):
+        shown = line if len(line) <= 96 else line[:95] + "…"
+        weight = "bold" if line.startswith("Waiting on") else "regular"
+        draw.text((24, y + 50 + n * 30), shown, font=font(17, weight), fill=INK)
+    return y + CONFLICT_H
+
+
+def _harm(harm: str | None) -> str:
+    return f" (Harm: {harm})" if harm and harm != "none" else ""
+
+
 def sheet(view: View) -> bytes:
-    """Return the covenant sheet: resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes."""
-    image, _, _ = _sheet_image(view)
+    """Return the covenant sheet (resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes),
+    and the conflict under way."""
+    image, draw, y = _sheet_image(view, extra=CONFLICT_H if view.get("conflict") else 0)
+    _conflict(draw, y, view)
     return _png(image)
 
 

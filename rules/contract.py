@@ -157,7 +157,7 @@ class Move:
             raise MalformedMove(
                 f"That move is too long ({len(text)} characters): pick one from the list."
             )
-        words = text.strip().split()
+        words = _words(text)
         if not words:
             raise MalformedMove("Type a move, or pick one from the list.")
         action, args = words[0], {}
@@ -186,6 +186,28 @@ def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
     """Return at most ``limit`` characters of what a user typed, for quoting it back."""
     text = text.replace("`", "'")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _words(text: str) -> list[str]:
+    """Split a move's text on spaces outside quoted strings and brackets (``name="Ashwood Hollow"``)."""
+    words, word, quoted, escaped, depth = [], "", False, False, 0
+    for char in text.strip():
+        if quoted:
+            quoted = escaped or char != '"'
+            escaped = not escaped and char == "\\"
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char.isspace() and depth <= 0:
+            if word:
+                words.append(word)
+            word = ""
+            continue
+        word += char
+    return [*words, word] if word else words
 
 
 def _argument(key: str, raw: str) -> JSON:

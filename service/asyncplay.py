@@ -16,12 +16,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
-from service.clock import VOTE_TIME, game_options, relative
+from service.bots import BOT_MOVE
+from service.clock import VOTE_TIME, game_options, iso_time, relative
 from service.naming import own_or_public
 from service.notices import Notice, SeatTime
 from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
-from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text
+from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text, tag_namer
 from service.undo import (
     UNDO,
     UNDO_CHOICES,
@@ -357,7 +358,17 @@ class AsyncPlay:
         seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
         seats = {s.seat: s.name for s in seated}
         own = next((s.seat for s in seated if viewer is not None and s.user_id == viewer), None)
+        from_start = {s.seat for s in seated if s.filled_by_bot}
         in_force = {r.version for r in effective(records)}
+        # Seat tags ("P2", "Red") in the public texts name their players, as the thread does.
+        named = tag_namer({rules.seat_tag(n): f"{name} ({rules.seat_tag(n)})" for n, name in seats.items()})
+
+        def player(r: Any) -> str:
+            """Name who made a move: its player, or the bot that played the seat (always, or for them)."""
+            name = seats.get(r.seat, "?")
+            if r.seat in from_start:
+                return f"{name} (a bot)"
+            return f"a bot for {name}" if r.move.get("by") == BOT_MOVE else name
 
         def build() -> tuple[str, str]:
             state = None
@@ -366,20 +377,19 @@ class AsyncPlay:
             entries, lines = [], [f"{self.thread_name(table)} ({table.status})"]
             for r in records:
                 move = Move.from_json(r.move)
-                public = [e["text"] for e in r.events if e.get("seats") is None]
+                public = [named(e["text"]) for e in r.events if e.get("seats") is None]
                 undone = r.version not in in_force and move.action != UNDO
                 label = "Take back" if move.action == UNDO else "(taken back)" if undone else ""
                 if state is not None and not label:
                     # Named from the state the move was made on: the mover's own words, or the public's.
-                    label = own_or_public(rules, state, r.seat, move, own)
+                    label = named(own_or_public(rules, state, r.seat, move, own))
                     state, _ = rules.apply(state, r.seat, move)
                 label = label or move.action
                 entries.append({
-                    "version": r.version, "seat": r.seat, "player": seats.get(r.seat, "?"),
-                    "move": label, "events": public, "at": r.created_at, "undone": undone,
+                    "version": r.version, "seat": r.seat, "player": player(r),
+                    "move": label, "events": public, "at": iso_time(r.created_at), "undone": undone,
                 })
-                when = f"<{int(r.created_at)}>"
-                lines.append(f"#{r.version} {when} {seats.get(r.seat, '?')}: {label}")
+                lines.append(f"#{r.version} {iso_time(r.created_at)} {player(r)}: {label}")
                 lines.extend(f"    {text}" for text in public)
             data = {"table": table.id, "kind": table.kind, "status": table.status,
                     "players": seats, "result": table.result, "moves": entries}
@@ -394,11 +404,11 @@ class AsyncPlay:
             return None
         rules = self.rules_for(table.kind)
         records = effective(await self.store.moves(table_id))
-        players = len([s for s in await self.store.seats(table_id) if s.seat is not None])
+        names = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
         moves = [(r.seat, Move.from_json(r.move)) for r in records]
         # Drawn in a worker thread: the event loop answers other players meanwhile.
         return await asyncio.to_thread(
-            replay_gif, rules, players, game_options(table.options), table.seed, moves
+            replay_gif, rules, len(names), game_options(table.options), table.seed, moves, None, names
         )
 
     async def replay_alt(self, table_id: int) -> str:

@@ -51,6 +51,15 @@ STAND_IN_LEVEL = "basic"
 BOT_CHAIN_LIMIT = 2000
 """A safety stop on bot moves in a row (a game always comes back to a person well before)."""
 
+BOT_MOVE = "bot"
+"""A stored move's ``by`` when a bot played it (the history names the bot, not the seat's person)."""
+
+
+def played_by(move: dict[str, object]) -> dict[str, object]:
+    """Return a move's stored JSON, marked as a bot's when a bot is playing it now."""
+    return {**move, "by": BOT_MOVE} if _BOT_MOVING.get() else move
+
+
 _BOT_MOVING: contextvars.ContextVar[bool] = contextvars.ContextVar("conclave_bot_moving", default=False)
 """Set while a bot's move goes through ``act``: the one caller allowed to play a bot's seat."""
 

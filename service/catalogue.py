@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import difflib
+
 from rules import registry
 from rules.contract import Rules, RulesError
 from service import guide, reading
+from service.clock import TABLE_OPTIONS
 from service.loaded import MAX_CHOICES, VALUE_LIMIT, _clip
 from service.replies import TableError
 
@@ -22,11 +25,25 @@ class Catalogue:
     def rules_for(self, kind: str) -> Rules:
         """Return the rules of a kind (by kind or title, any case), or raise TableError naming the games."""
         kinds = registry.kinds()
-        found = reading.kind_of(kind, kinds, [registry.get(k).title for k in kinds])
+        titles = [registry.get(k).title for k in kinds]
+        found = reading.kind_of(kind, kinds, titles)
         try:
             return registry.get(found or kind)
         except RulesError as exc:
-            raise TableError(exc.sentence) from None
+            close = difflib.get_close_matches(kind.strip().casefold(), [k.casefold() for k in kinds], n=1)
+            hint = f" Did you mean `{close[0]}`?" if close else ""
+            raise TableError(exc.sentence + hint) from None
+
+    @staticmethod
+    def check_option_names(rules: Rules, chosen: dict[str, str]) -> None:
+        """Refuse an option the game and the table do not have, listing those they do (and the closest)."""
+        known = [o.name for o in rules.options] + [o.name for o in TABLE_OPTIONS]
+        for name in chosen:
+            if name not in known:
+                close = difflib.get_close_matches(name.casefold(), known, n=1)
+                hint = f" Did you mean `{close[0]}`?" if close else ""
+                said = f"{rules.title} has no option called `{_clip(name, 40)}`.{hint}"
+                raise TableError(f"{said} Its options: {', '.join(known)}.")
 
     def rules_summary(self, kind: str) -> str:
         """Return a short summary of a game: players, options and where its rulebook is."""
@@ -82,14 +99,21 @@ class Catalogue:
         return names[:MAX_CHOICES]
 
     def card(self, name: str, kind: str | None = None) -> str:
-        """Return the lookup text of one card, or a sentence saying there is no such card."""
+        """Return the lookup text of one card, or a sentence saying there is no such card.
+
+        An exact name found in no game here (another game's card, or a card named without its
+        game in a plain channel) is found in every game, and the answer says which game it is from.
+        """
         entries = self._card_entries(kind)
-        if not entries:
-            return "No game here has cards to look up yet."
         wanted = name.strip().casefold()
         for entry_name, text in entries:
             if entry_name.casefold() == wanted:
                 return text
+        elsewhere = [(title, text) for title, bare, text in self._every_card() if bare.casefold() == wanted]
+        if elsewhere:
+            return "\n\n".join(f"A card of {title}:\n{text}" for title, text in elsewhere)
+        if not entries:
+            return "No game here has cards to look up yet."
         close = [n for n, _ in entries if wanted and wanted in n.casefold()]
         if close:
             return "No card by that exact name. Did you mean: " + ", ".join(close[:5]) + "?"
@@ -97,14 +121,15 @@ class Catalogue:
 
     def _card_entries(self, kind: str | None) -> list[tuple[str, str]]:
         """Collect (name, text) of every card of the kind (or of every kind) whose rules index cards."""
-        kinds = [kind] if kind else registry.kinds()
-        entries: list[tuple[str, str]] = []
-        for each in kinds:
+        return [(name if kind else f"{name} ({title})", text)
+                for title, name, text in self._every_card([kind] if kind else None)]
+
+    def _every_card(self, kinds: list[str] | None = None) -> list[tuple[str, str, str]]:
+        """Collect (game title, card name, text) of every card of the kinds (all by default)."""
+        entries: list[tuple[str, str, str]] = []
+        for each in kinds or registry.kinds():
             rules = self.rules_for(each)
             index = getattr(rules, "card_index", None)
-            if index is None:
-                continue
-            for name, text in index().items():
-                shown = name if kind else f"{name} ({rules.title})"
-                entries.append((shown, text))
+            if index is not None:
+                entries.extend((rules.title, name, text) for name, text in index().items())
         return entries

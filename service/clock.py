@@ -12,7 +12,7 @@ import time
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
 
 from rules.contract import OptionSpec
@@ -123,6 +123,11 @@ def game_options(options: dict[str, str]) -> dict[str, str]:
 def preset_of(options: dict[str, str]) -> ClockPreset | None:
     """Return a table's clock preset (tables from before clocks get the default)."""
     return PRESETS.get(options.get("clock", "normal"), PRESETS["normal"])
+
+
+def iso_time(t: float) -> str:
+    """Return a stored time as ISO 8601 with its time zone (UTC), e.g. ``2026-12-01T22:18:15+00:00``."""
+    return datetime.fromtimestamp(t, tz=UTC).isoformat(timespec="seconds")
 
 
 def relative(t: float) -> str:

@@ -24,6 +24,7 @@ from service.replies import (
     SeatView,
     alt_text,
     tag_namer,
+    told_in_order,
     waiting_sentence,
 )
 
@@ -58,6 +59,7 @@ class Composer:
         opening: bool = False,
         status: bool = False,
         automatic: tuple[str, ...] = (),
+        automatic_at: tuple[int, ...] = (),
     ) -> Reply:
         """Build the board, the private notes and the pings after a move (or at start)."""
         rules, state = table.rules, table.state
@@ -73,9 +75,8 @@ class Composer:
             lines.append(f"The game begins. {self._legend(table)}")
         # Public texts name each seat's player beside the game's tag: "bob (P2) places...".
         named = name_seats(table.rules, table.names())
-        lines.extend(named(e.text) for e in public_events)
-        if automatic:
-            lines.append("Played automatically: " + "; ".join(named(a) for a in automatic) + ".")
+        # Each move played automatically is told just before what it did.
+        lines.extend(told_in_order([named(e.text) for e in public_events], automatic, automatic_at, named))
         closed = table.record.status == "abandoned"
         if result is not None:
             lines.append(self._result_text(table, result))
@@ -128,6 +129,7 @@ class Composer:
             legend=self._legend_lines(table),
             result=result,
             automatic=automatic,
+            automatic_at=automatic_at,
             opening=opening,
             fresh=status
             or notify.starts_message(
@@ -207,22 +209,33 @@ class Composer:
     def _result_text(table: _Table, result: Result) -> str:
         known = table.names()
         names = [known[n] for n in result.winners]
-        reason = name_seats(table.rules, known)(result.reason.rstrip().rstrip("."))
+        name = name_seats(table.rules, known)
+        reason = name(result.reason.rstrip().rstrip("."))
         if table.rules.cooperative:
             # The table wins or loses together: naming every seat or a score of 0 each says nothing.
             head = "Game over: the table wins together" if names else "Game over: the table loses"
             return f"{head} ({reason})."
+        said = [f"{known[w]} wins" for w in result.winners[:1]] + [
+            f"{name(table.rules.seat_tag(w))} wins" for w in result.winners[:1]
+        ]
+        if len(names) == 1 and any(reason.casefold().startswith(s.casefold()) for s in said):
+            # The reason already says who won ("alice wins with 20 VP to 8"): never say it twice.
+            return f"Game over: {reason}.{_scores_tail(known, result)}"
         if not names:
             head = "Game over: nobody wins"
         elif len(names) == 1:
             head = f"Game over: {names[0]} wins"
         else:
             head = "Game over: " + " and ".join(names) + " share the win"
-        scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
-        tail = f" Scores: {scores}." if scores else ""
         # A reason written as a sentence ends with a full stop; the parentheses must not double it.
-        return f"{head} ({reason}).{tail}"
+        return f"{head} ({reason}).{_scores_tail(known, result)}"
 
+
+
+def _scores_tail(known: dict[int, str], result: Result) -> str:
+    """Return " Scores: alice 20, bob 8." (empty when the result has no scores)."""
+    scores = ", ".join(f"{known[n]} {_number(v)}" for n, v in sorted(result.scores.items()))
+    return f" Scores: {scores}." if scores else ""
 
 
 def name_seats(rules: Rules, names: dict[int, str]) -> Callable[[str], str]:
@@ -254,7 +267,11 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
         for index, move in enumerate(legal)
     )
     prompts = tuple(rules.pending(state)) if active else ()
-    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts)
+    others = [p for p in prompts if p.seat != seat]
+    marks = {n: rules.seat_tag(n) for n in table.seats}
+    names = {n: s.name for n, s in table.seats.items()}
+    waiting = waiting_sentence(others, names, marks) if others else ""
+    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts, waiting)
 
 
 def _public_view(table: _Table) -> PublicView:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rules.contract import MalformedMove, Move, RulesError
+from rules.contract import MOVE_TEXT_LIMIT, MalformedMove, Move, RulesError
 
 # A word is letters and digits; a symbol beyond ASCII (a suit ♦, an arrow) is a word of its own,
 # so "7♦" tells the seven of diamonds from the seven of clubs; ASCII punctuation is no word.
@@ -112,6 +112,9 @@ def read_move(
     wanted = " ".join(typed.split())
     if not wanted:
         raise MalformedMove("Type a move, or pick one from the list.")
+    if len(wanted) > MOVE_TEXT_LIMIT:
+        # Said first: a long text (an intent written out) fits no move because of its length.
+        raise MalformedMove(f"That is too long ({len(wanted)} characters, at most {MOVE_TEXT_LIMIT}).")
     folded = wanted.casefold()
     for move in legal:
         if move.code().casefold() == folded:

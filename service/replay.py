@@ -85,16 +85,19 @@ def replay_gif(
     seed: int,
     moves: Sequence[tuple[int, Move]],
     limit: int | None = None,
+    names: dict[int, str] | None = None,
 ) -> bytes | None:
     """Return the animated GIF of a game's public board, at most ``limit`` frames (None without drawings).
 
-    The limit defaults to ``REPLAY_FRAMES``.
+    The limit defaults to ``REPLAY_FRAMES``; ``names`` (seat -> player) name the players on every
+    frame, as the thread's boards do, rather than their seat colours or characters.
     """
+    caption = render.Caption(names=dict(names or {}))
     views = turn_views(rules, players, options, seed, moves)
     chosen = pick([round_of(v) for v in views], REPLAY_FRAMES if limit is None else limit)
     frames = []
     for i in chosen:
-        drawn = render.board(rules.kind, views[i])
+        drawn = render.board(rules.kind, views[i], caption)
         if drawn is None:
             return None  # the kind has no drawing
         frames.append(drawn)

@@ -7,7 +7,7 @@ short ephemeral answer (``Reply.answer``) for the player who asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,20 +76,41 @@ def waiting_sentence(
     and a prompt that opens with its seat's tag ("P2: take your turn.") does not repeat it.
     """
     marks = marks or {}
-    asks: dict[int, list[str]] = {}
-    for prompt in prompts:
-        mark = marks.get(prompt.seat)
-        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
-        asks.setdefault(prompt.seat, []).append(text)
-    if not asks:
-        return "Waiting on nobody."
 
     def who(seat: int) -> str:
         name = str(names.get(seat, seat))
         return f"{name} ({marks[seat]})" if marks.get(seat) else name
 
+    # Another seat's tag inside a prompt ("P1 asks for your glyph") names its player too.
+    named = tag_namer({mark: who(seat) for seat, mark in marks.items() if seat in names})
+    asks: dict[int, list[str]] = {}
+    for prompt in prompts:
+        mark = marks.get(prompt.seat)
+        text = prompt.text.removeprefix(f"{mark}: ") if mark else prompt.text
+        asks.setdefault(prompt.seat, []).append(named(text))
+    if not asks:
+        return "Waiting on nobody."
+
     parts = [f"{who(n)}: {' '.join(asks[n]).rstrip('.')}" for n in sorted(asks)]
     return "Waiting on " + "; ".join(parts) + "."
+
+
+def told_in_order(
+    texts: Sequence[str], automatic: Sequence[str], at: Sequence[int], named: Callable[[str], str]
+) -> list[str]:
+    """Return the public texts with each "Played automatically: …" line just before its own results.
+
+    ``at`` gives, for each automatic label, how many public texts come before its move's; without
+    it (an older board) the lines come after every text, as they used to.
+    """
+    if len(at) != len(automatic):
+        at = [len(texts)] * len(automatic)
+    lines: list[str] = []
+    for n in range(len(texts) + 1):
+        lines += [f"Played automatically: {named(a)}." for a, k in zip(automatic, at, strict=True) if k == n]
+        if n < len(texts):
+            lines.append(texts[n])
+    return lines
 
 
 @dataclass(frozen=True)
@@ -150,7 +171,8 @@ class Board:
     ``text``): ``events`` (the public events, with their ``data``), ``waiting`` (the pending
     prompts: whom the game waits on and for what), ``legend`` (the seats), ``result``,
     ``automatic`` (the moves the service played by itself, e.g. "P2: Pass", named as everyone may
-    know them: ``service.naming.automatic_label``).
+    know them: ``service.naming.automatic_label``) and ``automatic_at`` (for each, how many public
+    events come before its own: where it is told).
     ``fresh`` says whether this board starts a new thread message (the turn passed to another
     seat, the game began or ended); otherwise it updates the turn's living board in place.
     """
@@ -172,6 +194,7 @@ class Board:
     legend: tuple[SeatLine, ...] = ()
     result: Result | None = None
     automatic: tuple[str, ...] = ()
+    automatic_at: tuple[int, ...] = ()
     fresh: bool = True
     opening: bool = False
     """The first board of a game."""
@@ -242,6 +265,8 @@ class SeatView:
     view: dict[str, Any]
     moves: tuple[Choice, ...]
     prompts: tuple[Prompt, ...]
+    waiting: str = ""
+    """Whom else the game waits on, players named ("Waiting on bob (P2): draft a mage."), or ""."""
 
     @property
     def asked(self) -> tuple[Prompt, ...]:

@@ -27,7 +27,7 @@ from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
 from service import reading
 from service.asyncplay import AsyncPlay, Outlet
-from service.bots import BotSeats, shown_name
+from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.compose import Composer, _seat_view, name_seats
@@ -162,6 +162,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         rules = self.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
+        self.check_option_names(rules, chosen)
         try:
             # The server's defaults (its moderators' settings, read now) unless the host chose.
             table_options, chosen = split_options(await self.table_defaults(guild_id) | chosen)
@@ -252,6 +253,21 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         """Refuse, before asking to confirm, a user who could not leave the table (no seat there)."""
         if not any(s.user_id == user_id for s in await self.store.seats(table_id)):
             raise TableError("You have no seat at this table.")
+
+    async def leave_refusal(self, table_id: int, user_id: int) -> str | None:
+        """Return why the user cannot leave this game in progress (its rules refuse), or None.
+
+        Asked before /game leave asks to confirm, so nobody confirms a leave that is then refused.
+        """
+        loaded = await self._load_active(table_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            return "You have no seat at this table."
+        try:
+            await asyncio.to_thread(loaded.rules.resign, loaded.state, seat)
+        except RulesError as exc:
+            return f"{exc.sentence} To end the game instead, use /game abandon."
+        return None
 
     async def _resign(self, table_id: int, user_id: int) -> Reply:
         """Leave a game in progress: the resign move, logged and replayed like any other."""
@@ -351,7 +367,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                         table_id,
                         version,
                         seat,
-                        done.move.to_json(),
+                        played_by(done.move.to_json()),
                         [e.to_json() for e in done.events],
                         done.state,
                         waiting if result is None else [],
@@ -395,10 +411,11 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def _after_commit(self, after: _Table, before: State, done: _Outcome, seat: int) -> Reply:
         """Play what plays itself after a saved move, then compose what it tells whom."""
-        after, events, automatic, result = await self._auto_resolve(after, list(done.events), done.result)
+        after, events, played, result = await self._auto_resolve(after, list(done.events), done.result)
+        automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
         compose = self._compose
         reply = await asyncio.to_thread(
-            compose, after, before, events, seat, result=result, automatic=tuple(automatic)
+            compose, after, before, events, seat, result=result, automatic=automatic, automatic_at=at
         )
         now_waiting = [] if result is not None else [
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
@@ -449,7 +466,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def _auto_resolve(
         self, table: _Table, events: list[Event], result: Result | None
-    ) -> tuple[_Table, list[Event], list[str], Result | None]:
+    ) -> tuple[_Table, list[Event], list[tuple[str, int]], Result | None]:
         """Play what no seat needs to decide (called under the table's lock, after a move).
 
         A forced decision (one legal move, on a prompt the game declares auto-resolvable) is
@@ -457,13 +474,14 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         that set ``reactions`` to "pass"; a question the game presumes an answer to is answered
         so unless the seat set ``ask`` to "on" (or ``auto`` to "off"). Each is stored as that
         seat's own move, logged as automatic. Returns the table after them, every event, their
-        labels and the result.
+        labels (each with the number of public events before its own, so the board tells it in
+        place) and the result.
         """
         table_id = table.record.id
         off = await self.store.seat_prefs(table_id, AUTO_PREF)
         passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
         asking = await self.store.seat_prefs(table_id, ASK_PREF)
-        labels: list[str] = []
+        labels: list[tuple[str, int]] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
@@ -507,9 +525,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 result=None if result is None else result.to_json(),
             )
             table = _Table(record, after, rules, table.seats)
-            events.extend(more)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
-            labels.append(f"{self._mark(table, seat)}: {label}")
+            labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
+            events.extend(more)
         return table, events, labels, result
 
     async def auto_play(self, table_id: int) -> Reply | None:
@@ -520,12 +538,14 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 loaded = await self._load_active(table_id)
             except TableError:
                 return None
-            after, events, automatic, result = await self._auto_resolve(loaded, [], None)
+            after, events, played, result = await self._auto_resolve(loaded, [], None)
+            automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
             if not automatic:
                 return None
             compose = self._compose
             reply = await asyncio.to_thread(
-                compose, after, loaded.state, events, None, result=result, automatic=tuple(automatic)
+                compose, after, loaded.state, events, None,
+                result=result, automatic=automatic, automatic_at=at,
             )
             reply = await self.after_move(reply)
             named = name_seats(after.rules, after.names())

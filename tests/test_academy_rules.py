@@ -550,3 +550,21 @@ def test_helpful_hand_of_fate_the_current_player_decides() -> None:
     assert sorted(o["value"] for o in s["choice"]["options"]) == ["e", "s"]
     s2, _ = play(s, 2, "choose", value="e")
     assert s2["rooms"]["planar_rift"]["imp"] == 1
+
+
+def test_a_basic_game_disaster_never_names_the_lost_room() -> None:
+    # The basic game lays no Lost Room (Setup): "Activate every threat in the Lost Room and the Outer
+    # Dimension" activates, and names, the Outer Dimension only.
+    s = calm()
+    assert "lost_room" not in s["board"] and "outer_dimension" in s["board"]
+    push(s, [{"op": "activate_in", "rooms": ["lost_room", "outer_dimension"], "by": 0}])
+    settle(s)
+    assert "Threats activate in: Outer Dimension." in s["log"]
+    assert not [line for line in s["log"] if "Lost Room" in line]
+
+
+def test_a_threat_spreading_twice_into_a_room_names_it_once() -> None:
+    from rules.academy.threats import _rooms_once
+
+    assert _rooms_once(["library", "library", "flux_point"]) == "Library (twice), Flux Point"
+    assert _rooms_once(["library"]) == "Library"

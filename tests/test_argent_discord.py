@@ -358,6 +358,21 @@ def test_round_summary_groups_what_each_room_gave_whom() -> None:
     assert named is not None and named.startswith("**Courtyard**: bob (P2) 1 IP; carol (P3) gains 3 Mana\n")
 
 
+def test_round_summary_keeps_ip_taken_after_a_question() -> None:
+    # "Benefits are never mandatory" (FAQ): with 3 players the IP of a claim waits for a yes; the yes
+    # says how much was gained, so the summary says "carol (P3) claims, gains 2 IP", not "claims".
+    from rules.argent.effects.gains import answer_take_ip
+    from tests.argent_helpers import round_one
+
+    state = round_one(3)
+    events: list[Event] = []
+    answer_take_ip(state, {"seat": 2, "data": {"ip": 2}}, {"action": "choose"}, events)
+    claim = _said("P3 claims the errand in Chapel, slot 1.", what="claim", seat=2, room="Chapel")
+    claimed = [SUMMARY_EVENTS[1], claim]
+    summary = cog.round_summary([*claimed, *events], {2: "carol"})
+    assert summary == "**Chapel**: carol (P3) gains 2 IP"
+
+
 def test_no_public_text_label_view_or_image_names_a_face_down_voter_over_many_games() -> None:
     """Random games of 2-5 players: public events, the round summaries, every legal move's label,
     the public view and (sampled) the public board's pixels never show a voter still face down."""
@@ -622,3 +637,15 @@ async def test_argent_ip_sets_whether_a_declinable_ip_gain_asks(simcord_env: sim
     refused = await table.outsider.slash(table.thread, "argent ip", mode="ask")
     assert refused.ephemeral and refused.response is not None
     assert await svc.seat_prefs(record.id, ASK_PREF) == {}
+
+
+def test_a_move_played_automatically_is_told_before_its_results() -> None:
+    from service import Board
+
+    events = (_said("P1 takes 1 Gold."), _said("P2 passes."), _said("P3 gains 2 Mana."))
+    board = Board(1, 5, "", events=events, automatic=("P2: Pass",), automatic_at=(1,))
+    from cogs import argent_board
+
+    lines = argent_board.board_lines(board)
+    told = ["P1 takes 1 Gold.", "Played automatically: P2: Pass.", "P2 passes.", "P3 gains 2 Mana."]
+    assert lines[:4] == told

@@ -220,7 +220,8 @@ async def test_quadrivium_panel_button_applies_once(simcord_env: simcord.Env) ->
     now = await seat_view(table, member)
     # The first decisions take words (a form); the button carries them as its form would.
     named = quadrivium.worded_move(now.moves[0].value, {"name": "Ravenhold"}).code()
-    button = quadrivium.MoveButton(await table.table_id(), now.version, named, "Found Ravenhold")
+    stamp = quadrivium.seat_stamp(now)
+    button = quadrivium.MoveButton(await table.table_id(), stamp, named, "Found Ravenhold")
     dm = await sent_by_bot(simcord_env, member, button)
     before = await table.version()
     results = await burst(simcord_env, N, lambda: member.user.click(dm, custom_id=button.item.custom_id))

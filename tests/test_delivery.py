@@ -123,6 +123,9 @@ async def test_a_forced_public_decision_plays_itself_and_is_logged_as_automatic(
     # The board names the seat once, beside its tag: "bob (P1): Pass", never "bob (P1) bob: Pass".
     line = next(x for x in reply.board.text.splitlines() if x.startswith("Played automatically:"))
     assert re.fullmatch(r"Played automatically: \w+ \(P\d\): Pass\.", line), line
+    # Told just before what it did ("Seat 1 passes."), never after its results.
+    lines = reply.board.text.splitlines()
+    assert lines.index(line) + 1 == next(i for i, x in enumerate(lines) if x.endswith("passes."))
     assert "(automatic)" in caplog.text and "Pass" not in caplog.text  # the log names the action only
     moves = await store.moves(table_id)
     assert [Move.from_json(m.move).action for m in moves] == ["choose", "choose", "pass"]

@@ -284,15 +284,14 @@ async def test_mine_says_which_decision_waits_with_a_jump_link(world: World) -> 
     assert "Sigil Duel #" not in line  # the thread mention already names the table
 
 
-async def test_leaving_a_game_asks_first_and_the_button_leaves(world: World) -> None:
+async def test_leaving_a_game_that_cannot_go_on_is_refused_before_asking(world: World) -> None:
     thread = await started(world)
     asked = await world.bob.slash(thread, "game leave")
     assert asked.ephemeral and asked.response is not None
-    assert "Leave this game for good?" in asked.response.content
-    assert await version(world) == 0  # asking changes nothing
-    clicked = await world.bob.click(asked.response.message, label="Leave the game")
-    # Sigil Duel cannot go on without a player: the click is refused with the way out, and nothing moved.
-    assert clicked.response is not None and "use /game abandon" in clicked.response.content
+    # Sigil Duel cannot go on without a player: refused at once with the way out, never confirmed first.
+    said = asked.response.content
+    assert "use /game abandon" in said and "Leave this game for good?" not in said
+    assert not asked.response.components
     assert await version(world) == 0
 
 

@@ -41,3 +41,20 @@ async def test_a_card_is_found_from_any_channel_with_its_game_named(simcord_env:
     assert {"name": wanted, "value": wanted} in names
     found = await alice.slash(channel, "game card", name=wanted)
     assert found.response is not None and "Grimoire" in found.response.content
+
+
+async def test_an_exact_name_from_another_game_is_found_and_its_game_named(simcord_env: simcord.Env) -> None:
+    # "Broken Wand" is an Institute Card: asked in an Argent thread or a plain channel, it is found.
+    guild = simcord_env.create_guild("G")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", kind="argent")
+    thread = channel.threads[-1]
+    wand = next(c for c in deck() if c.name == "Broken Wand")
+    for where in (thread, channel):
+        found = await alice.slash(where, "game card", name="broken wand")
+        assert found.response is not None
+        said = found.response.content
+        assert said.startswith(f"A card of {TITLE}:") and wand.text in said
+    missing = await alice.slash(thread, "game card", name="Broken Wan")
+    assert missing.response is not None and "No card" in missing.response.content

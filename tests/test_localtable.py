@@ -130,3 +130,27 @@ async def test_a_number_option_is_typed_as_a_discord_client_sends_it(tmp_path: P
     text = "\n".join(printed)
     assert "Your practice table is open" in text and "Bot (basic) #2" in text, text
     assert "expects int, got str" in text and failures == 1  # a word stays text, and is refused as before
+
+
+async def test_the_local_table_fills_forms_and_reads_values_with_spaces(tmp_path: Path) -> None:
+    # Whoever names the covenant gets the form (the other is refused, the game untouched); both
+    # then name their mage by typing the move with a quoted value.
+    said: list[str] = []
+    lines = [
+        "alice: /game new kind:quadrivium", "bob: /game join", "alice: /game start",
+        "alice: /game play move:covenant", "bob: /game play move:covenant",
+        'alice: fill name="Ashwood Hollow" desc="An old mill in the fens"',
+        'bob: fill name="Ashwood Hollow" desc="An old mill in the fens"',
+        'alice: /game play move:mage name="Tom Bell"', 'bob: /game play move:mage name="Tom Bell"',
+    ]
+    await run_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append)
+    text = "\n".join(said)
+    assert text.count("form: Found the covenant") == 1 and "name: The covenant's name (required)" in text
+    assert "The covenant is founded: Ashwood Hollow." in text
+    assert text.count("You played: Name the covenant.") == 1
+    assert text.count("You played: Name your mage.") == 2
+    async with aiosqlite.connect(tmp_path / "local.db") as conn, conn.execute(
+        "SELECT state FROM snapshots WHERE table_id = 1"
+    ) as rows:
+        row = await rows.fetchone()
+    assert row is not None and row[0].count('"Tom Bell"') == 2

@@ -10,6 +10,7 @@ is still in someone's hand, and every public board to be drawn from a view witho
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,8 @@ from tests import faults
 from tests.drawings import views_as_json
 from tests.faults import Table, components
 from tests.quadrivium_helpers import R
+
+TRAITS = ("vigor", "craft", "influence", "insight")
 
 SEED = 7
 
@@ -122,7 +125,11 @@ async def use_panel(table: Table, seat: int, move: Move) -> Any:
                 return await member.submit_modal(result, values)
             return result
         if item["type"] == 3 and any(o["value"] == code for o in item["options"]):
-            return await member.select(panel, [code], custom_id=item["custom_id"])
+            result = await member.select(panel, [code], custom_id=item["custom_id"])
+            if result.modal is not None:  # a worded move chosen in a select opens its form
+                values = {f"qd:w:{k}": v for k, v in words_for(move, seat).items()}
+                return await member.submit_modal(result, values)
+            return result
     raise AssertionError(f"seat {seat}'s panel does not offer {code}: {panel.content}")
 
 
@@ -223,13 +230,41 @@ async def test_a_stale_panel_is_refused(simcord_env: simcord.Env, view_as_image:
     assert old is not None
     _, state = await table.loaded()
     await use_panel(table, 1, choose(state, 1))
-    # Bob's panel offered naming his mage at the old version: the form opens, its submit is refused.
+    # Bob's panel offered naming his mage, which he has done: the form opens, its submit is
+    # refused, and his current panel comes instead.
     button = next(i for i in components(old) if i.get("custom_id", "").startswith("qd:t:"))
     opened = await member.click(old, custom_id=button["custom_id"])
     before = await table.loaded()
     again = await member.submit_modal(opened, {"qd:w:name": "Late"})
-    assert again.response is not None and "The game moved on" in again.response.content
+    assert again.response is not None and "out of date" in again.response.content
+    assert "**Your decision:**" in again.response.content and components(again.response)
     assert await table.loaded() == before
+
+
+async def test_one_seat_answering_leaves_the_others_panels_valid(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # Creation: one player names the covenant while the others name their mages, all at once.
+    table = await open_table(simcord_env)
+    _, state = await table.loaded()
+    awaited = R.waiting_on(state)
+    assert len(awaited) > 1 and "covenant" in {choose(state, s).action for s in awaited}
+    panels = {s: (await table.members[s].slash(table.thread, "quad panel")).response for s in awaited}
+    named = {}
+    for seat in awaited:  # each answers on the panel opened before anyone answered
+        member, move = table.members[seat], choose(state, seat)
+        named[seat] = words_for(move, seat)["name"]
+        version, _ = await table.loaded()
+        code = f":{move.code()}"
+        button = next(i for i in components(panels[seat]) if i.get("custom_id", "").endswith(code))
+        opened = await member.click(panels[seat], custom_id=button["custom_id"])
+        done = await member.submit_modal(opened, {f"qd:w:{k}": v for k, v in words_for(move, seat).items()})
+        assert done.response is not None and "out of date" not in done.response.content
+        assert (await table.loaded())[0].version == version.version + 1
+    _, after = await table.loaded()
+    assert after["covenant"]["name"] == WORDS["covenant"]["name"]
+    assert {s: after["mages"][s]["name"] for s in named if choose(state, s).action == "mage"} == {
+        s: name for s, name in named.items() if choose(state, s).action == "mage"}
 
 
 async def test_the_dm_is_the_panel_and_plays(
@@ -265,3 +300,96 @@ async def test_the_dm_is_the_panel_and_plays(
     assert state["conflict"]["trick"]["cards"][1]["card"] == card
     # The thread says a card went down, never which.
     assert not any(_shown(card) in m.content for m in table.public())
+
+
+async def test_the_conditions_offer_every_harm_and_take_the_players_words(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # At "State the win and loss conditions" every Harm pair is offered (25, in a select), and the
+    # player's own words go with the chosen pair (never stock words).
+    table = await open_table(simcord_env)
+    record, state = await table.loaded()
+    while not any(p.decision == "conditions" for p in R.pending(state)):
+        assert record.status == "active"
+        seat = min(R.waiting_on(state))
+        await use_panel(table, seat, choose(state, seat))
+        record, state = await table.loaded()
+    seat = next(p.seat for p in R.pending(state) if p.decision == "conditions")
+    offered = {m.code() for m in R.legal_moves(state, seat) if m.action == "conditions"}
+    assert len(offered) == 25
+    member = table.members[seat]
+    panel = (await member.slash(table.thread, "quad panel")).response
+    assert panel is not None
+    listed = {o["value"] for i in components(panel) if i["type"] == 3 for o in i["options"]}
+    assert offered <= listed
+    wanted = Move.of("conditions", win_harm="craft", lose_harm="insight").code()
+    selects = [i for i in components(panel) if i["type"] == 3]
+    select = next(i for i in selects if wanted in {o["value"] for o in i["options"]})
+    opened = await member.select(panel, [wanted], custom_id=select["custom_id"])
+    assert opened.modal is not None
+    win, lose = "If I win, the heron speaks for us.", "If I lose, I owe the fen a year."
+    await member.submit_modal(opened, {"qd:w:win": win, "qd:w:lose": lose})
+    _, after = await table.loaded()
+    cond = after["conflict"]["cond"]
+    assert (cond["win"], cond["lose"]) == (win, lose)
+    assert (cond["win_harm"], cond["lose_harm"]) == ("craft", "insight")
+
+
+async def test_choices_too_many_to_list_are_asked_as_numbers(
+    simcord_env: simcord.Env, view_as_image: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With room for one select only, the 31 spreads of a mage's Traits become a form of numbers
+    # (as a bid or a take would once the engine lifts its caps): every move stays reachable.
+    table = await open_table(simcord_env)
+    # The bot loaded its own copy of the cog's module (discord.py's extensions do).
+    monkeypatch.setattr(sys.modules["cogs.quadrivium"], "SELECT_ROWS", 1)
+    _, state = await table.loaded()
+    while not any(p.decision == "create:traits" for p in R.pending(state)):
+        seat = min(R.waiting_on(state))
+        await use_panel(table, seat, choose(state, seat))
+        _, state = await table.loaded()
+    seat = next(p.seat for p in R.pending(state) if p.decision == "create:traits")
+    spreads = [m for m in R.legal_moves(state, seat) if m.action == "traits"]
+    assert len(spreads) > 25
+    member = table.members[seat]
+    panel = (await member.slash(table.thread, "quad panel")).response
+    assert panel is not None
+    button = next(i for i in components(panel) if i.get("custom_id", "").startswith("qd:n:"))
+    assert button["label"].endswith("(a number)")
+    opened = await member.click(panel, custom_id=button["custom_id"])
+    assert opened.modal is not None
+    fields = {c["components"][0]["custom_id"] for c in opened.modal["components"]}
+    assert fields == {f"qd:nw:{t}" for t in TRAITS}
+    # A spread the engine refuses is refused, the table untouched; a legal one is played.
+    before = await table.loaded()
+    wrong = await member.submit_modal(opened, {f"qd:nw:{t}": "9" for t in TRAITS})
+    assert wrong.response is not None and await table.loaded() == before
+    chosen = spreads[-1]
+    again = await member.click(panel, custom_id=button["custom_id"])
+    await member.submit_modal(again, {f"qd:nw:{t}": str(chosen.get(t)) for t in TRAITS})
+    _, after = await table.loaded()
+    traits = after["mages"][seat]["traits"]
+    assert {t: traits[t]["value"] for t in TRAITS} == {t: chosen.get(t) for t in TRAITS}
+
+
+async def test_game_play_opens_the_form_for_a_worded_move(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # /game play never fills stock words in the player's place: an offered worded move opens its form.
+    table = await open_table(simcord_env)
+    _, state = await table.loaded()
+    seat = next(s for s in R.waiting_on(state) if choose(state, s).action == "covenant")
+    member = table.members[seat]
+    offered = await member.autocomplete(table.thread, "game play", "move", "covenant")
+    token = next(o["value"] for o in offered if o["name"] == "Name the covenant")
+    opened = await member.slash(table.thread, "game play", move=token)
+    assert opened.modal is not None
+    await member.submit_modal(opened, {"qd:w:name": "Heronmere", "qd:w:desc": ""})
+    _, after = await table.loaded()
+    assert after["covenant"]["name"] == "Heronmere"
+    # A move typed with its words is played as typed, no form.
+    other = next(s for s in R.waiting_on(after) if choose(after, s).action == "mage")
+    typed = await table.members[other].slash(table.thread, "game play", move='mage name="Ysolde"')
+    assert typed.modal is None
+    _, last = await table.loaded()
+    assert last["mages"][other]["name"] == "Ysolde"

@@ -113,3 +113,14 @@ def test_an_option_given_twice_is_refused() -> None:
         parse_options("goal=25 goal=30")
     with pytest.raises(TableError, match="given twice"):
         parse_options("hand=3 HAND=4")
+
+
+def test_a_move_with_spaces_in_its_words_reads_back() -> None:
+    from rules.contract import Move
+
+    for move in (
+        Move.of("covenant", name="Ashwood Hollow", desc='An "old" mill [by the fen] \\ east'),
+        Move.of("mark", seats=["bob smith", "carol"], n=2),
+    ):
+        assert Move.parse(move.code()) == move
+    assert Move.parse('mage  name="Tom Bell"   desc=x') == Move.of("mage", name="Tom Bell", desc="x")

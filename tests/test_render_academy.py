@@ -48,3 +48,17 @@ def test_six_wizards_fit_and_the_image_stays_small() -> None:
     png = render.board("academy", RULES.view(state, None))
     assert png is not None and len(png) < 600_000
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_legend_shows_the_imp_portal() -> None:
+    import io
+
+    from PIL import Image
+
+    view = RULES.view(RULES.setup(2, RULES.default_options(), 3), None)
+    assert not any(room["portals"] for room in view["grid"])  # none on the board: only the legend has one
+    image = Image.open(io.BytesIO(drawing.draw_board(view))).convert("RGB")
+    top = drawing.GRID_Y + 4 * drawing.CELL_H + 12
+    ring = [(x, y) for y in range(top, top + 21) for x in range(image.width)
+            if image.getpixel((x, y)) == drawing.PORTAL]
+    assert len(ring) > 20

@@ -151,3 +151,16 @@ def test_wrap_keeps_text_inside_the_box() -> None:
     assert len(lines) == 2
     assert all(face.getlength(line) <= 150 for line in lines)
     assert lines[-1].endswith("…")
+
+
+@pytest.mark.parametrize("phase", [1, 2, 3, 4, 5])
+def test_the_title_never_runs_into_the_goal(positions: dict[str, dict[str, Any]], phase: int) -> None:
+    from rules.institute.state import PHASE_NAMES
+
+    view = R.view(positions["opening"], None)
+    view.update(round=12, phase=phase, phase_name=PHASE_NAMES[phase], goal=30)
+    image = _image(drawing.draw_board(view)).convert("RGB")
+    band = [(x, image.getpixel((x, y))) for y in range(14, 60) for x in range(image.width)]
+    white = [x for x, (r, g, b) in band if min(r, g, b) > 200]
+    gold = [x for x, (r, g, b) in band if r > 200 and g > 150 and b < 110]
+    assert white and gold and max(white) + 16 < min(gold)

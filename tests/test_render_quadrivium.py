@@ -58,3 +58,26 @@ def test_private_sheet_is_taller_by_the_hand() -> None:
     public = _size(render.board("quadrivium", R.view(s, None)))
     private = _size(render.private("quadrivium", R.view(s, 0)))
     assert private[1] == public[1] + 200
+
+
+def test_the_board_during_a_conflict_shows_intent_conditions_tricks_and_whose_turn() -> None:
+    said: list[str] = []
+
+    class Recorder:
+        def text(self, xy: object, text: str, **kwargs: object) -> None:
+            said.append(text)
+
+        def line(self, *args: object, **kwargs: object) -> None:
+            pass
+
+    state = to_trick(quick())
+    view = R.view(state, None)
+    drawing._conflict(Recorder(), 0, view)  # type: ignore[arg-type]
+    pro = view["seats"][view["conflict"]["sides"][0]]["name"]
+    assert "Intent: Argrave marries the noble's daughter" in said
+    assert f"If {pro} wins: I marry her" in said and f"If {pro} loses: He refuses" in said
+    assert "Tricks won: 0–0, 1 to win" in said
+    assert any(line.startswith(f"Waiting on {pro}: Place a card") for line in said), said
+    calm = Image.open(io.BytesIO(drawing.board(R.view(quick(), None))))
+    tense = Image.open(io.BytesIO(drawing.board(view)))
+    assert tense.height == calm.height + drawing.CONFLICT_H

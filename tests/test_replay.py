@@ -111,3 +111,20 @@ async def test_the_replay_is_drawn_off_the_event_loop(h: Harness, monkeypatch: p
         running.cancel()
     assert data is not None
     assert ticks >= 10, "the event loop went on while the replay was drawn"
+
+
+async def test_every_replay_frame_names_the_players(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames name the players (as the thread's boards do), not only their colours or characters."""
+    assert h.svc is not None
+    table = await h.table("institute")
+    captions: list[Any] = []
+
+    def drawn(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
+        captions.append(caption)
+        return _png(48, 64)
+
+    monkeypatch.setattr(render, "board", drawn)
+    assert await h.svc.replay_image(table) is not None
+    names = {s.seat: s.name for s in await h.svc.seats(table)}
+    assert captions and all(c is not None and c.names == names for c in captions)
+    assert set(names.values()) == {"alice", "bob"}

@@ -27,7 +27,15 @@ DEFECTS = {
     "raw id or snake_case": re.compile(r"\b[a-z]+_[a-z0-9_]+\b"),
     "None": re.compile(r"\bNone\b"),
     "unfinished template": re.compile(r"[{}]|%[sd]\b"),
+    "doubled full stop": re.compile(r"(?<!\.)\.\.(?!\.)|…\."),
+    "one with a plural": re.compile(
+        r"(?<![\d.,])\b1 (conflicts|cards|stones|votes|Council Votes|points|tricks|seasons|glyphs|mages"
+        r"|rounds|turns|actions|moves|players|wizards|decisions|times|shares|dice)\b"
+    ),
+    "said twice": re.compile(r"\b(\w+)(?: \(\w+\))? (\w+)\b[^()]*\(\1(?: \(\w+\))? \2\b"),
 }
+SEAT_CODE = re.compile(r"(?<!\()(?<!you are )\bP\d\b(?!\))(?! (alice|bob|carol)\b)")
+"""A seat's placeholder ("P1") left in a text people read (besides "bob (P2)", "P2 bob", "you are P2")."""
 BUILTIN = tuple(registry.kinds())
 
 
@@ -45,10 +53,18 @@ def test_the_scanner_catches_each_defect() -> None:
         "Draft a natural_magick mage": "raw id or snake_case",
         "P2 gains None Gold.": "None",
         "P1 takes {amount} Mana.": "unfinished template",
+        "Put the mage back in its slot..": "doubled full stop",
+        "Discard one personal….": "doubled full stop",
+        "After 1 conflicts": "one with a plural",
+        "Game over: alice wins (alice wins with 20 VP to 8)": "said twice",
+        "Game over: alice wins (alice (Red) wins with 20 VP to 8). Scores: alice 20, bob 8.": "said twice",
     }
     for text, name in seen.items():
         assert name in defects(text), text
     assert defects("alice (Red) takes 9 Power Stones; Waiting on bob (P2): draft a mage.") == []
+    assert defects("1 pass. 1 Gold, 1.5 stones... Game over: alice wins (20 VP to 8).") == []
+    assert all(SEAT_CODE.search(t) for t in ("P1 asks for your glyph 4", "Waiting on P2."))
+    assert SEAT_CODE.search("Waiting on bob (P2).") is None
 
 
 def _options(rules: Rules, rnd: random.Random) -> dict[str, str]:
@@ -137,7 +153,8 @@ async def test_boards_and_private_notes_through_the_service_read_well(svc: Table
         reply = await svc.act(table.id, user, choice.value)
     assert reply.board is not None and reply.board.finished
     texts.extend(await svc.log_lines(table.id, limit=200))
-    bad = {text: defects(text) for text in texts if defects(text)}
+    bad = {text: defects(text) + ["seat code"] * bool(SEAT_CODE.search(text)) for text in texts}
+    bad = {text: found for text, found in bad.items() if found}
     assert not bad, list(bad.items())[:5]
 
 
@@ -219,3 +236,47 @@ def test_a_choice_that_picks_a_card_says_what_the_card_does() -> None:
     book = content.spell_books()[0]
     spell = card_label(f"Draft {book['name']}", "spell", book["id"])
     assert f"L1 {book['levels'][0]['name']}: " in spell and len(spell) <= 100
+
+
+def test_a_prompt_naming_another_seat_names_its_player() -> None:
+    from rules.contract import Prompt, PromptKind
+    from service.replies import waiting_sentence
+
+    asked = Prompt(1, PromptKind.REACTION, "consent", "P2: P1 asks for your glyph 4 to cast with.")
+    said = waiting_sentence([asked], {0: "alice", 1: "bob"}, {0: "P1", 1: "P2"})
+    assert said == "Waiting on bob (P2): alice (P1) asks for your glyph 4 to cast with."
+    assert not SEAT_CODE.search(said)
+
+
+@pytest.mark.parametrize("kind", ["argent", "institute", "quadrivium"])
+async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str) -> None:
+    from cogs import argent_panel, institute, quadrivium
+
+    rules = registry.get(kind)
+    table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=101, host_name="alice")
+    await svc.join(table.id, 102, "bob")
+    await svc.start(table.id, 101)
+
+    async def text_of(user: int) -> str:
+        now = await svc.seat_view(table.id, user)
+        if kind == "argent":
+            return argent_panel.panel_text(now)
+        if kind == "institute":
+            return institute.panel_text("t", await institute.read_panel(svc, now))
+        return quadrivium.panel_text("t", await quadrivium.read_panel(svc, now))
+
+    rnd = random.Random(2)
+    waiting = ""
+    for _ in range(400):  # play until someone waits while the other decides
+        public = await svc.public_view(table.id)
+        awaited = {p.seat for p in public.prompts}
+        for seat, user in public.users.items():
+            lines = [] if seat in awaited else (await text_of(user)).splitlines()
+            waiting = next((x for x in lines if x.startswith("Nothing to decide now.")), waiting)
+        if waiting:
+            break
+        user = public.users[rnd.choice(sorted(awaited))]
+        await svc.act(table.id, user, rnd.choice(await svc.choices(table.id, user)).value)
+    assert "Waiting on " in waiting and ("alice" in waiting or "bob" in waiting), waiting
+    assert not SEAT_CODE.search(waiting) and not defects(waiting), waiting
+    assert rules.kind == kind

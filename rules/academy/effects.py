@@ -491,7 +491,8 @@ def _activate(s: State, op: Op) -> None:
 def _activate_in(s: State, op: Op) -> None:
     """Every threat in some rooms activates (once in this paragraph)."""
     if op.get("rooms"):
-        rooms = op["rooms"]
+        # The basic game lays no Lost Room: a card naming it activates (and names) only the rooms laid.
+        rooms = [r for r in op["rooms"] if in_academy(s, r) or not s["basic"]]
     else:
         room = here(s, op)
         rooms = [room, *adjoining(s, room)] if op["where"] == "here_and_adjoining" else [room]

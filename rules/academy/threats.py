@@ -250,7 +250,7 @@ def _spread(s: State, op: Op) -> None:
         target = None if d is None else adjoining_dir(s, room, d)
         if target is not None:
             targets.append(target)
-    say(s, "spread", f"{kind.capitalize()} spreads: {', '.join(room_name(t) for t in targets) or 'nowhere'}.")
+    say(s, "spread", f"{kind.capitalize()} spreads: {_rooms_once(targets) or 'nowhere'}.")
     for target in targets:
         place(s, target, kind)
     if kind == "ice":
@@ -497,3 +497,13 @@ def _endure_harm(s: State, op: Op) -> None:
     if go and not s["over"]:
         w["room"] = CRYSTAL
         say(s, "teleport", f"{who(s, seat)} is teleported to the Mana Crystal.")
+
+
+def _rooms_once(targets: list[str]) -> str:
+    """Name each room a threat spreads to once, saying how often ("Library (twice)")."""
+    times = {"2": "twice", "3": "three times", "4": "four times"}
+    said = []
+    for room in dict.fromkeys(targets):
+        n = targets.count(room)
+        said.append(room_name(room) + (f" ({times.get(str(n), f'{n} times')})" if n > 1 else ""))
+    return ", ".join(said)

@@ -9,7 +9,7 @@ player who cannot raise must take the other's offer. If the blocker takes, the C
 from __future__ import annotations
 
 from rules.contract import Move, PromptKind
-from rules.quadrivium.common import Ask, Events
+from rules.quadrivium.common import Ask, Events, plural
 from rules.quadrivium.state import State, event, mage_name
 
 
@@ -63,7 +63,7 @@ def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
             b["blocker"] = seat
         b["offer"] = move.get("bid")
         b["turn"] = b["claimer"] if seat == b["blocker"] else b["blocker"]
-        ev.append(event(f"{name} offers {move.get('bid')} Council Votes to "
+        ev.append(event(f"{name} offers {plural(move.get('bid'), 'Council Vote')} to "
                         f"{mage_name(s, b['turn'])} over the Claim.", "block", seat=seat,
                         bid=move.get("bid")))
         return
@@ -72,8 +72,9 @@ def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     s["votes"][giver] -= b["offer"]
     s["votes"][seat] += b["offer"]
     c["block"] = None
-    ev.append(event(f"{name} accepts {b['offer']} Council Votes from {mage_name(s, giver)}.", "block",
-                    seat=seat, bid=b["offer"]))
+    votes = plural(b["offer"], "Council Vote")
+    ev.append(event(f"{name} accepts {votes} from {mage_name(s, giver)}.", "block", seat=seat,
+                    bid=b["offer"]))
     if seat == b["claimer"]:
         c["trick"]["no_claim"][c["sides"].index(seat)] = True
         ev.append(event(f"{name} may not Claim again this trick.", "block"))

@@ -434,7 +434,7 @@ def _action(s: State, seat: int, move: Move, ev: Events) -> None:
         target = (me["traits"][key] if kind == "trait" else s["covenant"]["res"][key] if kind == "cov"
                   else me[f"{kind}s"][int(key)])
         target["value"] += 1
-        ev.append(event(f"{name} spends {cost} Council Votes to raise {_label(s, seat, what)} to "
+        ev.append(event(f"{name} spends {plural(cost, 'Council Vote')} to raise {_label(s, seat, what)} to "
                         f"{target['value']}.", "improve", seat=seat, what=what))
     elif a == "acquire":
         kind, trait = move.get("kind"), move.get("trait")

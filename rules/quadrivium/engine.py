@@ -272,8 +272,10 @@ class QuadriviumRules(Rules):
     # ---- views and the end
 
     def view(self, state: State, seat: int | None) -> View:
-        """Return what that seat (None: a spectator) may know."""
-        return seat_view(state, seat) if seat is not None else public_view(state)
+        """Return what that seat (None: a spectator) may know, with whom the table waits on (public)."""
+        out = seat_view(state, seat) if seat is not None else public_view(state)
+        out["prompts"] = [{"seat": a.seat, "text": a.text} for a in self.asks(state)]
+        return out
 
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:
         """Return a copy with every card the seat cannot see redealt at random."""

@@ -12,7 +12,7 @@ from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium import block, magic
 from rules.quadrivium.cards import SUITS, is_face, is_joker, rank, show, suit, with_suit
-from rules.quadrivium.common import Ask, Events, gain_votes, pay, pays, suit_order, trait_of_card
+from rules.quadrivium.common import Ask, Events, gain_votes, pay, pays, plural, suit_order, trait_of_card
 from rules.quadrivium.conflict import SIDE_NAMES, describe_cards, end_conflict
 from rules.quadrivium.state import (
     RES_SUIT,
@@ -318,7 +318,7 @@ def _extra(s: State, seat: int, move: Move, ev: Events) -> None:
         sub = c["trick"]["sub"] if c["trick"] else None
         if sub and sub["kind"] == "magic" and sub["stage"] == "losing" and c["sides"][sub["who"]] == seat:
             sub["mine"] += got
-            ev.append(event(f"{name} pays {cost} Council Votes for another contest card: "
+            ev.append(event(f"{name} pays {plural(cost, 'Council Vote')} for another contest card: "
                             f"{describe_cards(got)}.", "magic", seat=seat))
             magic.check(s, ev)
             return

@@ -98,7 +98,8 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
     office["spells"].append({"id": book_id, "level": 1, "exhausted": False})
     say(
         events,
-        f"{who(state, seat)} learns {content.book(book_id)['name']}.",
+        # A book's name may end on its own full stop ("6th Ed."): one stop ends the sentence.
+        f"{who(state, seat)} learns {content.book(book_id)['name'].removesuffix('.')}.",
         what="learn",
         seat=seat,
         card=content.book(book_id)["name"],

@@ -66,7 +66,9 @@ def answer_take_ip(state: State, task: Task, opt: dict[str, Any], events: list[E
     """Gain the IP the seat accepted."""
     if opt["action"] == "choose":
         got = gain(state, task["seat"], "ip", task["data"]["ip"])
-        say(events, f"{who(state, task['seat'])} gains {got} IP.")
+        # The data too: the round's summary reads what each room gave from it ("carol claims, gains 2 IP").
+        seat = task["seat"]
+        say(events, f"{who(state, seat)} gains {got} IP.", what="gain", seat=seat, gains={"ip": got})
 
 
 def gold_reactions(state: State, seat: int, swap: bool) -> list[dict[str, Any]]:

@@ -162,7 +162,7 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
         opts = [option("room", f"Place in {room_name(r)}", room=r) for r in rooms]
         if task["optional"] or task["only"] is None:
             opts.append(option("pass", "Place nothing"))
-        ask(state, seat, "place_room", opts, "choose a room to place a mage in", data=task)
+        ask(state, seat, "place_room", opts, "choose a room to place a mage in" + _why(task), data=task)
         return
     room = task["room"]
     opts = []
@@ -195,7 +195,13 @@ def run_place(state: State, task: Task, events: list[Event]) -> None:
             )
     if task["optional"]:
         opts.append(option("pass", "Place no more"))
-    ask(state, seat, "place_slot", opts, f"choose a mage and a slot in {room_name(room)}", data=task)
+    asked = f"choose a mage and a slot in {room_name(room)}{_why(task)}"
+    ask(state, seat, "place_slot", opts, asked, data=task)
+
+
+def _why(task: Task) -> str:
+    """Say where a placement comes from when it is a power's gift (" (your Mysticism mage's power…)")."""
+    return f" ({task['why']})" if task.get("why") else ""
 
 
 def merit_note(state: State, seat: int, loc: str) -> str:

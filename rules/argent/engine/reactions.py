@@ -243,6 +243,7 @@ def run_mystic(state: State, task: Task, events: list[Event]) -> None:
             "fixed_room": False,
             "optional": True,
             "types": sorted({m["type"] for m in mystics}),
+            "why": "your Mysticism mage's power, after a normal-action spell",
         },
         {"op": "instants"},
     )
