@@ -129,7 +129,7 @@ class PanelGame(Generic[P]):
         """
         if self.stamp is None:
             raise TypeError(f"{self.title} panels are stamped with the table version, not a fingerprint.")
-        offer = Offer(stamp, self.stamp)
+        offer = Offer(stamp, self.stamp_here)
 
         async def work() -> None:
             svc = kit.service_of(interaction.client)
@@ -146,6 +146,13 @@ class PanelGame(Generic[P]):
                 await interaction.edit_original_response(attachments=files, **message)
 
         await kit.guarded(interaction, work, update=update)
+
+    def stamp_here(self, now: SeatView) -> str:
+        """Return the stamp of a seat view of this game's table; refuse another game's (a forged id)."""
+        if now.table.kind != self.kind:
+            raise TableError(f"This table does not play {self.title}.")
+        assert self.stamp is not None
+        return self.stamp(now)
 
     async def install(
         self,

@@ -429,7 +429,7 @@ class NumberButton(kit.StampedMoveButton, prefix="qd:n", stamp=kit.FINGERPRINT):
         svc = kit.service_of(interaction.client)
         try:
             now = await svc.seat_view(self.table_id, interaction.user.id)
-            ranges = number_ranges(self.value, now.moves) if seat_stamp(now) == self.stamp else {}
+            ranges = number_ranges(self.value, now.moves) if GAME.stamp_here(now) == self.stamp else {}
         except (TableError, MalformedMove):
             ranges = {}
         if not ranges:

@@ -51,9 +51,10 @@ FORGED = {
     "ins:d:{t}:deadbeef:1": "select",
     "ins:r:{t}:deadbeef": "button",
     "ins:rs:{t}:deadbeef": "select",
-    "qd:m:{t}:0:pass": "button",
-    "qd:t:{t}:0:pass": "button",
-    "qd:s:{t}:0:0": "select",
+    "qd:m:{t}:deadbeef:pass": "button",
+    "qd:t:{t}:deadbeef:pass": "button",
+    "qd:n:{t}:deadbeef:bid": "button",
+    "qd:s:{t}:deadbeef:0": "select",
     "qd:p:{t}": "button",
 }
 """A forged custom id for every restart-proof component, by the kind of component it is."""

@@ -101,7 +101,7 @@ async def _play_until(h: Harness, table_id: int, decision: str, seed: int = 3) -
             return [users[seat] for seat in asked]
         user = users[rand.choice(sorted({p.seat for p in public.prompts}))]
         view = await h.svc.seat_view(table_id, user)
-        await h.svc.act(table_id, user, rand.choice(view.moves).value)
+        await h.svc.act(table_id, user, rand.choice(view.moves).move)  # type: ignore[arg-type]
     raise AssertionError(f"no {decision} decision reached")
 
 

@@ -48,7 +48,7 @@ async def test_two_abandons_at_once_post_one_vote_line(simcord_env: simcord.Env)
 
 
 async def test_leave_asks_no_confirmation_of_someone_without_a_seat(simcord_env: simcord.Env) -> None:
-    table = await open_table(simcord_env, "toy", 3)
+    table = await open_table(simcord_env, "argent", 3)  # a game a player may leave (3+ players)
     asked = await table.outsider.slash(table.thread, "game leave")
     assert said(asked) == ["You have no seat at this table."]
     assert asked.response is not None and not components(asked.response)
