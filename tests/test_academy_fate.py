@@ -306,3 +306,44 @@ def test_a_wasted_water_move_says_so() -> None:
     assert RULES.label(s, 0, move) == "Move to the Master's Study (water: an extra action)"
     s["left"] = 1
     assert "the move is wasted" in RULES.label(s, 0, move)
+
+
+# --------------------------------------------------------------------------- shown to the table
+
+
+def _order_pending() -> dict:
+    s = calm(2)
+    s["wizards"][0].update(room="hoard", glyphs=[2, 5])
+    s["rooms"]["hoard"].update(imp=1, fire=1)
+    s, _ = play(s, 0, "end")
+    return s
+
+
+def test_the_panels_list_every_order_and_invite_the_others() -> None:
+    # Line 65: "the players may decide ... if they cannot agree, the player whose turn it is" decides.
+    from cogs.academy import Panel, decision_line, waiting_line
+
+    s = _order_pending()
+    labels = [o["label"] for o in s["choice"]["options"]]
+    mine = Panel(None, 1, 0, RULES.view(s, 0), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
+    text = decision_line(mine)
+    assert "Helpful Hand of Fate" in text and all(f"{n + 1}. {lab}" in text for n, lab in enumerate(labels))
+    theirs = Panel(None, 1, 1, RULES.view(s, 1), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
+    told = waiting_line(theirs)
+    assert told.startswith("alice picks the order") and all(lab in told for lab in labels)
+    assert "Say in the thread" in told
+
+
+def test_the_board_lists_the_orders_and_hides_nothing_more() -> None:
+    # The public board shows each order's outcome; it is the same whatever the hidden cards are.
+    import render
+    from render import academy as drawing
+
+    s = _order_pending()
+    view = RULES.view(s, None)
+    assert len(drawing.orders(view)) == 2 and drawing.orders(view)[0].startswith("1. The imp, then the fire")
+    image = render.board("academy", view)
+    assert image != render.board("academy", RULES.view(calm(2), None))
+    for n in range(3):
+        other = RULES.scramble(s, None, random.Random(n))
+        assert render.board("academy", RULES.view(other, None)) == image

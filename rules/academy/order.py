@@ -96,7 +96,11 @@ def _question(s: State, op: Op) -> dict[str, Any] | None:
 
 
 def _reach(s: State, op: Op) -> set[str]:
-    """Return what an op may touch: rooms (its own and those next to it) and "glyphs" (any wizard's)."""
+    """Return what an op may touch or be swayed by: rooms, and "glyphs" (any wizard's glyphs).
+
+    A spreading threat reaches its rooms and the rooms beside them (ice two rooms out: it seals doors);
+    a creature that moves reaches its room and those beside it; an imp or haunt that wanders reaches only
+    its own room (where it lands it does not act again); an imp that robs or drains reaches the glyphs."""
     what = op["op"]
     rooms = list(op.get("rooms") or [op["room"]])
     if what == "spread" and op["what"] == "fire":  # an activated fire activates the fires joined to it
@@ -106,12 +110,18 @@ def _reach(s: State, op: Op) -> set[str]:
                 if s["rooms"][other]["fire"] and other not in rooms:
                     rooms.append(other)
                     todo.append(other)
+    steps = {"spread": 2 if op.get("what") == "ice" else 1, "troll_act": 1, "demon_act": 1}.get(what, 0)
     out = set(rooms)
-    for room in rooms:
-        if in_academy(s, room):
-            out.update(adjoining(s, room))
-    if what in ("imp_act", "demon_act", "endure_imp", "endure_troll", "endure_demon"):
-        out |= {"glyphs", CRYSTAL}  # imps rob and drain wizards anywhere; a slain wizard wakes in the crystal
+    for _ in range(steps):
+        out |= {n for room in list(out) if in_academy(s, room) for n in adjoining(s, room)}
+    room = rooms[0]
+    holders = any(w["glyphs"] and w["room"] == room for w in s["wizards"])
+    if what == "imp_act" and (holders or s["rooms"][room]["source"] is not None):
+        out.add("glyphs")
+    if what in ("demon_act", "endure_imp", "endure_troll", "endure_demon"):
+        out |= {"glyphs", CRYSTAL}  # a slain wizard loses their glyphs and wakes in the crystal
+    if what == "imp_act" and room == CRYSTAL:
+        out.add("glyphs")  # a slain wizard may wake beside it
     return out
 
 
@@ -140,12 +150,27 @@ def _orders(groups: list[list[Op]]) -> tuple[list[list[int]], bool]:
     for i in set(first):
         count //= math.factorial(first.count(i))
     if count <= MAX_ORDERS:
-        seen: dict[tuple[int, ...], list[int]] = {}
-        for perm in itertools.permutations(range(len(groups))):
-            seen.setdefault(tuple(first[i] for i in perm), list(perm))
-        return list(seen.values()), True
+        return [_indices(first, kinds_order) for kinds_order in _arrangements(first)], True
     heads = list(dict.fromkeys(first))
     return [[h, *[i for i in range(len(groups)) if i != h]] for h in heads], False
+
+
+def _arrangements(first: list[int]) -> list[list[int]]:
+    """Return every distinct arrangement of a multiset of group kinds, the default arrangement first."""
+    if not first:
+        return [[]]
+    out = []
+    for kind in dict.fromkeys(first):
+        rest = list(first)
+        rest.remove(kind)
+        out += [[kind, *tail] for tail in _arrangements(rest)]
+    return out
+
+
+def _indices(first: list[int], kinds_order: list[int]) -> list[int]:
+    """Return group indices for an arrangement of kinds (identical groups keep their own order)."""
+    free = {k: [i for i, f in enumerate(first) if f == k] for k in set(first)}
+    return [free[k].pop(0) for k in kinds_order]
 
 
 def _plan(s: State, groups: list[list[Op]], names: list[str]) -> list[dict[str, Any]]:
