@@ -34,7 +34,7 @@ MAX_LEAVES = 200
 """Outcomes followed per order (each choice inside the order branches); past that the order stands alone."""
 MAX_TOP = 3
 """Stand-in decks put every order of as many cards as are drawn on top, up to this many (6 decks)."""
-SKIP = frozenset({"out", "log", "queue", "choice", "sim", "overflowed", "reveal", "room_deck", "first_draw"})
+SKIP = frozenset({"out", "log", "queue", "choice", "sim", "overflowed", "reveal", "room_deck"})
 """State keys that say how an outcome was reached, not what it is."""
 
 
@@ -174,11 +174,11 @@ def _indices(first: list[int], kinds_order: list[int]) -> list[int]:
 
 
 def _plan(s: State, groups: list[list[Op]], names: list[str]) -> list[dict[str, Any]]:
-    """Return one entry per distinct outcome: its order, where to stop for a room card, and its label."""
+    """Return one entry per distinct outcome: its order, whether it is whole, what it leads to, its label."""
     orders, whole = _orders(groups)
     decks = [_stand_in(s, [])]
     runs = [[_outcomes(s, [groups[i] for i in order], decks[0])] for order in orders]
-    drawn = max((_drawn(s, c) for run in runs for leaves in run for _, c, _ in leaves), default=0)
+    drawn = max((_drawn(s, c) for run in runs for leaves in run for _, c in leaves), default=0)
     if drawn:  # every order of the first cards drawn: which unknown card a threat gets is no choice
         top = _public_cards(s)[: min(drawn, MAX_TOP)]
         decks = [_stand_in(s, list(p)) for p in itertools.permutations(top)]
@@ -188,7 +188,7 @@ def _plan(s: State, groups: list[list[Op]], names: list[str]) -> list[dict[str, 
         if any(not leaves for leaves in run):
             key = f"open {order}"
         else:
-            key = json.dumps(sorted(json.dumps(sorted({k for k, _, _ in leaves})) for leaves in run))
+            key = json.dumps(sorted(json.dumps(sorted({k for k, _ in leaves})) for leaves in run))
         classes.setdefault(key, [order, run])
     plan = []
     for order, run in classes.values():
@@ -215,18 +215,17 @@ def _drawn(s: State, c: State) -> int:
     return len(c["room_discard"]) - len(s["room_discard"])
 
 
-def _outcomes(s: State, seq: list[list[Op]], deck: list[str]) -> list[tuple[str, State, int | None]]:
-    """Return every outcome of running the groups in this order on a stand-in deck: (key, state, the group
-    that drew the first room card, or None); empty when there are too many to follow."""
+def _outcomes(s: State, seq: list[list[Op]], deck: list[str]) -> list[tuple[str, State]]:
+    """Return every outcome of running the groups in this order on a stand-in deck, as (key, state) pairs;
+    empty when there are too many to follow."""
     c = pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
-    c["queue"] = [dict(o, _g=n) for n, g in enumerate(seq) for o in pickle.loads(pickle.dumps(g))]
+    c["queue"] = [o for g in seq for o in pickle.loads(pickle.dumps(g))]
     c["choice"] = None
     c["request"] = None
     c["sim"] = True
     c["out"] = []
     c["room_deck"] = list(deck)  # the real deck's order never enters the copy
-    c["first_draw"] = None
-    leaves: list[tuple[str, State, int | None]] = []
+    leaves: list[tuple[str, State]] = []
     try:
         _explore(c, leaves)
     except (OverflowError, Hidden):
@@ -234,18 +233,15 @@ def _outcomes(s: State, seq: list[list[Op]], deck: list[str]) -> list[tuple[str,
     return leaves
 
 
-def _explore(c: State, leaves: list[tuple[str, State, int | None]]) -> None:
+def _explore(c: State, leaves: list[tuple[str, State]]) -> None:
     """Run the copy's queue to its end, branching at each choice."""
     while c["queue"] and not c["over"]:
         op = c["queue"].pop(0)
         op["_i"] = 0
         op["_d"] = 0
-        drawn = len(c["room_discard"])
         try:
             HANDLERS[op["op"]](c, op)
         except Suspend:
-            if c["first_draw"] is None and len(c["room_discard"]) > drawn:
-                c["first_draw"] = op.get("_g")
             c["queue"].insert(0, op)
             choice = c["choice"]
             for o in choice["options"]:
@@ -253,10 +249,8 @@ def _explore(c: State, leaves: list[tuple[str, State, int | None]]) -> None:
                 answer(branch, o["value"])
                 _explore(branch, leaves)
             return
-        if c["first_draw"] is None and len(c["room_discard"]) > drawn:
-            c["first_draw"] = op.get("_g")
     c["queue"] = []
-    leaves.append((_key(c), c, c["first_draw"]))
+    leaves.append((_key(c), c))
     if len(leaves) > MAX_LEAVES:
         raise OverflowError
 
@@ -300,13 +294,13 @@ def _facts(s: State, c: State) -> set[str]:
     return out
 
 
-def _summary(s: State, run: list[list[tuple[str, State, int | None]]], names: list[str]) -> dict[str, Any]:
+def _summary(s: State, run: list[list[tuple[str, State]]], names: list[str]) -> dict[str, Any]:
     """Return what an order leads to: phrases sure in every outcome, the ways its choices can end it, and
     worst-case numbers. A phrase that depends on which stand-in card was drawn (where a fire spreads) is
     left out: only what holds whatever the cards are is said."""
     if not all(run):
         return {"names": names, "sure": [], "maybe": [], "mana": 0, "glyphs": 0, "draws": False, "open": True}
-    per_deck = [[_facts(s, c) for _, c, _ in leaves] for leaves in run]
+    per_deck = [[_facts(s, c) for _, c in leaves] for leaves in run]
     steady = set.intersection(*(set.union(*facts) for facts in per_deck))
     facts = [f & steady for deck in per_deck for f in deck]
     sure = set.intersection(*facts)
@@ -316,9 +310,9 @@ def _summary(s: State, run: list[list[tuple[str, State, int | None]]], names: li
         "names": names,
         "sure": sorted(sure),
         "maybe": [list(w) for w in ways] if len(ways) > 1 else [],
-        "mana": min(c["mana"] for _, c, _ in leaves),
-        "glyphs": min(sum(len(w["glyphs"]) for w in c["wizards"]) for _, c, _ in leaves),
-        "draws": any(_drawn(s, c) for _, c, _ in leaves),
+        "mana": min(c["mana"] for _, c in leaves),
+        "glyphs": min(sum(len(w["glyphs"]) for w in c["wizards"]) for _, c in leaves),
+        "draws": any(_drawn(s, c) for _, c in leaves),
     }
 
 
