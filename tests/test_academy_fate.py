@@ -139,6 +139,17 @@ def test_only_threats_that_can_meet_are_ordered() -> None:
     assert s["rooms"]["library"]["imp"] == 1 and s["rooms"]["hoard"]["fire"] == 0
 
 
+def test_more_than_four_threats_that_meet_keep_the_default_order() -> None:
+    # Ruling (a limit of ours): five threats in one room are not worked out; fire first, as by default.
+    s = calm()
+    s["rooms"]["hoard"].update(imp=4, fire=1, source=3)
+    s["wizards"][0]["glyphs"] = [3, 3, 3, 3]
+    drawn = len(s["room_discard"])
+    push(s, [{"op": "activate_in", "rooms": ["hoard"], "by": 0}])
+    settle(s)
+    assert s["choice"] is None and len(s["room_discard"]) == drawn + 1  # the fire spread first
+
+
 def test_an_imp_portal_and_its_imp_are_not_asked() -> None:
     # Line 65: ask only when the ways differ. The imp wanders (a card) and the portal lets one through:
     # whichever goes first, one imp stays and one has moved by the same card.

@@ -13,7 +13,8 @@ every arrangement of the first cards drawn, the rest in a fixed order. Two order
 when they give the same outcomes over these decks taken together, so orders that differ only in which
 unknown card each threat gets are not asked, and whether (and what) the players are asked never depends
 on the deck's order. Threats that touch nothing in common (their rooms and the rooms beside them, the
-wizards' glyphs) are not ordered against each other; each set that may interact is asked about in turn.
+wizards' glyphs) are not ordered against each other; each set that may interact is asked about in turn,
+and a set of more than ``MAX_PART`` threats keeps the default order (ruling: a limit of ours).
 """
 
 from __future__ import annotations
@@ -21,16 +22,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import math
 import pickle
 from typing import Any
 
 from rules.academy.flow import HANDLERS, Hidden, Op, Suspend, answer, ask, handler, push
 from rules.academy.state import CRYSTAL, State, adjoining, in_academy, room_name, who
 
-MAX_ORDERS = 120
-"""Orders worked out in full (five groups); past that the players choose one group at a time."""
-MAX_LEAVES = 200
+MAX_PART = 4
+"""Threats that can meet, at most, whose orders are worked out (24 orders); a larger set keeps the default
+order (ruling: working out more would stall the table)."""
+MAX_LEAVES = 64
 """Outcomes followed per order (each choice inside the order branches); past that the order stands alone."""
 MAX_TOP = 3
 """Stand-in decks put every order of as many cards as are drawn on top, up to this many (6 decks)."""
@@ -73,7 +74,7 @@ def _in_order(s: State, op: Op) -> None:
     )
     order = [part[i] for i in plan[pick]["order"]]
     placed = dict(zip(part, order, strict=True))  # the chosen order takes the places of its threats
-    settled = [*op["settled"], *(part if plan[pick]["whole"] else part[:1])]
+    settled = [*op["settled"], *part]
     again = {
         **{k: v for k, v in op.items() if k not in ("ask", "answers", "_i", "_d")},
         "groups": [groups[placed.get(i, i)] for i in range(len(groups))],
@@ -87,7 +88,7 @@ def _question(s: State, op: Op) -> dict[str, Any] | None:
     """Return the first set of threats still unordered whose orders end differently, with its plan."""
     free = [i for i in range(len(op["groups"])) if i not in op["settled"]]
     for part in _parts(s, op["groups"], free):
-        if len(part) < 2:
+        if not 2 <= len(part) <= MAX_PART:
             continue
         plan = _plan(s, [op["groups"][i] for i in part], [op["names"][i] for i in part])
         if len(plan) > 1:
@@ -138,21 +139,11 @@ def _parts(s: State, groups: list[list[Op]], free: list[int]) -> list[list[int]]
     return sorted(parts)
 
 
-def _orders(groups: list[list[Op]]) -> tuple[list[list[int]], bool]:
-    """Return the distinct orders (identical groups are one), the default first; and whether they are whole.
-
-    Past ``MAX_ORDERS`` the orders are "this group first, then the rest in the default order"."""
+def _orders(groups: list[list[Op]]) -> list[list[int]]:
+    """Return the distinct orders of the groups (identical groups are one), the default order first."""
     kinds: dict[str, int] = {}
-    first: list[int] = []
-    for i, g in enumerate(groups):
-        first.append(kinds.setdefault(json.dumps(g, sort_keys=True), i))
-    count = math.factorial(len(groups))
-    for i in set(first):
-        count //= math.factorial(first.count(i))
-    if count <= MAX_ORDERS:
-        return [_indices(first, kinds_order) for kinds_order in _arrangements(first)], True
-    heads = list(dict.fromkeys(first))
-    return [[h, *[i for i in range(len(groups)) if i != h]] for h in heads], False
+    first = [kinds.setdefault(json.dumps(g, sort_keys=True), i) for i, g in enumerate(groups)]
+    return [_indices(first, kinds_order) for kinds_order in _arrangements(first)]
 
 
 def _arrangements(first: list[int]) -> list[list[int]]:
@@ -174,8 +165,8 @@ def _indices(first: list[int], kinds_order: list[int]) -> list[int]:
 
 
 def _plan(s: State, groups: list[list[Op]], names: list[str]) -> list[dict[str, Any]]:
-    """Return one entry per distinct outcome: its order, whether it is whole, what it leads to, its label."""
-    orders, whole = _orders(groups)
+    """Return one entry per distinct outcome: its order, what it leads to, and its label."""
+    orders = _orders(groups)
     decks = [_stand_in(s, [])]
     runs = [[_outcomes(s, [groups[i] for i in order], decks[0])] for order in orders]
     drawn = max((_drawn(s, c) for run in runs for leaves in run for _, c in leaves), default=0)
@@ -192,7 +183,7 @@ def _plan(s: State, groups: list[list[Op]], names: list[str]) -> list[dict[str, 
         classes.setdefault(key, [order, run])
     plan = []
     for order, run in classes.values():
-        plan.append({"order": order, "whole": whole, **_summary(s, run, [names[i] for i in order])})
+        plan.append({"order": order, **_summary(s, run, [names[i] for i in order])})
     _label(plan)
     return plan
 
@@ -322,8 +313,7 @@ def _label(plan: list[dict[str, Any]]) -> None:
     ``maybe`` lists the ways the choices inside an order can still end it (one list of phrases each)."""
     common = set.intersection(*(set(p["sure"]) for p in plan))
     for p in plan:
-        names = p["names"] if p["whole"] else p["names"][:1]
-        head = ", then ".join(names) + ("" if p["whole"] else " first")
+        head = ", then ".join(p["names"])
         parts = [f for f in p["sure"] if f not in common]
         ways = [" and ".join(w) or "nothing more" for w in p["maybe"]]
         if len(ways) > 3:
