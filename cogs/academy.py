@@ -151,9 +151,10 @@ def decision_line(panel: Panel) -> str:
     view, seat = panel.view, panel.seat
     choice, request = view.get("choice"), view.get("request")
     if choice and choice.get("seat") == seat:
+        listed = _orders_text(view)
         return (
-            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice['why'])} The others may say "
-            "in the thread what they would choose; the choice is yours."
+            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice['why'])}{listed} The others may "
+            "say in the thread what they would choose; the choice is yours."
         )
     if request and request.get("helper") == seat:
         low, high = sorted((request["glyph"], request["mine"]))
@@ -184,12 +185,24 @@ def decision_line(panel: Panel) -> str:
     return f"**Your turn:** {left}. Choose below."
 
 
+def _orders_text(view: dict[str, Any]) -> str:
+    """Return the orders a Helpful Hand choice offers, one a line (empty for any other choice)."""
+    about = (view.get("choice") or {}).get("about") or {}
+    if about.get("op") != "in_order":
+        return ""
+    return "".join(f"\n{n + 1}. {o['label']}" for n, o in enumerate(about["orders"])) + "\n"
+
+
 def waiting_line(panel: Panel) -> str:
     """Return whom the table waits on, when it is not this seat."""
     view = panel.view
     request = view.get("request")
     if request and request.get("caster") == panel.seat:
         return f"Waiting for {panel.who(request['helper'])} to give or keep glyph {request['glyph']}."
+    listed = _orders_text(view)
+    if listed:
+        chooser = panel.who(view["choice"]["seat"])
+        return f"{chooser} picks the order the threats act in:{listed}Say in the thread what you would pick."
     waiting = [panel.who(s) for s in view.get("waiting", [])]
     return "Nothing to decide now: the table waits on " + (", ".join(waiting) or "another wizard") + "."
 

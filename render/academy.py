@@ -13,6 +13,7 @@ so they cannot be drawn here.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -361,6 +362,36 @@ def _reveal(draw: Draw, view: View, x: int, y: int) -> int:
     return y + 6
 
 
+def orders(view: View) -> list[str]:
+    """Return the Helpful Hand's order options on the board ("1. The imp, then the fire: ..."), if any."""
+    choice = view.get("choice") or {}
+    about = choice.get("about") or {}
+    if about.get("op") != "in_order":
+        return []
+    return [f"{n + 1}. {o['label']}" for n, o in enumerate(about["orders"])]
+
+
+def _orders(draw: Draw, view: View, caption: render.Caption | None, x: int, y: int) -> int:
+    """Draw the orders a player is choosing between, so the table can weigh in before they pick."""
+    names = caption.names if caption else {}
+    # Labels name seats by tag (P1); the board names people where it knows them.
+    tag = re.compile(r"\bP(\d)\b")
+    lines = [tag.sub(lambda m: str(names.get(int(m[1]) - 1, m[0])), line) for line in orders(view)]
+    if not lines:
+        return y
+    who = player(view, view["choice"]["seat"], caption)
+    face = font(15, "bold")
+    draw.text((x, y), _fit(draw, f"{who} picks the order the threats act in:", face, 360), font=face,
+              fill=(150, 30, 30))
+    y += 20
+    for line in lines:
+        for part in _wrap(draw, line, font(13), 360, 3):
+            draw.text((x, y), part, font=font(13), fill=INK)
+            y += 16
+        y += 2
+    return y + 6
+
+
 def _decks(draw: Draw, view: View, x: int, y: int) -> int:
     decks = view["decks"]
     line = f"Disasters {decks['disaster']} · Progression {decks['progression']} · Room cards {decks['room']}"
@@ -421,6 +452,7 @@ def _side(draw: Draw, view: View, caption: render.Caption | None) -> int:
     x = SIDE_X
     y = _spell_grid(draw, view, x, GRID_Y)
     y = _reveal(draw, view, x, y)
+    y = _orders(draw, view, caption, x, y)
     y = _decks(draw, view, x, y)
     return _wizard_rows(draw, view, caption, x, y + 4)
 

@@ -41,15 +41,6 @@ def test_ruling_abjure_checks_for_fire_after_its_own_text() -> None:
     assert s2["over"] and s2["won"]
 
 
-def test_ruling_imps_are_endured_before_fire() -> None:
-    # The Helpful Hand picks the order; imps first can only help: the imp douses the fire.
-    s = calm()
-    s["wizards"][0].update(room="hoard", glyphs=[2])
-    s["rooms"]["hoard"].update(imp=1, fire=1)
-    s2, _ = play(s, 0, "end")
-    assert s2["mana"] == 5 and s2["rooms"]["hoard"]["fire"] == 0 and s2["wizards"][0]["glyphs"] == []
-
-
 def test_ruling_one_imp_in_the_crystal_stays_two_are_removed() -> None:
     s = calm()
     place(s, "mana_crystal", "imp")

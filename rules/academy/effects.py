@@ -351,9 +351,10 @@ def _item(s: State, op: Op) -> None:
 
 
 def rotate(s: State, room: str, turns: int) -> None:
-    """Turn a room clockwise by quarter turns."""
+    """Turn a room by quarter turns clockwise (three: a quarter turn anticlockwise)."""
     s["rot"][room] = (s["rot"][room] + turns) % 4
-    say(s, "rotate", f"The {room_name(room)} turns {turns * 90} degrees clockwise.", room=room)
+    way = "a quarter turn anticlockwise" if turns % 4 == 3 else f"{turns * 90} degrees clockwise"
+    say(s, "rotate", f"The {room_name(room)} turns {way}.", room=room)
 
 
 def swap(s: State, a: str, b: str) -> None:
@@ -373,12 +374,14 @@ def _rotate(s: State, op: Op) -> None:
     )
     if not in_academy(s, room):
         return
+    # Turns that leave the same doors are one outcome: a symmetric room is not asked twice (line 65).
+    ways = {doors_text(s, room, n): n for n in (3, 2, 1)}
     turns = ask(
         s,
         op,
         op["by"],
         f"Turn the {room_name(room)} how far clockwise?",
-        [(n, f"{n * 90} degrees ({doors_text(s, room, n)})") for n in (1, 2, 3)],
+        [(n, f"{n * 90} degrees ({text})") for text, n in sorted(ways.items(), key=lambda x: x[1])],
     )
     rotate(s, room, turns)
 

@@ -23,6 +23,10 @@ class Suspend(Exception):
     """Raised by ``ask`` when an op needs an answer that has not arrived yet."""
 
 
+class Hidden(Exception):
+    """Raised by ``draw`` when a copy that works out an order would reshuffle the room deck."""
+
+
 def handler(name: str) -> Callable[[Handler], Handler]:
     """Register the function that runs an op."""
 
@@ -66,6 +70,8 @@ def draw(s: State, op: Op) -> dict[str, Any]:
     op["_d"] = j + 1
     if j < len(draws):
         return room_cards()[draws[j]]
+    if s.get("sim") and not s["room_deck"]:
+        raise Hidden  # a copy working out an order must not reshuffle: the shuffle's result is hidden
     card = draw_room_card(s)
     draws.append(card["room"])
     return card

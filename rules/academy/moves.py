@@ -11,7 +11,6 @@ from rules.academy.effects import rotate, swap, wild_shuffle
 from rules.academy.flow import ask, draw, handler, push, run
 from rules.academy.items import ITEM_ROOM, LAST_RESORTS, ROOM_OPS, item_cost
 from rules.academy.state import (
-    CRYSTAL,
     DIRS,
     LIBRARY,
     SLOTS,
@@ -26,6 +25,7 @@ from rules.academy.state import (
     room_name,
     say,
     slot_level,
+    slot_of,
     spell_name,
     who,
 )
@@ -68,7 +68,11 @@ def legal(s: State, seat: int) -> list[Move]:
 def _shift_moves(s: State) -> list[Move]:
     out = [Move.of("ready")]
     if s["shifts_left"]:
-        out += [Move.of("shift", rotate=p) for p in range(16)]
+        for p, room in enumerate(s["board"]):
+            # Line 175: "rotate a room by 90 degrees", either way; one move when both give the same doors.
+            out.append(Move.of("shift", rotate=p))
+            if doors_text(s, room, 3) != doors_text(s, room, 1):
+                out.append(Move.of("shift", rotate=p, turns=3))
         for p in range(16):
             for d in ("e", "s"):
                 other = neighbour(s, s["board"][p], d)
@@ -79,9 +83,11 @@ def _shift_moves(s: State) -> list[Move]:
 
 def _share_moves(s: State, seat: int) -> list[Move]:
     w = s["wizards"][seat]
+    # The share step is still the wizard's turn: an emergency recall may be made (rulebook line 217).
+    recall = [Move.of("recall")] if turn.can_recall(s, seat) else []
     if w["shared"] is not None:
-        return [Move.of("share", back=True), Move.of("done")]
-    return [Move.of("share", glyph=g) for g in sorted(set(w["glyphs"]))] + [Move.of("done")]
+        return [Move.of("share", back=True), *recall, Move.of("done")]
+    return [Move.of("share", glyph=g) for g in sorted(set(w["glyphs"]))] + recall + [Move.of("done")]
 
 
 def room_usable(s: State, room: str) -> bool:
@@ -131,7 +137,7 @@ def _action_moves(s: State, seat: int) -> list[Move]:
             and s["slots"][f"{staff[0]}-{staff[1]}"]["spell"]
         ):
             out.append(Move.of("staff"))
-        if room != CRYSTAL:
+        if turn.can_recall(s, seat):
             out.append(Move.of("recall"))
     out.append(Move.of("end"))
     return out
@@ -176,6 +182,24 @@ def _cast_moves(s: State, seat: int) -> list[Move]:
             for a in own:
                 if f"{min(a, b)}-{max(a, b)}" in used:
                     out.append(Move.of("cast", a=a, b=b, helper=other))
+            out += _wand_on_shared(s, w, b, other, used)
+    return out
+
+
+def _wand_on_shared(s: State, w: dict[str, Any], b: int, other: int, used: set[str]) -> list[Move]:
+    """Casts where the wand makes a glyph stand for its type with a shared glyph in the pair.
+
+    Rulebook line 236: the wand "extends to glyphs they receive from other wizards via shared glyph":
+    either one of the caster's own glyphs or the shared glyph itself may stand for the wand's type."""
+    wand = w.get("wand")
+    if s["basic"] or wand is None:
+        return []
+    out = []
+    for x in sorted(set(w["glyphs"])):
+        if x != wand and slot_of(wand, b) in used:  # an own glyph as the wand's type, with the shared one
+            out.append(Move.of("cast", a=wand, b=b, helper=other, wand=x))
+        if b != wand and slot_of(x, wand) in used:  # the shared glyph as the wand's type
+            out.append(Move.of("cast", a=x, b=wand, helper=other, wand_shared=b))
     return out
 
 
@@ -206,7 +230,7 @@ def _after(s: State) -> None:
     """Close the action step once no action is left, and keep the turn moving."""
     while not s["over"] and not s["queue"] and s["choice"] is None and s["request"] is None:
         if s["step"] == "actions" and not s["binding"] and turn.actions_left(s) == 0:
-            turn.finish_actions(s)
+            turn.finish_actions(s, ran_out=True)
         else:
             return
         run(s)
@@ -252,12 +276,7 @@ def _action(s: State, seat: int, move: Move) -> None:
         say(s, "staff", f"{who(s, seat)} casts with their staff.")
         cast_slot(s, seat, f"{a}-{b}")
     elif name == "recall":
-        free = w["char"] == "quillon" and w["recalls"] == 0
-        w["recalls"] += 1
-        w["room"] = CRYSTAL
-        say(s, "recall", f"{who(s, seat)} makes an emergency recall to the Mana Crystal.")
-        if not free:
-            lose_mana(s, 1, "an emergency recall")
+        turn.recall(s, seat)
     elif name == "room":
         _room(s, seat, move.get("act"))
 
@@ -266,16 +285,8 @@ def _move(s: State, seat: int, dest: str) -> None:
     """Move into an adjoining room: water costs an extra action; darkness, haunt and ice interfere."""
     w = s["wizards"][seat]
     start = w["room"]
+    slow = _slowed_by(s, seat, dest)
     turn.pay(s, "move")
-    slow = []
-    if (
-        s["rooms"][dest]["water"]
-        and not ignores(w, "water")
-        and not (not s["basic"] and w["char"] == "myrrin")
-    ):
-        slow.append("water")
-    if not s["basic"] and s["rooms"][start]["darkness"] and not ignores(w, "darkness"):
-        slow.append("darkness")
     for why in slow:
         if not turn.pay(s, "move"):
             say(
@@ -289,6 +300,25 @@ def _move(s: State, seat: int, dest: str) -> None:
         push(s, [op])
         return
     _arrive(s, seat, start, dest)
+
+
+def _slowed_by(s: State, seat: int, dest: str) -> list[str]:
+    """Return what makes a move cost more: water in the room entered, darkness in the room left."""
+    w = s["wizards"][seat]
+    slow = []
+    wades = s["basic"] or w["char"] != "myrrin"  # Myrrin's ability: water does not slow her
+    if s["rooms"][dest]["water"] and not ignores(w, "water") and wades:
+        slow.append("water")
+    if not s["basic"] and s["rooms"][w["room"]]["darkness"] and not ignores(w, "darkness"):
+        slow.append("darkness")
+    return slow
+
+
+def _can_pay_slow(s: State, extra: int) -> bool:
+    """Whether, after the move itself is paid, ``extra`` more move actions can be paid (on a copy)."""
+    trial = {k: s[k] for k in ("basic", "left", "extra")}
+    trial["slots_left"] = dict(s["slots_left"]) if s.get("slots_left") is not None else None
+    return all(turn.pay(trial, "move") for _ in range(extra + 1))
 
 
 def _arrive(s: State, seat: int, start: str, dest: str) -> None:
@@ -398,7 +428,7 @@ def _shift(s: State, move: Move) -> None:
         return
     s["shifts_left"] -= 1
     if move.get("rotate") is not None:
-        rotate(s, s["board"][move.get("rotate")], 1)
+        rotate(s, s["board"][move.get("rotate")], move.get("turns") or 1)
     else:
         p, q = move.get("swap")
         swap(s, s["board"][p], s["board"][q])
@@ -427,8 +457,14 @@ def label(s: State, seat: int, move: Move) -> str:
     a = move.params
     name = move.action
     if name == "move":
-        extra = " (water: an extra action)" if s["rooms"][a["room"]]["water"] else ""
-        return f"Move to the {room_name(a['room'])}{extra}"
+        slow = _slowed_by(s, seat, a["room"])
+        if not slow:
+            return f"Move to the {room_name(a['room'])}"
+        why = " and ".join(slow)
+        if not _can_pay_slow(s, len(slow)):
+            return f"Move to the {room_name(a['room'])} ({why}: no action left for it, the move is wasted)"
+        extra = "an extra action" if len(slow) == 1 else f"{len(slow)} extra actions"
+        return f"Move to the {room_name(a['room'])} ({why}: {extra})"
     if name == "take":
         return f"Take glyph {s['rooms'][s['wizards'][seat]['room']]['source']}"
     if name == "bind":
@@ -438,7 +474,9 @@ def label(s: State, seat: int, move: Move) -> str:
         entry = s["slots"][slot]
         what = f"{spell_name(entry['spell'])} ({slot})" if entry["bound"] else f"the spell at {slot}"
         text = f"Cast {what}"
-        if "helper" in a:
+        if "wand_shared" in a:
+            text += f", glyph {a['wand_shared']} from {who(s, a['helper'])} as your wand's glyph {a['b']}"
+        elif "helper" in a:
             text += f", glyph {a['b']} from {who(s, a['helper'])}"
         if "wand" in a:
             text += f", glyph {a['wand']} as your wand"
@@ -462,7 +500,9 @@ def label(s: State, seat: int, move: Move) -> str:
     if name == "shift":
         if "rotate" in a:
             room = s["board"][a["rotate"]]
-            return f"Shift: rotate the {room_name(room)} ({doors_text(s, room, 1)})"
+            turns = a.get("turns") or 1
+            way = "anticlockwise" if turns == 3 else "clockwise"
+            return f"Shift: rotate the {room_name(room)} {way} ({doors_text(s, room, turns)})"
         p, q = a["swap"]
         return f"Shift: swap the {room_name(s['board'][p])} and the {room_name(s['board'][q])}"
     if name == "share":

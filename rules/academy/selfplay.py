@@ -352,6 +352,13 @@ class Policy(BasicPlan):
         why = c["why"].lower()
         values = [o["value"] for o in c["options"]]
         rooms = _rooms(view)
+        about = c.get("about") or {}
+        if about.get("op") == "in_order":  # the Helpful Hand's order: keep the most mana, then glyphs
+            best = max(about["orders"], key=lambda o: (o["mana"], o["glyphs"], -o["value"]))
+            return Move.of("choose", value=best["value"])
+        if about.get("op") == "recall_window":  # a demon costs the same mana and every glyph
+            here = rooms.get(view["wizards"][c["seat"]]["room"])
+            return Move.of("choose", value="recall" if here and here["demon"] else "endure")
         if "teleported" in why:
             return Move.of("choose", value=True)
         if all(isinstance(v, int) for v in values) and "glyph" in why:

@@ -63,7 +63,7 @@ def _shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[st
     """Return the places and turns after a setup shift (a shift only turns or swaps tiles)."""
     if move.get("rotate") is not None:
         room = board[move.get("rotate")]
-        return board, {**rot, room: (rot[room] + 1) % 4}
+        return board, {**rot, room: (rot[room] + (move.get("turns") or 1)) % 4}
     p, q = move.get("swap")
     out = list(board)
     out[p], out[q] = out[q], out[p]

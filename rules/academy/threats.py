@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from rules.academy.flow import Op, ask, draw, handler
+from rules.academy.order import in_order
 from rules.academy.state import (
     CRYSTAL,
     CURSED,
@@ -28,6 +29,8 @@ from rules.academy.state import (
 
 ORDER = ("fire", "water", "ice", "darkness", "haunt", "imp", "troll", "demon", "portal")
 """The order in which one paragraph activates several kinds (ruling: a fixed Helpful Hand order)."""
+SPREADERS = {"fire": "the fire", "water": "the deep water", "ice": "the ice", "darkness": "the darkness"}
+"""How an order names a kind that spreads as one (every token of it activates together)."""
 CAP = {"fire": 1, "ice": 2, "darkness": 1, "haunt": 1}
 NAMES = {
     "fire": "a fire",
@@ -197,30 +200,39 @@ def wander(s: State, op: Op, room: str, what: str) -> str | None:
 
 
 def activation_ops(s: State, rooms: list[str] | None, kinds: tuple[str, ...] = ORDER) -> list[Op]:
-    """Return the ops that activate, once each, every threat of ``kinds`` in ``rooms`` (None: everywhere)."""
+    """Return the ops that activate, once each, every threat of ``kinds`` in ``rooms`` (None: everywhere),
+    in the order the players choose (the Helpful Hand of Fate, line 248; ``ORDER`` is the default)."""
     where = list(s["board"]) if rooms is None else [r for r in rooms if in_academy(s, r)]
-    ops: list[Op] = []
+    groups: list[list[Op]] = []
+    names: list[str] = []
     for kind in kinds:
         if kind in ("fire", "water", "ice", "darkness"):
             if s["basic"] and kind == "water":
                 continue
             starts = [r for r in where if s["rooms"][r][kind]]
             if starts:
-                ops.append({"op": "spread", "what": kind, "rooms": starts})
+                groups.append([{"op": "spread", "what": kind, "rooms": starts}])
+                names.append(SPREADERS[kind])
         elif kind == "portal":
-            ops += [
-                {"op": "portal_act", "room": r, "type": t} for r in where for t in s["rooms"][r]["portals"]
-            ]
+            for r in where:
+                for t in s["rooms"][r]["portals"]:
+                    groups.append([{"op": "portal_act", "room": r, "type": t}])
+                    names.append(f"the {t} portal in the {room_name(r)}")
         else:
-            ops += [{"op": f"{kind}_act", "room": r} for r in where for _ in range(s["rooms"][r][kind])]
-    return ops
+            for r in where:
+                for _ in range(s["rooms"][r][kind]):
+                    groups.append([{"op": f"{kind}_act", "room": r}])
+                    names.append(f"the {kind} in the {room_name(r)}")
+    return in_order(groups, names)
 
 
 @handler("spread")
 def _spread(s: State, op: Op) -> None:
     """Fire (with every fire joined to it), deep water, ice or darkness spread by one room card."""
     kind = op["what"]
-    rooms = list(op["rooms"])
+    rooms = [r for r in op["rooms"] if s["rooms"][r][kind]]  # a threat gone before its turn stays still
+    if not rooms and kind != "water":
+        return
     if kind == "fire":  # an activated fire activates the fires in adjoining rooms, and so on
         todo = list(rooms)
         while todo:
@@ -408,22 +420,60 @@ def die(s: State, seat: int, why: str) -> None:
 # --------------------------------------------------------------------------- endure
 
 
-def endure_ops(s: State, seat: int) -> list[Op]:
-    """Return the ops by which the current wizard endures the threats in their room (imps first)."""
+def endure_ops(s: State, seat: int, between: Op | None = None) -> list[Op]:
+    """Return the ops by which the current wizard endures the threats in their room, in the order the
+    players choose (rulebook line 110: the order is unspecified, so the Helpful Hand of Fate lets them)."""
     w = s["wizards"][seat]
-    c = s["rooms"][w["room"]]
+    room = w["room"]
+    c = s["rooms"][room]
     if s.get("shield") == seat:
         return []
-    ops: list[Op] = []
+    groups: list[list[Op]] = []
+    names: list[str] = []
+    one = {"seat": seat, "room": room}
     if not ignores(w, "imp") and not (not s["basic"] and w["char"] == "sir_bearington"):
-        ops += [{"op": "endure_imp", "seat": seat}] * c["imp"]
+        groups += [[{"op": "endure_imp", **one}]] * c["imp"]
+        names += ["the imp"] * c["imp"]
     if not s["basic"]:
         if c["troll"] and not ignores(w, "troll"):
-            ops += [{"op": "endure_troll", "seat": seat}] * 2
+            groups.append([{"op": "endure_troll", **one}] * 2)
+            names.append("the troll")
         if c["demon"] and not ignores(w, "demon"):
-            ops.append({"op": "endure_demon", "seat": seat})
-    ops.append({"op": "endure_harm", "seat": seat})
-    return ops
+            groups.append([{"op": "endure_demon", **one}])
+            names.append("the demon")
+    harm = harm_of(s, seat)
+    if harm is not None:
+        groups.append([{"op": "endure_harm", **one}])
+        names.append("the fire" if harm == "fire" else "the deep water")
+    return in_order(groups, names, between)
+
+
+def harm_of(s: State, seat: int) -> str | None:
+    """Return the fire or deep water the wizard would endure in their room now, or None."""
+    w = s["wizards"][seat]
+    room = w["room"]
+    c = s["rooms"][room]
+    if room == CRYSTAL:
+        return None
+    kinds = [k for k in ("fire", "water") if (c[k] if k == "fire" else c[k] >= 2) and not ignores(w, k)]
+    return kinds[0] if kinds else None
+
+
+def endures(s: State, op: Op) -> bool:
+    """Whether an endure op would still act: its wizard is still in its room and its threat still there."""
+    seat = op["seat"]
+    w = s["wizards"][seat]
+    if w["room"] != op.get("room", w["room"]):
+        return False  # a wizard who left the room (a recall, the fire's teleport) endures nothing more there
+    c = s["rooms"][w["room"]]
+    what = op["op"]
+    if what == "endure_imp":
+        return bool(w["glyphs"] and c["imp"])
+    if what == "endure_troll":
+        return bool(w["glyphs"] and c["troll"])
+    if what == "endure_demon":
+        return bool(c["demon"])
+    return harm_of(s, seat) is not None
 
 
 @handler("endure_imp")
@@ -431,7 +481,7 @@ def _endure_imp(s: State, op: Op) -> None:
     """An imp in your room takes a glyph of your choice; if it did, it douses a fire or water token."""
     seat = op["seat"]
     w = s["wizards"][seat]
-    if not w["glyphs"] or not s["rooms"][w["room"]]["imp"]:
+    if not endures(s, op):
         return
     glyph = ask(
         s,
@@ -450,7 +500,7 @@ def _endure_troll(s: State, op: Op) -> None:
     """A troll in your room knocks a glyph of your choice out of your hands (twice)."""
     seat = op["seat"]
     w = s["wizards"][seat]
-    if not w["glyphs"] or not s["rooms"][w["room"]]["troll"]:
+    if not endures(s, op):
         return
     glyph = ask(
         s,
@@ -466,9 +516,8 @@ def _endure_troll(s: State, op: Op) -> None:
 @handler("endure_demon")
 def _endure_demon(s: State, op: Op) -> None:
     """A demon in your room kills you."""
-    seat = op["seat"]
-    if s["rooms"][s["wizards"][seat]["room"]]["demon"]:
-        die(s, seat, "a demon")
+    if endures(s, op):
+        die(s, op["seat"], "a demon")
 
 
 @handler("endure_harm")
@@ -476,12 +525,9 @@ def _endure_harm(s: State, op: Op) -> None:
     """Fire or deep water: the crystal shields you for a mana; you may be teleported to it."""
     seat = op["seat"]
     w = s["wizards"][seat]
-    room = w["room"]
-    c = s["rooms"][room]
-    kinds = [k for k in ("fire", "water") if (c[k] if k == "fire" else c[k] >= 2) and not ignores(w, k)]
-    if not kinds or room == CRYSTAL:
+    kind = harm_of(s, seat)
+    if kind is None or not endures(s, op):
         return
-    kind = kinds[0]
     free = kind == "fire" and not s["basic"] and w["char"] == "alba"
     go = ask(
         s,

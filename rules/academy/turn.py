@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from rules import rng
 from rules.academy.cards import disasters, spells
-from rules.academy.flow import Op, handler, push
-from rules.academy.state import State, end, say, who
-from rules.academy.threats import endure_ops
+from rules.academy.flow import Op, ask, handler, push
+from rules.academy.state import CRYSTAL, State, end, lose_mana, say, who
+from rules.academy.threats import endure_ops, endures
 
 ACTIONS = 3
 SLOT_NAMES = ("move", "room", "magic")
@@ -129,11 +129,70 @@ def pay(s: State, kind: str) -> bool:
     return False
 
 
-def finish_actions(s: State) -> None:
-    """Close the action step: endure threats, then share (advanced) or pass the turn."""
+def finish_actions(s: State, ran_out: bool = False) -> None:
+    """Close the action step: endure threats, then share (advanced) or pass the turn.
+
+    Advanced game: an emergency recall may be made "at any time during their turn" (rulebook lines 217,
+    228), so when the last action ran out (``ran_out``) the wizard is asked before enduring, and between
+    two threats endured, whenever something is still to endure (ending one's actions was that chance)."""
     s["step"] = "endure"
     s["binding"] = False
-    push(s, [*endure_ops(s, s["current"]), {"op": "after_endure"}])
+    seat = s["current"]
+    window = None if s["basic"] else {"op": "recall_window", "seat": seat}
+    ops = endure_ops(s, seat, window)
+    if ran_out and window is not None:
+        ops = [dict(window), *ops]
+    push(s, [*ops, {"op": "after_endure"}])
+
+
+def can_recall(s: State, seat: int) -> bool:
+    """Whether an emergency recall is allowed now: advanced game, away from the crystal, in one's turn."""
+    return not s["basic"] and seat == s["current"] and s["wizards"][seat]["room"] != CRYSTAL
+
+
+def recall(s: State, seat: int) -> None:
+    """Teleport the wizard to the Mana Crystal for a mana (Quillon's first recall is free)."""
+    w = s["wizards"][seat]
+    free = w["char"] == "quillon" and w["recalls"] == 0
+    w["recalls"] += 1
+    w["room"] = CRYSTAL
+    say(s, "recall", f"{who(s, seat)} makes an emergency recall to the Mana Crystal.")
+    if not free:
+        lose_mana(s, 1, "an emergency recall")
+
+
+def _recall_costs_the_game(s: State, seat: int) -> bool:
+    w = s["wizards"][seat]
+    return s["mana"] <= 1 and not (w["char"] == "quillon" and w["recalls"] == 0)
+
+
+def _still_to_endure(s: State, seat: int) -> bool:
+    """Whether an endure op still queued for this turn would act."""
+    for op in s["queue"]:
+        if op["op"] == "after_endure":
+            return False
+        ops = [o for g in op["groups"] for o in g] if op["op"] == "in_order" else [op]
+        if any(o["op"].startswith("endure_") and o["seat"] == seat and endures(s, o) for o in ops):
+            return True
+    return False
+
+
+@handler("recall_window")
+def _recall_window(s: State, op: Op) -> None:
+    """Before (and between) the threats endured: recall to the Mana Crystal, or endure."""
+    seat = op["seat"]
+    if not can_recall(s, seat) or _recall_costs_the_game(s, seat) or not _still_to_endure(s, seat):
+        return
+    go = ask(
+        s,
+        op,
+        seat,
+        "Threats in your room are still to be endured: endure them, or make an emergency recall first?",
+        [("endure", "Endure the threats here"), ("recall", "Emergency recall to the Mana Crystal (1 mana)")],
+        {"seat": seat},
+    )
+    if go == "recall":
+        recall(s, seat)
 
 
 @handler("after_endure")
