@@ -12,7 +12,6 @@ file is saved under ``out/``. Lines look like::
     bob: /game play move:Take Stones on die 1
     alice: click My private view    (a button by its label, or by its number: alice: click 1)
     alice: select 2 1               (option 1 of numbered select 2; or the option's label)
-    alice: fill name="Ashwood Hollow" desc="In the fens"   (the form a click or command opened)
     wait 2d                         (move the bot's clock: 2d, 3h, 1d 6h, 90m; deadlines pass)
     users | channels | go 2 | restart | help | quit
 

@@ -28,7 +28,6 @@ from cogs.kit import (
     show_private,
     table_here,
     take_back,
-    typed_form,
 )
 from cogs.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
@@ -351,11 +350,7 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(move=move_choices)
     async def play_move(self, interaction: discord.Interaction, move: str) -> None:
         """Play a move at this thread's table."""
-        # A move that takes the player's words opens the game's form (its first answer: no defer).
-        form = await typed_form(interaction, move)
-        if form is not None:
-            await interaction.response.send_modal(form)
-            return
+        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
         await play(interaction, None, move, None)
 
     @game.command(name="why")

@@ -138,7 +138,8 @@ async def test_the_local_table_fills_forms_and_reads_values_with_spaces(tmp_path
     said: list[str] = []
     lines = [
         "alice: /game new kind:quadrivium", "bob: /game join", "alice: /game start",
-        "alice: /game play move:covenant", "bob: /game play move:covenant",
+        "alice: /quad panel", "alice: click Name the covenant…",
+        "bob: /quad panel", "bob: click Name the covenant…",
         'alice: fill name="Ashwood Hollow" desc="An old mill in the fens"',
         'bob: fill name="Ashwood Hollow" desc="An old mill in the fens"',
         'alice: /game play move:mage name="Tom Bell"', 'bob: /game play move:mage name="Tom Bell"',

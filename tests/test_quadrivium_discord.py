@@ -370,26 +370,3 @@ async def test_choices_too_many_to_list_are_asked_as_numbers(
     _, after = await table.loaded()
     traits = after["mages"][seat]["traits"]
     assert {t: traits[t]["value"] for t in TRAITS} == {t: chosen.get(t) for t in TRAITS}
-
-
-async def test_game_play_opens_the_form_for_a_worded_move(
-    simcord_env: simcord.Env, view_as_image: None
-) -> None:
-    # /game play never fills stock words in the player's place: an offered worded move opens its form.
-    table = await open_table(simcord_env)
-    _, state = await table.loaded()
-    seat = next(s for s in R.waiting_on(state) if choose(state, s).action == "covenant")
-    member = table.members[seat]
-    offered = await member.autocomplete(table.thread, "game play", "move", "covenant")
-    token = next(o["value"] for o in offered if o["name"] == "Name the covenant")
-    opened = await member.slash(table.thread, "game play", move=token)
-    assert opened.modal is not None
-    await member.submit_modal(opened, {"qd:w:name": "Heronmere", "qd:w:desc": ""})
-    _, after = await table.loaded()
-    assert after["covenant"]["name"] == "Heronmere"
-    # A move typed with its words is played as typed, no form.
-    other = next(s for s in R.waiting_on(after) if choose(after, s).action == "mage")
-    typed = await table.members[other].slash(table.thread, "game play", move='mage name="Ysolde"')
-    assert typed.modal is None
-    _, last = await table.loaded()
-    assert last["mages"][other]["name"] == "Ysolde"
