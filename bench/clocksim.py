@@ -339,12 +339,18 @@ class Sim:
         if clock.absent or clock.out_since is not None:
             with contextlib.suppress(TableError):
                 await self.svc.rejoin(table_id, user_id)
+        # A player picks from what a board or DM offered, so each pick carries the version it
+        # was offered at (a pick is never typed text: the same code twice in a row is two moves).
+        seen = await self.store.table(table_id)
+        version = seen.version if seen is not None else 0
         choices = await self.svc.choices(table_id, user_id)
         for _ in range(MAX_TURN_MOVES):
             if not choices:
                 break
             try:
-                reply = await self.svc.act(table_id, user_id, self.rand.choice(choices).value)
+                reply = await self.svc.act(
+                    table_id, user_id, self.rand.choice(choices).value, expected_version=version
+                )
             except TableError:
                 self.errors += 1
                 break
@@ -352,6 +358,7 @@ class Sim:
             await self.svc.delivered(reply)  # the board and DMs went out, as the bot marks them
             # The mover's private note carries their next choices, as a DM would show them.
             note = next((n for n in reply.private if n.user_id == user_id), None)
+            version = reply.table.version if note is None else note.version
             choices = list(note.choices) if note is not None else await self.svc.choices(table_id, user_id)
         self._dirty.add(table_id)
 
