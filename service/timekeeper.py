@@ -384,7 +384,6 @@ class Timekeeper:
     async def _decide(self, table: TableRecord, subject: int, choice: str, *, expired: bool) -> None:
         """Carry out the vote on an absent seat (the caller holds the table's lock)."""
         await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{subject}")
-        await self.store.cancel_work(table.id, subject, kinds=("expire",))
         name = await self._name(table.id, subject)
         now = self.clock.now()
         clock = await self._clock_of(table.id, subject)
@@ -409,6 +408,8 @@ class Timekeeper:
                 f"The players voted: {name}'s seat is played by {stand_in} until {name} comes back "
                 "with `/game rejoin`."
             )
+        # The vote's expiry goes last: a kill before here runs it again, and it plans what is missing.
+        await self.store.cancel_work(table.id, subject, kinds=("expire",))
         log.info("table %s: absent seat decided (%s)", table.id, choice)
         await self.svc.emit(Notice(table, "decided", text, subject=subject))
 

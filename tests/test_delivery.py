@@ -286,7 +286,9 @@ def test_an_automatic_move_never_depends_on_a_secret(kind: str) -> None:
     rules = registry.get(kind)
     checked = 0
     decisions: set[str] = set()
-    for game in range(6):
+    # A lone "end" is rare in the Academy's random playouts (the Helpful Hand's order choices moved the
+    # one that game 1 reached): it plays more games to meet one.
+    for game in range(40 if kind == "academy" else 6):
         rand = random.Random(game)
         players = rules.min_players + game % (rules.max_players - rules.min_players + 1)
         state = rules.setup(players, rules.check_options({}), 40 + game)
