@@ -17,7 +17,7 @@ async def test_the_history_names_players_and_bots_with_iso_times(h: Harness) -> 
     for _ in range(3):  # a few moves by the people
         public = await h.svc.public_view(table)
         user = public.users[public.prompts[0].seat]
-        await h.svc.act(table, user, (await h.svc.choices(table, user))[0].value)
+        await h.svc.act(table, user, (await h.svc.choices(table, user, stamped=True))[0].value)
     bob_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == BOB)
     await h.svc.set_seat_bot(table, bob_seat, "basic")
     for _ in range(40):  # the bot plays bob's seat until it has moved
@@ -26,7 +26,8 @@ async def test_the_history_names_players_and_bots_with_iso_times(h: Harness) -> 
         if seat == bob_seat:
             await h.svc.next_bot_move(table)
             break
-        await h.svc.act(table, public.users[seat], (await h.svc.choices(table, public.users[seat]))[0].value)
+        mover = public.users[seat]
+        await h.svc.act(table, mover, (await h.svc.choices(table, mover, stamped=True))[0].value)
     text, data = await h.svc.history(table)
     moves = text.splitlines()[1:]
     entries = [line for line in moves if line.startswith("#")]
