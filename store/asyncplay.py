@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
     from aiosqlite import Connection
 
+    from store.dialect import Dialect
+
 
 @dataclass(frozen=True)
 class DueWork:
@@ -153,6 +155,7 @@ class AsyncPlayStore:
 
         def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]: ...
         def _single(self) -> AbstractAsyncContextManager[Connection]: ...
+        _dialect: Dialect
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
@@ -172,8 +175,8 @@ class AsyncPlayStore:
         """Add due work unless work with the same key exists already; return whether added."""
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (due_at, kind, key, table_id, user_id, dump(payload or {})),
             )
             added = cur.rowcount == 1
@@ -199,8 +202,8 @@ class AsyncPlayStore:
             return 0
         before = db.total_changes
         await db.executemany(
-            "INSERT OR IGNORE INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             rows,
         )
         return db.total_changes - before
@@ -210,7 +213,7 @@ class AsyncPlayStore:
         async with self._single() as db:
             row = await self._one(
                 db,
-                "SELECT MIN(MAX(due_at, COALESCE(claimed_until, 0))) AS t FROM due_work"
+                f"SELECT MIN({self._dialect.greatest}(due_at, COALESCE(claimed_until, 0))) AS t FROM due_work"
                 " WHERE claimed_at IS NULL AND failed IS NULL",
             )
         return None if row is None else row["t"]
@@ -314,7 +317,7 @@ class AsyncPlayStore:
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE due_work SET claimed_at = ? WHERE table_id = ? AND kind = ? AND claimed_at IS NULL"
-                " AND CAST(json_extract(payload, '$.version') AS INTEGER) <= ?",
+                f" AND {self._dialect.json_int('payload', 'version')} <= ?",
                 (now, table_id, DELIVER, version),
             )
             done = cur.rowcount
@@ -326,8 +329,8 @@ class AsyncPlayStore:
         async with self._single() as db:
             row = await self._one(
                 db,
-                "SELECT MIN(CAST(json_extract(payload, '$.since') AS INTEGER)) AS since,"
-                " MAX(CAST(json_extract(payload, '$.version') AS INTEGER)) AS version"
+                f"SELECT MIN({self._dialect.json_int('payload', 'since')}) AS since,"
+                f" MAX({self._dialect.json_int('payload', 'version')}) AS version"
                 " FROM due_work WHERE table_id = ? AND kind = ? AND claimed_at IS NULL AND failed IS NULL",
                 (table_id, DELIVER),
             )
@@ -343,12 +346,16 @@ class AsyncPlayStore:
         ``last_reminder``, so the spacing between reminders survives a restart.
         """
         async with self._transaction() as db:
+            # One statement marks and reads the row: two processes claiming at once see one winner
+            # (PostgreSQL re-checks ``claimed_at`` after waiting for the other's row lock).
             row = await self._one(
-                db, "SELECT * FROM due_work WHERE id = ? AND claimed_at IS NULL", (work_id,)
+                db,
+                "UPDATE due_work SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL"
+                " RETURNING table_id, user_id",
+                (now, work_id),
             )
             if row is None:
                 return False
-            await db.execute("UPDATE due_work SET claimed_at = ? WHERE id = ?", (now, work_id))
             if notice is not None:
                 key, kind = notice
                 try:
@@ -404,8 +411,8 @@ class AsyncPlayStore:
             await db.execute("DELETE FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic))
             await self._add_work(db, [expire])
             await db.execute(
-                "INSERT OR IGNORE INTO notices (key, table_id, user_id, kind, sent_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO notices (key, table_id, user_id, kind, sent_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (notice_key, table_id, user_id, "out_of_time", now),
             )
 
@@ -431,6 +438,8 @@ class AsyncPlayStore:
         move and this call is caught up by the next call.
         """
         async with self._transaction() as db:
+            # Under the table's row lock (PostgreSQL), as a commit's own sync runs.
+            await self._one(db, "SELECT id FROM tables WHERE id = ?" + self._dialect.row_lock, (table_id,))
             return await self._sync_clocks_in(db, table_id, start_bank, increment)
 
     async def _sync_clocks_in(
@@ -468,8 +477,11 @@ class AsyncPlayStore:
             if row["bank"] is None or fault is not None:
                 clock = SeatClock(table_id, user_id, start_bank, since, None, None, 0, None)
                 await db.execute(
-                    "INSERT OR REPLACE INTO seat_clocks (table_id, user_id, bank, running_since)"
-                    " VALUES (?, ?, ?, ?)",
+                    # A fresh clock: every other column back to its default.
+                    "INSERT INTO seat_clocks (table_id, user_id, bank, running_since) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, user_id) DO UPDATE SET bank = excluded.bank,"
+                    " running_since = excluded.running_since, out_since = NULL, absent = NULL,"
+                    " played_for = 0, last_reminder = NULL",
                     (table_id, user_id, start_bank, since),
                 )
             else:
@@ -627,7 +639,7 @@ class AsyncPlayStore:
         """Follow a table; return False when the user already did."""
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT OR IGNORE INTO spectators (table_id, user_id, since) VALUES (?, ?, ?)",
+                "INSERT INTO spectators (table_id, user_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (table_id, user_id, now),
             )
             added = cur.rowcount == 1

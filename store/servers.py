@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
     from aiosqlite import Connection
 
+    from store.dialect import Dialect
+
 FORMER_PLAYER = "a former player"
 """The name a seat of a finished game takes when its player asks to be forgotten."""
 
@@ -30,6 +32,7 @@ class ServerStore:
 
         def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]: ...
         def _single(self) -> AbstractAsyncContextManager[Connection]: ...
+        _dialect: Dialect
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
@@ -139,7 +142,7 @@ class ServerStore:
             if taken is not None:
                 raise StoreError(f"User {new_user} is seated at table {table_id} already.")
             # The seat's rows point at (table, user): checked at commit, once all of them moved.
-            await db.execute("PRAGMA defer_foreign_keys = ON")
+            await db.execute(self._dialect.defer_foreign_keys)
             cur = await db.execute(
                 "UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE table_id = ? AND user_id = ?",
                 (new_user, new_name, table_id, old_user),

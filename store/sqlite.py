@@ -35,6 +35,7 @@ import aiosqlite
 
 from store.asyncplay import AsyncPlayStore, Timing
 from store.botmemory import BotMemoryStore
+from store.dialect import SQLITE, Dialect
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -57,6 +58,8 @@ BUSY_TIMEOUT_MS = 10_000
 
 class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
+
+    _dialect: Dialect = SQLITE
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
         self._db = db
@@ -168,7 +171,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         return list(await db.execute_fetchall(sql, tuple(params)))
 
     async def _table_row(self, db: aiosqlite.Connection, table_id: int) -> sqlite3.Row:
-        row = await self._one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        """Return the table's row inside a write, locked against other writers until it ends."""
+        row = await self._one(db, "SELECT * FROM tables WHERE id = ?" + self._dialect.row_lock, (table_id,))
         if row is None:
             raise StoreError(f"There is no table {table_id}.")
         return row
@@ -187,14 +191,14 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         """Create a table in the lobby at version 0 and return it."""
         now = self._clock()
         async with self._transaction() as db:
-            cur = await db.execute(
+            created = await self._one(
+                db,
                 "INSERT INTO tables (kind, name, options, guild_id, channel_id, host_id, status,"
-                " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+                " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
                 (kind, name, dump(options), guild_id, channel_id, host_id, now, now),
             )
-            table_id = cur.lastrowid
-            await cur.close()
-            return TableRecord.from_row(await self._table_row(db, table_id))
+            assert created is not None
+            return TableRecord.from_row(await self._table_row(db, created["id"]))
 
     async def set_thread(self, table_id: int, thread_id: int) -> None:
         """Record the Discord thread the table plays in."""
@@ -346,14 +350,16 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
                 (seed, now, table_id),
             )
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (table_id, version, state) VALUES (?, 0, ?)",
+                "INSERT INTO snapshots (table_id, version, state) VALUES (?, 0, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, state = excluded.state",
                 (table_id, state),
             )
             row = await self._table_row(db, table_id)
             if self._chained:
                 head = genesis(row, list(enumerate(seat_order)))
                 await db.execute(
-                    "INSERT OR REPLACE INTO chain (table_id, version, link) VALUES (?, 0, ?)",
+                    "INSERT INTO chain (table_id, version, link) VALUES (?, 0, ?)"
+                    " ON CONFLICT (table_id, version) DO UPDATE SET link = excluded.link",
                     (table_id, head),
                 )
                 await self._write_sum(db, table_id, seal(head, 0, state))
@@ -574,7 +580,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
                 raise StaleVersion(f"Table {table_id} is at version {row['version']}, not {version}.")
             head = await self._verified_head(db, row, version)
             await db.execute(
-                "INSERT OR REPLACE INTO snapshots (table_id, version, state) VALUES (?, ?, ?)",
+                "INSERT INTO snapshots (table_id, version, state) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, state = excluded.state",
                 (table_id, version, text),
             )
             await self._write_sum(db, table_id, seal(head, version, text))
@@ -600,10 +607,15 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             rows = await self._all(db, "SELECT id FROM tables WHERE seed IS NOT NULL ORDER BY id")
         return [row["id"] for row in rows]
 
+    @classmethod
+    async def _has_chain(cls, db: aiosqlite.Connection) -> bool:
+        """Whether the schema has the move log's chain (a file at an older version may not)."""
+        return await cls._one(db, "SELECT 1 FROM sqlite_master WHERE name = 'chain'") is not None
+
     async def _seal_unsealed(self) -> None:
         """Seal the tables started before the chain existed, trusting them as they are."""
         async with self._transaction() as db:
-            if await self._one(db, "SELECT 1 FROM sqlite_master WHERE name = 'chain'") is None:
+            if not await self._has_chain(db):
                 self._chained = False
                 return
             rows = await self._all(
@@ -693,7 +705,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             await self._table_row(db, table_id)
             try:
                 await db.execute(
-                    "INSERT OR IGNORE INTO abandon_votes (table_id, user_id, voted_at) VALUES (?, ?, ?)",
+                    "INSERT INTO abandon_votes (table_id, user_id, voted_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
                     (table_id, user_id, self._clock()),
                 )
             except sqlite3.IntegrityError:
