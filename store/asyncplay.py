@@ -233,6 +233,35 @@ class AsyncPlayStore:
             )
         return [DueWork.from_row(r) for r in rows]
 
+    async def lease_due(
+        self, now: float, until: float, limit: int = 100, shards: tuple[Iterable[int], int] | None = None
+    ) -> list[int]:
+        """Lease up to ``limit`` pieces of open work due by ``now`` in one statement; return their ids.
+
+        ``shards`` (shard ids, shard count): only work of tables whose server one of those Discord
+        shards serves (``(guild_id >> 22) % count``, Discord's rule; a table without a server is
+        shard 0's), so the process that owns a server talks to Discord for it. On PostgreSQL a
+        row another process is leasing is skipped, not waited for: each row goes to one process.
+        """
+        owned, params = "", [until, now, now]
+        if shards is not None:
+            ids, count = list(shards[0]), shards[1]
+            owned = (
+                " AND due_work.table_id IN (SELECT id FROM tables WHERE"
+                f" (COALESCE(guild_id, 0) / 4194304) % ? IN ({', '.join('?' for _ in ids)}))"
+            )
+            params += [count, *ids]
+        async with self._transaction() as db:
+            rows = await self._all(
+                db,
+                "UPDATE due_work SET claimed_until = ? WHERE id IN (SELECT id FROM due_work"
+                " WHERE claimed_at IS NULL AND failed IS NULL AND due_at <= ?"
+                f" AND (claimed_until IS NULL OR claimed_until <= ?){owned}"
+                f" ORDER BY due_at, id LIMIT ?{self._dialect.skip_locked}) RETURNING id",
+                (*params, limit),
+            )
+        return sorted(row["id"] for row in rows)
+
     async def lease(self, work_id: int, now: float, until: float) -> bool:
         """Lease open work until ``until`` (a compare-and-set); False when done or leased elsewhere.
 

@@ -27,6 +27,9 @@ class Dialect:
     """Checks the foreign keys at commit, not per statement (moving a seat to another user)."""
     greatest: str
     """The larger of two values (SQLite's two-argument ``MAX``, PostgreSQL's ``GREATEST``)."""
+    skip_locked: str
+    """Appended to the SELECT of the due work a process leases: PostgreSQL skips rows another
+    process is leasing (``SKIP LOCKED``); SQLite's writer holds the whole file already."""
 
     def json_int(self, column: str, key: str) -> str:
         """Return the SQL that reads ``key`` of a JSON object held as text in ``column`` as an integer."""
@@ -35,8 +38,14 @@ class Dialect:
         return f"(({column})::jsonb ->> '{key}')::bigint"
 
 
-SQLITE = Dialect("sqlite", "", "PRAGMA defer_foreign_keys = ON", "MAX")
-POSTGRES = Dialect("postgresql", " FOR UPDATE", "SET CONSTRAINTS ALL DEFERRED", "GREATEST")
+SQLITE = Dialect("sqlite", "", "PRAGMA defer_foreign_keys = ON", "MAX", "")
+POSTGRES = Dialect(
+    "postgresql",
+    " FOR UPDATE",
+    "SET CONSTRAINTS ALL DEFERRED",
+    "GREATEST",
+    " FOR UPDATE OF due_work SKIP LOCKED",
+)
 
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 

@@ -11,6 +11,7 @@ from service.clock import DAY, HOUR, ManualClock
 from service.notices import Notice
 from service.replies import Reply
 from store import Store
+from store.engines import open_store
 
 ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave", EVE: "eve"}
@@ -25,6 +26,8 @@ class Harness:
     """One database file, one clock, and the service of the current "process"."""
 
     path: Path
+    url: str | None = None
+    """The database on its engine (None: the SQLite file at ``path``)."""
     clock: ManualClock = field(default_factory=lambda: ManualClock(START))
     sent: list[Notice | Reply] = field(default_factory=list)
     svc: TableService | None = None
@@ -33,7 +36,7 @@ class Harness:
 
     async def open(self) -> TableService:
         """Open the store and a fresh service on it (a new process after a restart)."""
-        self.store = await Store.open(str(self.path), clock=self.clock.now)
+        self.store = await open_store(self.url or str(self.path), clock=self.clock.now)
         self.svc = TableService(self.store, seed_source=lambda: 12345, clock=self.clock, outlet=self._outlet)
         return self.svc
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from rules import registry
 from service import TableService
 from service.clock import Clock
 from store import Store
+from store.engines import open_store as open_any
+from tests import engines
 from tests.async_helpers import Harness, OpenStore
 from tests.faults import Restart
 from tests.toygame import TOY
@@ -45,15 +48,63 @@ def table_seed() -> int:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+def engine(request: pytest.FixtureRequest) -> str:
+    """The store engine a test runs on (``tests/engines.py``: its module may run on both)."""
+    return getattr(request, "param", "sqlite")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the store's suite and the service tests that touch the store on both engines."""
+    if "engine" not in metafunc.fixturenames:
+        return
+    module = Path(metafunc.definition.fspath).relative_to(Path(__file__).parent.parent).as_posix()
+    markers = {m.name for m in metafunc.definition.iter_markers()}
+    only = next((e for e in engines.ENGINES if f"{e}_only" in markers), None)
+    wanted = engines.engines_for(module, only)
+    if "postgresql" in wanted and engines.pg_url() is None and not os.environ.get("CI"):
+        wanted.remove("postgresql")  # said plainly in the summary (pytest_terminal_summary)
+        _PG_MISSED[0] += 1
+    if wanted:
+        metafunc.parametrize("engine", wanted, indirect=True)
+    else:  # a PostgreSQL-only test without a cluster: not collected, counted in the summary
+        missed = pytest.param("postgresql", marks=pytest.mark.no_cluster)
+        metafunc.parametrize("engine", [missed], indirect=True)
+
+
+_PG_MISSED = [0]
+"""How many tests that run on both engines ran on SQLite only (no PostgreSQL cluster)."""
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say whether the PostgreSQL run happened, and where."""
+    if _PG_MISSED[0]:
+        terminalreporter.write_sep("=", "PostgreSQL", red=True)
+        missed = f"{_PG_MISSED[0]} test functions ran without it."
+        terminalreporter.write_line(f"{engines.MISSING} {missed}", red=True)
+    elif engines.pg_url() is not None:
+        terminalreporter.write_line(f"PostgreSQL run: against {engines.pg_url()}")
+
+
+@pytest.fixture
+def locate(engine: str) -> Callable[[str], Awaitable[str]]:
+    """Turn a database file a test names into its engine's database (the file, or a PG schema)."""
+
+    async def located(path: str) -> str:
+        return path if engine == "sqlite" else await engines.locate_pg(path)
+
+    return located
+
+
+@pytest.fixture
+async def store(tmp_path: Path, locate: Callable[[str], Awaitable[str]]) -> AsyncIterator[Store]:
     """A store on a fresh database, closed after the test (its worker thread stops with it)."""
-    opened = await Store.open(str(tmp_path / "tables.db"))
+    opened = await open_any(await locate(str(tmp_path / "tables.db")))
     yield opened
     await opened.close()
 
 
 @pytest.fixture
-async def open_store() -> AsyncIterator[OpenStore]:
+async def open_store(locate: Callable[[str], Awaitable[str]]) -> AsyncIterator[OpenStore]:
     """Open stores on any file (a reopen, a second connection); every one is closed after the test.
 
     A test may close one itself (to reopen the file): closing twice is harmless.
@@ -61,7 +112,7 @@ async def open_store() -> AsyncIterator[OpenStore]:
     opened: list[Store] = []
 
     async def open_one(path: str, **kwargs: Any) -> Store:
-        got = await Store.open(path, **kwargs)
+        got = await open_any(await locate(path), **kwargs)
         opened.append(got)
         return got
 
@@ -77,9 +128,9 @@ def svc(store: Store, table_seed: int) -> TableService:
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+async def h(tmp_path: Path, locate: Callable[[str], Awaitable[str]]) -> AsyncIterator[Harness]:
     """A service and store on a hand-moved clock, restartable; closed after the test."""
-    harness = Harness(tmp_path / "tables.db")
+    harness = Harness(tmp_path / "tables.db", url=await locate(str(tmp_path / "tables.db")))
     await harness.open()
     yield harness
     await harness.close()
@@ -139,8 +190,15 @@ order of its calls, not by this wait.
 """
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every test that uses the stand-in a settle timeout fit for a loaded machine."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every test that uses the stand-in a settle timeout fit for a loaded machine.
+
+    A PostgreSQL-only test without a cluster is deselected (the summary says the run did not happen).
+    """
+    missed = [item for item in items if item.get_closest_marker("no_cluster") is not None]
+    if missed:
+        config.hook.pytest_deselected(items=missed)
+        items[:] = [item for item in items if item.get_closest_marker("no_cluster") is None]
     for item in items:
         if item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))

@@ -24,7 +24,7 @@ from service.replies import Reply
 from service.scheduler import LEASE, MAX_ATTEMPTS, Scheduler, retry_delay
 from store import DueWork, Store
 from store.check import main as check_main
-from tests.async_helpers import ALICE, BOB, DAY, HOUR, START, Harness
+from tests.async_helpers import ALICE, BOB, DAY, HOUR, START, Harness, OpenStore
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -113,15 +113,17 @@ async def test_a_kill_at_the_deadline_still_opens_the_vote_once(h: Harness) -> N
 # ---------------------------------------------------------------------- the scheduler itself
 
 
-async def scheduler_on(tmp_path: Path) -> tuple[Store, ManualClock, Scheduler, int]:
+async def scheduler_on(tmp_path: Path, open_store: OpenStore) -> tuple[Store, ManualClock, Scheduler, int]:
     clock = ManualClock(START)
-    store = await Store.open(str(tmp_path / "s.db"), clock=clock.now)
+    store = await open_store(str(tmp_path / "s.db"), clock=clock.now)
     table = await store.create_table("toy", "t", {}, 1, 2, ALICE)
     return store, clock, Scheduler(store, clock), table.id
 
 
-async def test_a_handler_that_raises_is_retried_later_then_set_aside(tmp_path: Path) -> None:
-    store, clock, scheduler, table_id = await scheduler_on(tmp_path)
+async def test_a_handler_that_raises_is_retried_later_then_set_aside(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
     try:
         ran: list[str] = []
 
@@ -155,10 +157,11 @@ async def test_a_handler_that_raises_is_retried_later_then_set_aside(tmp_path: P
         await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_an_unreadable_row_is_set_aside_and_the_others_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], open_store: OpenStore
 ) -> None:
-    store, _clock, scheduler, table_id = await scheduler_on(tmp_path)
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
     try:
         ran: list[str] = []
 
@@ -187,9 +190,11 @@ async def test_an_unreadable_row_is_set_aside_and_the_others_run(
     assert f"(note) of table {table_id}: set aside, its payload is not a JSON object" in printed
 
 
-async def test_a_lease_keeps_a_second_runner_off_and_runs_out_when_its_runner_died(tmp_path: Path) -> None:
-    store, clock, scheduler, table_id = await scheduler_on(tmp_path)
-    other = await Store.open(str(tmp_path / "s.db"), clock=clock.now)
+async def test_a_lease_keeps_a_second_runner_off_and_runs_out_when_its_runner_died(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
+    other = await open_store(str(tmp_path / "s.db"), clock=clock.now)
     try:
         ran: list[str] = []
 
@@ -218,9 +223,9 @@ async def test_a_lease_keeps_a_second_runner_off_and_runs_out_when_its_runner_di
 
 
 async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
 ) -> None:
-    store, _clock, scheduler, table_id = await scheduler_on(tmp_path)
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
     monkeypatch.setattr(scheduler_module, "READ_RETRY_FIRST", 0.01)
     ran: list[str] = []
 

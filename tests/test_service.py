@@ -13,6 +13,7 @@ from rules import registry
 from rules.contract import Result
 from service import Choice, TableError, TableService, parse_options, seat_order
 from store import Store
+from tests.async_helpers import OpenStore
 from tests.toygame import TOY, QuietToyRules, WideToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -185,11 +186,11 @@ async def test_two_clicks_at_once_apply_once(svc: TableService, store: Store) ->
 
 
 async def test_a_second_process_writing_is_caught_and_never_applied_twice(
-    svc: TableService, tmp_path: Path
+    svc: TableService, tmp_path: Path, open_store: OpenStore
 ) -> None:
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
-    other_store = await Store.open(str(tmp_path / "tables.db"))
+    other_store = await open_store(str(tmp_path / "tables.db"))
     try:
         other = TableService(other_store)
         choice = (await svc.choices(table_id, ALICE))[0]

@@ -1,4 +1,8 @@
-"""The SQLite store: migrations, the table life cycle, compare-and-swap moves, crash safety."""
+"""The store on both engines: migrations, the table life cycle, compare-and-swap moves, crash safety.
+
+Tests that read or damage SQLite's file behind the store's back are ``sqlite_only``; their
+PostgreSQL counterparts are in tests/test_store_engines.py.
+"""
 
 from __future__ import annotations
 
@@ -45,10 +49,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def db(db_path: str, clock: Clock):
-    opened = await Store.open(db_path, clock=clock)
-    yield opened
-    await opened.close()
+async def db(db_path: str, clock: Clock, open_store: OpenStore):
+    return await open_store(db_path, clock=clock)
 
 
 async def started(db: Store, users: tuple[int, ...] = (ALICE, BOB), name: str = "T") -> int:
@@ -68,6 +70,7 @@ def raw(path: str) -> sqlite3.Connection:
 # --------------------------------------------------------------------------- migrations
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("start", ["no file", "zero bytes", "missing folder"])
 async def test_migrations_build_the_schema_from_an_empty_file(
     tmp_path: Path, start: str, open_store: OpenStore
@@ -91,6 +94,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(
     con.close()
 
 
+@pytest.mark.sqlite_only
 async def test_reopening_an_existing_file_changes_nothing(db_path: str, open_store: OpenStore) -> None:
     first = await open_store(db_path)
     table_id = await started(first)
@@ -110,6 +114,7 @@ async def test_reopening_an_existing_file_changes_nothing(db_path: str, open_sto
     con.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_new_step_runs_once_on_an_old_file(
     db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
 ) -> None:
@@ -126,6 +131,7 @@ async def test_a_new_step_runs_once_on_an_old_file(
     con.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_failing_step_leaves_the_old_schema(
     db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
 ) -> None:
@@ -140,6 +146,7 @@ async def test_a_failing_step_leaves_the_old_schema(
     con.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_file_from_a_newer_conclave_is_refused(db_path: str, open_store: OpenStore) -> None:
     await (await open_store(db_path)).close()
     con = raw(db_path)
@@ -369,6 +376,7 @@ async def test_leaving_the_lobby_drops_that_seats_prefs(db: Store) -> None:
     assert await db.seat_pref(table.id, BOB, "react") is None
 
 
+@pytest.mark.sqlite_only
 async def test_a_schema_1_file_gains_seat_prefs_and_keeps_its_tables(
     db_path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
 ) -> None:
@@ -507,6 +515,7 @@ async def check_whole(db_path: str, table_id: int) -> int:
         await db.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_writer_killed_inside_the_transaction_leaves_the_old_version(
     db_path: str, open_store: OpenStore
 ) -> None:
@@ -526,6 +535,7 @@ async def test_a_writer_killed_inside_the_transaction_leaves_the_old_version(
     assert await check_whole(db_path, table_id) == 1
 
 
+@pytest.mark.sqlite_only
 async def test_a_writer_killed_in_a_loop_of_commits_never_leaves_a_half_move(
     db_path: str, open_store: OpenStore
 ) -> None:
@@ -547,6 +557,7 @@ async def test_a_writer_killed_in_a_loop_of_commits_never_leaves_a_half_move(
 # --------------------------------------------------------------------------- corruption
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     "tamper",
     [
