@@ -42,6 +42,26 @@ SYNC_FLAG = "--sync"
 """``python bot.py --sync`` syncs the command tree even when its hash is unchanged."""
 
 
+Shards = tuple[tuple[int, ...], int]
+"""The Discord shards one process runs: (shard ids, shard count)."""
+
+
+def parse_shards(text: str) -> Shards:
+    """Read ``CONCLAVE_SHARDS``: ``0-3/8`` (shards 0 to 3 of 8), ``4,6/8`` or ``5/8``."""
+    ids_text, slash, count_text = text.replace(" ", "").partition("/")
+    try:
+        count = int(count_text)
+        ids: set[int] = set()
+        for part in ids_text.split(","):
+            low, dash, high = part.partition("-")
+            ids.update(range(int(low), int(high) + 1) if dash else [int(low)])
+    except ValueError:
+        raise SystemExit("CONCLAVE_SHARDS must look like 0-3/8 (shards 0 to 3 of 8).") from None
+    if not slash or count < 1 or not ids or min(ids) < 0 or max(ids) >= count:
+        raise SystemExit(f"CONCLAVE_SHARDS {text!r}: each shard must be one of 0 to {max(count, 1) - 1}.")
+    return tuple(sorted(ids)), count
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings read from the environment."""
@@ -50,10 +70,12 @@ class Config:
     db_path: str
     dev_guild: int | None
     log_level: str
+    shards: Shards | None = None
+    """CONCLAVE_SHARDS: this process's Discord shards (None: one process, discord.py's default)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD and LOG_LEVEL."""
+        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD, CONCLAVE_SHARDS and LOG_LEVEL."""
         env = os.environ if env is None else env
         guild = env.get("CONCLAVE_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
@@ -63,6 +85,7 @@ class Config:
             db_path=env.get("CONCLAVE_DB", "").strip() or DEFAULT_DB,
             dev_guild=int(guild) if guild else None,
             log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            shards=parse_shards(shards) if (shards := env.get("CONCLAVE_SHARDS", "").strip()) else None,
         )
 
 
@@ -144,8 +167,12 @@ class ConclaveBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
         force_sync: bool = False,
+        shards: Shards | None = None,
     ) -> None:
+        # A sharded bot (ShardedConclaveBot) hands the shard ids and count to AutoShardedClient.
+        sharding = {} if shards is None else {"shard_ids": list(shards[0]), "shard_count": shards[1]}
         super().__init__(
+            **sharding,
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
@@ -162,6 +189,7 @@ class ConclaveBot(commands.Bot):
         self.service: TableService | None = None
         self.synced = False
         self.force_sync = force_sync
+        self.owned_shards = shards
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs and sync the command tree when it changed.
@@ -171,7 +199,7 @@ class ConclaveBot(commands.Bot):
         is kept and only the rest runs.
         """
         if self.store is None:
-            self.store = await Store.open(self.store_path, clock=self.clock.now)
+            self.store = await self.open_store()
         if self.service is None:
             self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
         for name in extensions():
@@ -199,6 +227,13 @@ class ConclaveBot(commands.Bot):
         await self.store.set_meta(key, digest)
         log.info("command tree synced %s", f"to guild {self.dev_guild}" if guild else "globally")
         return True
+
+    async def open_store(self) -> Store:
+        """Open the store ``CONCLAVE_DB`` names; a sharded process runs only its servers' due work."""
+        store = await Store.open(self.store_path, clock=self.clock.now)
+        if self.owned_shards is not None:
+            store.own_shards(*self.owned_shards)
+        return store
 
     async def close_store(self) -> None:
         """Stop the scheduler, then close the store (idempotent)."""
@@ -232,25 +267,32 @@ def create_bot(
     seed_source: Callable[[], int] | None = None,
     clock: Clock | None = None,
     force_sync: bool = False,
+    shards: Shards | None = None,
 ) -> ConclaveBot:
     """Build the bot (not yet connected); tests and the local table use this too.
 
     ``clock`` is the service's clock (default: the wall clock); the local table passes a
     ManualClock so ``wait 2d`` moves time. ``force_sync`` syncs the commands at start whatever
-    their hash.
+    their hash. ``shards`` (CONCLAVE_SHARDS) makes it discord.py's AutoShardedBot on those shards.
     """
-    return ConclaveBot(
+    kind = ConclaveBot if shards is None else ShardedConclaveBot
+    return kind(
         store_path=store_path,
         dev_guild=dev_guild,
         seed_source=seed_source,
         clock=clock,
         force_sync=force_sync,
+        shards=shards,
     )
+
+
+class ShardedConclaveBot(ConclaveBot, commands.AutoShardedBot):
+    """The bot on a range of Discord's shards (one of several processes sharing a PostgreSQL store)."""
 
 
 async def run_discord(config: Config, *, force_sync: bool = False) -> None:
     """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync)
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, shards=config.shards)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.

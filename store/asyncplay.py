@@ -163,6 +163,36 @@ class AsyncPlayStore:
 
     # ------------------------------------------------------------------ due work
 
+    _shards: tuple[list[int], int] | None = None
+
+    def own_shards(self, shard_ids: Iterable[int], shard_count: int) -> None:
+        """Run only the due work of tables whose server these Discord shards serve (several processes).
+
+        A process on shards 0-3 of 8 leases, releases and expedites only its servers' work, so
+        the process that talks to Discord for a server is the one that runs its reminders,
+        deadlines, votes, bot turns and deliveries (one table's posts stay in one process's order).
+        """
+        ids = sorted(set(shard_ids))
+        if shard_count < 1 or not ids or ids[0] < 0 or ids[-1] >= shard_count:
+            raise StoreError(f"Shards {ids} are not among the {shard_count} shards.")
+        self._shards = (ids, shard_count)
+
+    def _owned(self, shards: tuple[Iterable[int], int] | None = None) -> tuple[str, list[Any]]:
+        """Return the SQL condition (and its parameters) for due work of the owned shards' servers.
+
+        Discord's rule: a server is on shard ``(guild_id >> 22) % count``; a table without a
+        server (none today) is shard 0's.
+        """
+        shards = self._shards if shards is None else shards
+        if shards is None:
+            return "", []
+        ids, count = list(shards[0]), shards[1]
+        sql = (
+            " AND due_work.table_id IN (SELECT id FROM tables WHERE"
+            f" (COALESCE(guild_id, 0) / 4194304) % ? IN ({', '.join('?' for _ in ids)}))"
+        )
+        return sql, [count, *ids]
+
     async def schedule(
         self,
         kind: str,
@@ -210,11 +240,13 @@ class AsyncPlayStore:
 
     async def next_due(self) -> float | None:
         """Return when the earliest open work can run (its due time, or its lease's end), or None."""
+        owned, params = self._owned()
         async with self._single() as db:
             row = await self._one(
                 db,
                 f"SELECT MIN({self._dialect.greatest}(due_at, COALESCE(claimed_until, 0))) AS t FROM due_work"
-                " WHERE claimed_at IS NULL AND failed IS NULL",
+                f" WHERE claimed_at IS NULL AND failed IS NULL{owned}",
+                params,
             )
         return None if row is None else row["t"]
 
@@ -224,12 +256,13 @@ class AsyncPlayStore:
         Work set aside (``failed``) never comes back; a row whose payload does not read comes
         back marked ``damaged`` (never raising), so one bad row cannot stop the others.
         """
+        owned, params = self._owned()
         async with self._single() as db:
             rows = await self._all(
                 db,
                 "SELECT * FROM due_work WHERE claimed_at IS NULL AND failed IS NULL AND due_at <= ?"
-                " AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at, id LIMIT ?",
-                (now, now, limit),
+                f" AND (claimed_until IS NULL OR claimed_until <= ?){owned} ORDER BY due_at, id LIMIT ?",
+                (now, now, *params, limit),
             )
         return [DueWork.from_row(r) for r in rows]
 
@@ -238,19 +271,12 @@ class AsyncPlayStore:
     ) -> list[int]:
         """Lease up to ``limit`` pieces of open work due by ``now`` in one statement; return their ids.
 
-        ``shards`` (shard ids, shard count): only work of tables whose server one of those Discord
-        shards serves (``(guild_id >> 22) % count``, Discord's rule; a table without a server is
-        shard 0's), so the process that owns a server talks to Discord for it. On PostgreSQL a
-        row another process is leasing is skipped, not waited for: each row goes to one process.
+        ``shards`` (shard ids, shard count; default: ``own_shards``): only work of those shards'
+        servers. On PostgreSQL a row another process is leasing is skipped, not waited for: each
+        row goes to one process.
         """
-        owned, params = "", [until, now, now]
-        if shards is not None:
-            ids, count = list(shards[0]), shards[1]
-            owned = (
-                " AND due_work.table_id IN (SELECT id FROM tables WHERE"
-                f" (COALESCE(guild_id, 0) / 4194304) % ? IN ({', '.join('?' for _ in ids)}))"
-            )
-            params += [count, *ids]
+        owned, owned_params = self._owned(shards)
+        params = [until, now, now, *owned_params]
         async with self._transaction() as db:
             rows = await self._all(
                 db,
@@ -318,12 +344,15 @@ class AsyncPlayStore:
     async def release_leases(self) -> int:
         """Drop every lease (a process starting: nothing of a dead runner is in flight); return how many.
 
-        For one process on one SQLite file. Several processes sharing a store let leases run out.
+        With ``own_shards``, only the leases of this process's shards: one process owns a shard
+        range, so a process starting on it inherits only what its dead predecessor held.
         """
+        owned, params = self._owned()
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE due_work SET claimed_until = NULL"
-                " WHERE claimed_at IS NULL AND claimed_until IS NOT NULL"
+                f" WHERE claimed_at IS NULL AND claimed_until IS NOT NULL{owned}",
+                params,
             )
             released = cur.rowcount
             await cur.close()
@@ -331,11 +360,12 @@ class AsyncPlayStore:
 
     async def expedite(self, kind: str, now: float) -> int:
         """Make open work of one kind due now (deliveries left by a process that stopped)."""
+        owned, params = self._owned()
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE due_work SET due_at = ? WHERE kind = ? AND claimed_at IS NULL AND failed IS NULL"
-                " AND due_at > ?",
-                (now, kind, now),
+                f" AND due_at > ?{owned}",
+                (now, kind, now, *params),
             )
             moved = cur.rowcount
             await cur.close()

@@ -47,6 +47,19 @@ POSTGRES = Dialect(
     " FOR UPDATE OF due_work SKIP LOCKED",
 )
 
+SQLITE_PREFIX = "sqlite:///"
+
+
+def is_postgres(url: str) -> bool:
+    """Whether a ``CONCLAVE_DB`` value names a PostgreSQL database."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(url: str) -> str:
+    """Return the file a SQLite ``CONCLAVE_DB`` value names (``sqlite:////abs/x.db``: ``/abs/x.db``)."""
+    return url[len(SQLITE_PREFIX):] if url.startswith(SQLITE_PREFIX) else url
+
+
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 
 

@@ -35,7 +35,7 @@ import aiosqlite
 
 from store.asyncplay import AsyncPlayStore, Timing
 from store.botmemory import BotMemoryStore
-from store.dialect import SQLITE, Dialect
+from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -77,7 +77,16 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
 
     @classmethod
     async def open(cls, path: str, *, clock: Callable[[], float] = time.time) -> Store:
-        """Open (creating if needed) the database file, switch on WAL and run the migrations."""
+        """Open (creating if needed) the database file, switch on WAL and run the migrations.
+
+        ``path`` is a ``CONCLAVE_DB`` value: a file, ``sqlite:///file``, or a ``postgresql://``
+        URL, which opens the PostgreSQL store (``store.pg``) instead.
+        """
+        if is_postgres(path):
+            from store.pg import PostgresStore  # asyncpg is imported only for PostgreSQL
+
+            return await PostgresStore.open(path, clock=clock)
+        path = sqlite_path(path)
         if path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our back;

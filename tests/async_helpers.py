@@ -11,7 +11,6 @@ from service.clock import DAY, HOUR, ManualClock
 from service.notices import Notice
 from service.replies import Reply
 from store import Store
-from store.engines import open_store
 
 ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave", EVE: "eve"}
@@ -36,7 +35,7 @@ class Harness:
 
     async def open(self) -> TableService:
         """Open the store and a fresh service on it (a new process after a restart)."""
-        self.store = await open_store(self.url or str(self.path), clock=self.clock.now)
+        self.store = await Store.open(self.url or str(self.path), clock=self.clock.now)
         self.svc = TableService(self.store, seed_source=lambda: 12345, clock=self.clock, outlet=self._outlet)
         return self.svc
 

@@ -18,7 +18,6 @@ from rules import registry
 from service import TableService
 from service.clock import Clock
 from store import Store
-from store.engines import open_store as open_any
 from tests import engines
 from tests.async_helpers import Harness, OpenStore
 from tests.faults import Restart
@@ -98,7 +97,7 @@ def locate(engine: str) -> Callable[[str], Awaitable[str]]:
 @pytest.fixture
 async def store(tmp_path: Path, locate: Callable[[str], Awaitable[str]]) -> AsyncIterator[Store]:
     """A store on a fresh database, closed after the test (its worker thread stops with it)."""
-    opened = await open_any(await locate(str(tmp_path / "tables.db")))
+    opened = await Store.open(await locate(str(tmp_path / "tables.db")))
     yield opened
     await opened.close()
 
@@ -112,7 +111,7 @@ async def open_store(locate: Callable[[str], Awaitable[str]]) -> AsyncIterator[O
     opened: list[Store] = []
 
     async def open_one(path: str, **kwargs: Any) -> Store:
-        got = await open_any(await locate(path), **kwargs)
+        got = await Store.open(await locate(path), **kwargs)
         opened.append(got)
         return got
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 import logging
+from pathlib import Path
 
 import pytest
+from discord.ext import commands
 
-from bot import Config, RedactSecrets, extensions
+from bot import Config, RedactSecrets, create_bot, extensions, parse_shards
 
 TOKEN = "MTIzNDU2Nzg5.secret-token.value"
 
@@ -45,3 +47,29 @@ def test_the_token_is_redacted_from_messages_arguments_and_tracebacks() -> None:
 def test_every_cog_module_with_setup_is_an_extension() -> None:
     assert "cogs.game" in extensions()
     assert "cogs.kit" not in extensions()
+
+
+def test_conclave_shards_names_this_process_s_range_of_discord_shards() -> None:
+    assert Config.from_env({"CONCLAVE_SHARDS": "0-3/8"}).shards == ((0, 1, 2, 3), 8)
+    assert parse_shards("4,6/8") == ((4, 6), 8)
+    assert parse_shards("5/8") == ((5,), 8)
+    for bad in ("8/8", "0-3", "a-b/8", "3/0"):
+        with pytest.raises(SystemExit, match="CONCLAVE_SHARDS"):
+            parse_shards(bad)
+
+
+async def test_a_sharded_bot_is_discord_s_auto_sharded_bot_and_runs_only_its_servers_work(
+    tmp_path: Path,
+) -> None:
+    bot = create_bot(str(tmp_path / "c.db"), shards=((4, 5, 6, 7), 8))
+    assert isinstance(bot, commands.AutoShardedBot)
+    assert (bot.shard_ids, bot.shard_count) == ([4, 5, 6, 7], 8)
+    store = await bot.open_store()
+    try:
+        mine = await store.create_table("toy", "t", {}, (8 + 5) << 22, 2, 1)  # a server on shard 5
+        theirs = await store.create_table("toy", "t", {}, (8 + 1) << 22, 2, 1)  # on shard 1
+        await store.schedule_many([("note", 1.0, f"n{t.id}", t.id, None, {}) for t in (mine, theirs)])
+        assert [w.table_id for w in await store.due(2.0)] == [mine.id]
+    finally:
+        await store.close()
+    assert not isinstance(create_bot(str(tmp_path / "c.db")), commands.AutoShardedBot)

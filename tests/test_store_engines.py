@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import asyncpg
@@ -233,3 +234,38 @@ async def test_load_refuses_a_damaged_log_on_postgresql(
     fresh = await open_store(path)  # a store that has not verified the chain yet
     with pytest.raises(CorruptTable):
         await fresh.load(table_id)
+
+
+async def test_a_process_owning_some_shards_sees_releases_and_expedites_only_their_work(
+    path: str, open_store: OpenStore
+) -> None:
+    low, high = await open_store(path), await open_store(path)
+    low.own_shards(range(0, 2), SHARD_COUNT)
+    high.own_shards([2, 3], SHARD_COUNT)
+    tables = {shard: await started(low, guild_on_shard(shard)) for shard in range(SHARD_COUNT)}
+    await low.schedule_many([("note", 10.0 + s, f"n{s}", t, None, {}) for s, t in tables.items()])
+    assert {w.table_id for w in await low.due(50.0)} == {tables[0], tables[1]}
+    assert {w.table_id for w in await high.due(50.0)} == {tables[2], tables[3]}
+    assert (await low.next_due(), await high.next_due()) == (10.0, 12.0)
+    assert len(await high.lease_due(50.0, 600.0)) == 2
+    assert await low.release_leases() == 0  # a process restarting on 0-1 leaves 2-3's leases alone
+    assert await high.release_leases() == 2
+    assert await low.expedite("note", 5.0) == 2
+
+
+def test_shards_outside_the_count_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="not among"):
+        Store(None, str(tmp_path), time.time).own_shards([8], 8)  # type: ignore[arg-type]
+
+
+async def test_conclave_db_takes_a_file_or_a_sqlite_url(tmp_path: Path) -> None:
+    by_url = await Store.open(f"sqlite:///{tmp_path}/u.db")
+    try:
+        await by_url.set_meta("k", "v")
+    finally:
+        await by_url.close()
+    by_path = await Store.open(str(tmp_path / "u.db"))
+    try:
+        assert (type(by_path), await by_path.get_meta("k")) == (Store, "v")
+    finally:
+        await by_path.close()
