@@ -1,5 +1,9 @@
 """``python -m store check DB [--repair]`` verifies a database; ``python -m store backup DB COPY``
-copies one safely while the bot runs.
+copies one safely while the bot runs; ``python -m store copy --from DB --to DB`` moves every row
+to another database (store.copy). DB is a SQLite file or a ``postgresql://`` URL.
+
+On PostgreSQL the pages are the server's to check (its ``amcheck`` extension), a backup is
+``pg_dump --format=custom`` (restore with ``pg_restore``), and the rest is the same.
 
 First the file itself: SQLite's ``PRAGMA integrity_check`` over every page and index. Then each
 started table: the move log's chain (seed, seats, every move), the snapshot's checksum, and a
@@ -17,7 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 from contextlib import suppress
 from dataclasses import dataclass
@@ -25,8 +31,9 @@ from pathlib import Path
 
 from rules import registry
 from rules.contract import RulesError
+from store.dialect import is_postgres, shown, sqlite_path
 from store.records import CorruptTable, DamagedSnapshot, StoreError
-from store.rows import damaged_rows
+from store.rows import SCANS, damaged_rows, faults_in
 from store.sqlite import Store
 
 _PAGE = re.compile(r"\b[Pp]age (\d+)")
@@ -169,8 +176,24 @@ def _owned(line: str, owners: dict[int, str]) -> str:
     return line if owner is None else f"{line} ({owner})"
 
 
+async def damaged_pg(url: str) -> list[str]:
+    """Return one line per damaged row of the kinds ``store.rows`` judges, on PostgreSQL."""
+    store = await Store.open(url)
+    try:
+        lines = []
+        async with store._reading() as db:
+            for where, sql, fault in SCANS:
+                rows = await store._all(db, sql)
+                lines += [f"{row}: {found}" for row, found in faults_in(where, fault, rows)]
+        return lines
+    finally:
+        await store.close()
+
+
 def damaged(path: str) -> list[str]:
     """Return one line per damaged row of the kinds ``store.rows`` judges."""
+    if is_postgres(path):
+        return asyncio.run(damaged_pg(path))
     lines = []
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -193,8 +216,31 @@ async def set_aside(path: str) -> list[str]:
     return [f"due work {work} ({kind}) of table {table}: set aside, {why}" for work, kind, table, why in rows]
 
 
+def backup_pg(url: str, copy: str) -> None:
+    """Dump a live PostgreSQL database with ``pg_dump`` (one consistent snapshot) to a new file."""
+    if Path(copy).exists():
+        raise SystemExit(f"{copy} already exists: choose a new file for the backup.")
+    dump = shutil.which("pg_dump")
+    if dump is None:
+        raise SystemExit("pg_dump was not found: install PostgreSQL's client tools.")
+    # A store in its own schema (``?search_path=``, which pg_dump's URL does not take): dump it alone.
+    base, _, query = url.partition("?")
+    settings = dict(part.partition("=")[::2] for part in query.split("&") if part)
+    schema = settings.pop("search_path", None)
+    target = base + ("?" + "&".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
+    command = [dump, "--format=custom", "--no-owner", f"--file={copy}"]
+    command += [f"--schema={schema}"] if schema else []
+    done = subprocess.run([*command, target], capture_output=True, text=True)
+    if done.returncode != 0:
+        Path(copy).unlink(missing_ok=True)
+        raise SystemExit(f"could not back up {shown(url)}: {done.stderr.strip()}")
+
+
 def backup(path: str, copy: str) -> None:
     """Copy a live database with SQLite's online backup (consistent even while the bot writes)."""
+    if is_postgres(path):
+        backup_pg(path, copy)
+        return
     missing = _missing(path)
     if missing:
         raise SystemExit(missing)
@@ -235,27 +281,55 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m store", description="Verify or back up a database.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("check", help="verify every table (chain, checksum, replay)")
-    run.add_argument("db", help="the SQLite file (back it up first when repairing)")
+    run.add_argument("db", help="the SQLite file or postgresql:// URL (back it up first when repairing)")
     run.add_argument("--repair", action="store_true", help="rebuild damaged snapshots from a sound log")
     copy = sub.add_parser("backup", help="copy the database safely while the bot runs")
-    copy.add_argument("db", help="the SQLite file in use")
-    copy.add_argument("copy", help="a new file to write the backup to")
+    copy.add_argument("db", help="the SQLite file or postgresql:// URL in use")
+    copy.add_argument("copy", help="a new file to write the backup to (PostgreSQL: pg_dump's custom format)")
+    move = sub.add_parser("copy", help="copy every row to another database, then verify each game")
+    move.add_argument("--from", dest="source", required=True, help="sqlite:///conclave.db or postgresql://...")
+    move.add_argument("--to", dest="target", required=True, help="the database to fill (empty)")
+    move.add_argument("--force", action="store_true", help="replace whatever the target holds")
     args = parser.parse_args(argv)
+    for name in ("db", "source", "target"):  # sqlite:///x.db names the file x.db
+        if hasattr(args, name):
+            setattr(args, name, sqlite_path(getattr(args, name)))
     if args.command == "backup":
         backup(args.db, args.copy)
-        print(f"backed up {args.db} to {args.copy}")
+        print(f"backed up {shown(args.db)} to {args.copy}")
         return 0
-    missing = _missing(args.db)
+    if args.command == "copy":
+        return _copy(args.source, args.target, force=args.force)
+    missing = "" if is_postgres(args.db) else _missing(args.db)
     if missing:
         print(missing, file=sys.stderr)
         return 1
     return _report(args.db, repair=args.repair)
 
 
+def _copy(source: str, target: str, *, force: bool) -> int:
+    """Run ``copy`` from the command line; return the exit status."""
+    from store.copy import copy
+
+    missing = "" if is_postgres(source) else _missing(source)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 1
+    try:
+        sound = asyncio.run(copy(source, target, force=force))
+    except StoreError as exc:
+        print(f"not copied: {exc}", file=sys.stderr)
+        return 1
+    print(f"copied {shown(source)} to {shown(target)}" + ("" if sound else ": NOT all sound"))
+    return 0 if sound else 1
+
+
 def _report(path: str, *, repair: bool) -> int:
     """Print the file's, each table's and each damaged row's lines; return the exit status."""
-    broken = pages(path)
-    if broken:
+    broken = [] if is_postgres(path) else pages(path)
+    if is_postgres(path):
+        print("database: PostgreSQL (its pages are the server's to check: the amcheck extension)")
+    elif broken:
         print("file: damaged: SQLite's integrity_check found (restore a backup):")
         for line in broken:
             print(f"  {line}")

@@ -60,6 +60,15 @@ def sqlite_path(url: str) -> str:
     return url[len(SQLITE_PREFIX):] if url.startswith(SQLITE_PREFIX) else url
 
 
+def shown(url: str) -> str:
+    """Return the URL without its password, fit for a log line or an error."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, who = head.partition("//")
+    return f"{scheme}//{who.split(':', 1)[0]}:***@{tail}"
+
+
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import asyncpg
 
-from store.dialect import POSTGRES, Dialect, pg_schema, to_postgres
+from store.dialect import POSTGRES, Dialect, pg_schema, shown, to_postgres
 from store.migrations import MIGRATIONS
 from store.records import StoreError
 from store.sqlite import Store
@@ -38,15 +38,6 @@ MIGRATION_LOCK = 0x436F6E636C617665
 POOL_SIZE = 10
 """Connections per process: the bot's coroutines wait for one rather than open more."""
 _BUSY = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
-
-
-def shown(url: str) -> str:
-    """Return the URL without its password, fit for a log line or an error."""
-    head, sep, tail = url.partition("@")
-    if not sep or ":" not in head.split("//", 1)[-1]:
-        return url
-    scheme, _, who = head.partition("//")
-    return f"{scheme}//{who.split(':', 1)[0]}:***@{tail}"
 
 
 class _Done:

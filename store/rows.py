@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 log = logging.getLogger("conclave.store")
@@ -181,6 +181,10 @@ _SCANS: tuple[tuple[str, str, Fault], ...] = (
 )
 
 
+SCANS = _SCANS
+"""Every kind of row judged here: (how a report names one, the SELECT of them all, its judge)."""
+
+
 def damaged_rows(con: sqlite3.Connection) -> Iterator[tuple[str, str]]:
     """Yield (which row, what is wrong) for every damaged row of the kinds judged here."""
     con.row_factory = sqlite3.Row
@@ -194,10 +198,15 @@ def damaged_rows(con: sqlite3.Connection) -> Iterator[tuple[str, str]]:
         except sqlite3.DatabaseError as exc:  # a damaged page: the other kinds are still judged
             yield f"the {table} rows", f"cannot be read ({exc})"
             continue
-        for row in rows:
-            found = fault(row)
-            if found is not None:
-                yield where.format_map(_Named(row)), found
+        yield from faults_in(where, fault, rows)
+
+
+def faults_in(where: str, fault: Fault, rows: Iterable[Any]) -> Iterator[tuple[str, str]]:
+    """Yield (which row, what is wrong) for each damaged row among ``rows`` of one kind."""
+    for row in rows:
+        found = fault(row)
+        if found is not None:
+            yield where.format_map(_Named(row)), found
 
 
 class _Named(dict):
