@@ -247,6 +247,11 @@ def run_timings(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the bench; return the process exit code."""
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["loadmp"]:  # several processes on one store: its own parser (bench/load_multi.py)
+        from bench import load_multi
+
+        return load_multi.main(given[1:])
     args = _parser().parse_args(argv)
     try:
         if args.command == "selfplay":

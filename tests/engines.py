@@ -25,6 +25,7 @@ BOTH_ENGINES = frozenset({
     "tests/test_store.py",
     "tests/test_store_engines.py",
     "tests/test_store_copy.py",
+    "tests/test_bench_loadmp.py",
     "tests/test_due_work.py",
     "tests/test_clock.py",
     "tests/test_service.py",

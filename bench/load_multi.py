@@ -1,0 +1,271 @@
+"""Several service processes against one store: ``python -m bench loadmp``.
+
+``python -m bench loadmp --db postgresql --processes 3 --tables 1000 --moves 10`` opens the tables
+(two seats each, every game in turn, no clock) in a fresh database, schedules one reminder per
+table due at once, then starts N worker processes. Every worker plays EVERY table (each in its
+own shuffled order) until each has ``--moves`` moves or its game ended, so two processes often
+try the same table at the same version: the store's compare-and-swap lets one move land and
+refuses the other. Meanwhile each worker leases reminders (``store.lease_due``, a short lease),
+"sends" each (a line on its output, flushed) and then claims it. ``--kill`` SIGKILLs one worker
+mid-run; the others take over its leased reminders when the lease runs out and finish its tables.
+
+With ``--db postgresql`` and no ``--url`` (nor CONCLAVE_TEST_PG) a throwaway cluster is started
+(``scripts/postgres``) and stopped at the end; ``--db sqlite`` uses a temporary file.
+
+The last line is JSON: processes, tables, moves (acknowledged), moves_per_s, p99_ms (a move's
+time in ``act``, every process), conflicts (moves refused as stale: another process moved
+first), lost (acknowledged moves missing from the log), doubled (a table's version acknowledged
+to two moves), reminders, reminders_doubled (a reminder sent twice), reminders_missed (never
+claimed), killed, seconds. The drawings are switched off: this measures the store, not Pillow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import render
+from rules import registry
+from service import TableError, TableService
+from store import Store, StoreError
+
+REPO = Path(__file__).resolve().parent.parent
+REMINDER = "bench_reminder"
+LEASE_S = 3.0
+"""A reminder's lease in the bench: short, so a killed worker's reminders are taken over soon."""
+
+
+# --------------------------------------------------------------------------- one worker
+
+
+async def worker(url: str, index: int, moves: int) -> None:
+    """Play every table to ``moves`` moves and send due reminders; print one line per effect."""
+    render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
+    render.private = lambda *args, **kwargs: None  # type: ignore[assignment]
+    store = await Store.open(url)
+    svc = TableService(store, seed_source=lambda: 1)
+    rand = random.Random(index)
+    out = sys.stdout
+    try:
+        tables = await store.started_table_ids()
+        rand.shuffle(tables)
+        open_tables = list(tables)
+        while open_tables:
+            still = []
+            for table_id in open_tables:
+                if await _move(svc, table_id, moves, rand, out):
+                    still.append(table_id)
+                await _remind(store, out)
+            open_tables = still
+        while await _remind(store, out) or await _reminders_open(store):
+            await asyncio.sleep(0.2)  # a dead worker's lease runs out: take its reminders over
+    finally:
+        await store.close()
+
+
+async def _move(svc: TableService, table_id: int, moves: int, rand: random.Random, out: Any) -> bool:
+    """Try one move at a table; return whether the table still wants moves."""
+    table = await svc.store.table(table_id)
+    if table is None or table.status != "active" or table.version >= moves:
+        return False
+    for seat in await svc.store.seats(table_id):
+        choices = await svc.choices(table_id, seat.user_id)
+        if not choices:
+            continue
+        began = time.perf_counter()
+        try:
+            reply = await svc.act(
+                table_id, seat.user_id, rand.choice(choices).value, expected_version=table.version
+            )
+        except (TableError, StoreError):
+            print(f"stale {table_id}", file=out, flush=True)
+            return True
+        took = (time.perf_counter() - began) * 1000
+        await svc.delivered(reply)
+        print(f"move {table_id} {reply.table.version} {took:.3f}", file=out, flush=True)
+        return True
+    return False
+
+
+async def _remind(store: Store, out: Any) -> int:
+    """Lease the reminders due now, send each, then claim it; return how many were sent."""
+    now = time.time()
+    sent = 0
+    for work_id in await store.lease_due(now, now + LEASE_S, limit=5):
+        print(f"sent {work_id}", file=out, flush=True)  # the effect first, as a DM would go out
+        await store.claim(work_id, time.time())
+        sent += 1
+    return sent
+
+
+async def _reminders_open(store: Store) -> bool:
+    """Whether some reminder is not claimed yet (perhaps leased by a worker that died)."""
+    async with store._single() as db:
+        row = await store._one(
+            db, "SELECT 1 AS open FROM due_work WHERE kind = ? AND claimed_at IS NULL LIMIT 1", (REMINDER,)
+        )
+    return row is not None
+
+
+# --------------------------------------------------------------------------- the run
+
+
+async def prepare(url: str, tables: int) -> None:
+    """Open and start the tables, and schedule a reminder per table due at once."""
+    store = await Store.open(url)
+    svc = TableService(store, seed_source=lambda: 7)
+    try:
+        kinds = registry.kinds()
+        for number in range(tables):
+            kind = kinds[number % len(kinds)]
+            players = max(2, registry.get(kind).min_players)
+            users = [10_000 + number * 10 + seat for seat in range(players)]
+            table = await svc.open_table(
+                kind, "", guild_id=1, channel_id=2, host_id=users[0], host_name="host"
+            )
+            for user in users[1:]:
+                await svc.join(table.id, user, f"p{user}")
+            await svc.delivered(await svc.start(table.id, users[0]))
+            await store.schedule(REMINDER, time.time(), f"remind:{table.id}", table.id, users[0])
+    finally:
+        await store.close()
+
+
+async def verify(url: str, acked: list[tuple[int, int]], sends: Counter[int]) -> dict[str, int]:
+    """Compare what the workers acknowledged and sent with what the store holds."""
+    store = await Store.open(url)
+    try:
+        logged = {(t, m.version) for t in await store.started_table_ids() for m in await store.moves(t)}
+        per_version = Counter(acked)
+        async with store._single() as db:
+            rows = await store._all(db, "SELECT id, claimed_at FROM due_work WHERE kind = ?", (REMINDER,))
+    finally:
+        await store.close()
+    return {
+        "lost": len(set(acked) - logged),
+        "doubled": sum(1 for n in per_version.values() if n > 1),
+        "reminders": len(rows),
+        "reminders_doubled": sum(1 for n in sends.values() if n > 1),
+        "reminders_missed": sum(1 for r in rows if r["claimed_at"] is None),
+    }
+
+
+def fresh_database(db: str, url: str | None, folder: str) -> tuple[str, subprocess.Popen[str] | None]:
+    """Return the URL of an empty database for the run (and the cluster process it started, if any)."""
+    if db == "sqlite":
+        return str(Path(folder) / "load.db"), None
+    cluster = None
+    url = url or os.environ.get("CONCLAVE_TEST_PG")
+    if url is None:
+        cluster = subprocess.Popen([str(REPO / "scripts" / "postgres")], stdout=subprocess.PIPE, text=True)
+        assert cluster.stdout is not None
+        url = cluster.stdout.readline().strip()
+        if not url:
+            raise SystemExit("PostgreSQL could not be started (scripts/postgres).")
+    schema = f"load_{os.getpid()}_{int(time.time())}"
+    asyncio.run(_create_schema(url, schema))
+    return f"{url}?search_path={schema}", cluster
+
+
+async def _create_schema(url: str, schema: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+
+
+def run(db: str, processes: int, tables: int, moves: int, url: str | None, kill: bool) -> dict[str, Any]:
+    """Run the whole bench; return the summary."""
+    with tempfile.TemporaryDirectory() as folder:
+        target, cluster = fresh_database(db, url, folder)
+        try:
+            asyncio.run(prepare(target, tables))
+            return _play(target, processes, tables, moves, kill) | {"db": db}
+        finally:
+            if cluster is not None:
+                cluster.send_signal(signal.SIGINT)
+                cluster.wait(60)
+
+
+def _play(url: str, processes: int, tables: int, moves: int, kill: bool) -> dict[str, Any]:
+    with contextlib.ExitStack() as stack:
+        logs = [stack.enter_context(tempfile.TemporaryFile("w+")) for _ in range(processes)]
+        return _run_workers(url, logs, tables, moves, kill)
+
+
+def _run_workers(url: str, logs: list[Any], tables: int, moves: int, kill: bool) -> dict[str, Any]:
+    """Start a worker per log file, perhaps kill one, then read what each did."""
+    processes = len(logs)
+    began = time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "bench", "loadmp", "--url", url, "--moves", str(moves), "--worker"]
+    procs = [
+        subprocess.Popen([*command, str(i)], stdout=logs[i], cwd=str(REPO), env=env) for i in range(processes)
+    ]
+    killed = 0
+    if kill and processes > 1:
+        time.sleep(max(1.0, tables * moves / 4000))  # mid-run: some moves landed, most are to come
+        procs[0].send_signal(signal.SIGKILL)
+        killed = 1
+    codes = [p.wait() for p in procs]
+    seconds = time.perf_counter() - began
+    if any(code != 0 for code in codes[killed:]):
+        raise SystemExit(f"a worker failed: exit codes {codes}")
+    acked, sends, took, stale = [], Counter(), [], 0
+    for log in logs:
+        log.seek(0)
+        for line in log:
+            word, *rest = line.split()
+            if word == "move" and len(rest) == 3:  # a line cut by the kill is not an acknowledgement
+                acked.append((int(rest[0]), int(rest[1])))
+                took.append(float(rest[2]))
+            elif word == "sent" and rest:
+                sends[int(rest[0])] += 1
+            elif word == "stale":
+                stale += 1
+    took.sort()
+    summary: dict[str, Any] = {
+        "processes": processes, "tables": tables, "moves": len(acked),
+        "moves_per_s": round(len(acked) / seconds, 1),
+        "p99_ms": round(took[min(len(took) - 1, int(len(took) * 0.99))], 1) if took else None,
+        "conflicts": stale, "killed": killed, "seconds": round(seconds, 1),
+    }  # fmt: skip
+    return summary | asyncio.run(verify(url, acked, sends))
+
+
+def main(argv: list[str]) -> int:
+    """Parse ``python -m bench loadmp`` (or a worker's own command line) and run it."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench loadmp", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", choices=("postgresql", "sqlite"), default="postgresql")
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=10)
+    parser.add_argument("--url", help="a PostgreSQL server to use (default: a throwaway cluster)")
+    parser.add_argument("--kill", action="store_true", help="SIGKILL one worker mid-run")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker is not None:
+        asyncio.run(worker(args.url, args.worker, args.moves))
+        return 0
+    if args.processes < 1 or args.tables < 1 or args.moves < 1:
+        parser.error("--processes, --tables and --moves must be at least 1")
+    summary = run(args.db, args.processes, args.tables, args.moves, args.url, args.kill)
+    print(json.dumps(summary))
+    lost = summary["lost"] + summary["doubled"] + summary["reminders_doubled"] + summary["reminders_missed"]
+    return 1 if lost else 0
