@@ -197,8 +197,8 @@ def run(db: str, processes: int, tables: int, moves: int, url: str | None, kill:
             return _play(target, processes, tables, moves, kill) | {"db": db}
         finally:
             if cluster is not None:
-                cluster.send_signal(signal.SIGINT)
-                cluster.wait(60)
+                cluster.send_signal(signal.SIGTERM)  # scripts/postgres stops the cluster and exits
+                cluster.wait(120)
 
 
 def _play(url: str, processes: int, tables: int, moves: int, kill: bool) -> dict[str, Any]:

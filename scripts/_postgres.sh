@@ -39,6 +39,9 @@ start_postgres() {
         id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
         chown "$user" "$PG_TMP"
     fi
+    # Known before anything starts, so stop_postgres can stop the cluster at any point.
+    PG_CTL="$bindir/pg_ctl"
+    PG_USER="$user"
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     _pg_as() { if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi; }
     if ! _pg_as "$bindir/initdb" -D "$PG_TMP/data" -U conclave -A trust -E UTF8 --no-sync >"$PG_TMP/initdb.log" 2>&1; then
@@ -52,8 +55,6 @@ start_postgres() {
         echo "PostgreSQL did not start (see $PG_TMP/server.log)." >&2
         return 1
     fi
-    PG_CTL="$bindir/pg_ctl"
-    PG_USER="$user"
     export CONCLAVE_TEST_PG="postgresql://conclave@127.0.0.1:$port/postgres"
     export PG_TMP
 }
