@@ -1,4 +1,4 @@
-"""Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
+"""Persistence: tables, seats, the move log and snapshots, in SQLite (store.sqlite) or PostgreSQL."""
 
 from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
 from store.records import (

@@ -1,6 +1,6 @@
 """The store's part for asynchronous play: due work, seat clocks, sent notices, preferences,
-votes and spectators. A mixin of ``store.Store``; a later PostgreSQL store implements the same
-methods (due work is then claimed with ``FOR UPDATE SKIP LOCKED``).
+votes and spectators. A mixin of ``store.Store``, so the same methods and SQL serve the PostgreSQL
+store too (``store.pg``; ``lease_due`` then skips rows another process holds: ``SKIP LOCKED``).
 
 Times are plain numbers (seconds since the epoch) handed in by the caller, never read here:
 the service owns the clock, so a test or the bench can move it.
