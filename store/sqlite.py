@@ -600,6 +600,12 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             rows = await self._all(db, "SELECT id FROM tables WHERE seed IS NOT NULL ORDER BY id")
         return [row["id"] for row in rows]
 
+    async def count_tables(self, status: str) -> int:
+        """Return how many tables have this status (for the operator's metrics)."""
+        async with self._single() as db:
+            row = await self._one(db, "SELECT COUNT(*) AS n FROM tables WHERE status = ?", (status,))
+        return 0 if row is None else int(row["n"])
+
     async def _seal_unsealed(self) -> None:
         """Seal the tables started before the chain existed, trusting them as they are."""
         async with self._transaction() as db:

@@ -1,0 +1,167 @@
+"""The web pages through aiohttp's test client: addresses, boards by version, seats, safety (issue 30)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service.weblinks import WebLinks
+from tests.async_helpers import ALICE, BOB, CAROL, Harness
+from tests.web_helpers import links, web_client
+from web.app import PAGES, RateCap
+
+
+async def _play(h: Harness, table_id: int, count: int) -> None:
+    """Play ``count`` moves: each time, the first legal move of the seat the game waits on."""
+    assert h.svc is not None and h.store is not None
+    for _ in range(count):
+        seat_view = None
+        for user in (ALICE, BOB, CAROL):
+            try:
+                seat_view = await h.svc.seat_view(table_id, user)
+            except Exception:
+                continue
+            if seat_view.moves:
+                await h.svc.act(table_id, user, seat_view.moves[0].value, expected_version=seat_view.version)
+                break
+
+
+async def test_a_table_page_opens_only_at_its_signed_address(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    async with web_client(h.svc) as client:
+        good = await client.get(f"/t/{links().table_token(table_id)}")
+        assert good.status == 200
+        page = await good.text()
+        assert "<img id='board'" in page and "alice" in page
+        for forged in (str(table_id), f"{table_id}-{'0' * 24}", links().table_token(table_id)[:-1] + "x"):
+            refused = await client.get(f"/t/{forged}")
+            assert refused.status == 404, forged
+        other = WebLinks(b"another secret", "x").table_token(table_id)
+        assert (await client.get(f"/t/{other}")).status == 404
+
+
+async def test_every_answer_carries_the_security_headers(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    token = links().table_token(table_id)
+    async with web_client(h.svc) as client:
+        for path in ("/", f"/t/{token}", f"/t/{token}/board/0.png", "/t/nothing", "/healthz",
+                     "/static/page.js"):
+            answer = await client.get(path)
+            csp = answer.headers["Content-Security-Policy"]
+            assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp, path
+            assert "unsafe-inline" not in csp
+            assert answer.headers["X-Frame-Options"] == "DENY"
+            assert answer.headers["Referrer-Policy"] == "no-referrer"
+        assert (await client.post(f"/t/{token}")).status == 405
+
+
+async def test_history_shows_each_version_board_and_events_and_draws_it_once(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    await _play(h, table_id, 6)
+    token = links().table_token(table_id)
+    async with web_client(h.svc) as client:
+        table = await h.svc.table(table_id)
+        versions = [int(v) for v in (await (await client.get(f"/t/{token}/step/0.json")).json())["versions"]]
+        assert versions[0] == 0 and versions[-1] == table.version and len(versions) == table.version + 1
+        first = await client.get(f"/t/{token}/board/0.png")
+        last = await client.get(f"/t/{token}/board/{table.version}.png")
+        assert first.status == last.status == 200
+        assert (await first.read())[:8] == b"\x89PNG\r\n\x1a\n"
+        assert await first.read() != await last.read()
+        step = await (await client.get(f"/t/{token}/step/{versions[-1]}.json")).json()
+        assert step["events"] and step["heading"].startswith(f"Version {versions[-1]}:")
+        permalink = await (await client.get(f"/t/{token}?v=1")).text()
+        assert "Version 1:" in permalink
+        assert (await client.get(f"/t/{token}?v=999")).status == 404
+        # A hundred requests for one version at once: one drawing.
+        pages = client.app[PAGES]
+        before = pages.drawings
+        answers = await asyncio.gather(*(client.get(f"/t/{token}/board/2.png") for _ in range(100)))
+        assert all(a.status == 200 for a in answers)
+        assert pages.drawings - before == 1
+
+
+async def test_the_log_is_searchable(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    await _play(h, table_id, 4)
+    token = links().table_token(table_id)
+    async with web_client(h.svc) as client:
+        whole = await (await client.get(f"/t/{token}")).text()
+        found = await (await client.get(f"/t/{token}?q=zzzz-no-such-words")).text()
+        assert whole.count("<li data-words=") == (await h.svc.table(table_id)).version + 1
+        assert found.count("<li data-words=") == 0
+
+
+async def test_a_seat_link_shows_that_seat_only_until_it_expires(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    now = h.clock.now()
+    signer = links()
+    async with web_client(h.svc) as client:
+        path = signer.seat_path(table_id, ALICE, int(now) + 600)
+        page = await client.get(path)
+        assert page.status == 200
+        body = await page.text()
+        mine = await h.svc.hand(table_id, ALICE)
+        assert "Your private view" in body and mine.text.splitlines()[0][:20] in body
+        assert page.headers["Cache-Control"] == "no-store"
+        assert (await client.get(path + "/sheet.png")).status == 200
+        # Another user in the same link, another table, or a changed expiry: refused.
+        for forged in (path.replace(f"/{ALICE}/", f"/{BOB}/"), path.replace(f"/{table_id}/", "/999/", 1),
+                       path.replace(f"/{int(now) + 600}/", f"/{int(now) + 9999}/")):
+            refused = await client.get(forged)
+            assert refused.status == 403 and "not valid" in await refused.text()
+        # A user who holds no seat gets nothing even with a valid signature.
+        stranger = await client.get(signer.seat_path(table_id, CAROL, int(now) + 600))
+        assert stranger.status == 403
+        h.clock.advance(601)
+        expired = await client.get(path)
+        assert expired.status == 403 and "expired" in await expired.text()
+
+
+async def test_live_pages_hear_each_new_version(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    token = links().table_token(table_id)
+    async with web_client(h.svc) as client:
+        streams = [await client.get(f"/t/{token}/live") for _ in range(5)]
+        for stream in streams:
+            assert stream.headers["Content-Type"] == "text/event-stream"
+            assert await stream.content.readuntil(b"\n\n") == b"event: version\ndata: 0\n\n"
+        await _play(h, table_id, 1)
+        for stream in streams:
+            line = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+            assert line == b"event: version\ndata: 1\n\n"
+            stream.close()
+
+
+async def test_health_and_metrics(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    await _play(h, table_id, 2)
+    async with web_client(h.svc, discord="ready") as client:
+        health = await client.get("/healthz")
+        assert health.status == 200
+        report = await health.json()
+        assert report["loop"] == "ok" and report["store"] == "ok" and report["discord"] == "ready"
+        text = await (await client.get("/metrics")).text()
+        assert 'conclave_moves_applied_total{kind="institute"}' in text
+        assert "conclave_move_seconds_bucket" in text
+        assert "conclave_tables_active 1.0" in text
+        assert "conclave_scheduler_lag_seconds" in text
+        assert "conclave_discord_errors" in text
+        assert h.store is not None
+        await h.store.close()
+        h.store = None
+        dead = await client.get("/healthz")
+        assert dead.status == 503 and (await dead.json())["store"].startswith("error")
+
+
+async def test_an_address_past_its_rate_is_held_back(h: Harness) -> None:
+    assert h.svc is not None
+    async with web_client(h.svc, rate=RateCap(0.001, 5)) as client:
+        statuses = [(await client.get("/")).status for _ in range(8)]
+        assert statuses[:5] == [200] * 5 and statuses[5:] == [429] * 3
