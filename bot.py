@@ -19,15 +19,18 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import web
 from cogs.kit import ANSWERED, SORRY
 from logpolicy import log_policy
 from service import TableService
+from service import metrics as numbers
 from service.clock import Clock, SystemClock
 from store import Store
 
@@ -50,10 +53,11 @@ class Config:
     db_path: str
     dev_guild: int | None
     log_level: str
+    web: web.WebConfig | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD and LOG_LEVEL."""
+        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD, LOG_LEVEL and the web's settings."""
         env = os.environ if env is None else env
         guild = env.get("CONCLAVE_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
@@ -63,6 +67,7 @@ class Config:
             db_path=env.get("CONCLAVE_DB", "").strip() or DEFAULT_DB,
             dev_guild=int(guild) if guild else None,
             log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            web=web.WebConfig.from_env(env),
         )
 
 
@@ -144,6 +149,7 @@ class ConclaveBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
         force_sync: bool = False,
+        web_config: web.WebConfig | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -162,6 +168,9 @@ class ConclaveBot(commands.Bot):
         self.service: TableService | None = None
         self.synced = False
         self.force_sync = force_sync
+        self.web_config = web_config
+        self.web: web.WebServer | None = None
+        """The web pages when ``web_config`` asks for them (``self.web.links`` makes their links)."""
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs and sync the command tree when it changed.
@@ -170,14 +179,23 @@ class ConclaveBot(commands.Bot):
         login runs this hook again, so what is done already (the store, the service, each cog)
         is kept and only the rest runs.
         """
+        count_refusals(self.http)
         if self.store is None:
             self.store = await Store.open(self.store_path, clock=self.clock.now)
         if self.service is None:
             self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
+        if self.web_config is not None and self.web is None:
+            self.web = await web.start(self.service, self.web_config, discord_state=self.discord_state)
         for name in extensions():
             if name not in self.extensions:
                 await self.load_extension(name)
         self.synced = await self.sync_commands()
+
+    def discord_state(self) -> str:
+        """Say how the connection to Discord stands: ready, connecting or closed (for /healthz)."""
+        if self.is_closed():
+            return "closed"
+        return "ready" if self.is_ready() else "connecting"
 
     async def sync_commands(self) -> bool:
         """Sync to the dev guild (or globally) only when the tree's hash differs from the stored one.
@@ -201,7 +219,10 @@ class ConclaveBot(commands.Bot):
         return True
 
     async def close_store(self) -> None:
-        """Stop the scheduler, then close the store (idempotent)."""
+        """Stop the web pages and the scheduler, then close the store (idempotent)."""
+        if self.web is not None:
+            server, self.web = self.web, None
+            await server.stop()
         if self.service is not None:
             await self.service.scheduler.stop()
         if self.store is not None:
@@ -214,6 +235,23 @@ class ConclaveBot(commands.Bot):
             await super().close()
         finally:
             await self.close_store()
+
+
+def count_refusals(http: Any) -> None:
+    """Count every Discord call refused, by status and code, at the one place all of them pass."""
+    request = http.request
+    if getattr(request, "counted", False):  # the hook ran before (a login retried)
+        return
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await request(*args, **kwargs)
+        except discord.HTTPException as exc:
+            numbers.discord_error(exc.status, exc.code)
+            raise
+
+    counted.counted = True  # type: ignore[attr-defined]
+    http.request = counted
 
 
 def tree_digest(
@@ -232,12 +270,13 @@ def create_bot(
     seed_source: Callable[[], int] | None = None,
     clock: Clock | None = None,
     force_sync: bool = False,
+    web_config: web.WebConfig | None = None,
 ) -> ConclaveBot:
     """Build the bot (not yet connected); tests and the local table use this too.
 
     ``clock`` is the service's clock (default: the wall clock); the local table passes a
     ManualClock so ``wait 2d`` moves time. ``force_sync`` syncs the commands at start whatever
-    their hash.
+    their hash. ``web_config`` serves the web pages in the same process.
     """
     return ConclaveBot(
         store_path=store_path,
@@ -245,12 +284,13 @@ def create_bot(
         seed_source=seed_source,
         clock=clock,
         force_sync=force_sync,
+        web_config=web_config,
     )
 
 
 async def run_discord(config: Config, *, force_sync: bool = False) -> None:
     """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync)
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, web_config=config.web)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.

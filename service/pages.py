@@ -21,6 +21,7 @@ from service.clock import game_options
 from service.naming import own_or_public
 from service.replies import PrivateNote, SeatTime, TableError, alt_text, tag_namer, waiting_sentence
 from service.undo import effective
+from service.weblinks import SEAT_LINK_SECONDS, WebLinks
 
 if TYPE_CHECKING:
     from service.tables import TableService
@@ -268,3 +269,24 @@ def _result_line(table: TableRecord, names: dict[int, str]) -> str:
     scores = result.get("scores") or {}
     told = "; ".join(f"{names.get(int(s), '?')} {v}" for s, v in scores.items())
     return f"Won by {winners or 'nobody'}." + (f" Scores: {told}." if told else "")
+
+
+async def web_answer(svc: TableService, links: WebLinks | None, table_id: int, user_id: int) -> str:
+    """Return ``/game web``'s private answer: the table's link, and a seated person's own signed link.
+
+    The seat link is made only for the asker's own seat and said only to them (ephemeral).
+    """
+    if links is None:
+        raise TableError("This bot serves no web pages (its operator has not set CONCLAVE_WEB).")
+    table = await svc.table(table_id)
+    lines = [f"The page of {svc.thread_name(table)}: {links.table_url(table_id)}"]
+    seat = next((s for s in await svc.seats(table_id) if s.user_id == user_id and s.seat is not None), None)
+    if seat is not None and table.seed is not None and table.status == "active":
+        hours = SEAT_LINK_SECONDS // 3600
+        lines.append(
+            f"Your private view, for you alone (it works for {hours} hours; never share it): "
+            f"{links.seat_url(table_id, user_id, svc.clock.now())}"
+        )
+    if table.guild_id is not None and (await svc.server_settings(table.guild_id)).get("web") == "on":
+        lines.append(f"This server's tables: {links.server_url(table.guild_id)}")
+    return "\n".join(lines)
