@@ -206,3 +206,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 reporter.write_line(f"WARNING conftest: closed a connection left open by {name}", yellow=True)
         else:
             print(text, file=sys.stderr)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Say plainly when the browser tests did not run (never a silent skip)."""
+    from tests import browser
+
+    for reason in browser.NOT_RUN:
+        terminalreporter.write_line(f"BROWSER TESTS DID NOT RUN: {reason}", yellow=True, bold=True)

@@ -165,3 +165,11 @@ async def test_an_address_past_its_rate_is_held_back(h: Harness) -> None:
     async with web_client(h.svc, rate=RateCap(0.001, 5)) as client:
         statuses = [(await client.get("/")).status for _ in range(8)]
         assert statuses[:5] == [200] * 5 and statuses[5:] == [429] * 3
+
+
+async def test_an_unknown_address_gets_the_plain_refusal_page(h: Harness) -> None:
+    assert h.svc is not None
+    async with web_client(h.svc) as client:
+        answer = await client.get("/favicon.ico")
+        assert answer.status == 404 and "/game web" in await answer.text()
+        assert answer.headers["X-Frame-Options"] == "DENY"

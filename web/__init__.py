@@ -82,7 +82,7 @@ async def start(
     """Serve the pages on the configured address; return the running server."""
     links = await links_for(svc, config, config.public_url or "")
     runner = web.AppRunner(create_app(svc, links, discord_state=discord_state, rate=rate),
-                           handle_signals=False, access_log=None)
+                           handle_signals=False, access_log=None, shutdown_timeout=5.0)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

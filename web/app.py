@@ -25,7 +25,7 @@ from service.pages import TablePages
 from service.tables import TableService
 from service.weblinks import WebLinks
 from web import html
-from web.live import Live
+from web.live import CLOSED, Live
 
 log = logging.getLogger("conclave.web")
 
@@ -103,8 +103,9 @@ def create_app(
                 response = await handler(request)
             except Refused as exc:
                 response = _refuse(exc.status, exc.title, exc.sentence)
-            except web.HTTPException as exc:
-                response = exc
+            except web.HTTPException as exc:  # no such route (404), a method not allowed...
+                sentence = NOT_FOUND if exc.status == 404 else exc.reason
+                response = _refuse(exc.status, exc.reason, sentence)
         if not response.prepared:
             response.headers.update(HEADERS)
         return response
@@ -252,8 +253,10 @@ async def _live(request: web.Request) -> web.StreamResponse:
             except TimeoutError:
                 await response.write(b": still here\n\n")
                 continue
+            if version == CLOSED:
+                break
             await response.write(f"event: version\ndata: {version}\n\n".encode())
-    return response  # pragma: no cover (the loop ends when the page closes the stream)
+    return response
 
 
 def _seat_pass(request: web.Request) -> tuple[int, int, int]:

@@ -21,6 +21,8 @@ POLL = 0.5
 """Seconds between looks at a watched table's version: a move shows within half a second."""
 QUEUE = 8
 """Versions a slow page may fall behind before it only hears the newest."""
+CLOSED = -1
+"""Put in every page's queue when the server shuts down: the stream ends at once."""
 
 
 @dataclass
@@ -67,6 +69,10 @@ class Live:
         """Stop every watcher (the server is shutting down)."""
         watches, self._watches = list(self._watches.values()), {}
         for watch in watches:
+            for queue in watch.pages:
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()  # room for the last word, even in a full queue
+                queue.put_nowait(CLOSED)
             if watch.task is not None:
                 watch.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
