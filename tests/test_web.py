@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from service.weblinks import WebLinks
 from tests.async_helpers import ALICE, BOB, CAROL, Harness
 from tests.web_helpers import links, web_client
@@ -173,3 +175,49 @@ async def test_an_unknown_address_gets_the_plain_refusal_page(h: Harness) -> Non
         answer = await client.get("/favicon.ico")
         assert answer.status == 404 and "/game web" in await answer.text()
         assert answer.headers["X-Frame-Options"] == "DENY"
+
+
+async def test_the_docker_health_check_asks_healthz(h: Harness) -> None:
+    import web
+    from web.health import check
+
+    assert h.svc is not None
+    assert await asyncio.to_thread(check, None) == 0  # no web server: nothing to ask
+    server = await web.start(h.svc, web.WebConfig("127.0.0.1", 0))
+    try:
+        address = server.url.removeprefix("http://")
+        assert await asyncio.to_thread(check, address) == 0
+        assert h.store is not None
+        await h.store.close()
+        h.store = None
+        assert await asyncio.to_thread(check, address) == 1  # the store does not answer
+    finally:
+        await server.stop()
+    assert await asyncio.to_thread(check, address, 1.0) == 1  # nobody listens
+
+
+def test_a_missing_browser_is_said_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests import browser
+
+    monkeypatch.setattr(browser, "CHROMIUM", ("/nowhere/chromium",))
+    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
+    with pytest.raises(browser.BrowserMissing, match="no chromium"):
+        browser.start()
+    monkeypatch.setenv("CI", "1")
+    assert browser.required()
+
+
+async def test_a_server_page_lists_its_tables_only_once_its_moderators_turn_it_on(h: Harness) -> None:
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    token = links().server_token(1)  # the harness opens its tables in server 1
+    async with web_client(h.svc) as client:
+        assert (await client.get(f"/g/{token}")).status == 404
+        await h.svc.set_server_setting(1, "web", "on")
+        page = await client.get(f"/g/{token}")
+        assert page.status == 200
+        assert f"/t/{links().table_token(table_id)}" in await page.text()
+        assert (await client.get(f"/g/{links().server_token(2)}")).status == 404
+        assert (await client.get(f"/g/1-{'0' * 24}")).status == 404
+        await h.svc.set_server_setting(1, "web", "off")
+        assert (await client.get(f"/g/{token}")).status == 404
