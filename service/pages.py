@@ -78,6 +78,8 @@ class _Timeline:
     versions: tuple[int, ...]
     steps: list[Step]
     state: State
+    at: int = -1
+    """The table version it was read at: the same version needs no read of the log."""
 
 
 class TablePages:
@@ -89,6 +91,8 @@ class TablePages:
         self._images: OrderedDict[tuple[int, int], bytes | None] = OrderedDict()
         self._sheets: OrderedDict[tuple[int, int, int], PrivateNote] = OrderedDict()
         self._drawing: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self._pages: dict[int, TablePage] = {}
+        self._texts: OrderedDict[tuple[int, int], str] = OrderedDict()
         self.drawings = 0
         """Board drawings made (the bench reports it: one per version however many watch)."""
 
@@ -98,6 +102,15 @@ class TablePages:
         """Return a table's page: seats, whom it waits on, result, its versions (public only)."""
         svc = self.svc
         table = await svc.table(table_id)
+        known = self._pages.get(table_id)
+        if known is not None and known.version == table.version and known.status == table.status:
+            return known  # a page changes with its table's version (a deadline is set by a move)
+        page = await self._table_page(table)
+        self._pages[table_id] = page
+        return page
+
+    async def _table_page(self, table: TableRecord) -> TablePage:
+        svc, table_id = self.svc, table.id
         rules = svc.rules_for(table.kind)
         seats = sorted((s for s in await svc.seats(table_id) if s.seat is not None), key=lambda s: s.seat)
         title = svc.thread_name(table)
@@ -137,9 +150,19 @@ class TablePages:
                 return step
         raise TableError("That version is not part of this table's history.")
 
-    def describe(self, kind: str, step: Step) -> str:
-        """Return a step's alt text: the public view as text."""
-        return alt_text(self.svc.rules_for(kind).view_text(step.view))
+    def view_text(self, table_id: int, kind: str, step: Step) -> str:
+        """Return a step's public view as text (the board's text form), worded once per version."""
+        key = (table_id, step.version)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = self.svc.rules_for(kind).view_text(step.view)
+            while len(self._texts) > IMAGE_CACHE:
+                self._texts.popitem(last=False)
+        return text
+
+    def describe(self, table_id: int, kind: str, step: Step) -> str:
+        """Return a step's alt text: the public view as text, cut to the alt text's limit."""
+        return alt_text(self.view_text(table_id, kind, step))
 
     async def board_image(self, table_id: int, version: int | None = None) -> bytes | None:
         """Return the public board PNG at a version (None: the kind has no drawing), drawn once."""
@@ -198,11 +221,14 @@ class TablePages:
 
     async def _timeline(self, table: TableRecord) -> _Timeline:
         """Return the table's public steps, replaying only the moves not yet seen."""
+        known = self._timelines.get(table.id)
+        if known is not None and known.at == table.version:
+            return known
         records = effective(await self.svc.store.moves(table.id))
         versions = (0, *(r.version for r in records))
-        known = self._timelines.get(table.id)
         if known is not None and versions[: len(known.versions)] == known.versions:
             if len(versions) == len(known.versions):
+                known.at = table.version
                 return known
             start = known
         else:
@@ -210,6 +236,7 @@ class TablePages:
         rules = self.svc.rules_for(table.kind)
         seats = {s.seat: s.name for s in await self.svc.seats(table.id) if s.seat is not None}
         timeline = await asyncio.to_thread(_extend, rules, table, seats, records, start)
+        timeline.at = table.version
         self._timelines[table.id] = timeline
         return timeline
 

@@ -221,3 +221,25 @@ async def test_a_server_page_lists_its_tables_only_once_its_moderators_turn_it_o
         assert (await client.get(f"/g/1-{'0' * 24}")).status == 404
         await h.svc.set_server_setting(1, "web", "off")
         assert (await client.get(f"/g/{token}")).status == 404
+
+
+async def test_a_closed_live_page_stops_its_stream_and_the_tables_watcher(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web import app as web_app
+    from web.app import LIVE
+
+    assert h.svc is not None
+    monkeypatch.setattr(web_app, "HEARTBEAT", 0.05)
+    table_id = await h.table("institute")
+    token = links().table_token(table_id)
+    async with web_client(h.svc) as client:
+        stream = await client.get(f"/t/{token}/live")
+        await stream.content.readuntil(b"\n\n")
+        assert client.app[LIVE].watchers(table_id) == 1
+        stream.close()
+        for _ in range(100):
+            if client.app[LIVE].watchers(table_id) == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert client.app[LIVE].watchers(table_id) == 0

@@ -182,8 +182,8 @@ async def _table(request: web.Request) -> web.Response:
             step = await pages.step(table_id, int(wanted)) if wanted.isdigit() else steps[-1]
     except TableError as exc:
         return _refuse(404, "Not found", exc.sentence if wanted else NOT_FOUND)
-    alt = pages.describe(page.table.kind, step) if step else ""
-    view_text = pages.svc.rules_for(page.table.kind).view_text(step.view) if step else ""
+    alt = pages.describe(table_id, page.table.kind, step) if step else ""
+    view_text = pages.view_text(table_id, page.table.kind, step) if step else ""
     thread = None
     if page.thread_id and page.guild_id:
         thread = f"https://discord.com/channels/{page.guild_id}/{page.thread_id}"
@@ -216,7 +216,7 @@ async def _step(request: web.Request) -> web.Response:
     kind = page.table.kind
     data = {
         "version": step.version, "heading": html._step_heading(step), "events": list(step.events),
-        "alt": pages.describe(kind, step), "text": pages.svc.rules_for(kind).view_text(step.view),
+        "alt": pages.describe(table_id, kind, step), "text": pages.view_text(table_id, kind, step),
         "status": html._status(page), "waiting": page.waiting or page.result, "latest": page.version,
         "versions": list(page.versions),
     }
@@ -246,16 +246,19 @@ async def _live(request: web.Request) -> web.StreamResponse:
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache", **HEADERS})
     await response.prepare(request)
     async with request.app[LIVE].listen(table_id, table.version) as queue:
-        await response.write(f"event: version\ndata: {table.version}\n\n".encode())
-        while True:
-            try:
-                version = await asyncio.wait_for(queue.get(), HEARTBEAT)
-            except TimeoutError:
-                await response.write(b": still here\n\n")
-                continue
-            if version == CLOSED:
-                break
-            await response.write(f"event: version\ndata: {version}\n\n".encode())
+        try:
+            await response.write(f"event: version\ndata: {table.version}\n\n".encode())
+            while True:
+                try:
+                    version = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if version == CLOSED:
+                    break
+                await response.write(f"event: version\ndata: {version}\n\n".encode())
+        except ConnectionResetError:
+            pass  # the page was closed: its stream ends here
     return response
 
 
