@@ -243,3 +243,30 @@ async def test_a_closed_live_page_stops_its_stream_and_the_tables_watcher(
                 break
             await asyncio.sleep(0.05)
         assert client.app[LIVE].watchers(table_id) == 0
+
+
+async def test_behind_a_proxy_each_visitor_has_their_own_rate(h: Harness) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import create_app
+
+    assert h.svc is not None
+    app = create_app(h.svc, links(), rate=RateCap(0.001, 2), behind_proxy=True)
+    async with TestClient(TestServer(app)) as client:
+        first = [(await client.get("/", headers={"X-Forwarded-For": "forged, 10.0.0.1"})).status
+                 for _ in range(3)]
+        other = (await client.get("/", headers={"X-Forwarded-For": "10.0.0.2"})).status
+        assert first == [200, 200, 429] and other == 200
+
+
+async def test_a_lobby_has_a_page_without_a_board_and_a_gone_table_none(h: Harness) -> None:
+    assert h.svc is not None
+    record = await h.svc.open_table("institute", "", guild_id=1, channel_id=2, host_id=ALICE,
+                                    host_name="alice")
+    async with web_client(h.svc) as client:
+        lobby = await client.get(f"/t/{links().table_token(record.id)}")
+        assert lobby.status == 200
+        text = await lobby.text()
+        assert "Waiting in the lobby." in text and "id='board'" not in text
+        assert (await client.get(f"/t/{links().table_token(record.id)}/board/0.png")).status == 404
+        assert (await client.get(f"/t/{links().table_token(999)}?v=1")).status == 404

@@ -32,10 +32,11 @@ class WebConfig:
     port: int
     public_url: str | None = None
     secret: str | None = None
+    behind_proxy: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> WebConfig | None:
-        """Read CONCLAVE_WEB, CONCLAVE_PUBLIC_URL and CONCLAVE_WEB_SECRET (None: no web server)."""
+        """Read CONCLAVE_WEB, CONCLAVE_PUBLIC_URL, CONCLAVE_WEB_SECRET, CONCLAVE_WEB_PROXY (None: no web)."""
         env = os.environ if env is None else env
         address = env.get("CONCLAVE_WEB", "").strip()
         if not address:
@@ -45,7 +46,8 @@ class WebConfig:
             raise SystemExit("CONCLAVE_WEB must be host:port, e.g. 0.0.0.0:8080.")
         public = env.get("CONCLAVE_PUBLIC_URL", "").strip().rstrip("/") or None
         return cls(host or "0.0.0.0", int(port), public,
-                   env.get("CONCLAVE_WEB_SECRET", "").strip() or None)
+                   env.get("CONCLAVE_WEB_SECRET", "").strip() or None,
+                   env.get("CONCLAVE_WEB_PROXY", "").strip().casefold() in ("1", "yes", "on", "true"))
 
 
 @dataclass
@@ -81,7 +83,8 @@ async def start(
 ) -> WebServer:
     """Serve the pages on the configured address; return the running server."""
     links = await links_for(svc, config, config.public_url or "")
-    runner = web.AppRunner(create_app(svc, links, discord_state=discord_state, rate=rate),
+    app = create_app(svc, links, discord_state=discord_state, rate=rate, behind_proxy=config.behind_proxy)
+    runner = web.AppRunner(app,
                            handle_signals=False, access_log=None, shutdown_timeout=5.0)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)

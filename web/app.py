@@ -84,9 +84,21 @@ def create_app(
     discord_state: Callable[[], str] | None = None,
     rate: RateCap | None = None,
     poll: float | None = None,
+    behind_proxy: bool = False,
 ) -> web.Application:
-    """Build the application over a service; ``rate`` None: the default cap per address."""
+    """Build the application over a service; ``rate`` None: the default cap per address.
+
+    ``behind_proxy``: the visitor's address is the last one in ``X-Forwarded-For`` (what the
+    operator's own proxy appended), else every visitor would share the proxy's rate.
+    """
     cap = rate or RateCap(RATE, BURST)
+
+    def address(request: web.Request) -> str:
+        if behind_proxy:
+            forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+            if forwarded:
+                return forwarded
+        return request.remote or "?"
 
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -95,7 +107,7 @@ def create_app(
             response: web.StreamResponse = web.Response(
                 status=405, text="Read only.", headers={"Allow": "GET"}
             )
-        elif not cap.allow(request.remote or "?"):
+        elif not cap.allow(address(request)):
             response = web.Response(status=429, text="Too many requests: wait a moment.",
                                     headers={"Retry-After": "2"})
         else:
@@ -173,9 +185,9 @@ async def _static(request: web.Request) -> web.Response:
 async def _table(request: web.Request) -> web.Response:
     table_id = _table_id(request)
     pages = request.app[PAGES]
+    wanted = request.query.get("v", "")
     try:
         page = await pages.table_page(table_id)
-        wanted = request.query.get("v", "")
         steps = await pages.steps(table_id) if page.versions else []
         step = None
         if steps:
@@ -215,9 +227,9 @@ async def _step(request: web.Request) -> web.Response:
         return web.json_response({"error": exc.sentence}, status=404)
     kind = page.table.kind
     data = {
-        "version": step.version, "heading": html._step_heading(step), "events": list(step.events),
+        "version": step.version, "heading": html.step_heading(step), "events": list(step.events),
         "alt": pages.describe(table_id, kind, step), "text": pages.view_text(table_id, kind, step),
-        "status": html._status(page), "waiting": page.waiting or page.result, "latest": page.version,
+        "status": html.status_line(page), "waiting": page.waiting or page.result, "latest": page.version,
         "versions": list(page.versions),
     }
     return web.json_response(data, headers={"Cache-Control": "no-cache"})

@@ -37,7 +37,8 @@ def _events(events: Iterable[str]) -> str:
     return f"<ul class='events' id='events'>{items}</ul>"
 
 
-def _step_heading(step: Step) -> str:
+def step_heading(step: Step) -> str:
+    """Say which version a step is and the move that made it, publicly named."""
     if step.version == 0:
         return "Version 0: the game begins."
     return f"Version {step.version}: {step.player}, {step.move}."
@@ -49,7 +50,7 @@ def table_page(
 ) -> str:
     """Return a table's page: board at a version, slider, seats, waiting, searchable log, links."""
     head = (f"<header><h1>{escape(page.title)}</h1>"
-            f"<p class='status' id='status'>{escape(_status(page))}</p></header>")
+            f"<p class='status' id='status'>{escape(status_line(page))}</p></header>")
     if step is None:  # a lobby: nothing drawn yet
         return _page(page.title, f"{head}<main><p>{escape(page.lobby)}</p></main>")
     index = next(i for i, s in enumerate(steps) if s.version == step.version)
@@ -57,7 +58,7 @@ def table_page(
     board = (
         "<section aria-labelledby='board-h' class='board'><h2 id='board-h'>Board</h2>"
         f"<figure><img id='board' src='{base}/board/{step.version}.png' alt='{escape(alt)}'>"
-        f"<figcaption><p id='caption'>{escape(_step_heading(step))}</p>{_events(step.events)}"
+        f"<figcaption><p id='caption'>{escape(step_heading(step))}</p>{_events(step.events)}"
         "</figcaption></figure>"
         "<details><summary>The board as text</summary>"
         f"<pre id='board-text'>{escape(view_text)}</pre></details>"
@@ -76,7 +77,8 @@ def table_page(
     ), script=True)
 
 
-def _status(page: TablePage) -> str:
+def status_line(page: TablePage) -> str:
+    """Say where the table stands: in the lobby, its result, or whom it waits on."""
     if page.status == "lobby":
         return "Waiting in the lobby."
     if page.result:
@@ -108,7 +110,7 @@ def _log(steps: Sequence[Step], base: str, query: str) -> str:
         events = "".join(f"<li>{escape(e)}</li>" for e in step.events)
         items.append(
             f"<li data-words='{escape(words.casefold())}'><a href='{base}?v={step.version}'>"
-            f"{escape(_step_heading(step))}</a><ul>{events}</ul></li>"
+            f"{escape(step_heading(step))}</a><ul>{events}</ul></li>"
         )
     return (
         "<section aria-labelledby='log-h'><h2 id='log-h'>Log</h2>"
