@@ -8,23 +8,8 @@ import pytest
 
 from service.weblinks import WebLinks
 from tests.async_helpers import ALICE, BOB, CAROL, Harness
-from tests.web_helpers import links, web_client
+from tests.web_helpers import links, play_first_moves, web_client
 from web.app import PAGES, RateCap
-
-
-async def _play(h: Harness, table_id: int, count: int) -> None:
-    """Play ``count`` moves: each time, the first legal move of the seat the game waits on."""
-    assert h.svc is not None and h.store is not None
-    for _ in range(count):
-        seat_view = None
-        for user in (ALICE, BOB, CAROL):
-            try:
-                seat_view = await h.svc.seat_view(table_id, user)
-            except Exception:
-                continue
-            if seat_view.moves:
-                await h.svc.act(table_id, user, seat_view.moves[0].value, expected_version=seat_view.version)
-                break
 
 
 async def test_a_table_page_opens_only_at_its_signed_address(h: Harness) -> None:
@@ -61,7 +46,7 @@ async def test_every_answer_carries_the_security_headers(h: Harness) -> None:
 async def test_history_shows_each_version_board_and_events_and_draws_it_once(h: Harness) -> None:
     assert h.svc is not None
     table_id = await h.table("institute")
-    await _play(h, table_id, 6)
+    await play_first_moves(h, table_id, 6)
     token = links().table_token(table_id)
     async with web_client(h.svc) as client:
         table = await h.svc.table(table_id)
@@ -88,7 +73,7 @@ async def test_history_shows_each_version_board_and_events_and_draws_it_once(h: 
 async def test_the_log_is_searchable(h: Harness) -> None:
     assert h.svc is not None
     table_id = await h.table("institute")
-    await _play(h, table_id, 4)
+    await play_first_moves(h, table_id, 4)
     token = links().table_token(table_id)
     async with web_client(h.svc) as client:
         whole = await (await client.get(f"/t/{token}")).text()
@@ -133,7 +118,7 @@ async def test_live_pages_hear_each_new_version(h: Harness) -> None:
         for stream in streams:
             assert stream.headers["Content-Type"] == "text/event-stream"
             assert await stream.content.readuntil(b"\n\n") == b"event: version\ndata: 0\n\n"
-        await _play(h, table_id, 1)
+        await play_first_moves(h, table_id, 1)
         for stream in streams:
             line = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
             assert line == b"event: version\ndata: 1\n\n"
@@ -143,7 +128,7 @@ async def test_live_pages_hear_each_new_version(h: Harness) -> None:
 async def test_health_and_metrics(h: Harness) -> None:
     assert h.svc is not None
     table_id = await h.table("institute")
-    await _play(h, table_id, 2)
+    await play_first_moves(h, table_id, 2)
     async with web_client(h.svc, discord="ready") as client:
         health = await client.get("/healthz")
         assert health.status == 200

@@ -18,7 +18,7 @@ import pytest
 import web
 from tests import browser
 from tests.async_helpers import ALICE, BOB, Harness
-from tests.test_web import _play
+from tests.web_helpers import play_first_moves
 
 WAIT = 20.0
 
@@ -82,7 +82,7 @@ async def test_the_page_shows_the_board_steps_back_in_history_and_updates_live(
     h, server = served
     assert h.svc is not None
     table_id = await h.table("institute")
-    await _play(h, table_id, 5)
+    await play_first_moves(h, table_id, 5)
     latest = (await h.svc.table(table_id)).version
     await asyncio.to_thread(chromium.set_window_size, 1280, 1000)
     await asyncio.to_thread(chromium.get, server.links.table_url(table_id))
@@ -121,7 +121,7 @@ async def test_the_page_shows_the_board_steps_back_in_history_and_updates_live(
     await _until(lambda: chromium.find_element(By.ID, "caption").text.startswith(f"Version {latest}:"),
                  "the latest version again")
     marker = await asyncio.to_thread(_js, chromium, "window.sameDocument = 1; return window.sameDocument")
-    await _play(h, table_id, 1)
+    await play_first_moves(h, table_id, 1)
     now = (await h.svc.table(table_id)).version
     await _until(lambda: chromium.find_element(By.ID, "caption").text.startswith(f"Version {now}:"),
                  "the new move, live")

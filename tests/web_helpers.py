@@ -7,8 +7,10 @@ from contextlib import asynccontextmanager
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from service import TableError
 from service.tables import TableService
 from service.weblinks import WebLinks
+from tests.async_helpers import ALICE, BOB, CAROL, Harness
 from web.app import RateCap, create_app
 
 SECRET = b"test-secret-for-the-web-pages"
@@ -28,3 +30,18 @@ async def web_client(
                      rate=rate or RateCap(1e6, 1e6), poll=poll)
     async with TestClient(TestServer(app)) as client:
         yield client
+
+
+async def play_first_moves(h: Harness, table_id: int, count: int) -> None:
+    """Play ``count`` moves: each time, the first legal move of the seat the game waits on."""
+    assert h.svc is not None and h.store is not None
+    for _ in range(count):
+        seat_view = None
+        for user in (ALICE, BOB, CAROL):
+            try:
+                seat_view = await h.svc.seat_view(table_id, user)
+            except TableError:  # no seat at this table
+                continue
+            if seat_view.moves:
+                await h.svc.act(table_id, user, seat_view.moves[0].value, expected_version=seat_view.version)
+                break
