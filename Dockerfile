@@ -2,6 +2,7 @@
 # Run:   docker run -d --name conclave --restart unless-stopped \
 #          -e DISCORD_TOKEN=... -v conclave-data:/data conclave
 # Back up while it runs: docker exec conclave python -m store backup /data/conclave.db /data/backup.db
+# Web pages (README, Web pages): add -e CONCLAVE_WEB=0.0.0.0:8080 -e CONCLAVE_PUBLIC_URL=https://... -p 8080:8080
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -29,5 +30,9 @@ RUN mkdir -p out && chown conclave:conclave out
 USER conclave
 # The SQLite file (with its -wal and -shm companions) lives on the volume, never in the image.
 VOLUME ["/data"]
+EXPOSE 8080
+
+# With CONCLAVE_WEB set, /healthz must answer (the event loop and the store); without it, healthy.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["python", "-m", "web.health"]
 
 CMD ["python", "bot.py"]

@@ -19,15 +19,18 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import web
 from cogs.kit import ANSWERED, SORRY
 from logpolicy import log_policy
 from service import TableService
+from service import metrics as numbers
 from service.clock import Clock, SystemClock
 from store import Store
 
@@ -72,10 +75,11 @@ class Config:
     log_level: str
     shards: Shards | None = None
     """CONCLAVE_SHARDS: this process's Discord shards (None: one process, discord.py's default)."""
+    web: web.WebConfig | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
-        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD, CONCLAVE_SHARDS and LOG_LEVEL."""
+        """Read DISCORD_TOKEN, CONCLAVE_DB, CONCLAVE_DEV_GUILD, CONCLAVE_SHARDS, LOG_LEVEL, the web."""
         env = os.environ if env is None else env
         guild = env.get("CONCLAVE_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
@@ -86,6 +90,7 @@ class Config:
             dev_guild=int(guild) if guild else None,
             log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             shards=parse_shards(shards) if (shards := env.get("CONCLAVE_SHARDS", "").strip()) else None,
+            web=web.WebConfig.from_env(env),
         )
 
 
@@ -168,6 +173,7 @@ class ConclaveBot(commands.Bot):
         clock: Clock | None = None,
         force_sync: bool = False,
         shards: Shards | None = None,
+        web_config: web.WebConfig | None = None,
     ) -> None:
         # A sharded bot (ShardedConclaveBot) hands the shard ids and count to AutoShardedClient.
         sharding = {} if shards is None else {"shard_ids": list(shards[0]), "shard_count": shards[1]}
@@ -190,6 +196,9 @@ class ConclaveBot(commands.Bot):
         self.synced = False
         self.force_sync = force_sync
         self.owned_shards = shards
+        self.web_config = web_config
+        self.web: web.WebServer | None = None
+        """The web pages when ``web_config`` asks for them (``self.web.links`` makes their links)."""
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs and sync the command tree when it changed.
@@ -198,14 +207,23 @@ class ConclaveBot(commands.Bot):
         login runs this hook again, so what is done already (the store, the service, each cog)
         is kept and only the rest runs.
         """
+        count_refusals(self.http)
         if self.store is None:
             self.store = await self.open_store()
         if self.service is None:
             self.service = TableService(self.store, seed_source=self._seed_source, clock=self.clock)
+        if self.web_config is not None and self.web is None:
+            self.web = await web.start(self.service, self.web_config, discord_state=self.discord_state)
         for name in extensions():
             if name not in self.extensions:
                 await self.load_extension(name)
         self.synced = await self.sync_commands()
+
+    def discord_state(self) -> str:
+        """Say how the connection to Discord stands: ready, connecting or closed (for /healthz)."""
+        if self.is_closed():
+            return "closed"
+        return "ready" if self.is_ready() else "connecting"
 
     async def sync_commands(self) -> bool:
         """Sync to the dev guild (or globally) only when the tree's hash differs from the stored one.
@@ -236,7 +254,10 @@ class ConclaveBot(commands.Bot):
         return store
 
     async def close_store(self) -> None:
-        """Stop the scheduler, then close the store (idempotent)."""
+        """Stop the web pages and the scheduler, then close the store (idempotent)."""
+        if self.web is not None:
+            server, self.web = self.web, None
+            await server.stop()
         if self.service is not None:
             await self.service.scheduler.stop()
         if self.store is not None:
@@ -249,6 +270,23 @@ class ConclaveBot(commands.Bot):
             await super().close()
         finally:
             await self.close_store()
+
+
+def count_refusals(http: Any) -> None:
+    """Count every Discord call refused, by status and code, at the one place all of them pass."""
+    request = http.request
+    if getattr(request, "counted", False):  # the hook ran before (a login retried)
+        return
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await request(*args, **kwargs)
+        except discord.HTTPException as exc:
+            numbers.discord_error(exc.status, exc.code)
+            raise
+
+    counted.counted = True  # type: ignore[attr-defined]
+    http.request = counted
 
 
 def tree_digest(
@@ -268,12 +306,14 @@ def create_bot(
     clock: Clock | None = None,
     force_sync: bool = False,
     shards: Shards | None = None,
+    web_config: web.WebConfig | None = None,
 ) -> ConclaveBot:
     """Build the bot (not yet connected); tests and the local table use this too.
 
     ``clock`` is the service's clock (default: the wall clock); the local table passes a
     ManualClock so ``wait 2d`` moves time. ``force_sync`` syncs the commands at start whatever
     their hash. ``shards`` (CONCLAVE_SHARDS) makes it discord.py's AutoShardedBot on those shards.
+    their hash. ``web_config`` serves the web pages in the same process.
     """
     kind = ConclaveBot if shards is None else ShardedConclaveBot
     return kind(
@@ -283,6 +323,7 @@ def create_bot(
         clock=clock,
         force_sync=force_sync,
         shards=shards,
+        web_config=web_config,
     )
 
 
@@ -293,6 +334,7 @@ class ShardedConclaveBot(ConclaveBot, commands.AutoShardedBot):
 async def run_discord(config: Config, *, force_sync: bool = False) -> None:
     """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
     bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, shards=config.shards)
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, web_config=config.web)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.

@@ -17,7 +17,9 @@ file is saved under ``out/``. Lines look like::
 
 Run it with ``python bot.py`` (no DISCORD_TOKEN), ``python bot.py --script FILE``, or pipe lines
 into stdin. Each run starts a fresh world and a fresh database (``out/local.db``) unless
-``--db`` names another file.
+``--db`` names another file. The tables' web pages are served on 127.0.0.1 (``--web PORT``,
+default 8080, or any free port when it is taken; ``--web off``) and their address is printed:
+``/game web`` hands out links to them.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import asyncio
 import contextlib
 import re
 import shlex
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -41,6 +44,7 @@ from simcord.results import to_discord_message
 
 from bot import ConclaveBot, create_bot
 from service.clock import ManualClock, parse_span, span
+from web import WebConfig
 
 USERS = ("alice", "bob", "carol", "dave", "eve")
 SETTLE_SECONDS = 60.0
@@ -443,15 +447,22 @@ async def run_session(
     db_path: Path,
     echo: Callable[[str], None] = print,
     seed_source: Callable[[], int] | None = None,
+    web_port: int | None = None,
 ) -> int:
-    """Run a local session from lines (None: read the terminal); return the number of failed lines."""
+    """Run a local session from lines (None: read the terminal); return the number of failed lines.
+
+    ``web_port`` serves the web pages on 127.0.0.1 (0: any free port; None: no web pages).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     clock = ManualClock(time.time())
-    bot = create_bot(str(db_path), seed_source=seed_source, clock=clock)
+    web_config = None if web_port is None else WebConfig("127.0.0.1", web_port)
+    bot = create_bot(str(db_path), seed_source=seed_source, clock=clock, web_config=web_config)
     # A person at a terminal never minds a slow answer: a busy machine must not end the session.
     async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
         table = LocalTable(env, out_dir, str(db_path), echo, clock)
         echo("Conclave local table: users alice, bob, carol, dave, eve in #tables. Type `help`.")
+        if bot.web is not None:
+            echo(f"Web pages: {bot.web.url} (`/game web` in a table's thread gives its links).")
         try:
             if lines is None:
                 while await table.handle(await _prompt()):
@@ -484,6 +495,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--script", type=Path, help="read lines from this file instead of the terminal")
     parser.add_argument("--out", type=Path, default=Path("out"), help="where posted files are saved")
     parser.add_argument("--db", type=Path, help="database file (default: a fresh out/local.db each run)")
+    parser.add_argument("--web", default="8080", help="the web pages' local port, or off (default 8080)")
     args = parser.parse_args(argv)
     db_path = args.db or args.out / "local.db"
     if args.db is None:
@@ -498,5 +510,16 @@ def main(argv: list[str]) -> int:
         lines = None
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and history for input())
-    failures = asyncio.run(run_session(lines, out_dir=args.out, db_path=db_path))
+    web_port = None if args.web == "off" else _free_or_any(int(args.web))
+    failures = asyncio.run(run_session(lines, out_dir=args.out, db_path=db_path, web_port=web_port))
     return 1 if failures and lines is not None else 0
+
+
+def _free_or_any(port: int) -> int:
+    """Return the port when nothing listens on it on 127.0.0.1, else 0 (any free port)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return 0
+    return port

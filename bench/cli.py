@@ -7,6 +7,7 @@ python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
+python -m bench web [--moves 20] [--viewers 100] [--seed 1]
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     film.add_argument("--seed", type=int, default=1)
     film.add_argument("--frames", type=int, help="the frame cap (default: the service's)")
     film.add_argument("--runs", type=int, default=3, help="builds to time; the median is reported")
+    pages = sub.add_parser("web", help="serve a table of each game to live viewers; the last line is JSON")
+    pages.add_argument("--moves", type=int, default=20, help="moves played at each table")
+    pages.add_argument("--viewers", type=int, default=100, help="live pages watching each table")
+    pages.add_argument("--seed", type=int, default=1)
     return parser
 
 
@@ -148,6 +153,17 @@ def run_replay(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(summary))
     return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """Serve real tables to live viewers, print the JSON summary last; 1 if any answer leaked."""
+    import asyncio
+
+    from bench.web import run
+
+    summary = asyncio.run(run(args.moves, args.viewers, args.seed))
+    print(json.dumps(summary))
+    return 1 if summary["leaks"] else 0
 
 
 def run_arena(args: argparse.Namespace) -> int:
@@ -266,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_grid(args)
         if args.command == "replay":
             return run_replay(args)
+        if args.command == "web":
+            return run_web(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

@@ -32,6 +32,7 @@ from cogs.kit import (
 from cogs.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
 from service import BOT_LEVELS, LOBBY_HINT, TableError, TableRecord
+from service.pages import web_answer
 
 log = logging.getLogger("conclave.cogs")
 
@@ -466,6 +467,18 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table_id = await _named_or_here(interaction, table)
             await answer(interaction, await service_of(self.bot).unwatch(table_id, interaction.user.id))
+
+        await guarded(interaction, work)
+
+    @game.command(name="web")
+    async def web_page(self, interaction: discord.Interaction) -> None:
+        """This table's web page, and a private link to your own view (only you see it)."""
+
+        async def work() -> None:
+            table = await table_here(interaction)
+            links = getattr(getattr(self.bot, "web", None), "links", None)
+            said = await web_answer(service_of(self.bot), links, table.id, interaction.user.id)
+            await answer(interaction, said)
 
         await guarded(interaction, work)
 

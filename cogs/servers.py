@@ -195,7 +195,7 @@ class ServerCog(commands.Cog):
     @conclave.command(name="settings")
     @app_commands.describe(
         setting="The setting to change (leave out to see them all)",
-        value="clock: none/fast/normal/relaxed; spectators, bots: on/off; default: back to the default",
+        value="clock: none/fast/normal/relaxed; spectators, bots, web: on/off; default: back to the default",
         channel="For channel and log_channel",
         role="For host_role",
     )

@@ -42,6 +42,7 @@ SETTINGS: dict[str, str] = {
     "spectators": "whether new tables take spectators (on, off; default on)",
     "bots": "whether bots may be seated (on, off; default on)",
     "log_channel": "the channel where moderation events are logged (default: none)",
+    "web": "whether the server has a web page listing its tables (on, off; default off)",
 }
 """Every server setting, with what it does (shown by ``/conclave settings``)."""
 ON_OFF = ("on", "off")
@@ -113,7 +114,7 @@ class Servers:
             allowed: Iterable[str] | None = None
             if key == "clock":
                 allowed = tuple(PRESETS)
-            elif key in ("spectators", "bots"):
+            elif key in ("spectators", "bots", "web"):
                 allowed = ON_OFF
             elif not value.isdigit():
                 raise TableError("Pick a channel or role for that setting.")
@@ -160,6 +161,21 @@ class Servers:
                 ServerTable(table, self.thread_name(table), tuple(s.name for s in seats), tuple(waiting),
                             table.updated_at)
             )
+        return found
+
+    async def web_tables(self, guild_id: int) -> list[ServerTable]:
+        """Return a server's tables in play and finished, newest first, when its page is enabled.
+
+        A server's page lists only what its moderators chose to publish (setting ``web`` on);
+        otherwise it is refused like a page that does not exist.
+        """
+        if (await self.store.server_settings(guild_id)).get("web") != "on":
+            raise TableError("This server has no web page.")
+        found = []
+        for table in await self.store.server_tables(guild_id, ("active", "finished")):
+            seats = await self.store.seats(table.id)
+            found.append(ServerTable(table, self.thread_name(table), tuple(s.name for s in seats), (),
+                                     table.updated_at))
         return found
 
     async def hand_host(self, table_id: int, guild_id: int, user_id: int) -> str:

@@ -19,13 +19,14 @@ import asyncio
 import logging
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import NoReturn
 
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
-from service import reading
+from service import metrics, reading
 from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
@@ -343,6 +344,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         """
         # Typed text carries no version the player saw: the same text sent twice at once is refused.
         typed = _unstamped(move) if expected_version is None and offer is None else None
+        started = time.perf_counter()
         async with self._lock(table_id):
             for attempt in (1, 2):
                 loaded = await self._load_active(table_id)
@@ -385,6 +387,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                     raise TableError("I could not save that move: nothing changed. Try again.") from None
                 break
             log.info("table %s seat %s %s -> v%s", table_id, seat, done.move.action, new_version)
+            metrics.move_applied(loaded.record.kind, time.perf_counter() - started)
             self.time.committed(table_id, timing.clocks)
             record = replace(
                 loaded.record,

@@ -621,6 +621,12 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         """Whether the schema has the move log's chain (a file at an older version may not)."""
         return await cls._one(db, "SELECT 1 FROM sqlite_master WHERE name = 'chain'") is not None
 
+    async def count_tables(self, status: str) -> int:
+        """Return how many tables have this status (for the operator's metrics)."""
+        async with self._single() as db:
+            row = await self._one(db, "SELECT COUNT(*) AS n FROM tables WHERE status = ?", (status,))
+        return 0 if row is None else int(row["n"])
+
     async def _seal_unsealed(self) -> None:
         """Seal the tables started before the chain existed, trusting them as they are."""
         async with self._transaction() as db:

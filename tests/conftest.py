@@ -74,16 +74,6 @@ _PG_MISSED = [0]
 """How many tests that run on both engines ran on SQLite only (no PostgreSQL cluster)."""
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Say whether the PostgreSQL run happened, and where."""
-    if _PG_MISSED[0]:
-        terminalreporter.write_sep("=", "PostgreSQL", red=True)
-        missed = f"{_PG_MISSED[0]} test functions ran without it."
-        terminalreporter.write_line(f"{engines.MISSING} {missed}", red=True)
-    elif engines.pg_url() is not None:
-        terminalreporter.write_line(f"PostgreSQL run: against {engines.pg_url()}")
-
-
 @pytest.fixture
 def locate(engine: str) -> Callable[[str], Awaitable[str]]:
     """Turn a database file a test names into its engine's database (the file, or a PG schema)."""
@@ -263,3 +253,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 reporter.write_line(f"WARNING conftest: closed a connection left open by {name}", yellow=True)
         else:
             print(text, file=sys.stderr)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Say plainly whether the PostgreSQL run happened, and when the browser tests did not run."""
+    from tests import browser
+
+    if _PG_MISSED[0]:
+        terminalreporter.write_sep("=", "PostgreSQL", red=True)
+        missed = f"{_PG_MISSED[0]} test functions ran without it."
+        terminalreporter.write_line(f"{engines.MISSING} {missed}", red=True)
+    elif engines.pg_url() is not None:
+        terminalreporter.write_line(f"PostgreSQL run: against {engines.pg_url()}")
+
+    for reason in browser.NOT_RUN:
+        terminalreporter.write_line(f"BROWSER TESTS DID NOT RUN: {reason}", yellow=True, bold=True)

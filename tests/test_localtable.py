@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -155,3 +156,15 @@ async def test_the_local_table_fills_forms_and_reads_values_with_spaces(tmp_path
     ) as rows:
         row = await rows.fetchone()
     assert row is not None and row[0].count('"Tom Bell"') == 2
+
+
+async def test_the_local_table_serves_its_web_pages_and_prints_where(tmp_path: Path) -> None:
+    printed: list[str] = []
+    lines = ["alice: /game new kind:toy", "bob: /game join", "alice: /game start", "bob: /game web"]
+    failures = await run_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db",
+                                 echo=printed.append, seed_source=lambda: SEED, web_port=0)
+    text = "\n".join(printed)
+    assert failures == 0, text
+    address = re.search(r"Web pages: (http://127\.0\.0\.1:\d+)", text)
+    assert address is not None, text
+    assert f"{address[1]}/t/1-" in text and f"{address[1]}/seat/1/" in text
