@@ -547,6 +547,14 @@ class Rules(ABC):
             raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if self.actions and move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{excerpt(move.action)}`.")
+        return self.apply_listed(state, seat, move)
+
+    def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
+        """Check the move against ``legal_moves`` and resolve it on a copy (the seat is awaited).
+
+        A game overrides this to build the seat's options once for both the check and the
+        resolution; it must refuse exactly what ``legal_moves`` leaves out.
+        """
         if move not in self.legal_moves(state, seat):
             raise self.why_not(state, seat, move)
         new = self.copy_state(state)
