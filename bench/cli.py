@@ -1,6 +1,6 @@
 """Command line of the bench.
 
-python -m bench [--kind KIND ...] [--seconds S] [--seed S]
+python -m bench [--kind KIND ...] [--seconds S] [--seed S] [--json [--e2e-moves N]]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
 python -m bench clock --tables 1000 --days 30 --seed 1
 python -m bench chatter --game KIND --players N --games G --seed S
@@ -18,7 +18,7 @@ import sys
 
 from bench import games
 from bench.selfplay import Playout, selfplay
-from bench.timing import format_report, measure
+from bench.timing import figures, format_report, measure
 from rules.contract import RulesError
 
 
@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--renders", type=int, default=40, help="view + render samples per kind")
     parser.add_argument("--writes", type=int, default=150, help="store write + load samples per kind")
+    parser.add_argument("--json", action="store_true",
+                        help="also time moves through the cogs; the last line is one JSON object by kind")
+    parser.add_argument("--e2e-moves", type=int, default=30, help="moves timed through the cogs per kind")
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("selfplay", help="play random legal games; the last line is a JSON summary")
     play.add_argument("--game", required=True, help="the kind to play")
@@ -228,12 +231,17 @@ def run_timings(args: argparse.Namespace) -> int:
         print("No game kinds are registered yet.")
         return 0
     failed = False
+    engines: dict[str, dict] = {}
     for kind in kinds:
         rules = games.find(kind)
         players = args.players or rules.max_players
         report = measure(rules, players, args.seconds, args.seed, args.renders, args.writes)
         print(format_report(report, rules.title), flush=True)
         failed = failed or bool(report.errors)
+        engines[kind] = figures(report)
+    if args.json:
+        print(json.dumps(_json_figures(args, engines)), flush=True)
+        return 1 if failed else 0
     if "argent" in kinds:
         from bench.argent_board import report as argent_board
 
@@ -243,6 +251,18 @@ def run_timings(args: argparse.Namespace) -> int:
 
         print(quadrivium_conflicts(), flush=True)
     return 1 if failed else 0
+
+
+def _json_figures(args: argparse.Namespace, engines: dict[str, dict]) -> dict[str, dict]:
+    """Time each kind's moves through the cogs and join them to its engine and drawing figures."""
+    from bench import e2e
+
+    out = {}
+    for kind, engine in engines.items():
+        timed = e2e.run(kind, engine["players"], args.e2e_moves, args.seed)
+        out[kind] = {**engine, **e2e.summary(timed)}
+        print(f"{kind}: {json.dumps(out[kind])}", file=sys.stderr, flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
