@@ -7,6 +7,7 @@ python -m bench chatter --game KIND --players N --games G --seed S
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
+python -m bench load --tables 200 --moves 10 [--game argent] [--players 5] [--db PATH] [--seed 1]
 """
 
 from __future__ import annotations
@@ -90,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     film.add_argument("--seed", type=int, default=1)
     film.add_argument("--frames", type=int, help="the frame cap (default: the service's)")
     film.add_argument("--runs", type=int, default=3, help="builds to time; the median is reported")
+    burst = sub.add_parser("load", help="many tables moving at once through the service; JSON last line")
+    burst.add_argument("--tables", type=int, default=200)
+    burst.add_argument("--moves", type=int, default=10, help="moves per table")
+    burst.add_argument("--game", default="argent", help="the kind every table plays (default argent)")
+    burst.add_argument("--players", type=int, help="seats per table (default: the kind's maximum)")
+    burst.add_argument("--db", help="the store to open (default: a fresh temporary SQLite file)")
+    burst.add_argument("--seed", type=int, default=1)
     return parser
 
 
@@ -151,6 +159,18 @@ def run_replay(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(summary))
     return 0
+
+
+def run_load(args: argparse.Namespace) -> int:
+    """Move many tables at once through the service and print the JSON summary; 1 if a move was lost."""
+    from bench.load import run
+
+    rules = games.find(args.game)
+    players = args.players or rules.max_players
+    rules.check_players(players)
+    summary = run(args.db, rules.kind, players, max(1, args.tables), max(1, args.moves), args.seed)
+    print(json.dumps(summary))
+    return 1 if summary["lost"] or summary["doubled"] else 0
 
 
 def run_arena(args: argparse.Namespace) -> int:
@@ -281,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_grid(args)
         if args.command == "replay":
             return run_replay(args)
+        if args.command == "load":
+            return run_load(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)
