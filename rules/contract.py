@@ -429,6 +429,10 @@ class Rules(ABC):
         """Return a short sentence naming the move for that seat (override for games)."""
         return move.code()
 
+    def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
+        """Return every legal move with its label, in ``legal_moves`` order (override to build once)."""
+        return [(move, self.label(state, seat, move)) for move in self.legal_moves(state, seat)]
+
     def public_label(self, state: State, seat: Seat, move: Move) -> str:
         """Return how everyone may name the move (the public history, automatic lines, undo).
 
@@ -614,8 +618,8 @@ class Rules(ABC):
         Typed text never resigns: leaving a game is a deliberate command, not a typo away.
         """
         wanted = text.strip()
-        for move in self.legal_moves(state, seat):
-            if wanted in (move.code(), self.label(state, seat, move)):
+        for move, label in self.labelled_moves(state, seat):
+            if wanted in (move.code(), label):
                 return move
         move = Move.parse(wanted)
         if move.action == RESIGN:

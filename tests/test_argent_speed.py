@@ -101,3 +101,18 @@ def test_apply_refuses_what_the_list_leaves_out():
         with pytest.raises(IllegalMove):
             ARGENT.apply(state, seat, Move.of("bell", card="no such offering"))
         assert json.dumps(state) == before
+
+
+def test_labelled_moves_build_the_options_once(monkeypatch: pytest.MonkeyPatch):
+    """Every move with its label, as ``label`` names it one by one, from one build of the options."""
+    samples = [(state, seat) for state, seat, _move in _states(50)]
+    for state, seat in samples:
+        expected = [(move, ARGENT.label(state, seat, move)) for move in ARGENT.legal_moves(state, seat)]
+        assert ARGENT.labelled_moves(state, seat) == expected
+    built = []
+    real = engine.options_for
+    monkeypatch.setattr(engine, "options_for", lambda state, seat: built.append(seat) or real(state, seat))
+    for state, seat in samples:
+        built.clear()
+        ARGENT.labelled_moves(state, seat)
+        assert len(built) == 1

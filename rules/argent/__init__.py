@@ -288,6 +288,10 @@ class ArgentRules(Rules):
                 return opt["label"]
         return move.code()
 
+    def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
+        """Return every legal move with its label from one build of the seat's options."""
+        return [(engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat)]
+
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Explain why a move is refused, naming the rule."""
         opts = engine.options_for(state, seat)
