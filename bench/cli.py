@@ -1,6 +1,6 @@
 """Command line of the bench.
 
-python -m bench [--kind KIND ...] [--seconds S] [--seed S]
+python -m bench [--kind KIND ...] [--seconds S] [--seed S] [--json [--e2e-moves N]]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
 python -m bench clock --tables 1000 --days 30 --seed 1
 python -m bench chatter --game KIND --players N --games G --seed S
@@ -8,6 +8,7 @@ python -m bench arena --game KIND --players N --games G --seed S --seats strong,
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
 python -m bench web [--moves 20] [--viewers 100] [--seed 1]
+python -m bench load --tables 200 --moves 10 [--game argent] [--players 5] [--db PATH] [--seed 1]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 
 from bench import games
 from bench.selfplay import Playout, selfplay
-from bench.timing import format_report, measure
+from bench.timing import figures, format_report, measure
 from rules.contract import RulesError
 
 
@@ -31,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--renders", type=int, default=40, help="view + render samples per kind")
     parser.add_argument("--writes", type=int, default=150, help="store write + load samples per kind")
+    parser.add_argument("--json", action="store_true",
+                        help="also time moves through the cogs; the last line is one JSON object by kind")
+    parser.add_argument("--e2e-moves", type=int, default=30, help="moves timed through the cogs per kind")
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("selfplay", help="play random legal games; the last line is a JSON summary")
     play.add_argument("--game", required=True, help="the kind to play")
@@ -92,6 +96,13 @@ def _parser() -> argparse.ArgumentParser:
     pages.add_argument("--moves", type=int, default=20, help="moves played at each table")
     pages.add_argument("--viewers", type=int, default=100, help="live pages watching each table")
     pages.add_argument("--seed", type=int, default=1)
+    burst = sub.add_parser("load", help="many tables moving at once through the service; JSON last line")
+    burst.add_argument("--tables", type=int, default=200)
+    burst.add_argument("--moves", type=int, default=10, help="moves per table")
+    burst.add_argument("--game", default="argent", help="the kind every table plays (default argent)")
+    burst.add_argument("--players", type=int, help="seats per table (default: the kind's maximum)")
+    burst.add_argument("--db", help="the store to open (default: a fresh temporary SQLite file)")
+    burst.add_argument("--seed", type=int, default=1)
     return parser
 
 
@@ -164,6 +175,18 @@ def run_web(args: argparse.Namespace) -> int:
     summary = asyncio.run(run(args.moves, args.viewers, args.seed))
     print(json.dumps(summary))
     return 1 if summary["leaks"] else 0
+
+
+def run_load(args: argparse.Namespace) -> int:
+    """Move many tables at once through the service and print the JSON summary; 1 if a move was lost."""
+    from bench.load import run
+
+    rules = games.find(args.game)
+    players = args.players or rules.max_players
+    rules.check_players(players)
+    summary = run(args.db, rules.kind, players, max(1, args.tables), max(1, args.moves), args.seed)
+    print(json.dumps(summary))
+    return 1 if summary["lost"] or summary["doubled"] else 0
 
 
 def run_arena(args: argparse.Namespace) -> int:
@@ -244,12 +267,17 @@ def run_timings(args: argparse.Namespace) -> int:
         print("No game kinds are registered yet.")
         return 0
     failed = False
+    engines: dict[str, dict] = {}
     for kind in kinds:
         rules = games.find(kind)
         players = args.players or rules.max_players
         report = measure(rules, players, args.seconds, args.seed, args.renders, args.writes)
         print(format_report(report, rules.title), flush=True)
         failed = failed or bool(report.errors)
+        engines[kind] = figures(report)
+    if args.json:
+        print(json.dumps(_json_figures(args, engines)), flush=True)
+        return 1 if failed else 0
     if "argent" in kinds:
         from bench.argent_board import report as argent_board
 
@@ -259,6 +287,18 @@ def run_timings(args: argparse.Namespace) -> int:
 
         print(quadrivium_conflicts(), flush=True)
     return 1 if failed else 0
+
+
+def _json_figures(args: argparse.Namespace, engines: dict[str, dict]) -> dict[str, dict]:
+    """Time each kind's moves through the cogs and join them to its engine and drawing figures."""
+    from bench import e2e
+
+    out = {}
+    for kind, engine in engines.items():
+        timed = e2e.run(kind, engine["players"], args.e2e_moves, args.seed)
+        out[kind] = {**engine, **e2e.summary(timed)}
+        print(f"{kind}: {json.dumps(out[kind])}", file=sys.stderr, flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_replay(args)
         if args.command == "web":
             return run_web(args)
+        if args.command == "load":
+            return run_load(args)
         return run_timings(args)
     except RulesError as exc:
         print(f"bench: {exc.sentence}", file=sys.stderr)

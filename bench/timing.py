@@ -92,8 +92,11 @@ def _time_views(rules: Rules, report: Report, playouts: list[Playout], renders: 
             break
         began = time.perf_counter()
         view = rules.view(step.after, None)
+        drawing = time.perf_counter()
         png = render.board(rules.kind, view)
-        report.samples["view+render"].append(time.perf_counter() - began)
+        done = time.perf_counter()
+        report.samples["view+render"].append(done - began)
+        report.samples["render"].append(done - drawing)
         if png is None:
             report.has_drawing = False
         else:
@@ -134,6 +137,19 @@ async def _time_store(rules: Rules, report: Report, playouts: list[Playout], wri
                     done += 1
         finally:
             await db.close()
+
+
+def figures(report: Report) -> dict[str, float | int | None]:
+    """Return the engine and drawing figures of a report as JSON-ready numbers."""
+    applies = report.samples.get("apply") or []
+    drawings = (report.samples.get("render") or []) if report.has_drawing else []
+    return {
+        "players": report.players,
+        "moves": report.moves,
+        "apply_mean_us": round(1e6 * statistics.fmean(applies), 1) if applies else None,
+        "render_ms": round(1000 * statistics.median(drawings), 2) if drawings else None,
+        "errors": len(report.errors),
+    }
 
 
 def _ms(seconds: float) -> str:

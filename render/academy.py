@@ -67,8 +67,9 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
+    """Encode losslessly at a light compression: ``optimize`` tried every filter, 8x slower for 12% less."""
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    image.save(out, "PNG", compress_level=3)
     return out.getvalue()
 
 

@@ -429,6 +429,10 @@ class Rules(ABC):
         """Return a short sentence naming the move for that seat (override for games)."""
         return move.code()
 
+    def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
+        """Return every legal move with its label, in ``legal_moves`` order (override to build once)."""
+        return [(move, self.label(state, seat, move)) for move in self.legal_moves(state, seat)]
+
     def public_label(self, state: State, seat: Seat, move: Move) -> str:
         """Return how everyone may name the move (the public history, automatic lines, undo).
 
@@ -547,6 +551,14 @@ class Rules(ABC):
             raise NotYourDecision("The game is not waiting on you right now.", self.turn_rule_at(state))
         if self.actions and move.action not in self.actions:
             raise UnknownMove(f"{self.title} has no move called `{excerpt(move.action)}`.")
+        return self.apply_listed(state, seat, move)
+
+    def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
+        """Check the move against ``legal_moves`` and resolve it on a copy (the seat is awaited).
+
+        A game overrides this to build the seat's options once for both the check and the
+        resolution; it must refuse exactly what ``legal_moves`` leaves out.
+        """
         if move not in self.legal_moves(state, seat):
             raise self.why_not(state, seat, move)
         new = self.copy_state(state)
@@ -606,8 +618,8 @@ class Rules(ABC):
         Typed text never resigns: leaving a game is a deliberate command, not a typo away.
         """
         wanted = text.strip()
-        for move in self.legal_moves(state, seat):
-            if wanted in (move.code(), self.label(state, seat, move)):
+        for move, label in self.labelled_moves(state, seat):
+            if wanted in (move.code(), label):
                 return move
         move = Move.parse(wanted)
         if move.action == RESIGN:

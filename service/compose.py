@@ -261,10 +261,10 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
     """Read one seat's view, every legal move and the pending prompts from one snapshot."""
     rules, state, version = table.rules, table.state, table.record.version
     active = table.record.status == "active"
-    legal = rules.legal_moves(state, seat) if active else []
+    labelled = rules.labelled_moves(state, seat) if active else []
     moves = tuple(
-        Choice(_clip(rules.label(state, seat, move)), move_value(version, index, move), move)
-        for index, move in enumerate(legal)
+        Choice(_clip(label), move_value(version, index, move), move)
+        for index, (move, label) in enumerate(labelled)
     )
     prompts = tuple(rules.pending(state)) if active else ()
     others = [p for p in prompts if p.seat != seat]

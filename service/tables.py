@@ -591,8 +591,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             return legal[index]
         if seat not in rules.waiting_on(state):
             raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
-        labels = [rules.label(state, seat, candidate) for candidate in legal]
-        return reading.read_move(wanted, legal, labels, rules.actions)
+        labelled = rules.labelled_moves(state, seat)
+        moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
+        return reading.read_move(wanted, moves, labels, rules.actions)
 
     @staticmethod
     def _not_your_turn(table: _Table) -> str:

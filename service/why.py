@@ -45,8 +45,9 @@ def explain(rules: Rules, state: State, seat: int, text: str) -> str:
         return "Say which move you have in mind, as you would type it for `/game play`."
     if rules.is_over(state):
         return cited(rules, "The game is over: no move is offered any more.", rules.end_rule)
-    legal = rules.legal_moves(state, seat)
-    labels = [rules.label(state, seat, move) for move in legal]
+    labelled = rules.labelled_moves(state, seat)
+    legal = [move for move, _label in labelled]
+    labels = [label for _move, label in labelled]
     offered = [i for i, move in enumerate(legal) if move.code().casefold() == wanted.casefold()]
     offered = offered or reading.matches(wanted, labels)
     if len(offered) == 1:

@@ -62,3 +62,24 @@ def test_the_legend_shows_the_imp_portal() -> None:
     ring = [(x, y) for y in range(top, top + 21) for x in range(image.width)
             if image.getpixel((x, y)) == drawing.PORTAL]
     assert len(ring) > 20
+
+
+def test_the_board_is_encoded_losslessly_without_the_slow_filter_search(monkeypatch) -> None:
+    """The PNG holds the drawn pixels exactly; ``optimize`` (every filter tried, 8x slower) is off."""
+    import io
+
+    from PIL import Image
+
+    state, _, _ = played(6, {"scenario": "gates"}, 9, 40)
+    saved: list[dict] = []
+    real_save = Image.Image.save
+
+    def recording(image, fp, format=None, **params):
+        saved.append({"pixels": image.copy(), **params})
+        return real_save(image, fp, format, **params)
+
+    monkeypatch.setattr(Image.Image, "save", recording)
+    png = render.board("academy", RULES.view(state, None))
+    assert len(saved) == 1 and not saved[0].get("optimize")
+    decoded = Image.open(io.BytesIO(png)).convert("RGB")
+    assert decoded.tobytes() == saved[0]["pixels"].convert("RGB").tobytes()

@@ -34,6 +34,7 @@ from rules.contract import (
 from rules.academy import casting, effects, items, threats  # noqa: F401  isort: skip
 from rules.academy import refusals
 from rules.academy.leave import leave
+from rules.copies import shared_copy
 
 
 class AcademyRules(Rules):
@@ -230,7 +231,7 @@ class AcademyRules(Rules):
 
     def copy_state(self, state: State) -> State:
         """Copy a state quickly (it is plain JSON)."""
-        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        return shared_copy(state)
 
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Return a bound on a game's moves (decks run out; staves are capped at 101 uses a turn)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
 from rules.argent import engine, setup, views
@@ -23,6 +22,7 @@ from rules.contract import (
     State,
     View,
 )
+from rules.copies import tree_copy
 from rules.registry import register
 
 ACTIONS = frozenset(
@@ -206,8 +206,19 @@ class ArgentRules(Rules):
         return [engine.to_move(o) for o in engine.options_for(state, seat)]
 
     def copy_state(self, state: State) -> State:
-        """Return a copy for ``apply`` to resolve on (a JSON copy is much faster here than deepcopy)."""
-        return json.loads(json.dumps(state))
+        """Return a copy for ``apply`` to resolve on, shaped as a JSON reload would give it."""
+        # Effect frames share their context within a move; a JSON round trip (and so every
+        # reload from the store) separates them, and the copy must give the game that same shape.
+        return tree_copy(state)
+
+    def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
+        """Check the move against the seat's options and resolve it, building the options once."""
+        opts = engine.options_for(state, seat)
+        index = engine.find_option(opts, move)
+        if index is None:
+            raise self.why_not(state, seat, move)
+        new = self.copy_state(state)
+        return new, engine.resolve_option(new, seat, engine.option_in(new, seat, opts, index))
 
     def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
         """A player leaves mid-game (FAQ): skipped from now on, two rooms go at the round's end."""
@@ -276,6 +287,10 @@ class ArgentRules(Rules):
             if engine.to_move(opt) == move:
                 return opt["label"]
         return move.code()
+
+    def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
+        """Return every legal move with its label from one build of the seat's options."""
+        return [(engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat)]
 
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Explain why a move is refused, naming the rule."""

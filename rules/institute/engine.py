@@ -31,6 +31,7 @@ from rules.contract import (
     Rules,
     View,
 )
+from rules.copies import shared_copy
 from rules.institute import effects, moves, scoring
 from rules.institute.cards import card_index
 from rules.institute.flow import (  # noqa: F401 - re-exported: tests drive the flow's steps through engine
@@ -217,8 +218,8 @@ class InstituteRules(Rules):
     # ---- resolving a move
 
     def copy_state(self, state: State) -> State:
-        """Return a copy for apply to resolve on (a pickle round trip is faster than deepcopy)."""
-        return pickle.loads(pickle.dumps(state))
+        """Return a copy for apply to resolve on (marshal keeps shared parts shared, as pickle did)."""
+        return shared_copy(state)
 
     def resolve(self, state: State, seat: int, move: Move) -> list[Event]:
         """Carry out a legal move, then run the automatic steps that follow."""

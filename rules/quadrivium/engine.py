@@ -8,7 +8,6 @@ only ever told in events: it never changes a number.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from rules.contract import (
@@ -24,6 +23,7 @@ from rules.contract import (
     UnknownMove,
     View,
 )
+from rules.copies import shared_copy
 from rules.quadrivium import conflict, council, refusals, scene, trick
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.labels import label_of
@@ -267,7 +267,7 @@ class QuadriviumRules(Rules):
 
     def copy_state(self, state: State) -> State:
         """Return an independent copy (plain JSON data)."""
-        return copy.deepcopy(state)
+        return shared_copy(state)
 
     # ---- views and the end
 

@@ -46,7 +46,7 @@ from rules.argent.engine.reactions import (
     run_reactions,
     run_sympathy,
 )
-from rules.argent.engine.turn import castable, do_turn, spell_cost, turn_options
+from rules.argent.engine.turn import castable, do_turn, has_turn_option, spell_cost, turn_options
 from rules.argent.setup import deal_tableaus
 from rules.argent.state import (
     APPRENTICE,
@@ -74,12 +74,15 @@ from rules.contract import Event, Move
 __all__ = [
     "advance",
     "castable",
+    "find_option",
     "free_cast_options",
     "fresh_turn",
     "leave",
     "leaving_rooms",
+    "option_in",
     "options_for",
     "resolve",
+    "resolve_option",
     "spell_cost",
     "to_move",
 ]
@@ -153,7 +156,7 @@ def flow(state: State, events: list[Event]) -> bool:
 
 def has_no_move(state: State, turn: dict[str, Any]) -> bool:
     """Whether the turn's next allowance offers nothing at all (then the turn ends)."""
-    return not turn_options(state, turn["seat"])
+    return not has_turn_option(state, turn["seat"])
 
 
 # --------------------------------------------------------------------------- rounds
@@ -426,7 +429,7 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     if state["over"]:
         return []
     agenda = state["agenda"]
-    if state["seats"][seat].get("leave_choice") and not (agenda and agenda[0].get("seat") == seat):
+    if leaving_now(state, seat):
         return leave_options(state, seat)  # answered alongside the others' play
     if agenda:
         task = agenda[0]
@@ -447,15 +450,44 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     return []
 
 
+def leaving_now(state: State, seat: int) -> bool:
+    """Whether the seat's options are its leaving rooms (chosen while the others play on)."""
+    agenda = state["agenda"]
+    return bool(state["seats"][seat].get("leave_choice")) and not (agenda and agenda[0].get("seat") == seat)
+
+
 def to_move(opt: dict[str, Any]) -> Move:
     """Turn an option into its move."""
     return Move.of(opt["action"], **opt["args"])
 
 
+def find_option(opts: list[dict[str, Any]], move: Move) -> int | None:
+    """Return the index of the option that is this move, or None when none is."""
+    return next((i for i, opt in enumerate(opts) if to_move(opt) == move), None)
+
+
+def option_in(state: State, seat: int, opts: list[dict[str, Any]], index: int) -> dict[str, Any]:
+    """Return option ``index`` of ``opts`` (built on a state equal to ``state``) as ``state`` holds it.
+
+    A question's options are the state's own records, so the answer takes the copy's record;
+    a turn's options are built afresh and hold only names and numbers, so a copy of the dict does.
+    """
+    agenda = state["agenda"]
+    if agenda and not leaving_now(state, seat):
+        return agenda[0]["options"][index]
+    opt = opts[index]
+    return {**opt, "args": dict(opt["args"])}
+
+
 def resolve(state: State, seat: int, move: Move) -> list[Event]:
     """Carry out a legal move and run the game on to the next decision."""
-    events: list[Event] = []
     opt = next(o for o in options_for(state, seat) if to_move(o) == move)
+    return resolve_option(state, seat, opt)
+
+
+def resolve_option(state: State, seat: int, opt: dict[str, Any]) -> list[Event]:
+    """Carry out the chosen option and run the game on to the next decision."""
+    events: list[Event] = []
     agenda = state["agenda"]
     blocking = bool(agenda) and agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
     if opt["action"] == "leave_room" and not blocking:

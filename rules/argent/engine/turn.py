@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import content, effects, offers, vocab
@@ -137,11 +138,21 @@ def usable_vaults(office: dict[str, Any], timing: str) -> list[tuple[int, dict[s
 
 def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
     """Return the moves of an ordinary turn in the errands phase, each with its label."""
+    return list(iter_turn_options(state, seat))
+
+
+def has_turn_option(state: State, seat: int) -> bool:
+    """Whether the turn offers anything, found without building the whole list."""
+    return next(iter_turn_options(state, seat), None) is not None
+
+
+def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
+    """Yield the moves of an ordinary turn one by one, in the order the list shows them."""
     turn = state["turn"]
     allow = allowance(state)
     if allow is None:
-        return []
-    opts = []
+        return
+    offered = False
     office = state["seats"][seat]
     can_place = not has_status(state, None, "no_placing")
     rooms = effects.placeable_rooms(state, seat) if can_place else []
@@ -149,50 +160,54 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
         fast_placers = [m for m in office_mages(state, seat) if vocab.has_power(state, m, "fast_place")]
         if fast_placers and rooms:
             # One move for the fast placement; the room comes next (keeps the turn's list short).
-            opts.append(option("place", "Fast action: place a Planar Studies mage", fast=1))
+            offered = True
+            yield option("place", "Fast action: place a Planar Studies mage", fast=1)
         for _kind, cid, lvl, rec in castable(state, seat, "fast"):
-            opts.append(
-                option(
-                    "cast",
-                    f"Fast action: cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)",
-                    spell=cid,
-                    level=lvl,
-                )
+            offered = True
+            yield option(
+                "cast",
+                f"Fast action: cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)",
+                spell=cid,
+                level=lvl,
             )
         for i, v in usable_vaults(office, "fast"):
             if not vault_ready(state, seat, i):
                 continue
-            opts.append(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
+            offered = True
+            yield option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i)
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
-                opts.append(option("support", f"Fast action: use {rec['name']}", card=sid))
+                offered = True
+                yield option("support", f"Fast action: use {rec['name']}", card=sid)
     if kind_ok(state, "place") and office_mages(state, seat):
         for room in rooms:
-            opts.append(option("place", f"Place a mage in {room_name(room)}", room=room))
+            offered = True
+            yield option("place", f"Place a mage in {room_name(room)}", room=room)
     if kind_ok(state, "cast"):
         for _kind, cid, lvl, rec in castable(state, seat, "act"):
-            opts.append(
-                option(
-                    "cast", f"Cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)", spell=cid, level=lvl
-                )
+            offered = True
+            yield option(
+                "cast", f"Cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)", spell=cid, level=lvl
             )
     if kind_ok(state, "vault"):
         for i, v in usable_vaults(office, "act"):
             if not vault_ready(state, seat, i):
                 continue
-            opts.append(option("use", f"Use {content.vault(v['id'])['name']}", vault=i))
+            offered = True
+            yield option("use", f"Use {content.vault(v['id'])['name']}", vault=i)
     if kind_ok(state, "supporter"):
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "act" and supporter_ready(state, seat, sid):
-                opts.append(option("support", f"Use {rec['name']}", card=sid))
+                offered = True
+                yield option("support", f"Use {rec['name']}", card=sid)
     if kind_ok(state, "bell"):
         for bid in state["bell"]:
-            opts.append(option("bell", f"Take the Bell Tower offering {content.bell(bid)['name']}", card=bid))
-    if allow.get("optional") or (not turn["main"] and opts):
-        opts.append(option("done", "End your turn"))
-    return opts
+            offered = True
+            yield option("bell", f"Take the Bell Tower offering {content.bell(bid)['name']}", card=bid)
+    if allow.get("optional") or (not turn["main"] and offered):
+        yield option("done", "End your turn")
 
 
 # --------------------------------------------------------------------------- the turn: doing

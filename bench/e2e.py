@@ -1,0 +1,156 @@
+"""Interaction to board posted: moves typed through the real cogs in SimCord, each timed whole.
+
+One table per kind plays seeded random legal moves with ``/game play``; each move is timed from
+the interaction until SimCord has settled (the bot has replied, posted or edited the board and
+sent its DMs). The live board's edit spacing is set to 0, so a run measures the work, not the
+debounce. SQLite transactions are counted on the store's connection while the moves run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.timing import percentile
+
+_OPENS = re.compile(r"\s*BEGIN\b", re.IGNORECASE)
+_ENDS = re.compile(r"\s*(COMMIT|END|ROLLBACK)\b", re.IGNORECASE)
+
+
+@dataclass
+class Transactions:
+    """Counts SQLite transactions from the statements a connection runs (its trace callback).
+
+    With ``isolation_level=None`` a statement outside BEGIN ... COMMIT is its own transaction.
+    """
+
+    count: int = 0
+    statements: int = 0
+    inside: bool = False
+
+    def saw(self, sql: str) -> None:
+        """Count one traced statement."""
+        self.statements += 1
+        if _OPENS.match(sql):
+            self.count += 1
+            self.inside = True
+        elif _ENDS.match(sql):
+            self.inside = False
+        elif not self.inside:
+            self.count += 1
+
+
+async def watch_transactions(store: Any) -> Transactions:
+    """Start counting the transactions of a SQLite store (its behaviour is unchanged)."""
+    counter = Transactions()
+    await store._db.set_trace_callback(counter.saw)  # a trace callback only observes
+    return counter
+
+
+@dataclass
+class Timed:
+    """What the moves of one kind took."""
+
+    kind: str
+    players: int
+    e2e: list[float] = field(default_factory=list)
+    transactions: int = 0
+    statements: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def no_edit_spacing() -> Iterator[None]:
+    """Let the live board be edited at once while the bench runs."""
+    from cogs import delivery
+
+    kept = delivery.EDIT_SPACING
+    delivery.EDIT_SPACING = 0.0
+    try:
+        yield
+    finally:
+        delivery.EDIT_SPACING = kept
+
+
+async def _table(env: Any, kind: str, players: int, rand: random.Random) -> tuple[Any, list[Any]]:
+    """Open, fill and start one table through the cogs; return its thread and members."""
+    guild = env.create_guild(f"E2E {kind}")
+    channel = guild.create_text_channel("tables")
+    names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+    members = [guild.add_member(env.create_user(f"{n}{rand.randrange(10**6)}")) for n in names]
+    await members[0].slash(channel, "game new", kind=kind)
+    thread = channel.threads[-1]
+    for member in members[1:]:
+        await member.slash(thread, "game join")
+    await members[0].slash(thread, "game start")
+    return thread, members
+
+
+async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
+    """Play up to ``moves`` random legal moves of one table through the cogs, timing each."""
+    import simcord
+
+    from bot import create_bot
+    from localtable import SETTLE_SECONDS
+
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    rand = random.Random(seed)
+    timed = Timed(kind, players)
+    with tempfile.TemporaryDirectory(prefix="conclave-e2e-") as folder, no_edit_spacing():
+        bot = create_bot(str(Path(folder) / "e2e.db"), seed_source=lambda: rand.randrange(2**62))
+        async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
+            thread, members = await _table(env, kind, players, rand)
+            by_id = {m.id: m for m in members}
+            svc = bot.service
+            record = await bot.store.table_for_thread(thread.id)
+            counter = await watch_transactions(bot.store)
+            for _ in range(moves):
+                if (await svc.table(record.id)).status != "active":
+                    break
+                public = await svc.public_view(record.id)
+                waiting = sorted({p.seat for p in public.prompts})
+                if not waiting:
+                    timed.errors.append("nobody to move")
+                    break
+                user = public.users[rand.choice(waiting)]
+                now = await svc.seat_view(record.id, user)
+                if not now.moves:
+                    timed.errors.append("a seat asked with no move")
+                    break
+                value = rand.choice(list(now.moves)).value
+                before = counter.count, counter.statements
+                began = time.perf_counter()
+                await by_id[user].slash(thread, "game play", move=value)
+                timed.e2e.append(time.perf_counter() - began)
+                timed.transactions += counter.count - before[0]
+                timed.statements += counter.statements - before[1]
+        await bot.close_store()
+    return timed
+
+
+def run(kind: str, players: int, moves: int, seed: int) -> Timed:
+    """Time one kind's moves in a fresh event loop."""
+    return asyncio.run(time_moves(kind, players, moves, seed))
+
+
+def summary(timed: Timed) -> dict[str, Any]:
+    """Return the e2e figures of one kind as JSON-ready numbers."""
+    n = max(len(timed.e2e), 1)
+    return {
+        "e2e_moves": len(timed.e2e),
+        "e2e_median_ms": round(1000 * statistics.median(timed.e2e), 2) if timed.e2e else None,
+        "e2e_p99_ms": round(1000 * percentile(timed.e2e, 0.99), 2) if timed.e2e else None,
+        "transactions_per_move": round(timed.transactions / n, 2),
+        "statements_per_move": round(timed.statements / n, 2),
+        "e2e_errors": len(timed.errors),
+    }

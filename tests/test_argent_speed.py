@@ -1,0 +1,118 @@
+"""Argent's apply does each piece of work once: one copy shaped as a reload, one build of the options."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.argent import ARGENT, engine
+from rules.argent.engine import turn
+
+
+def _states(moves: int, seed: int = 3):
+    """Yield (state, seat, move) along a seeded random 3-player game."""
+    rand = random.Random(seed)
+    state = ARGENT.setup(3, ARGENT.default_options(), seed)
+    for _ in range(moves):
+        if ARGENT.is_over(state):
+            return
+        seat = rand.choice(ARGENT.waiting_on(state))
+        move = rand.choice(ARGENT.legal_moves(state, seat))
+        yield state, seat, move
+        state, _ = ARGENT.apply(state, seat, move)
+
+
+def _containers(data, seen: set[int]) -> int:
+    """Count the dicts and lists reachable from data, each object once."""
+    if not isinstance(data, (dict, list)) or id(data) in seen:
+        return 0
+    seen.add(id(data))
+    items = data.values() if isinstance(data, dict) else data
+    return 1 + sum(_containers(item, seen) for item in items)
+
+
+def test_copy_is_what_a_reload_gives():
+    """Equal to the JSON round trip, sharing nothing with the original or within itself."""
+    checked = 0
+    for state, _seat, _move in _states(160):
+        copy = ARGENT.copy_state(state)
+        assert copy == json.loads(json.dumps(state))
+        inside: set[int] = set()
+        total = _containers(copy, inside)
+        assert len(inside) == total  # every container reached once: nothing shared
+        assert not inside & {id(x) for x in _walk(state)}
+        checked += 1
+    assert checked == 160
+
+
+def _walk(data):
+    """Yield every dict and list inside data."""
+    if isinstance(data, (dict, list)):
+        yield data
+        for item in data.values() if isinstance(data, dict) else data:
+            yield from _walk(item)
+
+
+def test_apply_builds_the_options_once(monkeypatch: pytest.MonkeyPatch):
+    """The legality check and the resolution share one build of the seat's options."""
+    built = []
+    real = engine.options_for
+
+    def counting(state, seat):
+        built.append(seat)
+        return real(state, seat)
+
+    monkeypatch.setattr(engine, "options_for", counting)
+    for state, seat, move in _states(60):
+        built.clear()
+        ARGENT.apply(state, seat, move)
+        assert len(built) == 1
+
+
+def test_having_a_move_builds_one_option(monkeypatch: pytest.MonkeyPatch):
+    """Whether a turn can go on is answered by its first option, not the whole list."""
+    made = []
+    real = turn.option
+
+    def counting(*args, **kwargs):
+        made.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(turn, "option", counting)
+    checked = 0
+    for state, seat, _move in _states(200):
+        if state["phase"] != "errands" or state["agenda"] or len(turn.turn_options(state, seat)) < 2:
+            continue
+        made.clear()
+        assert engine.has_no_move(state, state["turn"]) is False
+        assert len(made) == 1
+        checked += 1
+    assert checked > 10
+
+
+def test_apply_refuses_what_the_list_leaves_out():
+    """A move outside the seat's options is refused with the game's reason, the state untouched."""
+    from rules.contract import IllegalMove, Move
+
+    for state, seat, _move in _states(40):
+        before = json.dumps(state)
+        with pytest.raises(IllegalMove):
+            ARGENT.apply(state, seat, Move.of("bell", card="no such offering"))
+        assert json.dumps(state) == before
+
+
+def test_labelled_moves_build_the_options_once(monkeypatch: pytest.MonkeyPatch):
+    """Every move with its label, as ``label`` names it one by one, from one build of the options."""
+    samples = [(state, seat) for state, seat, _move in _states(50)]
+    for state, seat in samples:
+        expected = [(move, ARGENT.label(state, seat, move)) for move in ARGENT.legal_moves(state, seat)]
+        assert ARGENT.labelled_moves(state, seat) == expected
+    built = []
+    real = engine.options_for
+    monkeypatch.setattr(engine, "options_for", lambda state, seat: built.append(seat) or real(state, seat))
+    for state, seat in samples:
+        built.clear()
+        ARGENT.labelled_moves(state, seat)
+        assert len(built) == 1

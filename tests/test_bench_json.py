@@ -1,0 +1,45 @@
+"""``python -m bench --json``: one JSON line by kind, with moves timed through the cogs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import e2e
+from bench.cli import main
+from cogs import delivery
+
+WANTED = {"e2e_median_ms", "e2e_p99_ms", "transactions_per_move", "apply_mean_us", "render_ms"}
+
+
+def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each kind asked for appears under its name with every figure measured (none missing)."""
+    code = main(["--kind", "quadrivium", "--json", "--seconds", "0.05", "--renders", "1",
+                 "--writes", "1", "--e2e-moves", "3"])
+    assert code == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert list(figures) == ["quadrivium"]
+    row = figures["quadrivium"]
+    assert set(row) >= WANTED
+    assert row["e2e_moves"] == 3 and row["e2e_errors"] == 0
+    assert 0 < row["e2e_median_ms"] <= row["e2e_p99_ms"]
+    assert row["transactions_per_move"] >= 1  # a move is written: at least its own transaction
+    assert row["apply_mean_us"] > 0 and row["render_ms"] > 0
+
+
+def test_transactions_are_counted_from_the_statements() -> None:
+    """BEGIN ... COMMIT is one transaction; a statement outside one is its own."""
+    counter = e2e.Transactions()
+    for sql in ("SELECT 1", "BEGIN IMMEDIATE", "UPDATE t SET v = 1", "INSERT INTO m VALUES (1)",
+                "COMMIT", "SELECT 2", "begin", "ROLLBACK"):
+        counter.saw(sql)
+    assert (counter.count, counter.statements) == (4, 8)
+
+
+def test_no_edit_spacing_restores_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's spacing of 0 holds only inside its block."""
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 1.0)  # as on Discord
+    with e2e.no_edit_spacing():
+        assert delivery.EDIT_SPACING == 0.0
+    assert delivery.EDIT_SPACING == 1.0
