@@ -9,6 +9,7 @@ python -m bench grid --game academy --players N --levels random,basic,strong --g
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
 python -m bench web [--moves 20] [--viewers 100] [--seed 1]
 python -m bench load --tables 200 --moves 10 [--game argent] [--players 5] [--db PATH] [--seed 1]
+python -m bench load --db postgresql|sqlite --processes 3 --tables 1000 --moves 10 [--url URL] [--kill]
 """
 
 from __future__ import annotations
@@ -101,8 +102,15 @@ def _parser() -> argparse.ArgumentParser:
     burst.add_argument("--moves", type=int, default=10, help="moves per table")
     burst.add_argument("--game", default="argent", help="the kind every table plays (default argent)")
     burst.add_argument("--players", type=int, help="seats per table (default: the kind's maximum)")
-    burst.add_argument("--db", help="the store to open (default: a fresh temporary SQLite file)")
+    burst.add_argument(
+        "--db",
+        help="a store path or URL to open (default: a fresh temporary SQLite file); the words "
+        "'postgresql' or 'sqlite' run several service processes on one fresh store instead",
+    )
     burst.add_argument("--seed", type=int, default=1)
+    burst.add_argument("--processes", type=int, default=1, help="service processes (--db postgresql|sqlite)")
+    burst.add_argument("--url", help="a PostgreSQL server (default: a throwaway cluster)")
+    burst.add_argument("--kill", action="store_true", help="SIGKILL one of the processes mid-run")
     return parser
 
 
@@ -181,12 +189,27 @@ def run_load(args: argparse.Namespace) -> int:
     """Move many tables at once through the service and print the JSON summary; 1 if a move was lost."""
     from bench.load import run
 
+    if args.db in ("postgresql", "sqlite") or args.processes > 1 or args.kill:
+        return _run_load_processes(args)
     rules = games.find(args.game)
     players = args.players or rules.max_players
     rules.check_players(players)
     summary = run(args.db, rules.kind, players, max(1, args.tables), max(1, args.moves), args.seed)
     print(json.dumps(summary))
     return 1 if summary["lost"] or summary["doubled"] else 0
+
+
+def _run_load_processes(args: argparse.Namespace) -> int:
+    """Several service processes on one store (bench/load_multi.py); 1 if anything was lost or doubled."""
+    from bench import load_multi
+
+    engine = args.db if args.db in ("postgresql", "sqlite") else "sqlite"
+    if min(args.processes, args.tables, args.moves) < 1:
+        raise SystemExit("bench: --processes, --tables and --moves must be at least 1")
+    summary = load_multi.run(engine, args.processes, args.tables, args.moves, args.url, args.kill)
+    print(json.dumps(summary))
+    lost = summary["lost"] + summary["doubled"] + summary["reminders_doubled"] + summary["reminders_missed"]
+    return 1 if lost else 0
 
 
 def run_arena(args: argparse.Namespace) -> int:

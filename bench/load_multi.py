@@ -1,6 +1,6 @@
-"""Several service processes against one store: ``python -m bench loadmp``.
+"""Several service processes against one store: ``python -m bench load --db postgresql|sqlite``.
 
-``python -m bench loadmp --db postgresql --processes 3 --tables 1000 --moves 10`` opens the tables
+``python -m bench load --db postgresql --processes 3 --tables 1000 --moves 10`` opens the tables
 (two seats each, every game in turn, no clock) in a fresh database, schedules one reminder per
 table due at once, then starts N worker processes. Every worker plays EVERY table (each in its
 own shuffled order) until each has ``--moves`` moves or its game ended, so two processes often
