@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
 import shutil
 import subprocess
 import sys
@@ -60,7 +59,7 @@ def parse(path: Path) -> ast.Module:
 
 
 def _names_a_name(node: ast.AST) -> bool:
-    """Whether an expression reads an action/kind/step/phase-like name (``x["kind"]``, ``x.kind``, ``kind``)."""
+    """Whether an expression reads a name-like value (``x["kind"]``, ``x.kind``, ``kind``)."""
     if isinstance(node, ast.Subscript):
         key = node.slice
         return isinstance(key, ast.Constant) and key.value in NAME_KEYS
@@ -78,7 +77,9 @@ def _is_string_literal(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return bool(node.elts) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+        return bool(node.elts) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+        )
     return False
 
 
@@ -237,7 +238,9 @@ def function_level_imports() -> int:
             if id(node) not in inner:
                 continue
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or "."]
-            if isinstance(node, ast.ImportFrom) and node.level > 0 or any(n.split(".")[0] in top for n in names):
+            if (isinstance(node, ast.ImportFrom) and node.level > 0) or any(
+                n.split(".")[0] in top for n in names
+            ):
                 count += 1
     return count
 
@@ -323,21 +326,31 @@ def markdown(m: dict[str, object]) -> str:
     long: list[tuple[str, str, int]] = m["long"]  # type: ignore[assignment]
     lines = [
         f"- name comparisons with string literals: **{sum(comparisons.values())}** "
-        + "(" + ", ".join(f"{k} {v}" for k, v in sorted(comparisons.items()) if v) + ")",
+        + "("
+        + ", ".join(f"{k} {v}" for k, v in sorted(comparisons.items()) if v)
+        + ")",
         f"- literal-key reads outside rules/: **{sum(v for k, v in reads.items() if k != 'rules')}** "
-        + "(" + ", ".join(f"{k} {v}" for k, v in sorted(reads.items()) if v and k != "rules") + f"; rules/ {reads['rules']})",
+        + "("
+        + ", ".join(f"{k} {v}" for k, v in sorted(reads.items()) if v and k != "rules")
+        + f"; rules/ {reads['rules']})",
         f"- functions over {LONG_FUNCTION} lines: **{len(long)}** (longest: "
-        + ", ".join(f"`{f}:{n}` {n_lines}" for f, n, n_lines in long[:5]) + ")",
+        + ", ".join(f"`{f}:{n}` {n_lines}" for f, n, n_lines in long[:5])
+        + ")",
         "- largest files: " + ", ".join(f"`{f}` {n}" for n, f in m["largest"]),  # type: ignore[attr-defined]
         f"- imports inside functions (project modules): **{m['inner_imports']}**",
     ]
-    for label, key in (("counting imports inside functions", "cycles_all"), ("module-level imports only", "cycles_top")):
+    for label, key in (
+        ("counting imports inside functions", "cycles_all"),
+        ("module-level imports only", "cycles_top"),
+    ):
         groups: list[list[str]] = m[key]  # type: ignore[assignment]
         lines.append(f"- import cycles, {label}: **{len(groups)}**")
         lines += [f"  - {' / '.join(g)}" for g in groups]
-    lines.append("- hops to a rule (files opened from the game's entry: its file map, else `__init__.py` along imports):")
+    lines.append(
+        "- hops to a rule (files opened from the game's entry: map, else `__init__.py` along imports):"
+    )
     for rule, (n, how) in m["hops"].items():  # type: ignore[attr-defined]
-        game, target, function = RULES[rule]
+        _game, target, function = RULES[rule]
         lines.append(f"  - {rule} (`{target}:{function}`): {n} ({how})")
     lines.append(f"- `duplicates .`: {m['duplicates']}")
     return "\n".join(lines)
