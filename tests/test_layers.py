@@ -26,8 +26,14 @@ FORBIDDEN = {
     # (``test_bots_never_draw_from_the_global_generator`` checks that no module-level draw is made).
     "bots": {"discord", "aiosqlite", "PIL", "asyncio", "sqlite3", "service", "store", "cogs", "render"},
     "store": {"discord", "PIL", "cogs", "service", "render"},
-    "service": {"discord", "cogs"},
+    # The service composes; render draws and encodes (the replay GIF too), so no PIL here.
+    "service": {"discord", "cogs", "PIL"},
+    # Benchmarks run in an image without tests/ and measure the bot as shipped.
+    "bench": {"discord", "cogs", "tests"},
 }
+# No room of the bot imports the tests (the toy game lives in rules/toy.py for both).
+for _forbidden in FORBIDDEN.values():
+    _forbidden.add("tests")
 
 
 def _is_type_checking(node: ast.AST) -> bool:
@@ -120,6 +126,43 @@ def test_cogs_reach_games_only_through_the_service(cog: str) -> None:
     and service are fine): it authorises, parses, calls the service and replies."""
     bad = sorted(n for n in _module_names(ROOT / "cogs" / cog) if _reaches_past_the_service(n))
     assert not bad, f"cogs/{cog} reaches past the service: {bad}"
+
+
+WORDS_FROM_RENDER = {"render.argent"}
+"""Argent's words (seat tags, voter criteria, standings) that two cogs still take from its drawing
+package; they move into the typed views (issue 27, item 1), and then this set empties."""
+
+
+def _drawings_imported(path: Path) -> set[str]:
+    """Return the render modules a file imports at runtime (``from render import x`` names render.x)."""
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "render"}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] != "render":
+                continue
+            for alias in node.names:
+                sub = ROOT / node.module.replace(".", "/") / alias.name
+                is_module = sub.with_suffix(".py").exists() or (sub / "__init__.py").exists()
+                found.add(f"{node.module}.{alias.name}" if is_module else node.module)
+    return found
+
+
+@pytest.mark.parametrize("cog", COG_FILES)
+def test_cogs_never_draw(cog: str) -> None:
+    """A cog posts what the service drew (``public_drawing``, ``seat_drawing``, the composed board)."""
+    bad = sorted(_drawings_imported(ROOT / "cogs" / cog) - WORDS_FROM_RENDER)
+    assert not bad, f"cogs/{cog} draws for itself: {bad}"
+
+
+def test_the_drawing_check_catches_what_it_must(tmp_path: Path) -> None:
+    source = tmp_path / "cog.py"
+    source.write_text(
+        "import render\nfrom render import Caption\nfrom render import argent as words\n"
+        "def later():\n    from render import quadrivium as drawing\n"
+    )
+    assert _drawings_imported(source) == {"render", "render.argent", "render.quadrivium"}
 
 
 def test_the_cog_check_catches_what_it_must(tmp_path: Path) -> None:
