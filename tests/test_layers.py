@@ -197,3 +197,104 @@ def test_bots_never_draw_from_the_global_generator() -> None:
             ):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} random.{node.attr}")
     assert not bad, f"bots/ draws from the global generator: {bad}"
+
+
+# ---------------------------------------------------------------------- no import cycles
+
+ROOMS = ("rules", "render", "bots", "cogs", "service", "store", "bench", "web")
+TOP_MODULES = ("bot.py", "localtable.py", "logpolicy.py")
+
+KNOWN_CYCLES = {
+    frozenset({"bot", "localtable"}),
+    frozenset({"cogs.controls", "cogs.delivery"}),
+    frozenset(
+        {
+            "rules.argent.engine",
+            "rules.argent.engine.reactions",
+            "rules.argent.engine.turn",
+            "rules.argent.offers",
+        }
+    ),
+    frozenset(
+        {
+            "rules.quadrivium.block",
+            "rules.quadrivium.conflict",
+            "rules.quadrivium.council",
+            "rules.quadrivium.magic",
+            "rules.quadrivium.scene",
+            "rules.quadrivium.trick",
+        }
+    ),
+    frozenset({"service.servers", "service.tables"}),
+}
+"""The cycles still held apart by imports inside functions (docs/shape.md): each is left for a
+session that is not editing those modules at the same time. The set may only shrink."""
+
+
+def _module_of(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(files: list[Path], root: Path = ROOT) -> dict[str, set[str]]:
+    """Return module -> the project modules it imports at runtime, imports inside functions included."""
+    modules = {_module_of(f, root): f for f in files}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in _runtime_nodes(ast.parse(path.read_text(), filename=str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*up, *([base] if base else [])])
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """Return the groups of modules that import each other (strongly connected, more than one)."""
+    reach: dict[str, set[str]] = {}
+    for start in graph:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        reach[start] = seen
+    groups = {frozenset({a} | {b for b in reach[a] if a in reach[b]}) for a in graph if a in reach[a]}
+    return {g for g in groups if len(g) > 1}
+
+
+def _project_files() -> list[Path]:
+    files = [p for room in ROOMS if (ROOT / room).is_dir() for p in sorted((ROOT / room).rglob("*.py"))]
+    return files + [ROOT / f for f in TOP_MODULES if (ROOT / f).exists()]
+
+
+def test_no_new_import_cycle() -> None:
+    """No two modules import each other, even through an import inside a function."""
+    found = cycles(import_graph(_project_files()))
+    new = sorted(sorted(c) for c in found - KNOWN_CYCLES)
+    assert not new, f"new import cycles: {new}"
+    gone = sorted(sorted(c) for c in KNOWN_CYCLES - found)
+    assert not gone, f"these cycles are broken now: take them out of KNOWN_CYCLES: {gone}"
+
+
+def test_the_cycle_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("from pkg import b\n")
+    (tmp_path / "pkg" / "b.py").write_text("def later():\n    from . import a\n")
+    (tmp_path / "pkg" / "c.py").write_text("import typing\nif typing.TYPE_CHECKING:\n    from pkg import a\n")
+    graph = import_graph(sorted((tmp_path / "pkg").glob("*.py")), tmp_path)
+    assert graph["pkg.b"] == {"pkg.a"} and graph["pkg.c"] == set()
+    assert cycles(graph) == {frozenset({"pkg.a", "pkg.b"})}
