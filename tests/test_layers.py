@@ -225,7 +225,6 @@ KNOWN_CYCLES = {
             "rules.quadrivium.trick",
         }
     ),
-    frozenset({"service.servers", "service.tables"}),
 }
 """The cycles still held apart by imports inside functions (docs/shape.md): each is left for a
 session that is not editing those modules at the same time. The set may only shrink."""
