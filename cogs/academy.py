@@ -12,7 +12,6 @@ stale click is refused under the table's lock.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
 from cogs import kit, panels
 from cogs.panels import clip
 from service import (
@@ -494,9 +492,7 @@ class AcademyCog(commands.Cog):
             table = await kit.table_here(interaction)
             svc = kit.service_of(interaction.client)
             public = await GAME.public_view(svc, table.id)
-            names = dict(public.names) if isinstance(public.names, dict) else {}
-            caption = render.Caption(names=names)
-            image = await asyncio.to_thread(render.board, KIND, public.view, caption)
+            image = await svc.public_drawing(public)
             alt = svc.describe(KIND, public.view)
             files = [kit.image_file(image, f"academy-{table.id}.png", alt)] if image else []
             await kit.answer(interaction, f"The academy, at version {public.version}.", files=files)

@@ -10,7 +10,6 @@ Not an extension itself (it has no ``setup``).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,7 +19,6 @@ from typing import Any, Generic, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
-import render
 from cogs import kit
 from cogs.messages import clip  # re-exported: the game cogs cut labels with it
 from service import Offer, PublicView, SeatView, StaleOffer, TableError, TableRecord, TableService
@@ -61,7 +59,7 @@ class PanelGame(Generic[P]):
     """The panel's words: (the table's title, the panel, a note heading it)."""
     components: Callable[[P], discord.ui.View | None]
     sheet: bool = False
-    """Whether the seat's private drawing (``render.private``) goes with the panel."""
+    """Whether the seat's private drawing (``TableService.seat_drawing``) goes with the panel."""
     stamp: Callable[[SeatView], str] | None = None
     """The fingerprint of what a seat was offered (its own situation and moves, never the others'
     answers): where several seats decide at once, one seat's answer must not stale another's panel."""
@@ -84,7 +82,7 @@ class PanelGame(Generic[P]):
         """Return the send() arguments of a panel: its words, the seat's drawing, its controls."""
         message: dict[str, Any] = {"content": self.text(svc.thread_name(panel.table), panel, note)}
         if self.sheet:
-            image = await asyncio.to_thread(render.private, self.kind, panel.view)
+            image = await svc.seat_drawing(self.kind, panel.view)
             if image is not None:
                 name = f"{self.kind}-{panel.table.id}-seat-{panel.seat}.png"
                 # The seat's own view: the panel is only ever shown to that seat.

@@ -1,6 +1,6 @@
-"""/quad: Quadrivium on Discord, a story told in turns.
+"""/quadrivium (or /quad): Quadrivium on Discord, a story told in turns.
 
-Each player's private panel (``/quad panel``, the DMs, **My private view** and ``/game hand``) is
+Each player's private panel (``/quadrivium panel``, the DMs, **My private view** and ``/game hand``) is
 built from the seat's own view and its legal moves: the hand, the mage, and one button per move, or
 selects when there are many. A move that carries words (naming the covenant or a mage, an intent,
 the conditions, a revision, the finale) opens a form (a Discord modal); its text goes to the
@@ -13,7 +13,6 @@ table's lock (the current panel comes instead).
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +58,8 @@ one **accepts** and sets how many tricks win. **Tricks**: each side places a car
 hand on your panel; both are revealed; others may **aid** (+2); the losing side may act (Traits,
 Companions, Items, magic, Council Votes, Claiming covenant resources) or let it stand.
 **Councils** come once everyone has been protagonist: repair, bidding, support, mage actions, and the
-seasons that pass. Your controls: `/quad panel` (only you see it). The covenant: `/quad sheet`."""
+seasons that pass. Your controls: `/quadrivium panel` (or `/quad panel`; only you see it).
+The covenant: `/quadrivium sheet`."""
 
 
 # ---------------------------------------------------------------------------- the panel
@@ -465,46 +465,71 @@ DYNAMIC_ITEMS = (MoveButton, FormButton, NumberButton, MoveSelect, PanelButton)
 # ---------------------------------------------------------------------------- the commands
 
 
-class QuadriviumCog(commands.Cog):
-    """The /quad commands: your panel, the covenant sheet, and how to play."""
+async def show_sheet(interaction: discord.Interaction) -> None:
+    """Show the covenant sheet the service drew (only the asker sees it)."""
 
+    async def work() -> None:
+        table = await kit.table_here(interaction)
+        svc = kit.service_of(interaction.client)
+        public = await GAME.public_view(svc, table.id)
+        image = await svc.public_drawing(public, sheet="covenant")
+        alt = svc.describe(table.kind, public.view)
+        files = [kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)] if image else []
+        await kit.answer(interaction, f"The covenant, at version {public.version}.", files=files)
+
+    await kit.guarded(interaction, work)
+
+
+class QuadriviumCog(commands.Cog):
+    """The /quadrivium commands (also under /quad): your panel, the covenant sheet, and how to play."""
+
+    quadrivium = app_commands.Group(
+        name="quadrivium", description="Quadrivium: mages in council and conflict", guild_only=True
+    )
+    # The short name players already type; Discord has no aliases, so it is a second group whose
+    # commands call the same bodies.
     quad = app_commands.Group(
-        name="quad", description="Quadrivium: mages in council and conflict", guild_only=True
+        name="quad",
+        description="Quadrivium (short for /quadrivium): mages in council and conflict",
+        guild_only=True,
     )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @quad.command(name="panel")
+    @quadrivium.command(name="panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         """Show your hand and controls for this thread's Quadrivium tale (only you see it)."""
         await show_panel(interaction, None)
 
-    @quad.command(name="sheet")
+    @quadrivium.command(name="sheet")
     async def sheet(self, interaction: discord.Interaction) -> None:
         """Show the covenant sheet: resources, Harm, the mages' Traits, Taint, Corruption, votes."""
+        await show_sheet(interaction)
 
-        async def work() -> None:
-            table = await kit.table_here(interaction)
-            svc = kit.service_of(interaction.client)
-            public = await GAME.public_view(svc, table.id)
-            from render import quadrivium as drawing
+    @quadrivium.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How a Quadrivium tale goes here, and where your controls are."""
+        await kit.answer(interaction, HELP)
 
-            image = await asyncio.to_thread(drawing.sheet, public.view)
-            alt = svc.describe(table.kind, public.view)
-            file = kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)
-            await kit.answer(interaction, f"The covenant, at version {public.version}.", files=[file])
+    @quad.command(name="panel")
+    async def quad_panel(self, interaction: discord.Interaction) -> None:
+        """Show your hand and controls for this thread's Quadrivium tale (only you see it)."""
+        await show_panel(interaction, None)
 
-        await kit.guarded(interaction, work)
+    @quad.command(name="sheet")
+    async def quad_sheet(self, interaction: discord.Interaction) -> None:
+        """Show the covenant sheet: resources, Harm, the mages' Traits, Taint, Corruption, votes."""
+        await show_sheet(interaction)
 
     @quad.command(name="help")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def quad_help(self, interaction: discord.Interaction) -> None:
         """How a Quadrivium tale goes here, and where your controls are."""
         await kit.answer(interaction, HELP)
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Add /quad and its restart-proof components; the panel is the private note of a seat."""
+    """Add /quadrivium, /quad and the restart-proof components; the panel is the private note of a seat."""
     # A plain note carries the panel button instead of a move select (forms need the panel).
     await GAME.install(bot, QuadriviumCog(bot), DYNAMIC_ITEMS, PanelButton)
     kit.register_typed_form(KIND, typed_form)

@@ -16,15 +16,23 @@ Drawing = Callable[[dict[str, Any]], bytes]
 
 _BOARDS: dict[str, Drawing] = {}
 _PRIVATE: dict[str, Drawing] = {}
+_SHEETS: dict[tuple[str, str], Drawing] = {}
 _loaded = False
 
 
-def register(kind: str, board: Drawing | None = None, private: Drawing | None = None) -> None:
-    """Register the board drawing (public view) and the private sheet (a seat's view) of a kind."""
+def register(
+    kind: str,
+    board: Drawing | None = None,
+    private: Drawing | None = None,
+    sheets: dict[str, Drawing] | None = None,
+) -> None:
+    """Register the board drawing (public view), the private sheet (a seat's view) and named public sheets."""
     if board is not None:
         _BOARDS[kind] = board
     if private is not None:
         _PRIVATE[kind] = private
+    for name, draw in (sheets or {}).items():
+        _SHEETS[kind, name] = draw
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,13 @@ def private(kind: str, view: dict[str, Any]) -> bytes | None:
     """Return the PNG of a seat's private sheet drawn from its view, or None."""
     _load_builtin()
     draw = _PRIVATE.get(kind)
+    return draw(view) if draw else None
+
+
+def sheet(kind: str, name: str, view: dict[str, Any]) -> bytes | None:
+    """Return the PNG of a kind's named public sheet (Quadrivium's covenant) drawn from a view, or None."""
+    _load_builtin()
+    draw = _SHEETS.get((kind, name))
     return draw(view) if draw else None
 
 

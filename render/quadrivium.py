@@ -286,4 +286,4 @@ def board(view: View) -> bytes:
     return trick(view) if view.get("news") else sheet(view)
 
 
-render.register("quadrivium", board=board, private=private_sheet)
+render.register("quadrivium", board=board, private=private_sheet, sheets={"covenant": sheet})

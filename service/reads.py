@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import render
 from rules.contract import Event, Rules
 from service.compose import _asked, _choices, _public_view, _seat_view, name_seats
 from service.loaded import _known_id, _Table
@@ -100,6 +101,22 @@ class TableReads:
         """
         loaded = await self._load_started(table_id)
         return await asyncio.to_thread(_public_view, loaded)
+
+    async def public_drawing(self, public: PublicView, sheet: str | None = None) -> bytes | None:
+        """Return the PNG of a public view: its board naming the players, or a named sheet (None: no drawing).
+
+        Drawn off the event loop; a cog posts it and never draws (``sheet`` names one the game
+        registered, such as Quadrivium's ``covenant``).
+        """
+        kind = public.table.kind
+        if sheet is not None:
+            return await asyncio.to_thread(render.sheet, kind, sheet, public.view)
+        caption = render.Caption(names=dict(public.names))
+        return await asyncio.to_thread(render.board, kind, public.view, caption)
+
+    async def seat_drawing(self, kind: str, view: dict[str, Any]) -> bytes | None:
+        """Return the PNG of a seat's own view (its private sheet), for that seat's eyes only (None: none)."""
+        return await asyncio.to_thread(render.private, kind, view)
 
     async def public_events(
         self, table_id: int, *, since_version: int | None = None, back: int | None = None

@@ -3,27 +3,24 @@
 A long game (Argent with five players plays 350+ moves) would make hundreds of frames and take
 seconds to draw; the frames are therefore picked evenly over the game, always with the first and
 the final position and, where the view says so, the first position of each round. Only public
-views are drawn (``rules.view(state, None)``), never a seat's.
+views are drawn (``rules.view(state, None)``), never a seat's; ``render.replay`` draws them.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import render
+from render.replay import animate
 from rules.contract import Move, Rules
 
-REPLAY_LIMIT = 8 * 1024 * 1024
-"""Discord's upload limit for a bot without boosts; the replay must stay under it."""
-REPLAY_WIDTH = 480
 REPLAY_FRAMES = 60
 """At most this many frames: each costs 35-45 ms to draw and pack (a five-player Argent game has
 234 turns: 8 s uncapped, 3 s at 60 frames on a busy machine), and 60 frames at 0.7 s make a
 42-second replay, enough to follow a game round by round."""
 
-__all__ = ["REPLAY_FRAMES", "REPLAY_LIMIT", "REPLAY_WIDTH", "gif", "pick", "replay_gif", "turn_views"]
+__all__ = ["REPLAY_FRAMES", "pick", "replay_gif", "turn_views"]
 
 
 def turn_views(
@@ -95,48 +92,4 @@ def replay_gif(
     caption = render.Caption(names=dict(names or {}))
     views = turn_views(rules, players, options, seed, moves)
     chosen = pick([round_of(v) for v in views], REPLAY_FRAMES if limit is None else limit)
-    frames = []
-    for i in chosen:
-        drawn = render.board(rules.kind, views[i], caption)
-        if drawn is None:
-            return None  # the kind has no drawing
-        frames.append(drawn)
-    return gif(frames)
-
-
-def gif(frames: list[bytes]) -> bytes | None:
-    """Join PNG frames into one animated GIF under Discord's upload limit (None: no image frames)."""
-    from PIL import Image, UnidentifiedImageError
-
-    width = REPLAY_WIDTH
-    pictures = []
-    for data in frames:
-        try:
-            image = Image.open(io.BytesIO(data)).convert("RGB")
-        except UnidentifiedImageError:
-            continue  # not a picture (a test's stand-in drawing): no frame
-        # Shrunk at once: a long game's full-size frames would not fit in memory together.
-        pictures.append(_shrink(image, width))
-    if not pictures:
-        return None
-    while True:
-        # Fast octree: a tenth of median cut's time and half its bytes, alike to the eye on a board.
-        images = [
-            (_shrink(image, width) if width != REPLAY_WIDTH else image).quantize(
-                colors=128, method=Image.Quantize.FASTOCTREE
-            )
-            for image in pictures
-        ]
-        out = io.BytesIO()
-        images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=700, loop=0)
-        if out.tell() < REPLAY_LIMIT or width <= 120:
-            return out.getvalue()
-        width //= 2
-
-
-def _shrink(image: Any, width: int) -> Any:
-    """Return the picture scaled to ``width`` (bilinear, reduced first: a board is text and flat colours)."""
-    from PIL import Image
-
-    height = max(1, round(image.height * width / image.width))
-    return image.resize((width, height), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    return animate(rules.kind, [views[i] for i in chosen], caption)

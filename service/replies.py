@@ -27,6 +27,13 @@ class StaleOffer(TableError):
     """A move offered against a version or a panel stamp that no longer holds (checked under the lock)."""
 
 
+LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
+DAMAGED = (
+    "This table's saved game is damaged, so it was closed. Its data is kept: the server's operator "
+    "can check it with `python -m store check`."
+)
+
+
 def cited(rules: Rules, sentence: str, rule: RuleRef | None) -> str:
     """Return a refusal's sentence naming the rule it applies: "… (Argent rulebook, Locking)."."""
     if rule is None:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from service.clock import PRESETS, VOTE_TIME
-from service.replies import Board, PrivateNote, Reply, TableError
+from service.replies import DAMAGED, LOBBY_HINT, Board, PrivateNote, Reply, TableError
 from store import CorruptTable, StoreError, TableRecord
 
 if TYPE_CHECKING:
@@ -203,8 +203,6 @@ class Servers:
         seat = await self._seat_of(table.id, user_id)
         if seat is None:
             raise TableError("That member has no seat at this table.")
-        from service.tables import LOBBY_HINT  # the module that imports this one
-
         reply = await self.leave(table.id, user_id)
         rules = self.rules_for(table.kind)
         lobby = self._lobby_line(rules, await self.store.seats(table.id))
@@ -233,8 +231,6 @@ class Servers:
             try:
                 await self.store.substitute_seat(table.id, old_user, new_user, new_name)
             except CorruptTable:
-                from service.tables import DAMAGED  # the module that imports this one
-
                 await self.store.close_damaged(table.id, "the move log, seed or seats fail their checks")
                 raise TableError(DAMAGED) from None
             except StoreError:

@@ -47,7 +47,7 @@ from service.naming import automatic_label
 from service.notices import Notice
 from service.reads import TableReads
 from service.repeats import REPEATED_MOVE, Repeats, typed_key
-from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
+from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
 from service.servers import Servers
 from service.timekeeper import Timekeeper
@@ -82,7 +82,6 @@ __all__ = [
 log = logging.getLogger("conclave.service")
 
 THREAD_NAME_LIMIT = 100
-LOBBY_HINT = "Join with `/game join` here; the host starts with `/game start`."
 AUTO_PREF = "auto"
 """Seat setting: "off" stops the service playing that seat's forced decisions for it."""
 REACTIONS_PREF = "reactions"
@@ -96,10 +95,6 @@ SAVED_BOARD = "The board will follow."
 SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 """Said after a change the store accepted when its board could not be composed at once."""
 MOVED_ON = "The game moved on since that was offered: look at the latest board."
-DAMAGED = (
-    "This table's saved game is damaged, so it was closed. Its data is kept: the server's operator "
-    "can check it with `python -m store check`."
-)
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 

@@ -15,13 +15,13 @@ import simcord
 from bot import ConclaveBot, create_bot
 from cogs import delivery
 from rules import registry
+from rules.toy import TOY
 from service import TableService
 from service.clock import Clock
 from store import Store
 from tests import engines
 from tests.async_helpers import Harness, OpenStore
 from tests.faults import Restart
-from tests.toygame import TOY
 
 
 @pytest.fixture(autouse=True)

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import simcord
 
+from bots.games.academy_policy import Policy
 from rules.academy import RULES
 from rules.academy.cards import disasters, spells
-from rules.academy.selfplay import Policy
 from rules.contract import Move
 from tests import faults
 from tests.drawings import views_as_json

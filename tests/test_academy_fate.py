@@ -176,7 +176,7 @@ def test_endure_ops_in_the_default_order_when_alone() -> None:
 
 def test_policy_answers_the_order_choice() -> None:
     # Bots must play the new decision: the self-play policy keeps the most mana.
-    from rules.academy.selfplay import Policy
+    from bots.games.academy_policy import Policy
 
     s = calm()
     s["wizards"][0].update(room="hoard", glyphs=[2])

@@ -1,10 +1,10 @@
 """Wizard's Academy self-play: the designed game can be won and lost by a sensible cooperative policy,
-playing only through the contract (rules.academy.selfplay)."""
+playing only through the contract (bots.games.academy_policy)."""
 
 from __future__ import annotations
 
+from bots.games.academy_policy import Policy, play
 from rules.academy import RULES
-from rules.academy.selfplay import Policy, play
 from rules.academy.state import slot_level
 from tests.academy_helpers import calm, game
 
@@ -33,18 +33,18 @@ def test_easy_basic_game_starts_with_abjure_bound() -> None:
 
 
 def test_the_fast_layout_score_matches_the_engines_reach_after_every_setup_shift() -> None:
-    from rules.academy.selfplay_layout import _openness, _shifted
+    from bots.games.academy_layout import openness, shifted
     from rules.academy.state import CRYSTAL, distances
 
     for seed, scenario in ((1, "unstable"), (2, "gates"), (3, "demon"), (4, "golem")):
         s = RULES.setup(3, {"scenario": scenario}, seed)
         for move in [m for m in RULES.legal_moves(s, s["current"]) if m.action == "shift"]:
             after, _ = RULES.apply(s, s["current"], move)
-            board, rot = _shifted(s["board"], s["rot"], move)
+            board, rot = shifted(s["board"], s["rot"], move)
             assert (board, rot) == (after["board"], after["rot"])
             reach = distances(after, CRYSTAL)
             expected = len(reach) + 2 * sum(1 for r in reach if (after["rooms"][r]["source"] or 9) <= 5)
-            assert _openness(after) == expected
+            assert openness(after) == expected
 
 
 def _seen(s: dict, policy: Policy, *levels: int, but: str | None = None) -> None:

@@ -4,8 +4,8 @@ where it parts from the balance policy, and that a whole game of it plays only l
 from __future__ import annotations
 
 from bots.games.academy import SharpPolicy, _layout
+from bots.games.academy_policy import Policy
 from rules.academy import RULES
-from rules.academy.selfplay import Policy
 from rules.contract import Move
 from tests.academy_helpers import calm, orient
 

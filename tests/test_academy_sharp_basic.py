@@ -4,8 +4,8 @@ policy on purpose, and that it plays a whole legal game."""
 from __future__ import annotations
 
 from bots.games.academy import SharpPolicy
+from bots.games.academy_policy import Policy
 from rules.academy import RULES
-from rules.academy.selfplay import Policy
 from rules.academy.state import distances
 from rules.contract import Move
 from tests.academy_helpers import calm

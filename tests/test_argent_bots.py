@@ -7,7 +7,7 @@ import random
 import time
 
 from bots import BasicBot, Seating, StrongBot, bot_rng, observe
-from bots.games import argent as book
+from bots.games import argent_lookahead as book
 from bots.games import argent_search
 from rules.argent import content
 from rules.argent.state import merit_total

@@ -14,9 +14,9 @@ import pytest
 from rules.argent.engine import leaving_rooms
 from rules.argent.state import CENTRAL, rooms_in_play
 from rules.contract import IllegalMove, Move
+from rules.toy import TOY
 from tests.argent_helpers import R, opening, pick, round_one, seat_now, to_resolution
 from tests.conformance import replay
-from tests.toygame import TOY
 
 RESIGN = Move.of("resign")
 

@@ -14,7 +14,7 @@ from bench.cli import main
 from bench.selfplay import play, selfplay
 from rules import registry
 from rules.contract import Event, Move, Seat, State
-from tests.toygame import TOY, ToyRules
+from rules.toy import TOY, ToyRules
 
 KEYS = {"game", "players", "games", "finished", "errors", "moves", "seconds"}
 

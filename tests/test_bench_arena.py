@@ -8,7 +8,7 @@ import pytest
 
 from bench.arena import ArenaGame, ArenaReport, card_rates, format_report, summary, win_shares
 from bench.cli import main
-from tests.toygame import TOY
+from rules.toy import TOY
 
 
 def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict, str]:

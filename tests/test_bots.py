@@ -18,7 +18,7 @@ from bots import LEVELS, BasicBot, Bot, StrongBot, bot_rng, make_bot, observe
 from bots.levels import unsearched
 from rules import registry
 from rules.contract import Rules, State
-from tests.toygame import TOY
+from rules.toy import TOY
 
 GAMES = [registry.get(k) for k in registry.kinds()] + [TOY]
 ITERATIONS = 12

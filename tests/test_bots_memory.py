@@ -14,8 +14,8 @@ import pytest
 
 from bots import BasicBot, Memory, StrongBot, bot_rng, keeps_memory, make_bot, observe, remember
 from bots.games import academy as book
+from bots.games.academy_policy import BAD
 from rules.academy import RULES
-from rules.academy.selfplay import BAD
 from rules.academy.state import slot_level
 from rules.contract import Move, State
 from service import TableError

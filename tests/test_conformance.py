@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules import registry
+from rules.toy import TOY
 from tests.conformance import check_game
-from tests.toygame import TOY
 
 # Deep checks (views, scrambles, refusals) on every step cost more on long games; a stride keeps
 # the suite fast while every move is still applied and validated.

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from rules.contract import Event, Move, Seat, State, View
+from rules.toy import ToyRules
 from tests.conformance import ConformanceError, check_game
-from tests.toygame import ToyRules
 
 
 class LeakyView(ToyRules):

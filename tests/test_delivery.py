@@ -1,7 +1,7 @@
 """The delivery policy in the service: one ping per turn, living boards, forced decisions that play
 themselves, and replies as data (no cog reads a sentence).
 
-Sigil Duel variants (``tests/toygame.py``) pin each rule on a tiny game; random Argent games
+Sigil Duel variants (``rules/toy.py``) pin each rule on a tiny game; random Argent games
 through the real service check them on a big one.
 """
 
@@ -20,11 +20,11 @@ from cogs import argent as argent_cog
 from rules import registry
 from rules.argent import ARGENT
 from rules.contract import Event, Move, Prompt, PromptKind, State
+from rules.toy import TOY, ToyRules
 from service import ASK_PREF, AUTO_PREF, Board, Reply, TableService
 from service.notify import pings
 from store import Store
 from tests.drawings import views_as_json
-from tests.toygame import TOY, ToyRules
 
 ALICE, BOB, CAROL = 101, 102, 103
 

@@ -19,10 +19,10 @@ from cogs import delivery, kit, messages
 from cogs import institute as institute_cog
 from cogs.kit import PlayMoveButton
 from rules import registry
+from rules.toy import TOY, QuietToyRules
 from service import Board, Choice, PrivateNote, Reply
 from store import TableRecord
 from tests.faults import Lobby, Restart
-from tests.toygame import TOY, QuietToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -254,7 +254,7 @@ async def test_help_rules_and_card(world: World) -> None:
     files = {a.filename: (await a.read()).decode() for a in summary.response.attachments}
     # Our guide (with every option), and the rulebook itself because this one is in the repository.
     assert "hand: Sigils dealt to each mage (3, 4; default 3)." in files["toy-how-to-play.txt"]
-    assert "class ToyRules" in files["toygame.py"]
+    assert "class ToyRules" in files["toy.py"]
     thread = await started(world)
     card = await world.alice.slash(thread, "game card", name="Anything")
     assert card.response.content == "No game here has cards to look up yet."  # type: ignore[union-attr]

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from bots.games.institute_policy import simulate
 from rules.institute import cards
 from rules.institute.cards import DATA, CardDataError, deck, parse, validate
-from rules.institute.selfplay import simulate
 
 
 def raw() -> dict:

@@ -527,7 +527,7 @@ def _score_parts(p: dict) -> int:
 @pytest.mark.parametrize("seed", [21, 22])
 def test_whole_games_keep_stones_and_scores_consistent(seed: int):
     """Self-play to the end: 30 stones a colour always, and every VP accounted for by charms and cards."""
-    from rules.institute.selfplay import Chooser, pick
+    from bots.games.institute_policy import Chooser, pick
 
     s = fresh(seed)
     chooser = Chooser(seed)

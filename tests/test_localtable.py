@@ -12,8 +12,8 @@ import aiosqlite
 import pytest
 
 from localtable import parse_slash, run_session
+from rules.toy import TOY
 from service import seat_order
-from tests.toygame import TOY
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 

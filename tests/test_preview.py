@@ -14,8 +14,8 @@ from bench.argent_board import busy_game
 from render import argent as argent_drawing
 from render import institute as institute_drawing
 from rules import registry
+from rules.toy import TOY
 from service import TableService
-from tests.toygame import TOY
 
 PREVIEW_W = 400
 LEGIBLE_PX = 11

@@ -26,6 +26,7 @@ import pytest
 
 from rules import registry
 from rules.contract import Move, Rules, State
+from rules.toy import ToyRules
 from service import TableError
 from service.naming import automatic_label
 from service.notices import Notice
@@ -34,7 +35,6 @@ from service.replies import Reply
 from tests.async_helpers import ALICE, BOB, CAROL, DAVE, NAMES, Harness
 from tests.drawings import views_as_json
 from tests.faults import card_names, strings, trapped_logs
-from tests.toygame import ToyRules
 
 GAMES = [("institute", 2, 50), ("quadrivium", 3, 40), ("argent", 3, 40), ("academy", 2, 40)]
 """(kind, players, moves played): long enough to meet each game's secret choices."""

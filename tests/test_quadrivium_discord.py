@@ -198,6 +198,23 @@ async def test_private_panel_shows_only_your_hand(simcord_env: simcord.Env, view
     assert "Your hand (secret): " + " ".join(_shown(c) for c in state["hands"][1]) in hand.response.content
 
 
+async def test_quadrivium_is_the_group_and_quad_its_short_name(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    table = await open_table(simcord_env)
+    member, table_id = table.members[0], await table.table_id()
+    long = await member.slash(table.thread, "quadrivium panel")
+    short = await member.slash(table.thread, "quad panel")
+    assert long.response is not None and short.response is not None and long.ephemeral
+    assert long.response.content == short.response.content
+    for group in ("quadrivium", "quad"):
+        sheet = await member.slash(table.thread, f"{group} sheet")
+        assert sheet.ephemeral and sheet.response.content.startswith("The covenant, at version")
+        assert [a.filename for a in sheet.response.attachments] == [f"quadrivium-{table_id}-covenant.png"]
+    helped = (await member.slash(table.thread, "quadrivium help")).response.content
+    assert "`/quadrivium panel`" in helped and "`/quadrivium sheet`" in helped
+
+
 def test_form_fields_keep_the_engines_length_limits() -> None:
     from rules.quadrivium.engine import TEXT_ARGS
     from rules.quadrivium.state import TEXT_LIMITS

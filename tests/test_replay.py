@@ -14,9 +14,10 @@ from PIL import Image
 
 import render
 from bench.selfplay import play
+from render.replay import REPLAY_LIMIT, gif
 from rules import registry
 from service import replay
-from service.replay import REPLAY_LIMIT, gif, pick, replay_gif
+from service.replay import pick, replay_gif
 from tests.async_helpers import Harness
 
 

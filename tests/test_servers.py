@@ -187,10 +187,10 @@ def test_the_bot_asks_for_the_guilds_intent_only() -> None:
 
 async def test_table_groups_are_guild_only_and_me_and_help_work_in_dms(two: Servers) -> None:
     in_dm = two.alice.user.available_commands()
-    assert not [c for c in in_dm if c.split()[0] in ("game", "argent", "institute", "academy", "quad",
-                                                      "conclave")]
+    assert not [c for c in in_dm if c.split()[0] in ("game", "argent", "institute", "academy", "quadrivium",
+                                                      "quad", "conclave")]
     assert {"me tables", "me stats", "me data", "me forget", "me pings", "help"} <= set(in_dm)
-    for group in ("game", "argent", "institute", "academy", "quad", "conclave"):
+    for group in ("game", "argent", "institute", "academy", "quadrivium", "quad", "conclave"):
         command = two.bot.tree.get_command(group)
         assert command is not None and command.guild_only, group
 

@@ -11,10 +11,10 @@ import pytest
 
 from rules import registry
 from rules.contract import Result
+from rules.toy import TOY, QuietToyRules, WideToyRules
 from service import Choice, TableError, TableService, parse_options, seat_order
 from store import Store
 from tests.async_helpers import OpenStore
-from tests.toygame import TOY, QuietToyRules, WideToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -269,7 +269,7 @@ async def test_status_log_and_rules_summary(svc: TableService) -> None:
     assert "hand [" not in board.view_text
     assert "Waiting on" in board.text and board.ping == ()
     summary = svc.rules_summary("toy")
-    assert "Sigil Duel" in summary and "tests/toygame.py" in summary and "2-3" in summary
+    assert "Sigil Duel" in summary and "rules/toy.py" in summary and "2-3" in summary
     assert svc.card("Anything") == "No card called `Anything`."  # the shipped games have cards
 
 

@@ -195,7 +195,7 @@ async def test_the_log_pages_and_the_history_hold_only_public_events(h: Harness)
 async def test_the_replay_has_one_frame_per_turn() -> None:
     from PIL import Image
 
-    from service.replay import gif as _gif
+    from render.replay import gif as _gif
 
     frames = []
     for shade in (10, 90, 170, 250):

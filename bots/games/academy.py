@@ -1,6 +1,6 @@
 """What the bots know of Wizard's Academy.
 
-``basic`` plays the cooperative policy of the Academy's balance tool (``rules.academy.selfplay``) from
+``basic`` plays the cooperative policy of the Academy's balance tool (``bots.games.academy_policy``) from
 the seat's view and its private memory (``remember``): the spell each cast revealed, by slot, until
 that level is shuffled (the view counts each level's shuffles) or the spell is bound, and the rooms its
 wizard stood in this turn. Under ``memory=strict`` a reveal shows for one turn only, so without the
@@ -39,8 +39,8 @@ from collections.abc import Callable
 from bots.core import Memory, Playbook, Seating, register
 from bots.games.academy_advanced import SharpAdvanced
 from bots.games.academy_basic import SharpBasic
-from rules.academy.selfplay import BAD, GOAL, Mind, Policy, best_shift
-from rules.academy.selfplay_layout import LAYOUT, best_layout_choice
+from bots.games.academy_layout import LAYOUT, best_layout_choice
+from bots.games.academy_policy import BAD, GOAL, Mind, Policy, best_shift
 from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
 from rules.contract import Move, Rules, Seat, State, View
 

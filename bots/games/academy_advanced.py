@@ -1,6 +1,6 @@
 """A sharper policy for the Academy's advanced scenarios (golem, unstable, gates, demon).
 
-``SharpAdvanced`` is a mixin over the balance policy (``rules.academy.selfplay.Policy``), composed as
+``SharpAdvanced`` is a mixin over the balance policy (``bots.games.academy_policy.Policy``), composed as
 ``class SharpPolicy(SharpBasic, SharpAdvanced, Policy)`` for the ``strong`` bot; the balance tool and
 ``basic`` keep the unchanged policy. Like it, it reads only the seat's view and the table's memory
 (``self.mind``); a choice depends on nothing else but the policy's seeded ``self.rand``. ``_plan`` is the
@@ -57,17 +57,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.academy.cards import spells
-from rules.academy.selfplay import GOAL, GOALS, _kept_guardians
-from rules.academy.selfplay_common import (
+from bots.games.academy_paths import (
     CRYSTAL,
-    _dist,
-    _leave,
-    _level,
-    _rooms,
-    _slot,
-    _toward,
+    leave_safely,
+    move_slot,
+    rooms_by_key,
+    step_toward,
+    view_distances,
 )
+from bots.games.academy_policy import GOAL, GOALS, kept_guardians
+from rules.academy.cards import spells
+from rules.academy.state import slot_level
 from rules.contract import Move
 
 CURES = {
@@ -118,7 +118,7 @@ class SharpAdvanced:
         out = super()._unknown(view, moves, goal)  # type: ignore[misc]
         levels = self._high(view)
         if self.reach and levels and out:
-            out.sort(key=lambda m: _level(_slot(m)) not in levels)  # stable: the base order otherwise
+            out.sort(key=lambda m: slot_level(move_slot(m)) not in levels)  # stable: the base order otherwise
         return out
 
     def _high(self, view: dict[str, Any]) -> set[int]:
@@ -136,7 +136,7 @@ class SharpAdvanced:
         levels = self._high(view)
         out: set[int] = set()
         for x in view["spells"] if levels else ():
-            if _level(x["id"]) in levels and x["used"] and self.mind.spell_at(view, x["id"]) is None:
+            if slot_level(x["id"]) in levels and x["used"] and self.mind.spell_at(view, x["id"]) is None:
                 a, b = x["pair"]
                 if a in team and b not in team:
                     out.add(b)  # the slot waits for this glyph; one already held opens it now
@@ -154,9 +154,9 @@ class SharpAdvanced:
         """The glyph sources to walk to: for a cheap goal (level 1-2) the nearest of those the table holds
         equally few of (``gather``); for a high goal, first those whose glyph opens an unknown slot of its
         level (``pair``); else the balance policy's order."""
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         if self.gather and level is not None:
-            near = _dist(view, view["wizards"][view["seat"]]["room"])
+            near = view_distances(view, view["wizards"][view["seat"]]["room"])
 
             def nearest(k: str) -> tuple[Any, ...]:
                 glyph = rooms[k]["source"]
@@ -180,9 +180,9 @@ class SharpAdvanced:
         buy = Move.of("room", act="wand")
         if buy in moves:
             return buy
-        near = _dist(view, me["room"])
+        near = view_distances(view, me["room"])
         if near.get(WORKSHOP, 99) <= self.wand_walk:
-            return _toward(view, moves, [WORKSHOP])
+            return step_toward(view, moves, [WORKSHOP])
         return None
 
     def _seek(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
@@ -196,7 +196,7 @@ class SharpAdvanced:
         levels = {spells()[g]["level"] for g in goals}
         if any(self.mind.spell_at(view, x["id"]) in goals for x in view["spells"]):
             return None
-        look = [m for m in self._unknown(view, moves, GOAL[key]) if _level(_slot(m)) in levels]
+        look = [m for m in self._unknown(view, moves, GOAL[key]) if slot_level(move_slot(m)) in levels]
         return look[0] if look else None
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
@@ -220,10 +220,10 @@ class SharpAdvanced:
     def _steer(self, view: dict[str, Any], about: dict[str, Any]) -> Move | None:
         """Send a threat that may go several ways the way farthest from the crystal, into a room already
         holding its kind when it spreads, and away from the wizards (the Helpful Hand of Fate)."""
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         if CRYSTAL not in rooms:
             return None
-        far = _dist(view, CRYSTAL)
+        far = view_distances(view, CRYSTAL)
         # a token spreading into a room of its kind adds nothing (fire, water, darkness); ice would seal it
         spreads = about["way"] == "spread" and about["what"] in ("fire", "water", "darkness")
         kind = about["what"] if spreads else None
@@ -241,9 +241,9 @@ class SharpAdvanced:
     def _aim(self, view: dict[str, Any], n: int) -> Move | None:
         """Spend damage on a creature it kills, the most dangerous first and nearest the crystal; never on
         a guardian the table keeps (a golem corner), nor on the demon the table must bind."""
-        rooms = _rooms(view)
-        kept = _kept_guardians(view)
-        far = _dist(view, CRYSTAL) if CRYSTAL in rooms else {}
+        rooms = rooms_by_key(view)
+        kept = kept_guardians(view)
+        far = view_distances(view, CRYSTAL) if CRYSTAL in rooms else {}
         worth = {"demon": 4, "troll": 3, "imp": 2, "guardian": 0}
         toll = {"imp": 1, "guardian": 1, "troll": 2, "demon": 3}
         best, score = None, None
@@ -268,11 +268,11 @@ class SharpAdvanced:
             if look is not None:
                 move = look
         if self._stays_in_harm(view, seat, move):
-            out = _leave(view, seat, moves)
+            out = leave_safely(view, seat, moves)
             if out.action == "move":
                 return out
         if self._ends_in_harm(view, move):
-            return _leave(view, seat, moves)
+            return leave_safely(view, seat, moves)
         return move
 
     def _ends_in_harm(self, view: dict[str, Any], move: Move) -> bool:
@@ -280,7 +280,7 @@ class SharpAdvanced:
         wizard at the turn's end (the balance policy's routes exempt their goal room from that check)."""
         if move.action != "move":
             return False
-        there = _rooms(view).get(move.get("room"))
+        there = rooms_by_key(view).get(move.get("room"))
         if there is None or not _harms(there):
             return False
         return view["actions"]["left"] <= (2 if there["water"] else 1)
@@ -290,15 +290,14 @@ class SharpAdvanced:
         taken or a blind cast there is worth less than the mana the crystal pays to shield them)."""
         if view["actions"]["left"] != 1 or move.action not in ("take", "cast", "bind"):
             return False
-        harms = _harms(_rooms(view)[view["wizards"][seat]["room"]])
+        harms = _harms(rooms_by_key(view)[view["wizards"][seat]["room"]])
         if not harms:
             return False
         if move.action == "cast":
-            spell = self.mind.spell_at(view, _slot(move))
+            spell = self.mind.spell_at(view, move_slot(move))
             goal = GOAL[view["scenario"]["key"]]
             if spell in GOALS.get(view["scenario"]["key"], (goal,)):
                 return False
             if spell is not None and all(spell in CURES[k] for k in harms):
                 return False
         return True
-

@@ -77,8 +77,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.academy.selfplay_common import CRYSTAL, _dist, _hazard, _level, _rooms, _slot, _toward
-from rules.academy.state import LIBRARY
+from bots.games.academy_paths import (
+    CRYSTAL,
+    is_hazard,
+    move_slot,
+    rooms_by_key,
+    step_toward,
+    view_distances,
+)
+from rules.academy.state import LIBRARY, slot_level
 from rules.contract import Move
 
 OPENERS = ("nova", "steal_glyphs")
@@ -100,7 +107,7 @@ def _guarded_high(view: dict[str, Any]) -> bool:
 
 
 class SharpBasic:
-    """Basic-game changes over ``rules.academy.selfplay.Policy`` (the advanced game goes to ``super()``)."""
+    """Basic-game changes over ``academy_policy.Policy`` (the advanced game goes to ``super()``)."""
 
     def _plan_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """The balance plan without wading into a costly last room, and a walled-off wizard casts; a
@@ -112,7 +119,7 @@ class SharpBasic:
             if early is not None:
                 return early
         move = super()._plan_basic(view, seat, moves)  # type: ignore[misc]
-        if move.action == "end" and CRYSTAL not in _dist(view, view["wizards"][seat]["room"]):
+        if move.action == "end" and CRYSTAL not in view_distances(view, view["wizards"][seat]["room"]):
             escape = self._escape(view, moves)
             if escape is not None:
                 return escape
@@ -131,9 +138,9 @@ class SharpBasic:
         if not any(v in OPENERS and k not in bound for k, v in known.items()):
             return None
         here = view["wizards"][seat]["room"]
-        if here == LIBRARY or _dist(view, here).get(LIBRARY, BIND_TRIP + 1) > BIND_TRIP:
+        if here == LIBRARY or view_distances(view, here).get(LIBRARY, BIND_TRIP + 1) > BIND_TRIP:
             return None
-        return _toward(view, moves, [LIBRARY])
+        return step_toward(view, moves, [LIBRARY])
 
     def _look_here(
         self, view: dict[str, Any], moves: list[Move], known: dict[str, str | None]
@@ -180,18 +187,18 @@ class SharpBasic:
         where deep water, fire or an imp waits (wading takes both actions, so the wizard stays there)."""
         if move.action != "move":
             return False
-        room = _rooms(view)[move.get("room")]
+        room = rooms_by_key(view)[move.get("room")]
         left = view["actions"]["left"] + view["actions"]["extra"]
-        return bool(room["water"]) and left <= 2 and _hazard(room, imps=True)
+        return bool(room["water"]) and left <= 2 and is_hazard(room, imps=True)
 
     def _escape(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Return a cast for a wizard walled off from the crystal: a known spell that reopens a way,
         else a blind look (level 1 first, where Dimension Twist and Dash lie)."""
         known = self._deduced(view)  # type: ignore[attr-defined]
         casts = [m for m in moves if m.action == "cast"]
-        reopen = [m for m in casts if known.get(_slot(m)) in ESCAPES]
-        looks = [m for m in casts if known.get(_slot(m)) is None]
-        looks.sort(key=lambda m: (_level(_slot(m)), m.get("helper") is not None))
+        reopen = [m for m in casts if known.get(move_slot(m)) in ESCAPES]
+        looks = [m for m in casts if known.get(move_slot(m)) is None]
+        looks.sort(key=lambda m: (slot_level(move_slot(m)), m.get("helper") is not None))
         return (reopen or looks or [None])[0]
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
@@ -208,7 +215,7 @@ class SharpBasic:
         c = view["choice"]
         if (c.get("about") or {}).get("op") != "take_source":
             return None
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         values = [o["value"] for o in c["options"]]
         if not values or not all(isinstance(v, str) and v in rooms and rooms[v]["source"] for v in values):
             return None

@@ -26,7 +26,7 @@ import random
 import time
 
 from bots.core import Seating
-from bots.games import argent as book
+from bots.games import argent_lookahead as book
 from rules.contract import Move
 
 SHARP = book.Style(depth=3, nodes=300, follow_cap=16, ties=True, unplaced=0.6, fast_bonus=0.3)

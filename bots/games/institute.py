@@ -1,6 +1,6 @@
 """What the bots know of The Institute for Magical Arts.
 
-``basic`` plays the greedy policy of the Institute's balance tool (``rules.institute.selfplay``:
+``basic`` plays the greedy policy of the Institute's balance tool (``bots.games.institute_policy``:
 take stones on high dice, cast toward the card it is closest to winning, aim powers at the best
 card) on a state sampled from its view, so it reads nothing its seat may not know. The search
 plays the same policy in its playouts and judges where a playout stops by the score and by how
@@ -13,9 +13,9 @@ import math
 import random
 
 from bots.core import Playbook, Seating, register
+from bots.games.institute_policy import pick
 from rules.contract import Move, Rules, Seat, State
 from rules.institute.moves import assign_moves
-from rules.institute.selfplay import pick
 from rules.institute.state import card
 
 HORIZON = 24

@@ -11,7 +11,9 @@ from typing import Any
 
 from rules import rng
 from rules.academy.cards import CREATURES, spells
+from rules.academy.casting import spell_ops
 from rules.academy.flow import Op, ask, draw, handler, push
+from rules.academy.items import give_item, item_choices
 from rules.academy.state import (
     CRYSTAL,
     CURSED,
@@ -19,7 +21,9 @@ from rules.academy.state import (
     TOUGHNESS,
     State,
     adjoining,
+    adjoining_dir,
     count_all,
+    distances,
     doors_text,
     end,
     give_glyph,
@@ -28,13 +32,15 @@ from rules.academy.state import (
     lose_mana,
     neighbour,
     room_name,
+    rotate,
     say,
     slot_level,
     spell_name,
+    swap,
     who,
     wizards_in,
 )
-from rules.academy.threats import NAMES, ORDER, activation_ops, place, toward_cursed
+from rules.academy.threats import NAMES, ORDER, activation_ops, move_creature, place, toward_cursed
 
 MAX_MANA = 8
 """The box holds eight mana tokens: the crystal never holds more (ruling)."""
@@ -100,8 +106,6 @@ def _place(s: State, op: Op) -> None:
 
 
 def _threatening(s: State, what: str) -> bool:
-    from rules.academy.state import distances
-
     reach = distances(s, CRYSTAL)
     return any(s["rooms"][r][what] for r in reach)
 
@@ -341,27 +345,11 @@ def _shield(s: State, op: Op) -> None:
 @handler("item")
 def _item(s: State, op: Op) -> None:
     """Gain a magic item of a kind the caster picks (a second one replaces the first)."""
-    from rules.academy.items import give_item, item_choices
-
     value = ask(s, op, op["by"], f"Which {op['item']}?", item_choices(s, op["item"]), {"item": op["item"]})
     give_item(s, op["by"], op["item"], value)
 
 
 # --------------------------------------------------------------------------- the academy
-
-
-def rotate(s: State, room: str, turns: int) -> None:
-    """Turn a room by quarter turns clockwise (three: a quarter turn anticlockwise)."""
-    s["rot"][room] = (s["rot"][room] + turns) % 4
-    way = "a quarter turn anticlockwise" if turns % 4 == 3 else f"{turns * 90} degrees clockwise"
-    say(s, "rotate", f"The {room_name(room)} turns {way}.", room=room)
-
-
-def swap(s: State, a: str, b: str) -> None:
-    """Swap two rooms of the board; their contents go with them."""
-    i, j = s["board"].index(a), s["board"].index(b)
-    s["board"][i], s["board"][j] = b, a
-    say(s, "swap", f"The {room_name(a)} and the {room_name(b)} swap places.")
 
 
 @handler("rotate")
@@ -464,9 +452,6 @@ def _gather(s: State, op: Op) -> None:
 @handler("gather_imp")
 def _gather_imp(s: State, op: Op) -> None:
     """One imp steps towards the Cursed Room; the players pick between equal routes."""
-    from rules.academy.state import adjoining_dir
-    from rules.academy.threats import move_creature
-
     room = op["room"]
     if not s["rooms"][room]["imp"] or room == CURSED:
         return
@@ -545,8 +530,6 @@ def wild_shuffle(s: State, level: int) -> None:
 @handler("backfire")
 def _backfire(s: State, op: Op) -> None:
     """The current player casts the highest-level bound botch, if there is one."""
-    from rules.academy.casting import spell_ops
-
     bound = [(k, v["spell"]) for k, v in s["slots"].items() if v["bound"] and spells()[v["spell"]]["botch"]]
     if not bound:
         say(s, "skip", "No botch is bound: Backfire does nothing.")

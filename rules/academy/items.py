@@ -7,9 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from rules.academy.cards import ROBE_KINDS
-from rules.academy.effects import rotate
 from rules.academy.flow import Op, ask, handler
-from rules.academy.state import SLOTS, State, draw_room_card, give_glyph, lose_mana, room_name, say, who
+from rules.academy.state import (
+    SLOTS,
+    State,
+    draw_room_card,
+    give_glyph,
+    lose_mana,
+    room_name,
+    rotate,
+    say,
+    who,
+)
 
 ITEM_COST = {"robe": 4, "wand": 3, "staff": 5}
 """Glyphs an item costs (rulebook: Magic Items)."""

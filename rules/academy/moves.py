@@ -7,8 +7,8 @@ from typing import Any
 from rules.academy import turn
 from rules.academy.cards import rooms, spells
 from rules.academy.casting import begin, boosted, cast_slot, pairs
-from rules.academy.effects import rotate, swap, wild_shuffle
-from rules.academy.flow import ask, draw, handler, push, run
+from rules.academy.effects import wild_shuffle
+from rules.academy.flow import answer, ask, draw, handler, push, run
 from rules.academy.items import ITEM_ROOM, LAST_RESORTS, ROOM_OPS, item_cost
 from rules.academy.state import (
     DIRS,
@@ -23,10 +23,12 @@ from rules.academy.state import (
     lose_mana,
     neighbour,
     room_name,
+    rotate,
     say,
     slot_level,
     slot_of,
     spell_name,
+    swap,
     who,
 )
 from rules.academy.threats import ignores, toward_cursed
@@ -211,8 +213,6 @@ def act(s: State, seat: int, move: Move) -> None:
     name = move.action
     turn.forget_reveal(s)
     if name == "choose":
-        from rules.academy.flow import answer
-
         answer(s, move.get("value"))
     elif name == "consent":
         _consent(s, move.get("ok"))

@@ -246,3 +246,17 @@ def count_all(s: State, what: str) -> int:
     if what == "portal":
         return sum(len(s["rooms"][r]["portals"]) for r in s["board"])
     return sum(s["rooms"][r][what] for r in s["board"])
+
+
+def rotate(s: State, room: str, turns: int) -> None:
+    """Turn a room by quarter turns clockwise (three: a quarter turn anticlockwise)."""
+    s["rot"][room] = (s["rot"][room] + turns) % 4
+    way = "a quarter turn anticlockwise" if turns % 4 == 3 else f"{turns * 90} degrees clockwise"
+    say(s, "rotate", f"The {room_name(room)} turns {way}.", room=room)
+
+
+def swap(s: State, a: str, b: str) -> None:
+    """Swap two rooms of the board; their contents go with them."""
+    i, j = s["board"].index(a), s["board"].index(b)
+    s["board"][i], s["board"][j] = b, a
+    say(s, "swap", f"The {room_name(a)} and the {room_name(b)} swap places.")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.argent import content
-from rules.argent.setup import two_player_side
 from rules.argent.state import CENTRAL, ROOM_COUNT, State, order_from, room_name
+from rules.argent.vocab import two_player_side
 
 DIRECTIONS = ((-1, 0, "above"), (1, 0, "below"), (0, -1, "left of"), (0, 1, "right of"))
 

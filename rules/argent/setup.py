@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import rng
-from rules.argent import content, vocab
+from rules.argent import build, content, vocab
 from rules.argent.state import (
     CENTRAL,
     DEPARTMENTS,
@@ -146,17 +146,6 @@ def first_game_layout(players: int) -> dict[str, Any]:
     return next(lay for lay in content.layouts() if lay["players"] == players)
 
 
-def two_player_side(room: str, side: str) -> str | None:
-    """Return the side a room may use with two players (None: the room is left out)."""
-    here, other = content.room_side(room, side), "B" if side == "A" else "A"
-    there = content.room_side(room, other)
-    if vocab.side_has(here, "not_in_two_player") or vocab.side_has(there, "two_player_required"):
-        if vocab.side_has(there, "not_in_two_player"):
-            return None
-        return other
-    return side
-
-
 def random_board(state: State, sides: str) -> tuple[list[list[str | None]], dict[str, str]]:
     """Deal the rooms at random: University Central plus others, each on its chosen or a random side."""
     players = state["players"]
@@ -169,7 +158,7 @@ def random_board(state: State, sides: str) -> tuple[list[list[str | None]], dict
             break
         side = sides if sides in ("A", "B") else ("A" if rng.randbelow(state, 2) == 0 else "B")
         if players == 2:
-            side = two_player_side(room, side)
+            side = vocab.two_player_side(room, side)
             if side is None:
                 continue
         chosen[room] = side
@@ -192,7 +181,7 @@ def lay_board(state: State, layout: str, sides: str) -> None:
                 # The first-game rooms, flipped to B (or at random) for experienced tables.
                 side = sides if sides == "B" else ("A" if rng.randbelow(state, 2) == 0 else "B")
                 if state["players"] == 2:
-                    side = two_player_side(room, side) or side
+                    side = vocab.two_player_side(room, side) or side
             chosen[room] = side
     else:
         grid, chosen = random_board(state, sides)
@@ -285,8 +274,6 @@ def setup_state(players: int, options: dict[str, str], seed: int) -> State:
         known = None if chosen else [s for s in order if state["seats"][s]["department"] in DEPARTMENTS]
         steps.append({"phase": "powers", "queue": known})
     if options.get("layout") == "build":
-        from rules.argent import build  # build reads this module's two-player rule
-
         build.start(state)
         steps.append({"phase": "build", "queue": state["queue"]})
     if not diversity:

@@ -149,6 +149,17 @@ def side_has(side: dict[str, Any], rule: str) -> bool:
     return rule in side.get("rules", ())
 
 
+def two_player_side(room: str, side: str) -> str | None:
+    """Return the side a room may use with two players (None: the room is left out)."""
+    here, other = content.room_side(room, side), "B" if side == "A" else "A"
+    there = content.room_side(room, other)
+    if side_has(here, "not_in_two_player") or side_has(there, "two_player_required"):
+        if side_has(there, "not_in_two_player"):
+            return None
+        return other
+    return side
+
+
 # --------------------------------------------------------------------------- reaction triggers
 
 Matcher = Callable[[State, int, dict[str, Any], dict[str, Any]], bool]

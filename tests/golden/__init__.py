@@ -46,10 +46,10 @@ class AcademyPicker(RandomPicker):
     """Wizard's Academy: the cooperative self-play policy (a random table never wins, so its
     golden game would show only one way to lose)."""
 
-    text = "rules.academy.selfplay.Policy(seed) plays the lowest waiting seat from that seat's view"
+    text = "bots.games.academy_policy.Policy(seed) plays the lowest waiting seat from that seat's view"
 
     def __init__(self, rules: Rules, seed: int) -> None:
-        from rules.academy.selfplay import Policy
+        from bots.games.academy_policy import Policy
 
         self.rules = rules
         self.policy = Policy(seed)

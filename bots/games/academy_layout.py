@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.games.academy_paths import CRYSTAL
 from rules.academy.cards import rooms
 from rules.academy.engine import AcademyRules
-from rules.academy.selfplay_common import CRYSTAL
 from rules.contract import Move
 
 RULES = AcademyRules()
@@ -34,7 +34,7 @@ def _sides(room: str, turn: int) -> tuple[bool, ...]:
 
 
 def _open_score(board: list[str], rot: dict[str, int], contents: dict[str, Any]) -> int:
-    """Score a layout given as places and turns (see ``_openness``)."""
+    """Score a layout given as places and turns (see ``openness``)."""
     if CRYSTAL not in board:
         return 1
     sides = [() if contents[room]["ice"] >= 2 else _sides(room, rot[room]) for room in board]
@@ -50,7 +50,7 @@ def _open_score(board: list[str], rot: dict[str, int], contents: dict[str, Any])
     return len(seen) + 2 * sum(1 for q in seen if (contents[board[q]]["source"] or 9) <= 5)
 
 
-def _openness(state: dict[str, Any]) -> int:
+def openness(state: dict[str, Any]) -> int:
     """Score a layout: rooms reachable from the crystal, and sources 1-5 among them twice over.
 
     A walk over board places with the tiles' doors as rotated now (the engine's adjoining rule: open
@@ -59,7 +59,7 @@ def _openness(state: dict[str, Any]) -> int:
     return _open_score(state["board"], state["rot"], state["rooms"])
 
 
-def _shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[str], dict[str, int]]:
+def shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[str], dict[str, int]]:
     """Return the places and turns after a setup shift (a shift only turns or swaps tiles)."""
     if move.get("rotate") is not None:
         room = board[move.get("rotate")]
@@ -78,7 +78,7 @@ def _shift_value(
     if depth == 0:
         return best
     for move in shifts:
-        best = max(best, _shift_value(*_shifted(board, rot, move), contents, shifts, depth - 1))
+        best = max(best, _shift_value(*shifted(board, rot, move), contents, shifts, depth - 1))
     return best
 
 
@@ -90,7 +90,7 @@ def _choice_value(state: dict[str, Any], depth: int = 2) -> int:
     """Return the openness after a layout choice, looking through the choices that follow it."""
     c = state["choice"]
     if c is None or depth == 0 or not any(w in c["why"] for w in LAYOUT):
-        return _openness(state)
+        return openness(state)
     values = []
     for o in c["options"]:
         after, _ = RULES.apply(state, c["seat"], Move.of("choose", value=o["value"]))
@@ -116,11 +116,11 @@ def best_shift(state: dict[str, Any]) -> Move:
 
     The moves are the same at every depth (16 rotations and the swaps of neighbouring places), so the
     lookahead turns tiles on light copies instead of asking the engine to apply each one."""
-    best, score = Move.of("ready"), _openness(state)
+    best, score = Move.of("ready"), openness(state)
     shifts = [m for m in RULES.legal_moves(state, state["current"]) if m.action == "shift"]
     deeper = 1 if state["shifts_left"] > 1 else 0
     for move in shifts:
-        value = _shift_value(*_shifted(state["board"], state["rot"], move), state["rooms"], shifts, deeper)
+        value = _shift_value(*shifted(state["board"], state["rot"], move), state["rooms"], shifts, deeper)
         if value > score:
             best, score = move, value
     return best

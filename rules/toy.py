@@ -1,4 +1,4 @@
-"""Sigil Duel: a tiny game that lives only in the tests, to prove the spine and the suite.
+"""Sigil Duel: a tiny unregistered game for the tests and the bench, to prove the spine and the suite.
 
 Each mage holds a secret hand of sigils (numbers) dealt from a shuffled deck. Every round all
 mages choose a sigil in secret; once all have chosen, the sigils are revealed together and the
@@ -39,7 +39,7 @@ class ToyRules(Rules):
     options = (OptionSpec("hand", "Sigils dealt to each mage", ("3", "4"), "3"),)
     has_secrets = True
     actions = frozenset({"choose", "draw", "pass"})
-    rulebook = "tests/toygame.py"
+    rulebook = "rules/toy.py"
 
     def setup(self, players: int, options: dict[str, str], seed: int) -> State:
         """Shuffle the sigils and deal each mage a hand."""

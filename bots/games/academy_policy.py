@@ -1,12 +1,12 @@
 """A sensible cooperative policy and the win rates it reaches per scenario and difficulty.
 
-Run ``python -m rules.academy.selfplay [games] [players] [seed]``. The policy sees only what a seat's
+Run ``python -m bots.games.academy_policy [games] [players] [seed]``. The policy sees only what a seat's
 view shows, and remembers every spell revealed to it until a shuffle of that level makes it forget
-(``Mind``). The basic game follows a plan (``selfplay_basic``): open a glyph 4 or 5 source, look at
+(``Mind``). The basic game follows a plan (``academy_policy_basic``): open a glyph 4 or 5 source, look at
 level 2 from the Mana Crystal, gather Abjure's pair, put the fires out and cast it. The advanced game
 gathers glyphs, casts unknown spells to find the ones it needs, binds what it knows in the Library,
 fights fire when it can, and heads for its objective. Setup shifts and rotations keep the academy
-open (``selfplay_layout``).
+open (``academy_layout``).
 """
 
 from __future__ import annotations
@@ -16,27 +16,27 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from rules import rng
-from rules.academy.cards import spells
-from rules.academy.selfplay_basic import BasicPlan
-from rules.academy.selfplay_common import (
-    BAD,
-    CRYSTAL,
-    Mind,
-    _casts,
-    _hazard,
-    _leave,
-    _level,
-    _rooms,
-    _slot,
-    _toward,
-)
-from rules.academy.selfplay_layout import (
+from bots.games.academy_layout import (
     LAYOUT,
     RULES,
     best_layout_choice,
     best_shift,
 )
+from bots.games.academy_paths import (
+    BAD,
+    CRYSTAL,
+    Mind,
+    casts_of,
+    is_hazard,
+    leave_safely,
+    move_slot,
+    rooms_by_key,
+    step_toward,
+)
+from bots.games.academy_policy_basic import BasicPlan
+from rules import rng
+from rules.academy.cards import spells
+from rules.academy.state import slot_level
 from rules.contract import Move
 
 __all__ = ["BAD", "GOAL", "RULES", "Mind", "Policy", "best_shift", "goal_rooms", "play", "report", "win_rate"]
@@ -67,7 +67,7 @@ KILL = ("nova", "zap", "fireball", "inferno", "titans_grip")
 
 def goal_rooms(view: dict[str, Any]) -> list[str]:
     """Return the rooms where casting the scenario's goal spell does its work."""
-    rooms = _rooms(view)
+    rooms = rooms_by_key(view)
     key = view["scenario"]["key"]
     if key == "golem":
         return [view["grid"][p]["key"] for p in (0, 3, 12, 15) if not view["grid"][p]["guardian"]]
@@ -86,7 +86,7 @@ def _focus(goal: str) -> int | None:
     return level if level <= 2 else None
 
 
-def _kept_guardians(view: dict[str, Any]) -> set[str]:
+def kept_guardians(view: dict[str, Any]) -> set[str]:
     """Return the rooms whose guardians the table wants to keep (the golem's corners are its objective)."""
     if view["scenario"]["key"] != "golem":
         return set()
@@ -135,7 +135,7 @@ class Policy(BasicPlan):
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         me = view["wizards"][seat]
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         room = me["room"]
         goal = GOAL[view["scenario"]["key"]]
         fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
@@ -151,45 +151,45 @@ class Policy(BasicPlan):
             return binds[0]
         if any(m.action == "stop" for m in moves):
             return Move.of("stop")
-        win = _casts(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
+        win = casts_of(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
         ready = not fires if goal == "abjure" else True
         targets = goal_rooms(view)
         here = rooms[room]["source"]
         taking = any(m.action == "take" for m in moves)
-        stock = taking and room in _kept_guardians(view) and me["glyphs"].count(here) < 3
+        stock = taking and room in kept_guardians(view) and me["glyphs"].count(here) < 3
         if win and room in targets and stock:
             return Move.of("take")  # stock up first: the guardian will bar this source for good
         if win and ready and room in targets:
             return win[0]
         if win and ready:
-            step = _toward(view, moves, targets)
+            step = step_toward(view, moves, targets)
             if step and not self._walks_into_danger(view, step):
                 return step
-        douse = _casts(view, self.mind, moves, DOUSE)
+        douse = casts_of(view, self.mind, moves, DOUSE)
         near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
         if near_fire and douse:
             return douse[0]
         if rooms[room]["fire"]:
-            blast = _casts(view, self.mind, moves, ("nova",))
+            blast = casts_of(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
-        kept = _kept_guardians(view)
+        kept = kept_guardians(view)
         if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
-            kill = _casts(view, self.mind, moves, KILL)
+            kill = casts_of(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
         level = _focus(goal)
         search = [] if win else self._unknown(view, moves, goal)
         golem = view["scenario"]["key"] == "golem"
-        if search and golem and _level(_slot(search[0])) == level and room not in targets:
+        if search and golem and slot_level(move_slot(search[0])) == level and room not in targets:
             # look where the goal spell would do its work: Create Guardian turning up in a bare corner
             # guards it at once, while one turning up at a glyph source would bar that source
-            step = _toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
+            step = step_toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
             if step:
                 return step
             if rooms[room]["source"] is not None:
                 search = []
-        if search and _level(_slot(search[0])) == level:
+        if search and slot_level(move_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
         here = rooms[room]["source"]
         errand = self._errand(view, moves)
@@ -207,21 +207,21 @@ class Policy(BasicPlan):
             and team.count(rooms[r]["source"]) < 2
         ]
         if rooms[room]["guardian"] and here is not None and room not in kept:
-            kill = _casts(view, self.mind, moves, KILL)
+            kill = casts_of(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
-        if guarded and _casts(view, self.mind, moves, KILL) and room not in guarded:
+        if guarded and casts_of(view, self.mind, moves, KILL) and room not in guarded:
             step = next((m for m in moves if m.action == "move" and m.get("room") in guarded), None)
             if step:
                 return step  # go in and break the guardian for good
         if guarded:
-            steal = _casts(view, self.mind, moves, ("steal_glyphs",))
+            steal = casts_of(view, self.mind, moves, ("steal_glyphs",))
             if steal:
                 return steal[0]
-        if view["actions"]["left"] == 1 and _hazard(rooms[room]):
-            return _leave(view, seat, moves)
-        if fires and (douse or _casts(view, self.mind, moves, ("nova",))):
-            step = _toward(view, moves, fires)
+        if view["actions"]["left"] == 1 and is_hazard(rooms[room]):
+            return leave_safely(view, seat, moves)
+        if fires and (douse or casts_of(view, self.mind, moves, ("nova",))):
+            step = step_toward(view, moves, fires)
             if step:
                 return step
         if search:
@@ -229,7 +229,7 @@ class Policy(BasicPlan):
         bound = {x["id"] for x in view["spells"] if x["bound"]}
         unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
         if unbound_goal and room != "library":
-            step = _toward(view, moves, ["library"])
+            step = step_toward(view, moves, ["library"])
             if step:
                 return step
         wants = [
@@ -254,10 +254,10 @@ class Policy(BasicPlan):
             ]
         wants.sort(key=self._source_order(view, team, lack, top, level))
         if wants and wants[0] != room:
-            step = _toward(view, moves, wants[:1]) or _toward(view, moves, wants)
+            step = step_toward(view, moves, wants[:1]) or step_toward(view, moves, wants)
             if step:
                 return step
-        return _leave(view, seat, moves)
+        return leave_safely(view, seat, moves)
 
     def _errand(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Return a detour the plan makes before taking the glyph here (the balance policy makes none;
@@ -269,7 +269,7 @@ class Policy(BasicPlan):
     ) -> Callable[[str], tuple[Any, ...]]:
         """Return the order of the glyph sources to walk to: the known goal slot's missing glyphs first,
         then those that reach the goal's level, the glyphs the table holds fewest of, the highest."""
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
 
         def key(k: str) -> tuple[Any, ...]:
             glyph = rooms[k]["source"]
@@ -281,7 +281,7 @@ class Policy(BasicPlan):
         """Return the casts that would show an unknown slot, the goal spell's level first (its level is
         printed on its card), then own glyphs before a helper's, then higher levels."""
         here = view["wizards"][view["seat"]]["room"]
-        if here in _kept_guardians(view) and _rooms(view)[here]["guardian"]:
+        if here in kept_guardians(view) and rooms_by_key(view)[here]["guardian"]:
             return []  # an unknown spell might well strike the guardian the table wants to keep
         keep = self._reserved(view, goal)
         level = _focus(goal)
@@ -289,11 +289,16 @@ class Policy(BasicPlan):
             m
             for m in moves
             if m.action == "cast"
-            and self.mind.spell_at(view, _slot(m)) is None
-            and not (set(_slot(m).split("-")) & keep)
+            and self.mind.spell_at(view, move_slot(m)) is None
+            and not (set(move_slot(m).split("-")) & keep)
         ]
         return sorted(
-            unknown, key=lambda m: (_level(_slot(m)) != level, m.get("helper") is not None, -_level(_slot(m)))
+            unknown,
+            key=lambda m: (
+                slot_level(move_slot(m)) != level,
+                m.get("helper") is not None,
+                -slot_level(move_slot(m)),
+            ),
         )
 
     def _lacking(self, view: dict[str, Any], goal: str) -> set[int]:
@@ -328,7 +333,7 @@ class Policy(BasicPlan):
     def _walks_into_danger(self, view: dict[str, Any], step: Move) -> bool:
         """Whether a step enters a troll's or demon's room with no action left to cast there (ending the
         turn beside it costs a wizard, and a slain wizard costs the crystal a mana)."""
-        r = _rooms(view)[step.get("room")]
+        r = rooms_by_key(view)[step.get("room")]
         if not (r["demon"] or r["troll"]):
             return False
         # the advanced turn pays a move from the move slot, then the room slot, then the magic one,
@@ -344,14 +349,14 @@ class Policy(BasicPlan):
         return not (slots.get("magic") or extra > 0)
 
     def _can_kill(self, view: dict[str, Any], moves: list[Move]) -> bool:
-        return bool(_casts(view, self.mind, moves, (*KILL, "steal_glyphs")))
+        return bool(casts_of(view, self.mind, moves, (*KILL, "steal_glyphs")))
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Answer a choice: sensible picks for the common questions, else the first option."""
         c = view["choice"]
         why = c["why"].lower()
         values = [o["value"] for o in c["options"]]
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         about = c.get("about") or {}
         if about.get("op") == "in_order":  # the Helpful Hand's order: keep the most mana, then glyphs
             best = max(about["orders"], key=lambda o: (o["mana"], o["glyphs"], -o["value"]))
@@ -368,7 +373,7 @@ class Policy(BasicPlan):
             counts = {v: mine.count(v) for v in values}
             return Move.of("choose", value=min(values, key=lambda v: (-counts[v], v)))
         if all(isinstance(v, str) and v in rooms for v in values):
-            bare = [v for v in values if v in _kept_guardians(view) and not rooms[v]["guardian"]]
+            bare = [v for v in values if v in kept_guardians(view) and not rooms[v]["guardian"]]
             if "guardian" in why and bare:
                 return Move.of("choose", value=bare[0])
             if "fire" in why or "water" in why:

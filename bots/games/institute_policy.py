@@ -1,6 +1,6 @@
 """Self-play statistics for the designed deck: rounds per game and how often each card's holder wins.
 
-Run ``python -m rules.institute.selfplay [games] [seed]``. Independent of ``bench`` so that a test can
+Run ``python -m bots.games.institute_policy [games] [seed]``. Independent of ``bench`` so that a test can
 call ``simulate`` on a handful of games. Three policies: ``random`` (any legal move), ``eager``
 (random, but never passes up a power and confirms as soon as all dice are assigned) and ``greedy``
 (a simple human-like player: takes stones on high dice, casts toward the cards it is closest to

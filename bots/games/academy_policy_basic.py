@@ -1,4 +1,4 @@
-"""The self-play policy's plan for the basic game (a mixin of ``selfplay.Policy``).
+"""The self-play policy's plan for the basic game (a mixin of ``academy_policy.Policy``).
 
 Open a glyph 4 or 5 source, look at level 2 from the Mana Crystal (a look that turns up Abjure there
 with no fire wins at once), gather Abjure's pair, put the fires out and cast it in the crystal.
@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.academy.selfplay_common import (
+from bots.games.academy_paths import (
     BAD,
     CRYSTAL,
     Mind,
-    _dist,
-    _leave,
-    _level,
-    _rooms,
-    _slot,
-    _toward,
+    leave_safely,
+    move_slot,
+    rooms_by_key,
+    step_toward,
+    view_distances,
 )
 from rules.academy.setup import BASIC_L1, BASIC_L2
+from rules.academy.state import slot_level
 from rules.contract import Move
 
 
@@ -42,7 +42,7 @@ class BasicPlan:
                 move = Move.of("take")
             else:
                 fresh = [m for m in moves if m.get("room") not in self.trail[1]]
-                move = _leave(view, seat, fresh, imps=True)
+                move = leave_safely(view, seat, fresh, imps=True)
         if move.action == "move":
             self.trail[1].append(here)
         return move
@@ -51,7 +51,7 @@ class BasicPlan:
         """The basic game's plan: open a glyph 4 or 5 source, look at level 2 from the crystal (a look
         that turns up Abjure there with no fire wins at once), then gather Abjure's pair and cast it."""
         me = view["wizards"][seat]
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         room = me["room"]
         fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
         known = self._deduced(view)
@@ -59,12 +59,12 @@ class BasicPlan:
         binds = [
             m for m in moves if m.action == "bind" and self.mind.known.get(m.get("slot")) == m.get("spell")
         ]
-        binds = [m for m in binds if m.get("spell") not in BAD and _level(m.get("slot")) == 1]
+        binds = [m for m in binds if m.get("spell") not in BAD and slot_level(m.get("slot")) == 1]
         if binds:
             return binds[0]
         if any(m.action == "stop" for m in moves):
             return Move.of("stop")
-        win = [m for m in moves if m.action == "cast" and abjure and _slot(m) == abjure]
+        win = [m for m in moves if m.action == "cast" and abjure and move_slot(m) == abjure]
         win.sort(key=lambda m: m.get("helper") is not None)
         if win and room == CRYSTAL and not fires:
             return win[0]
@@ -73,11 +73,11 @@ class BasicPlan:
         if douse:
             return douse
         if view["actions"]["left"] <= 1 and view["actions"]["extra"] == 0:
-            out = _leave(view, seat, moves, imps=True)
+            out = leave_safely(view, seat, moves, imps=True)
             if out.action == "move":
                 return out  # the last action never ends the turn where fire, deep water or an imp waits
         if win and not fires:
-            step = _toward(view, moves, [CRYSTAL])
+            step = step_toward(view, moves, [CRYSTAL])
             if step:
                 return step
         if win and fires:
@@ -89,7 +89,7 @@ class BasicPlan:
             if own and CRYSTAL not in fires:
                 # the wizard holding Abjure's pair waits in the crystal while the others put the fire out
                 if room != CRYSTAL:
-                    step = _toward(view, moves, [CRYSTAL])
+                    step = step_toward(view, moves, [CRYSTAL])
                     if step:
                         return step
                 else:
@@ -102,9 +102,9 @@ class BasicPlan:
         if look and (not abjure or fires):
             if room == CRYSTAL or abjure:
                 return look[0]
-            d = _dist(view, room).get(CRYSTAL, 99)
+            d = view_distances(view, room).get(CRYSTAL, 99)
             if d < view["actions"]["left"]:
-                step = _toward(view, moves, [CRYSTAL])
+                step = step_toward(view, moves, [CRYSTAL])
                 if step:
                     return step
             return look[0]
@@ -123,7 +123,7 @@ class BasicPlan:
                 # look at level 1 beside the guardian: Nova there breaks it, Steal Glyphs reaches past it
                 if room in guarded or room in {a for g in guarded for a in rooms[g]["adjoining"]}:
                     return look1[0]
-                step = _toward(view, moves, guarded)
+                step = step_toward(view, moves, guarded)
                 if step:
                     return step
             elif look1:
@@ -134,11 +134,11 @@ class BasicPlan:
             return Move.of("take")
         goals = self._source_goals(view, seat, want)
         if goals:
-            step = _toward(view, moves, goals)
+            step = step_toward(view, moves, goals)
             if step:
                 return step
         if win and room != CRYSTAL:
-            step = _toward(view, moves, [CRYSTAL])
+            step = step_toward(view, moves, [CRYSTAL])
             if step:
                 return step
         if look:
@@ -153,10 +153,10 @@ class BasicPlan:
             and r["pos"] is not None
             and me["glyphs"].count(r["source"]) < 2
         ]
-        step = _toward(view, moves, spare) if spare and len(me["glyphs"]) < 8 else None
+        step = step_toward(view, moves, spare) if spare and len(me["glyphs"]) < 8 else None
         if step:
             return step
-        return _leave(view, seat, moves, imps=True)
+        return leave_safely(view, seat, moves, imps=True)
 
     def _deduced(self, view: dict[str, Any]) -> dict[str, str | None]:
         """Return what lies on each used slot as far as the table knows, with a level's last unknown slot
@@ -174,12 +174,12 @@ class BasicPlan:
         """Return a cast of a known spell that puts out a fire within its reach from here."""
         if not fires:
             return None
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         room = view["wizards"][view["seat"]]["room"]
         near = [room, *rooms[room]["adjoining"]]
         reach = {"snuff": near, "call_flood": near, "spark_out": near, "maelstrom": near, "nova": [room]}
         for m in moves:
-            key = self.mind.spell_at(view, _slot(m)) if m.action == "cast" else None
+            key = self.mind.spell_at(view, move_slot(m)) if m.action == "cast" else None
             if key in reach and any(f in reach[key] for f in fires):
                 return m
         return None
@@ -191,19 +191,20 @@ class BasicPlan:
         dousers = [
             m
             for m in moves
-            if m.action == "cast" and self.mind.spell_at(view, _slot(m)) in ("snuff", "call_flood", "nova")
+            if m.action == "cast"
+            and self.mind.spell_at(view, move_slot(m)) in ("snuff", "call_flood", "nova")
         ]
         if not dousers:
             return None
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         # step into a burning room only with an action left to cast there (else the crystal pays for it)
         near = set(fires) if view["actions"]["left"] + view["actions"]["extra"] >= 2 else set()
-        if any(self.mind.spell_at(view, _slot(m)) != "nova" for m in dousers):
+        if any(self.mind.spell_at(view, move_slot(m)) != "nova" for m in dousers):
             near |= {a for f in fires for a in rooms[f]["adjoining"]}  # Snuff and Call Flood reach next door
-        dist = _dist(view, view["wizards"][view["seat"]]["room"])
+        dist = view_distances(view, view["wizards"][view["seat"]]["room"])
         if not near or min((dist.get(k, 99) for k in near), default=99) > within:
             return None
-        return _toward(view, moves, sorted(near))
+        return step_toward(view, moves, sorted(near))
 
     def _looks(
         self,
@@ -218,9 +219,9 @@ class BasicPlan:
             m
             for m in moves
             if m.action == "cast"
-            and _level(_slot(m)) == level
-            and known.get(_slot(m)) is None
-            and not (set(_slot(m).split("-")) & keep)
+            and slot_level(move_slot(m)) == level
+            and known.get(move_slot(m)) is None
+            and not (set(move_slot(m).split("-")) & keep)
         ]
         mine = view["wizards"][view["seat"]]["glyphs"]
         return sorted(out, key=lambda m: (m.get("helper") is not None, -mine.count(m.get("a"))))
@@ -263,23 +264,23 @@ class BasicPlan:
         self, view: dict[str, Any], moves: list[Move], known: dict[str, str | None], blocked: set[int]
     ) -> Move | None:
         """Break a guardian on a needed glyph source with a known Nova, or steal past it with Steal Glyphs."""
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         room = view["wizards"][view["seat"]]["room"]
         guarded = [
             k for k, r in rooms.items() if r["guardian"] and r["source"] in blocked and r["pos"] is not None
         ]
         if not guarded:
             return None
-        nova = [m for m in moves if m.action == "cast" and known.get(_slot(m)) == "nova"]
+        nova = [m for m in moves if m.action == "cast" and known.get(move_slot(m)) == "nova"]
         nova.sort(key=lambda m: m.get("helper") is not None)
         if nova and room in guarded:
             return nova[0]
-        steal = [m for m in moves if m.action == "cast" and known.get(_slot(m)) == "steal_glyphs"]
+        steal = [m for m in moves if m.action == "cast" and known.get(move_slot(m)) == "steal_glyphs"]
         near = {room, *rooms[room]["adjoining"]}
         if steal and near & set(guarded):
             return steal[0]
         if nova or steal:
-            return _toward(view, moves, guarded)
+            return step_toward(view, moves, guarded)
         return None
 
     def _glyph_wants(
@@ -338,7 +339,7 @@ class BasicPlan:
 
     def _source_goals(self, view: dict[str, Any], seat: int, want: dict[int, int]) -> list[str]:
         """Return the open source rooms holding the most wanted glyph (nearest first by the caller)."""
-        rooms = _rooms(view)
+        rooms = rooms_by_key(view)
         open_rooms = {
             k: r["source"]
             for k, r in rooms.items()
@@ -350,7 +351,7 @@ class BasicPlan:
         if not open_rooms:
             return []
         here = view["wizards"][seat]["room"]
-        dist = _dist(view, here)
+        dist = view_distances(view, here)
         best = max(
             open_rooms.values(),
             key=lambda g: (
