@@ -27,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import web
+from cogs import delivery
 from cogs.kit import ANSWERED, SORRY
 from logpolicy import log_policy
 from service import TableService
@@ -159,6 +160,17 @@ class ConclaveTree(app_commands.CommandTree):
                 await interaction.followup.send(SORRY, ephemeral=True)
             else:
                 await interaction.response.send_message(SORRY, ephemeral=True)
+
+
+@contextlib.contextmanager
+def edit_spacing(seconds: float) -> Iterator[None]:
+    """Space the living board's edits by ``seconds`` inside the block (a bench sets 0)."""
+    kept = delivery.EDIT_SPACING
+    delivery.EDIT_SPACING = seconds
+    try:
+        yield
+    finally:
+        delivery.EDIT_SPACING = kept
 
 
 class ConclaveBot(commands.Bot):

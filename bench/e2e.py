@@ -16,7 +16,6 @@ import re
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,17 +68,11 @@ class Timed:
     errors: list[str] = field(default_factory=list)
 
 
-@contextlib.contextmanager
-def no_edit_spacing() -> Iterator[None]:
+def no_edit_spacing() -> contextlib.AbstractContextManager[None]:
     """Let the live board be edited at once while the bench runs."""
-    from cogs import delivery
+    from bot import edit_spacing
 
-    kept = delivery.EDIT_SPACING
-    delivery.EDIT_SPACING = 0.0
-    try:
-        yield
-    finally:
-        delivery.EDIT_SPACING = kept
+    return edit_spacing(0.0)
 
 
 async def _table(env: Any, kind: str, players: int, rand: random.Random) -> tuple[Any, list[Any]]:

@@ -1,5 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots, in SQLite (store.sqlite) or PostgreSQL."""
 
+from store import sqlite
 from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
@@ -12,6 +13,16 @@ from store.records import (
     TableRecord,
 )
 from store.sqlite import Store
+
+
+async def _open_postgres(url: str, **kwargs: object) -> Store:
+    """Open the PostgreSQL store (asyncpg is imported only when one is asked for)."""
+    from store.pg import PostgresStore
+
+    return await PostgresStore.open(url, **kwargs)  # type: ignore[arg-type]
+
+
+sqlite.OPEN_POSTGRES = _open_postgres
 
 __all__ = [
     "DELIVER",

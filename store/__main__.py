@@ -1,9 +1,9 @@
-"""``python -m store check DB [--repair]`` and ``python -m store backup DB COPY`` (see store.check)."""
+"""``python -m store check|backup|copy`` (see store.cli)."""
 
 from __future__ import annotations
 
 import sys
 
-from store.check import main
+from store.cli import main
 
 sys.exit(main())

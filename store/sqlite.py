@@ -56,6 +56,11 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
 
+OPEN_POSTGRES: Callable[..., Awaitable[Store]] | None = None
+"""Opens a ``postgresql://`` store; set by the ``store`` package, so this module never imports
+``store.pg`` (which builds on it) and asyncpg is imported only for PostgreSQL."""
+
+
 class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
@@ -83,9 +88,9 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         URL, which opens the PostgreSQL store (``store.pg``) instead.
         """
         if is_postgres(path):
-            from store.pg import PostgresStore  # asyncpg is imported only for PostgreSQL
-
-            return await PostgresStore.open(path, clock=clock)
+            if OPEN_POSTGRES is None:
+                raise StoreError("PostgreSQL is not available here (the store package was not loaded)")
+            return await OPEN_POSTGRES(path, clock=clock)
         path = sqlite_path(path)
         if path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)

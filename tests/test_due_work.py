@@ -23,7 +23,7 @@ from service.notices import Notice
 from service.replies import Reply
 from service.scheduler import LEASE, MAX_ATTEMPTS, Scheduler, retry_delay
 from store import DueWork, Store
-from store.check import main as check_main
+from store.cli import main as check_main
 from tests.async_helpers import ALICE, BOB, DAY, HOUR, START, Harness, OpenStore
 
 pytestmark = pytest.mark.usefixtures("toy_registered")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from store import Store
-from store.check import main as store_main
+from store.cli import main as store_main
 from store.copy import COPY_ORDER, counts, table_names
 from tests.async_helpers import ALICE, BOB, Harness, OpenStore
 

@@ -18,7 +18,8 @@ from service.tables import DAMAGED
 from service.timekeeper import ABSENT_CHOICES
 from service.undo import UNDO_CHOICES
 from store import CorruptTable, DamagedSnapshot, Store, UserPrefs
-from store.check import check, main
+from store.check import check
+from store.cli import main
 from store.rows import BOT_LEVELS, VOTE_CHOICES
 from tests.async_helpers import CAROL, HOUR, Harness
 
