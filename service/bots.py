@@ -267,6 +267,8 @@ class BotSeats:
             return None
         if await self.store.server_left_at(table.guild_id) is not None:
             return None  # its server removed the bot: the table is paused, bots included
+        if await self.time.away.paused(table_id):
+            return None  # nobody takes part any more: bots never play a table out by themselves
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]
