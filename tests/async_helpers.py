@@ -85,7 +85,7 @@ class Harness:
         return next(s.user_id for s in await self.svc.seats(table_id) if s.seat == seat)
 
 
-__all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "START", "Harness"]
+__all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "START", "Harness", "first_move"]
 
 
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:
