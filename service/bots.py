@@ -267,13 +267,11 @@ class BotSeats:
             return None
         if await self.store.server_left_at(table.guild_id) is not None:
             return None  # its server removed the bot: the table is paused, bots included
-        if await self.time.away.paused(table_id):
-            return None  # nobody takes part any more: bots never play a table out by themselves
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]
-        if not bots:
-            return None
+        if not bots or await self.time.away.paused(table_id):
+            return None  # no bot awaited; or nobody takes part any more: bots never play a table out alone
         seat = bots[0]
         record = loaded.seats[seat]
         version = loaded.record.version
