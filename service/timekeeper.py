@@ -472,7 +472,10 @@ class Timekeeper:
         name = await self._name(table_id, user_id)
         text = f"{name} is back and plays their own seat again."
         if paused:
-            text = f"{name} is back: the table resumes, and {name}'s clock starts again with a full bank."
+            timed = preset_of(table.options) is not None
+            text = f"{name} is back: the table resumes" + (
+                f", and {name}'s clock starts again with a full bank." if timed else "."
+            )
         await self.svc.emit(Notice(table, "rejoin", text))
         return "Welcome back: your seat is yours again." + (" The table resumes." if paused else "")
 
