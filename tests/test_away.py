@@ -105,3 +105,17 @@ async def test_the_last_person_to_leave_pauses_the_table(h: Harness) -> None:
         await h.svc.rejoin(table, ALICE)
     assert "The table resumes" in await h.svc.rejoin(table, BOB)
     assert not await h.svc.time.away.paused(table)
+
+
+async def test_an_undo_vote_pings_no_seat_on_autopilot(h: Harness) -> None:
+    """Carol is skipped: the vote on alice's undo pings bob only (carol's seat is quiet)."""
+    assert h.svc is not None
+    table = await h.table(users=(ALICE, BOB, CAROL))
+    await h.svc.time.mark_stand_in(table, CAROL, "skip")
+    await first_move(h, table, ALICE)
+    await first_move(h, table, BOB)
+    await h.wait(0)  # the stand-in locks in carol's sigil: the reveal follows
+    reply = await h.svc.undo(table, ALICE)
+    assert "they vote now" in reply.answer
+    vote = h.notices("vote")[-1]
+    assert vote.ping == (BOB,)
