@@ -61,15 +61,22 @@ def waiting_lines(waiting: list[WaitingTable], servers: dict[int, str] | None = 
     return lines
 
 
+APART_WORDS = {"bot": "finished by a bot", "skip": "finished by default moves", "left": "left before the end"}
+"""How a finished game a user did not play to the end is shown, by how their seat ended."""
+
+
 def stats_lines(name: str, stats: Stats, titles: dict[str, str]) -> list[str]:
     """Word a user's record."""
     lines = [f"**{name}**: {stats.open_tables} table(s) in play."]
     for kind, count in sorted(stats.played.items()):
         lines.append(f"{titles.get(kind, kind)}: {count} played, {stats.won.get(kind, 0)} won.")
     if not stats.played:
-        lines.append("No finished games yet.")
+        lines.append("No games played to the end yet.")
+    apart = [f"{n} {APART_WORDS.get(how, how)}" for how, n in sorted(stats.finished_for.items())]
+    if apart:
+        lines.append("Not counted above (not played to the end by you): " + ", ".join(apart) + ".")
     if stats.played_for:
-        lines.append(f"{stats.played_for} of them had a seat played for an absent player.")
+        lines.append(f"{stats.played_for} finished game(s) had a seat played for an absent player.")
     if stats.median_move_seconds is not None:
         lines.append(f"Median time to move: {span(stats.median_move_seconds)}.")
     return lines

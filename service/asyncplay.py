@@ -12,7 +12,7 @@ import json
 import logging
 import statistics
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
@@ -65,7 +65,11 @@ class LogPage:
 
 @dataclass(frozen=True)
 class Stats:
-    """A user's record: games played and won per game, median time to move, open tables."""
+    """A user's record: games played and won per game, median time to move, open tables.
+
+    ``played`` and ``won`` count only games the user played to the end themselves;
+    ``finished_for`` counts the others apart, by how their seat ended (``bot``, ``skip``, ``left``).
+    """
 
     user_id: int
     played: dict[str, int]
@@ -73,6 +77,7 @@ class Stats:
     played_for: int
     median_move_seconds: float | None
     open_tables: int
+    finished_for: dict[str, int] = field(default_factory=dict)
 
 
 class AsyncPlay:
@@ -210,8 +215,10 @@ class AsyncPlay:
                     f"a majority decides, and the vote lapses {relative(self.clock.now() + VOTE_TIME)} "
                     "or as soon as anyone moves."
                 )
+                # A seat on autopilot is never pinged (its person comes back with /game rejoin).
+                present = set(await self.time.away.taking_part(table_id))
                 await self.emit(Notice(loaded.record, "vote", text, topic=topic, choices=UNDO_CHOICES,
-                                       ping=tuple(voters)))
+                                       ping=tuple(v for v in voters if v in present)))
                 self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), version)
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
         return await self.after_move(reply)
@@ -441,15 +448,20 @@ class AsyncPlay:
         """
         played: dict[str, int] = {}
         won: dict[str, int] = {}
+        apart: dict[str, int] = {}
         gaps: list[float] = []
         finished = []
         open_tables = 0
-        for table_id, kind, status, result, seat in await self.store.tables_of(user_id, guild_id):
+        for table_id, kind, status, result, seat, absent in await self.store.tables_of(user_id, guild_id):
             if status == "active":
                 open_tables += 1
             if status != "finished":
                 continue
             finished.append(table_id)
+            if absent is not None:
+                # Finished by a bot or default moves, or after they left: never their game, nor their win.
+                apart[absent] = apart.get(absent, 0) + 1
+                continue
             played[kind] = played.get(kind, 0) + 1
             if result and seat in result.get("winners", []):
                 won[kind] = won.get(kind, 0) + 1
@@ -465,7 +477,7 @@ class AsyncPlay:
                 previous = r.created_at
         marked = len(await self.store.played_for(finished))
         median = statistics.median(gaps) if gaps else None
-        return Stats(user_id, played, won, marked, median, open_tables)
+        return Stats(user_id, played, won, marked, median, open_tables, apart)
 
     async def rebuild_check(self, table_id: int) -> bool:
         """Whether the snapshot equals the moves in force replayed from the seed (undo included)."""

@@ -270,8 +270,8 @@ class BotSeats:
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]
-        if not bots:
-            return None
+        if not bots or await self.time.away.paused(table_id):
+            return None  # no bot awaited; or nobody takes part any more: bots never play a table out alone
         seat = bots[0]
         record = loaded.seats[seat]
         version = loaded.record.version

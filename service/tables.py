@@ -272,6 +272,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         except TableError as exc:
             # A game that cannot go on without a player (every two-player game) ends by abandoning.
             raise TableError(f"{exc.sentence} To end the game instead, use /game abandon.") from None
+        await self.time.away.left(user_id, table_id)  # the last person to leave pauses the table
         return replace(reply, answer="You left the game; the others play on without you.")
 
     async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.contract import RESIGN
+from service.away import LEFT, Away, quiet
 from service.bots import STAND_IN_LEVEL, bot_name
 from service.clock import (
     LAST_CALL,
@@ -62,6 +63,7 @@ class Timekeeper:
         self._synced: dict[int, tuple[frozenset[int], list[SeatClock]]] = {}
         """Per table, whom it waited on at this process's last sync, and the clocks then."""
         """Tables whose stand-in run is playing now (it goes on by itself: no new job per move)."""
+        self.away = Away(self)
         for kind, handler in (
             ("remind", self._remind),
             ("deadline", self._deadline),
@@ -230,6 +232,11 @@ class Timekeeper:
         else:
             return  # out of time by an earlier deadline: its own work posts the vote
         voters = await self.voters(table.id, work.user_id)
+        if not voters:
+            # Nobody is left to vote (the others are away too): the seat is skipped at once.
+            async with self.svc.table_lock(table.id):
+                await self.decide(table, work.user_id, "skip", expired=True, unvoted=True)
+            return
         name = await self._name(table.id, work.user_id)
         text = (
             f"{name} is out of time. The other players vote: wait (one more day), skip (the game "
@@ -271,7 +278,8 @@ class Timekeeper:
                 # Nobody could vote (every other player left or is played for): waiting would
                 # stall the table for good, so the seat is skipped like the others.
                 choice = "skip"
-            await self._decide(table, work.user_id, choice, expired=True)
+            unvoted = choice == "skip" and not counts
+            await self.decide(table, work.user_id, choice, expired=True, unvoted=unvoted)
 
     async def _after_decision(self, table: TableRecord, clock: SeatClock, key: str) -> None:
         """Plan again what a decision on an absent seat implies (a run that died midway left it out).
@@ -296,8 +304,8 @@ class Timekeeper:
         """
         now = self.clock.now()
         table = await self.store.table(work.table_id)
-        if table is None or table.status != "active":
-            await self.store.claim(work.id, now)
+        if table is None or table.status != "active" or await self.away.paused(table.id):
+            await self.store.claim(work.id, now)  # a paused table plays nothing until a rejoin
             return
         skipped = {c.user_id: c for c in await self.store.seat_clocks(table.id) if c.absent == "skip"}
         played: Counter[int] = Counter()
@@ -344,10 +352,14 @@ class Timekeeper:
     # ------------------------------------------------------------------ votes and rejoin
 
     async def voters(self, table_id: int, subject: int) -> list[int]:
-        """Return who votes on a seat that ran out of time: the other seated, active, present players."""
+        """Return who votes on a seat that ran out of time: the other seated, active, present players.
+
+        A player out of time is away too: they vote again once they move or rejoin.
+        """
         active = await self.active_players(table_id)
-        absent = {c.user_id for c in await self.store.seat_clocks(table_id) if c.absent}
-        return [u for u in active if u != subject and u not in absent]
+        clocks = await self.store.seat_clocks(table_id)
+        away = {c.user_id for c in clocks if c.absent or c.out_since is not None}
+        return [u for u in active if u != subject and u not in away]
 
     async def active_players(self, table_id: int) -> list[int]:
         """Return the seated people who have not left the game (a resignation is in the move log).
@@ -377,12 +389,19 @@ class Timekeeper:
             votes = await self.store.cast_vote(table_id, topic, user_id, choice, self.clock.now())
             counts = Counter(v for u, v in votes.items() if u in voters)
             if counts[choice] * 2 > len(voters):
-                await self._decide(table, subject, choice, expired=False)
+                await self.decide(table, subject, choice, expired=False)
                 return f"Your vote decided it: {choice}."
         return f"Your vote ({choice}) is counted: {counts[choice]} of {len(voters)}; a majority decides."
 
-    async def _decide(self, table: TableRecord, subject: int, choice: str, *, expired: bool) -> None:
-        """Carry out the vote on an absent seat (the caller holds the table's lock)."""
+    async def decide(
+        self, table: TableRecord, subject: int, choice: str, *, expired: bool, unvoted: bool = False,
+        follow: bool = True,
+    ) -> None:
+        """Carry out the vote on an absent seat (the caller holds the table's lock).
+
+        ``unvoted``: nobody was left to vote (the seat is skipped, and the thread says so);
+        ``follow``: then settle what the seat's going on autopilot implies (``Away.dropped``).
+        """
         await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{subject}")
         name = await self._name(table.id, subject)
         now = self.clock.now()
@@ -404,14 +423,16 @@ class Timekeeper:
                 await self._update_clock(table.id, subject, absent="skip", out_since=None)
             # The stand-in plays at once, in a job of its own: this decision holds the table's lock.
             await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
-            text = (
-                f"The players voted: {name}'s seat is played by {stand_in} until {name} comes back "
-                "with `/game rejoin`."
-            )
+            why = f"The players voted: {name}'s seat"
+            if unvoted:
+                why = f"Nobody is left to vote on {name}'s seat, so it"
+            text = f"{why} is played by {stand_in} until {name} comes back with `/game rejoin`."
         # The vote's expiry goes last: a kill before here runs it again, and it plans what is missing.
         await self.store.cancel_work(table.id, subject, kinds=("expire",))
         log.info("table %s: absent seat decided (%s)", table.id, choice)
         await self.svc.emit(Notice(table, "decided", text, subject=subject))
+        if choice != "wait" and follow:
+            await self.away.dropped(table, [subject])
 
     async def _to_bot(self, table_id: int, subject: int) -> str | None:
         """Hand an absent player's seat to a bot (the caller holds the lock); None if it may not be."""
@@ -442,16 +463,28 @@ class Timekeeper:
         """Give an absent or out-of-time player their seat back, with at least one turn's time."""
         async with self.svc.table_lock(table_id):
             table = await self.svc.table(table_id)
-            await self.give_back(table, user_id)
+            paused = table.status == "active" and await self.away.paused(table_id)
+            await self.give_back(table, user_id, fresh=paused)
+            if paused:
+                # Whatever the absent seats and bots owe plays again, in a job of its own.
+                key = f"auto:{table_id}:{table.version}:resume:{user_id}:{self.clock.now():.0f}"
+                await self.scheduler.add("autoplay", self.clock.now(), key, table_id)
         name = await self._name(table_id, user_id)
-        await self.svc.emit(Notice(table, "rejoin", f"{name} is back and plays their own seat again."))
-        return "Welcome back: your seat is yours again."
+        text = f"{name} is back and plays their own seat again."
+        if paused:
+            timed = preset_of(table.options) is not None
+            text = f"{name} is back: the table resumes" + (
+                f", and {name}'s clock starts again with a full bank." if timed else "."
+            )
+        await self.svc.emit(Notice(table, "rejoin", text))
+        return "Welcome back: your seat is yours again." + (" The table resumes." if paused else "")
 
-    async def give_back(self, table: TableRecord, user_id: int) -> None:
+    async def give_back(self, table: TableRecord, user_id: int, *, fresh: bool = False) -> None:
         """Give a seat back to its person: a bot leaves it, the clock restarts (the caller holds the lock).
 
         The one path by which a seat comes back, whether a bot or the default move played it, or
         it ran out of time: ``/game rejoin`` and ``set_seat_bot(..., None)`` both end here.
+        ``fresh``: the table was paused (no time counted meanwhile), so the bank starts full.
         """
         if table.status != "active":
             raise TableError("This table is not in play.")
@@ -462,6 +495,8 @@ class Timekeeper:
             raise TableError("You have no seat at this table.")
         if seat.filled_by_bot:
             raise TableError("That seat was a bot's from the start: nobody can take it back.")
+        if clock.absent == LEFT:
+            raise TableError("You left this game: your seat cannot be taken back.")
         if not seat.bot and not clock.absent and clock.out_since is None:
             raise TableError("Your seat is yours already: nobody plays for you.")
         if seat.bot:
@@ -470,15 +505,18 @@ class Timekeeper:
         now = self.clock.now()
         grant = preset.increment if preset else WAIT_GRANT
         bank = clock.bank
-        if clock.left(now) < grant:
+        if fresh and preset is not None:
+            since = clock.running_since if clock.running_since is not None else now
+            bank = (now - since) + preset.bank
+        elif clock.left(now) < grant:
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + grant if clock.running_since is not None else grant
         await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
         await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
         await self.store.cancel_work(table_id, user_id, kinds=("expire",))
         if clock.running_since is not None and preset is not None:
-            fresh = replace(clock, bank=bank, absent=None, out_since=None)
-            await self._plan(table_id, fresh, half=False)
+            back = replace(clock, bank=bank, absent=None, out_since=None)
+            await self._plan(table_id, back, half=False)
 
     # ------------------------------------------------------------------ what boards show
 
@@ -519,12 +557,18 @@ class Timekeeper:
         clocks: list[SeatClock] | None = None,
         table: TableRecord | None = None,
     ) -> Reply:
-        """Add the time line to a board and drop the pings each user's preference turns off."""
-        board = reply.board
-        if board is None or not board.in_play:
+        """Add the time line to a board and drop the pings each user's preference turns off.
+
+        A seat on autopilot (skipped, a bot's, left) gets no ping and no private note at all.
+        """
+        if reply.board is None and not reply.private:
             return reply
         if clocks is None:
             clocks = await self.store.seat_clocks(reply.table.id)
+        reply = quiet(reply, clocks)
+        board = reply.board
+        if board is None or not board.in_play:
+            return reply
         times = await self.seat_times(reply.table.id, clocks, table)
         line = self.time_line(times)
         text = f"{board.text}\n{line}" if line else board.text

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from store.records import StoreError, dump
 from store.rows import (
+    ABSENT_WAYS,
     CLOCK,
     PREFS,
     SPECTATOR,
@@ -104,7 +105,8 @@ class SeatClock:
 
     ``running_since`` is set while the game waits on the seat; time left at ``t`` is then
     ``bank - (t - running_since)``. ``absent`` is None, or how the seat is played for its
-    absent player (``skip`` or ``bot``); ``played_for`` counts moves made for it.
+    absent player (``skip`` or ``bot``; ``left`` once they left the game); ``played_for`` counts
+    moves made for it.
     """
 
     table_id: int
@@ -727,24 +729,29 @@ class AsyncPlayStore:
 
     async def tables_of(
         self, user_id: int, guild_id: int | None = None
-    ) -> list[tuple[int, str, str, dict | None, int | None]]:
-        """Return (table id, kind, status, result, seat) for every started table a user sits at.
+    ) -> list[tuple[int, str, str, dict | None, int | None, str | None]]:
+        """Return (table id, kind, status, result, seat, absent) for every started table a user sits at.
 
-        ``guild_id``: only that server's tables (None: every server's).
+        ``absent``: how the seat's clock says it is played for its person (``skip``, ``bot``,
+        ``left``; None: they play it themselves, or it has no clock). ``guild_id``: only that
+        server's tables (None: every server's).
         """
         where = "" if guild_id is None else " AND tables.guild_id = ?"
         params = (user_id,) if guild_id is None else (user_id, guild_id)
         async with self._single() as db:
             rows = await self._all(
                 db,
-                "SELECT tables.id, tables.kind, tables.status, tables.result, seats.seat FROM seats"
+                "SELECT tables.id, tables.kind, tables.status, tables.result, seats.seat,"
+                " seat_clocks.absent FROM seats"
                 " JOIN tables ON tables.id = seats.table_id"
+                " LEFT JOIN seat_clocks ON seat_clocks.table_id = seats.table_id"
+                " AND seat_clocks.user_id = seats.user_id"
                 f" WHERE seats.user_id = ? AND tables.seed IS NOT NULL{where}"
                 " ORDER BY tables.id",
                 params,
             )
         return [
-            (r["id"], r["kind"], r["status"], _result(r), r["seat"]) for r in rows
+            (r["id"], r["kind"], r["status"], _result(r), r["seat"], _absent(r)) for r in rows
         ]
 
 
@@ -757,6 +764,16 @@ def _result(row: sqlite3.Row) -> dict | None:
         set_aside(TABLE, row, f"its result is {fault}")
         return None
     return json.loads(row["result"])
+
+
+def _absent(row: sqlite3.Row) -> str | None:
+    """Return how a seat was played for its person; a damaged value reads as "played for" (``bot``)."""
+    value = row["absent"]
+    if value in ABSENT_WAYS:
+        return value
+    # Never credit a damaged clock's game to the person: it is shown apart, as a bot's.
+    set_aside(CLOCK, {"table_id": row["id"]}, "its absent is not skip, bot or left", "counted as a bot's")
+    return "bot"
 
 
 def _ballots(rows: list[sqlite3.Row], table_id: int, topic: str) -> dict[int, str]:

@@ -18,8 +18,9 @@ from typing import Any
 
 log = logging.getLogger("conclave.store")
 
-ABSENT_WAYS = (None, "skip", "bot")
-"""How a seat may be played for its absent player (service.timekeeper writes these)."""
+ABSENT_WAYS = (None, "skip", "bot", "left")
+"""How a seat may be played for its absent player (service.timekeeper writes these; "left":
+its person left the game, service.away)."""
 VOTE_CHOICES = frozenset({"yes", "no", "wait", "skip", "bot", "asked"})
 """Every choice a vote can hold: undo (yes, no; "asked", the asker's row that opens the vote)
 and an absent seat (wait, skip, bot)."""
@@ -61,7 +62,7 @@ def clock_fault(row: sqlite3.Row) -> str | None:
         if not _time(row[name]):
             return f"its {name} is not a time"
     if row["absent"] not in ABSENT_WAYS:
-        return "its absent is not skip or bot"
+        return "its absent is not skip, bot or left"
     if not isinstance(row["played_for"], int) or row["played_for"] < 0:
         return "its played_for is not a count"
     return None

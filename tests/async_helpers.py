@@ -87,4 +87,11 @@ class Harness:
         return next(s.user_id for s in await self.svc.seats(table_id) if s.seat == seat)
 
 
-__all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "START", "Harness"]
+__all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "START", "Harness", "first_move"]
+
+
+async def first_move(h: Harness, table_id: int, user_id: int) -> None:
+    """Play the user's first offered move (stamped: the same move twice at once is not refused)."""
+    assert h.svc is not None
+    choices = await h.svc.choices(table_id, user_id)
+    await h.svc.act(table_id, user_id, choices[0].value)

@@ -253,7 +253,9 @@ async def test_a_vote_hands_the_seat_to_a_bot_and_rejoin_takes_it_back(
     assert (await seat_of(world, world.carol)).bot == "basic"
     status = await world.alice.slash(thread, "game status")
     assert "Bot (basic) for carol" in status.response.content  # type: ignore[union-attr]
-    assert len(dms(world.carol)) == carol_dms, "a bot seat is never sent a DM"
+    told = dms(world.carol)[carol_dms:]
+    assert len(told) == 1, "a bot seat is sent no move's DM: only the one word that a bot plays it"
+    assert "a bot plays your seat" in told[0].content and "/game rejoin" in told[0].content
     refused = await world.carol.slash(thread, "game play", move="pass")
     assert "/game rejoin" in refused.response.content  # type: ignore[union-attr]
     back = await asyncio.wait_for(world.carol.slash(thread, "game rejoin"), 10)
@@ -279,14 +281,19 @@ async def test_a_table_is_never_left_without_a_person(world: World, clock: Manua
     assert (await world.bot.service.table(1)).status == "active", "the game waits on alice again"
     with pytest.raises(TableError, match="at least one person"):
         await world.bot.service.set_seat_bot(1, (await seat_of(world, world.alice)).seat, "basic")
-    # Alice, the only person, runs out of time: nobody can vote, and at the vote's end her seat
-    # gets the game's default move, never a bot.
-    await asyncio.wait_for(settle_clock(world, clock, DAY), 10)
+    # Alice, the only person, runs out of time: nobody can vote, so her seat is skipped at once,
+    # never a bot's; then nobody takes part and the table pauses instead of playing itself out.
+    version = (await world.bot.service.table(1)).version
     await asyncio.wait_for(settle_clock(world, clock, DAY), 10)
     texts = [m.content for m in thread.history()]
-    assert any("alice's seat is played by the game's default move" in t for t in texts)
+    assert any("Nobody is left to vote on alice's seat, so it is played by the game's default move" in t
+               for t in texts)
+    assert not any("The players voted: alice" in t for t in texts), "nobody voted"
+    assert sum("this table is paused" in t for t in texts) == 1
     assert (await seat_of(world, world.alice)).bot is None
-    assert (await world.bot.service.table(1)).status == "finished", "the stand-ins finished the game"
+    await asyncio.wait_for(settle_clock(world, clock, 7 * DAY), 10)
+    table = await world.bot.service.table(1)
+    assert table.status == "active" and table.version == version, "the bot and the stand-in played nothing"
 
 
 async def test_mine_and_play_go_on_past_a_damaged_seat_clock(world: World, db_path: str) -> None:

@@ -16,15 +16,9 @@ from service import TableError
 from service.clock import ManualClock, parse_span, quiet_until, split_options
 from service.scheduler import Scheduler
 from store import Store
-from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness
+from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness, first_move
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
-
-
-async def first_move(h: Harness, table_id: int, user_id: int) -> None:
-    assert h.svc is not None
-    choices = await h.svc.choices(table_id, user_id)
-    await h.svc.act(table_id, user_id, choices[0].value)
 
 
 async def left(h: Harness, table_id: int, user_id: int) -> float:

@@ -24,7 +24,7 @@ from service.replies import Reply
 from service.scheduler import LEASE, MAX_ATTEMPTS, Scheduler, retry_delay
 from store import DueWork, Store
 from store.cli import main as check_main
-from tests.async_helpers import ALICE, BOB, DAY, HOUR, START, Harness, OpenStore
+from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness, OpenStore, first_move
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -95,7 +95,9 @@ async def test_a_kill_after_the_reminder_went_out_sends_it_again_under_the_same_
 
 
 async def test_a_kill_at_the_deadline_still_opens_the_vote_once(h: Harness) -> None:
-    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, CAROL))
+    # Carol moves: she is there to vote (with nobody present, every seat would be skipped at once).
+    await first_move(h, table_id, CAROL)
     kill_at(h, "vote", after_sending=False)
     with pytest.raises(Killed):
         await h.wait(DAY + HOUR)
