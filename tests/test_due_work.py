@@ -248,3 +248,38 @@ async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
     finally:
         await scheduler.stop()
         await store.close()
+
+
+async def test_a_kill_between_the_hand_over_and_the_stand_in_job_leaves_no_stalled_table(
+    h: Harness,
+) -> None:
+    """The vote hands the seat to a bot in several transactions; a kill before the stand-in's job is
+    planned (the vote's expiry is gone by then) must not leave the table waiting forever: the next
+    start plans the missing work from what the store says."""
+    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    await h.wait(DAY + HOUR)
+    assert h.store is not None and h.svc is not None
+    out = [c.user_id for c in await h.store.seat_clocks(table_id) if c.out_since is not None]
+    assert out, "someone ran out of time"
+    subject = out[0]
+    voters = await h.svc.time.voters(table_id, subject)
+    before = (await h.store.table(table_id)).version
+    scheduler = h.svc.scheduler
+    plan = scheduler.add
+
+    async def killed_at_autoplay(kind: str, *args: object, **kwargs: object) -> bool:
+        if kind == "autoplay":
+            raise Killed  # the seat is the bot's and the expiry dropped: the job is not planned yet
+        return await plan(kind, *args, **kwargs)
+
+    scheduler.add = killed_at_autoplay  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        for voter in voters:
+            await h.svc.time.vote(table_id, voter, f"absent:{subject}", "bot")
+    await restarted(h)
+    await h.wait(HOUR)
+    assert h.store is not None
+    table = await h.store.table(table_id)
+    assert table is not None
+    clocks = {c.user_id: c for c in await h.store.seat_clocks(table_id)}
+    assert table.version > before or clocks[subject].running_since is None, "the stand-in played"
