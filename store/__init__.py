@@ -1,6 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
 
-from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
+from store.asyncplay import DELIVER, DueWork, SeatClock, TableWait, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -26,6 +26,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRecord",
+    "TableWait",
     "Timing",
     "UserPrefs",
     "WorkItem",
