@@ -27,6 +27,7 @@ from store.rows import (
     prefs_fault,
     set_aside,
     sound,
+    table_fault,
     user_fault,
     vote_fault,
     wait_fault,
@@ -553,7 +554,12 @@ class AsyncPlayStore:
         Three statements for all tables, not three per table: a start after a kill reads this once.
         """
         async with self._reading() as db:
-            tables = await self._all(db, "SELECT * FROM tables WHERE status = 'active' ORDER BY id")
+            # A paused table (its server removed the bot) waits for nothing until the server is back.
+            tables = await self._all(
+                db,
+                "SELECT * FROM tables WHERE status = 'active' AND NOT EXISTS (SELECT 1 FROM servers"
+                " WHERE servers.guild_id = tables.guild_id AND servers.left_at IS NOT NULL) ORDER BY id",
+            )
             clocks = await self._all(
                 db,
                 "SELECT seat_clocks.*, seats.bot AS seat_bot FROM seat_clocks"
@@ -567,13 +573,19 @@ class AsyncPlayStore:
                 " JOIN tables ON tables.id = due_work.table_id"
                 " WHERE tables.status = 'active' AND due_work.claimed_at IS NULL AND due_work.failed IS NULL",
             )
-        waits = {row["id"]: TableWait(TableRecord.from_row(row), [], {}, set()) for row in tables}
-        for row in clocks:
-            wait = waits[row["table_id"]]
-            wait.clocks.append(SeatClock.from_row(row))
-            wait.bots[row["user_id"]] = row["seat_bot"]
+        # Damaged rows are set aside as every reader does (store.rows): one never stops a start.
+        waits = {
+            row["id"]: TableWait(TableRecord.from_row(row), [], {}, set())
+            for row in sound(tables, table_fault, TABLE)
+        }
+        for row in sound(clocks, clock_fault, CLOCK):
+            wait = waits.get(row["table_id"])
+            if wait is not None:
+                wait.clocks.append(SeatClock.from_row(row))
+                wait.bots[row["user_id"]] = row["seat_bot"]
         for row in work:
-            waits[row["table_id"]].open_work.add((row["kind"], row["user_id"]))
+            if row["table_id"] in waits:
+                waits[row["table_id"]].open_work.add((row["kind"], row["user_id"]))
         return list(waits.values())
 
     async def seat_clocks(self, table_id: int) -> list[SeatClock]:
