@@ -275,24 +275,13 @@ class ArgentCog(commands.Cog):
     async def reactions(self, interaction: discord.Interaction, mode: str) -> None:
         """Choose whether reaction windows ask you or pass for you at this table."""
 
-        async def work() -> None:
-            svc = kit.service_of(self.bot)
-            table = await kit.table_here(interaction)
-            await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
-            await svc.set_seat_pref(table.id, interaction.user.id, REACT_PREF, mode)
-            said = (
-                "I will pass every reaction window for you here; `/argent reactions mode:ask` to react again."
-                if mode == REACT_PASS
-                else "You will be asked in every reaction window you can react in."
-            )
-            await kit.answer(interaction, said)
-            if mode == REACT_PASS:
-                # The service passes a window this player is being asked in right now.
-                follow = await svc.auto_play(table.id)
-                if follow is not None:
-                    await kit.deliver(self.bot, follow)
-
-        await kit.guarded(interaction, work)
+        said = (
+            "I will pass every reaction window for you here; `/argent reactions mode:ask` to react again."
+            if mode == REACT_PASS
+            else "You will be asked in every reaction window you can react in."
+        )
+        # Passing: the service passes a window this player is being asked in right now.
+        await self._seat_setting(interaction, REACT_PREF, mode, said, play_now=mode == REACT_PASS)
 
     @argent.command(name="ip")
     @app_commands.describe(mode="take: IP you could decline is taken for you; ask: ask me each time")
@@ -305,20 +294,28 @@ class ArgentCog(commands.Cog):
     async def ip(self, interaction: discord.Interaction, mode: str) -> None:
         """Choose whether an IP gain you could decline asks you first or is taken for you here."""
 
+        said = (
+            "You will be asked before each IP gain you could decline (more IP can lose you the "
+            "Second-most Influence voter); `/argent ip mode:take` to stop."
+            if mode == IP_ASK
+            else "I will take every IP gain for you here; `/argent ip mode:ask` to be asked."
+        )
+        # Taking: the service takes an IP gain this player is being asked about right now.
+        value = "on" if mode == IP_ASK else None
+        await self._seat_setting(interaction, ASK_PREF, value, said, play_now=mode == IP_TAKE)
+
+    async def _seat_setting(
+        self, interaction: discord.Interaction, key: str, value: str | None, said: str, *, play_now: bool
+    ) -> None:
+        """Set one of the player's seat settings at this table, answer, and play what now plays itself."""
+
         async def work() -> None:
             svc = kit.service_of(self.bot)
             table = await kit.table_here(interaction)
             await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
-            await svc.set_seat_pref(table.id, interaction.user.id, ASK_PREF, "on" if mode == IP_ASK else None)
-            said = (
-                "You will be asked before each IP gain you could decline (more IP can lose you the "
-                "Second-most Influence voter); `/argent ip mode:take` to stop."
-                if mode == IP_ASK
-                else "I will take every IP gain for you here; `/argent ip mode:ask` to be asked."
-            )
+            await svc.set_seat_pref(table.id, interaction.user.id, key, value)
             await kit.answer(interaction, said)
-            if mode == IP_TAKE:
-                # The service takes an IP gain this player is being asked about right now.
+            if play_now:
                 follow = await svc.auto_play(table.id)
                 if follow is not None:
                     await kit.deliver(self.bot, follow)
