@@ -401,8 +401,12 @@ class Sim:
                     # Back at once on the same file; the step goes on where the world left it.
                     await self.crash()
             if self.clock.now() >= next_restart:
-                await self.restart()
                 next_restart += 7 * DAY
+                try:
+                    await self.restart()
+                except Killed:
+                    # Killed while the new service started (its re-plan, say): start over, as above.
+                    await self.crash()
         self._killing = False
         summary = await self._summary(end)
         assert self.store is not None and self.svc is not None
