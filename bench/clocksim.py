@@ -8,9 +8,11 @@ restarted (store closed, a new service opened) every simulated week. The drawing
 off: the bench measures the time machinery, not Pillow.
 
 The last line is JSON: tables, finished, stalled (active tables that neither moved nor ended in
-the last ten simulated days), reminders (delivered), reminders_doubled (a reminder key delivered
-twice), reminders_missed (a reminder the store recorded as sent but nobody received, or one left
-unsent more than an hour past its time, or set aside), restarts, kills, set_aside (due work set
+the last ten simulated days; ``stalled_tables`` says for each what it waits on: every running
+seat, in person, skipped, played by a bot or out of time, and its open due work), reminders
+(delivered), reminders_doubled (a reminder key delivered twice), reminders_missed (a reminder
+the store recorded as sent but nobody received, or one left unsent more than an hour past its
+time, or set aside), restarts, kills, set_aside (due work set
 aside as failing), undelivered (moves whose delivery is still open at the end), ``jobs_<kind>``
 (due work run: reminders, deadlines, vote expiries, stand-in runs, deliveries), seconds and
 cpu_seconds. Compare runs by the counts and cpu_seconds: on a shared machine the wall time of
@@ -47,7 +49,7 @@ from rules import registry
 from service import DELIVER, Reply, TableError, TableService
 from service.clock import DAY, HOUR, ManualClock
 from service.notices import Notice
-from store import Store
+from store import Store, TableWait
 
 START = 1_800_000_000.0
 STEP = 0.5 * HOUR
@@ -399,8 +401,12 @@ class Sim:
                     # Back at once on the same file; the step goes on where the world left it.
                     await self.crash()
             if self.clock.now() >= next_restart:
-                await self.restart()
                 next_restart += 7 * DAY
+                try:
+                    await self.restart()
+                except Killed:
+                    # Killed while the new service started (its re-plan, say): start over, as above.
+                    await self.crash()
         self._killing = False
         summary = await self._summary(end)
         assert self.store is not None and self.svc is not None
@@ -436,12 +442,15 @@ class Sim:
         assert self.store is not None and self.svc is not None
         finished = stalled = 0
         recorded: list[str] = []
+        waits = {wait.table.id: wait for wait in await self.store.table_waits()}
+        why: list[str] = []
         for table_id in self.seats:
             table = await self.svc.table(table_id)
             if table.status == "finished":
                 finished += 1
             elif table.status == "active" and table.updated_at < end - 10 * DAY:
                 stalled += 1
+                why.append(stall_reason(waits.get(table_id), table_id, table.kind))
             recorded += [key for key, kind, _ in await self.store.notices(table_id) if kind == "reminder"]
         overdue = [w for w in await self.store.due(end - HOUR, limit=100_000) if w.kind == "remind"]
         lost = [key for key in recorded if self.delivered[key] == 0]
@@ -465,7 +474,25 @@ class Sim:
             "undelivered": len(undelivered),
             "redelivered": self.redelivered,
             "errors": self.errors,
+            "stalled_tables": why,
         }
+
+
+def stall_reason(wait: TableWait | None, table_id: int, kind: str) -> str:
+    """Say what a stalled table waits on: each running seat's state, and its open due work."""
+    if wait is None:
+        return f"table {table_id} ({kind}): paused or unreadable"
+    seats = []
+    for clock in wait.clocks:
+        if clock.running_since is None:
+            continue
+        state = clock.absent or ("out of time" if clock.out_since is not None else "in person")
+        if wait.bots.get(clock.user_id):
+            state += f", {wait.bots[clock.user_id]} bot"
+        seats.append(f"user {clock.user_id} {state}")
+    work = ", ".join(sorted(kind + (f"@{user}" if user is not None else "") for kind, user in wait.open_work))
+    return (f"table {table_id} ({kind}, v{wait.table.version}) waits on {'; '.join(seats) or 'nobody'}"
+            f"; open work: {work or 'none'}")
 
 
 async def simulate(
@@ -503,7 +530,7 @@ def run(tables: int, days: int, seed: int, workers: int, kill_every: int = 0) ->
     total: dict[str, Any] = {}
     for part in parts:
         for key, value in part.items():
-            total[key] = total.get(key, 0) + value if key != "days" else value
+            total[key] = total[key] + value if key in total and key != "days" else value
     total["workers"] = workers
     total["restarts_per_service"] = parts[0]["restarts"]
     total["seconds"] = round(time.perf_counter() - began, 1)

@@ -188,6 +188,9 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
         if note.mover and not note.events:
             continue  # the mover's follow-up decisions belong on the answer to its click
         message = await private_send_args(client, reply.table, note)
+        # Delivered again after a failure or a kill (the DM sent, the delivery not marked done),
+        # the same note is the same message to Discord, which keeps the first.
+        message["nonce"] = nonce_of(f"note:{note.table_id}:{note.version}:{note.user_id}")
         await send_private(client, reply.table, note.user_id, message, thread)
     # Only now is the move's delivery done: a failure or a kill before here leaves it open in
     # the store, and the scheduler (or the next start) delivers it (``deliver_pending``).

@@ -55,6 +55,7 @@ class Scheduler:
         self.store = store
         self.clock = clock
         self._handlers: dict[str, Handler] = {}
+        self._on_start: list[Callable[[], Awaitable[None]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._next: float | None = None
@@ -66,6 +67,10 @@ class Scheduler:
     def handle(self, kind: str, handler: Handler) -> None:
         """Register what to do with due work of one kind."""
         self._handlers[kind] = handler
+
+    def on_start(self, check: Callable[[], Awaitable[None]]) -> None:
+        """Register a check run at each start, after the leases are dropped and before any work runs."""
+        self._on_start.append(check)
 
     def wake(self) -> None:
         """Make the sleeping task look at the store again (new work, or the clock moved)."""
@@ -141,10 +146,16 @@ class Scheduler:
         await self.store.finish(work.id, self.clock.now(), lease)
 
     async def recover(self) -> None:
-        """Drop the leases a dead process held (one process per SQLite file): its work runs now."""
+        """Drop the leases a dead process held (one process per SQLite file): its work runs now.
+
+        Then run the start checks (``on_start``): a process killed between two transactions of
+        one decision may have left state that needs work no row holds, and they add it.
+        """
         released = await self.store.release_leases()
         if released:
             log.info("took back %d piece(s) of due work left running by a stopped process", released)
+        for check in self._on_start:
+            await check()
 
     def start(self) -> None:
         """Start the one task (idempotent)."""

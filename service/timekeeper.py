@@ -30,7 +30,7 @@ from service.clock import (
 )
 from service.notices import Notice, SeatTime
 from service.replies import Reply, TableError, time_sentence
-from store import DueWork, SeatClock, TableRecord, Timing, UserPrefs, WorkItem
+from store import DueWork, SeatClock, TableRecord, TableWait, Timing, UserPrefs, WorkItem
 
 if TYPE_CHECKING:
     from service.tables import TableService
@@ -71,6 +71,7 @@ class Timekeeper:
             ("autoplay", self._autoplay),
         ):
             self.scheduler.handle(kind, handler)
+        self.scheduler.on_start(self.replan)
 
     # ------------------------------------------------------------------ after every move
 
@@ -401,8 +402,11 @@ class Timekeeper:
 
         ``unvoted``: nobody was left to vote (the seat is skipped, and the thread says so);
         ``follow``: then settle what the seat's going on autopilot implies (``Away.dropped``).
+        The votes are kept until the decision is written, so a kill before then decides the same
+        at the vote's expiry; each outcome is written in one transaction (``_settle``), except a
+        seat handed to a bot, whose stand-in job ``replan`` adds at the next start if a kill
+        fell between the hand-over and the job.
         """
-        await self.store.clear_votes(table.id, f"{ABSENT_TOPIC}:{subject}")
         name = await self._name(table.id, subject)
         now = self.clock.now()
         clock = await self._clock_of(table.id, subject)
@@ -411,24 +415,24 @@ class Timekeeper:
             # The bank keeps running from the same start; the deadline moves to a day from now.
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + WAIT_GRANT
-            await self._update_clock(table.id, subject, bank=bank, out_since=None)
             fresh = replace(clock, bank=bank, out_since=None, running_since=since)
-            await self._plan(table.id, fresh, half=False)
+            await self._settle(table.id, subject, _seat_work(table.id, fresh, False, now), bank=bank,
+                               out_since=None)
             why = "Nobody reached a majority, so" if expired else "The players voted:"
             text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
         else:
             stand_in = await self._to_bot(table.id, subject) if choice == "bot" else None
+            # The stand-in plays at once, in a job of its own: this decision holds the table's lock.
+            autoplay = ("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id, None, None)
             if stand_in is None:
                 stand_in = "the game's default move"
-                await self._update_clock(table.id, subject, absent="skip", out_since=None)
-            # The stand-in plays at once, in a job of its own: this decision holds the table's lock.
-            await self.scheduler.add("autoplay", now, f"auto:{table.id}:{table.version}:{choice}", table.id)
+                await self._settle(table.id, subject, [autoplay], absent="skip", out_since=None)
+            else:
+                await self.scheduler.add(*autoplay[:4])
             why = f"The players voted: {name}'s seat"
             if unvoted:
                 why = f"Nobody is left to vote on {name}'s seat, so it"
             text = f"{why} is played by {stand_in} until {name} comes back with `/game rejoin`."
-        # The vote's expiry goes last: a kill before here runs it again, and it plans what is missing.
-        await self.store.cancel_work(table.id, subject, kinds=("expire",))
         log.info("table %s: absent seat decided (%s)", table.id, choice)
         await self.svc.emit(Notice(table, "decided", text, subject=subject))
         if choice != "wait" and follow:
@@ -449,9 +453,14 @@ class Timekeeper:
 
     async def mark_stand_in(self, table_id: int, user_id: int, how: str) -> None:
         """Mark a seat clock as played for its absent player (``bot`` or ``skip``): it stops asking."""
-        await self._update_clock(table_id, user_id, absent=how, out_since=None)
-        await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
-        await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+        await self._settle(table_id, user_id, [], absent=how, out_since=None)
+
+    async def _settle(self, table_id: int, user_id: int, work: list[WorkItem], **fields: object) -> None:
+        """Write a decision on a seat in one transaction: clock fields, its vote closed, its work added."""
+        self._synced.pop(table_id, None)
+        await self.store.settle_seat(table_id, user_id, f"{ABSENT_TOPIC}:{user_id}", work, **fields)
+        if work:
+            self.scheduler.wake()
 
     async def count_played_for(self, table_id: int, user_id: int, count: int = 1) -> None:
         """Count moves played for a seat's person (a game so played is marked in stats)."""
@@ -511,12 +520,56 @@ class Timekeeper:
         elif clock.left(now) < grant:
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + grant if clock.running_since is not None else grant
-        await self._update_clock(table_id, user_id, absent=None, out_since=None, bank=bank)
-        await self.store.clear_votes(table_id, f"{ABSENT_TOPIC}:{user_id}")
-        await self.store.cancel_work(table_id, user_id, kinds=("expire",))
+        work: list[WorkItem] = []
         if clock.running_since is not None and preset is not None:
             back = replace(clock, bank=bank, absent=None, out_since=None)
-            await self._plan(table_id, back, half=False)
+            work = _seat_work(table_id, back, False, now)
+        # A kill after the bot left but before this leaves the clock marked "bot" on a person's
+        # seat: ``replan`` finishes the give-back at the next start.
+        await self._settle(table_id, user_id, work, absent=None, out_since=None, bank=bank)
+
+    # ------------------------------------------------------------------ after a start
+
+    async def replan(self) -> None:
+        """Re-derive every active table's due work from its stored state and add what is missing.
+
+        Run by the scheduler at each start, before any due work. A seat handed over or given back
+        spans several transactions, and a kill between them can leave a table whose state needs
+        work no row holds (a seat played by a bot with no stand-in job): such a table would wait
+        forever. The keys are the normal path's, so work that exists is never added twice.
+        """
+        now = self.clock.now()
+        work: list[WorkItem] = []
+        for wait in await self.store.table_waits():
+            if await self._repair_seats(wait):
+                continue  # repaired through the normal path, which planned the table's work
+            work.extend(_missing_work(wait, now))
+        if work:
+            log.info("planned %d piece(s) of due work missing after a stop", len(work))
+            await self.scheduler.add_many(work)
+
+    async def _repair_seats(self, wait: TableWait) -> bool:
+        """Finish a hand-over or give-back a kill cut in two; return whether any seat needed it."""
+        table = wait.table
+        repaired = False
+        async with self.svc.table_lock(table.id):
+            for clock in wait.clocks:
+                bot = wait.bots.get(clock.user_id)
+                if bot and clock.user_id >= 0 and not clock.absent:
+                    # The seat went to a bot, its clock was not marked: the vote stays open forever.
+                    await self.mark_stand_in(table.id, clock.user_id, "bot")
+                    repaired = True
+                elif clock.absent == "bot" and not bot:
+                    # The bot left the seat, the clock was not given back: nobody plays it.
+                    try:
+                        await self.give_back(table, clock.user_id)
+                    except TableError:
+                        continue  # the player left the table meanwhile: nothing to give back
+                    repaired = True
+        if repaired:
+            log.info("table %s: a seat cut mid-change by a stop was set right", table.id)
+            await self.after_change(table.id)
+        return repaired
 
     # ------------------------------------------------------------------ what boards show
 
@@ -682,6 +735,36 @@ def _wait_work(
             continue
         elif timed and clock.out_since is None:
             work.extend(_seat_work(table_id, clock, True, now))
+    return work
+
+
+def _missing_work(wait: TableWait, now: float) -> list[WorkItem]:
+    """Return the due work a table's stored state implies that no open row holds (pure).
+
+    An awaited absent seat needs a stand-in's job, a seat out of time its vote's expiry, a seat
+    awaited in person on a clock its last call and deadline (no half-way reminder: its moment
+    may have passed, and a reminder sent already keeps its key, so none is sent twice).
+    """
+    table = wait.table
+    timed = preset_of(table.options) is not None
+    work: list[WorkItem] = []
+    for clock in wait.clocks:
+        user = clock.user_id
+        if clock.running_since is None:
+            continue
+        if clock.absent:
+            if ("autoplay", None) not in wait.open_work:
+                due = now + BOT_GRACE if wait.bots.get(user) else now
+                work.append(("autoplay", due, f"auto:{table.id}:{table.version}", table.id, None, None))
+        elif wait.bots.get(user):
+            continue  # a bot seat moves by itself: nothing is due for it
+        elif clock.out_since is not None:
+            if ("expire", user) not in wait.open_work:
+                out = clock.out_since
+                work.append(("expire", out + VOTE_TIME, f"expire:{table.id}:{user}:{out:.0f}", table.id,
+                             user, {"out_since": out}))
+        elif timed and ("deadline", user) not in wait.open_work:
+            work.extend(_seat_work(table.id, clock, False, now))
     return work
 
 

@@ -1,7 +1,7 @@
 """Persistence: tables, seats, the move log and snapshots, in SQLite (store.sqlite) or PostgreSQL."""
 
 from store import sqlite
-from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
+from store.asyncplay import DELIVER, DueWork, SeatClock, TableWait, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -37,6 +37,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRecord",
+    "TableWait",
     "Timing",
     "UserPrefs",
     "WorkItem",

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from store.records import StoreError, dump
+from store.records import StoreError, TableRecord, dump
 from store.rows import (
     ABSENT_WAYS,
     CLOCK,
@@ -28,6 +28,7 @@ from store.rows import (
     prefs_fault,
     set_aside,
     sound,
+    table_fault,
     user_fault,
     vote_fault,
     wait_fault,
@@ -138,6 +139,18 @@ class SeatClock:
 
 
 @dataclass(frozen=True)
+class TableWait:
+    """What an active table's stored state says it waits on, for re-planning its due work at start."""
+
+    table: TableRecord
+    clocks: list[SeatClock]
+    bots: dict[int, str | None]
+    """Per seated user, the level of the bot playing the seat now (None: its person)."""
+    open_work: set[tuple[str, int | None]]
+    """The (kind, user) of every piece of the table's work not yet done."""
+
+
+@dataclass(frozen=True)
 class UserPrefs:
     """How a user wants to be pinged, and their quiet hours in their own time zone."""
 
@@ -158,6 +171,7 @@ class AsyncPlayStore:
         def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]: ...
         def _single(self) -> AbstractAsyncContextManager[Connection]: ...
         _dialect: Dialect
+        def _reading(self) -> AbstractAsyncContextManager[Connection]: ...
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
@@ -607,6 +621,46 @@ class AsyncPlayStore:
         )
         await self._add_work(db, [delivery])
 
+    async def table_waits(self) -> list[TableWait]:
+        """Return every active table's clocks, bot seats and open work, read in one snapshot.
+
+        Three statements for all tables, not three per table: a start after a kill reads this once.
+        """
+        async with self._reading() as db:
+            # A paused table (its server removed the bot) waits for nothing until the server is back.
+            tables = await self._all(
+                db,
+                "SELECT * FROM tables WHERE status = 'active' AND NOT EXISTS (SELECT 1 FROM servers"
+                " WHERE servers.guild_id = tables.guild_id AND servers.left_at IS NOT NULL) ORDER BY id",
+            )
+            clocks = await self._all(
+                db,
+                "SELECT seat_clocks.*, seats.bot AS seat_bot FROM seat_clocks"
+                " JOIN tables ON tables.id = seat_clocks.table_id"
+                " LEFT JOIN seats ON seats.table_id = seat_clocks.table_id"
+                " AND seats.user_id = seat_clocks.user_id WHERE tables.status = 'active'",
+            )
+            work = await self._all(
+                db,
+                "SELECT DISTINCT due_work.table_id, due_work.kind, due_work.user_id FROM due_work"
+                " JOIN tables ON tables.id = due_work.table_id"
+                " WHERE tables.status = 'active' AND due_work.claimed_at IS NULL AND due_work.failed IS NULL",
+            )
+        # Damaged rows are set aside as every reader does (store.rows): one never stops a start.
+        waits = {
+            row["id"]: TableWait(TableRecord.from_row(row), [], {}, set())
+            for row in sound(tables, table_fault, TABLE)
+        }
+        for row in sound(clocks, clock_fault, CLOCK):
+            wait = waits.get(row["table_id"])
+            if wait is not None:
+                wait.clocks.append(SeatClock.from_row(row))
+                wait.bots[row["user_id"]] = row["seat_bot"]
+        for row in work:
+            if row["table_id"] in waits:
+                waits[row["table_id"]].open_work.add((row["kind"], row["user_id"]))
+        return list(waits.values())
+
     async def seat_clocks(self, table_id: int) -> list[SeatClock]:
         """Return every seat clock of a table."""
         async with self._single() as db:
@@ -625,6 +679,31 @@ class AsyncPlayStore:
                 f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?",
                 (*fields.values(), table_id, user_id),
             )
+
+    async def settle_seat(
+        self, table_id: int, user_id: int, topic: str, work: list[WorkItem], **fields: Any
+    ) -> None:
+        """Close a seat's vote in one transaction: its clock's new fields, votes and expiry gone, work added.
+
+        One decision, one transaction: a kill can no longer drop the vote's expiry (which would
+        run the decision again) before the clock and the work that follow from it are written.
+        """
+        allowed = {"bank", "out_since", "absent"}
+        if not fields or not set(fields) <= allowed:
+            raise StoreError(f"Settling a seat sets no fields {sorted(set(fields) - allowed)}.")
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?",
+                (*fields.values(), table_id, user_id),
+            )
+            await db.execute("DELETE FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic))
+            await db.execute(
+                "DELETE FROM due_work WHERE table_id = ? AND user_id = ? AND kind = 'expire'"
+                " AND claimed_at IS NULL",
+                (table_id, user_id),
+            )
+            await self._add_work(db, work)
 
     async def played_for(self, table_ids: Iterable[int]) -> set[int]:
         """Return the tables among ``table_ids`` where some seat was played for its player."""

@@ -324,3 +324,27 @@ def hidden_names(kind: str, state: dict[str, Any], players: int) -> set[str]:
     for seat in range(players):
         private |= {s for s in strings(rules.view(state, seat)) if s in names}
     return {name for name in private if name not in public}
+
+
+def kept_dms(env: simcord.Env, member: simcord.MemberActor, start: int = 0) -> list[dict[str, Any]]:
+    """Return the DMs to a member Discord keeps since a point of the request log.
+
+    Discord drops a message whose nonce it accepted within the last minutes when the sender sets
+    ``enforce_nonce`` (a send again after a kill); SimCord records every post, so this applies
+    the rule to the log.
+    """
+    path = f"/channels/{member.user.dm_channel.id}/messages"
+    seen: set[str] = set()
+    kept = []
+    for entry in env.http_requests[start:]:
+        if entry.method != "POST" or entry.path != path:
+            continue
+        body = entry.json if isinstance(entry.json, dict) else {}
+        body = body.get("payload_json", body) if isinstance(body.get("payload_json"), dict) else body
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            if nonce in seen:
+                continue
+            seen.add(nonce)
+        kept.append(body)
+    return kept

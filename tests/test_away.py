@@ -11,11 +11,11 @@ import pytest
 
 from cogs.lists import stats_lines
 from rules.contract import Result, State
+from rules.toy import ToyRules
 from service import TableError
 from service.away import LEFT
 from service.timekeeper import BOT_GRACE
 from tests.async_helpers import ALICE, BOB, CAROL, DAY, NAMES, Harness, first_move
-from tests.toygame import ToyRules
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 

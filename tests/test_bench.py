@@ -11,10 +11,12 @@ from PIL import Image
 import render
 from bench import games
 from bench.cli import main
+from bench.clocksim import stall_reason
 from bench.selfplay import play, selfplay
 from rules import registry
 from rules.contract import Event, Move, Seat, State
 from rules.toy import TOY, ToyRules
+from tests.async_helpers import ALICE, BOB, Harness
 
 KEYS = {"game", "players", "games", "finished", "errors", "moves", "seconds"}
 
@@ -137,3 +139,16 @@ def test_the_clock_bench_gives_the_same_counts_every_run_and_survives_kills(
     zero = ("stalled", "reminders_doubled", "reminders_missed", "set_aside", "undelivered", "errors")
     assert {name: killed[name] for name in zero} == dict.fromkeys(zero, 0)
     assert killed["reminders"] > 0 and killed["jobs_deadline"] > 0
+
+
+@pytest.mark.usefixtures("toy_registered")
+async def test_the_clock_bench_says_what_a_stalled_table_waits_on(h: Harness) -> None:
+    assert h.store is not None and h.svc is not None
+    table_id = await h.table(options="clock=fast")
+    await h.svc.time.mark_stand_in(table_id, BOB, "skip")
+    (wait,) = [w for w in await h.store.table_waits() if w.table.id == table_id]
+    said = stall_reason(wait, table_id, wait.table.kind)
+    assert said.startswith(f"table {table_id} (toy, v0) waits on ")
+    assert f"user {ALICE} in person" in said and f"user {BOB} skip" in said
+    assert f"open work: deadline@{ALICE}, " in said and "deliver" in said
+    assert stall_reason(None, 7, "toy") == "table 7 (toy): paused or unreadable"

@@ -34,7 +34,7 @@ from service.tables import SAVED_LATER
 from service.timekeeper import Timekeeper
 from store.asyncplay import DELIVERY_GRACE
 from tests.async_helpers import ALICE, BOB, DAY, START, Harness
-from tests.faults import Restart, Table, open_table, said
+from tests.faults import Restart, Table, kept_dms, open_table, said
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -239,6 +239,82 @@ def _caused_by(error: BaseException | None, kind: type[BaseException]) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
+
+
+# ---------------------------------------------------------------------- each DM of a delivery
+
+
+def _fail_dm(monkeypatch: pytest.MonkeyPatch, index: int, moment: str, error: BaseException) -> list[bool]:
+    """Make the ``index``-th DM sent from now fail once, before Discord gets it or right after."""
+    real = discord.abc.Messageable.send
+    dms: list[object] = []
+    tripped: list[bool] = []
+
+    async def send(target: Any, *args: Any, **kwargs: Any) -> Any:
+        if tripped or not _to_a_user(target):
+            return await real(target, *args, **kwargs)
+        dms.append(target)
+        if len(dms) - 1 != index:
+            return await real(target, *args, **kwargs)
+        tripped.append(True)
+        if moment == "after":
+            await real(target, *args, **kwargs)
+        raise error
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", send)
+    return tripped
+
+
+async def _three_at_a_turn(env: simcord.Env) -> tuple[Table, simcord.MemberActor, str]:
+    """Play a 3-player round to its consolation turn; return the table, the mover and their pass.
+
+    The pass starts a new round: both other players are asked to choose, each by a DM of its own.
+    """
+    table = await open_table(env, "toy", 3, "clock=fast")
+    for member in table.members:
+        choices = await _choices(member, table)
+        await member.slash(table.thread, "game play", move=choices[0]["value"])
+    offers = [(m, await _choices(m, table)) for m in table.members]
+    mover, choices = next((m, c) for m, c in offers if c)  # the lowest sigil's consolation turn
+    passing = next(c for c in choices if c["name"] == "Pass")
+    return table, mover, passing["value"]
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+@pytest.mark.parametrize("fault", ["raise", "kill"])
+@pytest.mark.parametrize("index", [0, 1])
+async def test_each_dm_of_a_delivery_that_fails_or_dies_arrives_once_later(
+    simcord_env: simcord.Env, restart_bot: Restart, bot_clock: ManualClock, monkeypatch: pytest.MonkeyPatch,
+    index: int, fault: str, moment: str,
+) -> None:
+    table, mover, move = await _three_at_a_turn(simcord_env)
+    others = [m for m in table.members if m is not mover]
+    before = await table.version()
+    start = len(simcord_env.http_requests)
+    error: BaseException = Killed() if fault == "kill" else ConnectionResetError("the network dropped")
+    with monkeypatch.context() as patched, contextlib.suppress(Killed):
+        tripped = _fail_dm(patched, index, moment, error)
+        result = await mover.slash(table.thread, "game play", move=move)
+    assert tripped, "the fault was met at that DM"
+    assert all(_caused_by(e, type(error)) for e in simcord_env.errors)
+    assert await table.version() == before + 1
+    if fault == "kill":
+        await restart_bot()  # a new process: the fault died with the old one
+        for _ in range(20):
+            await simcord_env.settle()
+            if await table.bot.store.undelivered(await table.table_id()) is None:  # type: ignore[union-attr]
+                break
+    else:
+        texts = said(result)
+        assert texts and not any("nothing was changed" in t for t in texts), texts
+        await _let_due_work_run(simcord_env, bot_clock)
+    # Every player the game now asks gets their DM exactly once (a DM sent again is the same
+    # message to Discord), and the mover, answered on the click, gets at most one.
+    for member in others:
+        kept = kept_dms(simcord_env, member, start)
+        assert len(kept) == 1 and "Choose a sigil" in kept[0]["content"], (member.user.name, kept)
+    assert len(kept_dms(simcord_env, mover, start)) <= 1
+    await _consistent(table, mover)
 
 
 # ---------------------------------------------------------------------- the service on its own

@@ -255,3 +255,65 @@ async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
     finally:
         await scheduler.stop()
         await store.close()
+
+
+async def test_a_kill_between_the_hand_over_and_the_stand_in_job_leaves_no_stalled_table(
+    h: Harness,
+) -> None:
+    """The vote hands the seat to a bot in several transactions; a kill before the stand-in's job is
+    planned (the vote's expiry is gone by then) must not leave the table waiting forever: the next
+    start plans the missing work from what the store says."""
+    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    await h.wait(DAY + HOUR)
+    assert h.store is not None and h.svc is not None
+    out = [c.user_id for c in await h.store.seat_clocks(table_id) if c.out_since is not None]
+    assert out, "someone ran out of time"
+    subject = out[0]
+    voters = await h.svc.time.voters(table_id, subject)
+    before = (await h.store.table(table_id)).version
+    scheduler = h.svc.scheduler
+    plan = scheduler.add
+
+    async def killed_at_autoplay(kind: str, *args: object, **kwargs: object) -> bool:
+        if kind == "autoplay":
+            raise Killed  # the seat is the bot's and the expiry dropped: the job is not planned yet
+        return await plan(kind, *args, **kwargs)
+
+    scheduler.add = killed_at_autoplay  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        for voter in voters:
+            await h.svc.time.vote(table_id, voter, f"absent:{subject}", "bot")
+    await restarted(h)
+    await h.wait(HOUR)
+    assert h.store is not None
+    table = await h.store.table(table_id)
+    assert table is not None
+    clocks = {c.user_id: c for c in await h.store.seat_clocks(table_id)}
+    assert table.version > before or clocks[subject].running_since is None, "the stand-in played"
+
+
+async def test_a_kill_between_the_bot_leaving_and_the_clock_given_back_is_finished_at_start(
+    h: Harness,
+) -> None:
+    """``/game rejoin`` takes the bot off the seat, then gives the clock back: a kill in between
+    leaves a person's seat marked played-by-a-bot, which nobody would play; the next start ends it."""
+    table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    await h.wait(DAY + HOUR)
+    assert h.store is not None and h.svc is not None
+    subject = next(c.user_id for c in await h.store.seat_clocks(table_id) if c.out_since is not None)
+    for voter in await h.svc.time.voters(table_id, subject):
+        await h.svc.time.vote(table_id, voter, f"absent:{subject}", "bot")
+    store = h.store
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise Killed  # the seat is its person's again, its clock still says a bot plays it
+
+    store.settle_seat = killed  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        await h.svc.time.rejoin(table_id, subject)
+    await restarted(h)
+    assert h.store is not None
+    clock = next(c for c in await h.store.seat_clocks(table_id) if c.user_id == subject)
+    assert clock.absent is None and clock.out_since is None, "the give-back was finished"
+    seat = next(s for s in await h.store.seats(table_id) if s.user_id == subject)
+    assert seat.bot is None

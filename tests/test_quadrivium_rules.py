@@ -316,6 +316,23 @@ def test_council_take_raise_and_shares() -> None:
     assert s["covenant"]["res"][res_name]["spent"] == 3 and s["mages"][other]["shares"][res_name] == 2
 
 
+def test_nothing_is_taken_from_a_resource_whose_every_point_is_destroyed() -> None:
+    """Lines 39 and 75: a point is taken if any remain, else Harmed; once every point is destroyed
+    there is neither. Offering a Take there gave free shares for ever (a stand-in's default move
+    took "1 point (none)" turn after turn, and a table of skipped seats never ended)."""
+    s, first, res_name = _taking()
+    s["covenant"]["res"][res_name] = res(0)
+    s["council"]["take"]["cost"] = 0
+    moves = R.legal_moves(s, first)
+    assert moves and all(m.action == "pass" for m in moves)
+    assert R.default_move(s, first) == Move.of("pass", raise_by=0)
+    with pytest.raises(IllegalMove):
+        act(s, first, "take", n=1, raise_by=0)
+    s, _ = act(s, first, "pass", raise_by=0)
+    s, _ = act(s, 1 - first, "pass", raise_by=0)
+    assert s["council"]["ri"] == 1, "both passed: the taking moves on to the next resource"
+
+
 def test_one_supplementary_action_a_turn() -> None:
     """Bidding for Resources, lines 35-47: one main action (pass, or Take a single point) and "one of
     the following supplementary actions": further points or a raise, never both in one turn."""

@@ -180,10 +180,12 @@ def _take_moves(s: State, seat: int) -> list[Move]:
     cv = s["votes"][seat]
     res_name = k["resources"][k["ri"]]
     out = []
-    if not t["passed"][seat]:
+    room = capacity(s["covenant"]["res"][res_name])
+    if not t["passed"][seat] and room:
+        # Line 39: a point is taken "if any remain", or Harmed "if none remain"; a resource whose
+        # every point is destroyed (line 75) has neither, so there is nothing to take but a pass.
         one = take_cost(t["cost"], 1)
         out += [Move.of("take", n=1, raise_by=r) for r in range(cv - one + 1)]
-        room = capacity(s["covenant"]["res"][res_name])
         out += [Move.of("take", n=n, raise_by=0) for n in range(2, room + 1) if take_cost(t["cost"], n) <= cv]
     out += [Move.of("pass", raise_by=r) for r in range(cv + 1)]
     if t["passed"][seat]:
