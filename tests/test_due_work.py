@@ -264,6 +264,8 @@ async def test_a_kill_between_the_hand_over_and_the_stand_in_job_leaves_no_stall
     planned (the vote's expiry is gone by then) must not leave the table waiting forever: the next
     start plans the missing work from what the store says."""
     table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    # 103 moves: someone is there to vote (with nobody present, every seat would be skipped at once).
+    await first_move(h, table_id, 103)
     await h.wait(DAY + HOUR)
     assert h.store is not None and h.svc is not None
     out = [c.user_id for c in await h.store.seat_clocks(table_id) if c.out_since is not None]
@@ -298,6 +300,7 @@ async def test_a_kill_between_the_bot_leaving_and_the_clock_given_back_is_finish
     """``/game rejoin`` takes the bot off the seat, then gives the clock back: a kill in between
     leaves a person's seat marked played-by-a-bot, which nobody would play; the next start ends it."""
     table_id = await h.table(options="clock=fast", users=(ALICE, BOB, 103))
+    await first_move(h, table_id, 103)  # someone is there to vote on the seats out of time
     await h.wait(DAY + HOUR)
     assert h.store is not None and h.svc is not None
     subject = next(c.user_id for c in await h.store.seat_clocks(table_id) if c.out_since is not None)
