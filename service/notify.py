@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.contract import Event, Prompt
+from rules.contract import Event, Prompt, PromptKind
+
+TURN_KINDS = frozenset({PromptKind.TURN, PromptKind.SECRET})
+"""Prompts that are a seat's own turn (its own move, or its part of a simultaneous choice); a
+``REACTION`` or a ``DECISION`` of a seat that did not move comes inside someone else's turn."""
 
 
 def fresh_seats(prompts: Iterable[Prompt], old: Iterable[Prompt]) -> set[int]:
@@ -27,6 +31,11 @@ def pings(prompts: Iterable[Prompt], old: Iterable[Prompt], mover: int | None) -
     asked is pinged).
     """
     return {seat for seat in fresh_seats(prompts, old) if seat != mover}
+
+
+def turn_seats(prompts: Iterable[Prompt]) -> set[int]:
+    """Return the seats asked to take their own turn (``TURN_KINDS``), not a decision inside another's."""
+    return {p.seat for p in prompts if p.kind in TURN_KINDS}
 
 
 MILESTONE = "milestone"

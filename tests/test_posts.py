@@ -6,13 +6,19 @@ Played through the real cogs in SimCord (``tests/faults.open_table``).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 import simcord
 
 from cogs import delivery
-from rules.contract import Event
+from rules import registry
+from rules.contract import Event, Prompt, PromptKind, State
+from service import Reply, TableService
 from tests.faults import Table, open_table
+from tests.toygame import ToyRules
+
+ALICE, BOB = 101, 102
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -54,3 +60,50 @@ async def test_a_quick_run_of_moves_loses_no_event_when_a_new_post_follows(
     assert "Waiting on carol" in table.public()[-1].content
     missing = [e for e in events if e.rstrip(".") not in shown]
     assert missing == []
+
+
+class BonusToy(ToyRules):
+    """Sigil Duel whose draw-or-pass is a decision inside the round's effect, not a turn (like a
+    bonus another player's action grants)."""
+
+    kind = "toy-bonus"
+
+    def pending(self, state: State) -> list[Prompt]:
+        asked = super().pending(state)
+        if state["phase"] == "draw":
+            return [replace(p, kind=PromptKind.DECISION) for p in asked]
+        return asked
+
+
+async def _lowest_moves_last(svc: TableService, table_id: int) -> Reply:
+    """Both lock in their first (lowest) sigil, the one who shows the lower first; return the last reply."""
+    _, state = await svc.store.load(table_id)
+    seats = {s.seat: s.user_id for s in await svc.seats(table_id)}
+    order = sorted(seats, key=lambda n: state["hands"][n][0])
+    reply = None
+    for seat in order:
+        reply = await svc.act(table_id, seats[seat], (await svc.choices(table_id, seats[seat]))[0].value)
+    assert reply is not None
+    return reply
+
+
+@pytest.mark.parametrize(
+    ("kind", "pref", "pinged"),
+    [("toy", "turn", True), ("toy-bonus", "turn", False), ("toy-bonus", "every", True)],
+)
+async def test_pings_for_my_turn_leave_out_a_decision_outside_it(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch, kind: str, pref: str, pinged: bool
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "toy-bonus", BonusToy())
+    table = await svc.open_table(kind, "", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
+    await svc.join(table.id, BOB, "bob")
+    await svc.start(table.id, ALICE)
+    for user in (ALICE, BOB):
+        await svc.time.set_pings(user, pref)
+    reply = await _lowest_moves_last(svc, table.id)
+    assert reply.board is not None
+    asked = {p.seat for p in reply.board.waiting}
+    user = next(s.user_id for s in await svc.seats(table.id) if s.seat in asked)
+    assert (user in reply.board.ping) is pinged
+    # Pinged or not, the decision reaches its seat privately (DM/panel).
+    assert any(n.user_id == user and n.choices for n in reply.private)
