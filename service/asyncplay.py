@@ -20,6 +20,7 @@ from service.bots import BOT_MOVE
 from service.clock import VOTE_TIME, game_options, iso_time, relative
 from service.naming import own_or_public
 from service.notices import Notice, SeatTime
+from service.notify import PingLedger
 from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
 from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text, tag_namer
@@ -84,6 +85,7 @@ class AsyncPlay:
     time: Timekeeper
     outlet: Outlet | None
     repeats: Repeats
+    pinged: PingLedger
 
     if TYPE_CHECKING:
 
@@ -146,13 +148,19 @@ class AsyncPlay:
 
         return await asyncio.to_thread(choose)
 
-    async def after_move(self, reply: Reply, *, waiting: list[int] | None = None) -> Reply:
+    async def after_move(
+        self, reply: Reply, *, waiting: list[int] | None = None, undone: bool = False
+    ) -> Reply:
         """Run the clocks and the spectators after a change; return the reply with the time line.
 
-        ``waiting``: the users the table waits on now, when the caller knows them (a move).
+        ``waiting``: the users the table waits on now, when the caller knows them (a move);
+        ``undone``: the change took a move back (its redo pings nobody twice, ``PingLedger``).
         """
         table, clocks = await self.time.after_change(reply.table.id, reply.table, waiting)
         reply = await self.time.decorate(reply, clocks=clocks, table=table)
+        if reply.board is not None:
+            ping = self.pinged.once(reply.table.id, reply.board, undone=undone)
+            reply = replace(reply, board=replace(reply.board, ping=ping))
         await self._tell_spectators(reply)
         return reply
 
@@ -214,7 +222,7 @@ class AsyncPlay:
                                        ping=tuple(voters)))
                 self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), version)
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
-        return await self.after_move(reply)
+        return await self.after_move(reply, undone=True)
 
     async def _take_back(self, loaded: _Table, seat: int, plan: UndoPlan) -> Reply:
         """Store the undo row with the rebuilt snapshot (under the table's lock); return the board.
@@ -282,7 +290,7 @@ class AsyncPlay:
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat, target
             )
             reply = await self._take_back(loaded, seat, plan)
-        await self.emit(await self.after_move(reply))
+        await self.emit(await self.after_move(reply, undone=True))
         return "Your vote decided it: the move is taken back."
 
     async def undo_expired(self, table_id: int, topic: str) -> None:

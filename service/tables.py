@@ -44,6 +44,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
 )
 from service.naming import automatic_label
 from service.notices import Notice
+from service.notify import PingLedger
 from service.reads import TableReads
 from service.repeats import REPEATED_MOVE, Repeats, typed_key
 from service.replies import Board, Reply, StaleOffer, TableError, cited, refusal
@@ -136,6 +137,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
         self.repeats = Repeats()
+        self.pinged = PingLedger()
         # One clock for the service and the store: a seat's time is measured on the same scale
         # as the times the store writes.
         self.clock: Clock = clock or SystemClock()

@@ -15,7 +15,9 @@ from cogs import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
 from service import Reply, TableService
+from tests.async_helpers import Harness
 from tests.faults import Table, open_table
+from tests.test_undo import to_the_draw
 from tests.toygame import ToyRules
 
 ALICE, BOB = 101, 102
@@ -88,11 +90,20 @@ async def _lowest_moves_last(svc: TableService, table_id: int) -> Reply:
 
 
 @pytest.mark.parametrize(
-    ("kind", "pref", "pinged"),
-    [("toy", "turn", True), ("toy-bonus", "turn", False), ("toy-bonus", "every", True)],
+    ("kind", "pref", "dms", "pinged"),
+    [
+        ("toy", "turn", True, True),
+        ("toy", "every", True, True),
+        # A decision inside another's turn is told by DM, whatever the preference...
+        ("toy-bonus", "every", True, False),
+        ("toy-bonus", "turn", True, False),
+        # ...and in the thread to a player whose DMs are closed, unless they want their turn only.
+        ("toy-bonus", "every", False, True),
+        ("toy-bonus", "turn", False, False),
+    ],
 )
-async def test_pings_for_my_turn_leave_out_a_decision_outside_it(
-    svc: TableService, monkeypatch: pytest.MonkeyPatch, kind: str, pref: str, pinged: bool
+async def test_the_thread_pings_a_turn_and_a_decision_outside_it_comes_by_dm(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch, kind: str, pref: str, dms: bool, pinged: bool
 ) -> None:
     monkeypatch.setitem(registry._GAMES, "toy-bonus", BonusToy())
     table = await svc.open_table(kind, "", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
@@ -100,10 +111,37 @@ async def test_pings_for_my_turn_leave_out_a_decision_outside_it(
     await svc.start(table.id, ALICE)
     for user in (ALICE, BOB):
         await svc.time.set_pings(user, pref)
+        await svc.set_dm_ok(table.id, user, dms)
     reply = await _lowest_moves_last(svc, table.id)
     assert reply.board is not None
     asked = {p.seat for p in reply.board.waiting}
     user = next(s.user_id for s in await svc.seats(table.id) if s.seat in asked)
     assert (user in reply.board.ping) is pinged
+    # A new thread message for a new turn only; a decision inside the reveal's turn edits it.
+    assert reply.board.fresh is (kind == "toy" or not dms)
     # Pinged or not, the decision reaches its seat privately (DM/panel).
     assert any(n.user_id == user and n.choices for n in reply.private)
+
+
+async def test_an_undo_never_pings_the_next_player_twice_for_one_turn(h: Harness) -> None:
+    assert h.svc is not None
+    table, lowest, other = await to_the_draw(h)
+
+    async def pass_turn() -> Reply:
+        choices = await h.svc.choices(table, lowest)
+        return await h.svc.act(table, lowest, next(c for c in choices if c.label == "Pass").value)
+
+    first = await pass_turn()
+    assert first.board is not None and other in first.board.ping  # the new round asks the other mage
+    await h.svc.undo(table, lowest)
+    again = await pass_turn()
+    assert again.board is not None and again.board.ping == ()  # the same turn: pinged already
+    # A later turn pings again: the memory holds one turn, not the game.
+    later: list[int] = []
+    for _ in range(8):
+        for user in (other, lowest):
+            choices = await h.svc.choices(table, user)
+            if choices:
+                reply = await h.svc.act(table, user, choices[0].value)
+                later.extend(reply.board.ping if reply.board is not None else ())
+    assert other in later
