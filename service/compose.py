@@ -133,6 +133,7 @@ class Composer:
             automatic=automatic,
             automatic_at=automatic_at,
             opening=opening,
+            round=rules.round_of(public),
             fresh=status
             or notify.starts_message(
                 pinged=pinged, opening=opening, over=over, closed=closed, events=public_events

@@ -1,6 +1,6 @@
 """Persistence: tables, seats, the move log and snapshots in SQLite (see store.sqlite)."""
 
-from store.asyncplay import DELIVER, DueWork, SeatClock, Timing, UserPrefs, WorkItem
+from store.asyncplay import DELIVER, DueWork, SeatClock, Spectator, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -22,6 +22,7 @@ __all__ = [
     "MoveRecord",
     "SeatClock",
     "SeatRecord",
+    "Spectator",
     "StaleVersion",
     "Store",
     "StoreError",

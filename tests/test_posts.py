@@ -14,8 +14,8 @@ import simcord
 from cogs import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
-from service import Reply, TableService
-from tests.async_helpers import Harness
+from service import Reply, TableError, TableService
+from tests.async_helpers import DAVE, DAY, EVE, Harness
 from tests.faults import Table, open_table
 from tests.test_undo import to_the_draw
 from tests.toygame import ToyRules
@@ -145,3 +145,66 @@ async def test_an_undo_never_pings_the_next_player_twice_for_one_turn(h: Harness
                 reply = await h.svc.act(table, user, choices[0].value)
                 later.extend(reply.board.ping if reply.board is not None else ())
     assert other in later
+
+
+# ---------------------------------------------------------------------- spectators' digests
+
+
+async def _play_rounds(h: Harness, table: int, rounds: int) -> None:
+    """Play the first offered move of whoever is asked, for this many rounds of Sigil Duel."""
+    assert h.svc is not None
+    for _ in range(rounds * 3):
+        for user in (ALICE, BOB):
+            choices = await h.svc.choices(table, user)
+            if choices:
+                await h.svc.act(table, user, choices[0].value)
+
+
+def _secrets(records: list) -> list[str]:
+    return [e["text"] for r in records for e in r.events if e.get("seats") is not None]
+
+
+async def test_a_spectator_gets_a_digest_at_the_cadence_chosen_with_public_events_only(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    table = await h.table()
+    assert "once a round" in await h.svc.watch(table, DAVE)  # the default
+    assert "at every turn" in await h.svc.watch(table, EVE, "turn")
+    await _play_rounds(h, table, 3)
+    rounds = (await h.svc.public_view(table)).view["round"]
+    by_round, by_turn = h.notices("spectate", DAVE), h.notices("spectate", EVE)
+    assert len(by_round) == rounds - 1  # one as each new round began
+    assert len(by_turn) > len(by_round)
+    records = await h.store.moves(table)
+    for digests in (by_round, by_turn):
+        told = "\n".join(n.text for n in digests)
+        assert not any(s in told for s in _secrets(records))
+        assert all(n.board is not None and n.board.ping == () for n in digests)
+        # Every public event up to the last digest is in some digest.
+        last = max(n.board.version for n in digests if n.board is not None)
+        for record in records:
+            for event in record.events:
+                if record.version <= last and event.get("seats") is None:
+                    assert event["text"].rstrip(".") in told
+
+
+async def test_a_daily_digest_waits_a_day_and_then_tells_the_day(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    table = await h.table()
+    assert "once a day" in await h.svc.watch(table, DAVE, "day")
+    await _play_rounds(h, table, 1)
+    assert h.notices("spectate", DAVE) == []
+    h.clock.advance(DAY)
+    await _play_rounds(h, table, 1)
+    digests = h.notices("spectate", DAVE)
+    assert len(digests) == 1
+    assert "has locked in" in digests[0].text  # the day's first moves, not only the last one
+
+
+async def test_a_digest_cadence_is_checked_and_stored(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    table = await h.table()
+    with pytest.raises(TableError, match="every turn, round or day"):
+        await h.svc.watch(table, DAVE, "hour")
+    await h.svc.watch(table, DAVE)
+    assert "now comes at every turn" in await h.svc.watch(table, DAVE, "turn")
+    assert [s.every for s in await h.store.spectator_rows(table)] == ["turn"]
