@@ -6,6 +6,7 @@ Played through the real cogs in SimCord (``tests/faults.open_table``).
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from cogs import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
 from service import Reply, TableError, TableService
+from service.notify import PHASE, starts_message
 from tests.async_helpers import DAVE, DAY, EVE, Harness
 from tests.faults import Table, open_table
 from tests.test_undo import to_the_draw
@@ -208,3 +210,22 @@ async def test_a_digest_cadence_is_checked_and_stored(h: Harness) -> None:
     await h.svc.watch(table, DAVE)
     assert "now comes at every turn" in await h.svc.watch(table, DAVE, "turn")
     assert [s.every for s in await h.store.spectator_rows(table)] == ["turn"]
+
+
+def test_a_phase_without_turns_opens_one_message_and_argent_marks_its_resolution() -> None:
+    # The shared rule reads only typed data: a phase event opens a message, plain steps do not.
+    plain = Event("argent", "Something resolves.")
+    opening = Event("argent", "The rooms resolve.", data={PHASE: True})
+    assert not starts_message(pinged=set(), opening=False, over=False, closed=False, events=[plain])
+    assert starts_message(pinged=set(), opening=False, over=False, closed=False, events=[plain, opening])
+    # Argent's resolution begins with such an event (one post, edited as each room resolves).
+    rules = registry.get("argent")
+    state, rand = rules.setup(3, {}, 7), random.Random(7)
+    for _ in range(400):
+        seat = rules.pending(state)[0].seat
+        state, events = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
+        found = [e for e in events if e.data.get("what") == "resolution"]
+        if found:
+            assert found[0].public and found[0].data.get(PHASE) is True
+            return
+    pytest.fail("no resolution within 400 moves")
