@@ -3,7 +3,9 @@
 Every seat follows a simple seeded policy (a random legal move, preferring to act over passing)
 and plays it the way a player would: ``/game play`` with the value its autocomplete offers. The
 bench then reads SimCord's log of REST calls and counts what the players would see: thread posts,
-edits of thread messages, pings (user mentions that notify), DMs and the interactions spent.
+edits of thread messages, pings (user mentions that notify), DMs and the interactions spent. A
+spectator follows each table at the default cadence; its digests count as ``spectator_dms``.
+``BUDGETS`` holds each game's ceilings for a short seeded run (``over_budget`` checks one).
 
 ``turns`` are runs of consecutive moves of one seat in the stored move log (automatic moves
 included). ``rounds`` come from the final public view: its ``round`` where the game counts rounds,
@@ -64,6 +66,8 @@ class Tally:
     secret: dict[str, int] = field(default_factory=dict)
     """The decisions asked although lone because their being lone depends on a secret."""
     errors: list[str] = field(default_factory=list)
+    watchers: set[int] = field(default_factory=set)
+    """The spectators' user ids (their DMs are counted as ``spectator_dms``)."""
 
 
 def _payload(entry: Any) -> dict[str, Any]:
@@ -85,9 +89,12 @@ def _pinged(body: dict[str, Any]) -> int:
     return len(mentioned & {int(u) for u in allowed.get("users") or []})
 
 
-def count_requests(requests: list[Any], threads: set[int], dms: set[int]) -> dict[str, int]:
-    """Count thread posts, thread edits, pings in posts and DMs in SimCord's request log."""
-    posts = edits = pings = sent = 0
+def count_requests(
+    requests: list[Any], threads: set[int], dms: set[int], watching: set[int] = frozenset()
+) -> dict[str, int]:
+    """Count thread posts, thread edits, pings in posts, players' DMs and spectators' DMs (the DM
+    channels in ``watching``) in SimCord's request log."""
+    posts = edits = pings = sent = watched = 0
     for entry in requests:
         parts = entry.path.strip("/").split("/")
         if len(parts) < 3 or parts[0] != "channels" or parts[2] != "messages" or not parts[1].isdigit():
@@ -97,11 +104,13 @@ def count_requests(requests: list[Any], threads: set[int], dms: set[int]) -> dic
             if channel in threads:
                 posts += 1
                 pings += _pinged(_payload(entry))
+            elif channel in watching:
+                watched += 1
             elif channel in dms:
                 sent += 1
         elif entry.method == "PATCH" and len(parts) == 4 and channel in threads:
             edits += 1
-    return {"posts": posts, "edits": edits, "pings": pings, "dms": sent}
+    return {"posts": posts, "edits": edits, "pings": pings, "dms": sent, "spectator_dms": watched}
 
 
 def _turns(seats: list[int]) -> int:
@@ -153,7 +162,9 @@ def _policy(rand: random.Random, choices: list[Any]) -> Any:
     return rand.choice(keen or choices)
 
 
-async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int) -> int:
+async def _play_game(
+    env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int, whole: bool
+) -> int:
     """Open, fill, start and play one table to its end through the cogs; return its thread id."""
     guild = env.create_guild(f"Chatter {kind}")
     channel = guild.create_text_channel("tables")
@@ -164,6 +175,10 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
     for member in members[1:]:
         await member.slash(thread, "game join")
     await members[0].slash(thread, "game start")
+    # A spectator follows at the default cadence: their DMs are counted apart from the players'.
+    watcher = guild.add_member(env.create_user(f"watcher{rand.randrange(10**6)}"))
+    await watcher.slash(thread, "game watch")
+    tally.watchers.add(watcher.id)
     tally.interactions += players + 1
     bot = env.bot
     svc = bot.service
@@ -200,7 +215,7 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
     record = await svc.table(record.id)
     if record.status == "finished":
         tally.finished += 1
-    elif record.status == "active":
+    elif record.status == "active" and whole:
         tally.errors.append(f"table {record.id}: no end after {limit} moves")
     stored = await bot.store.moves(record.id)
     tally.moves += len(stored)
@@ -210,8 +225,13 @@ async def _play_game(env: Any, kind: str, players: int, rand: random.Random, tal
     return thread.id
 
 
-async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int = 3000) -> dict[str, Any]:
-    """Play ``games`` games of a kind through the real cogs in SimCord; return the counts."""
+async def chatter(
+    kind: str, players: int, games: int, seed: int, *, limit: int = 3000, moves: int | None = None
+) -> dict[str, Any]:
+    """Play ``games`` games of a kind through the real cogs in SimCord; return the counts.
+
+    ``moves``: stop each game after this many decisions (the budgets' short runs), not an error.
+    """
     import simcord
 
     from bot import create_bot
@@ -228,9 +248,10 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
         # board per turn) on a busy machine: the bench counts messages, so it waits like the local table.
         async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
             for _ in range(games):
-                threads.add(await _play_game(env, kind, players, rand, tally, limit))
+                threads.add(await _play_game(env, kind, players, rand, tally, moves or limit, moves is None))
             dms = {cid for cid, c in env.backend.channels.items() if c.recipient_ids}
-            counts = count_requests(env.http_requests, threads, dms)
+            watching = {cid for cid in dms if set(env.backend.channels[cid].recipient_ids) & tally.watchers}
+            counts = count_requests(env.http_requests, threads, dms, watching)
         await bot.close_store()
     turns = max(tally.turns, 1)
     return {
@@ -255,6 +276,34 @@ async def chatter(kind: str, players: int, games: int, seed: int, *, limit: int 
     }
 
 
-def run(kind: str, players: int, games: int, seed: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Budget:
+    """The most a game may say in a short run of the bench (one game, ``seed``, ``moves`` decisions)."""
+
+    players: int
+    moves: int
+    limits: dict[str, int]
+    """Ceilings on the summary's figures: posts, pings, dms, spectator_dms, interactions."""
+    seed: int = 1
+
+
+BUDGETS: dict[str, Budget] = {
+    # Measured on the branch that set them (README.md, "Chatter budgets"), with ~15% headroom.
+    "argent": Budget(3, 80, {"posts": 43, "pings": 40, "dms": 63, "spectator_dms": 3, "interactions": 97}),
+    "academy": Budget(2, 40, {"posts": 26, "pings": 25, "dms": 28, "spectator_dms": 12, "interactions": 50}),
+    "institute": Budget(2, 40, {"posts": 8, "pings": 8, "dms": 10, "spectator_dms": 3, "interactions": 50}),
+    "quadrivium": Budget(
+        2, 40, {"posts": 21, "pings": 19, "dms": 27, "spectator_dms": 3, "interactions": 50}
+    ),
+}
+"""Each game's chatter budget: ``python -m bench chatter --budget`` checks a game against its own."""
+
+
+def over_budget(summary: dict[str, Any], budget: Budget) -> list[str]:
+    """Return each figure of a summary above its budget, worded ("posts 41 > 40"); empty: within."""
+    return [f"{k} {summary[k]} > {cap}" for k, cap in budget.limits.items() if summary[k] > cap]
+
+
+def run(kind: str, players: int, games: int, seed: int, moves: int | None = None) -> dict[str, Any]:
     """Run the chatter bench in a fresh event loop."""
-    return asyncio.run(chatter(kind, players, games, seed))
+    return asyncio.run(chatter(kind, players, games, seed, moves=moves))

@@ -61,9 +61,14 @@ def _parser() -> argparse.ArgumentParser:
         " lone move carrying the player's words. rounds: the view's round, else cycles of the turns.",
     )
     talk.add_argument("--game", required=True, help="the kind to play")
-    talk.add_argument("--players", type=int, required=True)
+    talk.add_argument("--players", type=int, default=2)
     talk.add_argument("--games", type=int, default=1)
     talk.add_argument("--seed", type=int, default=1)
+    talk.add_argument("--moves", type=int, default=None, help="stop each game after this many decisions")
+    talk.add_argument(
+        "--budget", action="store_true",
+        help="play the game's budget run (bench.chatter.BUDGETS) and exit 1 when a figure is over it",
+    )
     fight = sub.add_parser("arena", help="bots against bots, seats rotated; the last line is a JSON summary")
     fight.add_argument("--game", required=True, help="the kind to play")
     fight.add_argument("--players", type=int, required=True)
@@ -151,11 +156,17 @@ def run_clock(args: argparse.Namespace) -> int:
 
 def run_chatter(args: argparse.Namespace) -> int:
     """Play whole games through the cogs in SimCord and print the counts as JSON on the last line."""
-    from bench.chatter import run
+    from bench.chatter import BUDGETS, over_budget, run
 
     rules = games.find(args.game)
+    if args.budget:
+        budget = BUDGETS[rules.kind]
+        summary = run(rules.kind, budget.players, 1, budget.seed, budget.moves)
+        summary["over_budget"] = over_budget(summary, budget)
+        print(json.dumps(summary))
+        return 0 if summary["errors"] == 0 and not summary["over_budget"] else 1
     rules.check_players(args.players)
-    summary = run(rules.kind, args.players, args.games, args.seed)
+    summary = run(rules.kind, args.players, args.games, args.seed, args.moves)
     print(json.dumps(summary))
     return 0 if summary["errors"] == 0 else 1
 def run_replay(args: argparse.Namespace) -> int:

@@ -248,6 +248,10 @@ async def _show_board(
     if not board.fresh and not board.finished and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
+    if board.table_id in memory.edits and isinstance(thread, discord.Thread):
+        # An edit still waiting out its spacing shows steps no other message holds: draw it
+        # before the new message, or a quick run of moves (a bot's) loses them.
+        await _flush_edit(client, thread, board.table_id)
     message = await board_send_args(client, board)
     try:
         if heading:

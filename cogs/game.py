@@ -85,6 +85,11 @@ def _short(description: str) -> str:
 
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
+DIGEST_CHOICES = [
+    app_commands.Choice(name="every turn", value="turn"),
+    app_commands.Choice(name="once a round", value="round"),
+    app_commands.Choice(name="once a day", value="day"),
+]
 
 
 def text_channel(interaction: discord.Interaction) -> discord.TextChannel:
@@ -449,13 +454,20 @@ class GameCog(commands.Cog):
         await guarded(interaction, work)
 
     @game.command(name="watch")
-    @app_commands.describe(table="A table's number, to follow it from anywhere")
-    async def watch(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Spectate by DM."""
+    @app_commands.describe(
+        table="A table's number, to follow it from anywhere",
+        every="How often a digest of the public moves comes by DM (default: once a round)",
+    )
+    @app_commands.choices(every=DIGEST_CHOICES)
+    async def watch(
+        self, interaction: discord.Interaction, table: int | None = None, every: str = "round"
+    ) -> None:
+        """Spectate by DM: a digest every turn, round or day."""
 
         async def work() -> None:
             table_id = await _named_or_here(interaction, table)
-            await answer(interaction, await service_of(self.bot).watch(table_id, interaction.user.id))
+            said = await service_of(self.bot).watch(table_id, interaction.user.id, every)
+            await answer(interaction, said)
 
         await guarded(interaction, work)
 

@@ -509,6 +509,14 @@ class Rules(ABC):
         """Return the view as plain text, for games without a board image yet."""
         return json.dumps(view, indent=1)
 
+    def round_of(self, view: View) -> int | None:
+        """Return the round a public view shows (a spectator's digest comes once a round).
+
+        Default: the view's ``round``; None for a game that counts no rounds (each turn is one).
+        """
+        number = view.get("round")
+        return number if isinstance(number, int) and not isinstance(number, bool) else None
+
     # ---- provided for every game
 
     def default_options(self) -> dict[str, str]:

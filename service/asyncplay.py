@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Rules, State
+from service import digest
 from service.bots import BOT_MOVE
 from service.clock import VOTE_TIME, game_options, iso_time, relative
 from service.naming import own_or_public
 from service.notices import Notice, SeatTime
+from service.notify import PingLedger
 from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
 from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text, tag_namer
@@ -34,6 +36,7 @@ from service.undo import (
     undo_topic,
 )
 from store import CorruptTable, StaleVersion, StoreError, TableRecord
+from store.rows import DIGESTS
 
 if TYPE_CHECKING:
     from service.loaded import _Table
@@ -89,6 +92,7 @@ class AsyncPlay:
     time: Timekeeper
     outlet: Outlet | None
     repeats: Repeats
+    pinged: PingLedger
 
     if TYPE_CHECKING:
 
@@ -151,13 +155,19 @@ class AsyncPlay:
 
         return await asyncio.to_thread(choose)
 
-    async def after_move(self, reply: Reply, *, waiting: list[int] | None = None) -> Reply:
+    async def after_move(
+        self, reply: Reply, *, waiting: list[int] | None = None, undone: bool = False
+    ) -> Reply:
         """Run the clocks and the spectators after a change; return the reply with the time line.
 
-        ``waiting``: the users the table waits on now, when the caller knows them (a move).
+        ``waiting``: the users the table waits on now, when the caller knows them (a move);
+        ``undone``: the change took a move back (its redo pings nobody twice, ``PingLedger``).
         """
         table, clocks = await self.time.after_change(reply.table.id, reply.table, waiting)
         reply = await self.time.decorate(reply, clocks=clocks, table=table)
+        if reply.board is not None:
+            ping = self.pinged.once(reply.table.id, reply.board, undone=undone)
+            reply = replace(reply, board=replace(reply.board, ping=ping))
         await self._tell_spectators(reply)
         return reply
 
@@ -221,7 +231,7 @@ class AsyncPlay:
                                        ping=tuple(v for v in voters if v in present)))
                 self.repeats.note(table_id, user_id, UNDO_KEY, self.clock.now(), version)
                 return Reply(loaded.record, f"The others must agree, since {plan.why}: they vote now.", None)
-        return await self.after_move(reply)
+        return await self.after_move(reply, undone=True)
 
     async def _take_back(self, loaded: _Table, seat: int, plan: UndoPlan) -> Reply:
         """Store the undo row with the rebuilt snapshot (under the table's lock); return the board.
@@ -289,7 +299,7 @@ class AsyncPlay:
                 plan_undo, loaded.rules, loaded.record, len(loaded.seats), records, seat, target
             )
             reply = await self._take_back(loaded, seat, plan)
-        await self.emit(await self.after_move(reply))
+        await self.emit(await self.after_move(reply, undone=True))
         return "Your vote decided it: the move is taken back."
 
     async def undo_expired(self, table_id: int, topic: str) -> None:
@@ -303,8 +313,10 @@ class AsyncPlay:
 
     # ------------------------------------------------------------------ spectators
 
-    async def watch(self, table_id: int, user_id: int) -> str:
-        """Follow a table: its public boards arrive by DM at each turn change."""
+    async def watch(self, table_id: int, user_id: int, every: str = "round") -> str:
+        """Follow a table: a digest of its public moves arrives by DM every turn, round or day."""
+        if every not in DIGESTS:
+            raise TableError("A digest comes every turn, round or day.")
         table = await self.table(table_id)
         if table.options.get("spectators", "on") == "off":
             raise TableError("This table was opened without spectators.")
@@ -312,9 +324,19 @@ class AsyncPlay:
             raise TableError("This table is closed.")
         if any(s.user_id == user_id for s in await self.store.seats(table_id)):
             raise TableError("You play at this table: its news reaches you already.")
-        if not await self.store.add_spectator(table_id, user_id, self.clock.now()):
-            return "You already follow this table."
-        return f"You follow {self.thread_name(table)}: its boards arrive by DM. `/game unwatch` stops them."
+        # The first digest tells what happens from now on, from the round the table is in.
+        seen = await self.public_view(table_id) if table.status == "active" else None
+        now_round = self.rules_for(table.kind).round_of(seen.view) if seen is not None else None
+        added = await self.store.add_spectator(
+            table_id, user_id, self.clock.now(), every, table.version, now_round
+        )
+        when = digest.EVERY_WORDS[every]
+        if not added:
+            return f"You already follow this table: its digest now comes {when}."
+        return (
+            f"You follow {self.thread_name(table)}: a digest of its public moves arrives by DM {when}. "
+            "`/game unwatch` stops it."
+        )
 
     async def unwatch(self, table_id: int, user_id: int) -> str:
         """Stop following a table."""
@@ -324,16 +346,23 @@ class AsyncPlay:
         return f"You no longer follow {self.thread_name(table)}."
 
     async def _tell_spectators(self, reply: Reply) -> None:
-        """DM the public board to each spectator when the turn changes or the game ends."""
+        """DM each spectator whose digest this board brings (``digest.due``): public events only."""
         board = reply.board
-        # A new thread message means the turn passed, a reveal, or the end: the spectator's cue.
-        if board is None or board.quiet or not (board.fresh or board.finished):
+        if board is None or board.quiet:
             return
+        now = self.clock.now()
+        due = [s for s in await self.store.spectator_rows(reply.table.id) if digest.due(s, board, now)]
+        if not due:
+            return
+        records = await self.store.moves(reply.table.id)
         public = replace(board, ping=())
-        for user_id in await self.store.spectators(reply.table.id):
-            head = f"{self.thread_name(reply.table)} (you are watching):"
-            text = f"{head}\n{board.text}"
-            await self.emit(Notice(reply.table, "spectate", text, user_id=user_id, board=public))
+        title = self.thread_name(reply.table)
+        for spectator in due:
+            events = digest.public_since(records, spectator.told_version)
+            text = digest.text(title, board, events)
+            await self.emit(Notice(reply.table, "spectate", text, user_id=spectator.user_id, board=public))
+            told = (board.version, board.round, now)
+            await self.store.told_spectator(reply.table.id, spectator.user_id, *told)
 
     # ------------------------------------------------------------------ history
 

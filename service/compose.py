@@ -101,7 +101,9 @@ class Composer:
             and not over
             and not closed
         )
-        pinged = set() if status else notify.pings(prompts, old, mover)
+        # A turn's start pings in the thread; a decision inside another's turn comes by DM.
+        closed_dms = [n for n, s in table.seats.items() if s.dm_ok is False]
+        pinged = set() if status else notify.told_in_thread(prompts, old, mover, closed_dms)
         public = rules.view(state, None)
         # The drawing names the players and marks the last move: public texts and views only.
         caption = render.Caption(
@@ -131,6 +133,7 @@ class Composer:
             automatic=automatic,
             automatic_at=automatic_at,
             opening=opening,
+            round=rules.round_of(public),
             fresh=status
             or notify.starts_message(
                 pinged=pinged, opening=opening, over=over, closed=closed, events=public_events

@@ -207,6 +207,8 @@ class Board:
     """The first board of a game."""
     times: tuple[SeatTime, ...] = ()
     """Each awaited seat's clock (a table with a clock); ``time_sentence`` words it."""
+    round: int | None = None
+    """The round the board shows (``Rules.round_of``; None: the game counts none)."""
     alt: str | None = None
     """The image's alt text (a screen reader reads it): the public view as text, within Discord's limit."""
 

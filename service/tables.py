@@ -45,6 +45,7 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
 )
 from service.naming import automatic_label
 from service.notices import Notice
+from service.notify import PingLedger
 from service.reads import TableReads
 from service.repeats import REPEATED_MOVE, Repeats, typed_key
 from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, StaleOffer, TableError, cited, refusal
@@ -132,6 +133,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
         self.repeats = Repeats()
+        self.pinged = PingLedger()
         # One clock for the service and the store: a seat's time is measured on the same scale
         # as the times the store writes.
         self.clock: Clock = clock or SystemClock()

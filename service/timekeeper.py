@@ -29,6 +29,7 @@ from service.clock import (
     time_zone,
 )
 from service.notices import Notice, SeatTime
+from service.notify import turn_seats
 from service.replies import Reply, TableError, time_sentence
 from store import DueWork, SeatClock, TableRecord, TableWait, Timing, UserPrefs, WorkItem
 
@@ -630,10 +631,16 @@ class Timekeeper:
         if ping and not status:
             by_user = {c.user_id: c for c in clocks}
             now = self.clock.now()
+            # "turn" is for a seat's own turn: a decision asked inside another's (a bonus, a
+            # reaction) reaches it by DM and panel only.
+            turning = turn_seats(board.waiting)
+            own_turn = {line.user_id for line in board.legend if line.seat in turning}
             kept = []
             for user_id in ping:
                 prefs = await self.prefs(user_id)
                 if prefs.pings in ("reminders", "nothing"):
+                    continue
+                if prefs.pings == "turn" and user_id not in own_turn:
                     continue
                 # A seat whose clock started with this move begins its turn; one still running
                 # is answering a follow-up decision of the same turn.

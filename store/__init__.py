@@ -1,7 +1,7 @@
 """Persistence: tables, seats, the move log and snapshots, in SQLite (store.sqlite) or PostgreSQL."""
 
 from store import sqlite
-from store.asyncplay import DELIVER, DueWork, SeatClock, TableWait, Timing, UserPrefs, WorkItem
+from store.asyncplay import DELIVER, DueWork, SeatClock, Spectator, TableWait, Timing, UserPrefs, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,
@@ -33,6 +33,7 @@ __all__ = [
     "MoveRecord",
     "SeatClock",
     "SeatRecord",
+    "Spectator",
     "StaleVersion",
     "Store",
     "StoreError",

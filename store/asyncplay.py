@@ -28,8 +28,8 @@ from store.rows import (
     prefs_fault,
     set_aside,
     sound,
+    spectator_fault,
     table_fault,
-    user_fault,
     vote_fault,
     wait_fault,
 )
@@ -161,6 +161,17 @@ class UserPrefs:
     utc_offset: int = 0
     tz: str | None = None
     """An IANA time zone (``Europe/Paris``); when set, it decides the quiet hours, not ``utc_offset``."""
+
+
+@dataclass(frozen=True)
+class Spectator:
+    """A user following a table: the digest's cadence and what the last one told."""
+
+    user_id: int
+    every: str
+    told_version: int
+    told_round: int | None
+    told_at: float | None
 
 
 class AsyncPlayStore:
@@ -775,15 +786,26 @@ class AsyncPlayStore:
 
     # ------------------------------------------------------------------ spectators
 
-    async def add_spectator(self, table_id: int, user_id: int, now: float) -> bool:
-        """Follow a table; return False when the user already did."""
+    async def add_spectator(
+        self, table_id: int, user_id: int, now: float, every: str = "round", version: int = 0,
+        round_number: int | None = None,
+    ) -> bool:
+        """Follow a table with a digest every turn, round or day; return False when the user already
+        did (the cadence changes all the same). ``version`` and ``round_number`` are where the
+        first digest starts counting from."""
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT INTO spectators (table_id, user_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (table_id, user_id, now),
+                "INSERT INTO spectators (table_id, user_id, since, every, told_version, told_round, told_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (table_id, user_id, now, every, version, round_number, now),
             )
             added = cur.rowcount == 1
             await cur.close()
+            if not added:
+                await db.execute(
+                    "UPDATE spectators SET every = ? WHERE table_id = ? AND user_id = ?",
+                    (every, table_id, user_id),
+                )
         return added
 
     async def remove_spectator(self, table_id: int, user_id: int) -> bool:
@@ -798,13 +820,31 @@ class AsyncPlayStore:
 
     async def spectators(self, table_id: int) -> list[int]:
         """Return the users following a table, in the order they started."""
+        return [s.user_id for s in await self.spectator_rows(table_id)]
+
+    async def spectator_rows(self, table_id: int) -> list[Spectator]:
+        """Return who follows a table, how often and what their last digest told, oldest first."""
         async with self._single() as db:
             rows = await self._all(
                 db,
-                "SELECT table_id, user_id FROM spectators WHERE table_id = ? ORDER BY since, user_id",
+                "SELECT * FROM spectators WHERE table_id = ? ORDER BY since, user_id",
                 (table_id,),
             )
-        return [r["user_id"] for r in sound(rows, user_fault, SPECTATOR)]
+        return [
+            Spectator(r["user_id"], r["every"], r["told_version"], r["told_round"], r["told_at"])
+            for r in sound(rows, spectator_fault, SPECTATOR)
+        ]
+
+    async def told_spectator(
+        self, table_id: int, user_id: int, version: int, round_number: int | None, now: float
+    ) -> None:
+        """Record what a spectator's digest just told: the version, its round and when."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE spectators SET told_version = ?, told_round = ?, told_at = ? "
+                "WHERE table_id = ? AND user_id = ?",
+                (version, round_number, now, table_id, user_id),
+            )
 
     async def tables_of(
         self, user_id: int, guild_id: int | None = None

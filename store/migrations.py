@@ -230,6 +230,14 @@ MIGRATIONS: list[tuple[str, ...]] = [
         # A table's open work, read and written with every move (its delivery, its seats' waits).
         "CREATE INDEX due_work_open ON due_work (table_id, kind) WHERE claimed_at IS NULL",
     ),
+    # A spectator's digest: how often (turn, round or day; ``rows.DIGESTS``) and what it last told
+    # (the table's version, the round it showed, when).
+    (
+        "ALTER TABLE spectators ADD COLUMN every TEXT NOT NULL DEFAULT 'round'",
+        "ALTER TABLE spectators ADD COLUMN told_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE spectators ADD COLUMN told_round INTEGER",
+        "ALTER TABLE spectators ADD COLUMN told_at REAL",
+    ),
 ]
 
 

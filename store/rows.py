@@ -98,8 +98,27 @@ def vote_fault(row: sqlite3.Row) -> str | None:
 
 
 def user_fault(row: sqlite3.Row) -> str | None:
-    """Say what is wrong with a row whose ``user_id`` must be a user id (spectators)."""
+    """Say what is wrong with a row whose ``user_id`` must be a user id."""
     return None if isinstance(row["user_id"], int) else "its user is not a user id"
+
+
+DIGESTS = ("turn", "round", "day")
+"""How often a spectator's digest comes (``/game watch every:``)."""
+
+
+def spectator_fault(row: sqlite3.Row) -> str | None:
+    """Say what is wrong with a ``spectators`` row, or None when it is sound."""
+    if not isinstance(row["user_id"], int):
+        return "its user is not a user id"
+    if row["every"] not in DIGESTS:
+        return "its digest cadence is not turn, round or day"
+    if not isinstance(row["told_version"], int) or row["told_version"] < 0:
+        return "its last told version is not a version"
+    if row["told_round"] is not None and not isinstance(row["told_round"], int):
+        return "its last told round is not a number"
+    if row["told_at"] is not None and not isinstance(row["told_at"], int | float):
+        return "its last digest time is not a time"
+    return None
 
 
 def seat_pref_fault(row: sqlite3.Row) -> str | None:
@@ -176,7 +195,7 @@ _SCANS: tuple[tuple[str, str, Fault], ...] = (
     (CLOCK, "SELECT * FROM seat_clocks", clock_fault),
     (PREFS, "SELECT * FROM user_prefs", prefs_fault),
     (VOTE, "SELECT * FROM votes", vote_fault),
-    (SPECTATOR, "SELECT * FROM spectators", user_fault),
+    (SPECTATOR, "SELECT * FROM spectators", spectator_fault),
     (SEAT_PREF, "SELECT * FROM seat_prefs", seat_pref_fault),
     (MEMORY, "SELECT * FROM bot_memory", memory_fault),
 )

@@ -27,6 +27,7 @@ from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Event, Move, PromptKind
 from service import ASK_PREF, Choice, SeatView, move_value
+from service.notify import PHASE, TURN_KINDS
 from tests import faults
 from tests.drawings import views_as_json
 from tests.faults import Restart, components
@@ -152,12 +153,21 @@ class Player:
             result = await self.command("bell", "offering", label)
         else:
             result = await self.use_panel(_values(state, self.seat, move, version))
-        # One board message per turn: a move posts a new one when the decision passes to
-        # another seat (or the game ends); the mover's own follow-ups edit the living board.
+        # One board message per turn: a move posts a new one when another seat's turn begins, a
+        # phase without turns begins (the resolution) or the game ends; the mover's follow-ups and
+        # a decision inside the turn or phase (told by DM, or pinged where DMs are closed) edit it.
         boards = self.table.board_count()
         record, after = await self.table.loaded()
         asked = R.pending(after)
-        new_turn = record.status != "active" or (bool(asked) and asked[0].seat != self.seat)
+        store = self.table.bot.store
+        closed = {s.seat for s in await store.seats(record.id) if s.dm_ok is False}
+        phased = any(
+            (e.get("data") or {}).get(PHASE) for r in await store.moves(record.id) if r.version > version
+            for e in r.events
+        )
+        passes = bool(asked) and asked[0].seat != self.seat
+        begins = passes and (asked[0].kind in TURN_KINDS or asked[0].seat in closed)
+        new_turn = record.status != "active" or begins or phased
         # A round's summary is followed by a new board too (the board never sits above it).
         summary = after["round"] > state["round"] >= 1 and self.table.summaries() > self.table.summaried
         assert boards == self.table.boards + int(new_turn or summary), move
@@ -173,8 +183,8 @@ class Player:
 async def react_from_board(table: Table, player: Player, policy: Policy, move: Move) -> Any:
     """Answer a reaction window from the board message's own buttons."""
     board = [m for m in table.public() if m.components][-1]
-    # Only the player holding a usable reaction is pinged.
-    assert board.content.startswith(f"<@{player.member.id}> — your decision.")
+    # Nobody else is pinged: a reaction window inside another's turn is told to its player by DM
+    # (and pinged in the thread only where their DMs are closed); the board's buttons answer it.
     assert all(f"<@{m.id}>" not in board.content for m in table.members if m is not player.member)
     labels = [c.get("label") for c in components(board)]
     assert labels[:2] == ["React…", "Pass"], labels

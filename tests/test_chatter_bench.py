@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bench.chatter import Tally, _count_lone, _rounds, chatter, count_requests
+from bench.chatter import BUDGETS, Tally, _count_lone, _rounds, chatter, count_requests, over_budget
 from bench.cli import main
 from rules.contract import Move, Prompt, PromptKind
 
@@ -23,6 +23,7 @@ KEYS = {
     "edits",
     "pings",
     "dms",
+    "spectator_dms",
     "interactions",
     "pings_per_turn",
     "forced_clicks",
@@ -53,9 +54,11 @@ def test_chatter_counts_posts_edits_pings_and_dms_from_the_request_log() -> None
         Entry("PATCH", "/channels/1/messages/9", {"content": "<@5> edited"}),
         Entry("POST", "/channels/2/messages", {"content": "a DM"}),
         Entry("POST", "/channels/3/messages", {"content": "<@5> elsewhere"}),
+        Entry("POST", "/channels/8/messages", {"content": "a spectator's digest"}),
         Entry("POST", "/interactions/4/x/callback", {"type": 5}),
     ]
-    assert count_requests(log, {1}, {2}) == {"posts": 1, "edits": 1, "pings": 1, "dms": 1}
+    counted = count_requests(log, {1}, {2, 8}, {8})
+    assert counted == {"posts": 1, "edits": 1, "pings": 1, "dms": 1, "spectator_dms": 1}
 
 
 def test_the_command_line_prints_the_summary_last(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,3 +106,20 @@ def test_rounds_come_from_the_view_or_from_full_cycles_of_the_turns() -> None:
     assert _rounds({"turn": 9}, 4) == 3  # two full cycles and a third begun
     assert _rounds({"turn": 8}, 1) == 8  # alone, each turn is a round
     assert _rounds({"phase": "over"}, 3) == 0
+
+
+@pytest.mark.parametrize("kind", sorted(BUDGETS))
+async def test_each_game_stays_within_its_chatter_budget(kind: str) -> None:
+    """Posts, pings, DMs, a spectator's DMs and clicks of a short seeded run stay in the game's budget."""
+    budget = BUDGETS[kind]
+    out = await chatter(kind, budget.players, 1, budget.seed, moves=budget.moves)
+    assert out["errors"] == 0 and out["moves"] >= budget.moves
+    assert over_budget(out, budget) == []
+
+
+def test_a_figure_over_its_budget_is_named() -> None:
+    budget = BUDGETS["argent"]
+    within = dict.fromkeys(budget.limits, 0)
+    assert over_budget(within, budget) == []
+    over = dict(within, posts=budget.limits["posts"] + 1)
+    assert over_budget(over, budget) == [f"posts {budget.limits['posts'] + 1} > {budget.limits['posts']}"]

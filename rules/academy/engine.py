@@ -241,6 +241,13 @@ class AcademyRules(Rules):
         """Return spells, disasters, rooms and characters for ``/game card``."""
         return card_index()
 
+    def round_of(self, view: View) -> int | None:
+        """Return the round: every wizard's turn once (the game counts turns, not rounds)."""
+        turn, wizards = view.get("turn"), view.get("wizards") or []
+        if not isinstance(turn, int) or not wizards:
+            return None
+        return -(-turn // len(wizards))
+
     def view_text(self, view: View) -> str:
         """Return the view as plain text."""
         return json.dumps(view, indent=1)

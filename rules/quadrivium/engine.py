@@ -27,7 +27,7 @@ from rules.copies import shared_copy
 from rules.quadrivium import conflict, council, refusals, scene, trick
 from rules.quadrivium.common import Ask, Events
 from rules.quadrivium.labels import label_of
-from rules.quadrivium.state import TEXT_LIMITS, State, event, mage_name, new_game, tales
+from rules.quadrivium.state import SEASONS, TEXT_LIMITS, State, event, mage_name, new_game, tales
 from rules.quadrivium.views import public_view, scramble_state, seat_view, view_text
 
 TEXT_ARGS = {
@@ -340,6 +340,13 @@ class QuadriviumRules(Rules):
     def max_moves(self, players: int, options: dict[str, str]) -> int:
         """Return a bound on a whole game's moves (councils are capped by the years option)."""
         return 60_000 * int(options.get("years", "1")) * players
+
+    def round_of(self, view: View) -> int | None:
+        """Return the round: each season of each year is one (the game counts years and seasons)."""
+        year, season = view.get("year"), view.get("season")
+        if not isinstance(year, int) or season not in SEASONS:
+            return None
+        return (year - 1) * len(SEASONS) + SEASONS.index(season) + 1
 
     def view_text(self, view: View) -> str:
         """Return the view as text."""

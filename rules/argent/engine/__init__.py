@@ -234,6 +234,7 @@ def begin_resolution(state: State, events: list[Event]) -> None:
         "The last Bell Tower offering is taken: the rooms resolve.",
         what="resolution",
         round=state["round"],
+        phase=True,  # the resolution is one thread message, edited as each room resolves
     )
 
 
