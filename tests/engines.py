@@ -63,7 +63,11 @@ async def locate_pg(path: str) -> str:
     schema = schema_for(path)
     conn = await asyncpg.connect(base)
     try:
-        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        # Two stores of one test may open the same file at once, and CREATE SCHEMA IF NOT EXISTS
+        # is not safe against itself: a transaction-scoped advisory lock makes them take turns.
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", schema)
+            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
     finally:
         await conn.close()
     return f"{base}?search_path={schema}"

@@ -15,12 +15,12 @@ import simcord
 from cogs import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
+from rules.toy import ToyRules
 from service import Reply, TableError, TableService
 from service.notify import PHASE, starts_message
 from tests.async_helpers import DAVE, DAY, EVE, Harness
 from tests.faults import Table, open_table
 from tests.test_undo import to_the_draw
-from tests.toygame import ToyRules
 
 ALICE, BOB = 101, 102
 
