@@ -30,7 +30,8 @@ from service.reading import matches
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-CLOSING = frozenset({"pass", "done", "allow", "stand", "settle", "rest", "refill", "take_offer", "accept"})
+CLOSING = frozenset({"pass", "sit_out", "done", "allow", "stand", "settle", "rest", "refill", "take_offer",
+                     "accept"})
 """Answers that end or decline a decision: grey buttons, after the others."""
 DANGER = frozenset({"yield", "concede"})
 BUTTONS_MAX = 20
