@@ -480,8 +480,8 @@ def _random_assignment(rand: Any, full: bool) -> list[str | None]:
 def _locked_in(s: State) -> str:
     """Say who has locked in their Action Cards in Phase I (never what), in the thread's words.
 
-    The board, the private sheet and the panel all show this one sentence, so none can say a
-    rival is still choosing while another says they have locked in.
+    The private sheet and the panel show this one sentence (the board's chips use its words), so
+    none can say a rival is still choosing while the thread says they have locked in.
     """
     if s["step"] != "assign" or s["over"]:
         return ""
