@@ -377,7 +377,7 @@ async def after_delivery(client: discord.Client, reply: Reply) -> None:
         except Exception as exc:
             _log_failure(reply.table.id, f"the {reply.table.kind} after-delivery hook", exc)
     if reply.board is not None and reply.board.finished:
-        for finish in messages._ON_FINISH:
+        for finish in list(messages._ON_FINISH.values()):
             try:
                 await finish(client, reply)
             except Exception as exc:

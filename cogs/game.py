@@ -28,6 +28,7 @@ from cogs.kit import (
     show_private,
     table_here,
     take_back,
+    typed_form,
 )
 from cogs.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
@@ -355,8 +356,13 @@ class GameCog(commands.Cog):
     @app_commands.describe(move="Pick from your legal moves, or type one")
     @app_commands.autocomplete(move=move_choices)
     async def play_move(self, interaction: discord.Interaction, move: str) -> None:
-        """Play a move at this thread's table."""
-        # Acknowledged before the table is even looked up (Discord allows 3 seconds).
+        """Play a move at this thread's table (a move whose words the player writes opens its form)."""
+        # A form must be the interaction's first answer, so it is looked for before acknowledging;
+        # every other move is acknowledged before the table is even looked up (3 seconds).
+        form = await typed_form(interaction, move)
+        if form is not None:
+            await interaction.response.send_modal(form)
+            return
         await play(interaction, None, move, None)
 
     @game.command(name="why")

@@ -132,6 +132,9 @@ def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
         lines.append("You have locked in your Action Cards: waiting for your rival to confirm.")
     else:
         lines.append(f"Nothing to decide now. {panel.waiting}".strip())
+    if view.get("locked_in"):
+        # The sentence the sheet shows too: who has locked in, never what.
+        lines.append(view["locked_in"])
     return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 

@@ -167,7 +167,7 @@ _BOARD_PANELS: dict[str, BoardPanel] = {}
 _PRIVATE_PANELS: dict[str, PrivatePanel] = {}
 _AFTER_DELIVER: dict[str, AfterDeliver] = {}
 _BEFORE_BOARD: dict[str, BeforeBoard] = {}
-_ON_FINISH: list[AfterDeliver] = []
+_ON_FINISH: dict[str, AfterDeliver] = {}
 _TYPED_FORMS: dict[str, TypedForm] = {}
 THREAD_ARCHIVE_MINUTES = 10080
 """The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
@@ -202,10 +202,13 @@ def register_private_panel(kind: str, build: PrivatePanel) -> None:
     _PRIVATE_PANELS[kind] = build
 
 
-def register_on_finish(hook: AfterDeliver) -> None:
-    """Run ``hook(client, reply)`` for every table whose game just ended, before its thread closes."""
-    if hook not in _ON_FINISH:
-        _ON_FINISH.append(hook)
+def register_on_finish(name: str, hook: AfterDeliver) -> None:
+    """Run ``hook(client, reply)`` for every table whose game just ended, before its thread closes.
+
+    Hooks are kept by ``name``: reloading an extension (a restart) makes a new function object,
+    which replaces the old one instead of running beside it (the replay was posted twice).
+    """
+    _ON_FINISH[name] = hook
 
 
 def register_after_deliver(kind: str, hook: AfterDeliver) -> None:

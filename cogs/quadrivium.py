@@ -25,10 +25,12 @@ from cogs import kit, panels
 from cogs.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, SeatView, TableError, TableRecord, TableService, offered_token
+from service.reading import matches
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-CLOSING = frozenset({"pass", "done", "allow", "stand", "settle", "rest", "refill", "take_offer", "accept"})
+CLOSING = frozenset({"pass", "sit_out", "done", "allow", "stand", "settle", "rest", "refill", "take_offer",
+                     "accept"})
 """Answers that end or decline a decision: grey buttons, after the others."""
 DANGER = frozenset({"yield", "concede"})
 BUTTONS_MAX = 20
@@ -396,7 +398,20 @@ def _typed_choice(now: SeatView, typed: str) -> Choice | None:
         return now.moves[index] if version == now.version and index < len(now.moves) else None
     wanted = typed.casefold()
     named = [c for c in now.moves if typed in (c.value, _move(c).code()) or wanted == c.label.casefold()]
-    return named[0] if named else None
+    if named:
+        return named[0]
+    try:
+        parsed = Move.parse(typed)
+    except MalformedMove:
+        parsed = None
+    # A code with its arguments in another order names the same move; words typed in it make it
+    # another move (played as typed), so only a move without its words opens the form.
+    same = [c for c in now.moves if parsed is not None and _move(c) == parsed]
+    if same:
+        return same[0]
+    # Typed loosely ("conditions craft insight"): the one move the service would read it as.
+    found = matches(typed, [c.label for c in now.moves])
+    return now.moves[found[0]] if len(found) == 1 else None
 
 
 # ---------------------------------------------------------------------------- restart-proof components

@@ -337,4 +337,4 @@ async def setup(bot: commands.Bot) -> None:
     """Add /me, the vote and log buttons, and the replay at a game's end."""
     await bot.add_cog(MeCog(bot))
     bot.add_dynamic_items(VoteButton, LogPageButton)
-    register_on_finish(post_replay)
+    register_on_finish("replay", post_replay)

@@ -376,7 +376,8 @@ def _status(view: View, p: dict[str, Any]) -> str:
         winners = (view.get("result") or {}).get("winners") or []
         return "WINNER" if p["seat"] in winners else ""
     if view["step"] == "assign":
-        return "LOCKED IN" if p["confirmed"] else "CHOOSING IN SECRET"
+        # The thread's words ("has locked in"), so the board and the sheet never disagree with it.
+        return "LOCKED IN" if p["confirmed"] else "NOT LOCKED IN YET"
     if view["step"] == "portal":
         if p["portal_choice"] is not None:
             return f"PORTAL: SHOWS {p['portal_choice']}"
@@ -539,8 +540,10 @@ def draw_sheet(view: View) -> bytes:
     if view["over"]:
         mine = [_waiting_line(view)]
     elif not mine:
-        others = [p["text"] for p in view["prompts"]]
-        mine = ["Nothing to do now." + (" Waiting on " + " ".join(others) if others else "")]
+        # The board's own words for whom the game waits on (another seat's prompt says "your").
+        mine = ["Nothing to do now." + (f" {_waiting_line(view)}." if view["prompts"] else "")]
+    if view.get("locked_in"):
+        mine.append(view["locked_in"])
     face = font(24, "bold")
     for line in mine:
         y = _lines(draw, MARGIN, y, _wrap(line, face, width - 2 * MARGIN, 2), face, SEAT_COLOUR[seat], 32)

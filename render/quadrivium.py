@@ -92,7 +92,24 @@ def _title(draw: ImageDraw.ImageDraw, text: str, sub: str) -> None:
     draw.text((24, 54), sub, font=font(17), fill=MUTED)
 
 
-def _sheet_image(view: View, extra: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+def _who(view: View, caption: render.Caption | None) -> dict[int, str]:
+    """Return each seat's name on a drawing: the player (with the mage) when the table's names are
+    known, as the thread's boards name them, else the mage (a seat number before it is named)."""
+    names = caption.names if caption is not None else {}
+    out = {}
+    for p in view["seats"]:
+        mage = p["name"] or ""
+        player = names.get(p["seat"])
+        if player:
+            out[p["seat"]] = f"{player} ({mage})" if mage else player
+        else:
+            out[p["seat"]] = mage or f"seat {p['seat'] + 1}"
+    return out
+
+
+def _sheet_image(
+    view: View, extra: int = 0, caption: render.Caption | None = None
+) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
     seats = view["seats"]
     height = 150 + 90 + len(seats) * 118 + extra + 20
     image = Image.new("RGB", (WIDTH, height), PAPER)
@@ -115,12 +132,13 @@ def _sheet_image(view: View, extra: int = 0) -> tuple[Image.Image, ImageDraw.Ima
         else:
             draw.text((x, y + 24), f"spent {r['spent']}, Harm {r['harm']}", font=font(14), fill=MUTED)
     y += 70
+    who = _who(view, caption)
     for p in seats:
-        y = _mage_row(draw, y, p, view)
+        y = _mage_row(draw, y, p, view, who[p["seat"]])
     return image, draw, y
 
 
-def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View) -> int:
+def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View, head: str) -> int:
     draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
     y += 8
     roles = []
@@ -129,10 +147,13 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View) 
     conflict = view.get("conflict")
     if conflict and conflict["sides"][1] == p["seat"]:
         roles.append("antagonist")
-    head = f"{p['name'] or 'seat ' + str(p['seat'])}"
-    draw.text((24, y), head, font=font(20, "bold"), fill=INK)
+    face = font(20, "bold")
+    shown = head
+    while draw.textlength(shown, font=face) > 380 and len(shown) > 4:
+        shown = shown[:-2].rstrip() + "…"
+    draw.text((24, y), shown, font=face, fill=INK)
     info = f"{p['votes']} Council Votes · {p['hand']} cards" + (f" · {', '.join(roles)}" if roles else "")
-    draw.text((330, y + 3), info, font=font(16), fill=MUTED)
+    draw.text((420, y + 3), info, font=font(16), fill=MUTED)
     y += 32
     for n, t in enumerate(TRAITS):
         x = 24 + n * 238
@@ -160,54 +181,126 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View) 
     return y + 28
 
 
-CONFLICT_H = 250
-"""Height of the conflict's panel under the sheet."""
+PANEL_H = 250
+"""Height of the panel under the sheet: the scene, the conflict or the council under way."""
+PANEL_LINES = 6
+STEP_WORDS = {"repair": "Covenant Repair", "bid": "Bidding for Resources", "take": "Bidding for Resources",
+              "actions": "Mage Actions", "years": "How many seasons pass"}
 
 
-def _conflict(draw: ImageDraw.ImageDraw, y: int, view: View) -> int:
-    """Draw the conflict under way: the sides, the intent, the types, the conditions, the tricks, who acts."""
-    c = view.get("conflict")
-    if not c:
-        return y
-    name = {p["seat"]: p["name"] or f"seat {p['seat'] + 1}" for p in view["seats"]}
-    pro, ant = (name.get(s, "?") for s in c["sides"])
+def _waiting(view: View, who: dict[int, str]) -> str:
+    """Say whom the game waits on and for what, from the public prompts."""
+    waiting = [f"{who.get(p['seat'], '?')}: {p['text'].rstrip('.')}" for p in view.get("prompts") or []]
+    return "Waiting on " + "; ".join(waiting) if waiting else ""
+
+
+def _panel(draw: ImageDraw.ImageDraw, y: int, heading: str, lines: list[str]) -> int:
+    """Draw a panel: a gold rule, a heading, then its lines (the last, whom the game waits on, bold)."""
     draw.line((24, y + 6, WIDTH - 24, y + 6), fill=GOLD, width=3)
-    heading = f"Conflict: {pro} (Protagonist) against {ant} (Antagonist)"
     draw.text((24, y + 16), heading, font=font(19, "bold"), fill=INK)
+    for n, line in enumerate(lines[:PANEL_LINES]):
+        shown = line if len(line) <= 96 else line[:95] + "…"
+        weight = "bold" if line.startswith("Waiting on") else "regular"
+        draw.text((24, y + 50 + n * 30), shown, font=font(17, weight), fill=INK)
+    return y + PANEL_H
+
+
+def _under_way(view: View, who: dict[int, str]) -> tuple[str, list[str]] | None:
+    """Return the heading and lines of what is under way: a conflict, a council, a scene's intent."""
+    if view.get("conflict"):
+        return _conflict(view, who)
+    if view.get("council"):
+        return _council(view, who)
+    scene = view.get("scene")
+    if view["phase"] == "scene" and scene:
+        pro = who.get(scene["pro"], "?")
+        return f"Scene {view['scenes']}: {pro} is the Protagonist", [
+            f"Intent: {scene.get('intent') or 'not declared yet'}", "", "", "", "", _waiting(view, who)]
+    return None
+
+
+def _conflict(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
+    """The conflict under way: the sides, the intent, the types, the conditions, the tricks, who acts."""
+    c = view["conflict"]
+    pro, ant = (who.get(s, "?") for s in c["sides"])
     cond = c.get("cond") or {}
     tricks = f"{c['wins'][0]}–{c['wins'][1]}" + (f", {c['tricks']} to win" if c.get("tricks") else "")
-    lines = [
+    trick = c.get("trick")
+    if trick:
+        placed = [f"{who.get(side['seat'], '?')} " + ("face down" if side["placed"] else "not yet")
+                  for side in trick["sides"]]
+        tricks += " · this trick: " + ("revealed" if trick["revealed"] else ", ".join(placed))
+    return f"Conflict: {pro}, Protagonist, against {ant}, Antagonist", [
         f"Intent: {c.get('intent') or '—'}",
         "Conflict types: " + (" – ".join(t.title() for t in c.get("types") or [] if t) or "not named yet"),
         f"If {pro} wins: {cond.get('win') or '—'}" + _harm(cond.get("win_harm")),
         f"If {pro} loses: {cond.get('lose') or '—'}" + _harm(cond.get("lose_harm")),
         f"Tricks won: {tricks}",
+        _waiting(view, who),
     ]
-    waiting = [f"{name.get(p['seat'], '?')}: {p['text'].rstrip('.')}" for p in view.get("prompts") or []]
-    lines.append("Waiting on " + "; ".join(waiting) if waiting else "")
-    for n, line in enumerate(lines):
-        shown = line if len(line) <= 96 else line[:95] + "…"
-        weight = "bold" if line.startswith("Waiting on") else "regular"
-        draw.text((24, y + 50 + n * 30), shown, font=font(17, weight), fill=INK)
-    return y + CONFLICT_H
+
+
+def _council(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
+    """The council under way: its step, the resource under bid, the bids, passes and takers, who acts."""
+    k = view["council"]
+    name = "Winter Council" if k.get("winter") else "Council"
+    step = STEP_WORDS.get(k["step"], k["step"])
+    heading = f"{name} of {view['season'].title()}, year {view['year']}: {step}"
+    lines: list[str] = []
+
+    def names(seats: list[int]) -> str:
+        return ", ".join(who.get(x, "?") for x in seats) or "nobody"
+
+    res = k["resources"][k["ri"]].title() if k.get("resources") and k["ri"] < len(k["resources"]) else ""
+    if k["step"] == "bid" and k.get("bid"):
+        b = k["bid"]
+        leader = b["leader"]
+        high = f"high bid {b['high']} by {who.get(leader, '?')}" if leader is not None else "no bid yet"
+        later = ", ".join(r.title() for r in k["resources"][k["ri"] + 1:])
+        lines += [f"Bidding for first pick of {res}: {high}" + (f" (then {later})" if later else ""),
+                  "Passed: " + names([x for x in range(len(view["seats"])) if x not in b["active"]])]
+    elif k["step"] == "take" and k.get("take"):
+        t = k["take"]
+        lines += [f"Taking from {res}: cost {t['cost']} Council Votes a point",
+                  "Took: " + names(t["takers"]),
+                  "Passed: " + names([x for x, done in enumerate(t["passed"]) if done])]
+    elif k["step"] == "years":
+        voted = [x for x, v in enumerate(k.get("votes") or []) if v is not None]
+        lines.append(f"Voted: {names(voted)}")
+    if k.get("sat_out"):
+        lines.append("Passing for the rest of this bidding: " + names(k["sat_out"]))
+    duel = k.get("duel")
+    if duel:
+        lines.append(f"Duel over {duel['res'].title()}: {who.get(duel['a'], '?')} against "
+                     f"{who.get(duel['b'], '?')}")
+    lines += [""] * (PANEL_LINES - 1 - len(lines))
+    lines.append(_waiting(view, who))
+    return heading, lines
 
 
 def _harm(harm: str | None) -> str:
     return f" (Harm: {harm})" if harm and harm != "none" else ""
 
 
-def sheet(view: View) -> bytes:
+def sheet(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the covenant sheet (resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes),
-    and the conflict under way."""
-    image, draw, y = _sheet_image(view, extra=CONFLICT_H if view.get("conflict") else 0)
-    _conflict(draw, y, view)
+    and the scene, conflict or council under way; players named when the caption names them."""
+    who = _who(view, caption)
+    under = _under_way(view, who)
+    image, draw, y = _sheet_image(view, extra=PANEL_H if under else 0, caption=caption)
+    if under:
+        _panel(draw, y, *under)
     return _png(image)
 
 
-def private_sheet(view: View) -> bytes:
-    """Return the covenant sheet with the seat's own hand under it (for that seat alone)."""
+def private_sheet(view: View, caption: render.Caption | None = None) -> bytes:
+    """Return the covenant sheet, what is under way, and the seat's own hand (for that seat alone)."""
     hand = view.get("hand") or []
-    image, draw, y = _sheet_image(view, extra=200)
+    who = _who(view, caption)
+    under = _under_way(view, who)
+    image, draw, y = _sheet_image(view, extra=200 + (PANEL_H if under else 0), caption=caption)
+    if under:
+        y = _panel(draw, y, *under)
     draw.text((24, y + 10), "Your hand (only you see this)", font=font(18, "bold"), fill=INK)
     for n, card in enumerate(hand[:8]):
         _card(draw, 24 + n * 118, y + 40, card)
@@ -249,13 +342,15 @@ def _rank(card: str) -> int:
     return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(face) or int(face)
 
 
-def trick(view: View) -> bytes:
+def trick(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the image of the trick just decided: both cards, the aids, each rank's parts, the winner."""
     news = view["news"]
+    who = _who(view, caption)
+    named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
     image = Image.new("RGB", (WIDTH, 470), PAPER)
     draw = ImageDraw.Draw(image)
     types = " – ".join(t.title() for t in news["types"])
-    _title(draw, f"Trick {news['trick']}: {news['sides'][news['winner']]['name']} takes it",
+    _title(draw, f"Trick {news['trick']}: {named[news['winner']]} takes it",
            f"Conflict type {types} · tricks {news['wins'][0]}–{news['wins'][1]}")
     for i, side in enumerate(news["sides"]):
         x = 24 + i * (WIDTH // 2)
@@ -263,7 +358,7 @@ def trick(view: View) -> bytes:
         role = ("Protagonist", "Antagonist")[i]
         box = (x - 8, 88, x + WIDTH // 2 - 40, 458)
         draw.rounded_rectangle(box, 14, outline=GOLD if won else MUTED, width=5 if won else 2)
-        draw.text((x + 8, 98), f"{role}: {side['name']}", font=font(19, "bold"), fill=INK)
+        draw.text((x + 8, 98), f"{role}: {named[i]}", font=font(19, "bold"), fill=INK)
         _card(draw, x + 8, 132, side["card"], 120, 165)
         for n, aid in enumerate(side["aids"][:4]):
             _card(draw, x + 140 + n * 62, 132, aid, 56, 78)
@@ -281,9 +376,9 @@ def trick(view: View) -> bytes:
     return _png(image)
 
 
-def board(view: View) -> bytes:
-    """Return the thread's board: the trick just decided, else the covenant sheet."""
-    return trick(view) if view.get("news") else sheet(view)
+def board(view: View, caption: render.Caption | None = None) -> bytes:
+    """Return the thread's board: the trick just decided, else the covenant sheet with what is under way."""
+    return trick(view, caption) if view.get("news") else sheet(view, caption)
 
 
 render.register("quadrivium", board=board, private=private_sheet, sheets={"covenant": sheet})

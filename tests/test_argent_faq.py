@@ -138,8 +138,7 @@ def test_b_powers_divinity_pays_four_gold_for_a_merit_slot() -> None:
     state = to_resolution(state)
     assert seat_now(state) == me
     state["seats"][me]["gold"] = 10
-    state = pick(state, "Pay 4 Gold instead of a Merit Badge")
-    state = pick(state, "Gain 4 Mana")
+    state = pick(state, "Pay 4 Gold instead of a Merit Badge: gain 4 Mana")
     assert state["seats"][me]["gold"] == 6
 
 
@@ -170,8 +169,7 @@ def test_adventuring_a_drawn_spell_is_researched_or_sent_back() -> None:
     give_mage(state, me, "sorcery", "adventuring/r3")
     top = state["decks"]["spell"][0]
     state = errand_for(to_resolution(state), me)
-    state = pick(state, "Claim")
-    state = pick(state, "Draw 1 spell")
+    state = pick(state, "Claim: draw 1 spell")
     state = pick(state, "Put ")
     assert top in state["decks"]["spell"][-4:]  # under the deck (the round's tableau may follow it)
     assert all(s["id"] != top for s in state["seats"][me]["spells"])

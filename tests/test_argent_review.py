@@ -280,14 +280,18 @@ def test_13_a_banished_living_image_goes_to_its_owners_office() -> None:
 def test_14_an_errand_is_performed_before_its_mage_goes_home() -> None:
     """Rulebook, Resolving Errands: "perform the effect or gain the resources listed on the slot, then
     remove the Mage in the errand slot, returning it to your office"."""
-    state, me, _, _ = three()
-    state["seats"][me]["merit_bonus"] = 1
-    mage = give_mage(state, me, "sorcery", "guilds/m1")
+    state = board_with(round_one(3), "adventuring", "A")
+    me = seat_now(state)
+    mage = give_mage(state, me, "sorcery", "adventuring/r3")
     state = to_resolution(state)
-    state = pick(state, "Spend a Merit Badge", seat=me)
-    # Guilds' merit slot asks which reward: the mage still stands in its slot while it is chosen.
-    assert state["agenda"][0]["seat"] == me and state["mages"][mage["id"]]["loc"] == "guilds/m1"
-    state = pick(state, "Gold", seat=me)
+    for _ in range(200):
+        if state["agenda"] and state["agenda"][0].get("kind") == "errand" and seat_now(state) == me:
+            break
+        state = pick(state, "")
+    state = pick(state, "Claim: draw 1 spell", seat=me)
+    # The drawn spell asks what to do with it: the mage still stands in its slot while it is chosen.
+    assert state["agenda"][0]["seat"] == me and state["mages"][mage["id"]]["loc"] == "adventuring/r3"
+    state = pick(state, "Put ", seat=me)
     assert state["mages"][mage["id"]]["loc"] == "office"
 
 

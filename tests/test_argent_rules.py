@@ -631,8 +631,27 @@ def test_merit_slot_spends_a_badge_that_comes_back_next_round() -> None:
     give_mage(state, me, "sorcery", "guilds/m1")
     state = to_resolution(state)
     gold = state["seats"][me]["gold"]
-    state = pick(state, "Spend a Merit Badge")
-    assert state["seats"][me]["merit_spent"] == 1
-    state = pick(state, "Gain 8 Gold")
+    # The badge and the reward are one choice (the errand offers 8 Gold or another reward); the
+    # round then ends at once, and the badge with it comes back.
+    assert "Spend a Merit Badge: gain 8 Gold" in labels(state)
+    state = pick(state, "Spend a Merit Badge: gain 8 Gold")
     assert state["seats"][me]["gold"] == gold + 8
     assert state["round"] == 2 and state["seats"][me]["merit_spent"] == 0
+
+
+def test_an_errand_that_is_one_choice_asks_it_once() -> None:
+    """Rulebook, 1. Place a Mage (Jen at the Guilds: 6 Gold or 3 Mana): claiming such an errand is
+    one choice, so each reward is a claim of its own and no "choose one reward" follows."""
+    state = round_one(3)
+    me = seat_now(state)
+    give_mage(state, me, "divinity")
+    state = act(state, me, "place", room="guilds")
+    state = pick(state, "Divinity mage in Guilds, slot 2")
+    state = to_resolution(state)
+    assert seat_now(state) == me
+    assert labels(state) == ["Claim: gain 6 Gold", "Claim: gain 3 Mana", "Take 1 IP instead"]
+    mana = state["seats"][me]["mana"]
+    state = pick(state, "Claim: gain 3 Mana")
+    assert state["seats"][me]["mana"] == mana + 3
+    assert not any(t.get("seat") == me and t.get("kind") == "choose" for t in state["agenda"])
+    assert not any("reward" in label.lower() for label in labels(state, me))

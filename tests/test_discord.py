@@ -740,3 +740,32 @@ def test_a_stamped_move_button_checks_its_stamp_and_length() -> None:
     assert argent_cog.MoveButton(7, 3, "pass").item.label == "pass"  # the label defaults to the value
     with pytest.raises(ValueError, match="100 characters"):
         argent_cog.MoveButton(7, 3, "x" * 100)
+
+
+REPLAY_LINE = "The whole game, turn by turn:"
+
+
+async def test_the_replay_is_posted_once_after_a_restart(
+    world: World, restart_bot: Restart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A restart loads the extensions again (a new game-end hook each time): the game's end still
+    # posts one replay. (The toy game has no drawing, so its replay is a stand-in GIF.)
+    from service.asyncplay import AsyncPlay
+
+    async def tiny_gif(self: AsyncPlay, table_id: int) -> bytes:
+        return b"GIF89a" + bytes(16)
+
+    monkeypatch.setattr(AsyncPlay, "replay_image", tiny_gif)
+    thread = await started(world)
+    await restart_bot()
+    await restart_bot()
+    for _ in range(60):
+        table = await _table(world)
+        if table.status != "active":
+            break
+        waiting = await world.bot.store.waiting_on(world.alice.id)  # type: ignore[union-attr]
+        member = world.alice if waiting else world.bob
+        move = (await member.autocomplete(thread, "game play", "move", ""))[0]
+        await member.slash(thread, "game play", move=move["value"])
+    assert table.status == "finished"
+    assert [m.content for m in thread.history()].count(REPLAY_LINE) == 1

@@ -419,3 +419,22 @@ async def test_real_drawings_of_phase_one_never_depend_on_the_secret(
             checked += 1
     # The opening board (edited in place at Red's lock-in) and nothing else came before the reveal.
     assert checked == 1
+
+
+
+
+async def test_the_sheet_and_panel_say_who_locked_in_as_the_thread_does(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # Blue locks in: the thread says so, and Red's private view (the panel's words and the sheet's
+    # view) says the same of Blue, and that Red has not locked in yet; never what Blue chose.
+    table, players = await assigned_table(simcord_env)
+    await players[1].play(Move.of("confirm"))
+    assert "(Blue) has locked in their Action Cards" in table.public()[-1].content
+    hand = await table.members[0].slash(table.thread, "game hand")
+    assert hand.response is not None
+    said = "Red has not locked in yet. Blue has locked in their Action Cards."
+    assert said in hand.response.content
+    sheets = [json.loads(await a.read()) for a in hand.response.attachments]
+    assert sheets and all(sheet["locked_in"] == said for sheet in sheets)
+    assert all(sheet["players"][1]["assignment"] is None for sheet in sheets)

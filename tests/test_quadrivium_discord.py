@@ -133,6 +133,17 @@ async def use_panel(table: Table, seat: int, move: Move) -> Any:
     raise AssertionError(f"seat {seat}'s panel does not offer {code}: {panel.content}")
 
 
+async def reach(table: Table, decision: str) -> tuple[dict[str, Any], int]:
+    """Play the panels with ``choose`` until a seat is asked ``decision``; return the state and that seat."""
+    record, state = await table.loaded()
+    while not any(p.decision == decision for p in R.pending(state)):
+        assert record.status == "active"
+        seat = min(R.waiting_on(state))
+        await use_panel(table, seat, choose(state, seat))
+        record, state = await table.loaded()
+    return state, next(p.seat for p in R.pending(state) if p.decision == decision)
+
+
 def _shown(card: str) -> str:
     return cog.show(card)
 
@@ -325,13 +336,7 @@ async def test_the_conditions_offer_every_harm_and_take_the_players_words(
     # At "State the win and loss conditions" every Harm pair is offered (25, in a select), and the
     # player's own words go with the chosen pair (never stock words).
     table = await open_table(simcord_env)
-    record, state = await table.loaded()
-    while not any(p.decision == "conditions" for p in R.pending(state)):
-        assert record.status == "active"
-        seat = min(R.waiting_on(state))
-        await use_panel(table, seat, choose(state, seat))
-        record, state = await table.loaded()
-    seat = next(p.seat for p in R.pending(state) if p.decision == "conditions")
+    state, seat = await reach(table, "conditions")
     offered = {m.code() for m in R.legal_moves(state, seat) if m.action == "conditions"}
     assert len(offered) == 25
     member = table.members[seat]
@@ -387,3 +392,49 @@ async def test_choices_too_many_to_list_are_asked_as_numbers(
     _, after = await table.loaded()
     traits = after["mages"][seat]["traits"]
     assert {t: traits[t]["value"] for t in TRAITS} == {t: chosen.get(t) for t in TRAITS}
+
+
+async def test_game_play_at_the_conditions_opens_the_form(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # `/game play` naming a move whose words the player writes opens its form as the first answer
+    # (never stock words): by its code, by an autocompleted token, and by its code with the
+    # arguments in another order; the words submitted are the ones the engine keeps.
+    table = await open_table(simcord_env)
+    state, seat = await reach(table, "conditions")
+    member = table.members[seat]
+    wanted = Move.of("conditions", win_harm="craft", lose_harm="insight")
+    offered = await member.autocomplete(table.thread, "game play", "move", "craft")
+    token = next(o["value"] for o in offered if o["name"] == R.label(state, seat, wanted))
+    before = await table.loaded()
+    for typed in (wanted.code(), token, "conditions lose_harm=insight win_harm=craft"):
+        opened = await member.slash(table.thread, "game play", move=typed)
+        assert opened.modal is not None, typed
+        assert await table.loaded() == before  # opening the form plays nothing
+    win, lose = "If I win, the reeds bow to us.", "If I lose, the fen keeps my voice."
+    await member.submit_modal(opened, {"qd:w:win": win, "qd:w:lose": lose})
+    _, after = await table.loaded()
+    cond = after["conflict"]["cond"]
+    assert (cond["win"], cond["lose"], cond["win_harm"], cond["lose_harm"]) == (win, lose, "craft", "insight")
+
+
+async def test_game_play_plays_a_move_without_words_as_typed(
+    simcord_env: simcord.Env, view_as_image: None
+) -> None:
+    # A move that takes no words is played at once by `/game play` (no form), and a worded move
+    # typed with its words is played with them.
+    table = await open_table(simcord_env)
+    _, seat = await reach(table, "conditions")
+    member = table.members[seat]
+    typed = Move.of("conditions", win_harm="none", lose_harm="vigor", win="We keep the reeds.",
+                    lose="The fen keeps us.").code()
+    played = await member.slash(table.thread, "game play", move=typed)
+    assert played.modal is None
+    _, after = await table.loaded()
+    assert (after["conflict"]["cond"]["win"], after["conflict"]["cond"]["lose"]) == (
+        "We keep the reeds.", "The fen keeps us.")
+    answerer = next(p.seat for p in R.pending(after) if p.decision == "answer")
+    accepted = await table.members[answerer].slash(table.thread, "game play", move="accept")
+    assert accepted.modal is None
+    _, last = await table.loaded()
+    assert last["conflict"]["stage"] != "answer"

@@ -11,6 +11,7 @@ from bench.selfplay import play
 from rules.contract import IllegalMove, MalformedMove, Move, Prompt, PromptKind
 from rules.quadrivium import council
 from rules.quadrivium.cards import show
+from rules.quadrivium.engine import passive
 from rules.quadrivium.state import res
 from rules.quadrivium.trick import total
 from rules.quadrivium.views import own_hidden
@@ -590,9 +591,10 @@ def test_only_public_lone_moves_are_played_automatically() -> None:
 
 
 def test_a_council_step_with_no_votes_to_spend_plays_itself_but_words_never_do() -> None:
-    """Ruling (Automatic play): a council bid one cannot afford is a lone public "pass" and plays
-    itself; with Council Votes to spend the same seat is asked. A lone move that carries words the
-    player writes (the finale) is a choice of words and is never played for the seat."""
+    """Ruling (Automatic play): a council step one cannot spend on is a lone public move and plays
+    itself ("done" in repair); a bid one cannot afford is not even asked (the game passes the seat,
+    line 33). A lone move that carries words the player writes (the finale) is a choice of words
+    and is never played for the seat."""
     s = fresh_table(2)
     s["votes"] = [0, 0]
     s["last_antagonist"] = 0
@@ -601,12 +603,11 @@ def test_a_council_step_with_no_votes_to_spend_plays_itself_but_words_never_do()
         prompt = R.pending(s)[0]
         assert prompt.decision == "repair" and R.legal_moves(s, seat) == [Move.of("done")]
         assert R.auto_resolvable(s, prompt, Move.of("done"))
-        s, _ = act(s, seat, "done")
-    prompt = R.pending(s)[0]
-    assert prompt.decision == "bid" and R.legal_moves(s, prompt.seat) == [Move.of("pass")]
-    assert R.auto_resolvable(s, prompt, Move.of("pass"))
-    s["votes"][prompt.seat] = 3
-    assert len(R.legal_moves(s, prompt.seat)) > 1
+        s, events = act(s, seat, "done")
+    # Nobody can bid: both are passed by the game and the acting player has first pick.
+    assert R.pending(s)[0].decision == "take"
+    passed = [e.text for e in events if "has no Council Votes and passes" in e.text]
+    assert len(passed) == 2
     finale = Prompt(0, PromptKind.TURN, "finale", "Narrate the finale.")
     assert R.writes(Move.of("finale")) and not R.auto_resolvable(s, finale, Move.of("finale"))
 
@@ -633,3 +634,74 @@ def test_data_files_label_every_default_and_fit_the_limits() -> None:
         problems += [f"tales {key}: too long: {x}" for x in lines if len(x) > TEXT_LIMITS[limits[key]]]
     assert not problems, problems
     assert sum(e.get("source") == "designed" for e in defaults().values() if isinstance(e, dict)) >= 10
+
+
+def _to_bidding(players: int, votes: list[int]) -> dict:
+    """Open a council with those Council Votes and finish its repair step (nobody repairs)."""
+    s = fresh_table(players)
+    s["votes"] = list(votes)
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        s, _ = act(s, seat, "done")
+    return s
+
+
+def test_a_seat_that_cannot_outbid_is_passed_by_the_game() -> None:
+    """Line 33: a bid must be "higher than any prior bid ... or pass", so a seat whose Council Votes
+    cannot top the high bid has only "pass": the game passes it without asking, and says so."""
+    s = _to_bidding(3, [9, 9, 9])
+    a = s["council"]["bid"]["turn"]
+    b, c = (a + 1) % 3, (a + 2) % 3
+    s["votes"][a], s["votes"][b], s["votes"][c] = 5, 2, 6
+    s, events = act(s, a, "bid", n=3)
+    # b holds 2 votes and cannot outbid 3: passed; c (6 votes) is asked.
+    res_name = s["council"]["resources"][0].title()
+    assert any(e.public and e.text.endswith(f"cannot outbid 3 and passes on {res_name}.") for e in events)
+    assert b not in s["council"]["bid"]["active"]
+    assert [p.seat for p in R.pending(s)] == [c] and R.pending(s)[0].decision == "bid"
+    s, _ = act(s, c, "bid", n=5)
+    # a (5 votes) cannot outbid 5: passed too, so c wins the first pick.
+    assert s["council"]["step"] == "take" and s["council"]["take"]["turn"] == c
+    assert s["votes"][c] == 1
+
+
+def test_a_seat_may_pass_for_the_rest_of_the_bidding() -> None:
+    """House ruling (Bidding for Resources): "Pass for the rest of this bidding" is kept in the
+    council and passes every later bid and taking turn of that seat until the bidding ends; then the
+    seat is asked again (its Mage Action)."""
+    s = _to_bidding(2, [9, 9])
+    seat = s["council"]["bid"]["turn"]
+    assert Move.of("sit_out") in R.legal_moves(s, seat)
+    assert R.label(s, seat, Move.of("sit_out")) == "Pass for the rest of this bidding"
+    s, events = act(s, seat, "sit_out")
+    assert any(e.public and e.text.endswith("passes for the rest of this bidding.") for e in events)
+    assert s["council"]["sat_out"] == [seat]
+    asked = []
+    while s["council"]["step"] in ("bid", "take"):
+        prompt = R.pending(s)[0]
+        asked.append(prompt.seat)
+        s, _ = act(s, prompt.seat, "pass", **({"raise_by": 0} if prompt.decision == "take" else {}))
+    # Through every resource the other seat alone was asked; once the bidding ended, the sitter is back.
+    assert asked and set(asked) == {1 - seat}
+    assert s["council"]["sat_out"] == []
+    assert s["council"]["step"] == "actions"
+    while seat not in {p.seat for p in R.pending(s)}:
+        assert s["council"]["step"] == "actions"
+        other = R.pending(s)[0].seat
+        s, _ = R.apply(s, other, passive(R.legal_moves(s, other)))
+    assert R.pending(s)[0].decision == "mage_action"
+
+
+def test_passing_for_the_rest_of_the_bidding_in_a_taking_turn() -> None:
+    """The same move in a taking turn passes that turn and every later one of the bidding."""
+    s = _to_bidding(2, [0, 0])
+    taker = s["council"]["take"]["turn"]
+    assert Move.of("sit_out") in R.legal_moves(s, taker)
+    s, _ = act(s, taker, "sit_out")
+    assert s["council"]["take"]["passed"][taker]
+    while s["council"]["step"] in ("bid", "take"):
+        prompt = R.pending(s)[0]
+        assert prompt.seat != taker
+        s, _ = act(s, prompt.seat, "pass", **({"raise_by": 0} if prompt.decision == "take" else {}))
+    assert s["council"]["sat_out"] == []

@@ -164,3 +164,27 @@ def test_the_title_never_runs_into_the_goal(positions: dict[str, dict[str, Any]]
     white = [x for x, (r, g, b) in band if min(r, g, b) > 200]
     gold = [x for x, (r, g, b) in band if r > 200 and g > 150 and b < 110]
     assert white and gold and max(white) + 16 < min(gold)
+
+
+def test_the_sheet_says_who_locked_in_in_the_threads_words(
+    positions: dict[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The drawn sheet (and board chip) say "locked in" / "not locked in yet", as the thread does,
+    # never that a rival who has locked in is still choosing.
+    state = copy.deepcopy(positions["opening"])
+    state["players"][1]["confirmed"] = True
+    drawn: list[str] = []
+    real = drawing._text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(drawing, "_text", record)
+    drawing.draw_sheet(R.view(state, 0))
+    said = " ".join(drawn)
+    assert "Blue has locked in their Action Cards." in said and "locked in" in drawn[-1]
+    assert "choosing" not in said.lower()
+    drawn.clear()
+    drawing.draw_board(R.view(state, None))
+    assert "LOCKED IN" in drawn and "NOT LOCKED IN YET" in drawn

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from PIL import Image
 
 import render
 from render import quadrivium as drawing
+from rules.quadrivium import council
 from tests.quadrivium_helpers import R, act, even_mage, play_cards, quick, to_trick
 
 
@@ -60,24 +62,85 @@ def test_private_sheet_is_taller_by_the_hand() -> None:
     assert private[1] == public[1] + 200
 
 
+class Recorder:
+    """Stands in for a drawing surface and keeps the texts drawn."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def text(self, xy: object, text: str, **kwargs: object) -> None:
+        self.said.append(text)
+
+    def line(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def textlength(self, text: str, **kwargs: object) -> float:
+        return 10.0 * len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None  # shapes (pips, rules) are not looked at here
+
+
+def _under_way(view: dict, names: dict[int, str] | None = None) -> list[str]:
+    """Return the texts of the panel drawn under the sheet (what is under way)."""
+    caption = render.Caption(names=names or {})
+    under = drawing._under_way(view, drawing._who(view, caption))
+    assert under is not None
+    recorder = Recorder()
+    drawing._panel(recorder, 0, *under)  # type: ignore[arg-type]
+    return recorder.said
+
+
 def test_the_board_during_a_conflict_shows_intent_conditions_tricks_and_whose_turn() -> None:
-    said: list[str] = []
-
-    class Recorder:
-        def text(self, xy: object, text: str, **kwargs: object) -> None:
-            said.append(text)
-
-        def line(self, *args: object, **kwargs: object) -> None:
-            pass
-
     state = to_trick(quick())
     view = R.view(state, None)
-    drawing._conflict(Recorder(), 0, view)  # type: ignore[arg-type]
+    said = _under_way(view)
     pro = view["seats"][view["conflict"]["sides"][0]]["name"]
     assert "Intent: Argrave marries the noble's daughter" in said
     assert f"If {pro} wins: I marry her" in said and f"If {pro} loses: He refuses" in said
-    assert "Tricks won: 0–0, 1 to win" in said
+    assert any(line.startswith("Tricks won: 0–0, 1 to win") for line in said), said
     assert any(line.startswith(f"Waiting on {pro}: Place a card") for line in said), said
     calm = Image.open(io.BytesIO(drawing.board(R.view(quick(), None))))
     tense = Image.open(io.BytesIO(drawing.board(view)))
-    assert tense.height == calm.height + drawing.CONFLICT_H
+    assert tense.height == calm.height  # a scene's panel gives way to the conflict's
+
+
+def test_the_drawing_names_the_players_beside_their_mages() -> None:
+    # The thread's boards and the replay pass the players' names: they lead each mage's row and
+    # the conflict's sides (not the characters alone, nor a seat colour).
+    view = R.view(to_trick(quick()), None)
+    names = {0: "alice", 1: "bob"}
+    said = _under_way(view, names)
+    pro, ant = view["conflict"]["sides"]
+    assert said[0] == (f"Conflict: {names[pro]} ({view['seats'][pro]['name']}), Protagonist, against "
+                       f"{names[ant]} ({view['seats'][ant]['name']}), Antagonist")
+    assert said[-1].startswith(f"Waiting on {names[pro]} (")
+    recorder = Recorder()
+    who = drawing._who(view, render.Caption(names=names))
+    drawing._mage_row(recorder, 0, view["seats"][0], view, who[0])  # type: ignore[arg-type]
+    assert recorder.said[0] == f"alice ({view['seats'][0]['name']})"
+
+
+def test_the_council_board_shows_the_bidding_as_it_happens() -> None:
+    # During a council the board shows its step, the resource under bid, the high bid and who
+    # passed or passes for the rest of the bidding, and whom it waits on.
+    s = quick(3)
+    s["votes"] = [9, 9, 9]
+    s["last_antagonist"] = 0
+    council.open_council(s, [])
+    for seat in s["council"]["order"]:
+        s, _ = act(s, seat, "done")
+    first = s["council"]["bid"]["turn"]
+    s, _ = act(s, first, "bid", n=2)
+    second = s["council"]["bid"]["turn"]
+    s, _ = act(s, second, "sit_out")
+    view = R.view(s, None)
+    names = {0: "alice", 1: "bob", 2: "carol"}
+    said = _under_way(view, names)
+    who = drawing._who(view, render.Caption(names=names))
+    resource = s["council"]["resources"][0].title()
+    assert said[0].endswith("year 1: Bidding for Resources")
+    assert said[1].startswith(f"Bidding for first pick of {resource}: high bid 2 by {who[first]}")
+    assert f"Passed: {who[second]}" in said
+    assert f"Passing for the rest of this bidding: {who[second]}" in said
+    assert said[-1].startswith(f"Waiting on {who[s['council']['bid']['turn']]}: Bid for first pick")

@@ -129,3 +129,32 @@ async def test_every_replay_frame_names_the_players(h: Harness, monkeypatch: pyt
     names = {s.seat: s.name for s in await h.svc.seats(table)}
     assert captions and all(c is not None and c.names == names for c in captions)
     assert set(names.values()) == {"alice", "bob"}
+
+
+def test_a_quadrivium_replay_shows_its_scenes_conflicts_and_councils_with_the_players_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not the covenant sheet alone: the frames show the scenes, conflicts and councils as they
+    # happened, each drawn with what was under way and the players' names.
+    rules = registry.get("quadrivium")
+    options = rules.check_options({"creation": "quick", "years": "1"})
+    game = play(rules, 3, options, 3, keep_steps=True)
+    assert game.finished
+    moves = [(s.seat, s.move) for s in game.steps]
+    names = {0: "alice", 1: "bob", 2: "carol"}
+    under: list[str] = []
+
+    def spy(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
+        what = drawing._under_way(view, drawing._who(view, caption))
+        under.append(what[0] if what else "")
+        assert caption is not None and caption.names == names
+        return _png(48, 64, shade=3 * len(under))  # the headings are what is looked at here
+
+    from render import quadrivium as drawing
+
+    monkeypatch.setattr(render, "board", spy)
+    assert replay_gif(rules, 3, options, 3, moves, names=names) is not None
+    assert any(h.startswith("Conflict: ") for h in under), under
+    assert any("Council of" in h for h in under), under
+    assert any(h.startswith("Scene ") for h in under), under
+    assert all(name in " ".join(under) for name in names.values())

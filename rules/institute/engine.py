@@ -409,6 +409,7 @@ class InstituteRules(Rules):
             "discarded": [card(c).to_view(c) for c in s["discarded"]],
             "supply": {"stones": list(s["supply"])},
             "players": players,
+            "locked_in": _locked_in(s),
             "decision": decision,
             "phase4": {"order": list(s["phase4"]["order"]), "at": s["phase4"]["at"]},
             "log": list(s["log"]),
@@ -475,3 +476,18 @@ def _random_assignment(rand: Any, full: bool) -> list[str | None]:
     if not full:
         out = [a if rand.random() < 0.5 else None for a in out]
     return out
+
+
+def _locked_in(s: State) -> str:
+    """Say who has locked in their Action Cards in Phase I (never what), in the thread's words.
+
+    The private sheet and the panel show this one sentence (the board's chips use its words), so
+    none can say a rival is still choosing while the thread says they have locked in.
+    """
+    if s["step"] != "assign" or s["over"]:
+        return ""
+    return " ".join(
+        f"{who(seat)} has locked in their Action Cards." if player(s, seat)["confirmed"]
+        else f"{who(seat)} has not locked in yet."
+        for seat in SEATS
+    )

@@ -146,10 +146,16 @@ def _repair_moves(s: State, seat: int) -> list[Move]:
     return [*out, Move.of("done")]
 
 
+SIT_OUT = Move.of("sit_out")
+"""Pass for the rest of this bidding: every later bid and taking turn of the council's Bidding for
+Resources is passed for the seat (a house ruling; kept in the council as ``sat_out``)."""
+
+
 def _bid_moves(s: State, seat: int) -> list[Move]:
     # "any number of Council Votes (up to their maximum)", higher than any prior bid (line 33).
+    # A seat that cannot outbid is never asked (``_next_bidder`` passes it), so a bid is offered.
     high = s["council"]["bid"]["high"]
-    return [Move.of("bid", n=n) for n in range(high + 1, s["votes"][seat] + 1)] + [Move.of("pass")]
+    return [Move.of("bid", n=n) for n in range(high + 1, s["votes"][seat] + 1)] + [Move.of("pass"), SIT_OUT]
 
 
 def take_cost(cost: int, n: int) -> int:
@@ -191,7 +197,7 @@ def _take_moves(s: State, seat: int) -> list[Move]:
     if t["passed"][seat]:
         out += [Move.of("duel", target=x) for x in t["takers"] if x != seat and (seat, x) not in
                 [tuple(p) for p in t["duels"]] and mage(s, x)["shares"][res_name] > 0]
-    return out
+    return [*out, SIT_OUT]
 
 
 def improve_targets(s: State, seat: int) -> list[tuple[str, int]]:
@@ -321,8 +327,15 @@ def _open_bidding(s: State, ev: Events) -> None:
 def _open_resource(s: State, ev: Events) -> None:
     k = s["council"]
     acting = k["last"]
+    k["step"] = "bid"
     k["bid"] = {"acting": acting, "active": clockwise(s, acting), "high": 0, "leader": None, "turn": acting}
     k["take"] = None
+    _next_bidder(s, clockwise(s, acting), ev)
+
+
+def sat_out(k: dict) -> list[int]:
+    """Return the seats passing for the rest of this bidding (none in a council saved before it)."""
+    return k.setdefault("sat_out", [])
 
 
 def _bid(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -335,21 +348,66 @@ def _bid(s: State, seat: int, move: Move, ev: Events) -> None:
                         f"{res_name.title()}.", "bid",
                         seat=seat, n=move.get("n")))
     else:
-        b["active"].remove(seat)
-        ev.append(event(f"{mage_name(s, seat)} passes on {res_name.title()}.", "bid", seat=seat))
-    others = [x for x in b["active"] if x != b["leader"]]
-    if not others:
-        winner = b["leader"] if b["leader"] is not None else b["acting"]
-        if b["leader"] is not None:
-            s["votes"][winner] -= b["high"]
-        ev.append(event(f"{mage_name(s, winner)} has first pick of {res_name.title()}"
-                        + (f" for {plural(b['high'], 'Council Vote')}." if b["leader"] is not None else "."),
-                        "bid_won", seat=winner, res=res_name))
-        k["step"] = "take"
-        k["take"] = {"turn": winner, "passed": [False] * s["players"], "cost": 0, "takers": [], "duels": []}
-        return
-    ring = clockwise(s, seat)[1:]
-    b["turn"] = next(x for x in ring if x in others)
+        _sit_out(s, seat, move, ev)
+        _pass_bid(s, seat, "", ev)
+    _next_bidder(s, clockwise(s, seat)[1:], ev)
+
+
+def _sit_out(s: State, seat: int, move: Move, ev: Events) -> None:
+    """Record a seat that passes for the rest of this bidding, and say so."""
+    if move.action == "sit_out" and seat not in sat_out(s["council"]):
+        sat_out(s["council"]).append(seat)
+        ev.append(event(f"{mage_name(s, seat)} passes for the rest of this bidding.", "sit_out", seat=seat))
+
+
+def _pass_bid(s: State, seat: int, why: str, ev: Events) -> None:
+    b = s["council"]["bid"]
+    res_name = s["council"]["resources"][s["council"]["ri"]]
+    b["active"].remove(seat)
+    ev.append(event(f"{mage_name(s, seat)} {why}passes on {res_name.title()}.", "bid", seat=seat))
+
+
+def _next_bidder(s: State, ring: list[int], ev: Events) -> None:
+    """Give the turn to the next bidder in ``ring`` who may outbid; the game passes the others.
+
+    Line 33: a bid must be higher than any prior bid, so a seat whose Council Votes cannot top the
+    high bid has only "pass" (no question asked); a seat passing for the rest of this bidding passes.
+    Once one bidder is left, it wins the first pick.
+    """
+    k = s["council"]
+    b = k["bid"]
+    for seat in ring * 2:
+        others = [x for x in b["active"] if x != b["leader"]]
+        if not others:
+            break
+        if seat not in others:
+            continue
+        if seat in sat_out(k):
+            k["last"] = seat
+            _pass_bid(s, seat, "", ev)
+        elif s["votes"][seat] <= b["high"]:
+            k["last"] = seat
+            why = f"cannot outbid {b['high']} and " if b["high"] else "has no Council Votes and "
+            _pass_bid(s, seat, why, ev)
+        else:
+            b["turn"] = seat
+            return
+    _win_bidding(s, ev)
+
+
+def _win_bidding(s: State, ev: Events) -> None:
+    k = s["council"]
+    b = k["bid"]
+    res_name = k["resources"][k["ri"]]
+    winner = b["leader"] if b["leader"] is not None else b["acting"]
+    if b["leader"] is not None:
+        s["votes"][winner] -= b["high"]
+    ev.append(event(f"{mage_name(s, winner)} has first pick of {res_name.title()}"
+                    + (f" for {plural(b['high'], 'Council Vote')}." if b["leader"] is not None else "."),
+                    "bid_won", seat=winner, res=res_name))
+    k["step"] = "take"
+    k["take"] = {"turn": winner, "passed": [False] * s["players"], "cost": 0, "takers": [], "duels": []}
+    _settle_take(s, ev)
 
 
 def _take(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -373,9 +431,8 @@ def _take(s: State, seat: int, move: Move, ev: Events) -> None:
                         + (f" for {plural(cost, 'Council Vote')}" if cost else "") + ".", "take", seat=seat,
                         res=res_name, n=n, how=hows))
     else:
-        if not t["passed"][seat]:
-            ev.append(event(f"{name} passes on {res_name.title()}.", "take", seat=seat))
-        t["passed"][seat] = True
+        _sit_out(s, seat, move, ev)
+        _pass_take(s, seat, ev)
     raise_by = move.get("raise_by") or 0
     if raise_by:
         s["votes"][seat] -= raise_by
@@ -385,19 +442,40 @@ def _take(s: State, seat: int, move: Move, ev: Events) -> None:
     _next_taker(s, ev)
 
 
+def _pass_take(s: State, seat: int, ev: Events) -> None:
+    t = s["council"]["take"]
+    if not t["passed"][seat]:
+        res_name = s["council"]["resources"][s["council"]["ri"]]
+        ev.append(event(f"{mage_name(s, seat)} passes on {res_name.title()}.", "take", seat=seat))
+    t["passed"][seat] = True
+
+
 def _next_taker(s: State, ev: Events) -> None:
+    t = s["council"]["take"]
+    if not all(t["passed"]):
+        t["turn"] = (t["turn"] + 1) % s["players"]
+    _settle_take(s, ev)
+
+
+def _settle_take(s: State, ev: Events) -> None:
+    """Pass the taking turns of seats passing for the rest of this bidding; close the resource once
+    every seat has passed (line 49), opening the next one or ending the bidding."""
     k = s["council"]
     t = k["take"]
-    if all(t["passed"]):
-        ev.append(event(f"{k['resources'][k['ri']].title()} is closed.", "closed"))
-        k["ri"] += 1
-        if k["ri"] < len(k["resources"]):
-            _open_resource(s, ev)
-            k["step"] = "bid"
-        else:
-            _upkeep(s, ev)
+    while not all(t["passed"]) and t["turn"] in sat_out(k):
+        k["last"] = t["turn"]
+        _pass_take(s, t["turn"], ev)
+        if not all(t["passed"]):
+            t["turn"] = (t["turn"] + 1) % s["players"]
+    if not all(t["passed"]):
         return
-    t["turn"] = (t["turn"] + 1) % s["players"]
+    ev.append(event(f"{k['resources'][k['ri']].title()} is closed.", "closed"))
+    k["ri"] += 1
+    if k["ri"] < len(k["resources"]):
+        _open_resource(s, ev)
+    else:
+        k["sat_out"] = []  # honoured until the bidding ends
+        _upkeep(s, ev)
 
 
 def _upkeep(s: State, ev: Events) -> None:

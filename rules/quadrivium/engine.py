@@ -50,7 +50,7 @@ ACTIONS = frozenset(
         "pass", "stand", "spend", "companion", "item", "contest", "essence", "vis", "settle", "add",
         "done", "give", "craft", "buy_card", "restore", "facecard", "claim", "swap", "block",
         "take_offer", "raise", "gift", "finale", "discard", "refill", "repair", "collect", "bid",
-        "take", "duel", "duel_card", "rest", "improve", "acquire", "heal", "seasons"
+        "take", "duel", "duel_card", "rest", "improve", "acquire", "heal", "seasons", "sit_out"
     ]
 )
 

@@ -44,7 +44,7 @@ def label_of(s: State, seat: int, move: Move) -> str:
         "swap": "Pay 10 Council Votes: swap the cards in play",
         "contest": "Draw the contest cards", "essence": "Claim Essences for a contest card",
         "vis": "Use a share of vis for a contest card", "settle": "Accept the contest's outcome",
-        "take_offer": "Take the offer", "rest": "Rest",
+        "take_offer": "Take the offer", "rest": "Rest", "sit_out": "Pass for the rest of this bidding",
     }
     if a in simple and not (a == "contest" and g("card")) and not (a == "pass" and g("raise_by")):
         return simple[a]

@@ -338,19 +338,34 @@ def run_errand(state: State, task: Task, events: list[Event]) -> None:
         return
     seat = m["owner"]
     s = slot_of(state, m["loc"])
-    what = effects.describe(errand_effects(state, m["loc"]))
-    opts = []
+    ways = []
     if is_merit(s):
         if merit_free(state, seat) > 0:
-            opts.append(option("errand", f"Spend a Merit Badge: {what}", claim="merit"))
+            ways.append(("Spend a Merit Badge", "merit"))
         # A shadowing mage loses its innate powers (rulebook, Shadowing).
         gold = state["seats"][seat]["gold"]
         if not is_shadow(s) and vocab.has_power(state, m, "merit_for_gold") and gold >= 4:
-            opts.append(option("errand", f"Pay 4 Gold instead of a Merit Badge: {what}", claim="gold"))
+            ways.append(("Pay 4 Gold instead of a Merit Badge", "gold"))
     else:
-        opts.append(option("errand", f"Claim: {what}", claim="plain"))
+        ways.append(("Claim", "plain"))
+    opts = [
+        option("errand", f"{how}: {what}", claim=claim, **pick)
+        for how, claim in ways
+        for what, pick in _claims(errand_effects(state, m["loc"]))
+    ]
     opts.append(option("errand", "Take 1 IP instead", claim="ip"))
     ask(state, seat, "errand", opts, f"resolve your mage in {loc_text(state, m['loc'])}", data=task)
+
+
+def _claims(todo: list[dict[str, Any]]) -> list[tuple[str, dict[str, int]]]:
+    """Return the ways to claim an errand: its words and the reward picked, if it offers a choice.
+
+    An errand that is one choice of rewards ("gain 6 Gold or gain 3 Mana") offers each reward as
+    its own claim, so the one choice is asked once, not a claim and then "choose one reward".
+    """
+    if len(todo) == 1 and set(todo[0]) == {"choose"}:
+        return [(effects.describe(branch), {"reward": i}) for i, branch in enumerate(todo[0]["choose"])]
+    return [(effects.describe(todo), {})]
 
 
 def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
@@ -362,6 +377,8 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
     room = room_of(loc)
     claim = opt["args"]["claim"]
     todo = errand_effects(state, loc)
+    if "reward" in opt["args"]:  # the reward of a choice, picked with the claim (``_claims``)
+        todo = list(todo[0]["choose"][opt["args"]["reward"]])
     # Rulebook, Resolving Errands: "perform the effect ... then remove the Mage": home comes last.
     if not data["instant"]:
         push(state, {"op": "errand_home", "mage": m["id"], "loc": loc})
