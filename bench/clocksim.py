@@ -7,9 +7,10 @@ scheduler on a temporary SQLite file while the clock moves in half-hour steps. T
 restarted (store closed, a new service opened) every simulated week. The drawings are switched
 off: the bench measures the time machinery, not Pillow.
 
-The last line is JSON: tables, finished, stalled (active tables that neither moved nor ended in
-the last ten simulated days; ``stalled_tables`` says for each what it waits on: every running
-seat, in person, skipped, played by a bot or out of time, and its open due work), reminders
+The last line is JSON: tables, finished, stalled (active tables, not paused, that neither moved
+nor ended in the last ten simulated days; ``stalled_tables`` says for each what it waits on: every
+running seat, in person, skipped, played by a bot or out of time, and its open due work), paused
+(tables where nobody takes part any more, which wait for a person by design), reminders
 (delivered), reminders_doubled (a reminder key delivered twice), reminders_missed (a reminder
 the store recorded as sent but nobody received, or one left unsent more than an hour past its
 time, or set aside), restarts, kills, set_aside (due work set
@@ -440,7 +441,7 @@ class Sim:
 
     async def _summary(self, end: float) -> dict[str, Any]:
         assert self.store is not None and self.svc is not None
-        finished = stalled = 0
+        finished = stalled = paused = 0
         recorded: list[str] = []
         waits = {wait.table.id: wait for wait in await self.store.table_waits()}
         why: list[str] = []
@@ -448,6 +449,8 @@ class Sim:
             table = await self.svc.table(table_id)
             if table.status == "finished":
                 finished += 1
+            elif table.status == "active" and await self.svc.time.away.paused(table_id):
+                paused += 1  # nobody takes part any more: it waits for a person by design
             elif table.status == "active" and table.updated_at < end - 10 * DAY:
                 stalled += 1
                 why.append(stall_reason(waits.get(table_id), table_id, table.kind))
@@ -465,6 +468,7 @@ class Sim:
             "votes": self.votes,
             "finished": finished,
             "stalled": stalled,
+            "paused": paused,
             "reminders": self.reminders,
             "reminders_doubled": sum(1 for n in self.delivered.values() if n > 1),
             "reminders_missed": len(lost) + len(overdue) + sum(1 for a in aside if a[1] == "remind"),
