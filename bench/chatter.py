@@ -162,6 +162,23 @@ def _policy(rand: random.Random, choices: list[Any]) -> Any:
     return rand.choice(keen or choices)
 
 
+TEXT_INPUT = 4
+"""Discord's component type of a form's text field."""
+
+
+def _words_for(modal: dict[str, Any]) -> dict[str, str]:
+    """Fill every text field of a form as a player would: a short line within its bounds."""
+    fields: list[dict[str, Any]] = []
+    for component in modal.get("components") or []:
+        fields += component.get("components") or [component.get("component") or component]
+    words = "The reeds bow as the mage passes."
+    return {
+        f["custom_id"]: words[: f.get("max_length") or len(words)].ljust(f.get("min_length") or 0, ".")
+        for f in fields
+        if f and f.get("type") == TEXT_INPUT and f.get("custom_id")
+    }
+
+
 async def _play_game(
     env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int, whole: bool
 ) -> int:
@@ -207,8 +224,11 @@ async def _play_game(
             _, state = await bot.store.load(record.id)
             _count_lone(tally, registry.get(kind), state, seat, players, list(now.asked), probe)
         value = choice.value
-        await by_id[user].slash(thread, "game play", move=value)
+        answer = await by_id[user].slash(thread, "game play", move=value)
         tally.interactions += 1
+        if getattr(answer, "modal", None) is not None:  # a worded move: its form opens first
+            await by_id[user].submit_modal(answer, _words_for(answer.modal))
+            tally.interactions += 1
         moves += 1
         # A player takes a few seconds per decision: the living board's debounced edits fall due.
         await env.advance_time(THINK_SECONDS)
@@ -293,7 +313,7 @@ BUDGETS: dict[str, Budget] = {
     "academy": Budget(2, 40, {"posts": 26, "pings": 25, "dms": 28, "spectator_dms": 12, "interactions": 50}),
     "institute": Budget(2, 40, {"posts": 8, "pings": 8, "dms": 10, "spectator_dms": 3, "interactions": 50}),
     "quadrivium": Budget(
-        2, 40, {"posts": 21, "pings": 19, "dms": 27, "spectator_dms": 3, "interactions": 50}
+        2, 40, {"posts": 21, "pings": 19, "dms": 27, "spectator_dms": 3, "interactions": 64}
     ),
 }
 """Each game's chatter budget: ``python -m bench chatter --budget`` checks a game against its own."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import discord
@@ -169,6 +169,8 @@ _AFTER_DELIVER: dict[str, AfterDeliver] = {}
 _BEFORE_BOARD: dict[str, BeforeBoard] = {}
 _ON_FINISH: dict[str, AfterDeliver] = {}
 _TYPED_FORMS: dict[str, TypedForm] = {}
+_FORM_WORDS: set[str] = set()
+"""Words one of which a typed move must hold to name a worded move (its action, in its label)."""
 THREAD_ARCHIVE_MINUTES = 10080
 """The longest auto-archive duration Discord offers (7 days): a quiet table stays open longest."""
 
@@ -234,17 +236,28 @@ def register_before_board(kind: str, hook: BeforeBoard) -> None:
 
 
 
-def register_typed_form(kind: str, build: TypedForm) -> None:
+def register_typed_form(kind: str, build: TypedForm, words: Iterable[str]) -> None:
     """Let a game open its form for a move typed in ``/game play`` that takes the player's words.
 
     ``build(client, table, user_id, typed)`` returns the form (a modal) when the typed text names
     an offered move whose words are written in a form, else None: the move is then played as typed.
+    ``words``: the worded moves' actions, each also in its label; typed text holding none of them
+    (and no autocompleted token) cannot name one, so ``/game play`` acknowledges without reading.
     """
     _TYPED_FORMS[kind] = build
+    _FORM_WORDS.update(word.casefold() for word in words)
+
+
+def may_name_a_form(typed: str) -> bool:
+    """Whether typed text could name a worded move (decided without reading the table)."""
+    text = typed.strip().casefold()
+    return text.startswith("#") or any(word in text for word in _FORM_WORDS)
 
 
 async def typed_form(interaction: discord.Interaction, typed: str) -> discord.ui.Modal | None:
     """Return the form a typed move opens at this thread's table, or None (any error: no form)."""
+    if not may_name_a_form(typed):
+        return None  # acknowledged at once: Discord's 3 seconds start with the command
     try:
         table = await table_here(interaction)
         build = _TYPED_FORMS.get(table.kind)

@@ -547,4 +547,4 @@ async def setup(bot: commands.Bot) -> None:
     """Add /quadrivium, /quad and the restart-proof components; the panel is the private note of a seat."""
     # A plain note carries the panel button instead of a move select (forms need the panel).
     await GAME.install(bot, QuadriviumCog(bot), DYNAMIC_ITEMS, PanelButton)
-    kit.register_typed_form(KIND, typed_form)
+    kit.register_typed_form(KIND, typed_form, TEXT_FORMS)

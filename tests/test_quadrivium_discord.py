@@ -438,3 +438,15 @@ async def test_game_play_plays_a_move_without_words_as_typed(
     assert accepted.modal is None
     _, last = await table.loaded()
     assert last["conflict"]["stage"] != "answer"
+
+
+def test_every_worded_move_is_named_by_a_word_game_play_looks_for() -> None:
+    """``/game play`` acknowledges at once unless the typed text may name a worded move: each
+    worded move's label (how a player types it loosely) holds one of the words it looks for."""
+    from cogs.messages import may_name_a_form
+    from rules.quadrivium.labels import label_of
+
+    for action in cog.TEXT_FORMS:
+        typed = label_of({}, 0, Move(action, ()))
+        assert may_name_a_form(typed), (action, typed)
+    assert not may_name_a_form("pass") and may_name_a_form("#12.3")
