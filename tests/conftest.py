@@ -17,10 +17,10 @@ from cogs import delivery
 from rules import registry
 from rules.toy import TOY
 from service import TableService
-from service.clock import Clock
+from service.clock import Clock, ManualClock
 from store import Store
 from tests import engines
-from tests.async_helpers import Harness, OpenStore
+from tests.async_helpers import START, Harness, OpenStore
 from tests.faults import Restart
 
 
@@ -126,8 +126,17 @@ async def h(tmp_path: Path, locate: Callable[[str], Awaitable[str]]) -> AsyncIte
 
 
 @pytest.fixture
-def bot_clock() -> Clock | None:
-    """The bot's clock (None: the system's; a module hands it a ``ManualClock`` to move time)."""
+def clock() -> ManualClock:
+    """A hand-moved clock at START (the bot reads it in a module that sets ``HAND_MOVED_CLOCK``)."""
+    return ManualClock(START)
+
+
+@pytest.fixture
+def bot_clock(request: pytest.FixtureRequest) -> Clock | None:
+    """The bot's clock: the system's, or the ``clock`` fixture where the module sets
+    ``HAND_MOVED_CLOCK = True`` (its tests move time by hand); a module may also override this."""
+    if getattr(request.module, "HAND_MOVED_CLOCK", False):
+        return request.getfixturevalue("clock")
     return None
 
 

@@ -23,15 +23,8 @@ from tests.faults import Lobby
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def bot_clock(clock: ManualClock) -> ManualClock:
-    """The bot reads the hand-moved clock."""
-    return clock
+HAND_MOVED_CLOCK = True
+"""The bot reads the ``clock`` fixture, which the tests move by hand."""
 
 
 @pytest.fixture

@@ -17,19 +17,10 @@ import simcord
 from service.away import PAUSED
 from service.clock import DAY, HOUR, ManualClock
 from tests import faults
-from tests.async_helpers import START
 from tests.drawings import views_as_json
 
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def bot_clock(clock: ManualClock) -> ManualClock:
-    """The bot reads the hand-moved clock."""
-    return clock
+HAND_MOVED_CLOCK = True
+"""The bot reads the ``clock`` fixture, which the tests move by hand."""
 
 
 async def pass_time(env: simcord.Env, clock: ManualClock, seconds: float, step: float = 3 * HOUR) -> None:

@@ -26,15 +26,8 @@ from tests.async_helpers import ALICE, BOB, CAROL, START, Harness, OpenStore
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-def bot_clock(clock: ManualClock) -> ManualClock:
-    """The bot reads the hand-moved clock."""
-    return clock
+HAND_MOVED_CLOCK = True
+"""The bot reads the ``clock`` fixture, which the tests move by hand."""
 
 
 @pytest.fixture
