@@ -179,11 +179,11 @@ def _words_for(modal: dict[str, Any]) -> dict[str, str]:
     }
 
 
-async def _play_game(
-    env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int, whole: bool
-) -> int:
-    """Open, fill, start and play one table to its end through the cogs; return its thread id."""
-    guild = env.create_guild(f"Chatter {kind}")
+async def open_through_cogs(
+    env: Any, guild_name: str, kind: str, players: int, rand: random.Random
+) -> tuple[Any, Any, list[Any]]:
+    """Open, fill and start one table through the cogs in a new guild; return it, its thread, its members."""
+    guild = env.create_guild(guild_name)
     channel = guild.create_text_channel("tables")
     names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
     members = [guild.add_member(env.create_user(f"{n}{rand.randrange(10**6)}")) for n in names]
@@ -192,6 +192,14 @@ async def _play_game(
     for member in members[1:]:
         await member.slash(thread, "game join")
     await members[0].slash(thread, "game start")
+    return guild, thread, members
+
+
+async def _play_game(
+    env: Any, kind: str, players: int, rand: random.Random, tally: Tally, limit: int, whole: bool
+) -> int:
+    """Open, fill, start and play one table to its end through the cogs; return its thread id."""
+    guild, thread, members = await open_through_cogs(env, f"Chatter {kind}", kind, players, rand)
     # A spectator follows at the default cadence: their DMs are counted apart from the players'.
     watcher = guild.add_member(env.create_user(f"watcher{rand.randrange(10**6)}"))
     await watcher.slash(thread, "game watch")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.chatter import open_through_cogs
 from bench.timing import percentile
 
 _OPENS = re.compile(r"\s*BEGIN\b", re.IGNORECASE)
@@ -77,15 +78,7 @@ def no_edit_spacing() -> contextlib.AbstractContextManager[None]:
 
 async def _table(env: Any, kind: str, players: int, rand: random.Random) -> tuple[Any, list[Any]]:
     """Open, fill and start one table through the cogs; return its thread and members."""
-    guild = env.create_guild(f"E2E {kind}")
-    channel = guild.create_text_channel("tables")
-    names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
-    members = [guild.add_member(env.create_user(f"{n}{rand.randrange(10**6)}")) for n in names]
-    await members[0].slash(channel, "game new", kind=kind)
-    thread = channel.threads[-1]
-    for member in members[1:]:
-        await member.slash(thread, "game join")
-    await members[0].slash(thread, "game start")
+    _, thread, members = await open_through_cogs(env, f"E2E {kind}", kind, players, rand)
     return thread, members
 
 
