@@ -258,11 +258,7 @@ async def migrate(db: aiosqlite.Connection, steps: list[tuple[str, ...]] | None 
         await db.execute("BEGIN IMMEDIATE")
         try:
             current = await schema_version(db)
-            if current > target:
-                raise StoreError(
-                    f"The database is at schema version {current}, newer than this Conclave "
-                    f"knows ({target}). Upgrade Conclave before opening it."
-                )
+            refuse_newer(current, target)
             if current < number:
                 for statement in steps[number - 1]:
                     await db.execute(statement)
@@ -274,3 +270,12 @@ async def migrate(db: aiosqlite.Connection, steps: list[tuple[str, ...]] | None 
                 await db.execute("ROLLBACK")
             raise
     return await schema_version(db)
+
+
+def refuse_newer(current: int, target: int) -> None:
+    """Refuse a database at a schema version newer than this Conclave knows (either engine)."""
+    if current > target:
+        raise StoreError(
+            f"The database is at schema version {current}, newer than this Conclave "
+            f"knows ({target}). Upgrade Conclave before opening it."
+        )

@@ -29,7 +29,7 @@ from typing import Any
 import asyncpg
 
 from store.dialect import POSTGRES, Dialect, pg_schema, shown, to_postgres
-from store.migrations import MIGRATIONS
+from store.migrations import MIGRATIONS, refuse_newer
 from store.records import StoreError
 from store.sqlite import Store
 
@@ -164,11 +164,7 @@ async def migrate_pg(conn: asyncpg.Connection, steps: list[tuple[str, ...]] | No
         async with conn.transaction():
             await conn.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK:d})")
             current = await schema_version_pg(conn)
-            if current > target:
-                raise StoreError(
-                    f"The database is at schema version {current}, newer than this Conclave "
-                    f"knows ({target}). Upgrade Conclave before opening it."
-                )
+            refuse_newer(current, target)
             if current < number:
                 for statement in steps[number - 1]:
                     await conn.execute(pg_schema(statement))

@@ -652,12 +652,8 @@ async def test_a_closed_table_archives_its_thread_and_its_buttons_say_closed(
     assert hand.ephemeral and not hand.response.components  # type: ignore[union-attr]
 
 
-async def test_a_finished_game_closes_its_thread(world: World) -> None:
-    thread = await started(world)
-    opening_dm = dms(world.alice)[-1]
-    svc = world.bot.service
-    assert svc is not None
-    table = await _table(world)
+async def play_to_the_end(world: World, thread: Any) -> Any:
+    """Play alice's and bob's first offered moves, typed in ``/game play``, until the game ends."""
     for _ in range(60):
         table = await _table(world)
         if table.status != "active":
@@ -666,6 +662,15 @@ async def test_a_finished_game_closes_its_thread(world: World) -> None:
         member = world.alice if waiting else world.bob
         move = (await member.autocomplete(thread, "game play", "move", ""))[0]
         await member.slash(thread, "game play", move=move["value"])
+    return table
+
+
+async def test_a_finished_game_closes_its_thread(world: World) -> None:
+    thread = await started(world)
+    opening_dm = dms(world.alice)[-1]
+    svc = world.bot.service
+    assert svc is not None
+    table = await play_to_the_end(world, thread)
     assert table.status == "finished"
     assert "Game over" in thread.history()[-2].content and thread.last_message.content == kit.CLOSING_LINE
     late = await world.alice.click(board_with_button(thread), label="My private view")
@@ -759,13 +764,6 @@ async def test_the_replay_is_posted_once_after_a_restart(
     thread = await started(world)
     await restart_bot()
     await restart_bot()
-    for _ in range(60):
-        table = await _table(world)
-        if table.status != "active":
-            break
-        waiting = await world.bot.store.waiting_on(world.alice.id)  # type: ignore[union-attr]
-        member = world.alice if waiting else world.bob
-        move = (await member.autocomplete(thread, "game play", "move", ""))[0]
-        await member.slash(thread, "game play", move=move["value"])
+    table = await play_to_the_end(world, thread)
     assert table.status == "finished"
     assert [m.content for m in thread.history()].count(REPLAY_LINE) == 1
