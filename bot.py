@@ -324,8 +324,8 @@ def create_bot(
 
     ``clock`` is the service's clock (default: the wall clock); the local table passes a
     ManualClock so ``wait 2d`` moves time. ``force_sync`` syncs the commands at start whatever
-    their hash. ``shards`` (CONCLAVE_SHARDS) makes it discord.py's AutoShardedBot on those shards.
-    their hash. ``web_config`` serves the web pages in the same process.
+    their hash. ``shards`` (CONCLAVE_SHARDS) makes it discord.py's AutoShardedBot on those shards;
+    ``web_config`` serves the web pages in the same process.
     """
     kind = ConclaveBot if shards is None else ShardedConclaveBot
     return kind(
@@ -345,8 +345,10 @@ class ShardedConclaveBot(ConclaveBot, commands.AutoShardedBot):
 
 async def run_discord(config: Config, *, force_sync: bool = False) -> None:
     """Run on Discord until SIGINT or SIGTERM, then close cleanly."""
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, shards=config.shards)
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, web_config=config.web)
+    bot = create_bot(
+        config.db_path, dev_guild=config.dev_guild, force_sync=force_sync, shards=config.shards,
+        web_config=config.web,
+    )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         # Windows has no add_signal_handler; Ctrl+C still raises KeyboardInterrupt there.

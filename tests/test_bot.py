@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord.ext import commands
@@ -73,3 +74,28 @@ async def test_a_sharded_bot_is_discord_s_auto_sharded_bot_and_runs_only_its_ser
     finally:
         await store.close()
     assert not isinstance(create_bot(str(tmp_path / "c.db")), commands.AutoShardedBot)
+
+
+async def test_the_discord_run_builds_one_bot_with_its_shards_and_its_web(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import bot as module
+
+    built: list[dict[str, Any]] = []
+
+    class Built(Exception):
+        pass
+
+    def capture(path: str, **settings: Any) -> None:
+        built.append(settings)
+        raise Built
+
+    monkeypatch.setattr(module, "create_bot", capture)
+    config = Config.from_env({
+        "DISCORD_TOKEN": "token", "CONCLAVE_DB": str(tmp_path / "c.db"),
+        "CONCLAVE_SHARDS": "0-1/4", "CONCLAVE_WEB": "127.0.0.1:8080",
+    })
+    with pytest.raises(Built):
+        await module.run_discord(config)
+    assert len(built) == 1 and built[0]["shards"] == ((0, 1), 4)
+    assert built[0]["web_config"] is not None and built[0]["web_config"].port == 8080
