@@ -188,6 +188,14 @@ class AsyncPlayStore:
         @staticmethod
         async def _all(db: Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
 
+    async def _changed(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one writing statement in its own transaction; return how many rows it changed."""
+        async with self._transaction() as db:
+            cur = await db.execute(sql, tuple(params))
+            count = cur.rowcount
+            await cur.close()
+        return count
+
     # ------------------------------------------------------------------ due work
 
     _shards: tuple[list[int], int] | None = None
@@ -230,15 +238,12 @@ class AsyncPlayStore:
         payload: dict[str, Any] | None = None,
     ) -> bool:
         """Add due work unless work with the same key exists already; return whether added."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (due_at, kind, key, table_id, user_id, dump(payload or {})),
-            )
-            added = cur.rowcount == 1
-            await cur.close()
-        return added
+        changed = await self._changed(
+            "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (due_at, kind, key, table_id, user_id, dump(payload or {})),
+        )
+        return changed == 1
 
     async def schedule_many(
         self, items: list[tuple[str, float, str, int, int | None, dict[str, Any] | None]]
@@ -321,27 +326,21 @@ class AsyncPlayStore:
         A runner that dies holding a lease loses nothing: the lease runs out and the work is due
         again. The work is marked done only after its effect (``claim``).
         """
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE due_work SET claimed_until = ? WHERE id = ? AND claimed_at IS NULL"
-                " AND failed IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
-                (until, work_id, now),
-            )
-            won = cur.rowcount == 1
-            await cur.close()
-        return won
+        changed = await self._changed(
+            "UPDATE due_work SET claimed_until = ? WHERE id = ? AND claimed_at IS NULL"
+            " AND failed IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
+            (until, work_id, now),
+        )
+        return changed == 1
 
     async def finish(self, work_id: int, now: float, lease: float) -> bool:
         """Mark leased work done, unless it was moved (postponed, retried) or done meanwhile."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE due_work SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL"
-                " AND claimed_until = ?",
-                (now, work_id, lease),
-            )
-            done = cur.rowcount == 1
-            await cur.close()
-        return done
+        changed = await self._changed(
+            "UPDATE due_work SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL"
+            " AND claimed_until = ?",
+            (now, work_id, lease),
+        )
+        return changed == 1
 
     async def retry(self, work_id: int, due_at: float) -> None:
         """Give leased work back to run again at ``due_at`` (its handler failed), counting the attempt."""
@@ -375,40 +374,31 @@ class AsyncPlayStore:
         range, so a process starting on it inherits only what its dead predecessor held.
         """
         owned, params = self._owned()
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE due_work SET claimed_until = NULL"
-                f" WHERE claimed_at IS NULL AND claimed_until IS NOT NULL{owned}",
-                params,
-            )
-            released = cur.rowcount
-            await cur.close()
-        return released
+        changed = await self._changed(
+            "UPDATE due_work SET claimed_until = NULL"
+            f" WHERE claimed_at IS NULL AND claimed_until IS NOT NULL{owned}",
+            params,
+        )
+        return changed
 
     async def expedite(self, kind: str, now: float) -> int:
         """Make open work of one kind due now (deliveries left by a process that stopped)."""
         owned, params = self._owned()
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE due_work SET due_at = ? WHERE kind = ? AND claimed_at IS NULL AND failed IS NULL"
-                f" AND due_at > ?{owned}",
-                (now, kind, now, *params),
-            )
-            moved = cur.rowcount
-            await cur.close()
-        return moved
+        changed = await self._changed(
+            "UPDATE due_work SET due_at = ? WHERE kind = ? AND claimed_at IS NULL AND failed IS NULL"
+            f" AND due_at > ?{owned}",
+            (now, kind, now, *params),
+        )
+        return changed
 
     async def delivered(self, table_id: int, version: int, now: float) -> int:
         """Mark a table's deliveries up to ``version`` done (its board and DMs went out)."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE due_work SET claimed_at = ? WHERE table_id = ? AND kind = ? AND claimed_at IS NULL"
-                f" AND {self._dialect.json_int('payload', 'version')} <= ?",
-                (now, table_id, DELIVER, version),
-            )
-            done = cur.rowcount
-            await cur.close()
-        return done
+        changed = await self._changed(
+            "UPDATE due_work SET claimed_at = ? WHERE table_id = ? AND kind = ? AND claimed_at IS NULL"
+            f" AND {self._dialect.json_int('payload', 'version')} <= ?",
+            (now, table_id, DELIVER, version),
+        )
+        return changed
 
     async def undelivered(self, table_id: int) -> tuple[int, int] | None:
         """Return (oldest, newest) version of a table's open deliveries, or None when all went out."""
@@ -810,13 +800,10 @@ class AsyncPlayStore:
 
     async def remove_spectator(self, table_id: int, user_id: int) -> bool:
         """Stop following a table; return False when the user did not follow it."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "DELETE FROM spectators WHERE table_id = ? AND user_id = ?", (table_id, user_id)
-            )
-            removed = cur.rowcount == 1
-            await cur.close()
-        return removed
+        changed = await self._changed(
+            "DELETE FROM spectators WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+        )
+        return changed == 1
 
     async def spectators(self, table_id: int) -> list[int]:
         """Return the users following a table, in the order they started."""
