@@ -43,3 +43,18 @@ def test_no_edit_spacing_restores_the_setting(monkeypatch: pytest.MonkeyPatch) -
     with e2e.no_edit_spacing():
         assert delivery.EDIT_SPACING == 0.0
     assert delivery.EDIT_SPACING == 1.0
+
+
+def test_the_json_figures_play_only_the_games_the_bot_offers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy game has engine figures but no table through the cogs: it is left out, not a crash."""
+    import argparse
+
+    from bench import cli
+    from rules.toy import TOY
+
+    played: list[str] = []
+    monkeypatch.setattr(e2e, "run", lambda kind, *args: played.append(kind) or e2e.Timed(kind, 2))
+    monkeypatch.setattr(e2e, "summary", lambda timed: {"e2e_median_ms": 0.0})
+    args = argparse.Namespace(e2e_moves=1, seed=1)
+    out = cli._json_figures(args, {"argent": {"players": 5}, TOY.kind: {"players": 3}})
+    assert played == ["argent"] and list(out) == ["argent"]
