@@ -166,7 +166,7 @@ TEXT_INPUT = 4
 """Discord's component type of a form's text field."""
 
 
-def _words_for(modal: dict[str, Any]) -> dict[str, str]:
+def words_for(modal: dict[str, Any]) -> dict[str, str]:
     """Fill every text field of a form as a player would: a short line within its bounds."""
     fields: list[dict[str, Any]] = []
     for component in modal.get("components") or []:
@@ -235,7 +235,7 @@ async def _play_game(
         answer = await by_id[user].slash(thread, "game play", move=value)
         tally.interactions += 1
         if getattr(answer, "modal", None) is not None:  # a worded move: its form opens first
-            await by_id[user].submit_modal(answer, _words_for(answer.modal))
+            await by_id[user].submit_modal(answer, words_for(answer.modal))
             tally.interactions += 1
         moves += 1
         # A player takes a few seconds per decision: the living board's debounced edits fall due.

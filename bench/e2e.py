@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.chatter import open_through_cogs
+from bench.chatter import open_through_cogs, words_for
 from bench.timing import percentile
 
 _OPENS = re.compile(r"\s*BEGIN\b", re.IGNORECASE)
@@ -116,10 +116,18 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                 value = rand.choice(list(now.moves)).value
                 before = counter.count, counter.statements
                 began = time.perf_counter()
-                await by_id[user].slash(thread, "game play", move=value)
+                answer = await by_id[user].slash(thread, "game play", move=value)
+                if getattr(answer, "modal", None) is not None:
+                    # A worded move opens its form first: the move lands when the words are sent.
+                    await by_id[user].submit_modal(answer, words_for(answer.modal))
                 timed.e2e.append(time.perf_counter() - began)
                 timed.transactions += counter.count - before[0]
                 timed.statements += counter.statements - before[1]
+                landed = await svc.table(record.id)
+                if landed.version == record.version:
+                    timed.errors.append(f"move {value!r} did not land")
+                    break
+                record = landed
         await bot.close_store()
     return timed
 
