@@ -27,8 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import web
-from cogs import delivery
-from cogs.kit import ANSWERED, SORRY
+from cogs.kit import ANSWERED, SORRY, delivery
 from logpolicy import log_policy
 from service import TableService
 from service import metrics as numbers

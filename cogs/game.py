@@ -30,7 +30,7 @@ from cogs.kit import (
     take_back,
     typed_form,
 )
-from cogs.lists import page_of, pages, stats_lines, waiting_lines
+from cogs.kit.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
 from service import BOT_LEVELS, LOBBY_HINT, TableError, TableRecord
 from service.pages import web_answer

@@ -25,7 +25,7 @@ from cogs.kit import (
     service_of,
     thread_of,
 )
-from cogs.lists import page_of
+from cogs.kit.lists import page_of
 from service import TableError
 from service.servers import SETTINGS, table_line
 

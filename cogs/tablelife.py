@@ -30,7 +30,7 @@ from cogs.kit import (
     service_of,
     thread_of,
 )
-from cogs.lists import page_of, stats_lines, waiting_lines
+from cogs.kit.lists import page_of, stats_lines, waiting_lines
 from service import DELIVER, Reply, TableError
 from service.clock import time_zones
 from service.notices import Notice

@@ -654,7 +654,7 @@ def test_a_move_played_automatically_is_told_before_its_results() -> None:
 
     events = (_said("P1 takes 1 Gold."), _said("P2 passes."), _said("P3 gains 2 Mana."))
     board = Board(1, 5, "", events=events, automatic=("P2: Pass",), automatic_at=(1,))
-    from cogs import argent_board
+    from cogs.argent import board as argent_board
 
     lines = argent_board.board_lines(board)
     told = ["P1 takes 1 Gold.", "Played automatically: P2: Pass.", "P2 passes.", "P3 gains 2 Mana."]

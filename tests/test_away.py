@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogs.lists import stats_lines
+from cogs.kit.lists import stats_lines
 from rules.contract import Result, State
 from rules.toy import ToyRules
 from service import TableError

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import argent, institute, kit, messages
-from cogs.kit import PlayMoveButton
+from cogs import argent, institute, kit
+from cogs.kit import PlayMoveButton, messages
 from rules import registry
 from service import SeatView
 from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix

@@ -26,7 +26,7 @@ import pytest
 import simcord
 
 import render
-from cogs.messages import SORRY_SAVED
+from cogs.kit.messages import SORRY_SAVED
 from rules import registry
 from service import Reply, TableService
 from service.clock import ManualClock

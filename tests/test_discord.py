@@ -15,9 +15,9 @@ import simcord
 
 from bot import create_bot
 from cogs import argent as argent_cog
-from cogs import delivery, kit, messages
 from cogs import institute as institute_cog
-from cogs.kit import PlayMoveButton
+from cogs import kit
+from cogs.kit import PlayMoveButton, delivery, messages
 from rules import registry
 from rules.toy import TOY, QuietToyRules
 from service import Board, Choice, PrivateNote, Reply

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.delivery import nonce_of
+from cogs.kit.delivery import nonce_of
 from service import scheduler as scheduler_module
 from service.clock import ManualClock
 from service.notices import Notice

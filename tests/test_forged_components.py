@@ -17,7 +17,7 @@ import discord
 import pytest
 import simcord
 
-from cogs.messages import SORRY
+from cogs.kit.messages import SORRY
 from cogs.tablelife import LogPageButton
 from service.undo import undo_topic
 from tests.async_helpers import ALICE, BOB, Harness

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from cogs import delivery, kit, messages
-from cogs.kit import PlayMoveButton
+from cogs import kit
+from cogs.kit import PlayMoveButton, delivery, messages
 from logpolicy import Redact, frames_only
 from rules import registry
 from service import Choice

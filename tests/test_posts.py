@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 import simcord
 
-from cogs import delivery
+from cogs.kit import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
 from rules.toy import ToyRules

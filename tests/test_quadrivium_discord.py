@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import delivery
 from cogs import quadrivium as cog
+from cogs.kit import delivery
 from rules.contract import Move
 from tests import faults
 from tests.drawings import views_as_json
@@ -443,7 +443,7 @@ async def test_game_play_plays_a_move_without_words_as_typed(
 def test_every_worded_move_is_named_by_a_word_game_play_looks_for() -> None:
     """``/game play`` acknowledges at once unless the typed text may name a worded move: each
     worded move's label (how a player types it loosely) holds one of the words it looks for."""
-    from cogs.messages import may_name_a_form
+    from cogs.kit.messages import may_name_a_form
     from rules.quadrivium.labels import label_of
 
     for action in cog.TEXT_FORMS:

@@ -250,7 +250,8 @@ def test_a_prompt_naming_another_seat_names_its_player() -> None:
 
 @pytest.mark.parametrize("kind", ["argent", "institute", "quadrivium"])
 async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str) -> None:
-    from cogs import argent_panel, institute, quadrivium
+    from cogs import institute, quadrivium
+    from cogs.argent import panel as argent_panel
 
     rules = registry.get(kind)
     table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=101, host_name="alice")

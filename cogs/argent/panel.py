@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from cogs import kit
-from cogs.messages import clip
+from cogs.kit.messages import clip
 from render import argent as drawing
 from rules.contract import Event, Move, Prompt, PromptKind
 from service import (

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs import kit
-from cogs.argent_panel import MoveButton, OfficeButton, PanelButton, clip, table_now
+from cogs.argent.panel import MoveButton, OfficeButton, PanelButton, clip, table_now
 from render import argent as drawing
 from rules.contract import Event, Prompt, PromptKind
 from service import (

@@ -2,7 +2,7 @@
 
 Part of the kit (``cogs.kit`` re-exports it). Every component carries what it needs in its custom
 id (the table, the version or fingerprint it was offered at), so it keeps working after a
-restart and a stale click is refused. A click plays through ``cogs.delivery``, which draws these
+restart and a stale click is refused. A click plays through ``cogs.kit.delivery``, which draws these
 components in turn: its functions are imported where a click calls them.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from cogs import messages
-from cogs.messages import _body, answer, clip, guarded, service_of
+from cogs.kit import messages
+from cogs.kit.messages import _body, answer, clip, guarded, service_of
 from service import (
     Board,
     Choice,
@@ -115,7 +115,7 @@ class PrivateViewButton(TableButton, prefix="cc:pv", label="My private view"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their private view."""
-        from cogs.delivery import show_private  # delivery draws these components: imported when clicked
+        from cogs.kit.delivery import show_private  # delivery draws these components: imported when clicked
 
         await show_private(interaction, self.table_id)
 
@@ -198,7 +198,7 @@ class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the button's move."""
-        from cogs.delivery import play  # delivery draws these components: imported when clicked
+        from cogs.kit.delivery import play  # delivery draws these components: imported when clicked
 
         await play(interaction, self.table_id, self.value, int(self.stamp))
 
@@ -307,7 +307,7 @@ class StampedMoveSelect(
 
     async def play(self, interaction: discord.Interaction, value: str) -> None:
         """Play a chosen value at the table version of the stamp (guarded, one delivery path)."""
-        from cogs.delivery import play  # delivery draws these components: imported when chosen
+        from cogs.kit.delivery import play  # delivery draws these components: imported when chosen
 
         await play(interaction, self.table_id, value, int(self.stamp))
 
@@ -362,7 +362,7 @@ class UndoButton(
 async def take_back(interaction: discord.Interaction, table_id: int, version: int | None) -> None:
     """Undo the user's last move, post what was taken back, and answer."""
 
-    from cogs.delivery import deliver  # delivery draws these components: imported when clicked
+    from cogs.kit.delivery import deliver  # delivery draws these components: imported when clicked
 
     async def work() -> None:
         reply = await service_of(interaction.client).undo(

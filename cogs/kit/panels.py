@@ -20,7 +20,7 @@ import discord
 from discord.ext import commands
 
 from cogs import kit
-from cogs.messages import clip  # re-exported: the game cogs cut labels with it
+from cogs.kit.messages import clip  # re-exported: the game cogs cut labels with it
 from service import Offer, PublicView, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import discord
 
-from cogs import messages
-from cogs.controls import _add_undo, board_message, private_message, undo_offer
-from cogs.messages import (
+from cogs.kit import messages
+from cogs.kit.controls import _add_undo, board_message, private_message, undo_offer
+from cogs.kit.messages import (
     CLOSING_LINE,
     CONTENT_LIMIT,
     CONTINUE_HINT,
