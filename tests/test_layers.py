@@ -210,14 +210,6 @@ KNOWN_CYCLES = {
     frozenset({"cogs.kit.controls", "cogs.kit.delivery"}),
     frozenset(
         {
-            "rules.argent.engine",
-            "rules.argent.engine.reactions",
-            "rules.argent.engine.turn",
-            "rules.argent.offers",
-        }
-    ),
-    frozenset(
-        {
             "rules.quadrivium.block",
             "rules.quadrivium.conflict",
             "rules.quadrivium.council",
