@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("discord").setLevel(logging.ERROR)
     if force_sync:
         log.warning("--sync needs DISCORD_TOKEN: the local table has no commands to sync")
-    return localtable.main(args)
+    return localtable.main(args, create_bot)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ def table_seed() -> int:
     return SEED
 
 
+def test_the_kit_components_act_through_what_delivery_handed_in() -> None:
+    """A click reaches delivery's own functions, handed in as delivery loads (no import back)."""
+    actions = kit.controls.click_actions()
+    delivery = kit.delivery
+    assert actions == kit.controls.ClickActions(delivery.show_private, delivery.play, delivery.deliver)
+
+
 async def applied_once(table: Table, before: int, results: list[simcord.InteractionResult]) -> None:
     """Assert one move was applied and every interaction got an answer."""
     assert await table.version() == before + 1

@@ -206,8 +206,6 @@ ROOMS = ("rules", "render", "bots", "cogs", "service", "store", "bench", "web")
 TOP_MODULES = ("bot.py", "localtable.py", "logpolicy.py")
 
 KNOWN_CYCLES = {
-    frozenset({"bot", "localtable"}),
-    frozenset({"cogs.kit.controls", "cogs.kit.delivery"}),
     frozenset(
         {
             "rules.quadrivium.block",

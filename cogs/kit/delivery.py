@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from cogs.kit import messages
-from cogs.kit.controls import _add_undo, board_message, private_message, undo_offer
+from cogs.kit.controls import ClickActions, _add_undo, board_message, on_click, private_message, undo_offer
 from cogs.kit.messages import (
     CLOSING_LINE,
     CONTENT_LIMIT,
@@ -651,3 +651,6 @@ async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str
         await interaction.edit_original_response(content=clip(content), attachments=files, **message)
         return
     await answer(interaction, content, **message)
+
+
+on_click(ClickActions(show_private=show_private, play=play, deliver=deliver))
