@@ -96,7 +96,7 @@ __all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "STAR
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:
     """Play the user's first offered move (stamped: the same move twice at once is not refused)."""
     assert h.svc is not None
-    choices = await h.svc.choices(table_id, user_id)
+    choices = await h.svc.reads.choices(table_id, user_id)
     await h.svc.act(table_id, user_id, choices[0].value)
 
 

@@ -147,7 +147,7 @@ async def test_institute_move_select_applies_once(simcord_env: simcord.Env) -> N
 async def seat_view(table: Table, member: simcord.MemberActor) -> SeatView:
     svc = table.bot.service
     assert svc is not None
-    return await svc.seat_view(await table.table_id(), member.id)
+    return await svc.reads.seat_view(await table.table_id(), member.id)
 
 
 # ---------------------------------------------------------------------- Argent's panels and commands

@@ -184,7 +184,7 @@ async def test_a_whole_sitting_with_a_council(
     assert "The tale ends" in texts
     # The council was held through the panels: a bid for first pick, points taken (the table's log).
     assert table.bot.service is not None
-    told = "\n".join(await table.bot.service.public_events(record.id))
+    told = "\n".join(await table.bot.service.reads.public_events(record.id))
     assert "bids 1 for first pick of" in told and "takes 1 point of" in told
     # The tale reads back from the table's log (/game log), and the log replays to the stored game.
     log = await table.members[0].slash(table.thread, "game log")

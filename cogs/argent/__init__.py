@@ -313,7 +313,7 @@ class ArgentCog(commands.Cog):
             svc = kit.service_of(self.bot)
             table = await kit.table_here(interaction)
             await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
-            await svc.set_seat_pref(table.id, interaction.user.id, key, value)
+            await svc.reads.set_seat_pref(table.id, interaction.user.id, key, value)
             await kit.answer(interaction, said)
             if play_now:
                 follow = await svc.auto_play(table.id)

@@ -232,7 +232,7 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     if not (any(n > 1 for n in began) or finished):
         return None
     svc = kit.service_of(client)
-    summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
+    summary = round_summary(await svc.reads.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
     if not summary:
         return None
     if began and not finished:
