@@ -27,8 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import web
-from cogs import delivery
-from cogs.kit import ANSWERED, SORRY
+from cogs.kit import ANSWERED, SORRY, delivery
 from logpolicy import log_policy
 from service import TableService
 from service import metrics as numbers
@@ -427,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("discord").setLevel(logging.ERROR)
     if force_sync:
         log.warning("--sync needs DISCORD_TOKEN: the local table has no commands to sync")
-    return localtable.main(args)
+    return localtable.main(args, create_bot)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ into stdin. Each run starts a fresh world and a fresh database (``out/local.db``
 ``--db`` names another file. The tables' web pages are served on 127.0.0.1 (``--web PORT``,
 default 8080, or any free port when it is taken; ``--web off``) and their address is printed:
 ``/game web`` hands out links to them.
+
+The bot comes from ``bot.py``, which hands in its factory (``make_bot``): ``bot.main`` opens this
+table when there is no token, so this module does not import it back.
 """
 
 from __future__ import annotations
@@ -36,15 +39,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import simcord
 from simcord.results import to_discord_message
 
-from bot import ConclaveBot, create_bot
 from service.clock import ManualClock, parse_span, span
 from web import WebConfig
+
+if TYPE_CHECKING:
+    from bot import ConclaveBot
+
+BotFactory = Callable[..., "ConclaveBot"]
+"""``bot.create_bot``: builds the bot for a database path (``clock``, ``seed_source``, ``web_config``)."""
 
 USERS = ("alice", "bob", "carol", "dave", "eve")
 SETTLE_SECONDS = 60.0
@@ -76,8 +84,14 @@ class LocalTable:
         db_path: str,
         echo: Callable[[str], None],
         clock: ManualClock | None = None,
+        *,
+        bot: ConclaveBot,
+        make_bot: BotFactory,
     ) -> None:
         self.env = env
+        self.bot = bot
+        """The bot running now (a restart builds another with ``make_bot``)."""
+        self.make_bot = make_bot
         self.clock = clock or ManualClock(time.time())
         self.out_dir = out_dir
         self.db_path = db_path
@@ -305,10 +319,10 @@ class LocalTable:
         self.echo(f"(the clock moved {span(seconds)}; it is now {when})")
 
     async def _restart(self) -> None:
-        old = self.env.bot
-        await self.env.restart_bot(create_bot(self.db_path, clock=self.clock))
-        if isinstance(old, ConclaveBot):
-            await old.close_store()
+        new = self.make_bot(self.db_path, clock=self.clock)
+        await self.env.restart_bot(new)
+        old, self.bot = self.bot, new
+        await old.close_store()
         self.echo("(the bot restarted; its buttons and selects still work)")
 
     # ------------------------------------------------------------------ output
@@ -443,23 +457,25 @@ def typed_options(
 async def run_session(
     lines: Iterable[str] | None,
     *,
+    make_bot: BotFactory,
     out_dir: Path,
     db_path: Path,
     echo: Callable[[str], None] = print,
     seed_source: Callable[[], int] | None = None,
     web_port: int | None = None,
 ) -> int:
-    """Run a local session from lines (None: read the terminal); return the number of failed lines.
+    """Run a local session from lines (None: read the terminal) with a bot ``make_bot`` builds;
+    return the number of failed lines.
 
     ``web_port`` serves the web pages on 127.0.0.1 (0: any free port; None: no web pages).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     clock = ManualClock(time.time())
     web_config = None if web_port is None else WebConfig("127.0.0.1", web_port)
-    bot = create_bot(str(db_path), seed_source=seed_source, clock=clock, web_config=web_config)
+    bot = make_bot(str(db_path), seed_source=seed_source, clock=clock, web_config=web_config)
     # A person at a terminal never minds a slow answer: a busy machine must not end the session.
     async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
-        table = LocalTable(env, out_dir, str(db_path), echo, clock)
+        table = LocalTable(env, out_dir, str(db_path), echo, clock, bot=bot, make_bot=make_bot)
         echo("Conclave local table: users alice, bob, carol, dave, eve in #tables. Type `help`.")
         if bot.web is not None:
             echo(f"Web pages: {bot.web.url} (`/game web` in a table's thread gives its links).")
@@ -476,9 +492,8 @@ async def run_session(
             for error in env.errors:
                 echo(f"! bot error: {error!r}")
         finally:
-            current = env.bot
-    if isinstance(current, ConclaveBot):
-        await current.close_store()
+            current = table.bot
+    await current.close_store()
     return table.failures + len(env.errors)
 
 
@@ -489,8 +504,8 @@ async def _prompt() -> str:
         return "quit"
 
 
-def main(argv: list[str]) -> int:
-    """Parse the local table's arguments and run it."""
+def main(argv: list[str], make_bot: BotFactory) -> int:
+    """Parse the local table's arguments and run it with the bot ``make_bot`` builds."""
     parser = argparse.ArgumentParser(prog="bot.py", description="Conclave's local table (no Discord token).")
     parser.add_argument("--script", type=Path, help="read lines from this file instead of the terminal")
     parser.add_argument("--out", type=Path, default=Path("out"), help="where posted files are saved")
@@ -511,7 +526,8 @@ def main(argv: list[str]) -> int:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and history for input())
     web_port = None if args.web == "off" else _free_or_any(int(args.web))
-    failures = asyncio.run(run_session(lines, out_dir=args.out, db_path=db_path, web_port=web_port))
+    session = run_session(lines, make_bot=make_bot, out_dir=args.out, db_path=db_path, web_port=web_port)
+    failures = asyncio.run(session)
     return 1 if failures and lines is not None else 0
 
 

@@ -216,14 +216,14 @@ async def _play_game(
         record = await svc.table(record.id)
         if record.status != "active":
             break
-        public = await svc.public_view(record.id)
+        public = await svc.reads.public_view(record.id)
         waiting = sorted({p.seat for p in public.prompts})
         if not waiting:
             tally.errors.append(f"table {record.id}: nobody to move")
             break
         seat = rand.choice(waiting)
         user = public.users[seat]
-        now = await svc.seat_view(record.id, user)
+        now = await svc.reads.seat_view(record.id, user)
         if not now.moves:
             tally.errors.append(f"table {record.id}: seat {seat} asked with no move")
             break
@@ -249,7 +249,7 @@ async def _play_game(
     tally.moves += len(stored)
     tally.turns += _turns([m.seat for m in stored])
     with contextlib.suppress(Exception):
-        tally.rounds += _rounds((await svc.public_view(record.id)).view, players)
+        tally.rounds += _rounds((await svc.reads.public_view(record.id)).view, players)
     return thread.id
 
 

@@ -346,7 +346,7 @@ class Sim:
         # was offered at (a pick is never typed text: the same code twice in a row is two moves).
         seen = await self.store.table(table_id)
         version = seen.version if seen is not None else 0
-        choices = await self.svc.choices(table_id, user_id)
+        choices = await self.svc.reads.choices(table_id, user_id)
         for _ in range(MAX_TURN_MOVES):
             if not choices:
                 break
@@ -362,7 +362,8 @@ class Sim:
             # The mover's private note carries their next choices, as a DM would show them.
             note = next((n for n in reply.private if n.user_id == user_id), None)
             version = reply.table.version if note is None else note.version
-            choices = list(note.choices) if note is not None else await self.svc.choices(table_id, user_id)
+            reads = self.svc.reads
+            choices = list(note.choices) if note is not None else await reads.choices(table_id, user_id)
         self._dirty.add(table_id)
 
     async def _vote(self, table_id: int, user_id: int, topic: str) -> None:

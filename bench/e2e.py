@@ -103,13 +103,13 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
             for _ in range(moves):
                 if (await svc.table(record.id)).status != "active":
                     break
-                public = await svc.public_view(record.id)
+                public = await svc.reads.public_view(record.id)
                 waiting = sorted({p.seat for p in public.prompts})
                 if not waiting:
                     timed.errors.append("nobody to move")
                     break
                 user = public.users[rand.choice(waiting)]
-                now = await svc.seat_view(record.id, user)
+                now = await svc.reads.seat_view(record.id, user)
                 if not now.moves:
                     timed.errors.append("a seat asked with no move")
                     break

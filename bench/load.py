@@ -62,7 +62,7 @@ async def drive_table(svc: TableService, table_id: int, users: list[int], moves:
         table = await svc.table(table_id)
         if table.status != "active":
             break
-        offered = [(user, await svc.choices(table_id, user)) for user in users]
+        offered = [(user, await svc.reads.choices(table_id, user)) for user in users]
         offered = [(user, choices) for user, choices in offered if choices]
         if not offered:
             break

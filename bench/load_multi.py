@@ -80,7 +80,7 @@ async def _move(svc: TableService, table_id: int, moves: int, rand: random.Rando
     if table is None or table.status != "active" or table.version >= moves:
         return False
     for seat in await svc.store.seats(table_id):
-        choices = await svc.choices(table_id, seat.user_id)
+        choices = await svc.reads.choices(table_id, seat.user_id)
         if not choices:
             continue
         began = time.perf_counter()

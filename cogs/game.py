@@ -30,7 +30,7 @@ from cogs.kit import (
     take_back,
     typed_form,
 )
-from cogs.lists import page_of, pages, stats_lines, waiting_lines
+from cogs.kit.lists import page_of, pages, stats_lines, waiting_lines
 from cogs.tablelife import log_message
 from service import BOT_LEVELS, LOBBY_HINT, TableError, TableRecord
 from service.pages import web_answer
@@ -126,13 +126,13 @@ async def _named_or_here(interaction: discord.Interaction, table: int | None) ->
     """Return the table a command names by number (in this server only), else this thread's table."""
     if table is None:
         return (await table_here(interaction)).id
-    return (await service_of(interaction.client).table_in(table, interaction.guild_id)).id
+    return (await service_of(interaction.client).servers.table_in(table, interaction.guild_id)).id
 
 
 async def may_open(interaction: discord.Interaction, channel: discord.TextChannel) -> None:
     """Refuse opening a table where this server's settings (channel, hosting role) do not allow it."""
     roles = [role.id for role in getattr(interaction.user, "roles", [])]
-    await service_of(interaction.client).may_open(interaction.guild_id, channel.id, roles)
+    await service_of(interaction.client).servers.may_open(interaction.guild_id, channel.id, roles)
 
 
 class GameCog(commands.Cog):
@@ -148,7 +148,7 @@ class GameCog(commands.Cog):
     async def on_ready(self) -> None:
         """After a start or a restart, deliver what was left undelivered and let the bots move."""
         await service_of(self.bot).resume_deliveries()
-        for table_id in await service_of(self.bot).tables_waiting_on_bots():
+        for table_id in await service_of(self.bot).bots.tables_waiting_on_bots():
             await run_bots(self.bot, table_id)
 
     # ------------------------------------------------------------------ autocomplete
@@ -158,7 +158,7 @@ class GameCog(commands.Cog):
         typed = current.casefold()
         return [
             app_commands.Choice(name=title, value=kind)
-            for kind, title in service_of(self.bot).kinds()
+            for kind, title in service_of(self.bot).catalogue.kinds()
             if typed in kind.casefold() or typed in title.casefold()
         ][:25]
 
@@ -167,7 +167,7 @@ class GameCog(commands.Cog):
     ) -> list[app_commands.Choice]:
         """Offer table options of the chosen game as name=value pairs."""
         kind = str(getattr(interaction.namespace, "kind", "") or "")
-        hints = service_of(self.bot).option_hints(kind, current)
+        hints = service_of(self.bot).catalogue.option_hints(kind, current)
         return [app_commands.Choice(name=h or "(defaults)", value=h) for h in hints]
 
     async def move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
@@ -179,12 +179,12 @@ class GameCog(commands.Cog):
             table = await table_here(interaction)
         except TableError:
             return []
-        found = await service_of(self.bot).choices(table.id, interaction.user.id, current, stamped=True)
+        found = await service_of(self.bot).reads.choices(table.id, interaction.user.id, current, stamped=True)
         return [app_commands.Choice(name=c.label, value=c.value) for c in found]
 
     async def card_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         """Offer card names, from this thread's game or from every game."""
-        names = service_of(self.bot).card_names(current, await kind_here(interaction))
+        names = service_of(self.bot).catalogue.card_names(current, await kind_here(interaction))
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
     # ------------------------------------------------------------------ the lobby
@@ -212,7 +212,7 @@ class GameCog(commands.Cog):
             channel = text_channel(interaction)
             await may_open(interaction, channel)
             svc = service_of(self.bot)
-            svc.rules_for(kind)
+            svc.catalogue.rules_for(kind)
             table = await svc.open_table(
                 kind,
                 options,
@@ -223,13 +223,13 @@ class GameCog(commands.Cog):
             )
             if bots:
                 try:
-                    await svc.add_bots(table.id, interaction.user.id, level, bots)
+                    await svc.bots.add_bots(table.id, interaction.user.id, level, bots)
                 except TableError:
                     await svc.abandon(table.id, interaction.user.id)
                     raise
             thread = await open_thread(self.bot, channel, table, interaction.user.id)
             table = await svc.table(table.id)
-            lobby = await svc.status(table.id)
+            lobby = await svc.reads.status(table.id)
             opened = await thread.send(
                 f"{interaction.user.mention} opened this table. {lobby.text}\n{LOBBY_HINT}",
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -269,7 +269,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            reply = await service_of(self.bot).add_bots(table.id, interaction.user.id, level)
+            reply = await service_of(self.bot).bots.add_bots(table.id, interaction.user.id, level)
             await deliver(self.bot, reply)
             await answer(interaction, reply.answer)
 
@@ -298,7 +298,7 @@ class GameCog(commands.Cog):
             channel = text_channel(interaction)
             await may_open(interaction, channel)
             svc = service_of(self.bot)
-            table = await svc.practice(
+            table = await svc.bots.practice(
                 kind,
                 options,
                 guild_id=interaction.guild_id,
@@ -372,7 +372,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            await answer(interaction, await service_of(self.bot).why(table.id, interaction.user.id, move))
+            await answer(interaction, await service_of(self.bot).why.ask(table.id, interaction.user.id, move))
 
         await guarded(interaction, work)
 
@@ -382,7 +382,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            board = await service_of(self.bot).status(table.id)
+            board = await service_of(self.bot).reads.status(table.id)
             # The game's own board panel when it has one (a status board never pings).
             message = await board_send_args(self.bot, board)
             await answer(interaction, message.pop("content"), **message)
@@ -526,7 +526,7 @@ class GameCog(commands.Cog):
             who = user or interaction.user
             # Only this server's tables: a record elsewhere is that server's business.
             stats = await service_of(self.bot).stats(who.id, interaction.guild_id)
-            titles = dict(service_of(self.bot).kinds())
+            titles = dict(service_of(self.bot).catalogue.kinds())
             lines = stats_lines(f"{who.display_name} in this server", stats, titles)
             await answer(interaction, "\n".join(lines))
 
@@ -538,7 +538,7 @@ class GameCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
         """How to play a game: a short summary here, the full guide as a file."""
         try:
-            guide = service_of(self.bot).rules_guide(kind)
+            guide = service_of(self.bot).catalogue.rules_guide(kind)
         except TableError as exc:
             await answer(interaction, exc.sentence)
             return
@@ -550,14 +550,14 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(name=card_choices)
     async def card(self, interaction: discord.Interaction, name: str) -> None:
         """Look up a card."""
-        await answer(interaction, service_of(self.bot).card(name, await kind_here(interaction)))
+        await answer(interaction, service_of(self.bot).catalogue.card(name, await kind_here(interaction)))
 
     # ------------------------------------------------------------------ help
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
         """List every command, the games on offer, and what I keep about you."""
-        games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).kinds())
+        games = ", ".join(f"{title} (`{kind}`)" for kind, title in service_of(self.bot).catalogue.kinds())
         lines = [HELP_HEAD, f"Games: {games or 'none installed'}.", *command_lines(self.bot.tree)]
         lines.append(PRIVACY_NOTE)
         # As many messages as the list needs, each within Discord's limit.

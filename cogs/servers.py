@@ -25,7 +25,7 @@ from cogs.kit import (
     service_of,
     thread_of,
 )
-from cogs.lists import page_of
+from cogs.kit.lists import page_of
 from service import TableError
 from service.servers import SETTINGS, table_line
 
@@ -41,7 +41,7 @@ async def log_event(client: discord.Client, guild_id: int | None, text: str) -> 
     """Post a moderation event to the server's log channel, when it has one (a failure is skipped)."""
     if guild_id is None:
         return
-    channel_id = (await service_of(client).server_settings(guild_id)).get("log_channel")
+    channel_id = (await service_of(client).servers.server_settings(guild_id)).get("log_channel")
     if channel_id is None:
         return
     channel = client.get_channel(int(channel_id))
@@ -81,17 +81,17 @@ class ServerCog(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Pause the tables of a server that removed the bot."""
-        await service_of(self.bot).server_left(guild.id)
+        await service_of(self.bot).servers.server_left(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Resume the tables of a server the bot is back in."""
-        await service_of(self.bot).server_back(guild.id)
+        await service_of(self.bot).servers.server_back(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """Resume the tables of a server that took the bot back while it was offline."""
-        await service_of(self.bot).server_back(guild.id)
+        await service_of(self.bot).servers.server_back(guild.id)
 
     # ------------------------------------------------------------------ the commands
 
@@ -103,7 +103,7 @@ class ServerCog(commands.Cog):
         """List this server's open tables: status, game, players, whom they wait on, last change."""
 
         async def work() -> None:
-            found = await service_of(self.bot).server_tables(interaction.guild_id or 0)
+            found = await service_of(self.bot).servers.server_tables(interaction.guild_id or 0)
             if not found:
                 await answer(interaction, "This server has no open table.")
                 return
@@ -119,7 +119,7 @@ class ServerCog(commands.Cog):
 
         async def work() -> None:
             svc = service_of(self.bot)
-            found = await svc.table_in(table, interaction.guild_id)
+            found = await svc.servers.table_in(table, interaction.guild_id)
             reply = await svc.abandon(found.id, interaction.user.id, manage_server=True)
             await deliver(self.bot, reply)
             await log_event(self.bot, interaction.guild_id,
@@ -134,7 +134,7 @@ class ServerCog(commands.Cog):
         """Hand a table's host role to another of its players."""
 
         async def work() -> None:
-            said = await service_of(self.bot).hand_host(table, interaction.guild_id or 0, member.id)
+            said = await service_of(self.bot).servers.hand_host(table, interaction.guild_id or 0, member.id)
             await log_event(self.bot, interaction.guild_id, f"{interaction.user.mention}: {said}")
             await answer(interaction, said)
 
@@ -147,7 +147,7 @@ class ServerCog(commands.Cog):
 
         async def work() -> None:
             svc = service_of(self.bot)
-            reply = await svc.kick(table, interaction.guild_id or 0, member.id)
+            reply = await svc.servers.kick(table, interaction.guild_id or 0, member.id)
             await deliver(self.bot, reply)
             where = svc.thread_name(reply.table)
             await log_event(self.bot, interaction.guild_id,
@@ -171,7 +171,7 @@ class ServerCog(commands.Cog):
             svc = service_of(self.bot)
             if member.bot:
                 raise TableError("Seat a person: a bot seat is the host's choice in the lobby.")
-            old_name, note = await svc.substitute(
+            old_name, note = await svc.servers.substitute(
                 table, interaction.guild_id or 0, player.id, member.id, member.display_name
             )
             record = await svc.table(note.table_id)
@@ -214,14 +214,14 @@ class ServerCog(commands.Cog):
             svc = service_of(self.bot)
             guild_id = interaction.guild_id or 0
             if setting is None:
-                await answer(interaction, _settings_text(await svc.server_settings(guild_id)))
+                await answer(interaction, _settings_text(await svc.servers.server_settings(guild_id)))
                 return
             wanted = channel if setting in CHANNEL_SETTINGS else role if setting == "host_role" else None
             if (channel is not None or role is not None) and wanted is None:
                 takes = {"channel": "a channel", "log_channel": "a channel", "host_role": "a role"}
                 raise TableError(f"The {setting} setting takes {takes.get(setting, 'a value')}.")
             chosen = str(wanted.id) if wanted is not None and value is None else value or "default"
-            stored = await svc.set_server_setting(guild_id, setting, chosen)
+            stored = await svc.servers.set_server_setting(guild_id, setting, chosen)
             await log_event(self.bot, interaction.guild_id,
                             f"{interaction.user.mention} changed the setting `{setting}`.")
             await answer(interaction, _settings_text(stored))

@@ -30,7 +30,7 @@ from cogs.kit import (
     service_of,
     thread_of,
 )
-from cogs.lists import page_of, stats_lines, waiting_lines
+from cogs.kit.lists import page_of, stats_lines, waiting_lines
 from service import DELIVER, Reply, TableError
 from service.clock import time_zones
 from service.notices import Notice
@@ -282,7 +282,7 @@ class MeCog(commands.Cog):
             waiting = await svc.mine(interaction.user.id)
             lines = waiting_lines(waiting, servers)
             asked = {w.table.id for w in waiting}
-            for table in await svc.my_tables(interaction.user.id):
+            for table in await svc.servers.my_tables(interaction.user.id):
                 if table.id in asked:
                     continue
                 where = f"<#{table.thread_id}>" if table.thread_id else svc.thread_name(table)
@@ -302,7 +302,8 @@ class MeCog(commands.Cog):
         async def work() -> None:
             svc = service_of(self.bot)
             stats = await svc.stats(interaction.user.id)
-            lines = stats_lines(f"{interaction.user.display_name}, every server", stats, dict(svc.kinds()))
+            titles = dict(svc.catalogue.kinds())
+            lines = stats_lines(f"{interaction.user.display_name}, every server", stats, titles)
             await answer(interaction, "\n".join(lines))
 
         await guarded(interaction, work)
@@ -312,7 +313,7 @@ class MeCog(commands.Cog):
         """Get everything I keep about you, as a JSON file by DM."""
 
         async def work() -> None:
-            text = await service_of(self.bot).my_data(interaction.user.id)
+            text = await service_of(self.bot).servers.my_data(interaction.user.id)
             file = discord.File(io.BytesIO(text.encode()), f"conclave-data-{interaction.user.id}.json")
             try:
                 await interaction.user.send("Everything Conclave keeps about you:", file=file)
@@ -328,7 +329,7 @@ class MeCog(commands.Cog):
         """Delete your preferences and spectating, and your name from finished games."""
 
         async def work() -> None:
-            await answer(interaction, await service_of(self.bot).forget_me(interaction.user.id))
+            await answer(interaction, await service_of(self.bot).servers.forget_me(interaction.user.id))
 
         await guarded(interaction, work)
 

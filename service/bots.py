@@ -1,6 +1,6 @@
 """Bot seats at the table service: fill a seat, take over an absent player, practise alone.
 
-``BotSeats`` is mixed into ``TableService``. Bots live in the store as seats whose ``bot`` column
+``BotSeats`` is the service's ``bots``. Bots live in the store as seats whose ``bot`` column
 names a level: a seat filled from the lobby gets a negative user id (no Discord user has one) and
 the name "Bot (level)"; a person's seat handed to a bot keeps its user id and name (boards call
 it "Bot (basic) for alice"), so giving it back restores it unchanged. One mechanism hands a seat
@@ -37,7 +37,8 @@ from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from service.loaded import _Table
-    from service.timekeeper import Timekeeper
+    from service.tables import TableService
+    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -90,11 +91,19 @@ def check_level(level: str | None) -> str:
 
 
 class BotSeats:
-    """The table service's bot seats (mixed into ``TableService``; uses its store, lock and act)."""
+    """The table service's bot seats (``svc.bots``): fill, hand over, practise, move for bots."""
 
     bot_budget: float = 1.0
     """The strong bot's thinking time per decision, in seconds."""
-    time: Timekeeper
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        """The service whose seats it fills: its store, locks, lobby and ``act``."""
+
+    @property
+    def store(self) -> Store:
+        """The service's store (one store for all its parts)."""
+        return self.svc.store
 
     # ------------------------------------------------------------------ the lobby
 
@@ -103,13 +112,13 @@ class BotSeats:
         level = check_level(level)
         if count < 1:
             raise TableError("Add at least one bot.")
-        async with self._lock(table_id):
-            table = await self.table(table_id)
-            self._need_lobby(table)
+        async with self.svc._lock(table_id):
+            table = await self.svc.table(table_id)
+            self.svc._need_lobby(table)
             if user_id != table.host_id:
                 raise TableError("Only the host can add bots.")
-            await self.bots_allowed(table.guild_id)
-            rules = self.rules_for(table.kind)
+            await self.svc.servers.bots_allowed(table.guild_id)
+            rules = self.svc.catalogue.rules_for(table.kind)
             seats = await self.store.seats(table_id)
             if len(seats) + count > rules.max_players:
                 free = rules.max_players - len(seats)
@@ -124,16 +133,17 @@ class BotSeats:
                 taken = {s.name for s in seats}
                 bot_id = min([s.user_id for s in seats] + [0]) - 1
                 name = bot_name(level, taken)
-                await self._store_call(self.store.add_seat(table_id, bot_id, name, None, bot=level))
+                await self.svc._store_call(self.store.add_seat(table_id, bot_id, name, None, bot=level))
                 names.append(name)
                 seats = await self.store.seats(table_id)
         log.info("table %s: %d %s bot(s) seated (%d seated)", table_id, count, level, len(seats))
-        text = f"{', '.join(names)} take{'s' if count == 1 else ''} a seat. {self._lobby_line(rules, seats)}"
+        lobby = self.svc._lobby_line(rules, seats)
+        text = f"{', '.join(names)} take{'s' if count == 1 else ''} a seat. {lobby}"
         answer = f"Added {count} {level} bot{'s' if count != 1 else ''}."
         return Reply(table, answer, Board(table.id, table.version, text))
 
     @staticmethod
-    def _need_a_person(seats: list[SeatRecord]) -> None:
+    def need_a_person(seats: list[SeatRecord]) -> None:
         """Refuse a table where no person plays (a game of bots only is the arena's job)."""
         if not any(s.bot is None for s in seats):
             raise TableError("A table needs at least one person playing: bots cannot play alone.")
@@ -152,7 +162,7 @@ class BotSeats:
     ) -> TableRecord:
         """Open a lobby with the host and bots in the other seats; the caller makes the thread and starts."""
         level = check_level(level)
-        rules = self.rules_for(kind)
+        rules = self.svc.catalogue.rules_for(kind)
         wanted = players if players is not None else max(rules.min_players, 2)
         wanted = min(wanted, rules.max_players)
         try:
@@ -160,13 +170,13 @@ class BotSeats:
         except Exception as exc:  # RulesError: the sentence names the player counts
             raise TableError(getattr(exc, "sentence", str(exc))) from None
         if wanted > 1:
-            await self.bots_allowed(guild_id)
-        table = await self.open_table(
+            await self.svc.servers.bots_allowed(guild_id)
+        table = await self.svc.open_table(
             kind, options, guild_id=guild_id, channel_id=channel_id, host_id=host_id, host_name=host_name
         )
         if wanted > 1:
             await self.add_bots(table.id, host_id, level, wanted - 1)
-        return await self.table(table.id)
+        return await self.svc.table(table.id)
 
     # ------------------------------------------------------------------ handing a seat over
 
@@ -178,15 +188,15 @@ class BotSeats:
         (``Timekeeper.give_back``). The reply's board says who plays the seat now.
         """
         chosen = None if level is None else check_level(level)
-        async with self._lock(table_id):
-            table = await self.table(table_id)
+        async with self.svc._lock(table_id):
+            table = await self.svc.table(table_id)
             record = next((s for s in await self.store.seats(table_id) if s.seat == seat), None)
             if record is None:
                 raise TableError("That seat is not at this table.")
             if chosen is None:
                 if record.bot is None:
                     raise TableError("A person already plays that seat.")
-                await self.time.give_back(table, record.user_id)
+                await self.svc.time.give_back(table, record.user_id)
             else:
                 await self.hand_over(table_id, seat, chosen)
         if chosen is None:
@@ -205,7 +215,7 @@ class BotSeats:
         a bot has its clock marked played-for (no reminder, no deadline, counted in stats); giving
         it back restarts the clock, which is ``give_back``'s part. Returns the seat as it was.
         """
-        table = await self.table(table_id)
+        table = await self.svc.table(table_id)
         if table.status != "active":
             raise TableError("This table is not in play.")
         seats = [s for s in await self.store.seats(table_id) if s.seat is not None]
@@ -217,13 +227,13 @@ class BotSeats:
         if record.bot == level:
             who = "A person already plays" if level is None else f"A {level} bot already plays"
             raise TableError(f"{who} that seat.")
-        self._need_a_person([replace(s, bot=level) if s.seat == seat else s for s in seats])
+        self.need_a_person([replace(s, bot=level) if s.seat == seat else s for s in seats])
         try:
             await self.store.set_seat_bot(table_id, seat, level)
         except StoreError:
             raise TableError("The table changed meanwhile: look again and retry.") from None
         if level is not None:
-            await self.time.mark_stand_in(table_id, record.user_id, STAND_IN_BOT)
+            await self.svc.time.mark_stand_in(table_id, record.user_id, STAND_IN_BOT)
         who = f"a {level} bot" if level else "its person"
         log.info("table %s: seat %s is played by %s", table_id, seat, who)
         return record
@@ -267,10 +277,10 @@ class BotSeats:
             return None
         if await self.store.server_left_at(table.guild_id) is not None:
             return None  # its server removed the bot: the table is paused, bots included
-        loaded = await self._load(table_id)
+        loaded = await self.svc._load(table_id)
         rules, state = loaded.rules, loaded.state
         bots = [n for n in rules.waiting_on(state) if loaded.seats[n].bot]
-        if not bots or await self.time.away.paused(table_id):
+        if not bots or await self.svc.time.away.paused(table_id):
             return None  # no bot awaited; or nobody takes part any more: bots never play a table out alone
         seat = bots[0]
         record = loaded.seats[seat]
@@ -287,7 +297,7 @@ class BotSeats:
         move = await asyncio.to_thread(think)
         reply = await self._play_for_bot(table_id, record.user_id, move, version)
         if reply is None:
-            now = await self.table(table_id)
+            now = await self.svc.table(table_id)
             if now.version != version:
                 # Someone moved meanwhile (a person at a simultaneous step): think again on the new board.
                 log.info("table %s: a bot's move at v%s was overtaken", table_id, version)
@@ -299,20 +309,20 @@ class BotSeats:
             if reply is None:
                 return None
         if not record.filled_by_bot:
-            await self.time.count_played_for(table_id, record.user_id)
+            await self.svc.time.count_played_for(table_id, record.user_id)
         return replace(reply, answer=f"{record.name} played.")
 
     async def _play_for_bot(self, table_id: int, user_id: int, move: Move, version: int) -> Reply | None:
         """Play a bot's move through ``act`` at the version it saw; None when it is refused."""
         token = _BOT_MOVING.set(True)
         try:
-            return await self.act(table_id, user_id, move, expected_version=version)
+            return await self.svc.act(table_id, user_id, move, expected_version=version)
         except TableError:
             return None
         finally:
             _BOT_MOVING.reset(token)
 
-    def _check_player(self, table: _Table, seat: int) -> None:
+    def check_player(self, table: _Table, seat: int) -> None:
         """Refuse a person's move on a seat a bot plays, and a bot's on a seat given back (``act`` asks)."""
         if _BOT_MOVING.get() and not table.seats[seat].bot:
             # The person came back while the bot was thinking: the seat is theirs now.

@@ -1,6 +1,6 @@
 """The games on offer: kinds, rules summaries and guides, option hints and card look-ups.
 
-``Catalogue`` is mixed into ``TableService``; nothing here touches a table.
+``Catalogue`` is the service's ``catalogue``; nothing here touches a table.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from service.replies import TableError
 
 
 class Catalogue:
-    """The registered games and their cards; mixed into ``TableService``."""
+    """The registered games and their cards (``svc.catalogue``)."""
 
     def kinds(self) -> list[tuple[str, str]]:
         """Return every registered kind with its title."""

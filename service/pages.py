@@ -111,7 +111,7 @@ class TablePages:
 
     async def _table_page(self, table: TableRecord) -> TablePage:
         svc, table_id = self.svc, table.id
-        rules = svc.rules_for(table.kind)
+        rules = svc.catalogue.rules_for(table.kind)
         seats = sorted((s for s in await svc.seats(table_id) if s.seat is not None), key=lambda s: s.seat)
         title = svc.thread_name(table)
         if table.seed is None:
@@ -155,7 +155,7 @@ class TablePages:
         key = (table_id, step.version)
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = self.svc.rules_for(kind).view_text(step.view)
+            text = self._texts[key] = self.svc.catalogue.rules_for(kind).view_text(step.view)
             while len(self._texts) > IMAGE_CACHE:
                 self._texts.popitem(last=False)
         return text
@@ -193,7 +193,7 @@ class TablePages:
         key = (table_id, table.version, user_id)
         if key in self._sheets:
             return self._sheets[key]
-        note = await self._once(("seat", *key), lambda: self.svc.hand(table_id, user_id))
+        note = await self._once(("seat", *key), lambda: self.svc.reads.hand(table_id, user_id))
         self._sheets[key] = note
         while len(self._sheets) > SHEET_CACHE:
             self._sheets.popitem(last=False)
@@ -233,7 +233,7 @@ class TablePages:
             start = known
         else:
             start = None
-        rules = self.svc.rules_for(table.kind)
+        rules = self.svc.catalogue.rules_for(table.kind)
         seats = {s.seat: s.name for s in await self.svc.seats(table.id) if s.seat is not None}
         timeline = await asyncio.to_thread(_extend, rules, table, seats, records, start)
         timeline.at = table.version
@@ -314,6 +314,6 @@ async def web_answer(svc: TableService, links: WebLinks | None, table_id: int, u
             f"Your private view, for you alone (it works for {hours} hours; never share it): "
             f"{links.seat_url(table_id, user_id, svc.clock.now())}"
         )
-    if table.guild_id is not None and (await svc.server_settings(table.guild_id)).get("web") == "on":
+    if table.guild_id is not None and (await svc.servers.server_settings(table.guild_id)).get("web") == "on":
         lines.append(f"This server's tables: {links.server_url(table.guild_id)}")
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Reading a table without changing it: boards, seat and public views, logs, choices, preferences.
 
-``TableReads`` is mixed into ``TableService``. Nothing here takes the table's lock: every read
+``TableReads`` is the service's ``reads``. Nothing here takes the table's lock: every read
 comes from one snapshot, and the values it offers carry the version they were read at.
 """
 
@@ -13,14 +13,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import render
-from rules.contract import Event, Rules
+from rules.contract import Event
 from service.compose import _asked, _choices, _public_view, _seat_view, name_seats
 from service.loaded import _known_id, _Table
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
-from store import SeatRecord, StoreError, TableRecord
+from store import StoreError
 
 if TYPE_CHECKING:
-    from service.timekeeper import Timekeeper
+    from service.tables import TableService
     from store import Store
 
 log = logging.getLogger("conclave.service")
@@ -31,43 +31,38 @@ _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 
 
 class TableReads:
-    """Read-only calls on a table; mixed into ``TableService``."""
+    """Read-only calls on a table (``svc.reads``): boards, views, drawings, logs, choices, preferences."""
 
-    store: Store
-    time: Timekeeper
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        """The service whose tables it reads: their records, loading, composing and clocks."""
 
-    if TYPE_CHECKING:
-
-        async def table(self, table_id: int) -> TableRecord: ...
-        async def _load(self, table_id: int) -> _Table: ...
-        def rules_for(self, kind: str) -> Rules: ...
-        def thread_name(self, table: TableRecord) -> str: ...
-        def _lobby_line(self, rules: Rules, seats: list[SeatRecord]) -> str: ...
-        def _compose(self, table: _Table, before: Any, events: list[Event], mover: int | None,
-                     **kwargs: Any) -> Any: ...
-        def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False
-                     ) -> PrivateNote: ...
+    @property
+    def store(self) -> Store:
+        """The service's store (one store for all its parts)."""
+        return self.svc.store
 
     async def status(self, table_id: int) -> Board:
         """Return the public board of a table (the lobby's seats before it starts)."""
-        table = await self.table(table_id)
-        rules = self.rules_for(table.kind)
+        table = await self.svc.table(table_id)
+        rules = self.svc.catalogue.rules_for(table.kind)
         if table.status == "lobby":
             seats = await self.store.seats(table_id)
-            text = f"{self.thread_name(table)}: waiting in the lobby. {self._lobby_line(rules, seats)}"
+            lobby = self.svc._lobby_line(rules, seats)
+            text = f"{self.svc.thread_name(table)}: waiting in the lobby. {lobby}"
             return Board(table.id, table.version, text)
         if table.seed is None:
             return Board(table.id, table.version, "This table was closed before its game started.")
-        loaded = await self._load(table_id)
-        reply = await asyncio.to_thread(self._compose, loaded, None, [], None, status=True)
-        reply = await self.time.decorate(reply, status=True)
+        loaded = await self.svc._load(table_id)
+        reply = await asyncio.to_thread(self.svc._compose, loaded, None, [], None, status=True)
+        reply = await self.svc.time.decorate(reply, status=True)
         assert reply.board is not None
         return reply.board
 
     async def hand(self, table_id: int, user_id: int) -> PrivateNote:
         """Return a seat's private view (refusing users without a seat)."""
-        loaded, seat = await self._load_seat(table_id, user_id)
-        return await asyncio.to_thread(self._private, loaded, seat, [])
+        loaded, seat = await self.load_seat(table_id, user_id)
+        return await asyncio.to_thread(self.svc._private, loaded, seat, [])
 
     async def seat_view(self, table_id: int, user_id: int) -> SeatView:
         """Return a seat's own view, EVERY legal move (uncapped) and the pending prompts.
@@ -76,7 +71,7 @@ class TableReads:
         ``hand`` does; a closed table offers no moves. Read-only: no lock is taken, and the
         values carry the version they were read at.
         """
-        loaded, seat = await self._load_seat(table_id, user_id)
+        loaded, seat = await self.load_seat(table_id, user_id)
         return await asyncio.to_thread(_seat_view, loaded, seat)
 
     async def seat_views(self, table_id: int, user_ids: Iterable[int]) -> dict[int, SeatView]:
@@ -126,7 +121,7 @@ class TableReads:
         ``since_version`` = v gives the events of moves v+1 onwards; ``back`` = n those of the
         last n moves; neither gives every move. Private events never appear.
         """
-        table = await self.table(table_id)
+        table = await self.svc.table(table_id)
         if since_version is None:
             since_version = 0 if back is None else max(0, table.version - back)
         records = await self.store.moves(table_id, since_version=since_version)
@@ -146,21 +141,21 @@ class TableReads:
 
         For a cog that summarises a stretch of play (a round) from data, never from sentences.
         """
-        table = await self.table(table_id)
+        table = await self.svc.table(table_id)
         since = 0 if back is None else max(0, table.version - back)
         records = await self.store.moves(table_id, since_version=since)
         return [event for r in records for event in map(Event.from_json, r.events) if event.public]
 
     async def _load_started(self, table_id: int) -> _Table:
         """Load a table whose game has started, refusing a lobby or a table closed in its lobby."""
-        table = await self.table(table_id)
+        table = await self.svc.table(table_id)
         if table.seed is None:
             raise TableError(
                 "The game has not started yet." if table.status == "lobby" else "This table is closed."
             )
-        return await self._load(table_id)
+        return await self.svc._load(table_id)
 
-    async def _load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]:
+    async def load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]:
         """Load a started table and the user's seat, refusing a lobby, a closed lobby or no seat."""
         loaded = await self._load_started(table_id)
         seat = loaded.seat_of(user_id)
@@ -183,7 +178,7 @@ class TableReads:
         key = _pref_key(key)
         if value is not None and len(value) > PREF_VALUE_LIMIT:
             raise TableError("That setting is too long.")
-        await self.table(table_id)
+        await self.svc.table(table_id)
         try:
             await self.store.set_seat_pref(table_id, user_id, key, value)
         except StoreError:
@@ -195,9 +190,9 @@ class TableReads:
 
     async def log_lines(self, table_id: int, limit: int = 15) -> list[str]:
         """Return the texts of the most recent public events, oldest first."""
-        table = await self.table(table_id)
+        table = await self.svc.table(table_id)
         since = max(0, table.version - limit)
-        rules = self.rules_for(table.kind)
+        rules = self.svc.catalogue.rules_for(table.kind)
         seats = {s.seat: s for s in await self.store.seats(table_id) if s.seat is not None}
         named = name_seats(rules, {n: f"{s.name} ({rules.seat_tag(n)})" for n, s in seats.items()})
         lines: list[str] = []
@@ -219,7 +214,7 @@ class TableReads:
         table = await self.store.table(table_id) if _known_id(table_id) else None
         if table is None or table.status != "active":
             return []
-        loaded = await self._load(table_id)
+        loaded = await self.svc._load(table_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
@@ -229,9 +224,9 @@ class TableReads:
         """Return the active tables waiting on a user (in one server, if given), oldest wait first."""
         found = []
         for table, since in await self.store.waiting_on(user_id, guild_id):
-            title = self.thread_name(table)
+            title = self.svc.thread_name(table)
             try:
-                loaded = await self._load(table.id)
+                loaded = await self.svc._load(table.id)
             except TableError:
                 found.append(WaitingTable(table, since, title))
                 continue

@@ -1,7 +1,7 @@
 """The service's calls for servers: a table found only in its own server, settings, moderators,
 a server that removed the bot (its tables pause), and what the bot keeps about one user.
 
-A mixin of ``TableService``. Table numbers are global (one sequence for every server: they are
+The service's ``servers``. Table numbers are global (one sequence for every server: they are
 the store's keys and sit in every button's custom id), so a number names a table only in its
 own server: ``table_in`` gives the same refusal for a table of another server as for a number
 no table has, and nothing else of one server's tables reaches another's answers.
@@ -9,24 +9,19 @@ no table has, and nothing else of one server's tables reaches another's answers.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from service.clock import PRESETS, VOTE_TIME
 from service.replies import DAMAGED, LOBBY_HINT, Board, PrivateNote, Reply, TableError
-from store import CorruptTable, StoreError, TableRecord
+from store import CorruptTable, SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
-    from rules.contract import Rules
-    from service.asyncplay import Stats
-    from service.loaded import _Table
-    from service.scheduler import Scheduler
-    from service.timekeeper import Timekeeper
-    from store import SeatRecord, Store
+    from service.tables import TableService
+    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -60,32 +55,23 @@ class ServerTable:
 
 
 class Servers:
-    """Server scope, settings, moderators' calls, pausing, and one user's data; mixed into TableService."""
+    """Server scope, settings, moderators' calls, pausing, and one user's data (``svc.servers``)."""
 
-    store: Store
-    clock: Any
-    scheduler: Scheduler
-    time: Timekeeper
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        """The service whose tables it scopes: their records, locks, seats, clocks and reads."""
 
-    if TYPE_CHECKING:
-
-        def _lock(self, table_id: int) -> asyncio.Lock: ...
-        async def table(self, table_id: int) -> TableRecord: ...
-        async def _load(self, table_id: int) -> _Table: ...
-        def thread_name(self, table: TableRecord) -> str: ...
-        async def leave(self, table_id: int, user_id: int) -> Reply: ...
-        async def hand(self, table_id: int, user_id: int) -> PrivateNote: ...
-        async def stats(self, user_id: int, guild_id: int | None = None) -> Stats: ...
-        def rules_for(self, kind: str) -> Rules: ...
-        @staticmethod
-        def _lobby_line(rules: Rules, seats: list[SeatRecord]) -> str: ...
+    @property
+    def store(self) -> Store:
+        """The service's store (one store for all its parts)."""
+        return self.svc.store
 
     # ------------------------------------------------------------------ scope
 
     async def table_in(self, table_id: int, guild_id: int | None) -> TableRecord:
         """Return a table by number, only when it belongs to this server; else refuse (NOT_HERE)."""
         try:
-            table = await self.table(table_id)
+            table = await self.svc.table(table_id)
         except TableError:
             raise TableError(NOT_HERE) from None
         if guild_id is None or table.guild_id != guild_id:
@@ -158,7 +144,7 @@ class Servers:
                 names.get(user, "?") for user, _since in await self.store.waiting_users(table.id)
             ]
             found.append(
-                ServerTable(table, self.thread_name(table), tuple(s.name for s in seats), tuple(waiting),
+                ServerTable(table, self.svc.thread_name(table), tuple(s.name for s in seats), tuple(waiting),
                             table.updated_at)
             )
         return found
@@ -174,13 +160,13 @@ class Servers:
         found = []
         for table in await self.store.server_tables(guild_id, ("active", "finished")):
             seats = await self.store.seats(table.id)
-            found.append(ServerTable(table, self.thread_name(table), tuple(s.name for s in seats), (),
+            found.append(ServerTable(table, self.svc.thread_name(table), tuple(s.name for s in seats), (),
                                      table.updated_at))
         return found
 
     async def hand_host(self, table_id: int, guild_id: int, user_id: int) -> str:
         """Give the host role of a table in this server to one of its seated players."""
-        async with self._lock(table_id):
+        async with self.svc._lock(table_id):
             table = await self.table_in(table_id, guild_id)
             if table.status not in OPEN_STATUSES:
                 raise TableError("This table is closed.")
@@ -191,7 +177,7 @@ class Servers:
                 raise TableError(f"{seat.name} hosts this table already.")
             await self.store.set_host(table.id, user_id)
         log.info("table %s: a moderator handed the host role on", table.id)
-        return f"{seat.name} now hosts {self.thread_name(table)}."
+        return f"{seat.name} now hosts {self.svc.thread_name(table)}."
 
     async def kick(self, table_id: int, guild_id: int, user_id: int) -> Reply:
         """Remove a player from a lobby of this server (never its host: hand the role on first)."""
@@ -203,9 +189,9 @@ class Servers:
         seat = await self._seat_of(table.id, user_id)
         if seat is None:
             raise TableError("That member has no seat at this table.")
-        reply = await self.leave(table.id, user_id)
-        rules = self.rules_for(table.kind)
-        lobby = self._lobby_line(rules, await self.store.seats(table.id))
+        reply = await self.svc.leave(table.id, user_id)
+        rules = self.svc.catalogue.rules_for(table.kind)
+        lobby = self.svc._lobby_line(rules, await self.store.seats(table.id))
         text = f"A moderator removed {seat.name}. {lobby} {LOBBY_HINT}"
         board = Board(table.id, reply.table.version, text, fresh=False)
         return replace(reply, answer=f"{seat.name} is no longer seated.", board=board)
@@ -218,7 +204,7 @@ class Servers:
         The seat keeps everything (its number, hand, clock, settings); returns the old player's
         name and the seat's private view for the new player.
         """
-        async with self._lock(table_id):
+        async with self.svc._lock(table_id):
             table = await self.table_in(table_id, guild_id)
             if table.status != "active":
                 raise TableError("Only a game in play takes a substitute; in a lobby, players just join.")
@@ -235,10 +221,10 @@ class Servers:
                 raise TableError(DAMAGED) from None
             except StoreError:
                 raise TableError("The table changed meanwhile: look again and retry.") from None
-            self.time.forget(table.id)
+            self.svc.time.forget(table.id)
         log.info("table %s: a moderator seated a substitute at seat %s", table.id, old.seat)
-        await self.time.after_change(table.id)
-        return old.name, await self.hand(table.id, new_user)
+        await self.svc.time.after_change(table.id)
+        return old.name, await self.svc.reads.hand(table.id, new_user)
 
     async def _seat_of(self, table_id: int, user_id: int) -> SeatRecord | None:
         return next((s for s in await self.store.seats(table_id) if s.user_id == user_id), None)
@@ -247,14 +233,14 @@ class Servers:
 
     async def server_left(self, guild_id: int) -> list[int]:
         """Pause a server's tables: no clock runs, no reminder, no vote, no move. Return their ids."""
-        now = self.clock.now()
+        now = self.svc.clock.now()
         if not await self.store.mark_server_left(guild_id, now):
             return []
         paused = []
         for table in await self.store.server_tables(guild_id, ("active",)):
-            async with self._lock(table.id):
+            async with self.svc._lock(table.id):
                 await self.store.cancel_work(table.id)
-                self.time.forget(table.id)
+                self.svc.time.forget(table.id)
             paused.append(table.id)
         log.info("server %s removed the bot: %d table(s) paused", guild_id, len(paused))
         return paused
@@ -266,10 +252,10 @@ class Servers:
         left_at = await self.store.mark_server_back(guild_id)
         if left_at is None:
             return []
-        away = max(0.0, self.clock.now() - left_at)
+        away = max(0.0, self.svc.clock.now() - left_at)
         resumed = []
         for table in await self.store.server_tables(guild_id, ("active",)):
-            async with self._lock(table.id):
+            async with self.svc._lock(table.id):
                 await self._resume_clocks(table, away)
             resumed.append(table.id)
         log.info("server %s is back: %d table(s) resumed", guild_id, len(resumed))
@@ -277,7 +263,7 @@ class Servers:
 
     async def _resume_clocks(self, table: TableRecord, away: float) -> None:
         """Give a table's running clocks the time away, reopen its out-of-time votes, replan."""
-        now = self.clock.now()
+        now = self.svc.clock.now()
         for clock in await self.store.seat_clocks(table.id):
             if clock.running_since is None or clock.absent:
                 continue
@@ -286,10 +272,10 @@ class Servers:
             else:
                 # The vote's time ran while nobody could vote: it gets its whole time again.
                 key = f"expire:{table.id}:{clock.user_id}:{clock.out_since:.0f}:back{now:.0f}"
-                await self.scheduler.add("expire", now + VOTE_TIME, key, table.id, clock.user_id,
+                await self.svc.scheduler.add("expire", now + VOTE_TIME, key, table.id, clock.user_id,
                                          {"out_since": clock.out_since})
-        self.time.forget(table.id)
-        await self.time.after_change(table.id)
+        self.svc.time.forget(table.id)
+        await self.svc.time.after_change(table.id)
 
     # ------------------------------------------------------------------ one user's data
 
@@ -297,12 +283,12 @@ class Servers:
         """Return every lobby and game a user sits at, in every server, newest first."""
         rows = await self.store.user_rows(user_id)
         ids = [row["table_id"] for row in rows["seats"] if row["status"] in OPEN_STATUSES]
-        return [await self.table(table_id) for table_id in sorted(ids, reverse=True)]
+        return [await self.svc.table(table_id) for table_id in sorted(ids, reverse=True)]
 
     async def my_data(self, user_id: int) -> str:
         """Return, as JSON, everything the store keeps about a user (for ``/me data``)."""
         rows = await self.store.user_rows(user_id)
-        stats = asdict(await self.stats(user_id))
+        stats = asdict(await self.svc.stats(user_id))
         stats.pop("user_id")
         data = {
             "user_id": user_id,
@@ -323,7 +309,7 @@ class Servers:
                 "(`/game leave` in each thread), then ask again."
             )
         renamed = await self.store.forget_user(user_id)
-        self.time.forget_prefs(user_id)
+        self.svc.time.forget_prefs(user_id)
         log.info("a user asked to be forgotten: %d seat(s) renamed", renamed)
         return (
             "Done: your preferences and the tables you followed are deleted, and your name in "

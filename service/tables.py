@@ -1,8 +1,9 @@
 """The table service: lobby, seats, turn flow, locking and loading.
 
-Its other parts are mixins, each in its own module: the games on offer (``catalogue``), reading
-a table (``reads``), what a move tells whom (``compose``), bot seats (``bots``) and tables that
-last weeks (``asyncplay``); ``loaded`` holds the loaded table they all work on.
+Its read side is collaborators, each a class in its own module with its own calls: the games on
+offer (``svc.catalogue``), reading a table (``svc.reads``), ``/game why`` (``svc.why``), servers
+(``svc.servers``) and bot seats (``svc.bots``). What a move tells whom (``compose``) and tables
+that last weeks (``asyncplay``) are still mixins; ``loaded`` holds the loaded table they all work on.
 
 Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
 (``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
@@ -118,7 +119,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay, Servers):
+class TableService(Composer, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -141,6 +142,22 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self.scheduler = Scheduler(store, self.clock)
         self.outlet = outlet
         self.time = Timekeeper(self)
+        # The read side: collaborators with their own calls (``svc.reads.status(...)``).
+        self.catalogue = Catalogue()
+        self.reads = TableReads(self)
+        self.why = WhyReads(self.reads)
+        self.servers = Servers(self)
+        self.bots = BotSeats(self)
+        # The act path (this module, AsyncPlay, Composer) still names these calls as its own.
+        self.rules_for = self.catalogue.rules_for
+        self.check_option_names = self.catalogue.check_option_names
+        self.public_view = self.reads.public_view
+        self.waiting_on = self.reads.waiting_on
+        self.table_defaults = self.servers.table_defaults
+        self.check_not_paused = self.servers.check_not_paused
+        self._need_a_person = self.bots.need_a_person
+        self._check_player = self.bots.check_player
+        self.bot_memories = self.bots.bot_memories
         self.scheduler.handle("undo-expire", self._undo_expire_work)
         self.scheduler.handle(DELIVER, self._deliver_work)
 

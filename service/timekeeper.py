@@ -316,7 +316,7 @@ class Timekeeper:
         try:
             # One job plays a stand-in's whole run of decisions (a turn of small steps), not one.
             for _ in range(STAND_IN_RUN):
-                reply = await self.svc.next_bot_move(table.id)
+                reply = await self.svc.bots.next_bot_move(table.id)
                 if reply is None:
                     reply = await self._skip_move(table.id, skipped, played)
                 if reply is None:
@@ -445,7 +445,7 @@ class Timekeeper:
         if seat is None:
             return None
         try:
-            await self.svc.hand_over(table_id, seat, STAND_IN_LEVEL)
+            await self.svc.bots.hand_over(table_id, seat, STAND_IN_LEVEL)
         except TableError as exc:
             # The last person's seat never goes to a bot: the game's default move plays instead.
             log.info("table %s: the seat stays with no bot (%s)", table_id, type(exc).__name__)
@@ -510,7 +510,7 @@ class Timekeeper:
         if not seat.bot and not clock.absent and clock.out_since is None:
             raise TableError("Your seat is yours already: nobody plays for you.")
         if seat.bot:
-            await self.svc.hand_over(table_id, seat.seat, None)
+            await self.svc.bots.hand_over(table_id, seat.seat, None)
         preset = preset_of(table.options)
         now = self.clock.now()
         grant = preset.increment if preset else WAIT_GRANT

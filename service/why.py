@@ -11,14 +11,11 @@ re-draws every hidden thing and asks again). Typed text is never quoted back.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from rules.contract import RESIGN, IllegalMove, MalformedMove, Move, Rules, RulesError, State
 from service import reading
+from service.reads import TableReads
 from service.replies import cited, refusal
-
-if TYPE_CHECKING:
-    from service.loaded import _Table
 
 NEAREST = 3
 """How many of the seat's legal moves an answer names."""
@@ -26,15 +23,14 @@ NOTHING_OFFERED = "Nothing is offered to you now: the game waits on someone else
 
 
 class WhyReads:
-    """The ``/game why`` call; mixed into ``TableService``."""
+    """The ``/game why`` call (``svc.why``): reads the seat's table through ``reads``."""
 
-    if TYPE_CHECKING:
+    def __init__(self, reads: TableReads) -> None:
+        self.reads = reads
 
-        async def _load_seat(self, table_id: int, user_id: int) -> tuple[_Table, int]: ...
-
-    async def why(self, table_id: int, user_id: int, text: str) -> str:
+    async def ask(self, table_id: int, user_id: int, text: str) -> str:
         """Explain to a seated player why the move they describe is not offered now (read-only)."""
-        loaded, seat = await self._load_seat(table_id, user_id)
+        loaded, seat = await self.reads.load_seat(table_id, user_id)
         return await asyncio.to_thread(explain, loaded.rules, loaded.state, seat, text)
 
 

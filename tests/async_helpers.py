@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from bot import create_bot
+from localtable import run_session
 from service import TableService
 from service.clock import DAY, HOUR, ManualClock
 from service.notices import Notice
@@ -93,5 +96,10 @@ __all__ = ["ALICE", "BOB", "CAROL", "DAVE", "DAY", "EVE", "HOUR", "NAMES", "STAR
 async def first_move(h: Harness, table_id: int, user_id: int) -> None:
     """Play the user's first offered move (stamped: the same move twice at once is not refused)."""
     assert h.svc is not None
-    choices = await h.svc.choices(table_id, user_id)
+    choices = await h.svc.reads.choices(table_id, user_id)
     await h.svc.act(table_id, user_id, choices[0].value)
+
+
+async def local_session(lines: Iterable[str] | None, **kwargs: Any) -> int:
+    """Run a local-table session (``localtable.run_session``) with the real bot; return its failures."""
+    return await run_session(lines, make_bot=create_bot, **kwargs)

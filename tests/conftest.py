@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 from bot import ConclaveBot, create_bot
-from cogs import delivery
+from cogs.kit import delivery
 from rules import registry
 from rules.toy import TOY
 from service import TableService

@@ -245,7 +245,8 @@ async def test_a_whole_three_player_game_through_commands_and_buttons(
     assert "Played automatically: " in joined and "(P2)" in joined
     # The choice is the service's seat preference, kept for this table only.
     assert table.bot.service is not None
-    assert await table.bot.service.seat_pref(record.id, table.members[JION].id, cog.REACT_PREF) == "pass"
+    reads = table.bot.service.reads
+    assert await reads.seat_pref(record.id, table.members[JION].id, cog.REACT_PREF) == "pass"
     assert joined.count("what each room gave") == 5
     # Each round's summary heads the board message that opens the next round (or ends the game).
     for text in texts:
@@ -498,13 +499,13 @@ async def test_the_hooks_offered_to_game_build_argent_messages(simcord_env: simc
     svc = table.bot.service
     assert svc is not None
     record, state = await table.loaded()
-    board = await svc.status(record.id)
+    board = await svc.reads.status(record.id)
     message = await cog.board_panel(table.bot, board)
     assert "Players: P1 (circle)" in message["content"] and "Seats:" not in message["content"]
     labels = [getattr(c, "item", c).label for c in message["view"].children]
     assert labels[-1] == "My office" and labels[0] == "Draft a mage…"
     user = table.members[R.pending(state)[0].seat]
-    note = await svc.hand(record.id, user.id)
+    note = await svc.reads.hand(record.id, user.id)
     private = await cog.private_panel(table.bot, record, note)
     assert "**Your decision:** draft a mage." in private["content"] and private["view"].children
 
@@ -640,13 +641,13 @@ async def test_argent_ip_sets_whether_a_declinable_ip_gain_asks(simcord_env: sim
     player = table.members[1]
     said = await player.slash(table.thread, "argent ip", mode="ask")
     assert said.ephemeral and said.response is not None and "You will be asked" in said.response.content
-    assert await svc.seat_pref(record.id, player.id, ASK_PREF) == "on"
+    assert await svc.reads.seat_pref(record.id, player.id, ASK_PREF) == "on"
     said = await player.slash(table.thread, "argent ip", mode="take")
     assert said.response is not None and "I will take every IP gain" in said.response.content
-    assert await svc.seat_pref(record.id, player.id, ASK_PREF) is None
+    assert await svc.reads.seat_pref(record.id, player.id, ASK_PREF) is None
     refused = await table.outsider.slash(table.thread, "argent ip", mode="ask")
     assert refused.ephemeral and refused.response is not None
-    assert await svc.seat_prefs(record.id, ASK_PREF) == {}
+    assert await svc.reads.seat_prefs(record.id, ASK_PREF) == {}
 
 
 def test_a_move_played_automatically_is_told_before_its_results() -> None:
@@ -654,7 +655,7 @@ def test_a_move_played_automatically_is_told_before_its_results() -> None:
 
     events = (_said("P1 takes 1 Gold."), _said("P2 passes."), _said("P3 gains 2 Mana."))
     board = Board(1, 5, "", events=events, automatic=("P2: Pass",), automatic_at=(1,))
-    from cogs import argent_board
+    from cogs.argent import board as argent_board
 
     lines = argent_board.board_lines(board)
     told = ["P1 takes 1 Gold.", "Played automatically: P2: Pass.", "P2 passes.", "P3 gains 2 Mana."]

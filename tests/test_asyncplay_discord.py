@@ -273,7 +273,7 @@ async def test_a_table_is_never_left_without_a_person(world: World, clock: Manua
     assert "/game rejoin" in refused.response.content  # type: ignore[union-attr]
     assert (await world.bot.service.table(1)).status == "active", "the game waits on alice again"
     with pytest.raises(TableError, match="at least one person"):
-        await world.bot.service.set_seat_bot(1, (await seat_of(world, world.alice)).seat, "basic")
+        await world.bot.service.bots.set_seat_bot(1, (await seat_of(world, world.alice)).seat, "basic")
     # Alice, the only person, runs out of time: nobody can vote, so her seat is skipped at once,
     # never a bot's; then nobody takes part and the table pauses instead of playing itself out.
     version = (await world.bot.service.table(1)).version

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogs.lists import stats_lines
+from cogs.kit.lists import stats_lines
 from rules.contract import Result, State
 from rules.toy import ToyRules
 from service import TableError
@@ -43,7 +43,7 @@ async def test_a_bots_win_is_never_credited_to_the_absent_person(
         if (await h.svc.table(table)).status != "active":
             break
         await h.wait(BOT_GRACE)
-        choices = await h.svc.choices(table, ALICE)
+        choices = await h.svc.reads.choices(table, ALICE)
         if choices:
             await h.svc.act(table, ALICE, choices[0].value)
     record = await h.svc.table(table)
@@ -71,7 +71,7 @@ async def test_a_seat_skipped_to_the_end_is_shown_apart(h: Harness) -> None:
         if (await h.svc.table(table)).status != "active":
             break
         await h.wait(1)
-        choices = await h.svc.choices(table, ALICE)
+        choices = await h.svc.reads.choices(table, ALICE)
         if choices:
             await h.svc.act(table, ALICE, choices[0].value)
     assert (await h.svc.table(table)).status == "finished"
@@ -86,7 +86,7 @@ async def test_the_last_person_to_leave_pauses_the_table(h: Harness) -> None:
     record = await h.svc.open_table("argent", "", guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
     for user in (BOB, CAROL):
         await h.svc.join(record.id, user, NAMES[user])
-    await h.svc.add_bots(record.id, ALICE, "random")
+    await h.svc.bots.add_bots(record.id, ALICE, "random")
     await h.svc.start(record.id, ALICE)
     table = record.id
     await h.svc.time.mark_stand_in(table, BOB, "skip")
@@ -96,7 +96,7 @@ async def test_the_last_person_to_leave_pauses_the_table(h: Harness) -> None:
     assert len(h.notices("paused")) == 1
     assert await h.svc.time.away.paused(table)
     version = (await h.svc.table(table)).version
-    assert await h.svc.next_bot_move(table) is None, "a bot never plays a table nobody takes part in"
+    assert await h.svc.bots.next_bot_move(table) is None, "a bot never plays a table nobody takes part in"
     await h.wait(7 * DAY)
     assert (await h.svc.table(table)).version == version and len(h.notices("paused")) == 1
     clocks = {c.user_id: c.absent for c in await h.store.seat_clocks(table)}

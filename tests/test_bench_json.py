@@ -8,7 +8,7 @@ import pytest
 
 from bench import e2e
 from bench.cli import main
-from cogs import delivery
+from cogs.kit import delivery
 
 WANTED = {"e2e_median_ms", "e2e_p99_ms", "transactions_per_move", "apply_mean_us", "render_ms"}
 

@@ -35,7 +35,7 @@ async def open_academy(h: Harness, people: tuple[int, ...] = (ALICE,), bots: int
     for user in people[1:]:
         await h.svc.join(record.id, user, NAMES[user])
     if bots:
-        await h.svc.add_bots(record.id, people[0], "basic", bots)
+        await h.svc.bots.add_bots(record.id, people[0], "basic", bots)
     await h.svc.start(record.id, people[0])
     return record.id
 
@@ -46,7 +46,7 @@ async def play(h: Harness, table_id: int, moves: int, replies: list[Reply] | Non
     for n in range(moves):
         if (await h.svc.table(table_id)).status != "active":
             return
-        reply = await h.svc.next_bot_move(table_id)
+        reply = await h.svc.bots.next_bot_move(table_id)
         if reply is None:
             _, state = await h.store.load(table_id)
             seat = RULES.waiting_on(state)[0]
@@ -100,7 +100,7 @@ async def test_a_move_refused_as_stale_changes_no_memory(h: Harness) -> None:
     table_id = await open_academy(h)
     assert h.svc is not None and h.store is not None
     await play(h, table_id, 25)
-    while await h.svc.next_bot_move(table_id) is not None:
+    while await h.svc.bots.next_bot_move(table_id) is not None:
         pass  # now the game waits on alice
     record, state = await h.store.load(table_id)
     before = await h.store.bot_memories(table_id)
@@ -121,14 +121,14 @@ async def test_a_bot_taking_an_absent_players_seat_starts_with_an_empty_memory(h
     assert h.svc is not None and h.store is not None
     await play(h, table_id, 20)
     assert await h.store.bot_memories(table_id) == {}  # no bot: nothing kept
-    await h.svc.set_seat_bot(table_id, 1, "basic")
+    await h.svc.bots.set_seat_bot(table_id, 1, "basic")
     await play(h, table_id, 40)
     _, state = await h.store.load(table_id)
     kept = (await h.store.bot_memories(table_id))[1]
     # It saw only the views since the takeover: its shuffle counts and spells are no older.
     assert set(kept) >= {"known", "shuffles"}
     assert kept["shuffles"] == state["shuffles"]
-    await h.svc.set_seat_bot(table_id, 1, None)  # bob is back: the bot's memory goes with it
+    await h.svc.bots.set_seat_bot(table_id, 1, None)  # bob is back: the bot's memory goes with it
     assert await h.store.bot_memories(table_id) == {}
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import argent, institute, kit, messages
-from cogs.kit import PlayMoveButton
+from cogs import argent, institute, kit
+from cogs.kit import PlayMoveButton, messages
 from rules import registry
 from service import SeatView
 from tests.faults import Table, burst, open_table, said, sent_by_bot, with_prefix
@@ -29,6 +29,13 @@ SEED = 5
 def table_seed() -> int:
     """The seed every table of this module is dealt with."""
     return SEED
+
+
+def test_the_kit_components_act_through_what_delivery_handed_in() -> None:
+    """A click reaches delivery's own functions, handed in as delivery loads (no import back)."""
+    actions = kit.controls.click_actions()
+    delivery = kit.delivery
+    assert actions == kit.controls.ClickActions(delivery.show_private, delivery.play, delivery.deliver)
 
 
 async def applied_once(table: Table, before: int, results: list[simcord.InteractionResult]) -> None:
@@ -140,7 +147,7 @@ async def test_institute_move_select_applies_once(simcord_env: simcord.Env) -> N
 async def seat_view(table: Table, member: simcord.MemberActor) -> SeatView:
     svc = table.bot.service
     assert svc is not None
-    return await svc.seat_view(await table.table_id(), member.id)
+    return await svc.reads.seat_view(await table.table_id(), member.id)
 
 
 # ---------------------------------------------------------------------- Argent's panels and commands

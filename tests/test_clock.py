@@ -126,7 +126,7 @@ async def test_boards_status_and_mine_show_the_time_left_as_discord_timestamps(h
     assert h.svc is not None
     table = await h.table()
     deadline = int(h.clock.now() + 3 * DAY)
-    board = await h.svc.status(table)
+    board = await h.svc.reads.status(table)
     assert f"alice <t:{deadline}:R>" in board.text and f"bob <t:{deadline}:R>" in board.text
     mine = await h.svc.mine(ALICE)
     assert [m.table.id for m in mine] == [table] and mine[0].deadline == deadline
@@ -215,7 +215,7 @@ async def test_out_of_time_opens_a_vote_marked_on_the_board(h: Harness) -> None:
     assert len(votes) == 1 and votes[0].topic == f"absent:{CAROL}"
     assert [c for c, _ in votes[0].choices] == ["wait", "skip", "bot"]
     assert set(votes[0].ping) == {ALICE, BOB}
-    assert "carol is OUT OF TIME" in (await h.svc.status(table)).text
+    assert "carol is OUT OF TIME" in (await h.svc.reads.status(table)).text
     with pytest.raises(TableError, match="Only the other seated players"):
         await h.svc.vote(table, CAROL, f"absent:{CAROL}", "wait")
 
@@ -241,7 +241,7 @@ async def test_the_vote_expires_after_a_day_and_the_table_waits(h: Harness) -> N
     await h.wait(DAY)
     decided = h.notices("decided")
     assert len(decided) == 1 and "waits one more day" in decided[0].text
-    assert "OUT OF TIME" not in (await h.svc.status(table)).text
+    assert "OUT OF TIME" not in (await h.svc.reads.status(table)).text
     await h.wait(DAY)
     assert len(h.notices("vote")) == 2, "a day later carol is out of time again"
     with pytest.raises(TableError, match="closed"):
@@ -296,7 +296,7 @@ async def test_stats_mark_games_where_a_seat_was_played_for(h: Harness) -> None:
             break
         await h.svc.scheduler.run_due()
         for user in (ALICE, BOB):
-            choices = await h.svc.choices(table, user)
+            choices = await h.svc.reads.choices(table, user)
             if choices:
                 await h.svc.act(table, user, choices[0].value)
     stats = await h.svc.stats(ALICE)
@@ -332,7 +332,7 @@ async def test_boards_carry_the_times_as_data_for_a_games_own_panel(h: Harness) 
 
     assert h.svc is not None
     table = await h.table("argent", options="clock=relaxed", users=(ALICE, BOB))
-    board = await h.svc.status(table)
+    board = await h.svc.reads.status(table)
     assert board.times and {t.deadline for t in board.times} == {START + 7 * DAY}
     assert board.time_sentence() in board_lines(board)
 
@@ -379,7 +379,7 @@ async def test_a_bot_seat_from_the_vote_plays_on_without_a_bot_runner(h: Harness
             break
         await h.wait(BOT_GRACE)
         for user in (ALICE, BOB):
-            choices = await h.svc.choices(table, user)
+            choices = await h.svc.reads.choices(table, user)
             if choices:
                 await h.svc.act(table, user, choices[0].value)
     assert (await h.svc.table(table)).status == "finished"
@@ -399,5 +399,5 @@ async def test_ping_preferences_drop_pings_from_boards(h: Harness) -> None:
     reply = await h.svc.start(record.id, ALICE)
     assert reply.board is not None and reply.board.ping == (ALICE,), "bob and carol asked for no pings"
     await h.svc.time.set_pings(BOB, pings="every")
-    status = await h.svc.status(record.id)
+    status = await h.svc.reads.status(record.id)
     assert status.ping == ()  # a status board never pings

@@ -26,7 +26,7 @@ import pytest
 import simcord
 
 import render
-from cogs.messages import SORRY_SAVED
+from cogs.kit.messages import SORRY_SAVED
 from rules import registry
 from service import Reply, TableService
 from service.clock import ManualClock
@@ -327,7 +327,7 @@ async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_th
     assert svc is not None and h.store is not None
     table_id = await h.table(options="clock=fast")
     await h.store.delivered(table_id, 0, h.clock.now())  # the opening board went out
-    choice = (await svc.choices(table_id, ALICE))[0]
+    choice = (await svc.reads.choices(table_id, ALICE))[0]
     with monkeypatch.context() as patched:
         _raise_once(patched, TableService, "_compose", ConnectionResetError("drawing server gone"))
         reply = await svc.act(table_id, ALICE, choice.value)

@@ -75,7 +75,7 @@ async def argent_panel_select(table: Table) -> tuple[simcord.MemberActor, Callab
     bob = table.members[1]
     svc = table.bot.service
     assert svc is not None
-    now = await svc.seat_view(await table.table_id(), bob.id)
+    now = await svc.reads.seat_view(await table.table_id(), bob.id)
     dm = await sent_by_bot(table.env, bob, argent.MoveSelect(now.table.id, now.version, 0, list(now.moves)))
     return bob, lambda: bob.user.select(dm, [now.moves[0].value])
 

@@ -15,9 +15,9 @@ import simcord
 
 from bot import create_bot
 from cogs import argent as argent_cog
-from cogs import delivery, kit, messages
 from cogs import institute as institute_cog
-from cogs.kit import PlayMoveButton
+from cogs import kit
+from cogs.kit import PlayMoveButton, delivery, messages
 from rules import registry
 from rules.toy import TOY, QuietToyRules
 from service import Board, Choice, PrivateNote, Reply
@@ -328,7 +328,7 @@ async def test_a_move_button_plays_once_and_refuses_a_stale_board(world: World) 
     svc = world.bot.service
     assert svc is not None
     table_id = await _table_id(world)
-    choice = (await svc.choices(table_id, world.bob.id))[0]
+    choice = (await svc.reads.choices(table_id, world.bob.id))[0]
     # A game cog would post this; here the test posts it through the bot itself.
     view = discord.ui.View(timeout=None)
     view.add_item(PlayMoveButton(table_id, 0, choice))
@@ -520,7 +520,7 @@ async def test_a_board_panel_and_a_private_panel_replace_the_kits_messages(
         return {"content": f"PANEL v{board.version}", "view": ui}
 
     async def private_panel(client: discord.Client, table: TableRecord, note: PrivateNote) -> dict[str, Any]:
-        seat = await kit.service_of(client).seat_view(table.id, note.user_id)
+        seat = await kit.service_of(client).reads.seat_view(table.id, note.user_id)
         return {"content": f"MY PANEL seat {seat.seat}: {len(seat.moves)} moves"}
 
     monkeypatch.setattr(messages, "_BOARD_PANELS", {})
@@ -573,8 +573,8 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
     assert svc is not None
     alice = FakeInteraction(world.bot, world.alice.id)
     bob = FakeInteraction(world.bot, world.bob.id)
-    a = (await svc.choices(table.id, world.alice.id))[0].value
-    b = (await svc.choices(table.id, world.bob.id))[0].value
+    a = (await svc.reads.choices(table.id, world.alice.id))[0].value
+    b = (await svc.reads.choices(table.id, world.bob.id))[0].value
     await asyncio.gather(kit.play(alice, table.id, a, None), kit.play(bob, table.id, b, None))  # type: ignore[arg-type]
     await world.env.settle()
     # Both lock-ins edit the living board; the second edit is debounced.
@@ -586,7 +586,7 @@ async def test_boards_of_two_quick_moves_go_out_in_version_order(
     boards = board_messages(thread)
     assert boards[-1].content.count("has locked in") == 2  # the turn so far, in one message
     # A board older than one already posted is never posted after it.
-    r3 = await svc.act(table.id, world.carol.id, (await svc.choices(table.id, world.carol.id))[0].value)
+    r3 = await svc.act(table.id, world.carol.id, (await svc.reads.choices(table.id, world.carol.id))[0].value)
     count = len(board_messages(thread))
     stale = replace(r3, board=replace(r3.board, version=1), private=())  # type: ignore[arg-type]
     await kit.deliver(world.bot, stale)

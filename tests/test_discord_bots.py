@@ -51,7 +51,7 @@ async def test_bots_fill_seats_at_game_new_and_play_a_whole_game(
     simcord_env: simcord.Env, guild: simcord.GuildHandle
 ) -> None:
 
-    simcord_env.bot.service.bot_budget = 0.02
+    simcord_env.bot.service.bots.bot_budget = 0.02
     channel = guild.create_text_channel("tables")
     alice = guild.add_member(simcord_env.create_user("alice"))
     await alice.slash(channel, "game new", kind="toy", bots=2, level="strong")
@@ -121,9 +121,9 @@ async def test_after_a_restart_the_bots_move_where_a_game_waits_on_them(
     svc = simcord_env.bot.service
     seats = {s.user_id: s.seat for s in await svc.seats(table.id)}
     # Bob's seat goes to a bot straight through the service (as if the bot crashed right after).
-    await svc.set_seat_bot(table.id, seats[bob.id], "random")
-    assert await svc.tables_waiting_on_bots() == [table.id]
+    await svc.bots.set_seat_bot(table.id, seats[bob.id], "random")
+    assert await svc.bots.tables_waiting_on_bots() == [table.id]
     before = (await table_of(simcord_env, thread)).version
     await restart_bot()
     assert (await table_of(simcord_env, thread)).version > before
-    assert await simcord_env.bot.service.tables_waiting_on_bots() == []
+    assert await simcord_env.bot.service.bots.tables_waiting_on_bots() == []

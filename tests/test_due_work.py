@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.delivery import nonce_of
+from cogs.kit.delivery import nonce_of
 from service import scheduler as scheduler_module
 from service.clock import ManualClock
 from service.notices import Notice
@@ -60,7 +60,7 @@ async def moved_once(h: Harness) -> int:
     """Open a fast-clock table where Alice has chosen, so only Bob is waited on; return its id."""
     assert h.svc is not None
     table_id = await h.table(options="clock=fast")
-    choice = (await h.svc.choices(table_id, ALICE))[0]
+    choice = (await h.svc.reads.choices(table_id, ALICE))[0]
     await h.svc.act(table_id, ALICE, choice.value)
     return table_id
 

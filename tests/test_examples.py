@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from localtable import LOCAL_HELP, run_session
+from localtable import LOCAL_HELP
+from tests.async_helpers import local_session
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 2024
@@ -36,7 +37,7 @@ async def test_every_local_table_example_works(source: str, tmp_path: Path) -> N
     lines = example_lines(LOCAL_HELP if source == "help" else readme_block())
     assert lines[0].startswith("alice: /game new kind:") and lines[-1] == "quit"
     printed: list[str] = []
-    failures = await run_session(
+    failures = await local_session(
         lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=printed.append,
         seed_source=lambda: SEED,
     )

@@ -17,7 +17,7 @@ import discord
 import pytest
 import simcord
 
-from cogs.messages import SORRY
+from cogs.kit.messages import SORRY
 from cogs.tablelife import LogPageButton
 from service.undo import undo_topic
 from tests.async_helpers import ALICE, BOB, Harness
@@ -133,7 +133,7 @@ async def test_the_log_page_buttons_still_turn_the_page_of_a_log_answer(
     assert svc is not None
     monkeypatch.setattr(svc, "log_page", functools.partial(type(svc).log_page, svc, size=1))
     for member in table.members:  # both mages lock in a sigil and the round scores: four lines
-        now = await svc.seat_view(await table.table_id(), member.id)
+        now = await svc.reads.seat_view(await table.table_id(), member.id)
         await svc.act(await table.table_id(), member.id, now.moves[0].move)  # type: ignore[arg-type]
     asked = await table.members[0].slash(table.thread, "game log")
     assert asked.response is not None and asked.response.content.startswith("Log, page 4 of 4")
@@ -150,7 +150,7 @@ async def _moved(h: Harness) -> tuple[int, int, int]:
     assert h.svc is not None and h.store is not None
     table = await h.table()
     for user in (ALICE, BOB):
-        now = await h.svc.seat_view(table, user)
+        now = await h.svc.reads.seat_view(table, user)
         await h.svc.act(table, user, now.moves[0].move)  # type: ignore[arg-type]
     seats = {s.user_id: s.seat for s in await h.svc.seats(table)}
     mine = [r.version for r in await h.store.moves(table) if r.seat == seats[ALICE]]

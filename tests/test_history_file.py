@@ -15,19 +15,19 @@ async def test_the_history_names_players_and_bots_with_iso_times(h: Harness) -> 
     assert h.svc is not None
     table = await h.table("argent", "", users=(ALICE, BOB))
     for _ in range(3):  # a few moves by the people
-        public = await h.svc.public_view(table)
+        public = await h.svc.reads.public_view(table)
         user = public.users[public.prompts[0].seat]
-        await h.svc.act(table, user, (await h.svc.choices(table, user, stamped=True))[0].value)
+        await h.svc.act(table, user, (await h.svc.reads.choices(table, user, stamped=True))[0].value)
     bob_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == BOB)
-    await h.svc.set_seat_bot(table, bob_seat, "basic")
+    await h.svc.bots.set_seat_bot(table, bob_seat, "basic")
     for _ in range(40):  # the bot plays bob's seat until it has moved
-        public = await h.svc.public_view(table)
+        public = await h.svc.reads.public_view(table)
         seat = public.prompts[0].seat
         if seat == bob_seat:
-            await h.svc.next_bot_move(table)
+            await h.svc.bots.next_bot_move(table)
             break
         mover = public.users[seat]
-        await h.svc.act(table, mover, (await h.svc.choices(table, mover, stamped=True))[0].value)
+        await h.svc.act(table, mover, (await h.svc.reads.choices(table, mover, stamped=True))[0].value)
     text, data = await h.svc.history(table)
     moves = text.splitlines()[1:]
     entries = [line for line in moves if line.startswith("#")]

@@ -63,18 +63,18 @@ async def test_forged_table_ids_name_no_table(svc: TableService, table_id: int) 
     for call in (
         svc.table(table_id),
         svc.act(table_id, ALICE, "pass"),
-        svc.hand(table_id, ALICE),
-        svc.seat_view(table_id, ALICE),
-        svc.status(table_id),
+        svc.reads.hand(table_id, ALICE),
+        svc.reads.seat_view(table_id, ALICE),
+        svc.reads.status(table_id),
     ):
         with pytest.raises(TableError, match="does not exist"):
             await call
-    assert await svc.choices(table_id, ALICE) == []
+    assert await svc.reads.choices(table_id, ALICE) == []
 
 
 async def test_an_index_token_from_an_old_version_is_refused(svc: TableService) -> None:
     table_id = await started(svc)
-    token = (await svc.choices(table_id, ALICE, stamped=True))[0].value
+    token = (await svc.reads.choices(table_id, ALICE, stamped=True))[0].value
     assert token.startswith("#0.")
     await svc.act(table_id, ALICE, token)
     with pytest.raises(TableError, match="moved on"):
@@ -108,7 +108,7 @@ async def test_a_forged_table_id_in_a_custom_id_is_refused(simcord_env: simcord.
 async def test_a_forged_reroll_value_is_refused(simcord_env: simcord.Env) -> None:
     table = await open_table(simcord_env, "institute")
     bob = table.members[1]
-    now = await table.bot.service.seat_view(await table.table_id(), bob.id)  # type: ignore[union-attr]
+    now = await table.bot.service.reads.seat_view(await table.table_id(), bob.id)  # type: ignore[union-attr]
     select = institute.RerollSelect(await table.table_id(), institute.seat_stamp(now), [3, 4, 5, 6])
     select.item.add_option(label="Die ²", value="²")
     message = await sent_by_bot(simcord_env, bob, select)
@@ -121,7 +121,7 @@ async def test_a_panel_control_on_a_public_message_never_replaces_it(simcord_env
     table = await open_table(simcord_env, "institute")
     bob = table.members[1]
     table_id = await table.table_id()
-    now = await table.bot.service.seat_view(table_id, bob.id)  # type: ignore[union-attr]
+    now = await table.bot.service.reads.seat_view(table_id, bob.id)  # type: ignore[union-attr]
     reroll = next(c for c in now.moves if c.value.startswith("reroll"))
     button = institute.MoveButton(table_id, institute.seat_stamp(now), reroll.value, "Reroll")
     board = await sent_by_bot(simcord_env, table.thread, button)

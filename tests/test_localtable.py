@@ -11,9 +11,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from localtable import parse_slash, run_session
+from localtable import parse_slash
 from rules.toy import TOY
 from service import seat_order
+from tests.async_helpers import local_session
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -73,7 +74,7 @@ async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path)
     printed: list[str] = []
     db = tmp_path / "local.db"
     lines = duel_script(["alice", "bob", "carol"])
-    failures = await run_session(
+    failures = await local_session(
         lines, out_dir=tmp_path / "out", db_path=db, echo=printed.append, seed_source=lambda: SEED
     )
     text = "\n".join(printed)
@@ -89,6 +90,32 @@ async def test_a_scripted_session_plays_the_test_game_to_its_end(tmp_path: Path)
         assert await rows.fetchone() == ("finished",)
 
 
+async def test_a_restart_closes_the_old_bot_s_store_and_its_buttons_still_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot
+
+    closed: list[int] = []
+    close_store = bot.ConclaveBot.close_store
+
+    async def counted(self: bot.ConclaveBot) -> None:
+        closed.append(id(self))
+        await close_store(self)
+
+    monkeypatch.setattr(bot.ConclaveBot, "close_store", counted)
+    said: list[str] = []
+    lines = ["alice: /game new kind:toy", "bob: /game join", "alice: /game start", "restart"]
+    lines.append("alice: click My private view")
+    failures = await local_session(
+        lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append
+    )
+    assert failures == 0, "\n".join(said)
+    assert "(the bot restarted; its buttons and selects still work)" in said
+    after = said[said.index("> alice: click My private view") :]
+    assert any(line.startswith("[only alice sees]") for line in after)
+    assert len(closed) == 2 and closed[0] != closed[1]  # the old bot at the restart, the new one at the end
+
+
 async def test_a_slow_answer_costs_one_line_not_the_session(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,7 +127,7 @@ async def test_a_slow_answer_costs_one_line_not_the_session(
     monkeypatch.setattr(localtable.LocalTable, "_slash", too_slow)
     said: list[str] = []
     lines = ["alice: /help", "users"]
-    failures = await run_session(
+    failures = await local_session(
         lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append
     )
     assert failures == 1
@@ -111,7 +138,7 @@ async def test_a_slow_answer_costs_one_line_not_the_session(
 async def test_a_closed_table_is_announced_once_and_its_board_not_reprinted(tmp_path: Path) -> None:
     said: list[str] = []
     lines = ["alice: /game new kind:toy", "bob: /game join", "alice: /game start", "alice: /game abandon"]
-    failures = await run_session(
+    failures = await local_session(
         lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append
     )
     assert failures == 0
@@ -125,7 +152,7 @@ async def test_a_number_option_is_typed_as_a_discord_client_sends_it(tmp_path: P
     # /game practice players:3 is an integer option: the stand-in refuses text, Discord never sends it.
     printed: list[str] = []
     lines = ["alice: /game practice kind:toy players:3", "alice: /game practice kind:toy players:many"]
-    failures = await run_session(
+    failures = await local_session(
         lines, out_dir=tmp_path / "out", db_path=tmp_path / "db", echo=printed.append, seed_source=lambda: 7
     )
     text = "\n".join(printed)
@@ -145,7 +172,7 @@ async def test_the_local_table_fills_forms_and_reads_values_with_spaces(tmp_path
         'bob: fill name="Ashwood Hollow" desc="An old mill in the fens"',
         'alice: /game play move:mage name="Tom Bell"', 'bob: /game play move:mage name="Tom Bell"',
     ]
-    await run_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append)
+    await local_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db", echo=said.append)
     text = "\n".join(said)
     assert text.count("form: Found the covenant") == 1 and "name: The covenant's name (required)" in text
     assert "The covenant is founded: Ashwood Hollow." in text
@@ -161,7 +188,7 @@ async def test_the_local_table_fills_forms_and_reads_values_with_spaces(tmp_path
 async def test_the_local_table_serves_its_web_pages_and_prints_where(tmp_path: Path) -> None:
     printed: list[str] = []
     lines = ["alice: /game new kind:toy", "bob: /game join", "alice: /game start", "bob: /game web"]
-    failures = await run_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db",
+    failures = await local_session(lines, out_dir=tmp_path / "out", db_path=tmp_path / "local.db",
                                  echo=printed.append, seed_source=lambda: SEED, web_port=0)
     text = "\n".join(printed)
     assert failures == 0, text

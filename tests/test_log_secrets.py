@@ -7,11 +7,13 @@ position ``"rng"`` is in every snapshot and in no view).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import simcord
 
-from cogs import delivery, kit, messages
-from cogs.kit import PlayMoveButton
+from cogs import kit
+from cogs.kit import PlayMoveButton, messages
 from logpolicy import Redact, frames_only
 from rules import registry
 from service import Choice
@@ -75,7 +77,8 @@ async def test_a_failing_component_logs_neither_its_label_nor_the_error_text(
         raise RuntimeError(f"cannot play {SECRET_LABEL}")
 
     monkeypatch.setattr(messages, "_PRIVATE_ITEMS", {})
-    monkeypatch.setattr(delivery, "play", broken)
+    playing = replace(kit.controls.click_actions(), play=broken)  # what a click on a component plays with
+    monkeypatch.setattr(kit.controls, "click_actions", lambda: playing)
     kit.add_private_items(
         "toy", lambda note: [PlayMoveButton(note.table_id, note.version, Choice(SECRET_LABEL, "pass"))]
     )

@@ -6,7 +6,7 @@ import pytest
 import simcord
 
 from cogs.kit import CONTENT_LIMIT, fit_message
-from cogs.lists import page_of, pages
+from cogs.kit.lists import page_of, pages
 from tests.faults import open_table, said
 
 pytestmark = pytest.mark.usefixtures("toy_registered")

@@ -49,15 +49,15 @@ async def test_institute_board_names_players_by_name_and_colour(svc: TableServic
 async def test_argent_events_name_the_player_beside_the_seat_number(svc: TableService) -> None:
     table_id = await _started(svc, "argent", 3)
     await svc.start(table_id, ALICE)
-    public = await svc.public_view(table_id)
+    public = await svc.reads.public_view(table_id)
     seat = public.prompts[0].seat
-    choice = (await svc.choices(table_id, public.users[seat]))[0]
+    choice = (await svc.reads.choices(table_id, public.users[seat]))[0]
     reply = await svc.act(table_id, public.users[seat], choice.value)
     assert reply.board is not None
     mover = f"{public.names[seat]} (P{seat + 1})"
     assert any(line.startswith(mover + " ") for line in reply.board.text.splitlines()), reply.board.text
     assert not re.search(r"(?<![(\w])P\d(?![)\w])", reply.board.text.split("Seats:")[0])
-    assert mover in "\n".join(await svc.log_lines(table_id))
+    assert mover in "\n".join(await svc.reads.log_lines(table_id))
 
 
 def test_the_living_board_names_the_earlier_steps_of_a_turn_too() -> None:

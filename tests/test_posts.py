@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 import simcord
 
-from cogs import delivery
+from cogs.kit import delivery
 from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
 from rules.toy import ToyRules
@@ -54,7 +54,7 @@ async def test_a_quick_run_of_moves_loses_no_event_when_a_new_post_follows(
     # the last lock-in passes the turn to another seat (a new message).
     for member in (table.members[2], table.members[0], table.members[1]):
         # Moves delivered back to back, as a bot's run is: no pause for the spaced edit.
-        choice = (await svc.choices(table_id, member.id))[0]
+        choice = (await svc.reads.choices(table_id, member.id))[0]
         await delivery.deliver(table.bot, await svc.act(table_id, member.id, choice.value), mover=member.id)
     await asyncio.sleep(delivery.EDIT_SPACING + 0.3)
     await simcord_env.settle()
@@ -86,7 +86,8 @@ async def _lowest_moves_last(svc: TableService, table_id: int) -> Reply:
     order = sorted(seats, key=lambda n: state["hands"][n][0])
     reply = None
     for seat in order:
-        reply = await svc.act(table_id, seats[seat], (await svc.choices(table_id, seats[seat]))[0].value)
+        choice = (await svc.reads.choices(table_id, seats[seat]))[0]
+        reply = await svc.act(table_id, seats[seat], choice.value)
     assert reply is not None
     return reply
 
@@ -130,7 +131,7 @@ async def test_an_undo_never_pings_the_next_player_twice_for_one_turn(h: Harness
     table, lowest, other = await to_the_draw(h)
 
     async def pass_turn() -> Reply:
-        choices = await h.svc.choices(table, lowest)
+        choices = await h.svc.reads.choices(table, lowest)
         return await h.svc.act(table, lowest, next(c for c in choices if c.label == "Pass").value)
 
     first = await pass_turn()
@@ -142,7 +143,7 @@ async def test_an_undo_never_pings_the_next_player_twice_for_one_turn(h: Harness
     later: list[int] = []
     for _ in range(8):
         for user in (other, lowest):
-            choices = await h.svc.choices(table, user)
+            choices = await h.svc.reads.choices(table, user)
             if choices:
                 reply = await h.svc.act(table, user, choices[0].value)
                 later.extend(reply.board.ping if reply.board is not None else ())
@@ -157,7 +158,7 @@ async def _play_rounds(h: Harness, table: int, rounds: int) -> None:
     assert h.svc is not None
     for _ in range(rounds * 3):
         for user in (ALICE, BOB):
-            choices = await h.svc.choices(table, user)
+            choices = await h.svc.reads.choices(table, user)
             if choices:
                 await h.svc.act(table, user, choices[0].value)
 
@@ -172,7 +173,7 @@ async def test_a_spectator_gets_a_digest_at_the_cadence_chosen_with_public_event
     assert "once a round" in await h.svc.watch(table, DAVE)  # the default
     assert "at every turn" in await h.svc.watch(table, EVE, "turn")
     await _play_rounds(h, table, 3)
-    rounds = (await h.svc.public_view(table)).view["round"]
+    rounds = (await h.svc.reads.public_view(table)).view["round"]
     by_round, by_turn = h.notices("spectate", DAVE), h.notices("spectate", EVE)
     assert len(by_round) == rounds - 1  # one as each new round began
     assert len(by_turn) > len(by_round)

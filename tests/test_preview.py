@@ -125,7 +125,7 @@ async def test_the_service_captions_boards_with_public_texts_only(
     await svc.join(table.id, 2, "bob")
     await svc.start(table.id, 1)
     for user in (1, 2):
-        choice = (await svc.choices(table.id, user))[0]
+        choice = (await svc.reads.choices(table.id, user))[0]
         reply = await svc.act(table.id, user, choice.value)
     caption = seen[-1]
     assert caption is not None and set(caption.names.values()) == {"alice", "bob"}

@@ -126,7 +126,7 @@ async def public_texts(h: Harness, table_id: int, reply: Reply | None) -> list[s
     first = await h.svc.log_page(table_id, 0)
     for page in range(first.pages):
         texts += (await h.svc.log_page(table_id, page)).lines
-    status = await h.svc.status(table_id)
+    status = await h.svc.reads.status(table_id)
     texts += [status.text, *status.automatic]
     if reply is not None and reply.board is not None:
         texts += [reply.board.text, *reply.board.automatic]
@@ -166,7 +166,7 @@ async def play_and_check(h: Harness, kind: str, players: int, moves: int, seed: 
         # Cards are hidden at this version (a disaster played now is public); labels stay secret.
         _, now = await h.store.load(table_id)
         # A card named by a public event before (a disaster played) is known, whichever copy is hidden.
-        told = " ".join(await svc.public_events(table_id))
+        told = " ".join(await svc.reads.public_events(table_id))
         cards = {
             r: {c for c in hidden_cards(kind, now, players, r) if c not in told}
             for r in [PUBLIC, *range(players)]

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import simcord
 
-from cogs import delivery
 from cogs import quadrivium as cog
+from cogs.kit import delivery
 from rules.contract import Move
 from tests import faults
 from tests.drawings import views_as_json
@@ -184,7 +184,7 @@ async def test_a_whole_sitting_with_a_council(
     assert "The tale ends" in texts
     # The council was held through the panels: a bid for first pick, points taken (the table's log).
     assert table.bot.service is not None
-    told = "\n".join(await table.bot.service.public_events(record.id))
+    told = "\n".join(await table.bot.service.reads.public_events(record.id))
     assert "bids 1 for first pick of" in told and "takes 1 point of" in told
     # The tale reads back from the table's log (/game log), and the log replays to the stored game.
     log = await table.members[0].slash(table.thread, "game log")
@@ -443,7 +443,7 @@ async def test_game_play_plays_a_move_without_words_as_typed(
 def test_every_worded_move_is_named_by_a_word_game_play_looks_for() -> None:
     """``/game play`` acknowledges at once unless the typed text may name a worded move: each
     worded move's label (how a player types it loosely) holds one of the words it looks for."""
-    from cogs.messages import may_name_a_form
+    from cogs.kit.messages import may_name_a_form
     from rules.quadrivium.labels import label_of
 
     for action in cog.TEXT_FORMS:

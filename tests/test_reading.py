@@ -88,9 +88,9 @@ async def test_a_move_typed_out_of_turn_says_whom_the_game_waits_for(svc: TableS
     table_id = await _duel(svc)
     # Both choose in secret, then the lowest sigil's mage alone draws or passes.
     for user in (ALICE, BOB):
-        choice = (await svc.choices(table_id, user))[0]
+        choice = (await svc.reads.choices(table_id, user))[0]
         await svc.act(table_id, user, choice.value)
-    public = await svc.public_view(table_id)
+    public = await svc.reads.public_view(table_id)
     waiting = next(iter({p.seat for p in public.prompts}))
     other = next(u for s, u in public.users.items() if s != waiting)
     with pytest.raises(TableError) as refused:
@@ -105,7 +105,7 @@ async def test_kinds_and_option_names_match_in_any_case(svc: TableService) -> No
     assert table.kind == "toy" and table.options == {"hand": "4"}
     titled = await svc.open_table("sigil duel", None, guild_id=1, channel_id=2, host_id=ALICE, host_name="a")
     assert titled.kind == "toy"
-    assert svc.rules_for("Institute").kind == "institute"
+    assert svc.catalogue.rules_for("Institute").kind == "institute"
 
 
 def test_an_option_given_twice_is_refused() -> None:

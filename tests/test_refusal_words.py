@@ -30,12 +30,12 @@ async def test_a_mistyped_game_or_option_gets_a_did_you_mean(simcord_env: simcor
 async def test_a_move_too_long_is_called_too_long(h: Harness) -> None:
     assert h.svc is not None
     table = await h.table("quadrivium", "", users=(ALICE, BOB))
-    public = await h.svc.public_view(table)
+    public = await h.svc.reads.public_view(table)
     user = public.users[public.prompts[0].seat]
-    before = (await h.svc.public_view(table)).version
+    before = (await h.svc.reads.public_view(table)).version
     with pytest.raises(TableError, match=r"too long \(4\d\d characters"):
         await h.svc.act(table, user, 'intent text="' + "I seek the codex. " * 24 + '"')
-    assert (await h.svc.public_view(table)).version == before
+    assert (await h.svc.reads.public_view(table)).version == before
 
 
 async def test_a_move_out_of_turn_gets_one_answer_whichever_command(simcord_env: simcord.Env) -> None:

@@ -369,7 +369,7 @@ async def test_a_server_that_removes_the_bot_pauses_its_tables_until_it_comes_ba
     svc = two.bot.service
     mover = waiting[0]
     with pytest.raises(TableError, match="paused"):
-        await svc.act(table_id, mover, (await svc.choices(table_id, mover, ""))[0].value)
+        await svc.act(table_id, mover, (await svc.reads.choices(table_id, mover, ""))[0].value)
     assert (await store.table(table_id)).version == 0
     # Beta is untouched by Alpha's removal.
     assert await store.server_left_at(two.beta.id) is None
@@ -437,10 +437,10 @@ async def test_bots_of_a_paused_table_wait_for_the_server_to_come_back(h: Harnes
     svc = h.svc
     assert svc is not None
     record = await svc.open_table("toy", "", guild_id=7, channel_id=2, host_id=ALICE, host_name="alice")
-    await svc.add_bots(record.id, ALICE)
+    await svc.bots.add_bots(record.id, ALICE)
     await svc.start(record.id, ALICE)
-    await svc.server_left(7)
-    assert await svc.next_bot_move(record.id) is None
+    await svc.servers.server_left(7)
+    assert await svc.bots.next_bot_move(record.id) is None
     assert (await svc.table(record.id)).version == 0
-    await svc.server_back(7)
-    assert await svc.next_bot_move(record.id) is not None
+    await svc.servers.server_back(7)
+    assert await svc.bots.next_bot_move(record.id) is not None

@@ -93,7 +93,7 @@ async def test_start_records_seed_and_shuffled_seat_order(svc: TableService, sto
 async def test_a_secret_choice_stays_private_until_the_reveal(svc: TableService, store: Store) -> None:
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
-    note = await svc.hand(table_id, ALICE)
+    note = await svc.reads.hand(table_id, ALICE)
     assert note.view_text is not None and "hand [" in note.view_text
     _, state = await store.load(table_id)
     seat = (await svc._load(table_id)).seat_of(ALICE)
@@ -108,7 +108,7 @@ async def test_a_secret_choice_stays_private_until_the_reveal(svc: TableService,
     assert mine and f"You chose sigil {sigil}." in mine[0].text
     # Bob was already asked to choose: his prompt did not change, so he is not pinged again.
     assert reply.board.ping == ()
-    log_text = " ".join(await svc.log_lines(table_id))
+    log_text = " ".join(await svc.reads.log_lines(table_id))
     assert f"sigil {sigil}" not in log_text
 
 
@@ -123,7 +123,7 @@ async def test_play_to_the_end_posts_the_result(svc: TableService, store: Store)
         seats = await store.seats(table_id)
         seat = TOY.waiting_on(state)[0]
         user = user_of(seats, seat)
-        choice = (await svc.choices(table_id, user))[0]
+        choice = (await svc.reads.choices(table_id, user))[0]
         last = await svc.act(table_id, user, choice.value)
     record = await store.table(table_id)
     assert record is not None and record.status == "finished" and record.result is not None
@@ -132,7 +132,7 @@ async def test_play_to_the_end_posts_the_result(svc: TableService, store: Store)
     assert await svc.replay(table_id)
     with pytest.raises(TableError, match="over"):
         await svc.act(table_id, ALICE, "pass")
-    assert await svc.waiting_on(ALICE) == []
+    assert await svc.reads.waiting_on(ALICE) == []
 
 
 async def test_choices_are_the_users_own_legal_moves_filtered(svc: TableService, store: Store) -> None:
@@ -142,12 +142,12 @@ async def test_choices_are_the_users_own_legal_moves_filtered(svc: TableService,
     seats = await store.seats(table_id)
     for seat in (0, 1):
         user = user_of(seats, seat)
-        offered = await svc.choices(table_id, user)
+        offered = await svc.reads.choices(table_id, user)
         assert [c.value for c in offered] == [m.code() for m in TOY.legal_moves(state, seat)]
     bob_hand = state["hands"][next(s.seat for s in seats if s.user_id == BOB)]
-    typed = await svc.choices(table_id, BOB, f"sigil {bob_hand[-1]}")
+    typed = await svc.reads.choices(table_id, BOB, f"sigil {bob_hand[-1]}")
     assert [c.label for c in typed] == [f"Choose sigil {bob_hand[-1]}"]
-    assert await svc.choices(table_id, DAVE) == []
+    assert await svc.reads.choices(table_id, DAVE) == []
 
 
 async def test_wrong_moves_are_refused_with_a_sentence_and_change_nothing(
@@ -166,7 +166,7 @@ async def test_wrong_moves_are_refused_with_a_sentence_and_change_nothing(
     with pytest.raises(TableError, match="no seat"):
         await svc.act(table_id, DAVE, "pass")
     with pytest.raises(TableError, match="no seat"):
-        await svc.hand(table_id, DAVE)
+        await svc.reads.hand(table_id, DAVE)
     record = await store.table(table_id)
     assert record is not None and record.version == 0
 
@@ -174,7 +174,7 @@ async def test_wrong_moves_are_refused_with_a_sentence_and_change_nothing(
 async def test_two_clicks_at_once_apply_once(svc: TableService, store: Store) -> None:
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
-    choice = (await svc.choices(table_id, ALICE))[0]
+    choice = (await svc.reads.choices(table_id, ALICE))[0]
     results = await asyncio.gather(
         svc.act(table_id, ALICE, choice.value, expected_version=0),
         svc.act(table_id, ALICE, choice.value, expected_version=0),
@@ -193,7 +193,7 @@ async def test_a_second_process_writing_is_caught_and_never_applied_twice(
     other_store = await open_store(str(tmp_path / "tables.db"))
     try:
         other = TableService(other_store)
-        choice = (await svc.choices(table_id, ALICE))[0]
+        choice = (await svc.reads.choices(table_id, ALICE))[0]
         results = await asyncio.gather(
             svc.act(table_id, ALICE, choice.value),
             other.act(table_id, ALICE, choice.value),
@@ -254,30 +254,30 @@ async def test_waiting_on_me_lists_oldest_first(svc: TableService, store: Store)
     second = await open_duel(svc)
     await svc.start(first, ALICE)
     await svc.start(second, ALICE)
-    waiting = await svc.waiting_on(BOB)
+    waiting = await svc.reads.waiting_on(BOB)
     assert [w.table.id for w in waiting] == [first, second]
     assert waiting[0].title.startswith("Sigil Duel #")
 
 
 async def test_status_log_and_rules_summary(svc: TableService) -> None:
     table_id = await open_duel(svc)
-    lobby = await svc.status(table_id)
+    lobby = await svc.reads.status(table_id)
     assert "lobby" in lobby.text and "alice, bob" in lobby.text
     await svc.start(table_id, ALICE)
-    board = await svc.status(table_id)
+    board = await svc.reads.status(table_id)
     assert board.image is None and board.view_text is not None and "round 1" in board.view_text
     assert "hand [" not in board.view_text
     assert "Waiting on" in board.text and board.ping == ()
-    summary = svc.rules_summary("toy")
+    summary = svc.catalogue.rules_summary("toy")
     assert "Sigil Duel" in summary and "rules/toy.py" in summary and "2-3" in summary
-    assert svc.card("Anything") == "No card called `Anything`."  # the shipped games have cards
+    assert svc.catalogue.card("Anything") == "No card called `Anything`."  # the shipped games have cards
 
 
 async def test_log_lines_never_name_a_move(svc: TableService, caplog: pytest.LogCaptureFixture) -> None:
     table_id = await open_duel(svc)
     with caplog.at_level(logging.DEBUG, logger="conclave"):
         await svc.start(table_id, ALICE)
-        choice = (await svc.choices(table_id, ALICE))[0]
+        choice = (await svc.reads.choices(table_id, ALICE))[0]
         await svc.act(table_id, ALICE, choice.value)
     text = caplog.text
     assert "choose" in text  # the action name is logged...
@@ -285,10 +285,10 @@ async def test_log_lines_never_name_a_move(svc: TableService, caplog: pytest.Log
 
 
 def test_option_hints_complete_one_pair_at_a_time(svc: TableService) -> None:
-    assert svc.option_hints("toy", "") == ["hand=3", "hand=4"]
-    assert svc.option_hints("toy", "hand=") == ["hand=", "hand=3", "hand=4"]
-    assert svc.option_hints("toy", "hand=4 ") == ["hand=4"]
-    assert svc.option_hints("chess", "") == []
+    assert svc.catalogue.option_hints("toy", "") == ["hand=3", "hand=4"]
+    assert svc.catalogue.option_hints("toy", "hand=") == ["hand=", "hand=3", "hand=4"]
+    assert svc.catalogue.option_hints("toy", "hand=4 ") == ["hand=4"]
+    assert svc.catalogue.option_hints("chess", "") == []
 
 
 class CardedDuel(type(TOY)):  # type: ignore[misc]
@@ -303,27 +303,27 @@ class CardedDuel(type(TOY)):  # type: ignore[misc]
 def test_card_lookup_asks_rules_that_index_cards(svc: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     # Registered for this test only, so other tests see the games they expect.
     monkeypatch.setitem(registry._GAMES, "carded-toy", CardedDuel())
-    assert svc.card_names("dawn") == ["Sigil of Dawn (Sigil Duel)"]
-    assert svc.card_names("dawn", "carded-toy") == ["Sigil of Dawn"]
-    assert svc.card("sigil of dawn", "carded-toy") == "Sigil of Dawn: worth 12 (designed)."
-    assert svc.card("Dawn", "carded-toy").startswith(
+    assert svc.catalogue.card_names("dawn") == ["Sigil of Dawn (Sigil Duel)"]
+    assert svc.catalogue.card_names("dawn", "carded-toy") == ["Sigil of Dawn"]
+    assert svc.catalogue.card("sigil of dawn", "carded-toy") == "Sigil of Dawn: worth 12 (designed)."
+    assert svc.catalogue.card("Dawn", "carded-toy").startswith(
         "No card by that exact name. Did you mean: Sigil of Dawn"
     )
-    assert svc.card("nothing", "toy") == "No game here has cards to look up yet."
+    assert svc.catalogue.card("nothing", "toy") == "No game here has cards to look up yet."
 
 
 async def test_a_closed_table_says_so(svc: TableService) -> None:
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
     await svc.abandon(table_id, ALICE)
-    board = await svc.status(table_id)
+    board = await svc.reads.status(table_id)
     assert "This table was abandoned." in board.text and "Waiting on" not in board.text
     assert board.finished and not board.in_play
     lobby = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=BOB, host_name="bob")
     await svc.abandon(lobby.id, BOB)
-    assert (await svc.status(lobby.id)).text == "This table was closed before its game started."
+    assert (await svc.reads.status(lobby.id)).text == "This table was closed before its game started."
     with pytest.raises(TableError, match="closed"):
-        await svc.hand(lobby.id, BOB)
+        await svc.reads.hand(lobby.id, BOB)
 
 
 async def open_kind(svc: TableService, kind: str, options: str = "") -> int:
@@ -338,19 +338,19 @@ async def test_seat_view_holds_every_legal_move_the_view_and_the_prompts(
     monkeypatch.setitem(registry._GAMES, "toy-wide", WideToyRules())
     table_id = await open_kind(svc, "toy-wide")
     with pytest.raises(TableError, match="not started"):
-        await svc.seat_view(table_id, ALICE)
+        await svc.reads.seat_view(table_id, ALICE)
     await svc.start(table_id, ALICE)
     with pytest.raises(TableError, match="no seat"):
-        await svc.seat_view(table_id, DAVE)
+        await svc.reads.seat_view(table_id, DAVE)
     _, state = await store.load(table_id)
     seat = (await svc._load(table_id)).seat_of(BOB)
     rules = registry.get("toy-wide")
     legal = rules.legal_moves(state, seat)
-    seen = await svc.seat_view(table_id, BOB)
+    seen = await svc.reads.seat_view(table_id, BOB)
     assert (seen.seat, seen.version, seen.table.id) == (seat, 0, table_id)
     assert seen.view == rules.view(state, seat) and seen.view["players"][seat]["hand"] is not None
     assert len(seen.moves) == len(legal) == 33  # uncapped: more than the 25 that choices() gives
-    assert len(await svc.choices(table_id, BOB)) == 25
+    assert len(await svc.reads.choices(table_id, BOB)) == 25
     assert [c.value for c in seen.moves[:-1]] == [m.code() for m in legal[:-1]]
     assert seen.moves[-1].value == f"#0.{len(legal) - 1}"  # a code over 100 characters
     assert seen.moves[0].label == rules.label(state, seat, legal[0])
@@ -359,7 +359,7 @@ async def test_seat_view_holds_every_legal_move_the_view_and_the_prompts(
     reply = await svc.act(table_id, BOB, seen.moves[1].value, expected_version=seen.version)
     assert reply.answer == f"You played: {seen.moves[1].label}."
     await svc.abandon(table_id, ALICE)
-    closed = await svc.seat_view(table_id, BOB)
+    closed = await svc.reads.seat_view(table_id, BOB)
     assert closed.moves == () and closed.prompts == () and closed.version == 1
 
 
@@ -376,37 +376,37 @@ async def test_a_quiet_move_posts_no_board_and_a_loud_one_does(
     assert quiet.board.view_text is not None  # still drawn, for cogs that post boards themselves
     assert [n.user_id for n in quiet.private] == [ALICE]  # the mover still hears their own event
     # Locking in is silent here too, but Alice's prompt ends: the thread must stop waiting on her.
-    chosen = await svc.act(table_id, ALICE, (await svc.choices(table_id, ALICE, "sigil"))[0].value)
+    chosen = await svc.act(table_id, ALICE, (await svc.reads.choices(table_id, ALICE, "sigil"))[0].value)
     assert chosen.board is not None and not chosen.board.quiet
     assert "Waiting on bob" in chosen.board.text and "alice" not in chosen.board.text.split("\n")[0]
-    loud = await svc.act(table_id, BOB, (await svc.choices(table_id, BOB, "sigil"))[0].value)
+    loud = await svc.act(table_id, BOB, (await svc.reads.choices(table_id, BOB, "sigil"))[0].value)
     assert loud.board is not None and not loud.board.quiet and "Revealed" in loud.board.text
     # The ordinary game's lock-in is public, so it is never quiet.
     toy_id = await open_kind(svc, "toy")
     await svc.start(toy_id, ALICE)
-    toy_move = await svc.act(toy_id, ALICE, (await svc.choices(toy_id, ALICE))[0].value)
+    toy_move = await svc.act(toy_id, ALICE, (await svc.reads.choices(toy_id, ALICE))[0].value)
     assert toy_move.board is not None and not toy_move.board.quiet
 
 
 async def test_seat_prefs_belong_to_seated_users_and_can_be_cleared(svc: TableService) -> None:
     table_id = await open_duel(svc)
-    assert await svc.seat_pref(table_id, BOB, "argent.react") is None
-    await svc.set_seat_pref(table_id, BOB, "argent.react", "pass")
-    await svc.set_seat_pref(table_id, ALICE, "argent.react", "ask")
-    assert await svc.seat_pref(table_id, BOB, "argent.react") == "pass"
-    assert await svc.seat_prefs(table_id, "argent.react") == {ALICE: "ask", BOB: "pass"}
+    assert await svc.reads.seat_pref(table_id, BOB, "argent.react") is None
+    await svc.reads.set_seat_pref(table_id, BOB, "argent.react", "pass")
+    await svc.reads.set_seat_pref(table_id, ALICE, "argent.react", "ask")
+    assert await svc.reads.seat_pref(table_id, BOB, "argent.react") == "pass"
+    assert await svc.reads.seat_prefs(table_id, "argent.react") == {ALICE: "ask", BOB: "pass"}
     await svc.start(table_id, ALICE)  # preferences outlive the lobby
-    assert await svc.seat_pref(table_id, BOB, "argent.react") == "pass"
-    await svc.set_seat_pref(table_id, BOB, "argent.react", None)
-    assert await svc.seat_pref(table_id, BOB, "argent.react") is None
+    assert await svc.reads.seat_pref(table_id, BOB, "argent.react") == "pass"
+    await svc.reads.set_seat_pref(table_id, BOB, "argent.react", None)
+    assert await svc.reads.seat_pref(table_id, BOB, "argent.react") is None
     with pytest.raises(TableError, match="no seat"):
-        await svc.set_seat_pref(table_id, DAVE, "argent.react", "pass")
+        await svc.reads.set_seat_pref(table_id, DAVE, "argent.react", "pass")
     with pytest.raises(TableError, match="not a setting"):
-        await svc.set_seat_pref(table_id, BOB, "two words", "pass")
+        await svc.reads.set_seat_pref(table_id, BOB, "two words", "pass")
     with pytest.raises(TableError, match="too long"):
-        await svc.set_seat_pref(table_id, BOB, "note", "x" * 201)
+        await svc.reads.set_seat_pref(table_id, BOB, "note", "x" * 201)
     with pytest.raises(TableError, match="does not exist"):
-        await svc.set_seat_pref(999, BOB, "note", "x")
+        await svc.reads.set_seat_pref(999, BOB, "note", "x")
 
 
 async def test_buttons_of_a_finished_or_closed_table_say_it_is_closed(svc: TableService) -> None:
@@ -415,7 +415,7 @@ async def test_buttons_of_a_finished_or_closed_table_say_it_is_closed(svc: Table
     await svc.abandon(table_id, ALICE)
     with pytest.raises(TableError, match="This table is closed"):
         await svc.act(table_id, BOB, "pass", expected_version=0)
-    note = await svc.hand(table_id, BOB)
+    note = await svc.reads.hand(table_id, BOB)
     assert note.choices == ()  # no select of moves on a closed table's private view
 
 
@@ -462,9 +462,9 @@ async def test_a_result_reason_ending_in_a_full_stop_is_not_doubled(
         record = await svc.table(table_id)
         if record.status != "active":
             break
-        waiting = await svc.waiting_on(ALICE)
+        waiting = await svc.reads.waiting_on(ALICE)
         user = ALICE if waiting else BOB
-        last = await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
+        last = await svc.act(table_id, user, (await svc.reads.choices(table_id, user))[0].value)
     assert last is not None and last.board is not None
     assert "(Most points win.)." not in last.board.text and "(Most points win)." in last.board.text
 
@@ -474,11 +474,11 @@ async def test_public_view_holds_the_spectators_view_the_prompts_and_the_seats(
 ) -> None:
     table_id = await open_duel(svc)
     with pytest.raises(TableError, match="not started"):
-        await svc.public_view(table_id)
+        await svc.reads.public_view(table_id)
     await svc.start(table_id, ALICE)
     _, state = await store.load(table_id)
     seats = await store.seats(table_id)
-    seen = await svc.public_view(table_id)
+    seen = await svc.reads.public_view(table_id)
     assert seen.view == TOY.view(state, None) and seen.version == 0 and seen.table.id == table_id
     assert all(p["hand"] is None for p in seen.view["players"])  # nobody's hand: a spectator's view
     assert seen.prompts == tuple(TOY.pending(state)) and {p.seat for p in seen.prompts} == {0, 1}
@@ -486,7 +486,7 @@ async def test_public_view_holds_the_spectators_view_the_prompts_and_the_seats(
     assert seen.names == {s.seat: s.name for s in seats} and set(seen.names.values()) == {"alice", "bob"}
     assert seen.seat_of(BOB) == next(s.seat for s in seats if s.user_id == BOB) and seen.seat_of(DAVE) is None
     await svc.abandon(table_id, ALICE)
-    closed = await svc.public_view(table_id)
+    closed = await svc.reads.public_view(table_id)
     assert closed.prompts == () and closed.table.status == "abandoned"
 
 
@@ -496,10 +496,10 @@ async def test_seat_views_read_every_asked_seat_at_once_and_carry_the_moves(
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
     _, state = await store.load(table_id)
-    views = await svc.seat_views(table_id, [ALICE, BOB, DAVE])
+    views = await svc.reads.seat_views(table_id, [ALICE, BOB, DAVE])
     assert set(views) == {ALICE, BOB}  # Dave has no seat: left out, not refused
     for user, seen in views.items():
-        assert seen == await svc.seat_view(table_id, user)
+        assert seen == await svc.reads.seat_view(table_id, user)
         legal = TOY.legal_moves(state, seen.seat)
         # Each choice carries its move, so a cog sorts by action without asking the rules.
         assert [c.move for c in seen.moves] == legal
@@ -514,21 +514,21 @@ async def test_public_events_are_public_texts_only_since_a_version_or_back(
 ) -> None:
     table_id = await open_duel(svc)
     await svc.start(table_id, ALICE)
-    assert await svc.public_events(table_id) == []
+    assert await svc.reads.public_events(table_id) == []
     for user in (ALICE, BOB):
-        await svc.act(table_id, user, (await svc.choices(table_id, user))[0].value)
-    everything = await svc.public_events(table_id)
+        await svc.act(table_id, user, (await svc.reads.choices(table_id, user))[0].value)
+    everything = await svc.reads.public_events(table_id)
     records = await store.moves(table_id)
     expected = [e["text"] for r in records for e in r.events if e["seats"] is None]
     assert everything == expected and len(records) == 2
     assert "Seat 0 has locked in a sigil." in everything or "Seat 1 has locked in a sigil." in everything
     assert not any(text.startswith("You chose") for text in everything)  # a private event
     second = [e["text"] for e in records[1].events if e["seats"] is None]
-    assert await svc.public_events(table_id, since_version=1) == second
-    assert await svc.public_events(table_id, back=1) == second
-    assert await svc.public_events(table_id, back=50) == everything
+    assert await svc.reads.public_events(table_id, since_version=1) == second
+    assert await svc.reads.public_events(table_id, back=1) == second
+    assert await svc.reads.public_events(table_id, back=50) == everything
     with pytest.raises(TableError, match="does not exist"):
-        await svc.public_events(999)
+        await svc.reads.public_events(999)
 
 
 async def _started(svc: TableService, kind: str, players: int) -> int:

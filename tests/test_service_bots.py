@@ -22,7 +22,7 @@ def table_seed() -> int:
 @pytest.fixture
 def svc(svc: TableService) -> TableService:
     """The shared service, with a strong bot that thinks briefly (these tests test seats, not play)."""
-    svc.bot_budget = 0.02
+    svc.bots.bot_budget = 0.02
     return svc
 
 
@@ -34,20 +34,20 @@ async def open_toy(svc: TableService) -> int:
 async def run_bots(svc: TableService, table_id: int) -> list[Reply]:
     """Let the bots play until the game waits on a person (or ends)."""
     replies = []
-    while (reply := await svc.next_bot_move(table_id)) is not None:
+    while (reply := await svc.bots.next_bot_move(table_id)) is not None:
         replies.append(reply)
     return replies
 
 
 async def person_move(svc: TableService, table_id: int, user_id: int) -> Reply:
     """Play the first legal move of a person's seat."""
-    choices = await svc.choices(table_id, user_id)
+    choices = await svc.reads.choices(table_id, user_id)
     return await svc.act(table_id, user_id, choices[0].value)
 
 
 async def test_a_bot_fills_a_seat_and_plays_a_whole_game(svc: TableService, store: Store) -> None:
     table_id = await open_toy(svc)
-    added = await svc.add_bots(table_id, ALICE, "basic")
+    added = await svc.bots.add_bots(table_id, ALICE, "basic")
     assert "Bot (basic) takes a seat" in added.board.text
     seats = await store.seats(table_id)
     bot = next(s for s in seats if s.bot)
@@ -74,13 +74,13 @@ async def test_a_bot_fills_a_seat_and_plays_a_whole_game(svc: TableService, stor
 async def test_a_lobby_of_only_bots_is_refused(svc: TableService, store: Store) -> None:
     table_id = await open_toy(svc)
     with pytest.raises(TableError, match="at least one person"):
-        await svc.add_bots(table_id, ALICE, "random", count=3)
+        await svc.bots.add_bots(table_id, ALICE, "random", count=3)
     with pytest.raises(TableError, match="Only the host"):
-        await svc.add_bots(table_id, BOB, "random")
+        await svc.bots.add_bots(table_id, BOB, "random")
     with pytest.raises(TableError, match="no bot level"):
-        await svc.add_bots(table_id, ALICE, "genius")
+        await svc.bots.add_bots(table_id, ALICE, "genius")
     # A lobby whose only person is gone (here: taken out behind the service's back) cannot start.
-    await svc.add_bots(table_id, ALICE, "random", count=2)
+    await svc.bots.add_bots(table_id, ALICE, "random", count=2)
     async with store._transaction() as db:
         await db.execute(
             "UPDATE seats SET bot = 'random' WHERE table_id = ? AND user_id = ?", (table_id, ALICE)
@@ -95,39 +95,39 @@ async def test_a_seat_handed_to_a_bot_and_taken_back(svc: TableService, store: S
     await svc.join(table_id, BOB, "bob")
     await svc.start(table_id, ALICE)
     bob_seat = next(s.seat for s in await store.seats(table_id) if s.user_id == BOB)
-    reply = await svc.set_seat_bot(table_id, bob_seat, "basic")
+    reply = await svc.bots.set_seat_bot(table_id, bob_seat, "basic")
     assert "basic bot plays bob's seat" in reply.board.text
     # Bob's table no longer waits on him, and a bot seat takes no person's moves.
-    assert await svc.waiting_on(BOB) == []
+    assert await svc.reads.waiting_on(BOB) == []
     with pytest.raises(TableError, match="rejoin"):
         await person_move(svc, table_id, BOB)
     played = await run_bots(svc, table_id)
     for reply in played:
         assert all(n.user_id != BOB for n in reply.private)
     with pytest.raises(TableError, match="at least one person"):
-        await svc.set_seat_bot(table_id, 1 - bob_seat, "basic")
-    back = await svc.set_seat_bot(table_id, bob_seat, None)
+        await svc.bots.set_seat_bot(table_id, 1 - bob_seat, "basic")
+    back = await svc.bots.set_seat_bot(table_id, bob_seat, None)
     assert back.answer == "Your seat is yours again." and "bob is back" in back.board.text
     with pytest.raises(TableError, match="A person already plays"):
-        await svc.set_seat_bot(table_id, bob_seat, None)
-    assert [t.table.id for t in await svc.waiting_on(BOB)] in ([], [table_id])
+        await svc.bots.set_seat_bot(table_id, bob_seat, None)
+    assert [t.table.id for t in await svc.reads.waiting_on(BOB)] in ([], [table_id])
     seats = {s.user_id: s for s in await store.seats(table_id)}
     assert seats[BOB].bot is None and seats[BOB].name == "bob"
 
 
 async def test_a_bot_filled_seat_has_nobody_to_give_it_back_to(svc: TableService) -> None:
     table_id = await open_toy(svc)
-    await svc.add_bots(table_id, ALICE, "random")
+    await svc.bots.add_bots(table_id, ALICE, "random")
     await svc.start(table_id, ALICE)
     seats = await svc.seats(table_id)
     bot_seat = next(s.seat for s in seats if s.bot)
     with pytest.raises(TableError, match="from the start"):
-        await svc.set_seat_bot(table_id, bot_seat, None)
-    assert await svc.bot_seats(table_id) == {bot_seat: "random"}
+        await svc.bots.set_seat_bot(table_id, bot_seat, None)
+    assert await svc.bots.bot_seats(table_id) == {bot_seat: "random"}
 
 
 async def test_practice_opens_a_table_with_bots_in_the_other_seats(svc: TableService) -> None:
-    table = await svc.practice(
+    table = await svc.bots.practice(
         "toy", None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice", level="strong", players=3
     )
     seats = await svc.seats(table.id)
@@ -145,11 +145,11 @@ async def test_a_bot_whose_move_is_refused_plays_its_first_legal_move(
     from rules.contract import Move
 
     table_id = await open_toy(svc)
-    await svc.add_bots(table_id, ALICE, "random")
+    await svc.bots.add_bots(table_id, ALICE, "random")
     await svc.start(table_id, ALICE)
     monkeypatch.setattr(levels.RandomBot, "choose", lambda self, seating, rand: Move.of("nonsense"))
     before = (await svc.table(table_id)).version
-    reply = await svc.next_bot_move(table_id)
+    reply = await svc.bots.next_bot_move(table_id)
     assert reply is not None and (await svc.table(table_id)).version == before + 1
 
 
@@ -161,12 +161,12 @@ async def test_a_bot_move_on_a_seat_given_back_meanwhile_is_refused(svc: TableSe
     await svc.join(table_id, BOB, "bob")
     await svc.start(table_id, ALICE)
     bob_seat = next(s.seat for s in await store.seats(table_id) if s.user_id == BOB)
-    await svc.set_seat_bot(table_id, bob_seat, "basic")
-    await svc.set_seat_bot(table_id, bob_seat, None)
+    await svc.bots.set_seat_bot(table_id, bob_seat, "basic")
+    await svc.bots.set_seat_bot(table_id, bob_seat, None)
     version = (await svc.table(table_id)).version
     _, state = await store.load(table_id)
     sigil = state["hands"][bob_seat][0]
-    assert await svc._play_for_bot(table_id, BOB, Move.of("choose", sigil=sigil), version) is None
+    assert await svc.bots._play_for_bot(table_id, BOB, Move.of("choose", sigil=sigil), version) is None
     assert (await svc.table(table_id)).version == version
     await svc.act(table_id, BOB, Move.of("choose", sigil=sigil))
     assert (await svc.table(table_id)).version == version + 1

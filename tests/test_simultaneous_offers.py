@@ -95,12 +95,12 @@ async def _play_until(h: Harness, table_id: int, decision: str, seed: int = 3) -
     rand = random.Random(seed)
     users = [await h.user_at(table_id, seat) for seat in range(2)]
     for _ in range(2000):
-        public = await h.svc.public_view(table_id)
+        public = await h.svc.reads.public_view(table_id)
         asked = [p.seat for p in public.prompts if p.decision == decision]
         if len(asked) > 1:
             return [users[seat] for seat in asked]
         user = users[rand.choice(sorted({p.seat for p in public.prompts}))]
-        view = await h.svc.seat_view(table_id, user)
+        view = await h.svc.reads.seat_view(table_id, user)
         await h.svc.act(table_id, user, rand.choice(view.moves).move)  # type: ignore[arg-type]
     raise AssertionError(f"no {decision} decision reached")
 
@@ -118,12 +118,12 @@ async def test_through_the_service_both_panels_count(
     assert stamp is not None
     table_id = await h.table(kind, options)
     first, second = await _play_until(h, table_id, decision)
-    panels = {u: await h.svc.seat_view(table_id, u) for u in (first, second)}
+    panels = {u: await h.svc.reads.seat_view(table_id, u) for u in (first, second)}
     offers = {u: Offer(stamp(panels[u]), stamp) for u in (first, second)}
     moves = {u: panels[u].moves[0].move for u in (first, second)}
     await h.svc.act(table_id, first, moves[first], offer=offers[first])
     await h.svc.act(table_id, second, moves[second], offer=offers[second])  # still what it was offered
-    before = (await h.svc.public_view(table_id)).version
+    before = (await h.svc.reads.public_view(table_id)).version
     with pytest.raises(StaleOffer):  # the same panel clicked again: what it offered has changed
         await h.svc.act(table_id, first, moves[first], offer=offers[first])
-    assert (await h.svc.public_view(table_id)).version == before
+    assert (await h.svc.reads.public_view(table_id)).version == before

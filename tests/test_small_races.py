@@ -64,7 +64,7 @@ async def test_words_in_any_order_autocomplete_what_they_play(simcord_env: simco
     first = table.members[0]
     svc = table.bot.service
     assert svc is not None
-    now = await svc.seat_view(await table.table_id(), first.id)
+    now = await svc.reads.seat_view(await table.table_id(), first.id)
     assign = next(c for c in now.moves if c.label.startswith("Assign Take Stones to die 1"))
     offered = await first.autocomplete(table.thread, "game play", "move", "die 1 take")
     assert [o["name"] for o in offered] == [assign.label]

@@ -27,7 +27,7 @@ async def played_source(tmp_path: Path) -> tuple[str, int]:
         assert h.svc is not None and h.store is not None
         table = await h.table(options="clock=fast")
         for user in (ALICE, BOB):
-            choice = (await h.svc.choices(table, user))[0]
+            choice = (await h.svc.reads.choices(table, user))[0]
             await h.svc.act(table, user, choice.value)
         await h.store.set_meta("note", "kept")
         await h.store.set_server_setting(1, "bots", "off")

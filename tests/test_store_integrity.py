@@ -51,7 +51,7 @@ async def played(svc: TableService, kind: str = "toy", moves: int = 2) -> int:
     await svc.start(table.id, ALICE)
     for _ in range(moves):
         for user in (ALICE, BOB):
-            offered = await svc.choices(table.id, user, stamped=True)  # as autocomplete offers them
+            offered = await svc.reads.choices(table.id, user, stamped=True)  # as autocomplete offers them
             if offered:
                 await svc.act(table.id, user, offered[0].value)
                 break
@@ -74,7 +74,7 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_log(
     tamper(db_path, "UPDATE snapshots SET state = ? WHERE table_id = ?", damage, table_id)
     with pytest.raises(DamagedSnapshot):
         await svc.store.load(table_id)
-    note = await svc.hand(table_id, ALICE)  # /game hand: a KeyError on `{}` before
+    note = await svc.reads.hand(table_id, ALICE)  # /game hand: a KeyError on `{}` before
     assert note.seat in (0, 1)
     _, after = await svc.store.load(table_id)
     assert after == before and await svc.replay(table_id)
@@ -258,10 +258,10 @@ async def test_a_table_with_damaged_options_is_reported_and_the_others_go_on(
     assert f"row: table {damaged}: its options are not valid JSON" in out
     # Play: the damaged table closes with the usual message, the other plays on.
     with pytest.raises(TableError) as refused:
-        await svc.status(damaged)
+        await svc.reads.status(damaged)
     assert refused.value.sentence == DAMAGED
     assert [w.table.id for w in await svc.mine(ALICE) + await svc.mine(BOB)] == [sound]
-    offered = await svc.choices(sound, ALICE) or await svc.choices(sound, BOB)
+    offered = await svc.reads.choices(sound, ALICE) or await svc.reads.choices(sound, BOB)
     assert offered
 
 
@@ -271,7 +271,7 @@ async def test_a_deleted_snapshot_over_a_sound_log_is_rebuilt(svc: TableService,
     tamper(db_path, "DELETE FROM snapshots WHERE table_id = ?", table_id)
     svc = await reopened(svc, db_path)
     assert {f.table_id: f.verdict for f in await check(db_path)} == {table_id: "snapshot damaged"}
-    note = await svc.hand(table_id, ALICE)
+    note = await svc.reads.hand(table_id, ALICE)
     assert note.seat in (0, 1)
     assert (await svc.table(table_id)).status == "active"
     _, after = await svc.store.load(table_id)
@@ -290,7 +290,7 @@ async def test_a_deleted_snapshot_over_a_damaged_log_still_closes_the_table(
     tamper(db_path, "UPDATE moves SET events = '[]' WHERE table_id = ? AND version = 1", table_id)
     svc = await reopened(svc, db_path)
     with pytest.raises(TableError) as refused:
-        await svc.hand(table_id, ALICE)
+        await svc.reads.hand(table_id, ALICE)
     assert refused.value.sentence == DAMAGED
 
 
@@ -309,7 +309,7 @@ async def test_a_damaged_seat_clock_is_reset_and_play_goes_on(
     assert status == 1 and f"row: seat clock (table {table_id}, user {ALICE}): its " in out
     assert [w.table.id for w in await svc.mine(ALICE)] == [table_id]  # /game mine raised before
     assert [c.user_id for c in await h.store.seat_clocks(table_id)] == [BOB]  # set aside, not shown
-    offered = await svc.choices(table_id, BOB)
+    offered = await svc.reads.choices(table_id, BOB)
     await svc.act(table_id, BOB, offered[0].value)  # raised before (the clocks' sync after the move)
     assert "reset to a fresh clock" in caplog.text
     # Alice's seat starts afresh; its reminders and deadline run again, and the check is clean.
@@ -374,12 +374,12 @@ async def test_a_damaged_spectator_or_seat_preference_is_set_aside(
 ) -> None:
     table_id = await played(svc)
     await svc.watch(table_id, CAROL)
-    await svc.set_seat_pref(table_id, ALICE, "react", "pass")
+    await svc.reads.set_seat_pref(table_id, ALICE, "react", "pass")
     tamper(db_path, "UPDATE spectators SET user_id = 'carol' WHERE table_id = ?", table_id)
     tamper(db_path, "UPDATE seat_prefs SET value = X'00' WHERE table_id = ?", table_id)
     assert await svc.store.spectators(table_id) == []
-    assert await svc.seat_pref(table_id, ALICE, "react") is None
-    assert await svc.seat_prefs(table_id, "react") == {}
+    assert await svc.reads.seat_pref(table_id, ALICE, "react") is None
+    assert await svc.reads.seat_prefs(table_id, "react") == {}
     status, out, _ = await check_output(db_path, capsys)
     assert status == 1
     assert f"row: spectator of table {table_id}: its user" in out
@@ -392,13 +392,13 @@ async def test_a_damaged_bot_memory_is_set_aside_and_the_bot_plays_on(
     assert h.svc is not None and h.store is not None
     record = await h.svc.open_table("academy", "scenario=basic", guild_id=1, channel_id=2, host_id=ALICE,
                                     host_name="alice")
-    await h.svc.add_bots(record.id, ALICE, "basic", 1)
+    await h.svc.bots.add_bots(record.id, ALICE, "basic", 1)
     await h.svc.start(record.id, ALICE)
 
     async def step() -> None:
         assert h.svc is not None
-        if await h.svc.next_bot_move(record.id) is None:
-            offered = await h.svc.choices(record.id, ALICE)
+        if await h.svc.bots.next_bot_move(record.id) is None:
+            offered = await h.svc.reads.choices(record.id, ALICE)
             await h.svc.act(record.id, ALICE, offered[0].value)
 
     seat = next(s.seat for s in await h.store.seats(record.id) if s.bot)
@@ -422,12 +422,12 @@ async def test_a_seat_whose_bot_level_is_damaged_is_still_played(
     svc: TableService, db_path: str, capsys: pytest.CaptureFixture
 ) -> None:
     table = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=ALICE, host_name="alice")
-    await svc.add_bots(table.id, ALICE, "strong", 1)
+    await svc.bots.add_bots(table.id, ALICE, "strong", 1)
     await svc.start(table.id, ALICE)
     tamper(db_path, "UPDATE seats SET bot = 'zz' WHERE table_id = ? AND bot IS NOT NULL", table.id)
     status, out, _ = await check_output(db_path, capsys)
     assert status == 1 and f"row: seat of user -1 at table {table.id}: its bot level" in out
-    reply = await svc.next_bot_move(table.id)  # raised before: no bot level `zz`
+    reply = await svc.bots.next_bot_move(table.id)  # raised before: no bot level `zz`
     assert reply is not None and reply.table.version == 1
 
 
@@ -452,7 +452,7 @@ async def test_a_damaged_start_of_a_wait_counts_from_the_last_change(
     status, out, _ = await check_output(str(h.path), capsys)
     assert status == 1 and f"row: wait for user {ALICE} at table {table_id}: its since is not a time" in out
     assert [w.since for w in await svc.mine(ALICE)] == [(await svc.table(table_id)).updated_at]
-    offered = await svc.choices(table_id, BOB)
+    offered = await svc.reads.choices(table_id, BOB)
     await svc.act(table_id, BOB, offered[0].value)  # raised before: the clock ran from 'x'
     assert (await svc.mine(ALICE))[0].deadline is not None
     await h.wait(13 * HOUR)

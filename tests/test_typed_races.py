@@ -77,7 +77,7 @@ async def test_a_different_typed_move_is_never_held_back(h: Harness) -> None:
     assert h.svc is not None
     table = await h.table()
     for user in (ALICE, BOB):
-        now = await h.svc.seat_view(table, user)
+        now = await h.svc.reads.seat_view(table, user)
         await h.svc.act(table, user, now.moves[0].label)
     assert (await h.svc.table(table)).version >= 2
 
@@ -86,9 +86,9 @@ async def test_two_bare_undos_at_once_take_back_one_move(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await h.table()
     for user in (ALICE, BOB):
-        now = await h.svc.seat_view(table, user)
+        now = await h.svc.reads.seat_view(table, user)
         await h.svc.act(table, user, now.moves[0].move)  # type: ignore[arg-type]
-    view = await h.svc.public_view(table)
+    view = await h.svc.reads.public_view(table)
     lowest = view.users[view.prompts[0].seat]
     await h.svc.act(table, lowest, "Pass")
     version = (await h.svc.table(table)).version
@@ -104,9 +104,9 @@ async def test_two_undos_with_the_version_seen_take_back_one_move(h: Harness) ->
     assert h.svc is not None
     table = await h.table()
     for user in (ALICE, BOB):
-        now = await h.svc.seat_view(table, user)
+        now = await h.svc.reads.seat_view(table, user)
         await h.svc.act(table, user, now.moves[0].move)  # type: ignore[arg-type]
-    view = await h.svc.public_view(table)
+    view = await h.svc.reads.public_view(table)
     lowest = view.users[view.prompts[0].seat]
     await h.svc.act(table, lowest, "Pass")
     seen = (await h.svc.table(table)).version
@@ -147,9 +147,9 @@ async def test_two_game_undos_at_once_in_discord_take_back_one_move(simcord_env:
     assert svc is not None
     table_id = await table.table_id()
     for member in table.members:
-        now = await svc.seat_view(table_id, member.id)
+        now = await svc.reads.seat_view(table_id, member.id)
         await svc.act(table_id, member.id, now.moves[0].move)  # type: ignore[arg-type]
-    view = await svc.public_view(table_id)
+    view = await svc.reads.public_view(table_id)
     lowest = next(m for m in table.members if m.id == view.users[view.prompts[0].seat])
     await lowest.slash(table.thread, "game play", move="Pass")
     version = await table.version()

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("toy_registered")
 async def play(h: Harness, table_id: int, user_id: int, label: str | None = None) -> None:
     """Play the move with this label (or the first choice) for the user."""
     assert h.svc is not None
-    choices = await h.svc.choices(table_id, user_id)
+    choices = await h.svc.reads.choices(table_id, user_id)
     chosen = next(c for c in choices if label is None or c.label == label)
     await h.svc.act(table_id, user_id, chosen.value)
 
@@ -29,7 +29,7 @@ async def to_the_draw(h: Harness) -> tuple[int, int, int]:
     table = await h.table()
     await play(h, table, ALICE)
     await play(h, table, BOB)
-    view = await h.svc.public_view(table)
+    view = await h.svc.reads.public_view(table)
     lowest = view.users[view.prompts[0].seat]
     return table, lowest, BOB if lowest == ALICE else ALICE
 
@@ -37,11 +37,11 @@ async def to_the_draw(h: Harness) -> tuple[int, int, int]:
 async def test_undo_takes_back_your_own_move_and_tells_the_thread(h: Harness) -> None:
     assert h.svc is not None
     table, lowest, _ = await to_the_draw(h)
-    before = await h.svc.public_view(table)
+    before = await h.svc.reads.public_view(table)
     await play(h, table, lowest, "Pass")
     reply = await h.svc.undo(table, lowest)
     assert reply.board is not None and "took back: Pass." in reply.board.text
-    after = await h.svc.public_view(table)
+    after = await h.svc.reads.public_view(table)
     assert after.view == before.view and after.prompts == before.prompts
     assert after.version == before.version + 2, "the undo is a row of the move log, version-checked"
     assert await h.svc.replay(table) and await h.svc.rebuild_check(table)
@@ -137,7 +137,7 @@ async def test_spectators_get_public_boards_and_nothing_private(h: Harness) -> N
         await h.svc.watch(table, ALICE)
     for _ in range(6):
         for user in (ALICE, BOB):
-            choices = await h.svc.choices(table, user)
+            choices = await h.svc.reads.choices(table, user)
             if choices:
                 await h.svc.act(table, user, choices[0].value)
     seen = h.notices("spectate", DAVE)
@@ -151,7 +151,7 @@ async def test_spectators_get_public_boards_and_nothing_private(h: Harness) -> N
         assert not any(s in notice.text for s in secrets)
     await h.svc.unwatch(table, DAVE)
     count = len(h.notices("spectate"))
-    choices = await h.svc.choices(table, ALICE) or await h.svc.choices(table, BOB)
+    choices = await h.svc.reads.choices(table, ALICE) or await h.svc.reads.choices(table, BOB)
     assert choices
     with pytest.raises(TableError, match="do not follow"):
         await h.svc.unwatch(table, DAVE)
@@ -184,7 +184,7 @@ async def test_the_log_pages_and_the_history_hold_only_public_events(h: Harness)
     # A sigil is chosen in secret: the public history names the move, never the sigil.
     assert parsed["moves"][0]["move"] == "Choose" and "Choose sigil" not in text
     mover = parsed["moves"][0]["seat"]
-    _, own_data = await h.svc.history(table, (await h.svc.public_view(table)).users[mover])
+    _, own_data = await h.svc.history(table, (await h.svc.reads.public_view(table)).users[mover])
     own = json.loads(own_data)["moves"]
     assert own[0]["move"].startswith("Choose sigil"), "a player's own copy names their moves in full"
     assert own[1]["move"] == "Choose", "and never the other seat's secret"
@@ -214,13 +214,13 @@ async def test_the_replay_of_an_institute_game_has_a_frame_per_turn_under_8_mb(h
     table = await h.table("institute")
     turns = 0
     for _ in range(6):
-        view = await h.svc.public_view(table)
+        view = await h.svc.reads.public_view(table)
         waiting = sorted({p.seat for p in view.prompts})
         user = view.users[waiting[0]]
         # Stamped as autocomplete offers them: the same reroll twice in a row is meant, not a double send.
-        choices = await h.svc.choices(table, user, stamped=True)
+        choices = await h.svc.reads.choices(table, user, stamped=True)
         await h.svc.act(table, user, choices[0].value)
-        after = await h.svc.public_view(table)
+        after = await h.svc.reads.public_view(table)
         turns += sorted({p.seat for p in after.prompts}) != waiting
     data = await h.svc.replay_image(table)
     assert data is not None and len(data) < 8 * 1024 * 1024

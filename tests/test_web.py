@@ -92,7 +92,7 @@ async def test_a_seat_link_shows_that_seat_only_until_it_expires(h: Harness) -> 
         page = await client.get(path)
         assert page.status == 200
         body = await page.text()
-        mine = await h.svc.hand(table_id, ALICE)
+        mine = await h.svc.reads.hand(table_id, ALICE)
         assert "Your private view" in body and mine.text.splitlines()[0][:20] in body
         assert page.headers["Cache-Control"] == "no-store"
         assert (await client.get(path + "/sheet.png")).status == 200
@@ -198,13 +198,13 @@ async def test_a_server_page_lists_its_tables_only_once_its_moderators_turn_it_o
     token = links().server_token(1)  # the harness opens its tables in server 1
     async with web_client(h.svc) as client:
         assert (await client.get(f"/g/{token}")).status == 404
-        await h.svc.set_server_setting(1, "web", "on")
+        await h.svc.servers.set_server_setting(1, "web", "on")
         page = await client.get(f"/g/{token}")
         assert page.status == 200
         assert f"/t/{links().table_token(table_id)}" in await page.text()
         assert (await client.get(f"/g/{links().server_token(2)}")).status == 404
         assert (await client.get(f"/g/1-{'0' * 24}")).status == 404
-        await h.svc.set_server_setting(1, "web", "off")
+        await h.svc.servers.set_server_setting(1, "web", "off")
         assert (await client.get(f"/g/{token}")).status == 404
 
 

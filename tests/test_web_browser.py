@@ -146,10 +146,10 @@ async def test_a_seat_link_shows_that_seat_and_an_expired_one_is_refused(
     link = server.links.seat_url(table_id, BOB, h.clock.now())
     await asyncio.to_thread(chromium.set_window_size, 1280, 1000)
     await asyncio.to_thread(chromium.get, link)
-    mine = (await h.svc.hand(table_id, BOB)).text
+    mine = (await h.svc.reads.hand(table_id, BOB)).text
     text = await _until(lambda: chromium.find_element(By.ID, "private-text").text, "bob's private view")
     assert text.strip() == mine.strip()
-    assert text.strip() != (await h.svc.hand(table_id, ALICE)).text.strip()
+    assert text.strip() != (await h.svc.reads.hand(table_id, ALICE)).text.strip()
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "seat-1280.png"))
     await asyncio.to_thread(chromium.set_window_size, 390, 844)
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "seat-390.png"))

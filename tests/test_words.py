@@ -146,13 +146,13 @@ async def test_boards_and_private_notes_through_the_service_read_well(svc: Table
         texts.extend(note.text for note in reply.private)
         if reply.board.finished:
             break
-        public = await svc.public_view(table.id)
+        public = await svc.reads.public_view(table.id)
         user = public.users[rnd.choice(public.prompts).seat]
         # Picked from the list, as autocomplete offers it (stamped): the same pick twice is meant.
-        choice = rnd.choice(await svc.choices(table.id, user, stamped=True))
+        choice = rnd.choice(await svc.reads.choices(table.id, user, stamped=True))
         reply = await svc.act(table.id, user, choice.value)
     assert reply.board is not None and reply.board.finished
-    texts.extend(await svc.log_lines(table.id, limit=200))
+    texts.extend(await svc.reads.log_lines(table.id, limit=200))
     bad = {text: defects(text) + ["seat code"] * bool(SEAT_CODE.search(text)) for text in texts}
     bad = {text: found for text, found in bad.items() if found}
     assert not bad, list(bad.items())[:5]
@@ -250,7 +250,8 @@ def test_a_prompt_naming_another_seat_names_its_player() -> None:
 
 @pytest.mark.parametrize("kind", ["argent", "institute", "quadrivium"])
 async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str) -> None:
-    from cogs import argent_panel, institute, quadrivium
+    from cogs import institute, quadrivium
+    from cogs.argent import panel as argent_panel
 
     rules = registry.get(kind)
     table = await svc.open_table(kind, None, guild_id=1, channel_id=2, host_id=101, host_name="alice")
@@ -258,7 +259,7 @@ async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str
     await svc.start(table.id, 101)
 
     async def text_of(user: int) -> str:
-        now = await svc.seat_view(table.id, user)
+        now = await svc.reads.seat_view(table.id, user)
         if kind == "argent":
             return argent_panel.panel_text(now)
         if kind == "institute":
@@ -268,7 +269,7 @@ async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str
     rnd = random.Random(2)
     waiting = ""
     for _ in range(400):  # play until someone waits while the other decides
-        public = await svc.public_view(table.id)
+        public = await svc.reads.public_view(table.id)
         awaited = {p.seat for p in public.prompts}
         for seat, user in public.users.items():
             lines = [] if seat in awaited else (await text_of(user)).splitlines()
@@ -276,7 +277,7 @@ async def test_a_panel_waiting_on_others_names_them(svc: TableService, kind: str
         if waiting:
             break
         user = public.users[rnd.choice(sorted(awaited))]
-        await svc.act(table.id, user, rnd.choice(await svc.choices(table.id, user)).value)
+        await svc.act(table.id, user, rnd.choice(await svc.reads.choices(table.id, user)).value)
     assert "Waiting on " in waiting and ("alice" in waiting or "bob" in waiting), waiting
     assert not SEAT_CODE.search(waiting) and not defects(waiting), waiting
     assert rules.kind == kind

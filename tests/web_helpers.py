@@ -39,7 +39,7 @@ async def play_first_moves(h: Harness, table_id: int, count: int) -> None:
         seat_view = None
         for user in (ALICE, BOB, CAROL):
             try:
-                seat_view = await h.svc.seat_view(table_id, user)
+                seat_view = await h.svc.reads.seat_view(table_id, user)
             except TableError:  # no seat at this table
                 continue
             if seat_view.moves:

@@ -316,7 +316,7 @@ async def _server(request: web.Request) -> web.Response:
     if guild_id is None:
         return _refuse(404, "Not found", NOT_FOUND)
     try:
-        tables = await request.app[STATE]["svc"].web_tables(guild_id)
+        tables = await request.app[STATE]["svc"].servers.web_tables(guild_id)
     except TableError:
         return _refuse(404, "Not found", NOT_FOUND)
     urls = {t.table.id: f"/t/{links.table_token(t.table.id)}" for t in tables}

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.argent import content, effects, hooks, protection, vocab
+from rules.argent.casting import free_cast_options
 from rules.argent.state import (
     INFIRMARY,
     NEUTRAL,
@@ -160,8 +161,6 @@ def _hook(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) -> 
 
 
 def _cast(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) -> bool:
-    from rules.argent.engine import free_cast_options
-
     return bool(free_cast_options(state, seat, arg, (ctx.get("card") or {}).get("id")))
 
 

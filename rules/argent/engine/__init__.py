@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.argent import build, content, effects, scoring, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
+from rules.argent.casting import free_cast_options, spell_cost
 from rules.argent.effects import say
 from rules.argent.engine.decisions import (
     answer_leave_room,
@@ -39,14 +40,13 @@ from rules.argent.engine.reactions import (
     answer_free_cast,
     answer_react,
     answer_revival,
-    free_cast_options,
     run_free_cast,
     run_instants,
     run_mystic,
     run_reactions,
     run_sympathy,
 )
-from rules.argent.engine.turn import castable, do_turn, has_turn_option, spell_cost, turn_options
+from rules.argent.engine.turn import castable, do_turn, has_turn_option, turn_options
 from rules.argent.setup import deal_tableaus
 from rules.argent.state import (
     APPRENTICE,

@@ -6,8 +6,8 @@ from typing import Any
 
 from rules.argent import content, offers, vocab
 from rules.argent.agenda import Task, ask, new_fid, option, push, push_effects
+from rules.argent.casting import can_cast, free_cast_options, pay_for_spell, spell_cost
 from rules.argent.effects import has_status, say
-from rules.argent.engine.turn import can_cast, pay_for_spell, spell_cost
 from rules.argent.state import (
     INFIRMARY,
     State,
@@ -259,45 +259,6 @@ def run_free_cast(state: State, task: Task, events: list[Event]) -> None:
     if opts:
         opts.append(option("pass", "Cast nothing"))
     ask(state, seat, "free_cast", opts, "cast a spell", data=task)
-
-
-def free_cast_options(
-    state: State, seat: int, arg: dict[str, Any], source: str | None
-) -> list[dict[str, Any]]:
-    """Return the spells a ``cast`` effect may cast now (never the card that grants it, FAQ)."""
-    office = state["seats"][seat]
-    pay = arg.get("pay", True)
-    level = arg.get("level", "any")
-    opts = []
-    if arg.get("from") == "tableau":
-        for book_id in state["tableau"]["spell"]:
-            rec = content.book(book_id)["levels"][0]
-            # Tap the Well names no timing: fast level-1 spells count too; a reaction needs its trigger.
-            if rec["timing"] != "react" and can_cast(state, seat, rec, pay):
-                opts.append(option("cast", f"Cast {rec['name']} from the tableau", spell=book_id, level=1))
-    else:
-        for spell in office["spells"]:
-            if spell["id"] == source:
-                continue
-            for lvl in content.book(spell["id"])["levels"]:
-                n = lvl["level"]
-                ok = (
-                    {
-                        "any": True,
-                        "unresearched": n > spell["level"],
-                        "below_highest": n < spell["level"],
-                    }.get(level, n <= spell["level"])
-                    if isinstance(level, str)
-                    else n == level
-                )
-                if not ok or (arg.get("only_act") and lvl["timing"] != "act") or lvl["timing"] == "react":
-                    continue
-                if level not in ("any", "unresearched", "below_highest") and spell["exhausted"]:
-                    continue
-                if not can_cast(state, seat, lvl, pay):
-                    continue
-                opts.append(option("cast", f"Cast {lvl['name']}", spell=spell["id"], level=n))
-    return opts
 
 
 def answer_free_cast(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:

@@ -7,17 +7,13 @@ from typing import Any
 
 from rules.argent import content, effects, offers, vocab
 from rules.argent.agenda import ask, option, push, push_effects
+from rules.argent.casting import can_cast, pay_for_spell, spell_cost
 from rules.argent.effects import has_status, say
 from rules.argent.engine.placement import turn_place
 from rules.argent.state import (
     State,
-    gain,
-    is_shadow,
     office_mages,
-    order_from,
-    placed,
     room_name,
-    slot_of,
 )
 from rules.contract import Event
 
@@ -41,49 +37,6 @@ def kind_ok(state: State, kind: str) -> bool:
         return False
     group = allow.get("group")
     return not (group is not None and kind in state["turn"]["used_kinds"].get(str(group), []))
-
-
-def spell_cost(state: State, seat: int, level: dict[str, Any]) -> int:
-    """Return what a spell level costs this seat now, after every discount (FAQ on the Mysticism B floor)."""
-    cost = level["cost"]
-    if cost == "X":
-        cost = len(order_from(state, seat)) - 1
-    if vocab.covers(state, seat, "free_spell"):
-        return 0
-    mystics = sum(
-        1
-        for m in state["mages"]
-        if m["owner"] == seat
-        and placed(m["loc"])
-        and not is_shadow(slot_of(state, m["loc"]))
-        and vocab.has_power(state, m, "spell_discount_min_1")
-    )
-    if mystics and cost > 1:
-        cost = max(1, cost - mystics)
-    cost -= vocab.amount(state, seat, "spell_discount")
-    return max(0, cost)
-
-
-def drain_extra(state: State, seat: int) -> int:
-    """Return the extra mana an opponent's Energy Drain takes from this seat's next spell."""
-    return sum(1 for s in vocab.statuses_named(state, "energy_drain") if s["seat"] != seat)
-
-
-def can_cast(state: State, seat: int, level: dict[str, Any], pay: bool = True) -> bool:
-    """Whether a seat has the mana for a spell: its cost (unless free) and every Energy Drain toll."""
-    cost = spell_cost(state, seat, level) if pay else 0
-    return cost + drain_extra(state, seat) <= state["seats"][seat]["mana"]
-
-
-def pay_for_spell(state: State, seat: int, cost: int, events: list[Event]) -> None:
-    """Pay a spell's cost plus 1 Mana to each opponent whose Energy Drain runs this round."""
-    # Energy Drain: "each rival pays you 1 extra Mana for every spell they cast", whether the spell is
-    # cast as an action, by another effect, free of its cost, or as a reaction.
-    drainers = [s["seat"] for s in vocab.statuses_named(state, "energy_drain") if s["seat"] != seat]
-    gain(state, seat, "mana", -(cost + len(drainers)))
-    for drainer in drainers:
-        gain(state, drainer, "mana", 1)
-        say(events, f"P{seat + 1} pays P{drainer + 1} 1 Mana (Energy Drain).")
 
 
 def castable(state: State, seat: int, timing: str) -> list[tuple[str, str, int, dict[str, Any]]]:

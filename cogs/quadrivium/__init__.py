@@ -21,8 +21,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, panels
-from cogs.panels import clip
+from cogs import kit
+from cogs.kit import panels
+from cogs.kit.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, SeatView, TableError, TableRecord, TableService, offered_token
 from service.reading import matches
@@ -383,7 +384,7 @@ async def typed_form(
     client: discord.Client, table: TableRecord, user_id: int, typed: str
 ) -> discord.ui.Modal | None:
     """Return the form of an offered worded move typed in ``/game play`` without its words, else None."""
-    now = await kit.service_of(client).seat_view(table.id, user_id)
+    now = await kit.service_of(client).reads.seat_view(table.id, user_id)
     choice = _typed_choice(now, typed.strip())
     if choice is None or _action(choice) not in TEXT_FORMS:
         return None
@@ -443,7 +444,7 @@ class NumberButton(kit.StampedMoveButton, prefix="qd:n", stamp=kit.FINGERPRINT):
         """Open the number form with the ranges offered now (a changed panel is replaced instead)."""
         svc = kit.service_of(interaction.client)
         try:
-            now = await svc.seat_view(self.table_id, interaction.user.id)
+            now = await svc.reads.seat_view(self.table_id, interaction.user.id)
             ranges = number_ranges(self.value, now.moves) if GAME.stamp_here(now) == self.stamp else {}
         except (TableError, MalformedMove):
             ranges = {}
@@ -487,7 +488,7 @@ async def show_sheet(interaction: discord.Interaction) -> None:
         table = await kit.table_here(interaction)
         svc = kit.service_of(interaction.client)
         public = await GAME.public_view(svc, table.id)
-        image = await svc.public_drawing(public, sheet="covenant")
+        image = await svc.reads.public_drawing(public, sheet="covenant")
         alt = svc.describe(table.kind, public.view)
         files = [kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)] if image else []
         await kit.answer(interaction, f"The covenant, at version {public.version}.", files=files)

@@ -18,9 +18,9 @@ from typing import Any
 
 import discord
 
-from cogs import messages
-from cogs.controls import _add_undo, board_message, private_message, undo_offer
-from cogs.messages import (
+from cogs.kit import messages
+from cogs.kit.controls import ClickActions, _add_undo, board_message, on_click, private_message, undo_offer
+from cogs.kit.messages import (
     CLOSING_LINE,
     CONTENT_LIMIT,
     CONTINUE_HINT,
@@ -403,7 +403,7 @@ async def run_bots(client: discord.Client, table_id: int) -> None:
         while True:
             memory.bots_again.discard(table_id)
             try:
-                reply = await svc.next_bot_move(table_id)
+                reply = await svc.bots.next_bot_move(table_id)
             except TableError as exc:
                 log.info("table %s: a bot could not move (%s)", table_id, type(exc).__name__)
                 reply = None
@@ -549,7 +549,7 @@ async def show_private(interaction: discord.Interaction, table_id: int | None = 
     async def work() -> None:
         svc = service_of(interaction.client)
         found = table_id if table_id is not None else (await table_here(interaction)).id
-        note = await svc.hand(found, interaction.user.id)
+        note = await svc.reads.hand(found, interaction.user.id)
         message = await private_send_args(interaction.client, await svc.table(found), note)
         await answer(interaction, message.pop("content"), **message)
 
@@ -638,7 +638,7 @@ async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str
     note = next((n for n in reply.private if n.user_id == interaction.user.id), None)
     if note is None and edit:
         with contextlib.suppress(TableError):
-            note = await service_of(client).hand(reply.table.id, interaction.user.id)
+            note = await service_of(client).reads.hand(reply.table.id, interaction.user.id)
     if note is None:
         await answer(interaction, said, **undo_offer(reply))
         return
@@ -651,3 +651,6 @@ async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str
         await interaction.edit_original_response(content=clip(content), attachments=files, **message)
         return
     await answer(interaction, content, **message)
+
+
+on_click(ClickActions(show_private=show_private, play=play, deliver=deliver))

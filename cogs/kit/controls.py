@@ -2,8 +2,9 @@
 
 Part of the kit (``cogs.kit`` re-exports it). Every component carries what it needs in its custom
 id (the table, the version or fingerprint it was offered at), so it keeps working after a
-restart and a stale click is refused. A click plays through ``cogs.delivery``, which draws these
-components in turn: its functions are imported where a click calls them.
+restart and a stale click is refused. A click plays through ``cogs.kit.delivery``, which draws these
+components in turn: delivery hands its functions in when it loads (``on_click``), so this module
+never imports it back.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 import discord
 
-from cogs import messages
-from cogs.messages import _body, answer, clip, guarded, service_of
+from cogs.kit import messages
+from cogs.kit.messages import _body, answer, clip, guarded, service_of
 from service import (
     Board,
     Choice,
@@ -75,6 +77,37 @@ def private_message(note: PrivateNote) -> dict[str, Any]:
     return kwargs
 
 
+# ---------------------------------------------------------------------- what a click does
+
+
+@dataclass(frozen=True)
+class ClickActions:
+    """What the components do when clicked: show the clicker's private view, play a move, deliver.
+
+    These are ``cogs.kit.delivery``'s functions. Delivery posts the components and a click delivers
+    in turn; delivery hands them in when it loads rather than this module importing it back.
+    """
+
+    show_private: Callable[[discord.Interaction, int], Awaitable[None]]
+    play: Callable[[discord.Interaction, int, str, int], Awaitable[None]]
+    deliver: Callable[[discord.Client, Reply], Awaitable[bool]]
+
+
+_ACTIONS: list[ClickActions] = []
+
+
+def on_click(actions: ClickActions) -> None:
+    """Set what the components do when clicked (``cogs.kit.delivery`` calls it as it loads)."""
+    _ACTIONS[:] = [actions]
+
+
+def click_actions() -> ClickActions:
+    """Return what the components do when clicked (delivery loads with ``cogs.kit``, always first)."""
+    if not _ACTIONS:
+        raise RuntimeError("cogs.kit.delivery is not loaded: import cogs.kit")
+    return _ACTIONS[0]
+
+
 # ---------------------------------------------------------------------- restart-proof components
 
 
@@ -115,9 +148,7 @@ class PrivateViewButton(TableButton, prefix="cc:pv", label="My private view"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker their private view."""
-        from cogs.delivery import show_private  # delivery draws these components: imported when clicked
-
-        await show_private(interaction, self.table_id)
+        await click_actions().show_private(interaction, self.table_id)
 
 
 VERSION = r"\d+"
@@ -198,9 +229,7 @@ class PlayMoveButton(StampedMoveButton, prefix="cc:mv", stamp=VERSION):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the button's move."""
-        from cogs.delivery import play  # delivery draws these components: imported when clicked
-
-        await play(interaction, self.table_id, self.value, int(self.stamp))
+        await click_actions().play(interaction, self.table_id, self.value, int(self.stamp))
 
 
 SELECT_LIMIT = 25
@@ -307,9 +336,7 @@ class StampedMoveSelect(
 
     async def play(self, interaction: discord.Interaction, value: str) -> None:
         """Play a chosen value at the table version of the stamp (guarded, one delivery path)."""
-        from cogs.delivery import play  # delivery draws these components: imported when chosen
-
-        await play(interaction, self.table_id, value, int(self.stamp))
+        await click_actions().play(interaction, self.table_id, value, int(self.stamp))
 
 
 class PlayMoveSelect(StampedMoveSelect, prefix="cc:ms", stamp=VERSION):
@@ -362,14 +389,12 @@ class UndoButton(
 async def take_back(interaction: discord.Interaction, table_id: int, version: int | None) -> None:
     """Undo the user's last move, post what was taken back, and answer."""
 
-    from cogs.delivery import deliver  # delivery draws these components: imported when clicked
-
     async def work() -> None:
         reply = await service_of(interaction.client).undo(
             table_id, interaction.user.id, expected_version=version
         )
         if reply.board is not None:
-            await deliver(interaction.client, reply)
+            await click_actions().deliver(interaction.client, reply)
         await answer(interaction, reply.answer)
 
     await guarded(interaction, work)

@@ -22,8 +22,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, panels
-from cogs.panels import clip
+from cogs import kit
+from cogs.kit import panels
+from cogs.kit.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, SeatView, TableError, TableRecord, TableService
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from cogs import kit
-from cogs.messages import clip
+from cogs.kit.messages import clip
 from render import argent as drawing
 from rules.contract import Event, Move, Prompt, PromptKind
 from service import (
@@ -53,13 +53,13 @@ def _need_argent(table: TableRecord) -> None:
 async def seat_now(svc: TableService, table_id: int, user_id: int) -> SeatView:
     """Return the user's view, every legal move and the pending prompts (refusing non-players)."""
     _need_argent(await svc.table(table_id))
-    return await svc.seat_view(table_id, user_id)
+    return await svc.reads.seat_view(table_id, user_id)
 
 
 async def table_now(svc: TableService, table_id: int) -> PublicView:
     """Return the table's public view, pending prompts and seats."""
     _need_argent(await svc.table(table_id))
-    return await svc.public_view(table_id)
+    return await svc.reads.public_view(table_id)
 
 
 def asked(now: SeatView) -> Prompt | None:
@@ -255,7 +255,7 @@ async def panel_message(
 async def office_message(svc: TableService, now: SeatView, user_id: int, note: str = "") -> dict[str, Any]:
     """Return the panel with the office drawing and the voters this seat has seen."""
     # The service draws the office (the seat's private sheet) off the event loop.
-    hand = await svc.hand(now.table.id, user_id)
+    hand = await svc.reads.hand(now.table.id, user_id)
     message = await panel_message(now, note, hand.image, hand.alt)
     seen = voters_text(now.view, now.seat)
     if seen:
@@ -282,7 +282,7 @@ def voters_text(view: dict[str, Any], seat: int) -> str:
 
 async def reaction_mode(svc: TableService, table_id: int, user_id: int) -> str:
     """Return 'pass' when the player asked to pass every reaction window, else 'ask'."""
-    return (await svc.seat_pref(table_id, user_id, REACT_PREF)) or REACT_ASK
+    return (await svc.reads.seat_pref(table_id, user_id, REACT_PREF)) or REACT_ASK
 
 
 def enrich(events: Sequence[Event], view: dict[str, Any], seat: int) -> list[str]:

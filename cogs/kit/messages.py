@@ -2,7 +2,7 @@
 
 Part of the kit (``cogs.kit`` re-exports it): ``guarded`` acknowledges an interaction and turns
 failures into a short private answer; the registries hold each game's own panels and hooks,
-which ``cogs.controls`` and ``cogs.delivery`` consult.
+which ``cogs.kit.controls`` and ``cogs.kit.delivery`` consult.
 """
 
 from __future__ import annotations

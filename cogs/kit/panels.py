@@ -20,7 +20,7 @@ import discord
 from discord.ext import commands
 
 from cogs import kit
-from cogs.messages import clip  # re-exported: the game cogs cut labels with it
+from cogs.kit.messages import clip  # re-exported: the game cogs cut labels with it
 from service import Offer, PublicView, SeatView, StaleOffer, TableError, TableRecord, TableService
 
 
@@ -59,21 +59,21 @@ class PanelGame(Generic[P]):
     """The panel's words: (the table's title, the panel, a note heading it)."""
     components: Callable[[P], discord.ui.View | None]
     sheet: bool = False
-    """Whether the seat's private drawing (``TableService.seat_drawing``) goes with the panel."""
+    """Whether the seat's private drawing (``svc.reads.seat_drawing``) goes with the panel."""
     stamp: Callable[[SeatView], str] | None = None
     """The fingerprint of what a seat was offered (its own situation and moves, never the others'
     answers): where several seats decide at once, one seat's answer must not stale another's panel."""
 
     async def seat_panel(self, svc: TableService, table_id: int, user_id: int) -> P:
         """Return the user's panel data (refusing a lobby, another game's table, a user with no seat)."""
-        got = await svc.seat_view(table_id, user_id)
+        got = await svc.reads.seat_view(table_id, user_id)
         if got.table.kind != self.kind:
             raise TableError(f"This table does not play {self.title}.")
         return await self.read(svc, got)
 
     async def public_view(self, svc: TableService, table_id: int) -> PublicView:
         """Return what anyone may know of this game's table (refusing another game's table)."""
-        public = await svc.public_view(table_id)
+        public = await svc.reads.public_view(table_id)
         if public.table.kind != self.kind:
             raise TableError(f"This table does not play {self.title}.")
         return public
@@ -82,7 +82,7 @@ class PanelGame(Generic[P]):
         """Return the send() arguments of a panel: its words, the seat's drawing, its controls."""
         message: dict[str, Any] = {"content": self.text(svc.thread_name(panel.table), panel, note)}
         if self.sheet:
-            image = await svc.seat_drawing(self.kind, panel.view)
+            image = await svc.reads.seat_drawing(self.kind, panel.view)
             if image is not None:
                 name = f"{self.kind}-{panel.table.id}-seat-{panel.seat}.png"
                 # The seat's own view: the panel is only ever shown to that seat.

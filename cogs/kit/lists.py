@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.messages import CONTENT_LIMIT
+from cogs.kit.messages import CONTENT_LIMIT
 from service import WaitingTable
 from service.asyncplay import Stats
 from service.clock import span

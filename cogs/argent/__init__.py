@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import kit
-from cogs.argent_board import (  # re-exported: tests read the thread's words through the cog
+from cogs.argent.board import (  # re-exported: tests read the thread's words through the cog
     TIEBREAK_WORDS,
     board_args,
     board_lines,
@@ -36,7 +36,7 @@ from cogs.argent_board import (  # re-exported: tests read the thread's words th
     reveal_lines,
     round_summary,
 )
-from cogs.argent_panel import (  # the components: re-exported (restart-proof, tests build them)
+from cogs.argent.panel import (  # the components: re-exported (restart-proof, tests build them)
     CLOSING,
     COMMAND_FILTERS,
     DYNAMIC_ITEMS,
@@ -313,7 +313,7 @@ class ArgentCog(commands.Cog):
             svc = kit.service_of(self.bot)
             table = await kit.table_here(interaction)
             await seat_now(svc, table.id, interaction.user.id)  # refuses non-players and the lobby
-            await svc.set_seat_pref(table.id, interaction.user.id, key, value)
+            await svc.reads.set_seat_pref(table.id, interaction.user.id, key, value)
             await kit.answer(interaction, said)
             if play_now:
                 follow = await svc.auto_play(table.id)

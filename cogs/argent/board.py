@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs import kit
-from cogs.argent_panel import MoveButton, OfficeButton, PanelButton, clip, table_now
+from cogs.argent.panel import MoveButton, OfficeButton, PanelButton, clip, table_now
 from render import argent as drawing
 from rules.contract import Event, Prompt, PromptKind
 from service import (
@@ -232,7 +232,7 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     if not (any(n > 1 for n in began) or finished):
         return None
     svc = kit.service_of(client)
-    summary = round_summary(await svc.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
+    summary = round_summary(await svc.reads.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
     if not summary:
         return None
     if began and not finished:

@@ -3,15 +3,15 @@
 Not an extension itself (it has no ``setup``). A game cog (``/institute``, ``/argent``) builds
 on it: find the table with ``table_here``, call the service inside ``guarded``, then hand the
 ``Reply`` to ``deliver``. The kit lives in three modules, re-exported here so a cog imports one:
-``cogs.messages`` (answering, message sizes, the games' registered panels and hooks),
-``cogs.controls`` (board and private messages and their restart-proof components) and
-``cogs.delivery`` (posting to threads and DMs, playing a move, the bots' turns). A test that
+``cogs.kit.messages`` (answering, message sizes, the games' registered panels and hooks),
+``cogs.kit.controls`` (board and private messages and their restart-proof components) and
+``cogs.kit.delivery`` (posting to threads and DMs, playing a move, the bots' turns). A test that
 patches a setting patches the module that owns it (``delivery.EDIT_SPACING``).
 """
 
 from __future__ import annotations
 
-from cogs.controls import (
+from cogs.kit.controls import (
     BUTTON_LABEL_LIMIT,
     CUSTOM_ID_LIMIT,
     DYNAMIC_ITEMS,
@@ -32,7 +32,7 @@ from cogs.controls import (
     take_back,
     undo_offer,
 )
-from cogs.delivery import (
+from cogs.kit.delivery import (
     BOARD_REFUSED,
     EDIT_SPACING,
     TURN_TEXT,
@@ -59,7 +59,7 @@ from cogs.delivery import (
     show_private,
     thread_of,
 )
-from cogs.messages import (
+from cogs.kit.messages import (
     ANSWERED,
     CLOSING_LINE,
     CODE_BLOCK_LIMIT,

@@ -19,8 +19,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, panels
-from cogs.panels import clip
+from cogs import kit
+from cogs.kit import panels
+from cogs.kit.panels import clip
 from service import (
     Choice,
     SeatView,
@@ -75,7 +76,7 @@ class Panel:
 async def read_panel(svc: TableService, got: SeatView) -> Panel:
     """Build the user's panel data at a Wizard's Academy table (move labels name players)."""
     names = {s.seat: s.name for s in await svc.seats(got.table.id) if s.seat is not None}
-    rules = svc.rules_for(KIND)
+    rules = svc.catalogue.rules_for(KIND)
     # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
     named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
     moves = tuple(Choice(named(c.label), c.value, c.move) for c in got.moves)
@@ -492,7 +493,7 @@ class AcademyCog(commands.Cog):
             table = await kit.table_here(interaction)
             svc = kit.service_of(interaction.client)
             public = await GAME.public_view(svc, table.id)
-            image = await svc.public_drawing(public)
+            image = await svc.reads.public_drawing(public)
             alt = svc.describe(KIND, public.view)
             files = [kit.image_file(image, f"academy-{table.id}.png", alt)] if image else []
             await kit.answer(interaction, f"The academy, at version {public.version}.", files=files)
