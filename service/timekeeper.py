@@ -283,7 +283,8 @@ class Timekeeper:
         async with self.svc.table_lock(table.id):
             votes = await self.store.votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
             counts = Counter(votes.values()).most_common()
-            # The most votes win; a tie for the top, or no vote at all, means the table waits.
+            # The most votes win; a tie for the top, or no vote at all, means the table waits
+            # (but not twice in a row with no vote: ``UNANSWERED_VOTES``).
             tied = len(counts) > 1 and counts[0][1] == counts[1][1]
             choice = counts[0][0] if counts and not tied else "wait"
             unvoted = False
@@ -789,6 +790,7 @@ def _missing_work(wait: TableWait, now: float) -> list[WorkItem]:
             continue  # a bot seat moves by itself: nothing is due for it
         elif clock.out_since is not None:
             if ("expire", user) not in wait.open_work:
+                # The count of unanswered votes lived on the lost row: this vote counts as a first.
                 out = clock.out_since
                 work.append(("expire", out + VOTE_TIME, f"expire:{table.id}:{user}:{out:.0f}", table.id,
                              user, _vote_payload(out, 0)))
