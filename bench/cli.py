@@ -3,7 +3,7 @@
 python -m bench [--kind KIND ...] [--seconds S] [--seed S] [--json [--e2e-moves N]]
 python -m bench selfplay --game KIND --players N --games G --seed S [--option name=value ...]
 python -m bench clock --tables 1000 --days 30 --seed 1
-python -m bench chatter --game KIND --players N --games G --seed S
+python -m bench chatter --game KIND --players N --games G --seed S   (or --whole --seed S)
 python -m bench arena --game KIND --players N --games G --seed S --seats strong,basic [--budget SECONDS]
 python -m bench grid --game academy --players N --levels random,basic,strong --games 100,100,20 [--budget S]
 python -m bench replay --game argent --players 5 --seed 1 [--frames N] [--runs 3]
@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         " forced_secret: lone moves asked because having a choice depends on a secret; written: a"
         " lone move carrying the player's words. rounds: the view's round, else cycles of the turns.",
     )
-    talk.add_argument("--game", required=True, help="the kind to play")
+    talk.add_argument("--game", help="the kind to play (required unless --whole)")
     talk.add_argument("--players", type=int, default=2)
     talk.add_argument("--games", type=int, default=1)
     talk.add_argument("--seed", type=int, default=1)
@@ -68,6 +68,11 @@ def _parser() -> argparse.ArgumentParser:
     talk.add_argument(
         "--budget", action="store_true",
         help="play the game's budget run (bench.chatter.BUDGETS) and exit 1 when a figure is over it",
+    )
+    talk.add_argument(
+        "--whole", action="store_true",
+        help="play one whole game of each kind (bench.chatter.WHOLE) with --seed; print a table per"
+        " game (posts, pings, DMs, spectator DMs, clicks), then the JSON",
     )
     fight = sub.add_parser("arena", help="bots against bots, seats rotated; the last line is a JSON summary")
     fight.add_argument("--game", required=True, help="the kind to play")
@@ -156,8 +161,16 @@ def run_clock(args: argparse.Namespace) -> int:
 
 def run_chatter(args: argparse.Namespace) -> int:
     """Play whole games through the cogs in SimCord and print the counts as JSON on the last line."""
-    from bench.chatter import BUDGETS, over_budget, run
+    from bench.chatter import BUDGETS, over_budget, run, whole, whole_table
 
+    if args.whole:
+        report = whole(args.seed)
+        print("\n".join(whole_table(report)))
+        print(json.dumps(report))
+        return 0 if report["errors"] == 0 else 1
+    if not args.game:
+        print("bench chatter: name a --game, or play every game with --whole", file=sys.stderr)
+        return 2
     rules = games.find(args.game)
     if args.budget:
         budget = BUDGETS[rules.kind]

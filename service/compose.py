@@ -103,7 +103,7 @@ class Composer:
         )
         # A turn's start pings in the thread; a decision inside another's turn comes by DM.
         closed_dms = [n for n, s in table.seats.items() if s.dm_ok is False]
-        pinged = set() if status else notify.told_in_thread(prompts, old, mover, closed_dms)
+        pinged = set() if status else notify.told_in_thread(prompts, old, mover, closed_dms, public_events)
         public = rules.view(state, None)
         # The drawing names the players and marks the last move: public texts and views only.
         caption = render.Caption(

@@ -50,16 +50,24 @@ PHASE = "phase"
 resolution): the phase gets its own thread message, edited in place as it resolves."""
 
 
+DRAFT = "draft"
+"""``Event.data`` key a game sets on a pick of a draft that more picks follow (Argent's mage draft,
+its seats picking in turn from one offer): the draft stays one thread message, edited as picks
+come in, and the next picker is told by DM and on its panel, as a decision inside a turn is."""
+
+
 def told_in_thread(prompts: Iterable[Prompt], old: Iterable[Prompt], mover: int | None,
-                   unreachable: Iterable[int] = ()) -> set[int]:
+                   unreachable: Iterable[int] = (), events: Iterable[Event] = ()) -> set[int]:
     """Return the seats to ping in the thread after a move: each seat newly asked to take its turn.
 
     A seat newly asked a decision inside someone else's turn (a ``DECISION`` or ``REACTION``
-    outside ``TURN_KINDS``) is told by DM and on its panel, not in the thread, unless it is
-    ``unreachable`` by DM. The mover is never pinged (``pings``).
+    outside ``TURN_KINDS``), or its next pick in a draft (an event marked ``DRAFT``), is told by
+    DM and on its panel, not in the thread, unless it is ``unreachable`` by DM. The mover is
+    never pinged (``pings``).
     """
     before = set(old)
-    turning = turn_seats(p for p in prompts if p not in before)
+    drafting = any(e.data.get(DRAFT) for e in events)
+    turning = set() if drafting else turn_seats(p for p in prompts if p not in before)
     return {s for s in pings(prompts, old, mover) if s in turning or s in set(unreachable)}
 
 

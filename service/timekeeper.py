@@ -48,6 +48,10 @@ BOT_GRACE = 60.0
 """Seconds a bot seat's runner has to move before the scheduler plays the bot's move itself."""
 FRESH = 5.0
 """A clock that started this many seconds ago or less started with the move just made."""
+UNANSWERED = "unanswered"
+"""Payload key of a deadline and a vote's expiry: the votes on the seat in a row nobody answered."""
+UNANSWERED_VOTES = 2
+"""Votes on one seat in a row that close with no vote cast before the seat is skipped."""
 
 
 class Timekeeper:
@@ -224,7 +228,7 @@ class Timekeeper:
                 return  # the bank grew meanwhile (a wait vote): its new deadline is planned already
             out = now
             expire = ("expire", out + VOTE_TIME, f"expire:{table.id}:{work.user_id}:{out:.0f}", table.id,
-                      work.user_id, {"out_since": out})
+                      work.user_id, _vote_payload(out, work.payload.get(UNANSWERED, 0)))
             # The seat is out, its vote's expiry planned and the notice recorded in one transaction.
             self._synced.pop(table.id, None)
             await self.store.declare_out(table.id, work.user_id, out, f"{ABSENT_TOPIC}:{work.user_id}",
@@ -245,6 +249,12 @@ class Timekeeper:
             f"plays a default move for {name} until they `/game rejoin`) or hand the seat to a bot. "
             f"The vote closes {relative(out + VOTE_TIME)}; without a majority the table waits."
         )
+        if work.payload.get(UNANSWERED):
+            text = (
+                f"{name} is out of time again, and nobody answered the last vote. Vote now: wait, skip "
+                f"or hand the seat to a bot. The vote closes {relative(out + VOTE_TIME)}; if nobody "
+                f"votes this time either, {name}'s seat is skipped."
+            )
         await self.svc.emit(
             Notice(
                 table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
@@ -273,15 +283,22 @@ class Timekeeper:
         async with self.svc.table_lock(table.id):
             votes = await self.store.votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
             counts = Counter(votes.values()).most_common()
-            # The most votes win; a tie for the top, or no vote at all, means the table waits.
+            # The most votes win; a tie for the top, or no vote at all, means the table waits
+            # (but not twice in a row with no vote: ``UNANSWERED_VOTES``).
             tied = len(counts) > 1 and counts[0][1] == counts[1][1]
             choice = counts[0][0] if counts and not tied else "wait"
+            unvoted = False
+            unanswered = 0 if counts else work.payload.get(UNANSWERED, 0) + 1
             if not counts and not await self.voters(table.id, work.user_id):
                 # Nobody could vote (every other player left or is played for): waiting would
                 # stall the table for good, so the seat is skipped like the others.
+                choice, unvoted = "skip", True
+            elif unanswered >= UNANSWERED_VOTES:
+                # The voters are away too: waiting on for ever would keep a table nobody plays
+                # from ever pausing (docs/rulings.md, "A second unanswered vote skips the seat").
                 choice = "skip"
-            unvoted = choice == "skip" and not counts
-            await self.decide(table, work.user_id, choice, expired=True, unvoted=unvoted)
+            await self.decide(table, work.user_id, choice, expired=True, unvoted=unvoted,
+                              unanswered=unanswered)
 
     async def _after_decision(self, table: TableRecord, clock: SeatClock, key: str) -> None:
         """Plan again what a decision on an absent seat implies (a run that died midway left it out).
@@ -397,11 +414,13 @@ class Timekeeper:
 
     async def decide(
         self, table: TableRecord, subject: int, choice: str, *, expired: bool, unvoted: bool = False,
-        follow: bool = True,
+        follow: bool = True, unanswered: int = 0,
     ) -> None:
         """Carry out the vote on an absent seat (the caller holds the table's lock).
 
         ``unvoted``: nobody was left to vote (the seat is skipped, and the thread says so);
+        ``unanswered``: how many votes on this seat in a row closed with no vote cast, this one
+        included (a wait remembers it on its deadline; ``UNANSWERED_VOTES`` of them skip it);
         ``follow``: then settle what the seat's going on autopilot implies (``Away.dropped``).
         The votes are kept until the decision is written, so a kill before then decides the same
         at the vote's expiry; each outcome is written in one transaction (``_settle``), except a
@@ -417,9 +436,11 @@ class Timekeeper:
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + WAIT_GRANT
             fresh = replace(clock, bank=bank, out_since=None, running_since=since)
-            await self._settle(table.id, subject, _seat_work(table.id, fresh, False, now), bank=bank,
-                               out_since=None)
+            work = _seat_work(table.id, fresh, False, now, unanswered)
+            await self._settle(table.id, subject, work, bank=bank, out_since=None)
             why = "Nobody reached a majority, so" if expired else "The players voted:"
+            if unanswered:
+                why = "Nobody voted, so"
             text = f"{why} the table waits one more day for {name} (until {relative(now + WAIT_GRANT)})."
         else:
             stand_in = await self._to_bot(table.id, subject) if choice == "bot" else None
@@ -433,6 +454,8 @@ class Timekeeper:
             why = f"The players voted: {name}'s seat"
             if unvoted:
                 why = f"Nobody is left to vote on {name}'s seat, so it"
+            elif unanswered:
+                why = f"Nobody answered two votes in a row on {name}'s seat, so it"
             text = f"{why} is played by {stand_in} until {name} comes back with `/game rejoin`."
         log.info("table %s: absent seat decided (%s)", table.id, choice)
         await self.svc.emit(Notice(table, "decided", text, subject=subject))
@@ -767,23 +790,40 @@ def _missing_work(wait: TableWait, now: float) -> list[WorkItem]:
             continue  # a bot seat moves by itself: nothing is due for it
         elif clock.out_since is not None:
             if ("expire", user) not in wait.open_work:
+                # The count of unanswered votes lived on the lost row: this vote counts as a first.
                 out = clock.out_since
                 work.append(("expire", out + VOTE_TIME, f"expire:{table.id}:{user}:{out:.0f}", table.id,
-                             user, {"out_since": out}))
+                             user, _vote_payload(out, 0)))
         elif timed and ("deadline", user) not in wait.open_work:
             work.extend(_seat_work(table.id, clock, False, now))
     return work
 
 
-def _seat_work(table_id: int, clock: SeatClock, half: bool, now: float) -> list[WorkItem]:
-    """Return a running seat's reminders and deadline (their keys make each once per wait)."""
+def _vote_payload(out: float, unanswered: int) -> dict[str, float | int]:
+    """Return an out-of-time vote's expiry payload: when the seat ran out, and the unanswered votes before."""
+    payload: dict[str, float | int] = {"out_since": out}
+    if unanswered:
+        payload[UNANSWERED] = unanswered
+    return payload
+
+
+def _seat_work(
+    table_id: int, clock: SeatClock, half: bool, now: float, unanswered: int = 0
+) -> list[WorkItem]:
+    """Return a running seat's reminders and deadline (their keys make each once per wait).
+
+    ``unanswered``: the votes on this seat in a row that closed with no vote cast (after a wait
+    no one voted for); the deadline hands it on to the next vote.
+    """
     since, deadline = clock.running_since, clock.deadline()
     assert since is not None and deadline is not None
     user = clock.user_id
     bank = deadline - since
     last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
     midway = since + bank / 2
-    payload = {"since": since, "deadline": deadline}
+    payload: dict[str, float | int] = {"since": since, "deadline": deadline}
+    if unanswered:
+        payload[UNANSWERED] = unanswered
     planned = []
     # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
     if half and last - midway >= REMINDER_GAP and midway >= now:
@@ -791,4 +831,6 @@ def _seat_work(table_id: int, clock: SeatClock, half: bool, now: float) -> list[
     if max(since, last) >= now:
         planned.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
     planned.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
-    return [(kind, due, key, table_id, user, payload) for kind, due, key in planned]
+    reminder = {"since": since, "deadline": deadline}
+    return [(kind, due, key, table_id, user, payload if kind == "deadline" else reminder)
+            for kind, due, key in planned]

@@ -27,7 +27,7 @@ from rules.argent import ARGENT as R
 from rules.argent import content
 from rules.contract import Event, Move, PromptKind
 from service import ASK_PREF, Choice, SeatView, move_value
-from service.notify import PHASE, TURN_KINDS
+from service.notify import DRAFT, PHASE, TURN_KINDS
 from tests import faults
 from tests.drawings import views_as_json
 from tests.faults import Restart, components
@@ -161,12 +161,13 @@ class Player:
         asked = R.pending(after)
         store = self.table.bot.store
         closed = {s.seat for s in await store.seats(record.id) if s.dm_ok is False}
-        phased = any(
-            (e.get("data") or {}).get(PHASE) for r in await store.moves(record.id) if r.version > version
-            for e in r.events
-        )
+        since = [r for r in await store.moves(record.id) if r.version > version]
+        data = [(e.get("data") or {}) for r in since for e in r.events]
+        phased = any(d.get(PHASE) for d in data)
+        # The mage draft is one message too: the next picker is told by DM unless its DMs are closed.
+        drafting = any(d.get(DRAFT) for d in data)
         passes = bool(asked) and asked[0].seat != self.seat
-        begins = passes and (asked[0].kind in TURN_KINDS or asked[0].seat in closed)
+        begins = passes and ((asked[0].kind in TURN_KINDS and not drafting) or asked[0].seat in closed)
         new_turn = record.status != "active" or begins or phased
         # A round's summary is followed by a new board too (the board never sits above it).
         summary = after["round"] > state["round"] >= 1 and self.table.summaries() > self.table.summaried

@@ -2,7 +2,9 @@
 
 The issue's story: two players at a table with ``clock=fast``, nobody moves for a week. Before,
 the table played itself to the end and flooded them; now it pauses, each player gets one DM,
-nobody is pinged again, and ``/game rejoin`` resumes it with the clocks running.
+nobody is pinged again, and ``/game rejoin`` resumes it with the clocks running. A turn-based
+table (Argent, the Academy) runs one seat's clock at a time: its vote goes to the other player,
+who is away too, and a second unanswered vote skips the seat (docs/rulings.md).
 """
 
 from __future__ import annotations
@@ -100,3 +102,53 @@ async def test_a_table_nobody_plays_for_a_week_pauses_and_a_rejoin_resumes_it(
         assert {w.kind for w in due} >= {"deadline"}, "the clocks run again: a deadline is planned"
     else:
         assert any(w.kind == "autoplay" for w in due) or await table.version() > version + 1
+
+
+@pytest.mark.parametrize("kind", ["argent", "academy"], indirect=True)
+async def test_a_turn_based_table_nobody_plays_for_two_weeks_pauses_and_a_rejoin_resumes_it(
+    simcord_env: simcord.Env, clock: ManualClock, kind: str
+) -> None:
+    table = await faults.open_table(simcord_env, kind, 2, options="clock=fast")
+    svc = table.bot.service
+    table_id = await table.table_id()
+    first = (await svc.public_view(table_id)).prompts[0].seat
+    waited, other = table.members[first], table.members[1 - first]
+    opened = len(table.public())
+    before = {m.id: len(dms(m)) for m in table.members}
+
+    await asyncio.wait_for(pass_time(simcord_env, clock, 14 * DAY), 120)
+
+    assert await svc.time.away.paused(table_id)
+    assert (await svc.table(table_id)).status == "active"
+    posts = [m.content for m in table.public()[opened:]]
+    name = waited.user.name
+    assert sum(f"Nobody voted, so the table waits one more day for {name}" in p for p in posts) == 1
+    assert sum(f"Nobody answered two votes in a row on {name}'s seat" in p for p in posts) == 1
+    assert sum(f"Nobody is left to vote on {other.user.name}'s seat" in p for p in posts) == 1
+    assert sum(PAUSED in p for p in posts) == 1, "one line says the table is paused, why and how to resume"
+    paused_at = next(i for i, p in enumerate(posts) if PAUSED in p)
+    assert not any("<@" in p for p in posts[paused_at:]), "nobody is pinged once the table is paused"
+    votes = [p for p in posts if f"{name} is out of time" in p]
+    assert len(votes) == 2 and all(f"<@{other.id}>" in v and f"<@{waited.id}>" not in v for v in votes)
+    for member in (waited, other):
+        told = [m.content for m in dms(member)[before[member.id]:]]
+        about = [t for t in told if "/game rejoin" in t]
+        assert len(about) == 1, told
+        assert "your seat is skipped" in about[0]
+        assert told[-1] == about[0], "nothing reaches a seat on autopilot after its one DM"
+        # Before it: reminders, and at most one note when the seat's own turn began.
+        assert sum("Reminder" not in t for t in told[:-1]) <= 1, told
+    assert "the table is paused" in next(t.content for t in dms(other) if "/game rejoin" in t.content)
+
+    settled = (len(table.public()), len(dms(waited)), len(dms(other)), await table.version())
+    await asyncio.wait_for(pass_time(simcord_env, clock, 7 * DAY, step=DAY), 60)
+    assert (len(table.public()), len(dms(waited)), len(dms(other)), await table.version()) == settled
+
+    back = await other.slash(table.thread, "game rejoin")
+    assert "The table resumes" in back.response.content  # type: ignore[union-attr]
+    assert any(f"{other.user.name} is back: the table resumes" in m.content for m in table.public())
+    assert not await svc.time.away.paused(table_id)
+    store = table.bot.store
+    assert store is not None
+    mine = next(c for c in await store.seat_clocks(table_id) if c.user_id == other.id)
+    assert mine.absent is None and mine.left(clock.now()) >= DAY - 120, "back to a full bank (fast: 1 day)"

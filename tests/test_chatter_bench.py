@@ -8,7 +8,19 @@ from typing import Any
 
 import pytest
 
-from bench.chatter import BUDGETS, Tally, _count_lone, _rounds, chatter, count_requests, over_budget
+from bench.chatter import (
+    BUDGETS,
+    FIGURES,
+    WHOLE,
+    Tally,
+    _count_lone,
+    _rounds,
+    chatter,
+    count_requests,
+    over_budget,
+    whole,
+    whole_table,
+)
 from bench.cli import main
 from rules.contract import Move, Prompt, PromptKind
 
@@ -123,3 +135,22 @@ def test_a_figure_over_its_budget_is_named() -> None:
     assert over_budget(within, budget) == []
     over = dict(within, posts=budget.limits["posts"] + 1)
     assert over_budget(over, budget) == [f"posts {budget.limits['posts'] + 1} > {budget.limits['posts']}"]
+
+
+def test_the_whole_game_run_reports_each_games_figures_as_a_table() -> None:
+    """``--whole`` plays the four games at a usual size; here the toy game stands in for them."""
+    assert {kind for kind, _ in WHOLE} == {"argent", "academy", "institute", "quadrivium"}
+    report = whole(7, (("toy", 2), ("toy", 3)))
+    assert report["errors"] == 0 and list(report["games"]) == ["toy 2p", "toy 3p"]
+    for figures in report["games"].values():
+        assert figures["finished"] == 1 and set(FIGURES) <= set(figures)
+        assert figures["posts"] > 0 and figures["interactions"] > 0
+    rows = whole_table(report)
+    assert rows[0].startswith("| game | moves | posts | pings | DMs | spectator DMs | clicks |")
+    toy = report["games"]["toy 2p"]
+    assert rows[2] == "| toy 2p | " + " | ".join(str(toy[k]) for k in ("moves", *FIGURES)) + " |"
+
+
+def test_the_command_line_asks_for_a_game_or_the_whole_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["chatter"]) == 2
+    assert "--whole" in capsys.readouterr().err

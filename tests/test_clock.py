@@ -248,6 +248,39 @@ async def test_the_vote_expires_after_a_day_and_the_table_waits(h: Harness) -> N
         await h.svc.vote(table, ALICE, f"absent:{BOB}", "skip")
 
 
+async def test_a_second_vote_in_a_row_that_nobody_answers_skips_the_seat(h: Harness) -> None:
+    """Ruling "A second unanswered vote skips the seat": the voters are away too, so waiting
+    again would keep the table from ever pausing."""
+    assert h.svc is not None and h.store is not None
+    table = await three_with_carol_silent(h)
+    await h.wait(DAY)
+    assert "Nobody voted, so the table waits one more day for carol" in h.notices("decided")[0].text
+    await h.wait(DAY)
+    second = h.notices("vote")[1].text
+    assert "nobody answered the last vote" in second and "carol's seat is skipped" in second
+    await h.wait(DAY)
+    decided = h.notices("decided")
+    assert len(decided) == 2, [d.text for d in decided]
+    assert "Nobody answered two votes in a row on carol's seat" in decided[1].text
+    clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
+    assert clock.absent == "skip"
+
+
+async def test_a_vote_someone_answers_starts_the_count_of_unanswered_votes_again(h: Harness) -> None:
+    assert h.svc is not None and h.store is not None
+    table = await three_with_carol_silent(h)
+    await h.wait(DAY)  # the first vote closes unanswered: the table waits
+    await h.wait(DAY)  # carol is out again: a second vote, which alice answers (no majority)
+    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "wait")
+    await h.wait(DAY)  # its expiry follows alice's vote: wait
+    await h.wait(DAY)  # out again: the third vote is the first unanswered in a row
+    assert "nobody answered" not in h.notices("vote")[2].text
+    await h.wait(DAY)
+    assert [("waits one more day" in d.text) for d in h.notices("decided")] == [True, True, True]
+    clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
+    assert clock.absent is None
+
+
 async def test_an_expired_vote_follows_the_votes_cast(h: Harness) -> None:
     assert h.svc is not None
     table = await three_with_carol_silent(h)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 import simcord
@@ -17,7 +18,7 @@ from rules import registry
 from rules.contract import Event, Prompt, PromptKind, State
 from rules.toy import ToyRules
 from service import Reply, TableError, TableService
-from service.notify import PHASE, starts_message
+from service.notify import DRAFT, PHASE, starts_message, told_in_thread
 from tests.async_helpers import DAVE, DAY, EVE, Harness
 from tests.faults import Table, open_table
 from tests.test_undo import to_the_draw
@@ -230,3 +231,52 @@ def test_a_phase_without_turns_opens_one_message_and_argent_marks_its_resolution
             assert found[0].public and found[0].data.get(PHASE) is True
             return
     pytest.fail("no resolution within 400 moves")
+
+
+async def test_the_argent_draft_is_one_post_edited_as_picks_come_in(simcord_env: simcord.Env) -> None:
+    """The mage draft (setup step 10) is one thread message; each next picker is told by DM.
+
+    The picks are open (the rulebook's mages wait "in the center of the table"), so every pick
+    reaches the thread; a picker's turn comes on its panel and by DM, not as a new ping each pick.
+    """
+    table = await open_table(simcord_env, "argent", 2)
+    svc = table.bot.service
+    table_id = await table.table_id()
+    opened = len(table.public())
+    dms = {m.id: len(m.user.dm_channel.history()) for m in table.members}
+    pickers: list[int] = []
+    while (public := await svc.public_view(table_id)).view["phase"] == "draft":
+        assert len(table.public()) == opened, "no new thread message while the draft goes on"
+        seat = public.prompts[0].seat
+        pickers.append(seat)
+        await _play_first(table, seat)
+        await simcord_env.advance_time(3)  # the living board's spaced edit falls due
+    assert len(pickers) == 10, "two players draft five mages each"
+    # Every pick is told in the thread (a ping notifies only in a new message: none was posted).
+    told = "\n".join(m.content for m in table.public()[opened - 1:])
+    assert told.count(" drafts a ") == 10
+    # Each run of picks by one seat was asked by one DM (the first picker was asked at the start).
+    asked = [b for a, b in pairwise(pickers) if a != b]
+    for seat, member in enumerate(table.members):
+        new = member.user.dm_channel.history()[dms[member.id]:]
+        assert len(new) >= asked.count(seat), [d.content[:80] for d in new]
+        assert all("draft a mage" in d.content for d in new[: asked.count(seat)])
+
+
+def test_a_draft_pick_tells_the_next_picker_privately_and_argent_marks_every_pick_but_the_last() -> None:
+    # The shared rule reads only typed data: after a pick that more picks follow, the next
+    # picker is pinged in the thread only when its DMs are closed.
+    asked = [Prompt(1, PromptKind.TURN, "draft", "P2: draft a mage.")]
+    before = [Prompt(0, PromptKind.TURN, "draft", "P1: draft a mage.")]
+    pick = Event("argent", "P1 drafts a Sorcery mage.", data={DRAFT: True})
+    assert told_in_thread(asked, before, 0) == {1}
+    assert told_in_thread(asked, before, 0, events=[pick]) == set()
+    assert told_in_thread(asked, before, 0, unreachable=[1], events=[pick]) == {1}
+    rules = registry.get("argent")
+    state, rand = rules.setup(3, {}, 7), random.Random(7)
+    marks: list[bool] = []
+    while rules.pending(state)[0].decision == "draft":
+        seat = rules.pending(state)[0].seat
+        state, events = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
+        marks.append(any(e.public and e.data.get(DRAFT) for e in events))
+    assert marks == [True] * 8 + [False], "3 players draft 3 mages each; the last pick ends the draft"

@@ -38,7 +38,10 @@ def do_draft(state: State, seat: int, opt: dict[str, Any], events: list[Event]) 
     """Take the drafted mage into the office."""
     state["queue"].pop(0)
     give_mage(state, seat, opt["args"]["type"])
-    say(events, f"P{seat + 1} drafts a {DEPT_NAMES[opt['args']['type']]} mage.")
+    # While picks remain the draft is one thread message, edited as picks come in, and the next
+    # picker is told by DM and on its panel (the service's ``notify.DRAFT``).
+    more = {"draft": True} if state["queue"] else {}
+    say(events, f"P{seat + 1} drafts a {DEPT_NAMES[opt['args']['type']]} mage.", **more)
 
 
 def candidate_options(state: State) -> list[dict[str, Any]]:
