@@ -215,16 +215,6 @@ KNOWN_CYCLES = {
             "rules.argent.offers",
         }
     ),
-    frozenset(
-        {
-            "rules.quadrivium.block",
-            "rules.quadrivium.conflict",
-            "rules.quadrivium.council",
-            "rules.quadrivium.magic",
-            "rules.quadrivium.scene",
-            "rules.quadrivium.trick",
-        }
-    ),
 }
 """The cycles still held apart by imports inside functions (docs/shape.md): each is left for a
 session that is not editing those modules at the same time. The set may only shrink."""

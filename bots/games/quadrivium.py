@@ -24,6 +24,7 @@ from typing import Any
 from bots.core import Playbook, Seating, register
 from rules.contract import Move, Rules, Seat, State
 from rules.quadrivium.cards import is_joker, rank, suit
+from rules.quadrivium.ranks import leader, total
 from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, fresh
 
 STRONG_CARD = 11.0
@@ -167,8 +168,6 @@ def _place(s: State, seat: int, legal: list[Move]) -> Move:
 
 def _deficit(s: State, i: int) -> int:
     """Return the rank side ``i`` must gain to lead the trick (a tie goes by suit: one more to be sure)."""
-    from rules.quadrivium.trick import total
-
     return total(s, 1 - i) - total(s, i) + 1
 
 
@@ -232,8 +231,6 @@ def _sub(s: State, seat: int, decision: str, legal: list[Move]) -> Move:
 
 def _aid(s: State, seat: int, legal: list[Move]) -> Move:
     """Aid the side that trails when +2 (or a higher card of its suit) would put it ahead."""
-    from rules.quadrivium.trick import leader, total
-
     lead = leader(s)
     behind = 1 - lead
     gap = total(s, lead) - total(s, behind) + 1

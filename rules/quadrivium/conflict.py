@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import show
-from rules.quadrivium.common import Ask, Events, gain_votes, text_of
+from rules.quadrivium.common import SIDE_NAMES, Ask, Events, gain_votes, text_of
+from rules.quadrivium.ranks import new_trick
 from rules.quadrivium.scene import end_scene, hand_size
 from rules.quadrivium.state import (
     TRAITS,
@@ -26,38 +27,6 @@ from rules.quadrivium.state import (
 HARMS = ("none", *TRAITS)
 RESISTANCE = (1, 2, 3)
 """Magic resistance the antagonist may give the opposition it plays (ours: up to 3)."""
-SIDE_NAMES = ("Protagonist", "Antagonist")
-
-
-def open_conflict(s: State, ant: int, ev: Events) -> None:
-    """Start a conflict between the scene's protagonist and ``ant``."""
-    sc = s["scene"]
-    pro = sc["pro"]
-    s["phase"] = "conflict"
-    s["conflicts"] += 1
-    s["last_antagonist"] = ant
-    s["conflict"] = {
-        "sides": [pro, ant],
-        "intent": sc["intent"],
-        "stage": "types",
-        "types": [],
-        "cond": {"win": "", "lose": "", "win_harm": "none", "lose_harm": "none"},
-        "answerer": 1,
-        "revisions": 0,
-        "target": 0,
-        "wins": [0, 0],
-        "tricks": 0,
-        "aiders": [None] * s["players"],
-        "trick": None,
-        "pile": [],
-        "winner": None,
-        "refill": [False] * s["players"],
-        "block": None,
-        "resistance": 0,
-    }
-    ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
-                    pro=pro, ant=ant))
-    gain_votes(s, ant, 1, "taking the Antagonist role", ev)
 
 
 def side_of(c: dict, seat: int) -> int | None:
@@ -155,8 +124,6 @@ def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
         tricks = f"{move.get('n')} trick{'' if move.get('n') == 1 else 's'}"
         ev.append(event(f"{mage_name(s, seat)} sets the conflict at {tricks} to win.", "tricks",
                         seat=seat, n=move.get("n")))
-        from rules.quadrivium.trick import new_trick
-
         new_trick(s, ev)
     elif a == "gift":
         s["votes"][seat] -= 1

@@ -14,7 +14,6 @@ from __future__ import annotations
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import is_face, is_joker, show, suit
 from rules.quadrivium.common import Ask, Events, plural, power
-from rules.quadrivium.scene import start_scene
 from rules.quadrivium.state import (
     COVENANT,
     RES_OF_SUIT,
@@ -652,7 +651,7 @@ def _years(s: State, seat: int, move: Move, ev: Events) -> None:
     ev.append(event(f"{plural(chosen, 'season')} pass. It is {SEASONS[s['season']]} of year {s['year']}.",
                     "years", n=chosen, season=s["season"], year=s["year"]))
     s["since_council"] = 0
-    start_scene(s, ev)
+    # The council is closed: the engine's step table opens the next scene (council.py sits below scene.py).
 
 
 def _close_council(s: State) -> None:

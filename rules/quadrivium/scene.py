@@ -12,7 +12,8 @@ from itertools import product
 from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import show
-from rules.quadrivium.common import Ask, Events, power, stock, text_of
+from rules.quadrivium.common import Ask, Events, gain_votes, power, stock, text_of
+from rules.quadrivium.council import open_council
 from rules.quadrivium.state import (
     TRAITS,
     State,
@@ -210,8 +211,6 @@ def _settle_opposition(s: State, ev: Events) -> None:
     fewest = min(s["votes"][o] for o in opposers)
     tied = [o for o in opposers if s["votes"][o] == fewest]
     if len(tied) == 1:
-        from rules.quadrivium.conflict import open_conflict
-
         open_conflict(s, tied[0], ev)
         return
     sc["stage"] = "tiebreak"
@@ -232,9 +231,38 @@ def _reveal_tiebreak(s: State, ev: Events) -> None:
     ev.append(event("Tie-break: " + ", ".join(f"{mage_name(s, t)} {show(c) if c else 'no card'}"
                                               for t, c in shown.items()) + ".", "oppose",
                     cards={str(t): c for t, c in shown.items()}))
-    from rules.quadrivium.conflict import open_conflict
-
     open_conflict(s, best, ev)
+
+
+def open_conflict(s: State, ant: int, ev: Events) -> None:
+    """Start a conflict between the scene's protagonist and ``ant``."""
+    sc = s["scene"]
+    pro = sc["pro"]
+    s["phase"] = "conflict"
+    s["conflicts"] += 1
+    s["last_antagonist"] = ant
+    s["conflict"] = {
+        "sides": [pro, ant],
+        "intent": sc["intent"],
+        "stage": "types",
+        "types": [],
+        "cond": {"win": "", "lose": "", "win_harm": "none", "lose_harm": "none"},
+        "answerer": 1,
+        "revisions": 0,
+        "target": 0,
+        "wins": [0, 0],
+        "tricks": 0,
+        "aiders": [None] * s["players"],
+        "trick": None,
+        "pile": [],
+        "winner": None,
+        "refill": [False] * s["players"],
+        "block": None,
+        "resistance": 0,
+    }
+    ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
+                    pro=pro, ant=ant))
+    gain_votes(s, ant, 1, "taking the Antagonist role", ev)
 
 
 def end_scene(s: State, ev: Events) -> None:
@@ -248,8 +276,6 @@ def end_scene(s: State, ev: Events) -> None:
         s["since_council"] += 1
         s["protagonist"] = (s["protagonist"] + 1) % s["players"]
     if s["since_council"] >= s["players"]:
-        from rules.quadrivium.council import open_council
-
         open_council(s, ev)
     else:
         start_scene(s, ev)

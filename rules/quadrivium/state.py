@@ -10,6 +10,7 @@ expended point; with every point Harmed, a point Harmed again is destroyed (valu
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,22 @@ RES_SUIT = {"servants": "C", "coffers": "D", "relations": "H", "archives": "S"}
 """The suit a Covenant Resource gives a card drawn by Claiming it (Essences: none, rulebook)."""
 RES_OF_SUIT = {s: r for r, s in RES_SUIT.items()}
 SEASONS = ("spring", "summer", "autumn", "winter")
+
+
+class Phase(StrEnum):
+    """Where the tale stands (stored as its plain string in ``state["phase"]``)."""
+
+    CREATE = "create"
+    """The covenant and the mages are being made."""
+    SCENE = "scene"
+    """A protagonist's scene: the intent and whether anyone opposes it."""
+    CONFLICT = "conflict"
+    """A conflict: its frame, its tricks, its end."""
+    COUNCIL = "council"
+    """A council between seasons (the Winter Council in winter)."""
+    OVER = "over"
+    """The tale has ended."""
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "quadrivium"
 
 TEXT_LIMITS = {"name": 60, "desc": 200, "text": 300, "win": 300, "lose": 300}

@@ -11,9 +11,19 @@ from __future__ import annotations
 from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium import block, magic
-from rules.quadrivium.cards import SUITS, is_face, is_joker, rank, show, suit, with_suit
-from rules.quadrivium.common import Ask, Events, gain_votes, pay, pays, plural, suit_order, trait_of_card
-from rules.quadrivium.conflict import SIDE_NAMES, describe_cards, end_conflict
+from rules.quadrivium.cards import SUITS, is_face, rank, show, suit, with_suit
+from rules.quadrivium.common import SIDE_NAMES, Ask, Events, gain_votes, pay, pays, plural, trait_of_card
+from rules.quadrivium.conflict import describe_cards, end_conflict
+from rules.quadrivium.ranks import (
+    BUY_COST,
+    after_action,
+    joker_winner,
+    leader,
+    new_trick,
+    played_for,
+    total,
+    type_bonus,
+)
 from rules.quadrivium.state import (
     RES_SUIT,
     SUIT_OF,
@@ -30,41 +40,8 @@ from rules.quadrivium.state import (
     use,
 )
 
-BUY_COST = (2, 1)
-"""Council Votes to draw a card: 2, or 1 for the Antagonist (rulebook, actions post)."""
 RESTORE_COST = 5
 SWAP_COST = 10
-
-
-def new_trick(s: State, ev: Events) -> None:
-    """Start the next trick: the protagonist places first."""
-    c = s["conflict"]
-    c["tricks"] += 1
-    c["stage"] = "place"
-    c["trick"] = {
-        "cards": [_side(c["sides"][0]), _side(c["sides"][1])],
-        "turn": 0,
-        "revealed": False,
-        "aid_queue": [],
-        "magic_done": [False, False],
-        "no_claim": [False, False],
-        "sub": None,
-        "spoils": [],
-        "taken": [],
-    }
-    ev.append(event(f"Trick {c['tricks']}: the Protagonist places a card face down first.", "trick",
-                    n=c["tricks"]))
-
-
-def _side(seat: int) -> dict:
-    # ``mage``: whose side this is (it never changes); ``by``: the mage the Trick card was played
-    # for, whose Corruption marks it (it goes with the card when the 10-vote swap moves the cards).
-    return {"card": None, "aids": [], "adds": [], "minus": 0, "magic": 0, "mage": seat, "by": seat}
-
-
-def played_for(side: dict) -> int:
-    """Return the seat whose mage a side's Trick card was played for (its Corruption applies)."""
-    return side.get("by", side["mage"])
 
 
 def swap_cards(cards: list[dict]) -> None:
@@ -79,46 +56,6 @@ def swap_cards(cards: list[dict]) -> None:
     for key in set(a) | set(b):
         if key != "mage":
             a[key], b[key] = b[key], a[key]
-
-
-# --------------------------------------------------------------------------- ranks
-
-
-def type_bonus(s: State, card: str) -> int:
-    """Return the rank bonus of a card from the conflict types (+2 per matching type)."""
-    st = suit(card)
-    return 2 * sum(1 for t in s["conflict"]["types"] if SUIT_OF[t] == st)
-
-
-def total(s: State, i: int) -> int:
-    """Return a side's Trick card rank with every modifier (types, Aid, Vigor, Magic, Items, Corruption)."""
-    side = s["conflict"]["trick"]["cards"][i]
-    card = side["card"]
-    st = suit(card)
-    corr = mage(s, played_for(side))["corruption"][TRAIT_OF[st]] if st else 0
-    return (rank(card) + type_bonus(s, card) + 2 * len(side["aids"]) + sum(rank(a) for a in side["adds"])
-            + side["magic"] - side["minus"] - corr)
-
-
-def leader(s: State) -> int:
-    """Return the side currently winning the trick: rank, then the suit tie-break, then the printed rank."""
-    cards = s["conflict"]["trick"]["cards"]
-
-    def key(i: int) -> tuple[int, int, int]:
-        card = cards[i]["card"]
-        return total(s, i), suit_order(s).index(suit(card)), rank(card)
-
-    # A tie that survives every step goes to the protagonist (house ruling: who acts first).
-    return 1 if key(1) > key(0) else 0
-
-
-def joker_winner(s: State) -> int | None:
-    """Return the side whose Joker takes the trick at once, if a Joker was played."""
-    cards = [side["card"] for side in s["conflict"]["trick"]["cards"]]
-    jokers = [i for i in (0, 1) if is_joker(cards[i])]
-    if not jokers:
-        return None
-    return max(jokers, key=lambda i: rank(cards[i]))
 
 
 # --------------------------------------------------------------------------- asks
@@ -295,7 +232,7 @@ def trick_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
         "item": _item,
         "magic": magic.start,
         "contest": magic.resolve,
-        "essence": magic.resolve,
+        "essence": block.claim_essences,
         "vis": magic.resolve,
         "settle": magic.resolve,
         "add": _add,
@@ -363,19 +300,6 @@ def _what(s: State, seat: int, what: str) -> str:
     if kind in ("trait", "asset"):
         return f"{key.title()}" if kind == "trait" else f"the {key.title()} Asset"
     return f"the {mage(s, seat)[f'{kind}s'][int(key)]['trait'].title()} {kind.title()}"
-
-
-def claimed(s: State, seat: int, res_name: str, ev: Events) -> None:
-    """Carry out a Claim that stood: use the resource and draw a card of its suit into hand."""
-    what = use(s["covenant"]["res"][res_name])
-    got = draw(s, 1)
-    name = mage_name(s, seat)
-    ev.append(event(f"{name} Claims {res_name.title()} ({what}) and draws a card.", "claim", seat=seat,
-                    res=res_name, how=what))
-    if got:
-        card = with_suit(got[0], RES_SUIT[res_name])
-        s["hands"][seat].append(card)
-        ev.append(event(f"You drew {show(card)}.", "draw", (seat,), card=card))
 
 
 def _place(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -483,16 +407,6 @@ def _next_aider(s: State) -> None:
 
 def _stand(s: State, seat: int, move: Move, ev: Events) -> None:
     win_trick(s, leader(s), ev)
-
-
-def after_action(s: State, ev: Events) -> None:
-    """Say who leads the trick after an action changed it."""
-    c = s["conflict"]
-    if c["stage"] != "act" or not c["trick"]["revealed"]:
-        return
-    lead = leader(s)
-    ev.append(event(f"Now {total(s, 0)} against {total(s, 1)}: the {SIDE_NAMES[lead]} leads.", "rank",
-                    ranks=[total(s, 0), total(s, 1)], lead=lead))
 
 
 def _spend(s: State, seat: int, move: Move, ev: Events) -> None:
