@@ -11,6 +11,8 @@ ours (data/quadrivium/defaults.json, docs/rulings.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import is_face, is_joker, show, suit
 from rules.quadrivium.common import Ask, Events, plural, power
@@ -118,14 +120,7 @@ def council_asks(s: State) -> list[Ask]:
 
 def council_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a council decision."""
-    return {
-        "duel_card": _duel_card_moves,
-        "repair": _repair_moves,
-        "bid": _bid_moves,
-        "take": _take_moves,
-        "mage_action": _action_moves,
-        "seasons": _season_moves,
-    }[decision](s, seat)
+    return COUNCIL_MOVES[decision](s, seat)
 
 
 def _duel_card_moves(s: State, seat: int) -> list[Move]:
@@ -261,8 +256,7 @@ def council_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     if k["duel"]:
         _duel_card(s, seat, move, ev)
         return
-    {"repair": _repair, "bid": _bid, "take": _take, "actions": _action, "years": _years}[k["step"]](
-        s, seat, move, ev)
+    COUNCIL_STEPS[k["step"]](s, seat, move, ev)
 
 
 def _repair(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -675,3 +669,22 @@ def finish(s: State, reason: str, ev: Events) -> None:
     s["ended"] = reason
     ev.append(event(f"The tale ends: {reason}.", "end", reason=reason))
 
+
+COUNCIL_MOVES: dict[str, Callable[[State, int], list[Move]]] = {
+    "duel_card": _duel_card_moves,
+    "repair": _repair_moves,
+    "bid": _bid_moves,
+    "take": _take_moves,
+    "mage_action": _action_moves,
+    "seasons": _season_moves,
+}
+"""The moves that answer each council decision, declared once."""
+
+COUNCIL_STEPS: dict[str, Callable[[State, int, Move, Events], None]] = {
+    "repair": _repair,
+    "bid": _bid,
+    "take": _take,
+    "actions": _action,
+    "years": _years,
+}
+"""What a move does in each step of the council (a duel's card answers the duel first)."""

@@ -51,6 +51,14 @@ def magic_spreads() -> list[tuple[int, ...]]:
 TRAIT_MOVES = [Move.of("traits", **dict(zip(TRAITS, p, strict=True))) for p in trait_spreads()]
 MAGIC_MOVES = [Move.of("magic", **dict(zip(TRAITS, p, strict=True))) for p in magic_spreads()]
 BOON_MOVES = [Move.of("boon", kind=k, trait=t) for k in BOONS for t in TRAITS]
+CREATE_MOVES = {
+    "covenant": [Move.of("covenant")],
+    "name": [Move.of("mage")],
+    "traits": TRAIT_MOVES,
+    "magic": MAGIC_MOVES,
+    "boon": BOON_MOVES,
+}
+"""The moves of each creation step (the step after ``create:`` in the decision)."""
 
 
 def give_boon(s: State, seat: int, kind: str, trait: str) -> str:
@@ -93,14 +101,7 @@ def create_asks(s: State) -> list[Ask]:
 
 def create_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the creation moves for one decision."""
-    step = decision.split(":")[1]
-    return {
-        "covenant": [Move.of("covenant")],
-        "name": [Move.of("mage")],
-        "traits": TRAIT_MOVES,
-        "magic": MAGIC_MOVES,
-        "boon": BOON_MOVES,
-    }[step]
+    return CREATE_MOVES[decision.split(":")[1]]
 
 
 def create_resolve(s: State, seat: int, move: Move, ev: Events) -> None:

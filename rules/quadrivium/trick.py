@@ -8,6 +8,8 @@ Magic contests live in ``magic``, the Council Vote bidding war over a Claim in `
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium import block, magic
@@ -210,37 +212,14 @@ def trick_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     if c["block"]:
         block.resolve(s, seat, move, ev)
         return
-    a = move.action
-    if a == "yield":
-        i = c["sides"].index(seat)
-        ev.append(event(f"{mage_name(s, seat)} yields.", "yield", seat=seat))
-        _clear_trick(s)
-        end_conflict(s, 1 - i, "the other side yielded", ev)
-        return
-    if a in ("buy_card", "restore", "facecard", "claim", "swap"):
-        _extra(s, seat, move, ev)
-        return
-    handler = {
-        "place": _place,
-        "reveal": _reveal_or_concede,
-        "concede": _reveal_or_concede,
-        "aid": _aid,
-        "pass": _pass,
-        "stand": _stand,
-        "spend": _spend,
-        "companion": _companion,
-        "item": _item,
-        "magic": magic.start,
-        "contest": magic.resolve,
-        "essence": block.claim_essences,
-        "vis": magic.resolve,
-        "settle": magic.resolve,
-        "add": _add,
-        "done": _add_done,
-        "give": _give,
-        "craft": _craft,
-    }[a]
-    handler(s, seat, move, ev)
+    TRICK_MOVES[move.action](s, seat, move, ev)
+
+
+def _yield(s: State, seat: int, move: Move, ev: Events) -> None:
+    i = s["conflict"]["sides"].index(seat)
+    ev.append(event(f"{mage_name(s, seat)} yields.", "yield", seat=seat))
+    _clear_trick(s)
+    end_conflict(s, 1 - i, "the other side yielded", ev)
 
 
 def _extra(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -595,3 +574,34 @@ def _clear_trick(s: State) -> None:
     if t and t.get("sub") and t["sub"]["kind"] == "magic":
         discard(s, t["sub"]["mine"] + t["sub"]["theirs"])
     c["trick"] = None
+
+
+Handler = Callable[[State, int, Move, Events], None]
+
+TRICK_MOVES: dict[str, Handler] = {
+    "yield": _yield,
+    "buy_card": _extra,
+    "restore": _extra,
+    "facecard": _extra,
+    "claim": _extra,
+    "swap": _extra,
+    "place": _place,
+    "reveal": _reveal_or_concede,
+    "concede": _reveal_or_concede,
+    "aid": _aid,
+    "pass": _pass,
+    "stand": _stand,
+    "spend": _spend,
+    "companion": _companion,
+    "item": _item,
+    "magic": magic.start,
+    "contest": magic.resolve,
+    "essence": block.claim_essences,
+    "vis": magic.resolve,
+    "settle": magic.resolve,
+    "add": _add,
+    "done": _add_done,
+    "give": _give,
+    "craft": _craft,
+}
+"""What each trick move does, declared once (the bidding war over a Claim answers in ``block``)."""
