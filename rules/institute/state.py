@@ -7,6 +7,7 @@ Institute Card (or the Portal), not on the Location, so they travel with it when
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from rules.contract import Event
@@ -34,6 +35,36 @@ ROUND_CAP = 40
 """House ruling: a game still running after this many rounds ends at the close of that round."""
 MAX_CHANGES = 4
 """House ruling: changing an already assigned die is allowed this many times a round."""
+
+
+class Step(StrEnum):
+    """The steps of a round (stored as their plain names in ``state["step"]``)."""
+
+    ASSIGN = "assign"
+    """Phase I: both players assign Action Cards to their dice in secret, then confirm."""
+    WINDOW2 = "window2"
+    """The moment for Phase II one-time powers, before stones are taken."""
+    CAST = "cast"
+    """Phase II, Step B: a player short of stones chooses which Cast Card to fulfil."""
+    PORTAL = "portal"
+    """Phase III: the Portal's stones move to a card or to the Ethereal Realm (secret when both choose)."""
+    REALM = "realm"
+    """Phase III: the Ethereal Realm's holder claims its award or waits."""
+    WINDOW3 = "window3"
+    """The moment for Phase III one-time powers."""
+    PHASE4 = "phase4"
+    """Phase IV: permanent powers trigger in card-number order."""
+    WINDOW5 = "window5"
+    """The moment for Phase V one-time powers, before the Locations are checked."""
+    CHECK = "check"
+    """Phase V: each Location is checked against Cost and Surpass, then the round ends."""
+    OVER = "over"
+    """The game has ended."""
+
+
+WINDOWS = {Step.WINDOW2: 2, Step.WINDOW3: 3, Step.WINDOW5: 5}
+"""The steps that are a phase's moment for one-time powers, with their phase."""
+
 PHASE_NAMES = {
     1: "Assign Action Cards to Dice",
     2: "Take and Cast Power Stones",

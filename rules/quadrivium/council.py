@@ -96,24 +96,40 @@ def winter_draw(s: State, ev: Events) -> None:
 
 
 def council_asks(s: State) -> list[Ask]:
-    """Return the council's open decisions."""
+    """Return the council's open decisions (a duel's cards first)."""
     k = s["council"]
-    st = k["step"]
     if k["duel"]:
         d = k["duel"]
         return [Ask(x, "duel_card", PromptKind.SECRET, "Duel: place a card face down.")
                 for n, x in enumerate((d["a"], d["b"])) if d["cards"][n] is None]
-    if st == "repair":
-        return [Ask(k["order"][k["pos"]], "repair", PromptKind.TURN, "Repair the covenant, or pass.")]
-    if st == "bid":
-        res_name = k["resources"][k["ri"]]
-        return [Ask(k["bid"]["turn"], "bid", PromptKind.TURN, f"Bid for first pick of "
-                    f"{res_name.title()}, or pass.")]
-    if st == "take":
-        res_name = k["resources"][k["ri"]]
-        return [Ask(k["take"]["turn"], "take", PromptKind.TURN, f"Take from {res_name.title()}, or pass.")]
-    if st == "actions":
-        return [Ask(k["order"][k["pos"]], "mage_action", PromptKind.TURN, "Choose a Mage Action.")]
+    return COUNCIL_ASKS[k["step"]](s)
+
+
+def _ask_repair(s: State) -> list[Ask]:
+    k = s["council"]
+    return [Ask(k["order"][k["pos"]], "repair", PromptKind.TURN, "Repair the covenant, or pass.")]
+
+
+def _ask_bid(s: State) -> list[Ask]:
+    k = s["council"]
+    res_name = k["resources"][k["ri"]]
+    return [Ask(k["bid"]["turn"], "bid", PromptKind.TURN, f"Bid for first pick of "
+                f"{res_name.title()}, or pass.")]
+
+
+def _ask_take(s: State) -> list[Ask]:
+    k = s["council"]
+    res_name = k["resources"][k["ri"]]
+    return [Ask(k["take"]["turn"], "take", PromptKind.TURN, f"Take from {res_name.title()}, or pass.")]
+
+
+def _ask_action(s: State) -> list[Ask]:
+    k = s["council"]
+    return [Ask(k["order"][k["pos"]], "mage_action", PromptKind.TURN, "Choose a Mage Action.")]
+
+
+def _ask_seasons(s: State) -> list[Ask]:
+    k = s["council"]
     return [Ask(x, "seasons", PromptKind.DECISION, "Vote how many seasons pass.")
             for x in range(s["players"]) if k["votes"][x] is None]
 
@@ -669,6 +685,15 @@ def finish(s: State, reason: str, ev: Events) -> None:
     s["ended"] = reason
     ev.append(event(f"The tale ends: {reason}.", "end", reason=reason))
 
+
+COUNCIL_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "repair": _ask_repair,
+    "bid": _ask_bid,
+    "take": _ask_take,
+    "actions": _ask_action,
+    "years": _ask_seasons,
+}
+"""Who each step of the council asks, declared once (keyed by the step; a duel asks first)."""
 
 COUNCIL_MOVES: dict[str, Callable[[State, int], list[Move]]] = {
     "duel_card": _duel_card_moves,

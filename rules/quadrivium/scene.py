@@ -7,6 +7,7 @@ Creation follows our designed defaults (data/quadrivium/defaults.json): the post
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 
 from rules import rng
@@ -93,9 +94,9 @@ def create_asks(s: State) -> list[Ask]:
         if seat == 0 and not s["covenant"]["name"]:
             out.append(Ask(seat, "create:covenant", PromptKind.DECISION, "Name the covenant."))
             continue
-        step = mage(s, seat)["made"]
-        if step != "done":
-            out.append(Ask(seat, f"create:{step}", PromptKind.DECISION, f"Make your mage: {step}."))
+        made = mage(s, seat)["made"]  # how far this mage is made: the next creation step, or "done"
+        if made != "done":
+            out.append(Ask(seat, f"create:{made}", PromptKind.DECISION, f"Make your mage: {made}."))
     return out
 
 
@@ -154,12 +155,21 @@ def start_scene(s: State, ev: Events) -> None:
 
 def scene_asks(s: State) -> list[Ask]:
     """Return the scene's open decisions."""
+    return SCENE_ASKS[s["scene"]["stage"]](s)
+
+
+def _ask_intent(s: State) -> list[Ask]:
+    return [Ask(s["scene"]["pro"], "intent", PromptKind.TURN, "Declare what your mage intends.")]
+
+
+def _ask_oppose(s: State) -> list[Ask]:
     sc = s["scene"]
-    if sc["stage"] == "intent":
-        return [Ask(sc["pro"], "intent", PromptKind.TURN, "Declare what your mage intends.")]
-    if sc["stage"] == "oppose":
-        return [Ask(seat, "oppose", PromptKind.REACTION, "Oppose the intent, or let it pass.")
-                for seat in range(s["players"]) if seat != sc["pro"] and sc["answers"][seat] is None]
+    return [Ask(seat, "oppose", PromptKind.REACTION, "Oppose the intent, or let it pass.")
+            for seat in range(s["players"]) if seat != sc["pro"] and sc["answers"][seat] is None]
+
+
+def _ask_tiebreak(s: State) -> list[Ask]:
+    sc = s["scene"]
     return [Ask(seat, "tiebreak", PromptKind.SECRET, "Show a card: the highest takes the Antagonist role.")
             for seat in sc["tied"] if sc["shown"][seat] is None]
 
@@ -285,3 +295,11 @@ def end_scene(s: State, ev: Events) -> None:
 def hand_size(s: State) -> int:
     """Return the normal hand size (table option)."""
     return opts(s, "hand_size")
+
+
+SCENE_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "intent": _ask_intent,
+    "oppose": _ask_oppose,
+    "tiebreak": _ask_tiebreak,
+}
+"""Who each stage of a scene asks (keyed by the stage; a settled tie-break opens the conflict at once)."""

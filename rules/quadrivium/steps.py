@@ -34,10 +34,6 @@ class Step(StrEnum):
     """A council: repair, bidding, support, mage actions, duels, the seasons vote."""
 
 
-FRAME_STAGES = frozenset({"types", "conditions", "answer", "tricks", "gift", "finale", "refill"})
-"""Conflict stages that frame or wind up the conflict (the rest are a trick's)."""
-
-
 def _never(s: State) -> bool:
     return False
 
@@ -79,7 +75,8 @@ def step_of(s: State) -> Step | None:
     """Return the step the tale is at (None once it is over)."""
     phase = s["phase"]
     if phase == Phase.CONFLICT:
-        return Step.FRAME if s["conflict"]["stage"] in FRAME_STAGES else Step.TRICK
+        # The stages that frame or wind up the conflict are the frame's; the rest are a trick's.
+        return Step.FRAME if s["conflict"]["stage"] in conflict.FRAME_ASKS else Step.TRICK
     return _OF_PHASE.get(phase)
 
 

@@ -64,30 +64,42 @@ def swap_cards(cards: list[dict]) -> None:
 
 
 def trick_asks(s: State) -> list[Ask]:
-    """Return the trick's open decision."""
+    """Return the trick's open decision (the bidding war over a Claim comes first)."""
     c = s["conflict"]
-    if c["block"]:
-        return block.asks(s)
-    t = c["trick"]
-    st = c["stage"]
-    if st == "place":
-        return [Ask(c["sides"][t["turn"]], "place", PromptKind.TURN, "Place a card face down for the trick.")]
-    if st == "reveal":
-        return [Ask(c["sides"][t["turn"]], "reveal", PromptKind.TURN, "Reveal, or concede the trick.")]
-    if st == "aid":
-        return [Ask(t["aid_queue"][0], "aid", PromptKind.REACTION, "Aid one side with a card, or pass.")]
-    if st == "act":
-        sub = t["sub"]
-        if sub:
-            who = c["sides"][sub["who"]]
-            return [Ask(who, f"sub:{sub['kind']}", PromptKind.DECISION, _sub_text(sub))]
-        loser = 1 - leader(s)
-        return [Ask(c["sides"][loser], "act", PromptKind.TURN, "You are losing the trick: act, or let "
-                    "it stand.")]
-    if st == "spoils":
-        return [Ask(c["sides"][t["spoils"][0]], "spoils", PromptKind.DECISION,
-                    "Expend Craft to take a card of the trick into your hand, or pass.")]
-    return []
+    return block.asks(s) if c["block"] else TRICK_ASKS[c["stage"]](s)
+
+
+def _ask_place(s: State) -> list[Ask]:
+    c = s["conflict"]
+    who = c["sides"][c["trick"]["turn"]]
+    return [Ask(who, "place", PromptKind.TURN, "Place a card face down for the trick.")]
+
+
+def _ask_reveal(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(c["sides"][c["trick"]["turn"]], "reveal", PromptKind.TURN, "Reveal, or concede the trick.")]
+
+
+def _ask_aid(s: State) -> list[Ask]:
+    queue = s["conflict"]["trick"]["aid_queue"]
+    return [Ask(queue[0], "aid", PromptKind.REACTION, "Aid one side with a card, or pass.")]
+
+
+def _ask_act(s: State) -> list[Ask]:
+    c = s["conflict"]
+    sub = c["trick"]["sub"]
+    if sub:
+        who = c["sides"][sub["who"]]
+        return [Ask(who, f"sub:{sub['kind']}", PromptKind.DECISION, _sub_text(sub))]
+    loser = 1 - leader(s)
+    return [Ask(c["sides"][loser], "act", PromptKind.TURN, "You are losing the trick: act, or let "
+                "it stand.")]
+
+
+def _ask_spoils(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(c["sides"][c["trick"]["spoils"][0]], "spoils", PromptKind.DECISION,
+                "Expend Craft to take a card of the trick into your hand, or pass.")]
 
 
 def _sub_text(sub: dict) -> str:
@@ -130,29 +142,40 @@ def extras(s: State, seat: int) -> list[Move]:
 
 def trick_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a trick decision."""
-    c = s["conflict"]
-    t = c["trick"]
-    if decision.startswith("block"):
-        return block.moves(s, seat, decision)
-    if decision == "place":
-        return [Move.of("place", card=x) for x in s["hands"][seat]] + extras(s, seat) + [Move.of("yield")]
-    if decision == "reveal":
-        return [Move.of("reveal"), Move.of("concede"), Move.of("yield")]
-    if decision == "aid":
-        return _aid_moves(s, seat)
-    if decision == "spoils":
-        i = t["spoils"][0]
-        against = suit(t["cards"][1 - i]["card"])
-        ways = pays(s, seat, "craft", against)
-        left = [w for w in ("win", "lose") if w not in t["taken"]]
-        return [Move.of("craft", take=w, pay=p) for w in left for p in ways] + [Move.of("pass")]
-    if decision == "sub:adds":
-        return _add_moves(s, seat, t["sub"])
-    if decision == "sub:give":
-        return [Move.of("give", card=x) for x in s["hands"][seat]]
-    if decision == "sub:magic":
-        return magic.moves(s, seat)
-    return _act_moves(s, seat)
+    return TRICK_DECISIONS[decision](s, seat)
+
+
+def _place_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("place", card=x) for x in s["hands"][seat]] + extras(s, seat) + [Move.of("yield")]
+
+
+def _reveal_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("reveal"), Move.of("concede"), Move.of("yield")]
+
+
+def _spoils_moves(s: State, seat: int) -> list[Move]:
+    t = s["conflict"]["trick"]
+    i = t["spoils"][0]
+    against = suit(t["cards"][1 - i]["card"])
+    ways = pays(s, seat, "craft", against)
+    left = [w for w in ("win", "lose") if w not in t["taken"]]
+    return [Move.of("craft", take=w, pay=p) for w in left for p in ways] + [Move.of("pass")]
+
+
+def _sub_add_moves(s: State, seat: int) -> list[Move]:
+    return _add_moves(s, seat, s["conflict"]["trick"]["sub"])
+
+
+def _give_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("give", card=x) for x in s["hands"][seat]]
+
+
+def _block_moves(s: State, seat: int) -> list[Move]:
+    return block.moves(s, seat, "block")
+
+
+def _block_war_moves(s: State, seat: int) -> list[Move]:
+    return block.moves(s, seat, "block_war")
 
 
 def _aid_moves(s: State, seat: int) -> list[Move]:
@@ -605,3 +628,26 @@ TRICK_MOVES: dict[str, Handler] = {
     "craft": _craft,
 }
 """What each trick move does, declared once (the bidding war over a Claim answers in ``block``)."""
+
+TRICK_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "place": _ask_place,
+    "reveal": _ask_reveal,
+    "aid": _ask_aid,
+    "act": _ask_act,
+    "spoils": _ask_spoils,
+}
+"""Who each stage of a trick asks, declared once (keyed by the stage)."""
+
+TRICK_DECISIONS: dict[str, Callable[[State, int], list[Move]]] = {
+    "place": _place_moves,
+    "reveal": _reveal_moves,
+    "aid": _aid_moves,
+    "act": _act_moves,
+    "spoils": _spoils_moves,
+    "sub:adds": _sub_add_moves,
+    "sub:give": _give_moves,
+    "sub:magic": magic.moves,
+    "block": _block_moves,
+    "block_war": _block_war_moves,
+}
+"""The moves that answer each trick decision (keyed by the decision)."""
