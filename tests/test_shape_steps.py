@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from rules import registry
 from rules.contract import Move
 from rules.institute import steps as institute_steps
 from rules.institute.state import Step as InstituteStep
+from rules.institute.state import say
+from rules.quadrivium.state import event as quadrivium_event
 from tests.institute_helpers import R as INSTITUTE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,3 +66,29 @@ def test_the_engines_compare_no_step_name_with_a_literal(game: str) -> None:
             if STEP_TEST.search(line):
                 found.append(f"{path.name}:{n}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("kind", ["institute", "quadrivium"])
+def test_every_event_has_a_kind_from_the_games_closed_set(kind: str) -> None:
+    rules = registry.get(kind)
+    members = {k.value for k in rules.event_kinds}
+    seen: set[str] = set()
+    for seed in (2, 9):
+        rand = random.Random(seed)
+        options = rules.default_options() | ({"creation": "quick"} if kind == "quadrivium" else {})
+        s = rules.setup(2, options, seed)
+        for _ in range(1500):
+            if rules.is_over(s):
+                break
+            seat = rand.choice(rules.pending(s)).seat
+            move = rand.choice(rules.legal_moves(s, seat))
+            s, events = rules.apply(s, seat, rules.sample_words(move, rand) if kind == "quadrivium" else move)
+            seen |= {e.kind for e in events}
+    assert seen and seen <= members, seen - members
+
+
+def test_an_event_of_no_known_kind_is_refused() -> None:
+    with pytest.raises(ValueError):
+        say(INSTITUTE.setup(2, INSTITUTE.default_options(), 1), [], "argent", "A line of another game.")
+    with pytest.raises(ValueError):
+        quadrivium_event("A line of another game.", "argent")

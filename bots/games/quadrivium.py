@@ -25,7 +25,7 @@ from bots.core import Playbook, Seating, register
 from rules.contract import Move, Rules, Seat, State
 from rules.quadrivium.cards import is_joker, rank, suit
 from rules.quadrivium.ranks import leader, total
-from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, fresh
+from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, QuadriviumEvent, fresh
 
 STRONG_CARD = 11.0
 """An effective rank that usually takes a trick (the deck averages about 8, a conflict type adds 2-4)."""
@@ -429,9 +429,9 @@ def evaluate(rules: Rules, state: State, seat: Seat) -> float:
 
 def feats(event: Any) -> list[tuple[str, int]]:
     """Return what an event credits to seats: a conflict fought (both sides), a conflict won."""
-    if event.kind == "conflict" and "winner" in event.data:
+    if event.kind == QuadriviumEvent.CONFLICT and "winner" in event.data:
         return [("conflicts won", event.data["winner"])]
-    if event.kind == "tale" and "pro" in event.data and "ant" in event.data:
+    if event.kind == QuadriviumEvent.TALE and "pro" in event.data and "ant" in event.data:
         return [("conflicts fought", event.data["pro"]), ("conflicts fought", event.data["ant"])]
     return []
 

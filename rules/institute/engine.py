@@ -50,6 +50,7 @@ from rules.institute.state import (
     PHASE_NAMES,
     ROUND_CAP,
     SEATS,
+    InstituteEvent,
     State,
     Step,
     card,
@@ -88,6 +89,7 @@ class InstituteRules(Rules):
     leave_rule = RuleRef("Nobody leaves a two-player duel", ruling=True)
     seat_names = ("Red", "Blue")
     has_secrets = True  # the secret assignments, the secret Portal choice, the deck order
+    event_kinds = InstituteEvent
 
     def setup(self, players: int, options: dict[str, str], seed: int) -> State:
         """Return the opening state."""

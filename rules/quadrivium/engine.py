@@ -27,7 +27,17 @@ from rules.copies import shared_copy
 from rules.quadrivium import council, refusals, scene, steps
 from rules.quadrivium.common import Ask, Events, stock
 from rules.quadrivium.labels import label_of
-from rules.quadrivium.state import SEASONS, TEXT_LIMITS, Phase, State, event, mage_name, new_game, tales
+from rules.quadrivium.state import (
+    SEASONS,
+    TEXT_LIMITS,
+    Phase,
+    QuadriviumEvent,
+    State,
+    event,
+    mage_name,
+    new_game,
+    tales,
+)
 from rules.quadrivium.views import public_view, scramble_state, seat_view, view_text
 
 TEXT_ARGS = {
@@ -91,6 +101,7 @@ class QuadriviumRules(Rules):
     min_players = 2
     max_players = 6
     has_secrets = True
+    event_kinds = QuadriviumEvent
     actions = ACTIONS
     rulebook = "quadrivium.txt"
     book = "Quadrivium design posts"
