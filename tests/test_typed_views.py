@@ -67,3 +67,12 @@ def test_the_quadrivium_record_shows_only_the_seats_own_hand_and_the_roles() -> 
     assert own.waiting == (1, 2) and own.decision_of(1).startswith("Oppose")
     assert [m.votes for m in own.standings] == sorted(s["votes"], reverse=True)
     assert all(m.hand == len(s["hands"][m.seat]) for m in spectator.mages)
+
+
+def test_both_rules_objects_hand_presenters_the_typed_record() -> None:
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    view = INSTITUTE.view(s, 1)
+    assert INSTITUTE.typed_view(view) == institute_record(view)
+    q = quick(2, 5)
+    view = QUADRIVIUM.view(q, 0)
+    assert QUADRIVIUM.typed_view(view) == quadrivium_record(view)

@@ -42,6 +42,7 @@ from rules.institute.flow import (  # noqa: F401 - re-exported: tests drive the 
     new_game,
     start_round,
 )
+from rules.institute.record import InstituteRecord, read_view
 from rules.institute.state import (
     ACTION_LIMITS,
     COLOURS,
@@ -194,6 +195,10 @@ class InstituteRules(Rules):
             "phase4": {"order": list(s["phase4"]["order"]), "at": s["phase4"]["at"]},
             "log": list(s["log"]),
         }
+
+    def typed_view(self, view: View) -> InstituteRecord:
+        """Return the typed record presenters read (built from the view alone; see ``record.py``)."""
+        return read_view(view)
 
     def is_over(self, state: State) -> bool:
         """Whether the game has ended."""

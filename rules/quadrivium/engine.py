@@ -27,6 +27,7 @@ from rules.copies import shared_copy
 from rules.quadrivium import council, refusals, scene, steps
 from rules.quadrivium.common import Ask, Events, stock
 from rules.quadrivium.labels import label_of
+from rules.quadrivium.record import QuadriviumRecord, read_view
 from rules.quadrivium.state import (
     SEASONS,
     TEXT_LIMITS,
@@ -245,6 +246,10 @@ class QuadriviumRules(Rules):
         out = seat_view(state, seat) if seat is not None else public_view(state)
         out["prompts"] = [{"seat": a.seat, "text": a.text} for a in self.asks(state)]
         return out
+
+    def typed_view(self, view: View) -> QuadriviumRecord:
+        """Return the typed record presenters read (built from the view alone; see ``record.py``)."""
+        return read_view(view)
 
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:
         """Return a copy with every card the seat cannot see redealt at random."""
