@@ -60,6 +60,7 @@ from rules.institute.state import (
     who,
 )
 from rules.institute.steps import advance  # noqa: F401 - re-exported: tests run the flow through engine
+from rules.institute.text import board_text
 
 # --------------------------------------------------------------------------- the rules object
 
@@ -248,8 +249,6 @@ class InstituteRules(Rules):
 
     def view_text(self, view: View) -> str:
         """Return the view as a readable text board."""
-        from rules.institute.text import board_text
-
         return board_text(view)
 
 
