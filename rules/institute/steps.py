@@ -247,7 +247,7 @@ def _no_move(s: State, seat: int, move: Move, events: list[Event]) -> None:
 
 
 def _ended(s: State, events: list[Event]) -> bool:
-    return True
+    return True  # nothing runs once the game is over (``advance`` stops on ``over`` first)
 
 
 # --------------------------------------------------------------------------- the table
