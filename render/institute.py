@@ -17,6 +17,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 import render
 from render import typefaces
+from rules.institute.record import read_view
+from rules.institute.state import Step
 
 View = dict[str, Any]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -209,18 +211,18 @@ _DECISION_WORDS = {
 
 def _waiting_line(view: View, caption: render.Caption | None = None) -> str:
     """Say whom the game waits on and for what, from the public prompts (never a secret)."""
-    if view["over"]:
-        result = view.get("result") or {}
-        return "GAME OVER — " + str(result.get("reason", ""))
+    table = read_view(view)
+    if table.over:
+        return "GAME OVER — " + table.ending
     asks: dict[str, list[int]] = {}
-    for prompt in view["prompts"]:
-        if prompt["decision"] == "portal":
-            what = "Portal choice" + (" in secret" if prompt["kind"] == "secret" else "")
+    for ask in table.asks:
+        if ask.decision == "portal":
+            what = "Portal choice" + (" in secret" if ask.secret else "")
         else:
-            what = _DECISION_WORDS.get(prompt["decision"]) or prompt["text"].split(": ", 1)[-1].rstrip(".")
+            what = _DECISION_WORDS.get(ask.decision) or ask.text.split(": ", 1)[-1].rstrip(".")
         seats = asks.setdefault(what, [])
-        if prompt["seat"] not in seats:
-            seats.append(prompt["seat"])
+        if ask.seat not in seats:
+            seats.append(ask.seat)
     if not asks:
         return "Resolving…"
     caption = caption or render.Caption()
@@ -372,20 +374,21 @@ def _player_panel(
 
 def _status(view: View, p: dict[str, Any]) -> str:
     """Return the chip beside a player's name: what the game waits on them for, never a secret."""
-    if view["over"]:
-        winners = (view.get("result") or {}).get("winners") or []
-        return "WINNER" if p["seat"] in winners else ""
-    if view["step"] == "assign":
+    table = read_view(view)
+    who = table.players[p["seat"]]
+    if table.over:
+        return "WINNER" if who.seat in table.winners else ""
+    if table.step is Step.ASSIGN:
         # The thread's words ("has locked in"), so the board and the sheet never disagree with it.
-        return "LOCKED IN" if p["confirmed"] else "NOT LOCKED IN YET"
-    if view["step"] == "portal":
-        if p["portal_choice"] is not None:
-            return f"PORTAL: SHOWS {p['portal_choice']}"
-        if p["portal_chosen"]:
+        return "LOCKED IN" if who.confirmed else "NOT LOCKED IN YET"
+    if table.step is Step.PORTAL:
+        if who.portal_choice is not None:
+            return f"PORTAL: SHOWS {who.portal_choice}"
+        if who.portal_chosen:
             return "PORTAL: CHOSEN"
-        if p["seat"] in view["waiting"]:
+        if who.seat in table.waiting:
             return "PORTAL: CHOOSING"
-    return "TO ACT" if p["seat"] in view["waiting"] else ""
+    return "TO ACT" if who.seat in table.waiting else ""
 
 
 PREVIEW_FONTS = {"title": 44, "waiting": 40, "last": 40, "name": 40, "score": 44}
@@ -536,14 +539,15 @@ def draw_sheet(view: View) -> bytes:
     y = 90
     _text(draw, (MARGIN, y), _phase_title(view), font(26, "bold"), INK)
     y += 40
-    mine = [p["text"] for p in view["prompts"] if p["seat"] == seat]
-    if view["over"]:
+    table = read_view(view)
+    mine = [a.text for a in table.asks if a.seat == seat]
+    if table.over:
         mine = [_waiting_line(view)]
     elif not mine:
         # The board's own words for whom the game waits on (another seat's prompt says "your").
-        mine = ["Nothing to do now." + (f" {_waiting_line(view)}." if view["prompts"] else "")]
-    if view.get("locked_in"):
-        mine.append(view["locked_in"])
+        mine = ["Nothing to do now." + (f" {_waiting_line(view)}." if table.asks else "")]
+    if table.locked_in:
+        mine.append(table.locked_in)
     face = font(24, "bold")
     for line in mine:
         y = _lines(draw, MARGIN, y, _wrap(line, face, width - 2 * MARGIN, 2), face, SEAT_COLOUR[seat], 32)
@@ -568,7 +572,7 @@ def draw_sheet(view: View) -> bytes:
         f"Reroll Cubes {me['rerolls']} of 3",
         f"Charms {me['charms']}   Stones {me['stones']}",
     ]
-    if view["step"] == "assign":
+    if table.step is Step.ASSIGN:
         info.append("Cards left: " + ", ".join(_left(me)))
         info.append("CONFIRMED" if me["confirmed"] else "Not confirmed yet")
     if me["portal_choice"] is not None:

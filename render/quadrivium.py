@@ -15,6 +15,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 import render
 from render import typefaces
+from rules.quadrivium.record import read_view
+from rules.quadrivium.state import Phase
 
 View = dict[str, Any]
 PAPER = (244, 236, 218)
@@ -141,12 +143,7 @@ def _sheet_image(
 def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View, head: str) -> int:
     draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
     y += 8
-    roles = []
-    if view.get("protagonist") == p["seat"] and view["phase"] in ("scene", "conflict"):
-        roles.append("protagonist")
-    conflict = view.get("conflict")
-    if conflict and conflict["sides"][1] == p["seat"]:
-        roles.append("antagonist")
+    roles = read_view(view).mages[p["seat"]].roles
     face = font(20, "bold")
     shown = head
     while draw.textlength(shown, font=face) > 380 and len(shown) > 4:
@@ -212,7 +209,7 @@ def _under_way(view: View, who: dict[int, str]) -> tuple[str, list[str]] | None:
     if view.get("council"):
         return _council(view, who)
     scene = view.get("scene")
-    if view["phase"] == "scene" and scene:
+    if read_view(view).phase is Phase.SCENE and scene:
         pro = who.get(scene["pro"], "?")
         return f"Scene {view['scenes']}: {pro} is the Protagonist", [
             f"Intent: {scene.get('intent') or 'not declared yet'}", "", "", "", "", _waiting(view, who)]

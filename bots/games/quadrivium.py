@@ -24,7 +24,8 @@ from typing import Any
 from bots.core import Playbook, Seating, register
 from rules.contract import Move, Rules, Seat, State
 from rules.quadrivium.cards import is_joker, rank, suit
-from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, fresh
+from rules.quadrivium.ranks import leader, total
+from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, QuadriviumEvent, fresh
 
 STRONG_CARD = 11.0
 """An effective rank that usually takes a trick (the deck averages about 8, a conflict type adds 2-4)."""
@@ -167,8 +168,6 @@ def _place(s: State, seat: int, legal: list[Move]) -> Move:
 
 def _deficit(s: State, i: int) -> int:
     """Return the rank side ``i`` must gain to lead the trick (a tie goes by suit: one more to be sure)."""
-    from rules.quadrivium.trick import total
-
     return total(s, 1 - i) - total(s, i) + 1
 
 
@@ -232,8 +231,6 @@ def _sub(s: State, seat: int, decision: str, legal: list[Move]) -> Move:
 
 def _aid(s: State, seat: int, legal: list[Move]) -> Move:
     """Aid the side that trails when +2 (or a higher card of its suit) would put it ahead."""
-    from rules.quadrivium.trick import leader, total
-
     lead = leader(s)
     behind = 1 - lead
     gap = total(s, lead) - total(s, behind) + 1
@@ -432,9 +429,9 @@ def evaluate(rules: Rules, state: State, seat: Seat) -> float:
 
 def feats(event: Any) -> list[tuple[str, int]]:
     """Return what an event credits to seats: a conflict fought (both sides), a conflict won."""
-    if event.kind == "conflict" and "winner" in event.data:
+    if event.kind == QuadriviumEvent.CONFLICT and "winner" in event.data:
         return [("conflicts won", event.data["winner"])]
-    if event.kind == "tale" and "pro" in event.data and "ant" in event.data:
+    if event.kind == QuadriviumEvent.TALE and "pro" in event.data and "ant" in event.data:
         return [("conflicts fought", event.data["pro"]), ("conflicts fought", event.data["ant"])]
     return []
 

@@ -1,7 +1,8 @@
 """The Institute's flow: setting up a game, the five phases run step by step, and the round's end.
 
-``advance`` runs every automatic step until some seat has to decide; the rules object
-(``rules.institute.engine``) applies a move and then calls it. Pure: state in, events out.
+Each step's automatic part is one function here (``run_assign``, ``run_window``...), returning
+True while some seat has to decide; ``rules.institute.steps`` declares which belongs to which
+step and runs them (``advance``). Pure: state in, events out.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from rules.institute.state import (
     ROUND_CAP,
     SEATS,
     STONES_PER_COLOUR,
+    WINDOWS,
     State,
+    Step,
     card,
     card_slots,
     counted,
@@ -39,7 +42,9 @@ from rules.institute.state import (
     who,
 )
 
-WINDOW_STEPS = {"window2": 2, "window3": 3, "window5": 5}
+WINDOW_STEPS = {step.value: phase for step, phase in WINDOWS.items()}
+"""The one-time power windows by their stored names (tests and the policy read them)."""
+_WINDOW_AT = {phase: step for step, phase in WINDOWS.items()}
 
 
 def _slot(kind: str, card_id: int | None = None) -> dict[str, Any]:
@@ -57,7 +62,7 @@ def new_game(options: dict[str, str], seed: int) -> tuple[State, list[Event]]:
         "goal": int(options["goal"]),
         "round": 1,
         "phase": 1,
-        "step": "assign",
+        "step": Step.ASSIGN.value,
         "slots": [],
         "realm": [0, 0],
         "deck": [],
@@ -99,95 +104,117 @@ def new_game(options: dict[str, str], seed: int) -> tuple[State, list[Event]]:
 
 def start_round(s: State, events: list[Event]) -> None:
     """Begin Phase I: both players roll their four dice."""
-    s["phase"], s["step"], s["revealed"] = 1, "assign", False
+    s["phase"], s["step"], s["revealed"] = 1, Step.ASSIGN.value, False
     for seat in SEATS:
         me = player(s, seat)
         me["dice"] = [rng.roll(s) for _ in range(DICE)]
         me.update(assign=[None] * DICE, confirmed=False, changes=0, portal=None)
-        say(s, events, "roll", f"{who(seat)} rolls {_dice(me['dice'])}.", seat=seat, dice=list(me["dice"]))
+        rolled = dice_text(me["dice"])
+        say(s, events, "roll", f"{who(seat)} rolls {rolled}.", seat=seat, dice=list(me["dice"]))
     say(s, events, "phase", f"Round {s['round']}, Phase I: assign Action Cards to dice in secret.")
 
 
-def _dice(dice: list[int]) -> str:
+def dice_text(dice: list[int]) -> str:
+    """Return the dice as words: "3, 5, 1, 6"."""
     return ", ".join(str(d) for d in dice)
 
 
-def _assignment_text(me: dict[str, Any]) -> str:
+def assignment_text(me: dict[str, Any]) -> str:
+    """Return a player's assignment die by die, as the reveal says it."""
     return "; ".join(
         f"die {d + 1} ({me['dice'][d]}): {ACTION_NAMES[a] if a else 'nothing'}"
         for d, a in enumerate(me["assign"])
     )
 
 
-# --------------------------------------------------------------------------- the flow
+# --------------------------------------------------------------------------- each step's automatic part
+# Each returns True while a seat must decide; otherwise it has moved the game to another step.
 
 
-def advance(s: State, events: list[Event]) -> None:
-    """Run automatic steps until a seat must decide or the game ends."""
-    while not s["over"]:
-        if s["frames"]:
-            return
-        step = s["step"]
-        if step == "assign":
-            if not all(player(s, seat)["confirmed"] for seat in SEATS):
-                return
-            _reveal(s, events)
-            _open_window(s, 2, events)
-        elif step in WINDOW_STEPS:
-            phase = WINDOW_STEPS[step]
-            s["window"] = [seat for seat in s["window"] if moves.usable_one_time(s, seat, phase)]
-            if s["window"]:
-                return
-            if phase == 2:
-                _take(s, events)
-                _start_cast(s, events)
-            elif phase == 3:
-                _start_phase4(s, events)
-            else:
-                s["step"], s["check_at"], s["check_won"] = "check", 0, 0
-        elif step == "cast":
-            for seat in SEATS:
-                _auto_cast(s, seat, events)
-            if s["cast_left"]:
-                return
-            _no_stones_rule(s, events)
-            _start_portal(s, events)
-        elif step == "portal":
-            choosers = moves.portal_choosers(s)
-            if any(player(s, seat)["portal"] is None for seat in choosers):
-                return
-            _resolve_portal(s, choosers, events)
-            s["step"] = "realm"
-        elif step == "realm":
-            holder = _realm_holder(s)
-            if holder is None or s["realm_done"]:
-                _open_window(s, 3, events)
-            elif s["realm"][holder] >= 4:
-                s["realm_done"] = True  # four stones: the award must be claimed
-                scoring.claim_realm(s, holder, events)
-            else:
-                return
-        elif step == "phase4":
-            current = moves.phase4_current(s)
-            if current is None:
-                _open_window(s, 5, events)
-            elif _phase4_usable(s, *current):
-                return
-            else:
-                s["phase4"]["at"] += 1
-        elif step == "check":
-            if s["check_at"] >= LOCATIONS:
-                if not s.get("check_won"):
-                    # The phase was announced; say how it went even when nobody met a card's needs.
-                    say(s, events, "award", "No Institute Card is won this round.")
-                _discard_crowded(s, events)
-                _end_round(s, events)
-            else:
-                i = s["check_at"]
-                s["check_at"] += 1
-                _check(s, i, events)
-        else:
-            raise AssertionError(f"unknown step {step}")
+def run_assign(s: State, events: list[Event]) -> bool:
+    """Reveal both assignments once both players have confirmed, then open Phase II's window."""
+    if not all(player(s, seat)["confirmed"] for seat in SEATS):
+        return True
+    _reveal(s, events)
+    _open_window(s, 2, events)
+    return False
+
+
+def run_window(s: State, events: list[Event]) -> bool:
+    """Keep the window open while someone holds a usable one-time power; then go on with the phase."""
+    phase = WINDOW_STEPS[s["step"]]
+    s["window"] = [seat for seat in s["window"] if moves.usable_one_time(s, seat, phase)]
+    if s["window"]:
+        return True
+    if phase == 2:
+        _take(s, events)
+        _start_cast(s, events)
+    elif phase == 3:
+        _start_phase4(s, events)
+    else:
+        s["step"], s["check_at"], s["check_won"] = Step.CHECK.value, 0, 0
+    return False
+
+
+def run_cast(s: State, events: list[Event]) -> bool:
+    """Cast what needs no choice; once every Cast Card is done, go to the Portal."""
+    for seat in SEATS:
+        auto_cast(s, seat, events)
+    if s["cast_left"]:
+        return True
+    _no_stones_rule(s, events)
+    _start_portal(s, events)
+    return False
+
+
+def run_portal(s: State, events: list[Event]) -> bool:
+    """Move the Portal's stones once every chooser has chosen."""
+    choosers = moves.portal_choosers(s)
+    if any(player(s, seat)["portal"] is None for seat in choosers):
+        return True
+    _resolve_portal(s, choosers, events)
+    s["step"] = Step.REALM.value
+    return False
+
+
+def run_realm(s: State, events: list[Event]) -> bool:
+    """Wait on the Realm's holder (four stones claim at once); then open Phase III's window."""
+    holder = realm_holder(s)
+    if holder is None or s["realm_done"]:
+        _open_window(s, 3, events)
+    elif s["realm"][holder] >= 4:
+        s["realm_done"] = True  # four stones: the award must be claimed
+        scoring.claim_realm(s, holder, events)
+    else:
+        return True
+    return False
+
+
+def run_phase4(s: State, events: list[Event]) -> bool:
+    """Wait on the owner of the next usable Phase IV card; skip the rest; then Phase V's window."""
+    current = moves.phase4_current(s)
+    if current is None:
+        _open_window(s, 5, events)
+    elif _phase4_usable(s, *current):
+        return True
+    else:
+        s["phase4"]["at"] += 1
+    return False
+
+
+def run_check(s: State, events: list[Event]) -> bool:
+    """Check the next Location; after the last, discard crowded cards and end the round."""
+    if s["check_at"] >= LOCATIONS:
+        if not s.get("check_won"):
+            # The phase was announced; say how it went even when nobody met a card's needs.
+            say(s, events, "award", "No Institute Card is won this round.")
+        _discard_crowded(s, events)
+        _end_round(s, events)
+    else:
+        i = s["check_at"]
+        s["check_at"] += 1
+        _check(s, i, events)
+    return False
 
 
 def _reveal(s: State, events: list[Event]) -> None:
@@ -198,7 +225,7 @@ def _reveal(s: State, events: list[Event]) -> None:
             s,
             events,
             "reveal",
-            f"{who(seat)} reveals: {_assignment_text(me)}.",
+            f"{who(seat)} reveals: {assignment_text(me)}.",
             seat=seat,
             assign=list(me["assign"]),
             milestone=True,
@@ -210,7 +237,7 @@ def _open_window(s: State, phase: int, events: list[Event]) -> None:
     if phase != s["phase"]:
         s["phase"] = phase
         say(s, events, "phase", f"Phase {['I', 'II', 'III', 'IV', 'V'][phase - 1]}: {PHASE_NAMES[phase]}.")
-    s["step"] = f"window{phase}"
+    s["step"] = _WINDOW_AT[phase].value
     s["window"] = [seat for seat in SEATS if moves.usable_one_time(s, seat, phase)]
 
 
@@ -226,7 +253,7 @@ def _take(s: State, events: list[Event]) -> None:
 
 
 def _start_cast(s: State, events: list[Event]) -> None:
-    s["step"] = "cast"
+    s["step"] = Step.CAST.value
     s["cast_left"] = {}
     for seat in SEATS:
         me = player(s, seat)
@@ -247,7 +274,8 @@ def _start_cast(s: State, events: list[Event]) -> None:
             s["cast_left"][str(seat)] = dice
 
 
-def _cast_one(s: State, seat: int, d: int, events: list[Event]) -> None:
+def cast_one(s: State, seat: int, d: int, events: list[Event]) -> None:
+    """Fulfil one Cast Card: move its stones (as many as the player has) onto its Location."""
     me = player(s, seat)
     i = moves.cast_target(s, seat, d)
     assert i is not None
@@ -259,7 +287,7 @@ def _cast_one(s: State, seat: int, d: int, events: list[Event]) -> None:
     say(s, events, "cast", f"{who(seat)} casts {counted(n, 'stone')} onto {where} at Location {i + 1}.")
 
 
-def _auto_cast(s: State, seat: int, events: list[Event]) -> None:
+def auto_cast(s: State, seat: int, events: list[Event]) -> None:
     """Cast everything that needs no choice: all of it when stones suffice or one target remains."""
     left = s["cast_left"].get(str(seat))
     if left is None:
@@ -270,7 +298,7 @@ def _auto_cast(s: State, seat: int, events: list[Event]) -> None:
     if me["stones"] > 0 and (me["stones"] >= demand or len(targets) == 1):
         for d in list(left):
             if me["stones"] > 0:
-                _cast_one(s, seat, d, events)
+                cast_one(s, seat, d, events)
         left.clear()
     if not left or me["stones"] == 0:
         if left and me["stones"] == 0:
@@ -297,7 +325,7 @@ def _no_stones_rule(s: State, events: list[Event]) -> None:
 
 
 def _start_portal(s: State, events: list[Event]) -> None:
-    s["phase"], s["step"], s["realm_done"] = 3, "portal", False
+    s["phase"], s["step"], s["realm_done"] = 3, Step.PORTAL.value, False
     say(s, events, "phase", "Phase III: Use the Portal.")
     for seat in SEATS:
         player(s, seat)["portal"] = None
@@ -349,7 +377,8 @@ def _resolve_portal(s: State, choosers: list[int], events: list[Event]) -> None:
         )
 
 
-def _realm_holder(s: State) -> int | None:
+def realm_holder(s: State) -> int | None:
+    """Return the seat whose stones stand on the Ethereal Realm, if any."""
     for seat in SEATS:
         if s["realm"][seat]:
             return seat
@@ -357,7 +386,7 @@ def _realm_holder(s: State) -> int | None:
 
 
 def _start_phase4(s: State, events: list[Event]) -> None:
-    s["phase"], s["step"] = 4, "phase4"
+    s["phase"], s["step"] = 4, Step.PHASE4.value
     say(s, events, "phase", "Phase IV: Trigger Permanent Powers, in card-number order.")
     owned = [(cid, seat) for seat in SEATS for cid in player(s, seat)["active"] if card(cid).phase == 4]
     owned.sort(key=lambda pair: phase4_order_key(s, pair[0], pair[1]))
@@ -415,7 +444,7 @@ def _end_round(s: State, events: list[Event]) -> None:
                 if reached
                 else (" (the deck and the Locations ran out)" if dry else f" (the {ROUND_CAP}-round limit)")
             )
-            s["over"], s["step"] = True, "over"
+            s["over"], s["step"] = True, Step.OVER.value
             s["result"] = scoring.result_json(s)
             say(s, events, "end", f"The game ends{why}. {reason}")
             return

@@ -21,6 +21,7 @@ from rules.institute.state import (
     REALM_AWARDS,
     SEATS,
     State,
+    Step,
     card,
     card_slots,
     counted,
@@ -188,7 +189,7 @@ POWERS = RuleRef("Using the Powers of Institute Cards")
 REALM = RuleRef("The Ethereal Realm Card")
 
 
-def why_not(state: State, seat: int, move: Move) -> IllegalMove:
+def why_not(state: State, seat: int, move: Move, step_name: str) -> IllegalMove:
     """Return the refusal of a move that is not legal now: a sentence and the rule it applies."""
     if state.get("over"):
         return IllegalMove("This game is already over.", RuleRef("Game End"))
@@ -196,7 +197,7 @@ def why_not(state: State, seat: int, move: Move) -> IllegalMove:
         return IllegalMove(
             "Finish the power you are using first: " + effects.prompt_text(state, seat), POWERS
         )
-    if state["step"] == "assign":
+    if state["step"] == Step.ASSIGN:
         return _why_not_phase_i(state, seat, move)
     act = move.action
     if act in ("power", "pass", "decline"):
@@ -217,26 +218,9 @@ def why_not(state: State, seat: int, move: Move) -> IllegalMove:
             return IllegalMove("With 4 stones on the Ethereal Realm you must claim the award.", REALM)
         return IllegalMove("You have no stones on the Ethereal Realm to claim.", REALM)
     return IllegalMove(
-        f"That move is not part of this step ({STEP_NAMES.get(state['step'], 'the round')}).",
+        f"That move is not part of this step ({step_name}).",
         RuleRef("Playing the Game"),
     )
-
-
-STEP_RULES = {
-    "assign": PHASE_I,
-    "cast": RuleRef("Step B: Cast Power Stones"),
-    "portal": RuleRef("Method for Declaring One's Option"),
-    "realm": REALM,
-    "phase4": RuleRef("Phase IV: Trigger Permanent Powers"),
-}
-"""The section saying who acts, and in what order, in each step."""
-
-STEP_NAMES = {
-    "cast": "Phase II, casting stones",
-    "portal": "Phase III, the Portal",
-    "realm": "Phase III, the Ethereal Realm",
-    "phase4": "Phase IV, permanent powers",
-}
 
 
 def _why_not_phase_i(state: State, seat: int, move: Move) -> IllegalMove:

@@ -7,6 +7,7 @@ Institute Card (or the Portal), not on the Location, so they travel with it when
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from rules.contract import Event
@@ -34,6 +35,81 @@ ROUND_CAP = 40
 """House ruling: a game still running after this many rounds ends at the close of that round."""
 MAX_CHANGES = 4
 """House ruling: changing an already assigned die is allowed this many times a round."""
+
+
+class Step(StrEnum):
+    """The steps of a round (stored as their plain names in ``state["step"]``)."""
+
+    ASSIGN = "assign"
+    """Phase I: both players assign Action Cards to their dice in secret, then confirm."""
+    WINDOW2 = "window2"
+    """The moment for Phase II one-time powers, before stones are taken."""
+    CAST = "cast"
+    """Phase II, Step B: a player short of stones chooses which Cast Card to fulfil."""
+    PORTAL = "portal"
+    """Phase III: the Portal's stones move to a card or to the Ethereal Realm (secret when both choose)."""
+    REALM = "realm"
+    """Phase III: the Ethereal Realm's holder claims its award or waits."""
+    WINDOW3 = "window3"
+    """The moment for Phase III one-time powers."""
+    PHASE4 = "phase4"
+    """Phase IV: permanent powers trigger in card-number order."""
+    WINDOW5 = "window5"
+    """The moment for Phase V one-time powers, before the Locations are checked."""
+    CHECK = "check"
+    """Phase V: each Location is checked against Cost and Surpass, then the round ends."""
+    OVER = "over"
+    """The game has ended."""
+
+
+class InstituteEvent(StrEnum):
+    """The Institute's event kinds, a closed set: ``say`` refuses any other (stored as plain names)."""
+
+    SETUP = "setup"
+    """A starting card is dealt at setup."""
+    ROLL = "roll"
+    """Dice are rolled or rerolled (the seat's dice in data)."""
+    REFILL = "refill"
+    """A Charm is returned to refill the Reroll Cubes."""
+    ASSIGN = "assign"
+    """An Action Card is put under a die (private to its player)."""
+    CONFIRM = "confirm"
+    """A player locks in their Action Cards."""
+    REVEAL = "reveal"
+    """The assignments are revealed together (a milestone)."""
+    PHASE = "phase"
+    """A new phase begins."""
+    TAKE = "take"
+    """Power Stones are taken from the supply."""
+    CAST = "cast"
+    """Power Stones are cast onto a Location (or a cast is lost)."""
+    STONES = "stones"
+    """The no-stones rule takes a stone of each colour from shared cards."""
+    PORTAL = "portal"
+    """Portal stones move, or a Portal choice is made or the Portal wraps."""
+    REALM = "realm"
+    """Something happens on the Ethereal Realm (cancelling out, waiting, claiming)."""
+    POWER = "power"
+    """A card's power is used or triggered, or a step of it resolves."""
+    PHASE4 = "phase4"
+    """A Phase IV power is declined."""
+    AWARD = "award"
+    """An Institute Card is won, or none is this round."""
+    WIN = "win"
+    """A player takes an Institute Card (its VP, its power)."""
+    DISCARD = "discard"
+    """A crowded card leaves the game."""
+    DEAL = "deal"
+    """A card comes out onto a Location."""
+    TIE = "tie"
+    """A perfect tie: another round is played."""
+    END = "end"
+    """The game ends."""
+
+
+WINDOWS = {Step.WINDOW2: 2, Step.WINDOW3: 3, Step.WINDOW5: 5}
+"""The steps that are a phase's moment for one-time powers, with their phase."""
+
 PHASE_NAMES = {
     1: "Assign Action Cards to Dice",
     2: "Take and Cast Power Stones",
@@ -148,9 +224,14 @@ LOG_SIZE = 8
 
 
 def say(
-    state: State, events: list[Event], kind: str, text: str, seats: tuple[int, ...] | None = None, **data: Any
+    state: State,
+    events: list[Event],
+    kind: InstituteEvent | str,
+    text: str,
+    seats: tuple[int, ...] | None = None,
+    **data: Any,
 ) -> None:
-    """Record an event; public ones are also kept in the state's short log for the board."""
-    events.append(Event(kind, text, seats, data))
+    """Record an event of one of the game's kinds; public ones are also kept in the state's short log."""
+    events.append(Event(InstituteEvent(kind).value, text, seats, data))
     if seats is None:
         state["log"] = [*state["log"], text][-LOG_SIZE:]

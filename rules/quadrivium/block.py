@@ -9,8 +9,10 @@ player who cannot raise must take the other's offer. If the blocker takes, the C
 from __future__ import annotations
 
 from rules.contract import Move, PromptKind
+from rules.quadrivium.cards import show, with_suit
 from rules.quadrivium.common import Ask, Events, plural
-from rules.quadrivium.state import State, event, mage_name
+from rules.quadrivium.magic import essence_drawn
+from rules.quadrivium.state import RES_SUIT, State, draw, event, mage_name, use
 
 
 def open_claim(s: State, seat: int, res_name: str, ev: Events) -> None:
@@ -25,6 +27,11 @@ def open_claim(s: State, seat: int, res_name: str, ev: Events) -> None:
         _carry_out(s, seat, res_name, ev)
         return
     c["block"] = {"claimer": seat, "res": res_name, "queue": queue, "blocker": None, "offer": 0, "turn": None}
+
+
+def claim_essences(s: State, seat: int, move: Move, ev: Events) -> None:
+    """Claim Essences for a losing magic contest: another card for it, unless the Claim is blocked."""
+    open_claim(s, seat, "essences", ev)
 
 
 def asks(s: State) -> list[Ask]:
@@ -84,12 +91,20 @@ def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
 
 def _carry_out(s: State, seat: int, res_name: str, ev: Events) -> None:
     if res_name == "essences":
-        from rules.quadrivium.magic import essence_drawn
-        from rules.quadrivium.state import use
-
         how = use(s["covenant"]["res"]["essences"])
         essence_drawn(s, seat, ev, f"Claims Essences ({how})")
     else:
-        from rules.quadrivium.trick import claimed
-
         claimed(s, seat, res_name, ev)
+
+
+def claimed(s: State, seat: int, res_name: str, ev: Events) -> None:
+    """Carry out a Claim that stood: use the resource and draw a card of its suit into hand."""
+    what = use(s["covenant"]["res"][res_name])
+    got = draw(s, 1)
+    name = mage_name(s, seat)
+    ev.append(event(f"{name} Claims {res_name.title()} ({what}) and draws a card.", "claim", seat=seat,
+                    res=res_name, how=what))
+    if got:
+        card = with_suit(got[0], RES_SUIT[res_name])
+        s["hands"][seat].append(card)
+        ev.append(event(f"You drew {show(card)}.", "draw", (seat,), card=card))

@@ -24,6 +24,9 @@ from rules.quadrivium.state import (
 
 Events = list[Event]
 
+SIDE_NAMES = ("Protagonist", "Antagonist")
+"""The two sides of a conflict, by index."""
+
 
 @dataclass(frozen=True)
 class Ask:

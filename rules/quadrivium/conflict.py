@@ -7,9 +7,12 @@ the conflict post's ending (yield, the finale, the refill to hand size).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import show
-from rules.quadrivium.common import Ask, Events, gain_votes, text_of
+from rules.quadrivium.common import SIDE_NAMES, Ask, Events, gain_votes, text_of
+from rules.quadrivium.ranks import new_trick
 from rules.quadrivium.scene import end_scene, hand_size
 from rules.quadrivium.state import (
     TRAITS,
@@ -26,38 +29,6 @@ from rules.quadrivium.state import (
 HARMS = ("none", *TRAITS)
 RESISTANCE = (1, 2, 3)
 """Magic resistance the antagonist may give the opposition it plays (ours: up to 3)."""
-SIDE_NAMES = ("Protagonist", "Antagonist")
-
-
-def open_conflict(s: State, ant: int, ev: Events) -> None:
-    """Start a conflict between the scene's protagonist and ``ant``."""
-    sc = s["scene"]
-    pro = sc["pro"]
-    s["phase"] = "conflict"
-    s["conflicts"] += 1
-    s["last_antagonist"] = ant
-    s["conflict"] = {
-        "sides": [pro, ant],
-        "intent": sc["intent"],
-        "stage": "types",
-        "types": [],
-        "cond": {"win": "", "lose": "", "win_harm": "none", "lose_harm": "none"},
-        "answerer": 1,
-        "revisions": 0,
-        "target": 0,
-        "wins": [0, 0],
-        "tricks": 0,
-        "aiders": [None] * s["players"],
-        "trick": None,
-        "pile": [],
-        "winner": None,
-        "refill": [False] * s["players"],
-        "block": None,
-        "resistance": 0,
-    }
-    ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
-                    pro=pro, ant=ant))
-    gain_votes(s, ant, 1, "taking the Antagonist role", ev)
 
 
 def side_of(c: dict, seat: int) -> int | None:
@@ -67,53 +38,86 @@ def side_of(c: dict, seat: int) -> int | None:
 
 def frame_asks(s: State) -> list[Ask]:
     """Return the open decision while the conflict is being framed or wound up."""
+    return FRAME_ASKS[s["conflict"]["stage"]](s)
+
+
+def _ask_type(s: State) -> list[Ask]:
     c = s["conflict"]
-    pro, _ant = c["sides"]
-    st = c["stage"]
-    if st == "types":
-        who = c["sides"][len(c["types"])]
-        return [Ask(who, "type", PromptKind.TURN, "Choose a conflict type (a Trait).")]
-    if st == "conditions":
-        return [Ask(pro, "conditions", PromptKind.TURN, "State the win and loss conditions.")]
-    if st == "answer":
-        who = c["sides"][c["answerer"]]
-        return [Ask(who, "answer", PromptKind.TURN, "Accept the conditions, or revise one.")]
-    if st == "tricks":
-        who = c["sides"][c["answerer"]]
-        return [Ask(who, "tricks", PromptKind.TURN, "Set how many tricks win the conflict.")]
-    if st == "gift":
-        return [Ask(pro, "gift", PromptKind.DECISION, "Give Council Votes to your aiders, or finish.")]
-    if st == "finale":
-        return [Ask(c["sides"][c["winner"]], "finale", PromptKind.TURN, "Narrate the finale.")]
-    if st == "refill":
-        return [Ask(seat, "refill", PromptKind.DECISION, "Discard any cards, then refill your hand.")
-                for seat in range(s["players"]) if c["refill"][seat]]
-    return []
+    return [Ask(c["sides"][len(c["types"])], "type", PromptKind.TURN, "Choose a conflict type (a Trait).")]
+
+
+def _ask_conditions(s: State) -> list[Ask]:
+    pro = s["conflict"]["sides"][0]
+    return [Ask(pro, "conditions", PromptKind.TURN, "State the win and loss conditions.")]
+
+
+def _ask_answer(s: State) -> list[Ask]:
+    c = s["conflict"]
+    who = c["sides"][c["answerer"]]
+    return [Ask(who, "answer", PromptKind.TURN, "Accept the conditions, or revise one.")]
+
+
+def _ask_tricks(s: State) -> list[Ask]:
+    c = s["conflict"]
+    who = c["sides"][c["answerer"]]
+    return [Ask(who, "tricks", PromptKind.TURN, "Set how many tricks win the conflict.")]
+
+
+def _ask_gift(s: State) -> list[Ask]:
+    pro = s["conflict"]["sides"][0]
+    return [Ask(pro, "gift", PromptKind.DECISION, "Give Council Votes to your aiders, or finish.")]
+
+
+def _ask_finale(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(c["sides"][c["winner"]], "finale", PromptKind.TURN, "Narrate the finale.")]
+
+
+def _ask_refill(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(seat, "refill", PromptKind.DECISION, "Discard any cards, then refill your hand.")
+            for seat in range(s["players"]) if c["refill"][seat]]
 
 
 def frame_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a framing or winding-up decision."""
+    return FRAME_MOVES[decision](s, seat)
+
+
+def _type_moves(s: State, seat: int) -> list[Move]:
+    out = [Move.of("type", trait=t) for t in TRAITS]
+    if s["conflict"]["types"]:
+        # The antagonist may play an opponent with magic resistance (magic post).
+        out += [Move.of("type", trait=t, resistance=r) for t in TRAITS for r in RESISTANCE]
+    return out
+
+
+def _conditions_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("conditions", win_harm=w, lose_harm=lo) for w in HARMS for lo in HARMS]
+
+
+def _answer_moves(s: State, seat: int) -> list[Move]:
+    out = [Move.of("accept")]
+    if s["conflict"]["revisions"] < opts(s, "revisions"):
+        out += [Move.of("revise", part=p, harm=h) for p in ("win", "lose") for h in HARMS]
+    return out
+
+
+def _tricks_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("tricks", n=n) for n in range(1, opts(s, "trick_cap") + 1)]
+
+
+def _gift_moves(s: State, seat: int) -> list[Move]:
     c = s["conflict"]
-    if decision == "type":
-        out = [Move.of("type", trait=t) for t in TRAITS]
-        if c["types"]:
-            # The antagonist may play an opponent with magic resistance (magic post).
-            out += [Move.of("type", trait=t, resistance=r) for t in TRAITS for r in RESISTANCE]
-        return out
-    if decision == "conditions":
-        return [Move.of("conditions", win_harm=w, lose_harm=lo) for w in HARMS for lo in HARMS]
-    if decision == "answer":
-        out = [Move.of("accept")]
-        if c["revisions"] < opts(s, "revisions"):
-            out += [Move.of("revise", part=p, harm=h) for p in ("win", "lose") for h in HARMS]
-        return out
-    if decision == "tricks":
-        return [Move.of("tricks", n=n) for n in range(1, opts(s, "trick_cap") + 1)]
-    if decision == "gift":
-        out = [Move.of("gift", seat=a) for a in range(s["players"]) if c["aiders"][a] == 0]
-        return (out if s["votes"][seat] > 0 else []) + [Move.of("done")]
-    if decision == "finale":
-        return [Move.of("finale")]
+    out = [Move.of("gift", seat=a) for a in range(s["players"]) if c["aiders"][a] == 0]
+    return (out if s["votes"][seat] > 0 else []) + [Move.of("done")]
+
+
+def _finale_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("finale")]
+
+
+def _refill_moves(s: State, seat: int) -> list[Move]:
     return [Move.of("discard", card=x) for x in s["hands"][seat]] + [Move.of("refill")]
 
 
@@ -155,8 +159,6 @@ def frame_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
         tricks = f"{move.get('n')} trick{'' if move.get('n') == 1 else 's'}"
         ev.append(event(f"{mage_name(s, seat)} sets the conflict at {tricks} to win.", "tricks",
                         seat=seat, n=move.get("n")))
-        from rules.quadrivium.trick import new_trick
-
         new_trick(s, ev)
     elif a == "gift":
         s["votes"][seat] -= 1
@@ -229,3 +231,26 @@ def _open_refill(s: State) -> None:
 def describe_cards(cards: list[str]) -> str:
     """Return cards for people."""
     return ", ".join(show(x) for x in cards) or "none"
+
+
+FRAME_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "types": _ask_type,
+    "conditions": _ask_conditions,
+    "answer": _ask_answer,
+    "tricks": _ask_tricks,
+    "gift": _ask_gift,
+    "finale": _ask_finale,
+    "refill": _ask_refill,
+}
+"""Who each stage of the conflict's frame and end asks, declared once (keyed by the stage)."""
+
+FRAME_MOVES: dict[str, Callable[[State, int], list[Move]]] = {
+    "type": _type_moves,
+    "conditions": _conditions_moves,
+    "answer": _answer_moves,
+    "tricks": _tricks_moves,
+    "gift": _gift_moves,
+    "finale": _finale_moves,
+    "refill": _refill_moves,
+}
+"""The moves that answer each framing decision (keyed by the decision)."""

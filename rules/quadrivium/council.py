@@ -11,10 +11,11 @@ ours (data/quadrivium/defaults.json, docs/rulings.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import is_face, is_joker, show, suit
 from rules.quadrivium.common import Ask, Events, plural, power
-from rules.quadrivium.scene import start_scene
 from rules.quadrivium.state import (
     COVENANT,
     RES_OF_SUIT,
@@ -95,38 +96,47 @@ def winter_draw(s: State, ev: Events) -> None:
 
 
 def council_asks(s: State) -> list[Ask]:
-    """Return the council's open decisions."""
+    """Return the council's open decisions (a duel's cards first)."""
     k = s["council"]
-    st = k["step"]
     if k["duel"]:
         d = k["duel"]
         return [Ask(x, "duel_card", PromptKind.SECRET, "Duel: place a card face down.")
                 for n, x in enumerate((d["a"], d["b"])) if d["cards"][n] is None]
-    if st == "repair":
-        return [Ask(k["order"][k["pos"]], "repair", PromptKind.TURN, "Repair the covenant, or pass.")]
-    if st == "bid":
-        res_name = k["resources"][k["ri"]]
-        return [Ask(k["bid"]["turn"], "bid", PromptKind.TURN, f"Bid for first pick of "
-                    f"{res_name.title()}, or pass.")]
-    if st == "take":
-        res_name = k["resources"][k["ri"]]
-        return [Ask(k["take"]["turn"], "take", PromptKind.TURN, f"Take from {res_name.title()}, or pass.")]
-    if st == "actions":
-        return [Ask(k["order"][k["pos"]], "mage_action", PromptKind.TURN, "Choose a Mage Action.")]
+    return COUNCIL_ASKS[k["step"]](s)
+
+
+def _ask_repair(s: State) -> list[Ask]:
+    k = s["council"]
+    return [Ask(k["order"][k["pos"]], "repair", PromptKind.TURN, "Repair the covenant, or pass.")]
+
+
+def _ask_bid(s: State) -> list[Ask]:
+    k = s["council"]
+    res_name = k["resources"][k["ri"]]
+    return [Ask(k["bid"]["turn"], "bid", PromptKind.TURN, f"Bid for first pick of "
+                f"{res_name.title()}, or pass.")]
+
+
+def _ask_take(s: State) -> list[Ask]:
+    k = s["council"]
+    res_name = k["resources"][k["ri"]]
+    return [Ask(k["take"]["turn"], "take", PromptKind.TURN, f"Take from {res_name.title()}, or pass.")]
+
+
+def _ask_action(s: State) -> list[Ask]:
+    k = s["council"]
+    return [Ask(k["order"][k["pos"]], "mage_action", PromptKind.TURN, "Choose a Mage Action.")]
+
+
+def _ask_seasons(s: State) -> list[Ask]:
+    k = s["council"]
     return [Ask(x, "seasons", PromptKind.DECISION, "Vote how many seasons pass.")
             for x in range(s["players"]) if k["votes"][x] is None]
 
 
 def council_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a council decision."""
-    return {
-        "duel_card": _duel_card_moves,
-        "repair": _repair_moves,
-        "bid": _bid_moves,
-        "take": _take_moves,
-        "mage_action": _action_moves,
-        "seasons": _season_moves,
-    }[decision](s, seat)
+    return COUNCIL_MOVES[decision](s, seat)
 
 
 def _duel_card_moves(s: State, seat: int) -> list[Move]:
@@ -262,8 +272,7 @@ def council_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     if k["duel"]:
         _duel_card(s, seat, move, ev)
         return
-    {"repair": _repair, "bid": _bid, "take": _take, "actions": _action, "years": _years}[k["step"]](
-        s, seat, move, ev)
+    COUNCIL_STEPS[k["step"]](s, seat, move, ev)
 
 
 def _repair(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -652,7 +661,7 @@ def _years(s: State, seat: int, move: Move, ev: Events) -> None:
     ev.append(event(f"{plural(chosen, 'season')} pass. It is {SEASONS[s['season']]} of year {s['year']}.",
                     "years", n=chosen, season=s["season"], year=s["year"]))
     s["since_council"] = 0
-    start_scene(s, ev)
+    # The council is closed: the engine's step table opens the next scene (council.py sits below scene.py).
 
 
 def _close_council(s: State) -> None:
@@ -676,3 +685,31 @@ def finish(s: State, reason: str, ev: Events) -> None:
     s["ended"] = reason
     ev.append(event(f"The tale ends: {reason}.", "end", reason=reason))
 
+
+COUNCIL_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "repair": _ask_repair,
+    "bid": _ask_bid,
+    "take": _ask_take,
+    "actions": _ask_action,
+    "years": _ask_seasons,
+}
+"""Who each step of the council asks, declared once (keyed by the step; a duel asks first)."""
+
+COUNCIL_MOVES: dict[str, Callable[[State, int], list[Move]]] = {
+    "duel_card": _duel_card_moves,
+    "repair": _repair_moves,
+    "bid": _bid_moves,
+    "take": _take_moves,
+    "mage_action": _action_moves,
+    "seasons": _season_moves,
+}
+"""The moves that answer each council decision, declared once."""
+
+COUNCIL_STEPS: dict[str, Callable[[State, int, Move, Events], None]] = {
+    "repair": _repair,
+    "bid": _bid,
+    "take": _take,
+    "actions": _action,
+    "years": _years,
+}
+"""What a move does in each step of the council (a duel's card answers the duel first)."""

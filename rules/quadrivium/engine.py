@@ -24,10 +24,21 @@ from rules.contract import (
     View,
 )
 from rules.copies import shared_copy
-from rules.quadrivium import conflict, council, refusals, scene, trick
-from rules.quadrivium.common import Ask, Events
+from rules.quadrivium import council, refusals, scene, steps
+from rules.quadrivium.common import Ask, Events, stock
 from rules.quadrivium.labels import label_of
-from rules.quadrivium.state import SEASONS, TEXT_LIMITS, State, event, mage_name, new_game, tales
+from rules.quadrivium.record import QuadriviumRecord, read_view
+from rules.quadrivium.state import (
+    SEASONS,
+    TEXT_LIMITS,
+    Phase,
+    QuadriviumEvent,
+    State,
+    event,
+    mage_name,
+    new_game,
+    tales,
+)
 from rules.quadrivium.views import public_view, scramble_state, seat_view, view_text
 
 TEXT_ARGS = {
@@ -40,9 +51,6 @@ TEXT_ARGS = {
 }
 """The moves that carry free text, and the names of their text arguments."""
 
-FRAME_STAGES = {"types", "conditions", "answer", "tricks", "gift", "finale", "refill"}
-"""Conflict stages that frame or wind up the conflict (the rest are a trick's)."""
-FRAME_DECISIONS = {"type", "conditions", "answer", "tricks", "gift", "finale", "refill"}
 ACTIONS = frozenset(
     [
         "covenant", "mage", "traits", "magic", "boon", "intent", "oppose", "allow", "tiebreak", "type",
@@ -94,6 +102,7 @@ class QuadriviumRules(Rules):
     min_players = 2
     max_players = 6
     has_secrets = True
+    event_kinds = QuadriviumEvent
     actions = ACTIONS
     rulebook = "quadrivium.txt"
     book = "Quadrivium design posts"
@@ -123,8 +132,6 @@ class QuadriviumRules(Rules):
         self.check_players(players)
         s = new_game(players, self.check_options(options), seed)
         if s["options"]["creation"] == "quick":
-            from rules.quadrivium.common import stock
-
             s["covenant"]["name"] = stock(s, "covenant")
             for seat in range(players):
                 scene.quick_build(s, seat)
@@ -132,19 +139,8 @@ class QuadriviumRules(Rules):
         return s
 
     def asks(self, s: State) -> list[Ask]:
-        """Return every open decision of the state."""
-        phase = s["phase"]
-        if phase == "create":
-            return scene.create_asks(s)
-        if phase == "scene":
-            return scene.scene_asks(s)
-        if phase == "conflict":
-            if s["conflict"]["stage"] in FRAME_STAGES:
-                return conflict.frame_asks(s)
-            return trick.trick_asks(s)
-        if phase == "council":
-            return council.council_asks(s)
-        return []
+        """Return every open decision of the state (the step table's)."""
+        return steps.asks(s)
 
     def pending(self, state: State) -> list[Prompt]:
         """Return who must decide what now."""
@@ -159,18 +155,7 @@ class QuadriviumRules(Rules):
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move of the seat now (text arguments left out)."""
         decision = self._decision(state, seat)
-        if decision is None:
-            return []
-        phase = state["phase"]
-        if phase == "create":
-            return scene.create_moves(state, seat, decision)
-        if phase == "scene":
-            return scene.scene_moves(state, seat, decision)
-        if phase == "conflict":
-            if decision in FRAME_DECISIONS:
-                return conflict.frame_moves(state, seat, decision)
-            return trick.trick_moves(state, seat, decision)
-        return council.council_moves(state, seat, decision)
+        return [] if decision is None else steps.moves(state, seat, decision)
 
     # ---- applying
 
@@ -214,24 +199,9 @@ class QuadriviumRules(Rules):
         ev: Events = []
         # The result of a trick is news only on the board of the move that decided it.
         state["news"] = None
-        self._dispatch(state, seat, move, ev)
+        steps.resolve(state, seat, move, ev)
         self._autopilot(state, ev)
         return ev
-
-    def _dispatch(self, state: State, seat: int, move: Move, ev: Events) -> None:
-        phase = state["phase"]
-        decision = self._decision(state, seat)
-        if phase == "create":
-            scene.create_resolve(state, seat, move, ev)
-        elif phase == "scene":
-            scene.scene_resolve(state, seat, move, ev)
-        elif phase == "conflict":
-            if decision in FRAME_DECISIONS:
-                conflict.frame_resolve(state, seat, move, ev)
-            else:
-                trick.trick_resolve(state, seat, move, ev)
-        else:
-            council.council_resolve(state, seat, move, ev)
 
     # ---- a player who leaves
 
@@ -263,7 +233,7 @@ class QuadriviumRules(Rules):
                 ev.append(event(f"{mage_name(s, seat)} is away: the scene passes.", "scene", seat=seat))
                 scene.end_scene(s, ev)
                 continue
-            self._dispatch(s, seat, passive(self.legal_moves(s, seat)), ev)
+            steps.resolve(s, seat, passive(self.legal_moves(s, seat)), ev)
 
     def copy_state(self, state: State) -> State:
         """Return an independent copy (plain JSON data)."""
@@ -277,13 +247,17 @@ class QuadriviumRules(Rules):
         out["prompts"] = [{"seat": a.seat, "text": a.text} for a in self.asks(state)]
         return out
 
+    def typed_view(self, view: View) -> QuadriviumRecord:
+        """Return the typed record presenters read (built from the view alone; see ``record.py``)."""
+        return read_view(view)
+
     def scramble(self, state: State, seat: int | None, rand: Any) -> State:
         """Return a copy with every card the seat cannot see redealt at random."""
         return scramble_state(state, seat, rand)
 
     def is_over(self, state: State) -> bool:
         """Whether the tale has ended."""
-        return state["phase"] == "over"
+        return state["phase"] == Phase.OVER
 
     def result(self, state: State) -> Result | None:
         """Return the end: a story game has no winner; Council Votes are the only score kept."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from rules.contract import Move
 from rules.quadrivium.cards import show
-from rules.quadrivium.common import Events, power
+from rules.quadrivium.common import Events, power, trait_of_card
+from rules.quadrivium.ranks import BUY_COST, after_action
 from rules.quadrivium.state import State, discard, draw, event, mage, mage_name, usable
 
 
@@ -29,8 +30,6 @@ def can_start(s: State, seat: int, trait: str) -> bool:
 
 def start(s: State, seat: int, move: Move, ev: Events) -> None:
     """Declare a magic contest of some power on the Trait of the Trick card."""
-    from rules.quadrivium.common import trait_of_card
-
     c = s["conflict"]
     t = c["trick"]
     i = c["sides"].index(seat)
@@ -55,15 +54,13 @@ def moves(s: State, seat: int) -> list[Move]:
         out.append(Move.of("essence"))
     if mage(s, seat)["shares"]["essences"] > 0:
         out.append(Move.of("vis"))
-    from rules.quadrivium.trick import BUY_COST
-
     if s["votes"][seat] >= BUY_COST[sub["who"]]:
         out.append(Move.of("buy_card"))
     return [*out, Move.of("settle")]
 
 
 def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
-    """Apply a contest move: draw the cards, add an Essence or vis card, or settle a loss."""
+    """Apply a contest move: draw the cards, add a vis card, or settle a loss (Essences: ``block``)."""
     c = s["conflict"]
     sub = c["trick"]["sub"]
     name = mage_name(s, seat)
@@ -82,10 +79,6 @@ def resolve(s: State, seat: int, move: Move, ev: Events) -> None:
                         seat=seat, mine=list(sub["mine"]), theirs=list(sub["theirs"])))
         sub["stage"] = "losing"
         check(s, ev)
-    elif move.action == "essence":
-        from rules.quadrivium.block import open_claim
-
-        open_claim(s, seat, "essences", ev)
     elif move.action == "vis":
         mage(s, seat)["shares"]["essences"] -= 1
         essence_drawn(s, seat, ev, "uses a share of vis")
@@ -140,8 +133,6 @@ def _lose(s: State, seat: int, ev: Events) -> None:
 
 
 def _close(s: State, ev: Events) -> None:
-    from rules.quadrivium.trick import after_action
-
     t = s["conflict"]["trick"]
     discard(s, t["sub"]["mine"] + t["sub"]["theirs"])
     t["sub"] = None

@@ -7,12 +7,14 @@ Creation follows our designed defaults (data/quadrivium/defaults.json): the post
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 
 from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium.cards import show
-from rules.quadrivium.common import Ask, Events, power, stock, text_of
+from rules.quadrivium.common import Ask, Events, gain_votes, power, stock, text_of
+from rules.quadrivium.council import open_council
 from rules.quadrivium.state import (
     TRAITS,
     State,
@@ -50,6 +52,14 @@ def magic_spreads() -> list[tuple[int, ...]]:
 TRAIT_MOVES = [Move.of("traits", **dict(zip(TRAITS, p, strict=True))) for p in trait_spreads()]
 MAGIC_MOVES = [Move.of("magic", **dict(zip(TRAITS, p, strict=True))) for p in magic_spreads()]
 BOON_MOVES = [Move.of("boon", kind=k, trait=t) for k in BOONS for t in TRAITS]
+CREATE_MOVES = {
+    "covenant": [Move.of("covenant")],
+    "name": [Move.of("mage")],
+    "traits": TRAIT_MOVES,
+    "magic": MAGIC_MOVES,
+    "boon": BOON_MOVES,
+}
+"""The moves of each creation step (the step after ``create:`` in the decision)."""
 
 
 def give_boon(s: State, seat: int, kind: str, trait: str) -> str:
@@ -84,22 +94,15 @@ def create_asks(s: State) -> list[Ask]:
         if seat == 0 and not s["covenant"]["name"]:
             out.append(Ask(seat, "create:covenant", PromptKind.DECISION, "Name the covenant."))
             continue
-        step = mage(s, seat)["made"]
-        if step != "done":
-            out.append(Ask(seat, f"create:{step}", PromptKind.DECISION, f"Make your mage: {step}."))
+        made = mage(s, seat)["made"]  # how far this mage is made: the next creation step, or "done"
+        if made != "done":
+            out.append(Ask(seat, f"create:{made}", PromptKind.DECISION, f"Make your mage: {made}."))
     return out
 
 
 def create_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the creation moves for one decision."""
-    step = decision.split(":")[1]
-    return {
-        "covenant": [Move.of("covenant")],
-        "name": [Move.of("mage")],
-        "traits": TRAIT_MOVES,
-        "magic": MAGIC_MOVES,
-        "boon": BOON_MOVES,
-    }[step]
+    return CREATE_MOVES[decision.split(":")[1]]
 
 
 def create_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -152,12 +155,21 @@ def start_scene(s: State, ev: Events) -> None:
 
 def scene_asks(s: State) -> list[Ask]:
     """Return the scene's open decisions."""
+    return SCENE_ASKS[s["scene"]["stage"]](s)
+
+
+def _ask_intent(s: State) -> list[Ask]:
+    return [Ask(s["scene"]["pro"], "intent", PromptKind.TURN, "Declare what your mage intends.")]
+
+
+def _ask_oppose(s: State) -> list[Ask]:
     sc = s["scene"]
-    if sc["stage"] == "intent":
-        return [Ask(sc["pro"], "intent", PromptKind.TURN, "Declare what your mage intends.")]
-    if sc["stage"] == "oppose":
-        return [Ask(seat, "oppose", PromptKind.REACTION, "Oppose the intent, or let it pass.")
-                for seat in range(s["players"]) if seat != sc["pro"] and sc["answers"][seat] is None]
+    return [Ask(seat, "oppose", PromptKind.REACTION, "Oppose the intent, or let it pass.")
+            for seat in range(s["players"]) if seat != sc["pro"] and sc["answers"][seat] is None]
+
+
+def _ask_tiebreak(s: State) -> list[Ask]:
+    sc = s["scene"]
     return [Ask(seat, "tiebreak", PromptKind.SECRET, "Show a card: the highest takes the Antagonist role.")
             for seat in sc["tied"] if sc["shown"][seat] is None]
 
@@ -210,8 +222,6 @@ def _settle_opposition(s: State, ev: Events) -> None:
     fewest = min(s["votes"][o] for o in opposers)
     tied = [o for o in opposers if s["votes"][o] == fewest]
     if len(tied) == 1:
-        from rules.quadrivium.conflict import open_conflict
-
         open_conflict(s, tied[0], ev)
         return
     sc["stage"] = "tiebreak"
@@ -232,9 +242,38 @@ def _reveal_tiebreak(s: State, ev: Events) -> None:
     ev.append(event("Tie-break: " + ", ".join(f"{mage_name(s, t)} {show(c) if c else 'no card'}"
                                               for t, c in shown.items()) + ".", "oppose",
                     cards={str(t): c for t, c in shown.items()}))
-    from rules.quadrivium.conflict import open_conflict
-
     open_conflict(s, best, ev)
+
+
+def open_conflict(s: State, ant: int, ev: Events) -> None:
+    """Start a conflict between the scene's protagonist and ``ant``."""
+    sc = s["scene"]
+    pro = sc["pro"]
+    s["phase"] = "conflict"
+    s["conflicts"] += 1
+    s["last_antagonist"] = ant
+    s["conflict"] = {
+        "sides": [pro, ant],
+        "intent": sc["intent"],
+        "stage": "types",
+        "types": [],
+        "cond": {"win": "", "lose": "", "win_harm": "none", "lose_harm": "none"},
+        "answerer": 1,
+        "revisions": 0,
+        "target": 0,
+        "wins": [0, 0],
+        "tricks": 0,
+        "aiders": [None] * s["players"],
+        "trick": None,
+        "pile": [],
+        "winner": None,
+        "refill": [False] * s["players"],
+        "block": None,
+        "resistance": 0,
+    }
+    ev.append(event(f"{mage_name(s, ant)} takes the Antagonist role against {mage_name(s, pro)}.", "tale",
+                    pro=pro, ant=ant))
+    gain_votes(s, ant, 1, "taking the Antagonist role", ev)
 
 
 def end_scene(s: State, ev: Events) -> None:
@@ -248,8 +287,6 @@ def end_scene(s: State, ev: Events) -> None:
         s["since_council"] += 1
         s["protagonist"] = (s["protagonist"] + 1) % s["players"]
     if s["since_council"] >= s["players"]:
-        from rules.quadrivium.council import open_council
-
         open_council(s, ev)
     else:
         start_scene(s, ev)
@@ -258,3 +295,11 @@ def end_scene(s: State, ev: Events) -> None:
 def hand_size(s: State) -> int:
     """Return the normal hand size (table option)."""
     return opts(s, "hand_size")
+
+
+SCENE_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "intent": _ask_intent,
+    "oppose": _ask_oppose,
+    "tiebreak": _ask_tiebreak,
+}
+"""Who each stage of a scene asks (keyed by the stage; a settled tie-break opens the conflict at once)."""

@@ -10,6 +10,7 @@ expended point; with every point Harmed, a point Harmed again is destroyed (valu
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,136 @@ RES_SUIT = {"servants": "C", "coffers": "D", "relations": "H", "archives": "S"}
 """The suit a Covenant Resource gives a card drawn by Claiming it (Essences: none, rulebook)."""
 RES_OF_SUIT = {s: r for r, s in RES_SUIT.items()}
 SEASONS = ("spring", "summer", "autumn", "winter")
+
+
+class Phase(StrEnum):
+    """Where the tale stands (stored as its plain string in ``state["phase"]``)."""
+
+    CREATE = "create"
+    """The covenant and the mages are being made."""
+    SCENE = "scene"
+    """A protagonist's scene: the intent and whether anyone opposes it."""
+    CONFLICT = "conflict"
+    """A conflict: its frame, its tricks, its end."""
+    COUNCIL = "council"
+    """A council between seasons (the Winter Council in winter)."""
+    OVER = "over"
+    """The tale has ended."""
+
+
+class QuadriviumEvent(StrEnum):
+    """Quadrivium's event kinds, a closed set: ``event`` refuses any other (stored as plain names)."""
+
+    STORY = "story"
+    """A line of the tale with no kind of its own (creation)."""
+    TALE = "tale"
+    """The story moves on: the covenant, a mage, an intent, conditions, a finale."""
+    SCENE = "scene"
+    """A scene opens or passes."""
+    OPPOSE = "oppose"
+    """A seat opposes or lets an intent pass, or the tie-break for the Antagonist."""
+    TYPE = "type"
+    """A conflict type is named."""
+    TRICKS = "tricks"
+    """The number of tricks to win is set."""
+    TRICK = "trick"
+    """A trick begins."""
+    PLACE = "place"
+    """A card is placed face down."""
+    REVEAL = "reveal"
+    """The Trick cards are revealed."""
+    JOKER = "joker"
+    """A Joker takes the trick at once."""
+    AID = "aid"
+    """A card is played as Aid."""
+    RANK = "rank"
+    """Who leads the trick after an action."""
+    SPEND = "spend"
+    """A Trait is spent."""
+    ADD = "add"
+    """A card is added to a side."""
+    INSIGHT = "insight"
+    """Insight takes or gives back a card."""
+    COMPANION = "companion"
+    """A Companion changes the Trick card's suit."""
+    ITEM = "item"
+    """An Item is used."""
+    MAGIC = "magic"
+    """A magic contest opens or draws cards."""
+    MAGIC_WON = "magic_won"
+    """A magic contest succeeds."""
+    TAINT = "taint"
+    """A magic contest fails: Taint."""
+    DRAW = "draw"
+    """A card is drawn."""
+    RESTORE = "restore"
+    """A use of a resource is restored."""
+    SWAP = "swap"
+    """The 10-vote swap of the cards in play."""
+    CLAIM = "claim"
+    """A covenant resource is Claimed."""
+    BLOCK = "block"
+    """An offer in the bidding war over a Claim."""
+    CONCEDE = "concede"
+    """A trick is conceded."""
+    YIELD = "yield"
+    """A side yields the conflict."""
+    TRICK_WON = "trick_won"
+    """A trick is won (the trick's record in data)."""
+    CONFLICT = "conflict"
+    """A conflict ends with its winner."""
+    HARM = "harm"
+    """Harm is taken."""
+    VOTES = "votes"
+    """Council Votes are gained or given."""
+    CRAFT = "craft"
+    """Craft takes a card of the trick into hand."""
+    REFILL = "refill"
+    """A hand is discarded from or refilled after a conflict."""
+    COUNCIL = "council"
+    """A council convenes."""
+    CORRUPTION = "corruption"
+    """The Winter Council's draw: Corruption or cleared Taint."""
+    REPAIR = "repair"
+    """The covenant is repaired."""
+    COLLECT = "collect"
+    """A collection towards a repair."""
+    BIDDING = "bidding"
+    """The bidding for a resource opens or moves on."""
+    BID = "bid"
+    """A bid for a resource."""
+    RAISE = "raise"
+    """A raise in a council bid."""
+    BID_WON = "bid_won"
+    """A resource's bidding is won."""
+    SIT_OUT = "sit_out"
+    """A seat sits out a resource's bidding."""
+    TAKE = "take"
+    """Points are taken from a resource."""
+    CLOSED = "closed"
+    """A resource's taking is closed."""
+    UPKEEP = "upkeep"
+    """Support is paid for Companions."""
+    REST = "rest"
+    """A mage rests."""
+    IMPROVE = "improve"
+    """A mage improves a Trait or rating."""
+    ACQUIRE = "acquire"
+    """A mage acquires a Companion, Item or Asset."""
+    HEAL = "heal"
+    """A mage heals Harm."""
+    DUEL = "duel"
+    """A blocking duel."""
+    DUEL_WON = "duel_won"
+    """A duel is won."""
+    YEARS = "years"
+    """Seasons pass."""
+    RESIGN = "resign"
+    """A player leaves the table."""
+    END = "end"
+    """The tale ends."""
+
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "quadrivium"
 
 TEXT_LIMITS = {"name": 60, "desc": 200, "text": 300, "win": 300, "lose": 300}
@@ -133,9 +264,14 @@ def discard(s: State, cards: list[str]) -> None:
     s["discard"].extend(c.split("/")[0] for c in cards)
 
 
-def event(text: str, kind: str = "story", seats: tuple[int, ...] | None = None, **data: Any) -> Event:
-    """Build an event (public unless seats are given)."""
-    return Event(kind, text, seats, data)
+def event(
+    text: str,
+    kind: QuadriviumEvent | str = QuadriviumEvent.STORY,
+    seats: tuple[int, ...] | None = None,
+    **data: Any,
+) -> Event:
+    """Build an event of one of the game's kinds (public unless seats are given)."""
+    return Event(QuadriviumEvent(kind).value, text, seats, data)
 
 
 # --------------------------------------------------------------------------- seats and mages

@@ -8,12 +8,24 @@ Magic contests live in ``magic``, the Council Vote bidding war over a Claim in `
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import rng
 from rules.contract import Move, PromptKind
 from rules.quadrivium import block, magic
-from rules.quadrivium.cards import SUITS, is_face, is_joker, rank, show, suit, with_suit
-from rules.quadrivium.common import Ask, Events, gain_votes, pay, pays, plural, suit_order, trait_of_card
-from rules.quadrivium.conflict import SIDE_NAMES, describe_cards, end_conflict
+from rules.quadrivium.cards import SUITS, is_face, rank, show, suit, with_suit
+from rules.quadrivium.common import SIDE_NAMES, Ask, Events, gain_votes, pay, pays, plural, trait_of_card
+from rules.quadrivium.conflict import describe_cards, end_conflict
+from rules.quadrivium.ranks import (
+    BUY_COST,
+    after_action,
+    joker_winner,
+    leader,
+    new_trick,
+    played_for,
+    total,
+    type_bonus,
+)
 from rules.quadrivium.state import (
     RES_SUIT,
     SUIT_OF,
@@ -30,41 +42,8 @@ from rules.quadrivium.state import (
     use,
 )
 
-BUY_COST = (2, 1)
-"""Council Votes to draw a card: 2, or 1 for the Antagonist (rulebook, actions post)."""
 RESTORE_COST = 5
 SWAP_COST = 10
-
-
-def new_trick(s: State, ev: Events) -> None:
-    """Start the next trick: the protagonist places first."""
-    c = s["conflict"]
-    c["tricks"] += 1
-    c["stage"] = "place"
-    c["trick"] = {
-        "cards": [_side(c["sides"][0]), _side(c["sides"][1])],
-        "turn": 0,
-        "revealed": False,
-        "aid_queue": [],
-        "magic_done": [False, False],
-        "no_claim": [False, False],
-        "sub": None,
-        "spoils": [],
-        "taken": [],
-    }
-    ev.append(event(f"Trick {c['tricks']}: the Protagonist places a card face down first.", "trick",
-                    n=c["tricks"]))
-
-
-def _side(seat: int) -> dict:
-    # ``mage``: whose side this is (it never changes); ``by``: the mage the Trick card was played
-    # for, whose Corruption marks it (it goes with the card when the 10-vote swap moves the cards).
-    return {"card": None, "aids": [], "adds": [], "minus": 0, "magic": 0, "mage": seat, "by": seat}
-
-
-def played_for(side: dict) -> int:
-    """Return the seat whose mage a side's Trick card was played for (its Corruption applies)."""
-    return side.get("by", side["mage"])
 
 
 def swap_cards(cards: list[dict]) -> None:
@@ -81,74 +60,46 @@ def swap_cards(cards: list[dict]) -> None:
             a[key], b[key] = b[key], a[key]
 
 
-# --------------------------------------------------------------------------- ranks
-
-
-def type_bonus(s: State, card: str) -> int:
-    """Return the rank bonus of a card from the conflict types (+2 per matching type)."""
-    st = suit(card)
-    return 2 * sum(1 for t in s["conflict"]["types"] if SUIT_OF[t] == st)
-
-
-def total(s: State, i: int) -> int:
-    """Return a side's Trick card rank with every modifier (types, Aid, Vigor, Magic, Items, Corruption)."""
-    side = s["conflict"]["trick"]["cards"][i]
-    card = side["card"]
-    st = suit(card)
-    corr = mage(s, played_for(side))["corruption"][TRAIT_OF[st]] if st else 0
-    return (rank(card) + type_bonus(s, card) + 2 * len(side["aids"]) + sum(rank(a) for a in side["adds"])
-            + side["magic"] - side["minus"] - corr)
-
-
-def leader(s: State) -> int:
-    """Return the side currently winning the trick: rank, then the suit tie-break, then the printed rank."""
-    cards = s["conflict"]["trick"]["cards"]
-
-    def key(i: int) -> tuple[int, int, int]:
-        card = cards[i]["card"]
-        return total(s, i), suit_order(s).index(suit(card)), rank(card)
-
-    # A tie that survives every step goes to the protagonist (house ruling: who acts first).
-    return 1 if key(1) > key(0) else 0
-
-
-def joker_winner(s: State) -> int | None:
-    """Return the side whose Joker takes the trick at once, if a Joker was played."""
-    cards = [side["card"] for side in s["conflict"]["trick"]["cards"]]
-    jokers = [i for i in (0, 1) if is_joker(cards[i])]
-    if not jokers:
-        return None
-    return max(jokers, key=lambda i: rank(cards[i]))
-
-
 # --------------------------------------------------------------------------- asks
 
 
 def trick_asks(s: State) -> list[Ask]:
-    """Return the trick's open decision."""
+    """Return the trick's open decision (the bidding war over a Claim comes first)."""
     c = s["conflict"]
-    if c["block"]:
-        return block.asks(s)
-    t = c["trick"]
-    st = c["stage"]
-    if st == "place":
-        return [Ask(c["sides"][t["turn"]], "place", PromptKind.TURN, "Place a card face down for the trick.")]
-    if st == "reveal":
-        return [Ask(c["sides"][t["turn"]], "reveal", PromptKind.TURN, "Reveal, or concede the trick.")]
-    if st == "aid":
-        return [Ask(t["aid_queue"][0], "aid", PromptKind.REACTION, "Aid one side with a card, or pass.")]
-    if st == "act":
-        sub = t["sub"]
-        if sub:
-            who = c["sides"][sub["who"]]
-            return [Ask(who, f"sub:{sub['kind']}", PromptKind.DECISION, _sub_text(sub))]
-        loser = 1 - leader(s)
-        return [Ask(c["sides"][loser], "act", PromptKind.TURN, "You are losing the trick: act, or let "
-                    "it stand.")]
-    if st == "spoils":
-        return [Ask(c["sides"][t["spoils"][0]], "spoils", PromptKind.DECISION,
-                    "Expend Craft to take a card of the trick into your hand, or pass.")]
-    return []
+    return block.asks(s) if c["block"] else TRICK_ASKS[c["stage"]](s)
+
+
+def _ask_place(s: State) -> list[Ask]:
+    c = s["conflict"]
+    who = c["sides"][c["trick"]["turn"]]
+    return [Ask(who, "place", PromptKind.TURN, "Place a card face down for the trick.")]
+
+
+def _ask_reveal(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(c["sides"][c["trick"]["turn"]], "reveal", PromptKind.TURN, "Reveal, or concede the trick.")]
+
+
+def _ask_aid(s: State) -> list[Ask]:
+    queue = s["conflict"]["trick"]["aid_queue"]
+    return [Ask(queue[0], "aid", PromptKind.REACTION, "Aid one side with a card, or pass.")]
+
+
+def _ask_act(s: State) -> list[Ask]:
+    c = s["conflict"]
+    sub = c["trick"]["sub"]
+    if sub:
+        who = c["sides"][sub["who"]]
+        return [Ask(who, f"sub:{sub['kind']}", PromptKind.DECISION, _sub_text(sub))]
+    loser = 1 - leader(s)
+    return [Ask(c["sides"][loser], "act", PromptKind.TURN, "You are losing the trick: act, or let "
+                "it stand.")]
+
+
+def _ask_spoils(s: State) -> list[Ask]:
+    c = s["conflict"]
+    return [Ask(c["sides"][c["trick"]["spoils"][0]], "spoils", PromptKind.DECISION,
+                "Expend Craft to take a card of the trick into your hand, or pass.")]
 
 
 def _sub_text(sub: dict) -> str:
@@ -191,29 +142,40 @@ def extras(s: State, seat: int) -> list[Move]:
 
 def trick_moves(s: State, seat: int, decision: str) -> list[Move]:
     """Return the moves of a trick decision."""
-    c = s["conflict"]
-    t = c["trick"]
-    if decision.startswith("block"):
-        return block.moves(s, seat, decision)
-    if decision == "place":
-        return [Move.of("place", card=x) for x in s["hands"][seat]] + extras(s, seat) + [Move.of("yield")]
-    if decision == "reveal":
-        return [Move.of("reveal"), Move.of("concede"), Move.of("yield")]
-    if decision == "aid":
-        return _aid_moves(s, seat)
-    if decision == "spoils":
-        i = t["spoils"][0]
-        against = suit(t["cards"][1 - i]["card"])
-        ways = pays(s, seat, "craft", against)
-        left = [w for w in ("win", "lose") if w not in t["taken"]]
-        return [Move.of("craft", take=w, pay=p) for w in left for p in ways] + [Move.of("pass")]
-    if decision == "sub:adds":
-        return _add_moves(s, seat, t["sub"])
-    if decision == "sub:give":
-        return [Move.of("give", card=x) for x in s["hands"][seat]]
-    if decision == "sub:magic":
-        return magic.moves(s, seat)
-    return _act_moves(s, seat)
+    return TRICK_DECISIONS[decision](s, seat)
+
+
+def _place_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("place", card=x) for x in s["hands"][seat]] + extras(s, seat) + [Move.of("yield")]
+
+
+def _reveal_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("reveal"), Move.of("concede"), Move.of("yield")]
+
+
+def _spoils_moves(s: State, seat: int) -> list[Move]:
+    t = s["conflict"]["trick"]
+    i = t["spoils"][0]
+    against = suit(t["cards"][1 - i]["card"])
+    ways = pays(s, seat, "craft", against)
+    left = [w for w in ("win", "lose") if w not in t["taken"]]
+    return [Move.of("craft", take=w, pay=p) for w in left for p in ways] + [Move.of("pass")]
+
+
+def _sub_add_moves(s: State, seat: int) -> list[Move]:
+    return _add_moves(s, seat, s["conflict"]["trick"]["sub"])
+
+
+def _give_moves(s: State, seat: int) -> list[Move]:
+    return [Move.of("give", card=x) for x in s["hands"][seat]]
+
+
+def _block_moves(s: State, seat: int) -> list[Move]:
+    return block.moves(s, seat, "block")
+
+
+def _block_war_moves(s: State, seat: int) -> list[Move]:
+    return block.moves(s, seat, "block_war")
 
 
 def _aid_moves(s: State, seat: int) -> list[Move]:
@@ -273,37 +235,14 @@ def trick_resolve(s: State, seat: int, move: Move, ev: Events) -> None:
     if c["block"]:
         block.resolve(s, seat, move, ev)
         return
-    a = move.action
-    if a == "yield":
-        i = c["sides"].index(seat)
-        ev.append(event(f"{mage_name(s, seat)} yields.", "yield", seat=seat))
-        _clear_trick(s)
-        end_conflict(s, 1 - i, "the other side yielded", ev)
-        return
-    if a in ("buy_card", "restore", "facecard", "claim", "swap"):
-        _extra(s, seat, move, ev)
-        return
-    handler = {
-        "place": _place,
-        "reveal": _reveal_or_concede,
-        "concede": _reveal_or_concede,
-        "aid": _aid,
-        "pass": _pass,
-        "stand": _stand,
-        "spend": _spend,
-        "companion": _companion,
-        "item": _item,
-        "magic": magic.start,
-        "contest": magic.resolve,
-        "essence": magic.resolve,
-        "vis": magic.resolve,
-        "settle": magic.resolve,
-        "add": _add,
-        "done": _add_done,
-        "give": _give,
-        "craft": _craft,
-    }[a]
-    handler(s, seat, move, ev)
+    TRICK_MOVES[move.action](s, seat, move, ev)
+
+
+def _yield(s: State, seat: int, move: Move, ev: Events) -> None:
+    i = s["conflict"]["sides"].index(seat)
+    ev.append(event(f"{mage_name(s, seat)} yields.", "yield", seat=seat))
+    _clear_trick(s)
+    end_conflict(s, 1 - i, "the other side yielded", ev)
 
 
 def _extra(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -363,19 +302,6 @@ def _what(s: State, seat: int, what: str) -> str:
     if kind in ("trait", "asset"):
         return f"{key.title()}" if kind == "trait" else f"the {key.title()} Asset"
     return f"the {mage(s, seat)[f'{kind}s'][int(key)]['trait'].title()} {kind.title()}"
-
-
-def claimed(s: State, seat: int, res_name: str, ev: Events) -> None:
-    """Carry out a Claim that stood: use the resource and draw a card of its suit into hand."""
-    what = use(s["covenant"]["res"][res_name])
-    got = draw(s, 1)
-    name = mage_name(s, seat)
-    ev.append(event(f"{name} Claims {res_name.title()} ({what}) and draws a card.", "claim", seat=seat,
-                    res=res_name, how=what))
-    if got:
-        card = with_suit(got[0], RES_SUIT[res_name])
-        s["hands"][seat].append(card)
-        ev.append(event(f"You drew {show(card)}.", "draw", (seat,), card=card))
 
 
 def _place(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -483,16 +409,6 @@ def _next_aider(s: State) -> None:
 
 def _stand(s: State, seat: int, move: Move, ev: Events) -> None:
     win_trick(s, leader(s), ev)
-
-
-def after_action(s: State, ev: Events) -> None:
-    """Say who leads the trick after an action changed it."""
-    c = s["conflict"]
-    if c["stage"] != "act" or not c["trick"]["revealed"]:
-        return
-    lead = leader(s)
-    ev.append(event(f"Now {total(s, 0)} against {total(s, 1)}: the {SIDE_NAMES[lead]} leads.", "rank",
-                    ranks=[total(s, 0), total(s, 1)], lead=lead))
 
 
 def _spend(s: State, seat: int, move: Move, ev: Events) -> None:
@@ -681,3 +597,57 @@ def _clear_trick(s: State) -> None:
     if t and t.get("sub") and t["sub"]["kind"] == "magic":
         discard(s, t["sub"]["mine"] + t["sub"]["theirs"])
     c["trick"] = None
+
+
+Handler = Callable[[State, int, Move, Events], None]
+
+TRICK_MOVES: dict[str, Handler] = {
+    "yield": _yield,
+    "buy_card": _extra,
+    "restore": _extra,
+    "facecard": _extra,
+    "claim": _extra,
+    "swap": _extra,
+    "place": _place,
+    "reveal": _reveal_or_concede,
+    "concede": _reveal_or_concede,
+    "aid": _aid,
+    "pass": _pass,
+    "stand": _stand,
+    "spend": _spend,
+    "companion": _companion,
+    "item": _item,
+    "magic": magic.start,
+    "contest": magic.resolve,
+    "essence": block.claim_essences,
+    "vis": magic.resolve,
+    "settle": magic.resolve,
+    "add": _add,
+    "done": _add_done,
+    "give": _give,
+    "craft": _craft,
+}
+"""What each trick move does, declared once (the bidding war over a Claim answers in ``block``)."""
+
+TRICK_ASKS: dict[str, Callable[[State], list[Ask]]] = {
+    "place": _ask_place,
+    "reveal": _ask_reveal,
+    "aid": _ask_aid,
+    "act": _ask_act,
+    "spoils": _ask_spoils,
+}
+"""Who each stage of a trick asks, declared once (keyed by the stage)."""
+
+TRICK_DECISIONS: dict[str, Callable[[State, int], list[Move]]] = {
+    "place": _place_moves,
+    "reveal": _reveal_moves,
+    "aid": _aid_moves,
+    "act": _act_moves,
+    "spoils": _spoils_moves,
+    "sub:adds": _sub_add_moves,
+    "sub:give": _give_moves,
+    "sub:magic": magic.moves,
+    "block": _block_moves,
+    "block_war": _block_war_moves,
+}
+"""The moves that answer each trick decision (keyed by the decision)."""

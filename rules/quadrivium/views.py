@@ -11,12 +11,11 @@ import copy
 from typing import Any
 
 from rules.quadrivium.cards import show
+from rules.quadrivium.ranks import leader, total
 from rules.quadrivium.state import SEASONS, TRAITS, State
 
 
 def _trick_view(s: State) -> dict[str, Any] | None:
-    from rules.quadrivium.trick import leader, total
-
     c = s["conflict"]
     t = c["trick"]
     if not t:

@@ -1,0 +1,78 @@
+"""Typed views (issue 27) for the Institute and Quadrivium: frozen records read from a seat's view."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from rules.institute.record import InstituteRecord
+from rules.institute.record import read_view as institute_record
+from rules.institute.state import Step
+from rules.quadrivium.record import read_view as quadrivium_record
+from rules.quadrivium.state import Phase
+from tests.institute_helpers import R as INSTITUTE
+from tests.quadrivium_helpers import R as QUADRIVIUM
+from tests.quadrivium_helpers import quick
+
+
+def test_the_institute_record_is_frozen_and_works_out_the_facts() -> None:
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    s["players"][1]["score"] = 5
+    view = INSTITUTE.view(s, 0)
+    record = institute_record(view)
+    assert isinstance(record, InstituteRecord)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.round = 9  # type: ignore[misc]
+    assert record.step is Step.ASSIGN and record.assigning
+    assert [p.seat for p in record.standings] == [1, 0]
+    assert record.waiting == tuple(view["waiting"]) == (0, 1)
+    assert record.decision_of(0) == " ".join(p["text"] for p in view["prompts"] if p["seat"] == 0)
+    assert record.locked_in == view["locked_in"] and "has not locked in yet" in record.locked_in
+
+
+def test_the_institute_record_keeps_the_rivals_assignment_secret() -> None:
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    s["players"][1]["assign"] = ["take", "cast1", "cast2", "take"]
+    red = institute_record(INSTITUTE.view(s, 0))
+    blue = institute_record(INSTITUTE.view(s, 1))
+    spectator = institute_record(INSTITUTE.view(s, None))
+    assert red.players[1].assignment is None and spectator.players[1].assignment is None
+    assert blue.players[1].assignment == ("take", "cast1", "cast2", "take")
+    assert red.me() is red.players[0] and spectator.me() is None
+
+
+def test_the_institute_record_reads_every_view_of_a_played_game() -> None:
+    rand = random.Random(3)
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 3)
+    while not INSTITUTE.is_over(s):
+        for seat in (0, 1, None):
+            view = INSTITUTE.view(s, seat)
+            record = institute_record(view)
+            assert record.step.value == view["step"] and record.waiting == tuple(view["waiting"])
+        seat = rand.choice(INSTITUTE.pending(s)).seat
+        s, _ = INSTITUTE.apply(s, seat, rand.choice(INSTITUTE.legal_moves(s, seat)))
+    record = institute_record(INSTITUTE.view(s, None))
+    assert record.over and record.ending and record.winners == tuple(s["result"]["winners"])
+
+
+def test_the_quadrivium_record_shows_only_the_seats_own_hand_and_the_roles() -> None:
+    s = quick(3, 2)
+    s, _ = QUADRIVIUM.apply(s, 0, QUADRIVIUM.legal_moves(s, 0)[0])  # the intent
+    own = quadrivium_record(QUADRIVIUM.view(s, 1))
+    spectator = quadrivium_record(QUADRIVIUM.view(s, None))
+    assert own.hand == tuple(s["hands"][1]) and spectator.hand == ()
+    assert own.phase is Phase.SCENE and own.mages[0].roles == ("protagonist",)
+    assert own.waiting == (1, 2) and own.decision_of(1).startswith("Oppose")
+    assert [m.votes for m in own.standings] == sorted(s["votes"], reverse=True)
+    assert all(m.hand == len(s["hands"][m.seat]) for m in spectator.mages)
+
+
+def test_both_rules_objects_hand_presenters_the_typed_record() -> None:
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    view = INSTITUTE.view(s, 1)
+    assert INSTITUTE.typed_view(view) == institute_record(view)
+    q = quick(2, 5)
+    view = QUADRIVIUM.view(q, 0)
+    assert QUADRIVIUM.typed_view(view) == quadrivium_record(view)
