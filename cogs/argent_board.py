@@ -58,7 +58,7 @@ def board_lines(board: Board) -> list[str]:
     """Return a board message's lines from the board's data: events, who must act, the players."""
     lines = ["The game begins."] if board.opening else []
     # At the end the votes are revealed one by one below: the board must not spoil them.
-    kept = [not (board.finished and e.data.get("what") == "votes") for e in board.events]
+    kept = [not (board.finished and e.kind == "votes") for e in board.events]
     shown = [board.named(e.text) for e, keep in zip(board.events, kept, strict=True) if keep]
     # Each move played automatically is told just before what it did.
     at = [sum(kept[:k]) for k in board.automatic_at]
@@ -103,9 +103,9 @@ def _amounts(amounts: dict[str, Any]) -> str:
     return " and ".join(f"{n} {RESOURCE_WORDS.get(r, r)}" for r, n in amounts.items() if n)
 
 
-def _what_got(data: dict[str, Any]) -> str:
-    """Word what one event gave its seat, from the event's data (empty when it gave nothing)."""
-    what = data.get("what")
+def _what_got(event: Event) -> str:
+    """Word what one event gave its seat, from its kind and data (empty when it gave nothing)."""
+    what, data = event.kind, event.data
     if what == "gain":
         return f"gains {_amounts(data.get('gains') or {})}"
     if what == "pay":
@@ -122,9 +122,9 @@ def _what_got(data: dict[str, Any]) -> str:
 def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) -> str | None:
     """Return what each room gave whom in the last resolution, from the events' data.
 
-    Reads ``Event.data`` only (``what``: resolution, claim, consolation, gain, pay, card, learn,
-    mark; ``seat``, ``room``), never the events' sentences. ``names`` (seat -> player) names each
-    seat beside its tag, "bob (P2)", as the board does.
+    Reads each event's kind (resolution, claim, consolation, gain, pay, card, learn, mark: see
+    ``rules.argent.events.ArgentEvent``) and its data (``seat``, ``room``), never its sentence.
+    ``names`` (seat -> player) names each seat beside its tag, "bob (P2)", as the board does.
     """
     names = names or {}
 
@@ -132,14 +132,13 @@ def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) 
         tag = drawing.seat_tag(seat)
         return f"{names[seat]} ({tag})" if seat in names else tag
 
-    start = max((i for i, e in enumerate(events) if e.data.get("what") == "resolution"), default=None)
+    start = max((i for i, e in enumerate(events) if e.kind == "resolution"), default=None)
     if start is None:
         return None
     rooms: dict[str, list[list[str]]] = {}
     current: tuple[str, int] | None = None
     for event in events[start + 1 :]:
-        data = event.data
-        what = data.get("what")
+        data, what = event.data, event.kind
         if what in ("round", "votes"):
             break
         seat = data.get("seat")
@@ -149,7 +148,7 @@ def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) 
         elif what == "claim":
             rooms.setdefault(str(data["room"]), []).append([who(int(seat))])
             current = (str(data["room"]), int(seat))
-        elif current is not None and seat == current[1] and (got := _what_got(data)):
+        elif current is not None and seat == current[1] and (got := _what_got(event)):
             rooms[current[0]][-1].append(got)
     if not rooms:
         return None
@@ -227,7 +226,7 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     board = reply.board
     if board is None or reply.table.status == "abandoned":
         return None
-    began = [int(e.data.get("round") or 0) for e in board.events if e.data.get("what") == "round"]
+    began = [int(e.data.get("round") or 0) for e in board.events if e.kind == "round"]
     finished = board.finished and reply.table.status == "finished"
     if not (any(n > 1 for n in began) or finished):
         return None

@@ -291,7 +291,7 @@ def enrich(events: Sequence[Event], view: dict[str, Any], seat: int) -> list[str
     out = []
     for event in events:
         line = event.text
-        if event.data.get("what") == "voter_seen":
+        if event.kind == "voter_seen":
             voter = view["voters"][int(event.data["voter"])]
             if voter["criterion"]:
                 line += (

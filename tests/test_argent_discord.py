@@ -25,6 +25,7 @@ from cogs import argent as cog
 from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.argent import content
+from rules.argent.events import ArgentEvent
 from rules.contract import Event, Move, PromptKind
 from service import ASK_PREF, Choice, SeatView, move_value
 from service.notify import PHASE, TURN_KINDS
@@ -337,8 +338,8 @@ async def test_the_board_message_has_the_drawing_and_buttons_and_refuses_outside
     assert typed == []
 
 
-def _said(text: str, **data: Any) -> Event:
-    return Event("argent", text, None, data)
+def _said(text: str, what: str = "note", **data: Any) -> Event:
+    return Event(ArgentEvent(what), text, None, data)
 
 
 SUMMARY_EVENTS = [

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.argent import engine, setup, views
 from rules.argent.effects.gains import TAKE_IP
+from rules.argent.events import ArgentEvent
 from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
@@ -66,6 +67,7 @@ class ArgentRules(Rules):
     min_players = 2
     max_players = 5
     has_secrets = True
+    event_kinds = ArgentEvent
     rulebook = "argent-the-consortium.txt"
     book = "Argent rulebook"
     turn_rule = RuleRef("Errands Phase")
