@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.academy import moves, scoring, turn
 from rules.academy.cards import card_index, scenarios
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import run
 from rules.academy.setup import new_state
 from rules.academy.state import State, who
@@ -46,6 +47,7 @@ class AcademyRules(Rules):
     max_players = 6
     cooperative = True
     has_secrets = True
+    event_kinds = AcademyEvent
     rulebook = "wizards-academy.txt"
     turn_rule = RuleRef("Play (Basic Game)")
     end_rule = RuleRef("Victory and Defeat")
