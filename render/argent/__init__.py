@@ -3,8 +3,9 @@
 Both are pure functions of a view (``rules.argent.views.view``) and return PNG bytes; the static
 card data (room slots, card names and texts) comes from ``rules.argent.content``. Every player is
 told apart by colour, by a numeral (P1..P5) and by a shape (circle, square, triangle, diamond,
-hexagon), so a colour-blind player loses nothing. The board is 1600 px wide with big type for the
-things players scan most (rooms, mages, voters, the Influence track); the rest is read full size.
+hexagon), so a colour-blind player loses nothing. The board is ``BOARD_W`` (1400 px) wide, with big
+type for the things players scan most (rooms, mages, voters, the Influence track); the rest is read
+full size.
 
 The presentation helpers (``standing``, ``criterion_words``, ``reward_text``) are shared with the
 Discord cog so that texts and drawings agree.
