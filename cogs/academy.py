@@ -405,7 +405,7 @@ NOTHING = {
 def offers_for(command: str) -> kit.Autocomplete:
     """Return the autocomplete of one /academy command: the user's legal moves of it now."""
     wanted = COMMAND_ACTIONS[command]
-    return kit.stamped_offers(seat_panel, lambda c: _action(c) in wanted)
+    return kit.stamped_offers(seat_panel, lambda c, _seat: _action(c) in wanted)
 
 
 async def play_command(interaction: discord.Interaction, command: str, value: str) -> None:

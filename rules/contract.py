@@ -530,6 +530,16 @@ class Rules(ABC):
             return True
         return before.get(RNG_KEY) != after.get(RNG_KEY)
 
+    def typed_view(self, view: View) -> Any:
+        """Return the typed record of a view (``view``'s JSON) that presenters read, or None.
+
+        A game with typed views returns frozen dataclasses with the facts a presenter needs worked
+        out once in the rules (standings, which moves are fast, the decision in words). The record
+        is built from the view alone, so it carries nothing that view's seat may not see; the JSON
+        stays the stored and compared form. Default: None (the game has no typed view yet).
+        """
+        return None
+
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""
         return json.dumps(view, indent=1)

@@ -355,8 +355,9 @@ def test_rewording_every_event_leaves_summaries_boards_and_panels_intact() -> No
     seen = [e for e in secret if e.kind == "voter_seen"]
     assert seen
     other = _reworded(seen)
-    plain = argent_cog.enrich(seen, view, 0)
-    lines = argent_cog.enrich(other, view, 0)
+    typed = ARGENT.typed_view(view)
+    plain = argent_cog.enrich(seen, typed)
+    lines = argent_cog.enrich(other, typed)
     added = [line[len(e.text) :] for line, e in zip(plain, seen, strict=True)]
     assert any("It counts" in a for a in added)
     assert lines == [e.text + a for e, a in zip(other, added, strict=True)]

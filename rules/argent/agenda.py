@@ -49,6 +49,11 @@ def option(action: str, label: str, **args: Any) -> dict[str, Any]:
     return {"action": action, "args": args, "label": label}
 
 
+def fast_option(action: str, label: str, **args: Any) -> dict[str, Any]:
+    """Return a turn's fast-action option, marked so (the seat's view lists them; nobody reads labels)."""
+    return {"action": action, "args": args, "label": label, "fast": True}
+
+
 def ask(
     state: State,
     seat: int,

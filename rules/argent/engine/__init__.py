@@ -480,6 +480,11 @@ def to_move(opt: dict[str, Any]) -> Move:
     return Move.of(opt["action"], **opt["args"])
 
 
+def fast_moves(state: State, seat: int) -> list[str]:
+    """Return the codes of the fast actions among the seat's moves now (a turn's, before its action)."""
+    return [to_move(opt).code() for opt in options_for(state, seat) if opt.get("fast")]
+
+
 def find_option(opts: list[dict[str, Any]], move: Move) -> int | None:
     """Return the index of the option that is this move, or None when none is."""
     return next((i for i, opt in enumerate(opts) if to_move(opt) == move), None)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import content, effects, offers, vocab
-from rules.argent.agenda import ask, option, push, push_effects
+from rules.argent.agenda import ask, fast_option, option, push, push_effects
 from rules.argent.effects import has_status, say
 from rules.argent.engine.placement import turn_place
 from rules.argent.state import (
@@ -161,10 +161,10 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
         if fast_placers and rooms:
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
-            yield option("place", "Fast action: place a Planar Studies mage", fast=1)
+            yield fast_option("place", "Fast action: place a Planar Studies mage", fast=1)
         for _kind, cid, lvl, rec in castable(state, seat, "fast"):
             offered = True
-            yield option(
+            yield fast_option(
                 "cast",
                 f"Fast action: cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)",
                 spell=cid,
@@ -174,12 +174,12 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
             if not vault_ready(state, seat, i):
                 continue
             offered = True
-            yield option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i)
+            yield fast_option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i)
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
-                yield option("support", f"Fast action: use {rec['name']}", card=sid)
+                yield fast_option("support", f"Fast action: use {rec['name']}", card=sid)
     if kind_ok(state, "place") and office_mages(state, seat):
         for room in rooms:
             offered = True
