@@ -277,9 +277,9 @@ class Event:
         return self.seats is None or (seat is not None and seat in self.seats)
 
     def to_json(self) -> dict[str, JSON]:
-        """Serialise to a JSON object."""
+        """Serialise to a JSON object (a kind as its plain name: state and store hold plain data)."""
         return {
-            "kind": self.kind,
+            "kind": str(self.kind),
             "text": self.text,
             "seats": None if self.seats is None else list(self.seats),
             "data": self.data,

@@ -9,7 +9,7 @@ from rules.toy import TOY, ToyEvent
 def test_a_kind_is_its_plain_name_when_stored() -> None:
     event = Event(ToyEvent.SCORE, "Seat 0 scores with the highest sigil.")
     stored = event.to_json()
-    assert stored["kind"] == "score"
+    assert stored["kind"] == "score" and type(stored["kind"]) is str  # plain data: marshal and JSON copy it
     read = Event.from_json(stored)
     assert read == event and read.kind == ToyEvent.SCORE
 

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from rules import registry
+from rules.academy.record import AcademyView
 from rules.argent import ARGENT
 from rules.argent import scoring as argent_scoring
 from rules.argent.record import ArgentView
@@ -89,3 +91,52 @@ def test_argent_outcome_is_typed_at_the_end(argent_states: list[dict]) -> None:
     assert typed.outcome is not None and typed.outcome.ranking == tuple(outcome["ranking"])
     awarded = [outcome["awarded"][str(i)] for i in range(len(typed.voters))]
     assert [a.winner for a in typed.outcome.awards] == awarded
+
+
+def _academy_states(players: int, seed: int, options: dict[str, str], every: int = 7) -> list[dict]:
+    """Play a random Academy game, keeping every ``every``-th state (and the end)."""
+    rules = registry.get("academy")
+    rand, state, kept, step = random.Random(seed), rules.setup(players, options, seed), [], 0
+    while not rules.is_over(state) and step < 400:
+        seat = rules.waiting_on(state)[0]
+        state, _ = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
+        step += 1
+        if step % every == 0:
+            kept.append(state)
+    return [*kept, state]
+
+
+@pytest.fixture(scope="module")
+def academy_states() -> list[dict]:
+    advanced = registry.get("academy").options
+    scenario = next(o for o in advanced if o.name == "scenario")
+    other = next(c for c in scenario.choices if c != scenario.default)
+    return _academy_states(2, 4, {}) + _academy_states(3, 9, {"scenario": other})
+
+
+def test_academy_typed_views_hide_what_the_view_hides(academy_states: list[dict]) -> None:
+    rules, rand = registry.get("academy"), random.Random(2)
+    for state in academy_states[::2]:
+        for seat in (None, *range(len(state["wizards"]))):
+            typed = rules.typed_view(rules.view(state, seat))
+            assert rules.typed_view(rules.view(rules.scramble(state, seat, rand), seat)) == typed
+
+
+def test_academy_typed_views_carry_the_presenters_facts(academy_states: list[dict]) -> None:
+    """Each wizard's room by name, the seat's own next disaster only, the free action slots."""
+    rules = registry.get("academy")
+    advanced = 0
+    for state in academy_states:
+        for seat in (None, *range(len(state["wizards"]))):
+            typed: AcademyView = rules.typed_view(rules.view(state, seat))
+            for wizard in typed.wizards:
+                room = typed.room(wizard.room)
+                assert wizard.room_name == (room.name if room else rules.view(state, seat)["outside"]["name"])
+            held = state["hands"][seat] if seat is not None else None
+            assert (typed.my_disaster is not None) == bool(held)
+            slots = state["slots_left"]
+            if slots is not None and state["step"] == "actions":
+                advanced += 1
+                assert typed.actions.free == tuple(k for k, unused in slots.items() if unused)
+            assert typed.actions.free is None or not typed.basic
+    assert advanced
