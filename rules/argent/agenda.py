@@ -49,9 +49,10 @@ def option(action: str, label: str, **args: Any) -> dict[str, Any]:
     return {"action": action, "args": args, "label": label}
 
 
-def fast_option(action: str, label: str, **args: Any) -> dict[str, Any]:
-    """Return a turn's fast-action option, marked so (the seat's view lists them; nobody reads labels)."""
-    return {"action": action, "args": args, "label": label, "fast": True}
+def as_fast(opt: dict[str, Any]) -> dict[str, Any]:
+    """Mark a turn's option as a fast action (the seat's view lists them; nobody reads labels)."""
+    opt["fast"] = True
+    return opt
 
 
 def ask(
