@@ -240,9 +240,27 @@ def _depth(raw: str) -> int:
 # --------------------------------------------------------------------------- events, prompts
 
 
+class EventKind(StrEnum):
+    """Base of a game's closed set of event kinds; each game declares its own (``Rules.event_kinds``).
+
+    A member is a ``str``, so an event stores and compares as its plain name (``"round"``), and a
+    presenter asks ``event.kind == ArgentEvent.ROUND`` instead of reading words out of ``data``.
+    """
+
+
+LEGACY_KINDS: dict[str, tuple[str, str]] = {"argent": ("what", "note")}
+"""Events stored before a game's kinds were typed: the stored kind named the game, and the real kind
+sat in a data key (else it was a plain line). ``Event.from_json`` reads them under the real kind, so
+old move logs, replays and histories read like new ones. Maps the old kind to (data key, default)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened; ``seats`` None means everyone may read it."""
+    """Something that happened; ``seats`` None means everyone may read it.
+
+    ``kind`` is one of the game's ``event_kinds`` (an ``EventKind``; the service's own events, such
+    as ``"undo"``, are plain names); ``data`` holds the facts a presenter reads, never a sentence.
+    """
 
     kind: str
     text: str
@@ -259,9 +277,9 @@ class Event:
         return self.seats is None or (seat is not None and seat in self.seats)
 
     def to_json(self) -> dict[str, JSON]:
-        """Serialise to a JSON object."""
+        """Serialise to a JSON object (a kind as its plain name: state and store hold plain data)."""
         return {
-            "kind": self.kind,
+            "kind": str(self.kind),
             "text": self.text,
             "seats": None if self.seats is None else list(self.seats),
             "data": self.data,
@@ -269,10 +287,15 @@ class Event:
 
     @classmethod
     def from_json(cls, data: dict[str, JSON]) -> Event:
-        """Read an event written by ``to_json``."""
+        """Read an event written by ``to_json`` (an event stored under a legacy kind gets its real one)."""
         seats = data.get("seats")
         audience = None if seats is None else tuple(seats)
-        return cls(data["kind"], data["text"], audience, data.get("data") or {})
+        kind, facts = data["kind"], data.get("data") or {}
+        if kind in LEGACY_KINDS:
+            key, plain = LEGACY_KINDS[kind]
+            facts = dict(facts)
+            kind = facts.pop(key, None) or plain
+        return cls(kind, data["text"], audience, facts)
 
 
 class PromptKind(StrEnum):
@@ -380,6 +403,8 @@ class Rules(ABC):
     cooperative: bool = False
     has_secrets: bool = False
     """Whether some seat may not see everything; the suite then demands a scramble that bites."""
+    event_kinds: type[EventKind] | None = None
+    """The closed set of kinds this game's events carry (the conformance suite checks every event)."""
     actions: frozenset[str] = frozenset()
     """Every action name the game knows; a move naming another raises UnknownMove."""
     seat_names: tuple[str, ...] = ()
@@ -504,6 +529,16 @@ class Rules(ABC):
         if any(not event.public for event in events):
             return True
         return before.get(RNG_KEY) != after.get(RNG_KEY)
+
+    def typed_view(self, view: View) -> Any:
+        """Return the typed record of a view (``view``'s JSON) that presenters read, or None.
+
+        A game with typed views returns frozen dataclasses with the facts a presenter needs worked
+        out once in the rules (standings, which moves are fast, the decision in words). The record
+        is built from the view alone, so it carries nothing that view's seat may not see; the JSON
+        stays the stored and compared form. Default: None (the game has no typed view yet).
+        """
+        return None
 
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""

@@ -17,6 +17,7 @@ from typing import Any
 from rules import rng
 from rules.contract import (
     Event,
+    EventKind,
     Move,
     OptionSpec,
     Prompt,
@@ -29,6 +30,25 @@ from rules.contract import (
 )
 
 
+class ToyEvent(EventKind):
+    """What can happen in Sigil Duel."""
+
+    DRAW = "draw"
+    """A mage draws a sigil from the deck."""
+    PASS = "pass"
+    """A mage passes the turn."""
+    CHOSE = "chose"
+    """A mage's own note of the sigil it chose (private)."""
+    LOCKED = "locked"
+    """A mage has chosen, without saying what."""
+    REVEAL = "reveal"
+    """Every chosen sigil is shown."""
+    SCORE = "score"
+    """The highest unique sigil scores."""
+    PONDER = "ponder"
+    """A mage ponders (the quiet variant; private)."""
+
+
 class ToyRules(Rules):
     """The rules of Sigil Duel."""
 
@@ -38,6 +58,7 @@ class ToyRules(Rules):
     max_players = 3
     options = (OptionSpec("hand", "Sigils dealt to each mage", ("3", "4"), "3"),)
     has_secrets = True
+    event_kinds = ToyEvent
     actions = frozenset({"choose", "draw", "pass"})
     rulebook = "rules/toy.py"
 
@@ -92,9 +113,9 @@ class ToyRules(Rules):
         if move.action == "draw":
             state["hands"][seat].append(state["deck"].pop())
             state["hands"][seat].sort()
-            events = [Event("draw", f"Seat {seat} draws a sigil.")]
+            events = [Event(ToyEvent.DRAW, f"Seat {seat} draws a sigil.")]
         else:
-            events = [Event("pass", f"Seat {seat} passes.")]
+            events = [Event(ToyEvent.PASS, f"Seat {seat} passes.")]
         self._next_round(state)
         return events
 
@@ -102,8 +123,8 @@ class ToyRules(Rules):
         state["hands"][seat].remove(sigil)
         state["chosen"][seat] = sigil
         events = [
-            Event("chose", f"You chose sigil {sigil}.", seats=(seat,)),
-            Event("locked", f"Seat {seat} has locked in a sigil."),
+            Event(ToyEvent.CHOSE, f"You chose sigil {sigil}.", seats=(seat,)),
+            Event(ToyEvent.LOCKED, f"Seat {seat} has locked in a sigil."),
         ]
         if all(c is not None for c in state["chosen"]):
             events.extend(self._reveal(state))
@@ -112,12 +133,12 @@ class ToyRules(Rules):
     def _reveal(self, state: State) -> list[Event]:
         chosen = state["chosen"]
         shown = ", ".join(f"seat {i}: {c}" for i, c in enumerate(chosen))
-        events = [Event("reveal", f"Revealed: {shown}.")]
+        events = [Event(ToyEvent.REVEAL, f"Revealed: {shown}.")]
         unique = [c for c in chosen if chosen.count(c) == 1]
         if unique:
             winner = chosen.index(max(unique))
             state["scores"][winner] += 1
-            events.append(Event("score", f"Seat {winner} scores with the highest sigil."))
+            events.append(Event(ToyEvent.SCORE, f"Seat {winner} scores with the highest sigil."))
         state["revealed"] = list(chosen)
         # The lowest sigil gets the consolation turn; ties go to the lower seat.
         state["lowest"] = chosen.index(min(chosen))
@@ -237,8 +258,8 @@ class QuietToyRules(ToyRules):
         """Ponder privately, or resolve as Sigil Duel without the public 'has locked in' line."""
         if move.action == "ponder":
             state["pondered"] = state.get("pondered", 0) + 1
-            return [Event("ponder", "You ponder your sigils.", seats=(seat,))]
-        return [e for e in super().resolve(state, seat, move) if e.kind != "locked"]
+            return [Event(ToyEvent.PONDER, "You ponder your sigils.", seats=(seat,))]
+        return [e for e in super().resolve(state, seat, move) if e.kind != ToyEvent.LOCKED]
 
     def label(self, state: State, seat: Seat, move: Move) -> str:
         """Name a move in words."""

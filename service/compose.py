@@ -274,7 +274,8 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
     marks = {n: rules.seat_tag(n) for n in table.seats}
     names = {n: s.name for n, s in table.seats.items()}
     waiting = waiting_sentence(others, names, marks) if others else ""
-    return SeatView(table.record, version, seat, rules.view(state, seat), moves, prompts, waiting)
+    view = rules.view(state, seat)
+    return SeatView(table.record, version, seat, view, moves, prompts, waiting, rules.typed_view(view))
 
 
 def _public_view(table: _Table) -> PublicView:
@@ -283,7 +284,8 @@ def _public_view(table: _Table) -> PublicView:
     prompts = tuple(rules.pending(state)) if record.status == "active" else ()
     names = {n: s.name for n, s in sorted(table.seats.items())}
     users = {n: s.user_id for n, s in sorted(table.seats.items())}
-    return PublicView(record, record.version, rules.view(state, None), prompts, names, users)
+    view = rules.view(state, None)
+    return PublicView(record, record.version, view, prompts, names, users, rules.typed_view(view))
 
 
 def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:

@@ -276,6 +276,8 @@ class SeatView:
     prompts: tuple[Prompt, ...]
     waiting: str = ""
     """Whom else the game waits on, players named ("Waiting on bob (P2): draft a mage."), or ""."""
+    typed: Any = None
+    """``rules.typed_view(view)``: the typed view a game's panel reads (None: the game has none yet)."""
 
     @property
     def asked(self) -> tuple[Prompt, ...]:
@@ -298,6 +300,8 @@ class PublicView:
     prompts: tuple[Prompt, ...]
     names: dict[int, str]
     users: dict[int, int]
+    typed: Any = None
+    """``rules.typed_view(view)``: the typed view a game's thread messages read (None: none yet)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat of a user, or None when not seated."""

@@ -184,9 +184,7 @@ def _try_resign(
         return None
     if state != before:
         raise _fail(rules, case, step, "resigning mutated the input state")
-    for event in events:
-        if Event.from_json(json.loads(json.dumps(event.to_json()))) != event:
-            raise _fail(rules, case, step, f"event {event!r} does not survive a JSON round trip")
+    _check_events(rules, case, step, events)
     try:
         rules.apply(new, seat, RESIGN)
     except RulesError:
@@ -194,6 +192,15 @@ def _try_resign(
     else:
         raise _fail(rules, case, step, f"seat {seat} was allowed to resign twice")
     return new, events
+
+
+def _check_events(rules: Rules, case: Case, step: int, events: list[Event]) -> None:
+    """Each event survives a JSON round trip and carries one of the game's declared kinds."""
+    for event in events:
+        if not isinstance(event, Event) or Event.from_json(json.loads(json.dumps(event.to_json()))) != event:
+            raise _fail(rules, case, step, f"event {event!r} does not survive a JSON round trip")
+        if rules.event_kinds is not None and event.kind not in set(rules.event_kinds):
+            raise _fail(rules, case, step, f"event kind {event.kind!r} is not one of the game's event kinds")
 
 
 def playout(rules: Rules, case: Case, *, deep_every: int = 1) -> tuple[State, list[tuple[int, Move]]]:
@@ -234,12 +241,7 @@ def playout(rules: Rules, case: Case, *, deep_every: int = 1) -> tuple[State, li
             raise _fail(rules, case, step, f"legal move {move} by seat {seat} was refused: {exc}") from exc
         if state != before:
             raise _fail(rules, case, step, f"apply({move}) mutated its input state")
-        for event in events:
-            if (
-                not isinstance(event, Event)
-                or Event.from_json(json.loads(json.dumps(event.to_json()))) != event
-            ):
-                raise _fail(rules, case, step, f"event {event!r} does not survive a JSON round trip")
+        _check_events(rules, case, step, events)
         if not isinstance(rules.label(state, seat, move), str) or not rules.label(state, seat, move):
             raise _fail(rules, case, step, f"{move} has no readable label")
         log.append((seat, move))

@@ -336,10 +336,10 @@ def test_the_panels_list_every_order_and_invite_the_others() -> None:
 
     s = _order_pending()
     labels = [o["label"] for o in s["choice"]["options"]]
-    mine = Panel(None, 1, 0, RULES.view(s, 0), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
+    mine = Panel(None, 1, 0, RULES.typed_view(RULES.view(s, 0)), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
     text = decision_line(mine)
     assert "Helpful Hand of Fate" in text and all(f"{n + 1}. {lab}" in text for n, lab in enumerate(labels))
-    theirs = Panel(None, 1, 1, RULES.view(s, 1), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
+    theirs = Panel(None, 1, 1, RULES.typed_view(RULES.view(s, 1)), (), {0: "alice", 1: "bob"})  # type: ignore[arg-type]
     told = waiting_line(theirs)
     assert told.startswith("alice picks the order") and all(lab in told for lab in labels)
     assert "Say in the thread" in told

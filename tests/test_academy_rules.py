@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bots.games.academy_paths import Mind
 from rules.academy import RULES
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import push
 from rules.academy.setup import BASIC_DECK, BASIC_L1, BASIC_L2, BASIC_PROGRESSION
 from rules.academy.state import adjoining, all_reachable, distances, slot_level
@@ -121,6 +123,22 @@ def test_bind_wrong_shuffles_that_level_and_costs_a_mana() -> None:
     assert s2["slots"][bound]["spell"] == "snuff"  # bound spells are not shuffled
     assert {k: v["spell"] for k, v in s2["slots"].items() if slot_level(k) == 1} == level1
     assert sorted(v["spell"] for k, v in s2["slots"].items() if slot_level(k) == 2) == sorted(BASIC_L2)
+
+
+def test_bind_wrong_tells_the_shuffled_level_as_data_and_the_bots_forget_it() -> None:
+    # Bind Spells: a wrong name shuffles that level; the event says which level in its data, so a
+    # bot's memory forgets it without reading the sentence.
+    s = calm()
+    _library(s)
+    slot = next(k for k, v in s["slots"].items() if v["spell"] == "abjure")
+    s2, events = play(s, 0, "bind", slot=slot, spell="burn")
+    shuffle = next(e for e in events if e.kind == AcademyEvent.SHUFFLE)
+    assert shuffle.data == {"level": slot_level(slot)}
+    other = next(k for k in s["slots"] if slot_level(k) != slot_level(slot))
+    mind = Mind()
+    mind.known = {slot: "abjure", other: "snuff"}
+    mind.observe(RULES.view(s2, 0), [shuffle])
+    assert mind.known == {other: "snuff"}
 
 
 def test_bind_wrong_with_the_last_mana_loses() -> None:

@@ -25,6 +25,7 @@ from cogs import argent as cog
 from render import argent as drawing
 from rules.argent import ARGENT as R
 from rules.argent import content
+from rules.argent.events import ArgentEvent
 from rules.contract import Event, Move, PromptKind
 from service import ASK_PREF, Choice, SeatView, move_value
 from service.notify import DRAFT, PHASE, TURN_KINDS
@@ -339,8 +340,8 @@ async def test_the_board_message_has_the_drawing_and_buttons_and_refuses_outside
     assert typed == []
 
 
-def _said(text: str, **data: Any) -> Event:
-    return Event("argent", text, None, data)
+def _said(text: str, what: str = "note", **data: Any) -> Event:
+    return Event(ArgentEvent(what), text, None, data)
 
 
 SUMMARY_EVENTS = [
@@ -437,7 +438,10 @@ def _seat_view(record: Any, state: dict[str, Any], seat: int) -> SeatView:
         Choice(x if len(x) <= 100 else x[:99] + "…", move_value(record.version, i, m), m)
         for i, (x, m) in enumerate(zip(labels, legal, strict=True))
     )
-    return SeatView(record, record.version, seat, R.view(state, seat), moves, tuple(R.pending(state)))
+    view = R.view(state, seat)
+    return SeatView(
+        record, record.version, seat, view, moves, tuple(R.pending(state)), typed=R.typed_view(view)
+    )
 
 
 async def test_every_panel_offers_every_legal_move_once_over_random_games() -> None:
@@ -468,7 +472,7 @@ async def test_every_panel_offers_every_legal_move_once_over_random_games() -> N
             assert len(ui.children) <= 25 and all(
                 len(str(getattr(i, "custom_id", ""))) <= 100 for i in ui.children
             )
-            seen_groups |= {cog.group_of(o) for o in now.moves}
+            seen_groups |= {cog.group_of(o, now) for o in now.moves}
             ui.stop()
             state, _ = R.apply(state, seat, rand.choice(legal))
     assert {"place", "bell", "fast"} <= seen_groups
@@ -549,7 +553,7 @@ def test_the_cast_select_names_each_spells_book_from_the_casters_view() -> None:
             starter = view["offices"][seat]["starter"]
             for move in legal:
                 if move.action != "cast" or not move.get("spell"):
-                    assert cog.hint(Choice("x", "y", move), view) is None
+                    assert cog.hint(Choice("x", "y", move), R.typed_view(view)) is None
                     continue
                 casts += 1
                 spell = move.get("spell")
@@ -558,7 +562,7 @@ def test_the_cast_select_names_each_spells_book_from_the_casters_view() -> None:
                     if starter and starter["id"] == spell
                     else f"{content.book(spell)['name']}, level {move.get('level')}"
                 )
-                assert cog.hint(Choice("x", "y", move), view) == wanted
+                assert cog.hint(Choice("x", "y", move), R.typed_view(view)) == wanted
             state, _ = R.apply(state, seat, rand.choice(legal))
     assert casts >= 20
 
@@ -576,7 +580,7 @@ def test_the_reveal_words_the_engines_reason_for_each_voter() -> None:
             state, _ = R.apply(state, seat, rand.choice(R.legal_moves(state, seat)))
         view = R.view(state, None)
         names = {s: f"name{s}" for s in range(players)}
-        lines = cog.reveal_lines(view, names)
+        lines = cog.reveal_lines(R.typed_view(view), names)
         outcome = view["outcome"]
         assert len(lines) == len(view["voters"]) + 1
         for voter, line in zip(view["voters"], lines, strict=False):

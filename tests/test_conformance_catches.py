@@ -22,6 +22,14 @@ class LeakyView(ToyRules):
         return view
 
 
+class Unkinded(ToyRules):
+    """Tells a pass under a kind the game never declared."""
+
+    def resolve(self, state: State, seat: Seat, move: Move) -> list[Event]:
+        events = super().resolve(state, seat, move)
+        return [Event("passes", e.text) if e.kind == "pass" else e for e in events]
+
+
 class Mutating(ToyRules):
     """Resolves moves on the caller's state instead of a copy."""
 
@@ -82,6 +90,7 @@ class LazyScramble(ToyRules):
         (Endless(), "did not end within"),
         (Unseeded(), "different opening states"),
         (LazyScramble(), "scramble never changed"),
+        (Unkinded(), "not one of the game's event kinds"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

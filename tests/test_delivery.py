@@ -341,7 +341,7 @@ def _argent_events(seed: int) -> tuple[list[Event], dict[str, Any], list[Event]]
 def test_rewording_every_event_leaves_summaries_boards_and_panels_intact() -> None:
     events, view, secret = _argent_events(11)
     # Every round's summary is read from data: the same with every sentence reworded.
-    rounds = [k for k, e in enumerate(events) if e.data.get("what") == "round"]
+    rounds = [k for k, e in enumerate(events) if e.kind == "round"]
     ends = [*rounds[1:], len(events)]
     summaries = [argent_cog.round_summary(events[:k]) for k in ends]
     assert all(summaries) and len(summaries) == 5
@@ -349,14 +349,15 @@ def test_rewording_every_event_leaves_summaries_boards_and_panels_intact() -> No
     assert [argent_cog.round_summary(reworded[:k]) for k in ends] == summaries
     # The final board never spoils the votes, whatever their sentences say.
     board = Board(1, 9, "", events=tuple(reworded[-8:]), finished=True, kind="argent")
-    votes = [e.text for e in reworded[-8:] if e.data.get("what") == "votes"]
+    votes = [e.text for e in reworded[-8:] if e.kind == "votes"]
     assert votes and not any(v in line for line in argent_cog.board_lines(board) for v in votes)
     # A voter seen through a Mark still gets its criterion and standing in the panel.
-    seen = [e for e in secret if e.data.get("what") == "voter_seen"]
+    seen = [e for e in secret if e.kind == "voter_seen"]
     assert seen
     other = _reworded(seen)
-    plain = argent_cog.enrich(seen, view, 0)
-    lines = argent_cog.enrich(other, view, 0)
+    typed = ARGENT.typed_view(view)
+    plain = argent_cog.enrich(seen, typed)
+    lines = argent_cog.enrich(other, typed)
     added = [line[len(e.text) :] for line, e in zip(plain, seen, strict=True)]
     assert any("It counts" in a for a in added)
     assert lines == [e.text + a for e, a in zip(other, added, strict=True)]

@@ -216,8 +216,8 @@ async def test_a_digest_cadence_is_checked_and_stored(h: Harness) -> None:
 
 def test_a_phase_without_turns_opens_one_message_and_argent_marks_its_resolution() -> None:
     # The shared rule reads only typed data: a phase event opens a message, plain steps do not.
-    plain = Event("argent", "Something resolves.")
-    opening = Event("argent", "The rooms resolve.", data={PHASE: True})
+    plain = Event("note", "Something resolves.")
+    opening = Event("resolution", "The rooms resolve.", data={PHASE: True})
     assert not starts_message(pinged=set(), opening=False, over=False, closed=False, events=[plain])
     assert starts_message(pinged=set(), opening=False, over=False, closed=False, events=[plain, opening])
     # Argent's resolution begins with such an event (one post, edited as each room resolves).
@@ -226,7 +226,7 @@ def test_a_phase_without_turns_opens_one_message_and_argent_marks_its_resolution
     for _ in range(400):
         seat = rules.pending(state)[0].seat
         state, events = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
-        found = [e for e in events if e.data.get("what") == "resolution"]
+        found = [e for e in events if e.kind == "resolution"]
         if found:
             assert found[0].public and found[0].data.get(PHASE) is True
             return

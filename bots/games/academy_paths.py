@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from rules.academy.events import AcademyEvent
 from rules.academy.state import slot_level, slot_of
 from rules.contract import Move
 
@@ -25,11 +26,11 @@ class Mind:
     def observe(self, view: dict[str, Any], events: list[Any]) -> None:
         """Remember a reveal; forget a level whose unbound spells were shuffled."""
         for e in events:
-            if e.kind == "wild":
+            if e.kind == AcademyEvent.WILD:
                 levels = e.data.get("levels", [1, 2, 3, 4])
                 self.known = {k: v for k, v in self.known.items() if slot_level(k) not in levels}
-            elif e.kind == "shuffle":
-                level = int(e.text.split("level ")[1].split()[0])
+            elif e.kind == AcademyEvent.SHUFFLE:
+                level = e.data["level"]
                 self.known = {k: v for k, v in self.known.items() if slot_level(k) != level}
         reveal = view.get("reveal")
         if reveal and reveal.get("slot"):

@@ -13,7 +13,7 @@ stale click is refused under the table's lock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -32,6 +32,10 @@ from service import (
     reading,
 )
 from service.compose import name_seats
+
+if TYPE_CHECKING:
+    from rules.academy.record import AcademyView, Wizard
+    from rules.academy.record import Choice as AcademyChoice
 
 KIND = "academy"
 BUTTON_ROWS = 3
@@ -58,19 +62,19 @@ disasters: `/game card`."""
 
 @dataclass(frozen=True)
 class Panel:
-    """What one seat may see and do now (its own view and legal moves, from ``seat_view``)."""
+    """What one seat may see and do now (its own typed view and legal moves, from ``seat_view``)."""
 
     table: TableRecord
     version: int
     seat: int
-    view: dict[str, Any]
+    view: AcademyView
     moves: tuple[Choice, ...]
     names: dict[int, str]
     """The players' names by seat ("alice")."""
 
     def who(self, seat: int) -> str:
         """Return how the panel names a seat: the player's name, else the seat's wizard."""
-        return self.names.get(seat) or self.view["wizards"][seat]["character"]["name"]
+        return self.names.get(seat) or self.view.wizards[seat].name
 
 
 async def read_panel(svc: TableService, got: SeatView) -> Panel:
@@ -80,54 +84,44 @@ async def read_panel(svc: TableService, got: SeatView) -> Panel:
     # Labels name seats by their tag ("glyph 5 from P2"); the panel names people, as the thread does.
     named = name_seats(rules, {n: f"{name} ({rules.seat_tag(n)})" for n, name in names.items()})
     moves = tuple(Choice(named(c.label), c.value, c.move) for c in got.moves)
-    return Panel(got.table, got.version, got.seat, got.view, moves, names)
+    return Panel(got.table, got.version, got.seat, got.typed, moves, names)
 
 
 def _action(choice: Choice) -> str:
     return choice.move.action if choice.move is not None else choice.value.split(" ", 1)[0]
 
 
-def _room_of(view: dict[str, Any], key: str | None) -> str:
-    rooms = [*view["grid"], *([view["outside"]] if view.get("outside") else [])]
-    return next((r["name"] for r in rooms if r["key"] == key), "outside the academy")
-
-
-def _items(wizard: dict[str, Any]) -> str:
+def _items(wizard: Wizard) -> str:
     parts = []
-    if wizard.get("robe"):
-        parts.append(f"a robe against {wizard['robe']}")
-    if wizard.get("wand") is not None:
-        parts.append(f"a wand of glyph {wizard['wand']}")
-    if wizard.get("staff"):
-        parts.append("a staff of glyphs {}-{}".format(*wizard["staff"]))
-    if wizard.get("shared") is not None:
-        parts.append(f"glyph {wizard['shared']} shared")
+    if wizard.robe:
+        parts.append(f"a robe against {wizard.robe}")
+    if wizard.wand is not None:
+        parts.append(f"a wand of glyph {wizard.wand}")
+    if wizard.staff:
+        parts.append("a staff of glyphs {}-{}".format(*wizard.staff))
+    if wizard.shared is not None:
+        parts.append(f"glyph {wizard.shared} shared")
     return ", ".join(parts)
 
 
 def panel_text(title: str, panel: Panel, note: str = "") -> str:
     """Return the panel's words: your wizard, your glyphs, your next disaster, what to decide."""
-    view, seat = panel.view, panel.seat
-    me = view["wizards"][seat]
-    character = me["character"]
+    view = panel.view
+    me = view.wizards[panel.seat]
     lines = [note] if note else []
-    school = f" ({character['school'].title()})" if character.get("school") else ""
-    lines.append(
-        f"**{title}** — you are **{character['name']}**{school}, "
-        f"in the {_room_of(view, me['room'])} · mana {view['mana']}"
-    )
-    glyphs = " ".join(str(g) for g in me["glyphs"]) or "none"
+    school = f" ({me.school.title()})" if me.school else ""
+    lines.append(f"**{title}** — you are **{me.name}**{school}, in the {me.room_name} · mana {view.mana}")
+    glyphs = " ".join(str(g) for g in me.glyphs) or "none"
     items = _items(me)
     lines.append(f"Your glyphs: {glyphs}" + (f" · {items}" if items else ""))
-    if character.get("ability") and not view.get("basic"):  # the basic game ignores abilities
-        lines.append(f"Ability: {character['ability']}")
-    mine = view.get("my_disaster")
+    if me.ability and not view.basic:  # the basic game ignores abilities
+        lines.append(f"Ability: {me.ability}")
+    mine = view.my_disaster
     if mine:
-        told = f"**{mine['name']}**: {mine['text']}"
+        told = f"**{mine.name}**: {mine.text}"
         lines.append(f"Your next disaster (secret; you may tell the table): {told}")
-    if view["over"]:
-        result = view.get("result") or {}
-        lines.append("**The academy is saved!**" if result.get("won") else "**The academy has fallen.**")
+    if view.over:
+        lines.append("**The academy is saved!**" if view.won else "**The academy has fallen.**")
     elif panel.moves:
         lines.append(decision_line(panel))
     else:
@@ -148,61 +142,59 @@ def _plural(count: int, word: str) -> str:
 def decision_line(panel: Panel) -> str:
     """Return what the seat decides now, in its own words, from the view (never a prompt's text)."""
     view, seat = panel.view, panel.seat
-    choice, request = view.get("choice"), view.get("request")
-    if choice and choice.get("seat") == seat:
-        listed = _orders_text(view)
+    choice, request = view.choice, view.request
+    if choice and choice.seat == seat:
+        listed = _orders_text(choice)
         return (
-            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice['why'])}{listed} The others may "
+            f"**The Helpful Hand of Fate — you decide:** {_sentence(choice.why)}{listed} The others may "
             "say in the thread what they would choose; the choice is yours."
         )
-    if request and request.get("helper") == seat:
-        low, high = sorted((request["glyph"], request["mine"]))
+    if request and request.helper == seat:
+        low, high = sorted((request.glyph, request.mine))
         return (
-            f"**{panel.who(request['caster'])} asks for your glyph {request['glyph']}** to cast the spell "
-            f"at {low}-{high} (with their glyph {request['mine']}). If you give it, it goes back to the "
+            f"**{panel.who(request.caster)} asks for your glyph {request.glyph}** to cast the spell "
+            f"at {low}-{high} (with their glyph {request.mine}). If you give it, it goes back to the "
             "supply. Give it or keep it:"
         )
-    step = view["step"]
+    step = view.step
     if step == "shifts":
         return (
-            f"**Setup — shape the academy:** {_plural(view['shifts_left'], 'shift')} left (rotate a room or "
+            f"**Setup — shape the academy:** {_plural(view.shifts_left, 'shift')} left (rotate a room or "
             "swap two rooms, picked below), or start the game."
         )
     if step == "share":
         return "**Share step:** put one glyph in your shared box for the others to use, or share nothing."
-    acts = view["actions"]
-    if acts.get("binding"):
+    acts = view.actions
+    if acts.binding:
         return "**You named it right!** Bind another face-down spell, or stop binding."
-    left = _plural(acts["left"] + acts.get("extra", 0), "action") + " left"
-    slots = acts.get("slots")
-    if slots:
-        free = [SLOT_WORDS.get(name, name) for name, unused in slots.items() if unused]
-        if acts.get("extra"):
-            free.append(_plural(acts["extra"], "extra action"))
+    left = _plural(acts.left + acts.extra, "action") + " left"
+    if acts.free is not None:  # the advanced game: name the unused action slots
+        free = [SLOT_WORDS.get(name, name) for name in acts.free]
+        if acts.extra:
+            free.append(_plural(acts.extra, "extra action"))
         listed = " and ".join([", ".join(free[:-1]), free[-1]]) if len(free) > 1 else "".join(free)
         left = f"you may still take {listed}" if free else "no action left"
     return f"**Your turn:** {left}. Choose below."
 
 
-def _orders_text(view: dict[str, Any]) -> str:
+def _orders_text(choice: AcademyChoice | None) -> str:
     """Return the orders a Helpful Hand choice offers, one a line (empty for any other choice)."""
-    about = (view.get("choice") or {}).get("about") or {}
-    if about.get("op") != "in_order":
+    if choice is None or not choice.orders:
         return ""
-    return "".join(f"\n{n + 1}. {o['label']}" for n, o in enumerate(about["orders"])) + "\n"
+    return "".join(f"\n{n + 1}. {label}" for n, label in enumerate(choice.orders)) + "\n"
 
 
 def waiting_line(panel: Panel) -> str:
     """Return whom the table waits on, when it is not this seat."""
     view = panel.view
-    request = view.get("request")
-    if request and request.get("caster") == panel.seat:
-        return f"Waiting for {panel.who(request['helper'])} to give or keep glyph {request['glyph']}."
-    listed = _orders_text(view)
-    if listed:
-        chooser = panel.who(view["choice"]["seat"])
+    request = view.request
+    if request and request.caster == panel.seat:
+        return f"Waiting for {panel.who(request.helper)} to give or keep glyph {request.glyph}."
+    listed = _orders_text(view.choice)
+    if listed and view.choice is not None:
+        chooser = panel.who(view.choice.seat)
         return f"{chooser} picks the order the threats act in:{listed}Say in the thread what you would pick."
-    waiting = [panel.who(s) for s in view.get("waiting", [])]
+    waiting = [panel.who(s) for s in view.waiting]
     return "Nothing to decide now: the table waits on " + (", ".join(waiting) or "another wizard") + "."
 
 
@@ -221,7 +213,7 @@ def group_of(choice: Choice, panel: Panel) -> str:
         pos = move.get("rotate")
         if pos is None:
             pos = min(move.get("swap") or [0])
-        return panel.view["grid"][int(pos)]["name"]
+        return panel.view.grid[int(pos)].name
     if action == "cast":
         a, b = sorted((int(move.get("a")), int(move.get("b"))))
         return f"{a}-{b}"
@@ -234,17 +226,17 @@ def in_group(choice: Choice, panel: Panel, key: str) -> bool:
     """Tell whether a move belongs to a first-step option; a swap belongs to both of its rooms."""
     move = choice.move
     if move is not None and move.action == "shift" and move.get("swap"):
-        return key in {panel.view["grid"][int(p)]["name"] for p in move.get("swap")}
+        return key in {panel.view.grid[int(p)].name for p in move.get("swap")}
     return group_of(choice, panel) == key
 
 
 def group_label(action: str, key: str, panel: Panel) -> str:
     """Return how a first-step option reads (a face-down spell by slot and level, a room...)."""
     if action in ("bind", "cast"):
-        slot = next((s for s in panel.view["spells"] if s["id"] == key), None)
-        if slot is not None and slot.get("spell"):
-            return f"{key}: {slot['spell']['name']}"
-        level = f", level {slot['level']}" if slot else ""
+        slot = panel.view.slot(key)
+        if slot is not None and slot.spell:
+            return f"{key}: {slot.spell}"
+        level = f", level {slot.level}" if slot else ""
         return f"The face-down spell at {key}{level}"
     return key.replace("_", " ").capitalize() if action == "room" else key
 
@@ -288,9 +280,8 @@ def _style(choice: Choice, panel: Panel) -> discord.ButtonStyle:
     action = _action(choice)
     if action in CLOSING:
         return discord.ButtonStyle.secondary
-    me = panel.view["wizards"][panel.seat]
-    here = next((r for r in panel.view["grid"] if r["key"] == me["room"]), None)
-    if action == "recall" or (action == "room" and here is not None and here.get("action") == "last_resort"):
+    here = panel.view.room(panel.view.wizards[panel.seat].room)
+    if action == "recall" or (action == "room" and here is not None and here.action == "last_resort"):
         return discord.ButtonStyle.danger
     return discord.ButtonStyle.primary
 
@@ -406,7 +397,7 @@ NOTHING = {
 def offers_for(command: str) -> kit.Autocomplete:
     """Return the autocomplete of one /academy command: the user's legal moves of it now."""
     wanted = COMMAND_ACTIONS[command]
-    return kit.stamped_offers(seat_panel, lambda c: _action(c) in wanted)
+    return kit.stamped_offers(seat_panel, lambda c, _seat: _action(c) in wanted)
 
 
 async def play_command(interaction: discord.Interaction, command: str, value: str) -> None:

@@ -149,7 +149,7 @@ class ArgentCog(commands.Cog):
                 )
                 # Typed text is read once, against the state it was typed at.
                 played, version = (offer.value, now.version) if offer else (value, None)
-            fitting = [o for o in now.moves if COMMAND_FILTERS[command](o)]
+            fitting = [o for o in now.moves if COMMAND_FILTERS[command](o, now)]
             if offer is None and not fitting:
                 raise TableError(NOTHING[command])
             if offer is None and token is None and "=" not in value:
@@ -159,7 +159,7 @@ class ArgentCog(commands.Cog):
                 except reading.ReadingError as exc:
                     raise TableError(exc.sentence) from None
                 played, version = offer.value, now.version
-            if offer is not None and not COMMAND_FILTERS[command](offer):
+            if offer is not None and not COMMAND_FILTERS[command](offer, now):
                 raise TableError(
                     f"That is not a `/argent {command}` move: pick one from the list, or use /argent decide."
                 )
@@ -259,7 +259,7 @@ class ArgentCog(commands.Cog):
         async def work() -> None:
             table = await kit.table_here(interaction)
             now = await seat_now(kit.service_of(self.bot), table.id, interaction.user.id)
-            text = voters_text(now.view, now.seat)
+            text = voters_text(now.typed)
             await kit.answer(interaction, text or "You have not seen any voter yet.")
 
         await kit.guarded(interaction, work)
@@ -335,7 +335,7 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     """Build a seat's DM, "My private view" or answer to its click: its events, office, panel."""
     svc = kit.service_of(client)
     now = await seat_now(svc, table.id, note.user_id)
-    lines = enrich(note.events, now.view, now.seat)
+    lines = enrich(note.events, now.typed)
     title = note.title or svc.thread_name(table)
     return await panel_message(now, "\n".join([title, *lines]), note.image, note.alt)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,6 +22,9 @@ from service import (
     Reply,
 )
 from service.replies import told_in_order
+
+if TYPE_CHECKING:
+    from rules.argent.record import ArgentView, Award
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -58,7 +61,7 @@ def board_lines(board: Board) -> list[str]:
     """Return a board message's lines from the board's data: events, who must act, the players."""
     lines = ["The game begins."] if board.opening else []
     # At the end the votes are revealed one by one below: the board must not spoil them.
-    kept = [not (board.finished and e.data.get("what") == "votes") for e in board.events]
+    kept = [not (board.finished and e.kind == "votes") for e in board.events]
     shown = [board.named(e.text) for e, keep in zip(board.events, kept, strict=True) if keep]
     # Each move played automatically is told just before what it did.
     at = [sum(kept[:k]) for k in board.automatic_at]
@@ -103,9 +106,9 @@ def _amounts(amounts: dict[str, Any]) -> str:
     return " and ".join(f"{n} {RESOURCE_WORDS.get(r, r)}" for r, n in amounts.items() if n)
 
 
-def _what_got(data: dict[str, Any]) -> str:
-    """Word what one event gave its seat, from the event's data (empty when it gave nothing)."""
-    what = data.get("what")
+def _what_got(event: Event) -> str:
+    """Word what one event gave its seat, from its kind and data (empty when it gave nothing)."""
+    what, data = event.kind, event.data
     if what == "gain":
         return f"gains {_amounts(data.get('gains') or {})}"
     if what == "pay":
@@ -122,9 +125,9 @@ def _what_got(data: dict[str, Any]) -> str:
 def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) -> str | None:
     """Return what each room gave whom in the last resolution, from the events' data.
 
-    Reads ``Event.data`` only (``what``: resolution, claim, consolation, gain, pay, card, learn,
-    mark; ``seat``, ``room``), never the events' sentences. ``names`` (seat -> player) names each
-    seat beside its tag, "bob (P2)", as the board does.
+    Reads each event's kind (resolution, claim, consolation, gain, pay, card, learn, mark: see
+    ``rules.argent.events.ArgentEvent``) and its data (``seat``, ``room``), never its sentence.
+    ``names`` (seat -> player) names each seat beside its tag, "bob (P2)", as the board does.
     """
     names = names or {}
 
@@ -132,14 +135,13 @@ def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) 
         tag = drawing.seat_tag(seat)
         return f"{names[seat]} ({tag})" if seat in names else tag
 
-    start = max((i for i, e in enumerate(events) if e.data.get("what") == "resolution"), default=None)
+    start = max((i for i, e in enumerate(events) if e.kind == "resolution"), default=None)
     if start is None:
         return None
     rooms: dict[str, list[list[str]]] = {}
     current: tuple[str, int] | None = None
     for event in events[start + 1 :]:
-        data = event.data
-        what = data.get("what")
+        data, what = event.data, event.kind
         if what in ("round", "votes"):
             break
         seat = data.get("seat")
@@ -149,7 +151,7 @@ def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) 
         elif what == "claim":
             rooms.setdefault(str(data["room"]), []).append([who(int(seat))])
             current = (str(data["room"]), int(seat))
-        elif current is not None and seat == current[1] and (got := _what_got(data)):
+        elif current is not None and seat == current[1] and (got := _what_got(event)):
             rooms[current[0]][-1].append(got)
     if not rooms:
         return None
@@ -167,50 +169,41 @@ TIEBREAK_WORDS = {
 """How the reveal words each tie-break the engine reports in ``outcome["awarded_why"]``."""
 
 
-def _winner_why(winner: int | None, why: dict[str, Any]) -> str:
-    """Word the engine's reason for a voter's vote (``outcome["awarded_why"]``) as a sentence.
+def _winner_why(view: ArgentView, award: Award) -> str:
+    """Word the engine's reason for a voter's vote (the typed view's ``Award``) as a sentence.
 
     Presentation only: the counts weighed, the Most winner a second-most voter passed over and
     the tie-break all come from the engine; nothing is recounted here.
     """
-    counts = {int(seat): count for seat, count in why["counts"].items()}
-    shown = ", ".join(f"{drawing.seat_tag(s)} {n}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
-    first = why.get("first")
+    counts, winner, first = dict(award.counts or ()), award.winner, award.first
+    shown = ", ".join(f"{view.tag(s)} {n}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
     passed_over = (
-        "" if first is None else f"; {drawing.seat_tag(first)} is first on that count and cannot take second"
+        "" if first is None else f"; {view.tag(first)} is first on that count and cannot take second"
     )
     if winner is None:
         nobody = "nobody has any" if first is None else "nobody else has any"
         return nobody + (f" ({shown})" if shown else "") + passed_over
     text = f"with {counts[winner]} ({shown}){passed_over}"
-    return text + TIEBREAK_WORDS.get(why.get("tiebreak") or "", "")
+    return text + TIEBREAK_WORDS.get(award.tiebreak or "", "")
 
 
-def reveal_lines(view: dict[str, Any], names: dict[int, str]) -> list[str]:
+def reveal_lines(view: ArgentView, names: dict[int, str]) -> list[str]:
     """Return one line per voter (who won it and why), then the standings, from the final public view."""
-    outcome = view.get("outcome") or {}
-    awarded = outcome.get("awarded") or {}
-    reasons = outcome.get("awarded_why") or {}
+    outcome = view.outcome
+    if outcome is None:
+        return []
     out = []
-    for v in view["voters"]:
-        winner = awarded.get(str(v["position"]))
-        title = v.get("title") or ""
-        who = (
-            "no vote"
-            if winner is None
-            else f"votes for **{drawing.seat_tag(winner)} {names.get(winner, '')}**"
-        )
-        why = reasons.get(str(v["position"]))
-        because = f": {_winner_why(winner, why)}" if why else ""
+    for v, award in zip(view.voters, outcome.awards, strict=True):
+        winner = award.winner
+        who = "no vote" if winner is None else f"votes for **{view.tag(winner)} {names.get(winner, '')}**"
+        because = f": {_winner_why(view, award)}" if award.counts is not None else ""
         out.append(
-            f"Voter {v['position'] + 1}: **{v['name']}** ({title}), "
-            f"{drawing.criterion_words(v['criterion'])} — {who}{because}."
+            f"Voter {v.position + 1}: **{v.name}** ({v.title or ''}), {v.criterion_words} — {who}{because}."
         )
-    votes = outcome.get("votes") or []
-    ranking = outcome.get("ranking") or []
+    votes, ranking = outcome.votes, outcome.ranking
     rows = [
-        f"{k}. {drawing.seat_tag(s)} {names.get(s, '')}: {votes[s]} vote{'' if votes[s] == 1 else 's'}, "
-        f"{view['offices'][s]['ip']} IP"
+        f"{k}. {view.tag(s)} {names.get(s, '')}: {votes[s]} vote{'' if votes[s] == 1 else 's'}, "
+        f"{view.offices[s].ip} IP"
         for k, s in enumerate(ranking, 1)
     ]
     if ranking:
@@ -227,7 +220,7 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     board = reply.board
     if board is None or reply.table.status == "abandoned":
         return None
-    began = [int(e.data.get("round") or 0) for e in board.events if e.data.get("what") == "round"]
+    began = [int(e.data.get("round") or 0) for e in board.events if e.kind == "round"]
     finished = board.finished and reply.table.status == "finished"
     if not (any(n > 1 for n in began) or finished):
         return None
@@ -235,10 +228,8 @@ async def post_round_summary(client: discord.Client, reply: Reply) -> str | None
     summary = round_summary(await svc.reads.public_event_log(reply.table.id, back=RECENT_MOVES), board.names)
     if not summary:
         return None
-    if began and not finished:
-        number = max(began) - 1
-    else:
-        number = (await table_now(svc, reply.table.id)).view["round"]
+    # A round that just began closes the one before it; at the end, the table's last round.
+    number = max(began) - 1 if began and not finished else (await table_now(svc, reply.table.id)).typed.round
     return f"**Round {number}: what each room gave**\n{summary}"
 
 
@@ -258,9 +249,9 @@ async def post_reveal(client: discord.Client, reply: Reply, now: PublicView) -> 
     """When the game just ended, reveal the voters, who won each and why, then the standings."""
     if reply.board is None or not reply.board.finished:
         return
-    view = now.view
+    view: ArgentView = now.typed
     thread = await kit.thread_of(client, reply.table)
-    if thread is None or not view.get("outcome"):
+    if thread is None or view.outcome is None:
         return  # an abandoned table has no votes to reveal
     try:
         for message in reveal_messages(reveal_lines(view, now.names)):

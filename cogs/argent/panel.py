@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import kit
 from cogs.kit.messages import clip
 from render import argent as drawing
-from rules.contract import Event, Move, Prompt, PromptKind
+from rules.contract import Event, Move, Prompt
 from service import (
     REACTIONS_PREF,
     Choice,
@@ -26,6 +26,9 @@ from service import (
     TableRecord,
     TableService,
 )
+
+if TYPE_CHECKING:
+    from rules.argent.record import ArgentView
 
 log = logging.getLogger("conclave.cogs.argent")
 
@@ -77,9 +80,13 @@ def move_of(offer: Choice) -> Move:
 # ---------------------------------------------------------------------------- grouping moves
 
 
-def group_of(offer: Choice) -> str:
-    """Return the kind of turn action a move is: place, cast, fast, cards, bell, done, or other."""
-    if offer.label.startswith("Fast action"):
+def group_of(offer: Choice, now: SeatView) -> str:
+    """Return the kind of turn action a move is: place, cast, fast, cards, bell, done, or other.
+
+    The fast actions are the ones the seat's typed view names (``ArgentView.fast``), never found
+    by their label's words.
+    """
+    if is_fast(offer, now):
         return "fast"
     return {
         "place": "place",
@@ -91,15 +98,20 @@ def group_of(offer: Choice) -> str:
     }.get(move_of(offer).action, "other")
 
 
-COMMAND_FILTERS: dict[str, Callable[[Choice], bool]] = {
-    "place": lambda o: move_of(o).action == "place",
-    "cast": lambda o: move_of(o).action == "cast",
-    "vault": lambda o: move_of(o).action in ("use", "buy"),
-    "supporter": lambda o: move_of(o).action == "support",
-    "bell": lambda o: move_of(o).action == "bell",
-    "research": lambda o: move_of(o).action == "research",
-    "fast": lambda o: o.label.startswith("Fast action"),
-    "decide": lambda o: True,
+def is_fast(offer: Choice, now: SeatView) -> bool:
+    """Whether a move is one of the seat's fast actions now (its typed view lists them)."""
+    return move_of(offer).code() in now.typed.fast
+
+
+COMMAND_FILTERS: dict[str, Callable[[Choice, SeatView], bool]] = {
+    "place": lambda o, _: move_of(o).action == "place",
+    "cast": lambda o, _: move_of(o).action == "cast",
+    "vault": lambda o, _: move_of(o).action in ("use", "buy"),
+    "supporter": lambda o, _: move_of(o).action == "support",
+    "bell": lambda o, _: move_of(o).action == "bell",
+    "research": lambda o, _: move_of(o).action == "research",
+    "fast": is_fast,
+    "decide": lambda o, _: True,
 }
 NOTHING = {
     "place": "You cannot place a mage now.",
@@ -113,16 +125,15 @@ NOTHING = {
 }
 
 
-def hint(offer: Choice, view: dict[str, Any]) -> str | None:
+def hint(offer: Choice, view: ArgentView) -> str | None:
     """Return a select option's second line from the seat's view: which book and level a cast spell is."""
     move = move_of(offer)
-    if move.action != "cast" or not move.get("spell"):
+    if move.action != "cast" or not move.get("spell") or view.me is None:
         return None
-    office = view["offices"][view["you"]]
-    spell = move.get("spell")
-    if office.get("starter") and office["starter"]["id"] == spell:
+    office, spell = view.me, move.get("spell")
+    if office.starter is not None and office.starter.id == spell:
         return "your starter spell"
-    book = next((s["name"] for s in office["spells"] if s["id"] == spell), None)
+    book = next((s.name for s in office.spells if s.id == spell), None)
     return None if book is None else clip(f"{book}, level {move.get('level')}", 100)
 
 
@@ -138,26 +149,25 @@ def _short(now: SeatView, offer: Choice, prefix: str) -> str:
 
 def panel_text(now: SeatView, note: str = "") -> str:
     """Return the panel's words: who you are, your resources, and what you must decide."""
-    view, seat = now.view, now.seat
-    office = view["offices"][seat]
+    view: ArgentView = now.typed
+    office = view.offices[now.seat]
     lines = [note] if note else []
     lines.append(
-        f"You are **{drawing.seat_mark(seat)}**, {office['candidate_name'] or 'no candidate yet'} · "
-        f"Round {view['round']}/{view['rounds']}."
+        f"You are **{drawing.seat_mark(now.seat)}**, {office.candidate or 'no candidate yet'} · "
+        f"Round {view.round}/{view.rounds}."
     )
     lines.append(
-        f"IP {office['ip']} · Gold {office['gold']} · Mana {office['mana']} · INT {office['int']} · "
-        f"WIS {office['wis']} · Merit {office['merit_free']}/{office['merit']}"
+        f"IP {office.ip} · Gold {office.gold} · Mana {office.mana} · INT {office.intelligence} · "
+        f"WIS {office.wisdom} · Merit {office.merit_free}/{office.merit}"
     )
-    prompt = asked(now)
-    if view.get("outcome"):
+    mine = view.decision_of(now.seat)
+    if view.outcome is not None:
         lines.append("The game is over.")
-    elif prompt is not None and now.moves:
-        what = "your turn" if prompt.decision == "turn" else prompt.text.split(": ", 1)[-1].rstrip(".")
-        lines.append(f"**Your decision:** {what}.")
-        if prompt.decision == "turn":
+    elif mine is not None and now.moves:
+        lines.append(f"**Your decision:** {'your turn' if mine.turn else mine.words}.")
+        if mine.turn:
             lines.append("At most one fast action, then one action; a Bell Tower offering ends your turn.")
-        if prompt.kind is PromptKind.REACTION:
+        if mine.reaction:
             lines.append("You may react to what just happened, or pass.")
     else:
         lines.append(f"Nothing to decide now. {now.waiting}".strip())
@@ -169,8 +179,8 @@ def panel_view(now: SeatView) -> discord.ui.View | None:
     if not now.moves:
         return None
     ui = discord.ui.View(timeout=None)
-    prompt = asked(now)
-    if prompt is not None and prompt.decision == "turn":
+    mine = now.typed.decision_of(now.seat)
+    if mine is not None and mine.turn:
         _turn_components(ui, now)
     else:
         _decision_components(ui, now)
@@ -189,7 +199,7 @@ def _turn_components(ui: discord.ui.View, now: SeatView) -> None:
     """A turn: a select per kind of action, then the Bell Tower and End turn as buttons."""
     groups: dict[str, list[Choice]] = {}
     for offer in now.moves:
-        groups.setdefault(group_of(offer), []).append(offer)
+        groups.setdefault(group_of(offer, now), []).append(offer)
     row = 0
     for key, placeholder in TURN_SELECTS:
         if groups.get(key):
@@ -224,7 +234,7 @@ def _decision_components(ui: discord.ui.View, now: SeatView) -> None:
 def _select(now: SeatView, n: int, offers: list[Choice], placeholder: str) -> MoveSelect:
     """A select of offers (at most 25), each with its hint (which book and level a spell is)."""
     offers = offers[:SELECT_MAX]
-    hints = [hint(o, now.view) for o in offers]
+    hints = [hint(o, now.typed) for o in offers]
     return MoveSelect(now.table.id, now.version, n, offers, placeholder, hints=hints)
 
 
@@ -257,23 +267,19 @@ async def office_message(svc: TableService, now: SeatView, user_id: int, note: s
     # The service draws the office (the seat's private sheet) off the event loop.
     hand = await svc.reads.hand(now.table.id, user_id)
     message = await panel_message(now, note, hand.image, hand.alt)
-    seen = voters_text(now.view, now.seat)
+    seen = voters_text(now.typed)
     if seen:
         message["content"] = clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)
     return message
 
 
-def voters_text(view: dict[str, Any], seat: int) -> str:
+def voters_text(view: ArgentView) -> str:
     """Return every voter this seat has seen (Marks and white voters) with where it stands now."""
     lines = []
-    for v in view["voters"]:
-        if v["name"] is None:
+    for v in view.voters:
+        if v.name is None:
             continue
-        marks = ", ".join(drawing.seat_tag(s) for s in v["marks"]) or "no Marks"
-        lines.append(
-            f"**{v['position'] + 1}. {v['name']}** — {drawing.criterion_words(v['criterion'])} ({marks}): "
-            f"{drawing.standing_line(view, seat, v['criterion'])}"
-        )
+        lines.append(f"**{v.position + 1}. {v.name}** — {v.criterion_words} ({v.marked_by}): {v.line}")
     return "\n".join(lines)
 
 
@@ -285,19 +291,16 @@ async def reaction_mode(svc: TableService, table_id: int, user_id: int) -> str:
     return (await svc.reads.seat_pref(table_id, user_id, REACT_PREF)) or REACT_ASK
 
 
-def enrich(events: Sequence[Event], view: dict[str, Any], seat: int) -> list[str]:
+def enrich(events: Sequence[Event], view: ArgentView) -> list[str]:
     """Word a seat's private events, adding to each voter a Mark just showed it the criterion
-    and where the seat stands (from the event's data: ``what`` = voter_seen, ``voter``)."""
+    and where the seat stands (the event's kind ``voter_seen`` and its ``voter``; the typed view's words)."""
     out = []
     for event in events:
         line = event.text
-        if event.data.get("what") == "voter_seen":
-            voter = view["voters"][int(event.data["voter"])]
-            if voter["criterion"]:
-                line += (
-                    f" It counts {drawing.criterion_words(voter['criterion'])}; "
-                    f"{drawing.standing_line(view, seat, voter['criterion'])}."
-                )
+        if event.kind == "voter_seen":
+            voter = view.voter(int(event.data["voter"]))
+            if voter.criterion:
+                line += f" It counts {voter.criterion_words}; {voter.line}."
         out.append(line)
     return out
 

@@ -242,14 +242,15 @@ Autocomplete = Callable[[discord.Interaction, str], Awaitable[Offers]]
 
 
 def stamped_offers(
-    seat_moves: Callable[[Any, int, int], Awaitable[Any]], fits: Callable[[Choice], bool]
+    seat_moves: Callable[[Any, int, int], Awaitable[Any]], fits: Callable[[Choice, Any], bool]
 ) -> Autocomplete:
     """Return a command's autocomplete: the user's moves now that fit it and hold the typed words.
 
     ``seat_moves(svc, table_id, user_id)`` gives the seat's ``version`` and ``moves`` (refusing with
-    a TableError, which offers nothing). Each value is a ``#version.index`` token, checked under the
-    table's lock: the same command sent twice applies once, one sent after the table moved on is
-    refused.
+    a TableError, which offers nothing); ``fits(choice, seat)`` reads the choice beside that same
+    snapshot (a game's typed view says which moves are which). Each value is a ``#version.index``
+    token, checked under the table's lock: the same command sent twice applies once, one sent after
+    the table moved on is refused.
     """
 
     async def offers(interaction: discord.Interaction, current: str) -> Offers:
@@ -262,7 +263,7 @@ def stamped_offers(
         found = [
             discord.app_commands.Choice(name=clip(c.label, 100), value=offered_value(now.version, index))
             for index, c in enumerate(now.moves)
-            if fits(c) and reading.fits(current, c.label, c.value)
+            if fits(c, now) and reading.fits(current, c.label, c.value)
         ]
         return found[:SELECT_LIMIT]
 

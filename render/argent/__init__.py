@@ -3,11 +3,12 @@
 Both are pure functions of a view (``rules.argent.views.view``) and return PNG bytes; the static
 card data (room slots, card names and texts) comes from ``rules.argent.content``. Every player is
 told apart by colour, by a numeral (P1..P5) and by a shape (circle, square, triangle, diamond,
-hexagon), so a colour-blind player loses nothing. The board is 1600 px wide with big type for the
-things players scan most (rooms, mages, voters, the Influence track); the rest is read full size.
+hexagon), so a colour-blind player loses nothing. The board is ``BOARD_W`` (1400 px) wide, with big
+type for the things players scan most (rooms, mages, voters, the Influence track); the rest is read
+full size.
 
-The presentation helpers (``standing``, ``criterion_words``, ``reward_text``) are shared with the
-Discord cog so that texts and drawings agree.
+The standings and the criteria's words are worked out in the rules (``rules.argent.standings``) and
+re-exported here with ``reward_text`` and ``seat_mark``, so texts and drawings agree.
 
 The drawing is split by part of the board: ``look`` (sizes, colours, fonts, drawing helpers),
 ``words`` (texts shared with the cog), ``band`` (the preview band), ``rooms`` (the rooms),
@@ -23,16 +24,9 @@ from render.argent.band import HIGHLIGHT_W, PREVIEW_FONTS, _actor, changed_rooms
 from render.argent.board import draw_board
 from render.argent.look import BOARD_W, OFFICE_W, font, palette
 from render.argent.office import draw_office
-from render.argent.words import (
-    criterion_words,
-    measure,
-    reward_text,
-    seat_mark,
-    seat_tag,
-    standing,
-    standing_line,
-)
+from render.argent.words import reward_text, seat_mark
 from rules.argent import content
+from rules.argent.standings import criterion_words, seat_tag, standing, standing_line
 
 __all__ = [
     "BOARD_W",
@@ -46,7 +40,6 @@ __all__ = [
     "draw_board",
     "draw_office",
     "font",
-    "measure",
     "palette",
     "preview_lines",
     "reward_text",

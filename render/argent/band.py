@@ -23,7 +23,7 @@ from render.argent.look import (
 )
 from render.argent.rooms import mages_by_loc
 from render.argent.voters import PHASE_WORDS
-from render.argent.words import seat_tag
+from rules.argent.standings import seat_tag
 
 # --------------------------------------------------------------------------- the preview band
 

@@ -32,8 +32,8 @@ from render.argent.look import (
     write,
 )
 from render.argent.voters import STRIP_H, draw_strip
-from render.argent.words import criterion_words, standing_line
 from rules.argent import content
+from rules.argent.standings import criterion_words, standing_line
 
 # --------------------------------------------------------------------------- the private office
 

@@ -32,8 +32,8 @@ from render.argent.look import (
     wrap,
     write,
 )
-from render.argent.words import criterion_words, seat_tag
 from rules.argent import content
+from rules.argent.standings import criterion_words, seat_tag
 
 STRIP_H = 146
 

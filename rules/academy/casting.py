@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.academy.cards import characters, rooms, spells
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import Op, handler
 from rules.academy.scoring import check_objective
 from rules.academy.state import State, room_name, say, slot_of, spell_name, who
@@ -88,7 +89,7 @@ def cast_slot(s: State, seat: int, slot: str, helper: int | None = None) -> None
     if was_bound or s["memory"] == "open":
         say(
             s,
-            "cast",
+            AcademyEvent.CAST,
             f"{who(s, seat)} casts {spell_name(key)}{boost} ({slot}){by} in the {room_name(where)}.",
             seat=seat,
             slot=slot,
@@ -98,7 +99,7 @@ def cast_slot(s: State, seat: int, slot: str, helper: int | None = None) -> None
     else:
         say(
             s,
-            "cast",
+            AcademyEvent.CAST,
             f"{who(s, seat)} casts the spell at {slot}{boost}{by}: it is shown on the board this turn only.",
             seat=seat,
             slot=slot,

@@ -12,6 +12,7 @@ from typing import Any
 from rules import rng
 from rules.academy.cards import CREATURES, spells
 from rules.academy.casting import spell_ops
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import Op, ask, draw, handler, push
 from rules.academy.items import give_item, item_choices
 from rules.academy.state import (
@@ -90,7 +91,8 @@ def _place(s: State, op: Op) -> None:
     kind = op.get("type")
     check = op.get("unless_threatening")
     if check and _threatening(s, check):
-        say(s, "skip", f"{NAMES[check].capitalize()} already threatens the Mana Crystal: nothing is placed.")
+        say(s, AcademyEvent.SKIP,
+            f"{NAMES[check].capitalize()} already threatens the Mana Crystal: nothing is placed.")
         return
     targets: list[str] = []
     for _ in range(op.get("times", 1)):
@@ -101,7 +103,8 @@ def _place(s: State, op: Op) -> None:
         s["last"] = targets[0]
     label = f"{kind} portal" if what == "portal" else what
     for room in targets:
-        say(s, "place", f"{op.get('n', 1)} {label} placed in the {room_name(room)}.", room=room, what=label)
+        say(s, AcademyEvent.PLACE,
+            f"{op.get('n', 1)} {label} placed in the {room_name(room)}.", room=room, what=label)
         place(s, room, what, op.get("n", 1), kind)
 
 
@@ -137,7 +140,7 @@ def _remove(s: State, op: Op) -> None:
                     c["portals"] = []
                 else:
                     c[k] = 0
-            say(s, "remove", f"All {', '.join(present)} removed from the {room_name(room)}.")
+            say(s, AcademyEvent.REMOVE, f"All {', '.join(present)} removed from the {room_name(room)}.")
             continue
         k = ask(s, op, op["by"], "Remove which?", [(k, k) for k in present])
         if k == "portal":
@@ -145,7 +148,8 @@ def _remove(s: State, op: Op) -> None:
             c["portals"].remove(t)
         else:
             c[k] -= 1
-        say(s, "remove", f"{NAMES.get(k, 'A portal').capitalize()} removed from the {room_name(room)}.")
+        say(s, AcademyEvent.REMOVE,
+            f"{NAMES.get(k, 'A portal').capitalize()} removed from the {room_name(room)}.")
         if op.get("bind") and k == "demon":
             s["bound_demon"] = True
 
@@ -174,7 +178,8 @@ def hurt(s: State, room: str, kind: str, n: int, each: bool = False) -> None:
     dead = [w for w in wounds if w >= TOUGHNESS[kind]]
     if dead:
         c[kind] -= len(dead)
-        say(s, "kill", f"{len(dead)} {kind}{'' if len(dead) == 1 else 's'} killed in the {room_name(room)}.")
+        say(s, AcademyEvent.KILL,
+            f"{len(dead)} {kind}{'' if len(dead) == 1 else 's'} killed in the {room_name(room)}.")
     s["damage"][room][kind] = [w for w in wounds if 0 < w < TOUGHNESS[kind]]
     if not s["damage"][room][kind]:
         del s["damage"][room][kind]
@@ -212,7 +217,7 @@ def _damage_each(s: State, op: Op) -> None:
 
 def _go(s: State, seat: int, room: str) -> None:
     s["wizards"][seat]["room"] = room
-    say(s, "move", f"{who(s, seat)} moves to the {room_name(room)}.", seat=seat, room=room)
+    say(s, AcademyEvent.MOVE, f"{who(s, seat)} moves to the {room_name(room)}.", seat=seat, room=room)
 
 
 @handler("move_self")
@@ -277,7 +282,8 @@ def _take_source(s: State, op: Op) -> None:
         return
     glyph = s["rooms"][room]["source"]
     give_glyph(s["wizards"][op["by"]], glyph)
-    say(s, "glyph", f"{who(s, op['by'])} takes glyph {glyph} from the source in the {room_name(room)}.")
+    say(s, AcademyEvent.GLYPH,
+        f"{who(s, op['by'])} takes glyph {glyph} from the source in the {room_name(room)}.")
 
 
 @handler("gain")
@@ -296,7 +302,7 @@ def _gain(s: State, op: Op) -> None:
     ]
     for i, g in zip(seats, picks, strict=True):
         give_glyph(s["wizards"][i], g)
-        say(s, "glyph", f"{who(s, i)} gains glyph {g}.")
+        say(s, AcademyEvent.GLYPH, f"{who(s, i)} gains glyph {g}.")
 
 
 @handler("lose")
@@ -306,7 +312,7 @@ def _lose(s: State, op: Op) -> None:
     glyph = ask(s, op, op["by"], "Lose which glyph?", [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))])
     if glyph is not None:
         w["glyphs"].remove(glyph)
-        say(s, "glyph", f"{who(s, op['by'])} loses glyph {glyph}.")
+        say(s, AcademyEvent.GLYPH, f"{who(s, op['by'])} loses glyph {glyph}.")
 
 
 @handler("duplicate")
@@ -316,7 +322,7 @@ def _duplicate(s: State, op: Op) -> None:
     glyph = ask(s, op, op["by"], "Copy which glyph?", [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))])
     if glyph is not None:
         give_glyph(w, glyph)
-        say(s, "glyph", f"{who(s, op['by'])} gains glyph {glyph}.")
+        say(s, AcademyEvent.GLYPH, f"{who(s, op['by'])} gains glyph {glyph}.")
 
 
 @handler("mana")
@@ -326,14 +332,15 @@ def _mana(s: State, op: Op) -> None:
         lose_mana(s, -op["n"], "a disaster")
         return
     s["mana"] = min(MAX_MANA, s["mana"] + op["n"])
-    say(s, "mana", f"The Mana Crystal now holds {s['mana']} mana.", mana=s["mana"])
+    say(s, AcademyEvent.MANA, f"The Mana Crystal now holds {s['mana']} mana.", mana=s["mana"])
 
 
 @handler("actions")
 def _actions(s: State, op: Op) -> None:
     """Take extra actions this turn."""
     s["extra"] += op["n"]
-    say(s, "actions", f"{who(s, op['by'])} gains {op['n']} extra action{'' if op['n'] == 1 else 's'}.")
+    say(s, AcademyEvent.ACTIONS,
+        f"{who(s, op['by'])} gains {op['n']} extra action{'' if op['n'] == 1 else 's'}.")
 
 
 @handler("shield")
@@ -401,13 +408,14 @@ def _move_source(s: State, op: Op) -> None:
     room = here(s, op)
     source = s["rooms"][room]["source"]
     if source is None:
-        say(s, "place", f"No glyph source here: an imp appears in the {room_name(room)}.")
+        say(s, AcademyEvent.PLACE, f"No glyph source here: an imp appears in the {room_name(room)}.")
         place(s, room, "imp")
         return
     dest = draw(s, op)["room"]
     other = s["rooms"][dest]["source"]
     s["rooms"][room]["source"], s["rooms"][dest]["source"] = other, source
-    say(s, "source", f"Glyph source {source} moves from the {room_name(room)} to the {room_name(dest)}.")
+    say(s, AcademyEvent.SOURCE,
+        f"Glyph source {source} moves from the {room_name(room)} to the {room_name(dest)}.")
 
 
 @handler("twist")
@@ -484,7 +492,7 @@ def _activate_in(s: State, op: Op) -> None:
     else:
         room = here(s, op)
         rooms = [room, *adjoining(s, room)] if op["where"] == "here_and_adjoining" else [room]
-    say(s, "activate", f"Threats activate in: {', '.join(room_name(r) for r in rooms)}.")
+    say(s, AcademyEvent.ACTIVATE, f"Threats activate in: {', '.join(room_name(r) for r in rooms)}.")
     push(s, activation_ops(s, rooms))
 
 
@@ -492,7 +500,7 @@ def _activate_in(s: State, op: Op) -> None:
 def _unrest(s: State, op: Op) -> None:
     """Activate the threats of rooms drawn from the room deck: one, plus one per rebuilt disaster deck."""
     rooms = [draw(s, op)["room"] for _ in range(1 + s["refills"])]
-    say(s, "activate", f"Threats activate in: {', '.join(room_name(r) for r in rooms)}.")
+    say(s, AcademyEvent.ACTIVATE, f"Threats activate in: {', '.join(room_name(r) for r in rooms)}.")
     push(s, activation_ops(s, rooms))
 
 
@@ -503,7 +511,7 @@ def _wild(s: State, op: Op) -> None:
     for level in levels:
         wild_shuffle(s, level)
     which = "every level" if len(levels) > 1 else f"level {levels[0]}"
-    say(s, "wild", f"Wild magic: the unbound spells of {which} are shuffled back.", levels=levels)
+    say(s, AcademyEvent.WILD, f"Wild magic: the unbound spells of {which} are shuffled back.", levels=levels)
 
 
 def wild_shuffle(s: State, level: int) -> None:
@@ -532,7 +540,7 @@ def _backfire(s: State, op: Op) -> None:
     """The current player casts the highest-level bound botch, if there is one."""
     bound = [(k, v["spell"]) for k, v in s["slots"].items() if v["bound"] and spells()[v["spell"]]["botch"]]
     if not bound:
-        say(s, "skip", "No botch is bound: Backfire does nothing.")
+        say(s, AcademyEvent.SKIP, "No botch is bound: Backfire does nothing.")
         return
     top = max(spells()[key]["level"] for _, key in bound)
     pick = ask(
@@ -543,7 +551,7 @@ def _backfire(s: State, op: Op) -> None:
         [(k, spell_name(key)) for k, key in bound if spells()[key]["level"] == top],
     )
     key = s["slots"][pick]["spell"]
-    say(s, "cast", f"Backfire: {who(s, s['current'])} casts {spell_name(key)}.")
+    say(s, AcademyEvent.CAST, f"Backfire: {who(s, s['current'])} casts {spell_name(key)}.")
     push(s, spell_ops(s, key, s["current"]))
 
 

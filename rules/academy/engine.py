@@ -11,8 +11,9 @@ import json
 import pickle
 from typing import Any
 
-from rules.academy import moves, scoring, turn
+from rules.academy import moves, record, scoring, turn
 from rules.academy.cards import card_index, scenarios
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import run
 from rules.academy.setup import new_state
 from rules.academy.state import State, who
@@ -46,6 +47,7 @@ class AcademyRules(Rules):
     max_players = 6
     cooperative = True
     has_secrets = True
+    event_kinds = AcademyEvent
     rulebook = "wizards-academy.txt"
     turn_rule = RuleRef("Play (Basic Game)")
     end_rule = RuleRef("Victory and Defeat")
@@ -162,6 +164,10 @@ class AcademyRules(Rules):
         """Return what a seat may know (VIEW.md)."""
         prompts = [p.to_json() for p in self.pending(state)]
         return view(state, seat, prompts, self.waiting_on(state))
+
+    def typed_view(self, view: View) -> record.AcademyView:
+        """Return the typed record of a view: wizards, rooms, actions left, the choice and request."""
+        return record.read(view)
 
     def is_over(self, state: State) -> bool:
         """Whether the academy is saved or lost."""

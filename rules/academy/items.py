@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.academy.cards import ROBE_KINDS
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import Op, ask, handler
 from rules.academy.state import (
     SLOTS,
@@ -76,7 +77,7 @@ def give_item(s: State, seat: int, item: str, value: Any) -> None:
     if isinstance(value, str) and item == "staff":
         value = [int(x) for x in value.split("-")]
     s["wizards"][seat][item] = value
-    say(s, "item", f"{who(s, seat)} gains a {item} ({value}).", seat=seat, item=item)
+    say(s, AcademyEvent.ITEM, f"{who(s, seat)} gains a {item} ({value}).", seat=seat, item=item)
 
 
 def pay_lowest(s: State, seat: int, n: int) -> None:
@@ -114,14 +115,15 @@ def _study(s: State, op: Op) -> None:
     w["glyphs"].remove(first)
     w["glyphs"].remove(second)
     give_glyph(w, gain)
-    say(s, "glyph", f"{who(s, op['by'])} trades glyphs {first} and {second} for glyph {gain}.")
+    say(s, AcademyEvent.GLYPH, f"{who(s, op['by'])} trades glyphs {first} and {second} for glyph {gain}.")
 
 
 @handler("scry")
 def _scry(s: State, op: Op) -> None:
     """Observatory: the top room card goes to the discards, face up."""
     card = draw_room_card(s)
-    say(s, "scry", f"The Observatory shows the room card {room_name(card['room'])}; it is discarded.")
+    say(s, AcademyEvent.SCRY,
+        f"The Observatory shows the room card {room_name(card['room'])}; it is discarded.")
 
 
 @handler("last_resort")

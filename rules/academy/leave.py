@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.academy import turn
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import run
 from rules.academy.moves import _after
 from rules.academy.state import State, say, who
@@ -32,7 +33,7 @@ def leave(rules: Any, state: State, seat: int) -> tuple[State, list[Event]]:
     s["out"] = []
     s["resigned"].append(seat)
     w = s["wizards"][seat]
-    say(s, "leave", f"{who(s, seat)} leaves the academy.", seat=seat)
+    say(s, AcademyEvent.LEAVE, f"{who(s, seat)} leaves the academy.", seat=seat)
     if s["hands"][seat] is not None:
         s["disaster_discard"].append(s["hands"][seat])
         s["hands"][seat] = None

@@ -8,6 +8,7 @@ from rules.academy import turn
 from rules.academy.cards import rooms, spells
 from rules.academy.casting import begin, boosted, cast_slot, pairs
 from rules.academy.effects import wild_shuffle
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import answer, ask, draw, handler, push, run
 from rules.academy.items import ITEM_ROOM, LAST_RESORTS, ROOM_OPS, item_cost
 from rules.academy.state import (
@@ -240,7 +241,7 @@ def _action(s: State, seat: int, move: Move) -> None:
     name = move.action
     w = s["wizards"][seat]
     if name == "end":
-        say(s, "end", f"{who(s, seat)} ends their actions.")
+        say(s, AcademyEvent.END, f"{who(s, seat)} ends their actions.")
         turn.finish_actions(s)
     elif name == "move":
         _move(s, seat, move.get("room"))
@@ -249,12 +250,12 @@ def _action(s: State, seat: int, move: Move) -> None:
         glyph = s["rooms"][w["room"]]["source"]
         copies = 2 if not s["basic"] and w["char"] == "pip" else 1
         w["glyphs"] = sorted(w["glyphs"] + [glyph] * copies)
-        say(s, "take", f"{who(s, seat)} takes glyph {glyph}.", seat=seat, glyph=glyph)
+        say(s, AcademyEvent.TAKE, f"{who(s, seat)} takes glyph {glyph}.", seat=seat, glyph=glyph)
     elif name == "bind":
         _bind(s, seat, move.get("slot"), move.get("spell"))
     elif name == "stop":
         s["binding"] = False
-        say(s, "bind", f"{who(s, seat)} stops binding.")
+        say(s, AcademyEvent.BIND, f"{who(s, seat)} stops binding.")
     elif name == "cast":
         helper = move.get("helper")
         if helper is not None and s["basic"]:
@@ -263,7 +264,7 @@ def _action(s: State, seat: int, move: Move) -> None:
             s["step"] = "consent"
             say(
                 s,
-                "request",
+                AcademyEvent.REQUEST,
                 f"{who(s, seat)} asks {who(s, helper)} for a glyph {move.get('b')} to cast with.",
             )
             return
@@ -273,7 +274,7 @@ def _action(s: State, seat: int, move: Move) -> None:
         turn.pay(s, "move")
         s["staff_uses"] += 1
         a, b = w["staff"]
-        say(s, "staff", f"{who(s, seat)} casts with their staff.")
+        say(s, AcademyEvent.STAFF, f"{who(s, seat)} casts with their staff.")
         cast_slot(s, seat, f"{a}-{b}")
     elif name == "recall":
         turn.recall(s, seat)
@@ -291,7 +292,7 @@ def _move(s: State, seat: int, dest: str) -> None:
         if not turn.pay(s, "move"):
             say(
                 s,
-                "wasted",
+                AcademyEvent.WASTED,
                 f"{who(s, seat)} cannot wade into the {room_name(dest)} ({why}): the move is wasted.",
             )
             return
@@ -324,7 +325,7 @@ def _can_pay_slow(s: State, extra: int) -> bool:
 def _arrive(s: State, seat: int, start: str, dest: str) -> None:
     w = s["wizards"][seat]
     w["room"] = dest
-    say(s, "move", f"{who(s, seat)} moves to the {room_name(dest)}.", seat=seat, room=dest)
+    say(s, AcademyEvent.MOVE, f"{who(s, seat)} moves to the {room_name(dest)}.", seat=seat, room=dest)
     if s["basic"] or s["rooms"][dest]["ice"] != 1 or ignores(w, "ice"):
         return
     d = next(x for x in DIRS if neighbour(s, start, x) == dest)
@@ -333,7 +334,7 @@ def _arrive(s: State, seat: int, start: str, dest: str) -> None:
         w["room"] = slide
         say(
             s,
-            "slide",
+            AcademyEvent.SLIDE,
             f"{who(s, seat)} slides on the ice into the {room_name(slide)}.",
             seat=seat,
             room=slide,
@@ -358,9 +359,9 @@ def _haunted(s: State, op: dict[str, Any]) -> None:
     else:
         d = next((x for x in card["arrows"] if adjoining_dir(s, start, x, w) is not None), None)
     if d is None:
-        say(s, "haunt", f"The haunt holds {who(s, seat)} in the {room_name(start)}.")
+        say(s, AcademyEvent.HAUNT, f"The haunt holds {who(s, seat)} in the {room_name(start)}.")
         return
-    say(s, "haunt", f"The haunt steers {who(s, seat)}.")
+    say(s, AcademyEvent.HAUNT, f"The haunt steers {who(s, seat)}.")
     _arrive(s, seat, start, adjoining_dir(s, start, d, w))
 
 
@@ -372,7 +373,8 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
     if entry["spell"] == key:
         entry["bound"] = True
         s["binding"] = True
-        say(s, "bind", f"{who(s, seat)} binds {spell_name(key)} at {slot}.", seat=seat, slot=slot, spell=key)
+        say(s, AcademyEvent.BIND,
+            f"{who(s, seat)} binds {spell_name(key)} at {slot}.", seat=seat, slot=slot, spell=key)
         if not any(v["spell"] and not v["bound"] for v in s["slots"].values()):
             s["binding"] = False
         return
@@ -381,7 +383,7 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
     if s["memory"] == "open":
         say(
             s,
-            "bind",
+            AcademyEvent.BIND,
             f"{who(s, seat)} names {spell_name(key)} at {slot}, but it is {spell_name(entry['spell'])}.",
             seat=seat,
             slot=slot,
@@ -390,10 +392,11 @@ def _bind(s: State, seat: int, slot: str, key: str) -> None:
         )
     else:
         text = f"{who(s, seat)} names {spell_name(key)} at {slot}, wrongly."
-        say(s, "bind", text, seat=seat, slot=slot, how="bind")
+        say(s, AcademyEvent.BIND, text, seat=seat, slot=slot, how="bind")
     s["reveal"]["slot"] = None
     wild_shuffle(s, slot_level(slot))
-    say(s, "shuffle", f"The unbound level {slot_level(slot)} spells are shuffled.")
+    level = slot_level(slot)
+    say(s, AcademyEvent.SHUFFLE, f"The unbound level {level} spells are shuffled.", level=level)
     lose_mana(s, 1, "a failed binding")
 
 
@@ -405,7 +408,7 @@ def _room(s: State, seat: int, act: str) -> None:
         push(s, [{"op": "last_resort", "act": act, "by": seat}])
     else:
         push(s, [dict(op, by=seat) for op in ROOM_OPS[act]])
-    say(s, "room", f"{who(s, seat)} uses the {room_name(s['wizards'][seat]['room'])}.")
+    say(s, AcademyEvent.ROOM, f"{who(s, seat)} uses the {room_name(s['wizards'][seat]['room'])}.")
 
 
 def _consent(s: State, ok: bool) -> None:
@@ -414,7 +417,7 @@ def _consent(s: State, ok: bool) -> None:
     s["step"] = s.pop("step_before", "actions")
     caster, helper = req["caster"], req["helper"]
     if not ok:
-        say(s, "request", f"{who(s, helper)} keeps their glyph.")
+        say(s, AcademyEvent.REQUEST, f"{who(s, helper)} keeps their glyph.")
         return
     turn.pay(s, "magic")
     begin(s, caster, req["mine"], req["glyph"], helper, None)
@@ -423,7 +426,7 @@ def _consent(s: State, ok: bool) -> None:
 def _shift(s: State, move: Move) -> None:
     if move.action == "ready":
         s["shifts_left"] = 0
-        say(s, "ready", "The academy is set: the first turn begins.")
+        say(s, AcademyEvent.READY, "The academy is set: the first turn begins.")
         turn.start_turn(s)
         return
     s["shifts_left"] -= 1
@@ -441,11 +444,11 @@ def _share(s: State, seat: int, move: Move) -> None:
     if move.action == "share" and move.get("back"):
         w["glyphs"] = sorted([*w["glyphs"], w["shared"]])
         w["shared"] = None
-        say(s, "share", f"{who(s, seat)} takes back their shared glyph.")
+        say(s, AcademyEvent.SHARE, f"{who(s, seat)} takes back their shared glyph.")
     elif move.action == "share":
         w["glyphs"].remove(move.get("glyph"))
         w["shared"] = move.get("glyph")
-        say(s, "share", f"{who(s, seat)} shares glyph {move.get('glyph')}.")
+        say(s, AcademyEvent.SHARE, f"{who(s, seat)} shares glyph {move.get('glyph')}.")
     turn.next_turn(s)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from rules import rng
 from rules.academy.cards import CREATURES, THREATS, room_cards, rooms, spells
+from rules.academy.events import AcademyEvent
 from rules.contract import Event
 
 State = dict[str, Any]
@@ -174,7 +175,7 @@ def draw_room_card(s: State) -> dict[str, Any]:
         s["room_deck"] = list(s["room_discard"])
         s["room_discard"] = []
         rng.shuffle(s, s["room_deck"])
-        say(s, "reshuffle", "The room deck is empty: its discards are shuffled into a new deck.")
+        say(s, AcademyEvent.RESHUFFLE, "The room deck is empty: its discards are shuffled into a new deck.")
     key = s["room_deck"].pop(0)
     s["room_discard"].append(key)
     return room_cards()[key]
@@ -223,7 +224,7 @@ def lose_mana(s: State, n: int, why: str) -> None:
     if n <= 0 or s["over"]:
         return
     s["mana"] = max(0, s["mana"] - n)
-    say(s, "mana", f"The Mana Crystal loses {n} mana ({why}); {s['mana']} left.", mana=s["mana"])
+    say(s, AcademyEvent.MANA, f"The Mana Crystal loses {n} mana ({why}); {s['mana']} left.", mana=s["mana"])
     if s["mana"] == 0:
         end(s, False, "The Mana Crystal ran out of mana: the academy collapses.")
 
@@ -238,7 +239,7 @@ def end(s: State, won: bool, reason: str) -> None:
     s["queue"] = []
     s["choice"] = None
     s["request"] = None
-    say(s, "over", reason, won=won)
+    say(s, AcademyEvent.OVER, reason, won=won)
 
 
 def count_all(s: State, what: str) -> int:
@@ -252,11 +253,11 @@ def rotate(s: State, room: str, turns: int) -> None:
     """Turn a room by quarter turns clockwise (three: a quarter turn anticlockwise)."""
     s["rot"][room] = (s["rot"][room] + turns) % 4
     way = "a quarter turn anticlockwise" if turns % 4 == 3 else f"{turns * 90} degrees clockwise"
-    say(s, "rotate", f"The {room_name(room)} turns {way}.", room=room)
+    say(s, AcademyEvent.ROTATE, f"The {room_name(room)} turns {way}.", room=room)
 
 
 def swap(s: State, a: str, b: str) -> None:
     """Swap two rooms of the board; their contents go with them."""
     i, j = s["board"].index(a), s["board"].index(b)
     s["board"][i], s["board"][j] = b, a
-    say(s, "swap", f"The {room_name(a)} and the {room_name(b)} swap places.")
+    say(s, AcademyEvent.SWAP, f"The {room_name(a)} and the {room_name(b)} swap places.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import Op, ask, draw, handler
 from rules.academy.order import in_order
 from rules.academy.state import (
@@ -89,7 +90,8 @@ def _add_water(s: State, room: str, overflow: bool) -> None:
     s["overflowed"].append(room)
     for other in adjoining(s, room):
         if other not in s["overflowed"]:
-            say(s, "overflow", f"Water overflows from the {room_name(room)} into the {room_name(other)}.")
+            say(s, AcademyEvent.OVERFLOW,
+                f"Water overflows from the {room_name(room)} into the {room_name(other)}.")
             place(s, other, "water", overflow=True)
 
 
@@ -101,11 +103,11 @@ def interact(s: State, room: str) -> None:
     for kind, cap in CAP.items():
         c[kind] = min(c[kind], cap)
     if c["guardian"] and (c["troll"] or c["demon"]):
-        say(s, "smash", f"A guardian in the {room_name(room)} is smashed.")
+        say(s, AcademyEvent.SMASH, f"A guardian in the {room_name(room)} is smashed.")
         c["guardian"] = 0
     if c["guardian"] and c["imp"]:
         imps = f"{c['imp']} imp{'' if c['imp'] == 1 else 's'}"
-        say(s, "imp_killed", f"The guardian in the {room_name(room)} kills {imps}.")
+        say(s, AcademyEvent.IMP_KILLED, f"The guardian in the {room_name(room)} kills {imps}.")
         c["imp"] = 0
 
 
@@ -152,7 +154,8 @@ def attack(s: State) -> None:
 def move_creature(s: State, src: str, dst: str, what: str) -> None:
     """Move one creature (or haunt token) from a room into another."""
     s["rooms"][src][what] -= 1
-    say(s, "moves", f"{NAMES[what].capitalize()} moves from the {room_name(src)} to the {room_name(dst)}.")
+    say(s, AcademyEvent.MOVES,
+        f"{NAMES[what].capitalize()} moves from the {room_name(src)} to the {room_name(dst)}.")
     place(s, dst, what)
 
 
@@ -262,7 +265,7 @@ def _spread(s: State, op: Op) -> None:
         target = None if d is None else adjoining_dir(s, room, d)
         if target is not None:
             targets.append(target)
-    say(s, "spread", f"{kind.capitalize()} spreads: {_rooms_once(targets) or 'nowhere'}.")
+    say(s, AcademyEvent.SPREAD, f"{kind.capitalize()} spreads: {_rooms_once(targets) or 'nowhere'}.")
     for target in targets:
         place(s, target, kind)
     if kind == "ice":
@@ -297,7 +300,8 @@ def _imp(s: State, op: Op) -> None:
             [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
         )
         w["glyphs"].remove(glyph)
-        say(s, "imp_steals", f"An imp in the {room_name(room)} takes glyph {glyph} from {who(s, seat)}.")
+        say(s, AcademyEvent.IMP_STEALS,
+            f"An imp in the {room_name(room)} takes glyph {glyph} from {who(s, seat)}.")
         _douse(s, room)
         return
     source = s["rooms"][room]["source"]
@@ -308,7 +312,7 @@ def _imp(s: State, op: Op) -> None:
         if lost:
             say(
                 s,
-                "imp_drains",
+                AcademyEvent.IMP_DRAINS,
                 f"An imp at glyph source {source} drains a glyph {source} from every wizard holding one.",
             )
             _douse(s, room)
@@ -316,7 +320,7 @@ def _imp(s: State, op: Op) -> None:
             s["rooms"][room]["imp"] -= 1
             say(
                 s,
-                "imp_leaves",
+                AcademyEvent.IMP_LEAVES,
                 f"An imp at glyph source {source} has stolen all it can and leaves the board.",
             )
         return
@@ -331,7 +335,7 @@ def _douse(s: State, room: str) -> None:
     for kind in ("fire", "water"):
         if c[kind]:
             c[kind] -= 1
-            say(s, "imp_douses", f"The imp removes {NAMES[kind]} from the {room_name(room)}.")
+            say(s, AcademyEvent.IMP_DOUSES, f"The imp removes {NAMES[kind]} from the {room_name(room)}.")
             return
 
 
@@ -403,14 +407,15 @@ def _portal(s: State, op: Op) -> None:
     """A portal lets one threat of its type through into its room."""
     room, kind = op["room"], op["type"]
     if kind in s["rooms"][room]["portals"]:
-        say(s, "portal", f"The {kind} portal in the {room_name(room)} lets {NAMES[kind]} through.")
+        say(s, AcademyEvent.PORTAL, f"The {kind} portal in the {room_name(room)} lets {NAMES[kind]} through.")
         place(s, room, kind)
 
 
 def die(s: State, seat: int, why: str) -> None:
     """A wizard would die: the crystal spends a mana to save them; they wake in the crystal, glyphs lost."""
     w = s["wizards"][seat]
-    say(s, "death", f"{who(s, seat)} is slain by {why}; the crystal pulls them back, their glyphs lost.")
+    say(s, AcademyEvent.DEATH,
+        f"{who(s, seat)} is slain by {why}; the crystal pulls them back, their glyphs lost.")
     w["glyphs"] = []
     w["shared"] = None
     w["room"] = CRYSTAL
@@ -491,7 +496,7 @@ def _endure_imp(s: State, op: Op) -> None:
         [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
     )
     w["glyphs"].remove(glyph)
-    say(s, "endure", f"An imp takes glyph {glyph} from {who(s, seat)}.")
+    say(s, AcademyEvent.ENDURE, f"An imp takes glyph {glyph} from {who(s, seat)}.")
     _douse(s, w["room"])
 
 
@@ -510,7 +515,7 @@ def _endure_troll(s: State, op: Op) -> None:
         [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
     )
     w["glyphs"].remove(glyph)
-    say(s, "endure", f"A troll knocks glyph {glyph} from {who(s, seat)}.")
+    say(s, AcademyEvent.ENDURE, f"A troll knocks glyph {glyph} from {who(s, seat)}.")
 
 
 @handler("endure_demon")
@@ -537,12 +542,12 @@ def _endure_harm(s: State, op: Op) -> None:
         [(True, "Teleport to the Mana Crystal"), (False, "Stay here")],
     )
     if free:
-        say(s, "endure", f"{who(s, seat)} walks through the fire unharmed.")
+        say(s, AcademyEvent.ENDURE, f"{who(s, seat)} walks through the fire unharmed.")
     else:
         lose_mana(s, 1, f"shielding {who(s, seat)} from the {kind}")
     if go and not s["over"]:
         w["room"] = CRYSTAL
-        say(s, "teleport", f"{who(s, seat)} is teleported to the Mana Crystal.")
+        say(s, AcademyEvent.TELEPORT, f"{who(s, seat)} is teleported to the Mana Crystal.")
 
 
 def _rooms_once(targets: list[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules import rng
 from rules.academy.cards import disasters, spells
+from rules.academy.events import AcademyEvent
 from rules.academy.flow import Op, ask, handler, push
 from rules.academy.state import CRYSTAL, State, end, lose_mana, say, who
 from rules.academy.threats import endure_ops, endures
@@ -44,7 +45,7 @@ def _play(s: State, op: Op) -> None:
     s["played"] = key
     say(
         s,
-        "disaster",
+        AcademyEvent.DISASTER,
         f"{who(s, seat)} plays the disaster {card['name']}: {card['text']}".replace("\n\n", " "),
         card=key,
     )
@@ -70,14 +71,15 @@ def _draw(s: State, op: Op) -> None:
             return
         say(
             s,
-            "refill",
+            AcademyEvent.REFILL,
             f"The disaster deck is rebuilt with two progression cards "
             f"({len(s['progression'])} progression cards left).",
         )
     key = s["disaster_deck"].pop(0)
     s["hands"][seat] = key
-    say(s, "draw", f"{who(s, seat)} draws a disaster card.")
-    say(s, "my_disaster", f"Your next disaster: {disasters()[key]['name']}.", seats=(seat,), card=key)
+    say(s, AcademyEvent.DRAW, f"{who(s, seat)} draws a disaster card.")
+    say(s, AcademyEvent.MY_DISASTER,
+        f"Your next disaster: {disasters()[key]['name']}.", seats=(seat,), card=key)
 
 
 def _highest_bound(s: State) -> int:
@@ -156,7 +158,7 @@ def recall(s: State, seat: int) -> None:
     free = w["char"] == "quillon" and w["recalls"] == 0
     w["recalls"] += 1
     w["room"] = CRYSTAL
-    say(s, "recall", f"{who(s, seat)} makes an emergency recall to the Mana Crystal.")
+    say(s, AcademyEvent.RECALL, f"{who(s, seat)} makes an emergency recall to the Mana Crystal.")
     if not free:
         lose_mana(s, 1, "an emergency recall")
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.argent import engine, setup, views
+from rules.argent import engine, record, setup, views
 from rules.argent.effects.gains import TAKE_IP
+from rules.argent.events import ArgentEvent
 from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
@@ -66,6 +67,7 @@ class ArgentRules(Rules):
     min_players = 2
     max_players = 5
     has_secrets = True
+    event_kinds = ArgentEvent
     rulebook = "argent-the-consortium.txt"
     book = "Argent rulebook"
     turn_rule = RuleRef("Errands Phase")
@@ -118,16 +120,8 @@ class ArgentRules(Rules):
 
     def pending(self, state: State) -> list[Prompt]:
         """Return the seat the game waits on and what for, and any leaver still choosing its rooms."""
-        if state["over"]:
-            return []
-        main = self._pending_main(state)
-        waiting = {p.seat for p in main}
-        leavers = [
-            Prompt(s, PromptKind.SECRET, "leave_room", f"P{s + 1}: choose the two rooms that leave with you.")
-            for s, office in enumerate(state["seats"])
-            if office.get("leave_choice") and s not in waiting
-        ]
-        return main + leavers
+        asks = views.decisions(state)
+        return [Prompt(a.seat, a.kind, a.decision, f"P{a.seat + 1}: {a.words}.") for a in asks]
 
     def default_move(self, state: State, seat: Seat) -> Move | None:
         """The deterministic move to play for a seat that is absent (timed out): its first legal move.
@@ -137,36 +131,6 @@ class ArgentRules(Rules):
         """
         moves = self.legal_moves(state, seat)
         return moves[0] if moves else None
-
-    def _pending_main(self, state: State) -> list[Prompt]:
-        """Return the one seat the game's flow waits on."""
-        agenda = state["agenda"]
-        if agenda and agenda[0]["op"] == "ask":
-            task = agenda[0]
-            kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
-            return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
-        phase = state["phase"]
-        if phase == "candidates" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "candidate", f"P{seat + 1}: choose your candidate.")]
-        if phase == "powers" and state["queue"]:
-            seat = state["queue"][0]
-            return [
-                Prompt(seat, PromptKind.TURN, "power", f"P{seat + 1}: choose your department's mage power.")
-            ]
-        if phase == "build" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "build", f"P{seat + 1}: add a room to the University.")]
-        if phase == "draft" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "draft", f"P{seat + 1}: draft a mage.")]
-        if phase == "marks" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "mark", f"P{seat + 1}: place your starting Mark.")]
-        if phase == "errands" and state["turn"]:
-            seat = state["turn"]["seat"]
-            return [Prompt(seat, PromptKind.TURN, "turn", f"P{seat + 1}: take your turn.")]
-        return []
 
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""
@@ -241,8 +205,15 @@ class ArgentRules(Rules):
         return engine.resolve(state, seat, move)
 
     def view(self, state: State, seat: Seat | None) -> View:
-        """Return what the seat may know."""
-        return views.view(state, seat)
+        """Return what the seat may know, with its fast actions now (only its own, on its turn)."""
+        out = views.view(state, seat)
+        awaited = seat is not None and seat in self.waiting_on(state)
+        out["fast"] = engine.fast_moves(state, seat) if awaited else []
+        return out
+
+    def typed_view(self, view: View) -> record.ArgentView:
+        """Return the typed record of a view: offices, voters with standings, the decision, fast moves."""
+        return record.read(view)
 
     def card_index(self) -> dict[str, str]:
         """Return every card, room, voter and candidate's lookup text by name."""

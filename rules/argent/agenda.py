@@ -49,6 +49,12 @@ def option(action: str, label: str, **args: Any) -> dict[str, Any]:
     return {"action": action, "args": args, "label": label}
 
 
+def as_fast(opt: dict[str, Any]) -> dict[str, Any]:
+    """Mark a turn's option as a fast action (the seat's view lists them; nobody reads labels)."""
+    opt["fast"] = True
+    return opt
+
+
 def ask(
     state: State,
     seat: int,

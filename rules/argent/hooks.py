@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.argent import content, protection
 from rules.argent.agenda import Task, ask, option
+from rules.argent.events import ArgentEvent
 from rules.argent.state import State, mage_text, order_from, placed
 from rules.contract import Event
 
@@ -60,7 +61,7 @@ def answer_hex(state: State, task: Task, opt: dict[str, Any], events: list[Event
     them["spells"].remove(their_spell)
     me["spells"].append({"id": theirs, "level": 1, "exhausted": True})
     them["spells"].append({"id": mine, "level": 1, "exhausted": True})
-    events.append(Event("argent", f"P{seat + 1} trades spells with P{rival + 1}."))
+    events.append(Event(ArgentEvent.NOTE, f"P{seat + 1} trades spells with P{rival + 1}."))
 
 
 def possession_targets(state: State, seat: int, first: int | None, via: str | None) -> list[dict[str, Any]]:
@@ -110,7 +111,7 @@ def answer_possession(state: State, task: Task, opt: dict[str, Any], events: lis
         return
     a, b = state["mages"][first], state["mages"][chosen]
     a["owner"], b["owner"] = b["owner"], a["owner"]
-    events.append(Event("argent", "Two mages swap their loyalty badges."))
+    events.append(Event(ArgentEvent.NOTE, "Two mages swap their loyalty badges."))
 
 
 ANSWERS = {"hook_hex": answer_hex, "hook_possession": answer_possession}

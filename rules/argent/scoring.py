@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.argent import content
+from rules.argent import content, standings
 from rules.argent.agenda import Task, ask, option
 from rules.argent.state import DEPARTMENTS, DEPT_NAMES, State, ip_rank_key, order_from
 
-WHITE_ASH = "white_ash"
+WHITE_ASH = standings.WHITE_ASH
 
 
 def supporters_of(state: State, seat: int) -> list[str]:
@@ -32,48 +32,18 @@ def vaults_of(state: State, seat: int) -> list[str]:
 
 def supporter_department(state: State, seat: int, sid: str) -> str | None:
     """Return the department a supporter counts for (White Ash: the one its owner declared)."""
-    if sid == WHITE_ASH:
-        return state["seats"][seat].get("white_ash")
-    return content.supporter(sid)["department"]
+    return standings.supporter_department(state["seats"][seat], sid)
 
 
 def department_icons(state: State, seat: int, dept: str) -> int:
     """Count a department's icons: spell levels of that department plus its supporters (not the starter)."""
-    office = state["seats"][seat]
-    spells = sum(s["level"] for s in office["spells"] if content.book(s["id"])["department"] == dept)
-    return spells + sum(
-        1 for sid in supporters_of(state, seat) if supporter_department(state, seat, sid) == dept
-    )
+    return measure(state, seat, f"most:department:{dept}")
 
 
 def measure(state: State, seat: int, criterion: str) -> int:
-    """Return how much of a voter's counted thing a seat has."""
-    office = state["seats"][seat]
-    kind = criterion.split(":", 1)[1] if ":" in criterion else criterion
-    if kind in ("ip", "gold", "mana"):
-        return office[kind]
-    if kind == "int":
-        return office["int"] + len(office["spells"])
-    if kind == "wis":
-        return office["wis"] + sum(s["level"] - 1 for s in office["spells"])
-    if kind == "supporters":
-        return len(supporters_of(state, seat))
-    if kind == "marks":
-        return sum(1 for v in state["voters"] for s in v["marks"] if s == seat)
-    if kind == "research":
-        return sum(s["level"] for s in office["spells"])
-    if kind == "diversity":
-        sup = {supporter_department(state, seat, sid) for sid in supporters_of(state, seat)} & set(
-            DEPARTMENTS
-        )
-        spells = {content.book(s["id"])["department"] for s in office["spells"]} & set(DEPARTMENTS)
-        return len(sup) + len(spells)
-    if kind.startswith("vault_type:"):
-        wanted = kind.split(":", 1)[1]
-        return sum(1 for vid in vaults_of(state, seat) if content.vault(vid)["type"] == wanted)
-    if kind.startswith("department:"):
-        return department_icons(state, seat, kind.split(":", 1)[1])
-    raise ValueError(f"unknown voter criterion {criterion}")
+    """Return how much of a voter's counted thing a seat has (every card counts, its discard's too)."""
+    supporters, vaults = supporters_of(state, seat), vaults_of(state, seat)
+    return standings.count(state["seats"][seat], criterion, supporters, vaults, state["voters"], seat)
 
 
 def best(state: State, seats: list[int], criterion: str, marks: list[int]) -> int | None:

@@ -4,10 +4,11 @@ The state is plain JSON. Its main parts:
 
 - ``seats``: one office per player (candidate, resources, IP, merit, cards, discard, marks).
 - ``mages``: every mage pawn in the game, each ``{"id", "owner", "type", "temp", "loc"}``. A
-  location is a string: ``office``, ``supply``, ``R:<room>:<slot>`` (an errand slot),
-  ``S:<room>:<slot>`` (the shadow of that slot), ``I`` (the Infirmary's general area) or
-  ``I:<k>`` (Infirmary B's wound slots). Occupancy is always derived from the mages, so it
-  cannot disagree with them.
+  location is a string (``loc_of``, ``split_loc``): ``office``, ``supply``, ``<room>/<slot>`` for
+  one slot of a room (an errand slot, a shadow slot or an Infirmary wound slot: each has its own id
+  in the room side's ``slots``, a shadow naming its slot in ``of``), or ``<room>/<slot>/<k>`` for
+  the k-th mage in a slot that holds any number (the Great Hall's area, the Infirmary's general
+  area). Occupancy is always derived from the mages, so it cannot disagree with them.
 - ``board``: the University grid of room ids, and per room its side, lock and marker.
 - ``voters``: the twelve Consortium seats on the board, with who marked each.
 - ``decks`` and ``tableau``: spells, vaults, supporters (deck order is hidden from everyone).

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from rules.argent import content
 from rules.argent.scoring import criterion_text
 from rules.argent.state import DEPT_NAMES, State, merit_free, merit_total, room_name
-from rules.contract import IllegalMove, RuleRef
+from rules.contract import IllegalMove, PromptKind, RuleRef
 
 View = dict[str, Any]
 
@@ -106,6 +107,64 @@ def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The one decision the game's flow waits on: whose, what sort, its name and what it asks in words."""
+
+    seat: int
+    kind: PromptKind
+    decision: str
+    words: str
+
+
+PHASE_ASKS = {
+    "candidates": ("candidate", "choose your candidate"),
+    "powers": ("power", "choose your department's mage power"),
+    "build": ("build", "add a room to the University"),
+    "draft": ("draft", "draft a mage"),
+    "marks": ("mark", "place your starting Mark"),
+}
+"""The setup phases that ask the front of the queue, with the decision's name and its words."""
+
+
+def asked(state: State) -> Asked | None:
+    """Return the decision the flow waits on (the agenda's front ask, a setup phase, a turn), or None."""
+    agenda = state["agenda"]
+    if agenda and agenda[0]["op"] == "ask":
+        task = agenda[0]
+        kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
+        return Asked(task["seat"], kind, task["kind"], task["prompt"])
+    phase = state["phase"]
+    if phase in PHASE_ASKS and state["queue"]:
+        decision, words = PHASE_ASKS[phase]
+        return Asked(state["queue"][0], PromptKind.TURN, decision, words)
+    if phase == "errands" and state["turn"]:
+        return Asked(state["turn"]["seat"], PromptKind.TURN, "turn", "take your turn")
+    return None
+
+
+def decisions(state: State) -> list[Asked]:
+    """Return every decision the game waits on: the flow's, then each leaver still choosing its rooms."""
+    if state["over"]:
+        return []
+    main = asked(state)
+    found = [main] if main is not None else []
+    waiting = {a.seat for a in found}
+    leavers = [
+        Asked(s, PromptKind.SECRET, "leave_room", "choose the two rooms that leave with you")
+        for s, office in enumerate(state["seats"])
+        if office.get("leave_choice") and s not in waiting
+    ]
+    return found + leavers
+
+
+def decisions_view(state: State) -> list[dict[str, Any]]:
+    """Return the decisions the game waits on as everyone may read them (a prompt's text is public)."""
+    return [
+        {"seat": a.seat, "name": a.decision, "words": a.words, "kind": a.kind.value} for a in decisions(state)
+    ]
+
+
 def supply_counts(state: State) -> dict[str, int]:
     """Count the unowned mage pawns left in the supply, by type."""
     out: dict[str, int] = {}
@@ -155,6 +214,7 @@ def view(state: State, seat: int | None) -> View:
         "statuses": [dict(s) for s in state["statuses"]],
         "mage_powers": dict(state["mage_powers"]),
         "pending": pending_view(state, seat),
+        "decisions": decisions_view(state),
         "outcome": copy.deepcopy(state["outcome"]) if state["over"] else None,
     }
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from rules.contract import Event
+from rules.contract import Event, EventKind
 from rules.institute.cards import Card, deck
 
 State = dict[str, Any]
@@ -62,7 +62,7 @@ class Step(StrEnum):
     """The game has ended."""
 
 
-class InstituteEvent(StrEnum):
+class InstituteEvent(EventKind):
     """The Institute's event kinds, a closed set: ``say`` refuses any other (stored as plain names)."""
 
     SETUP = "setup"

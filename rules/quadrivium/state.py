@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import rng
-from rules.contract import Event
+from rules.contract import Event, EventKind
 from rules.quadrivium.cards import full_deck
 
 State = dict[str, Any]
@@ -47,7 +47,7 @@ class Phase(StrEnum):
     """The tale has ended."""
 
 
-class QuadriviumEvent(StrEnum):
+class QuadriviumEvent(EventKind):
     """Quadrivium's event kinds, a closed set: ``event`` refuses any other (stored as plain names)."""
 
     STORY = "story"

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.argent import vocab
 from rules.argent.agenda import Task, frame, push
+from rules.argent.events import ArgentEvent
 from rules.argent.state import (
     DEPT_NAMES,
     State,
@@ -26,9 +27,15 @@ RES_NAMES = {
 }
 
 
-def say(events: list[Event], text: str, seats: tuple[int, ...] | None = None, **data: Any) -> None:
-    """Record an event (public unless seats are given); ``data`` is what a summary reads."""
-    events.append(Event("argent", text, seats, data))
+def say(
+    events: list[Event],
+    text: str,
+    seats: tuple[int, ...] | None = None,
+    kind: ArgentEvent = ArgentEvent.NOTE,
+    **data: Any,
+) -> None:
+    """Record an event of that kind (public unless seats are given); ``data`` is what a summary reads."""
+    events.append(Event(kind, text, seats, data))
 
 
 def who(state: State, seat: int) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from rules.argent import content, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
 from rules.argent.effects.base import RES_NAMES, cap, describe, push_times, say, who
+from rules.argent.events import ArgentEvent
 from rules.argent.state import (
     DEPARTMENTS,
     DEPT_NAMES,
@@ -100,7 +101,7 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
         events,
         # A book's name may end on its own full stop ("6th Ed."): one stop ends the sentence.
         f"{who(state, seat)} learns {content.book(book_id)['name'].removesuffix('.')}.",
-        what="learn",
+        kind=ArgentEvent.LEARN,
         seat=seat,
         card=content.book(book_id)["name"],
     )
@@ -193,7 +194,7 @@ def gain_card(state: State, seat: int, kind: str, card_id: str, events: list[Eve
     else:
         office["supporters"].append(card_id)
     name = content.card_name(kind, card_id)
-    say(events, f"{who(state, seat)} gains {name}.", what="card", seat=seat, card=name)
+    say(events, f"{who(state, seat)} gains {name}.", kind=ArgentEvent.CARD, seat=seat, card=name)
 
 
 def do_draft(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -273,7 +274,7 @@ def secret_supporter(state: State, seat: int, events: list[Event], card: str | N
     say(
         events,
         f"{who(state, seat)} gains a Secret Supporter.",
-        what="card",
+        kind=ArgentEvent.CARD,
         seat=seat,
         card="a Secret Supporter",
     )

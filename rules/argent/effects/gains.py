@@ -8,6 +8,7 @@ from rules.argent import content, vocab
 from rules.argent.agenda import Task, ask, frame, option, push, push_effects
 from rules.argent.effects.base import RES_NAMES, RESOURCES, cap, describe, describe_one, say, stop_frame, who
 from rules.argent.effects.placing import can_gain_mage
+from rules.argent.events import ArgentEvent
 from rules.argent.state import (
     State,
     gain,
@@ -54,7 +55,8 @@ def do_gain(state: State, task: Task, arg: dict[str, int], events: list[Event]) 
                 plain.append(f"{got} {RES_NAMES[resource]}")
     if plain:
         got = {r: n for r, n in arg.items() if r in RESOURCES}
-        say(events, f"{who(state, seat)} gains {' and '.join(plain)}.", what="gain", seat=seat, gains=got)
+        text = f"{who(state, seat)} gains {' and '.join(plain)}."
+        say(events, text, kind=ArgentEvent.GAIN, seat=seat, gains=got)
     if arg.get("mark"):
         for _ in range(arg["mark"]):
             push(state, {"op": "mark", "seat": seat})
@@ -68,7 +70,8 @@ def answer_take_ip(state: State, task: Task, opt: dict[str, Any], events: list[E
         got = gain(state, task["seat"], "ip", task["data"]["ip"])
         # The data too: the round's summary reads what each room gave from it ("carol claims, gains 2 IP").
         seat = task["seat"]
-        say(events, f"{who(state, seat)} gains {got} IP.", what="gain", seat=seat, gains={"ip": got})
+        say(events, f"{who(state, seat)} gains {got} IP.", kind=ArgentEvent.GAIN,
+            seat=seat, gains={"ip": got})
 
 
 def gold_reactions(state: State, seat: int, swap: bool) -> list[dict[str, Any]]:
@@ -120,7 +123,7 @@ def do_pay(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -
         say(
             events,
             f"{who(state, seat)} pays {describe_one({'pay': arg})[4:]}.",
-            what="pay",
+            kind=ArgentEvent.PAY,
             seat=seat,
             pays=paid,
         )
@@ -314,7 +317,7 @@ def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None
     say(
         events,
         f"{who(state, seat)} places a Mark on voter {index + 1}.",
-        what="mark",
+        kind=ArgentEvent.MARK,
         seat=seat,
         voter=index,
     )
@@ -324,7 +327,7 @@ def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None
             f"Voter {index + 1} is {content.voter(voter['id'])['name']} "
             f"({content.voter(voter['id'])['title']}).",
             (seat,),
-            what="voter_seen",
+            kind=ArgentEvent.VOTER_SEEN,
             seat=seat,
             voter=index,
         )

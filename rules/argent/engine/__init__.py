@@ -47,6 +47,7 @@ from rules.argent.engine.reactions import (
     run_sympathy,
 )
 from rules.argent.engine.turn import castable, do_turn, has_turn_option, turn_options
+from rules.argent.events import ArgentEvent
 from rules.argent.setup import deal_tableaus
 from rules.argent.state import (
     APPRENTICE,
@@ -187,7 +188,7 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
     say(
         events,
         f"Round {state['round']} begins; P{state['first'] + 1} goes first.",
-        what="round",
+        kind=ArgentEvent.ROUND,
         round=state["round"],
         first=state["first"],
     )
@@ -232,7 +233,7 @@ def begin_resolution(state: State, events: list[Event]) -> None:
     say(
         events,
         "The last Bell Tower offering is taken: the rooms resolve.",
-        what="resolution",
+        kind=ArgentEvent.RESOLUTION,
         round=state["round"],
         phase=True,  # the resolution is one thread message, edited as each room resolves
     )
@@ -316,7 +317,7 @@ def finish(state: State, events: list[Event]) -> None:
     state["over"] = True
     state["phase"] = "over"
     for line in state["outcome"]["lines"]:
-        say(events, line, what="votes")
+        say(events, line, kind=ArgentEvent.VOTES)
 
 
 # --------------------------------------------------------------------------- errands
@@ -387,7 +388,7 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
         say(
             events,
             f"P{seat + 1} takes 1 IP for the errand in {room_name(room)}.",
-            what="consolation",
+            kind=ArgentEvent.CONSOLATION,
             seat=seat,
             room=room_name(room),
         )
@@ -400,7 +401,7 @@ def answer_errand(state: State, task: Task, opt: dict[str, Any], events: list[Ev
     say(
         events,
         f"P{seat + 1} claims the errand in {loc_text(state, loc)}.",
-        what="claim",
+        kind=ArgentEvent.CLAIM,
         seat=seat,
         room=room_name(room),
     )
@@ -477,6 +478,11 @@ def leaving_now(state: State, seat: int) -> bool:
 def to_move(opt: dict[str, Any]) -> Move:
     """Turn an option into its move."""
     return Move.of(opt["action"], **opt["args"])
+
+
+def fast_moves(state: State, seat: int) -> list[str]:
+    """Return the codes of the fast actions among the seat's moves now (a turn's, before its action)."""
+    return [to_move(opt).code() for opt in options_for(state, seat) if opt.get("fast")]
 
 
 def find_option(opts: list[dict[str, Any]], move: Move) -> int | None:

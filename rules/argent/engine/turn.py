@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import content, effects, offers, vocab
-from rules.argent.agenda import ask, option, push, push_effects
+from rules.argent.agenda import as_fast, ask, option, push, push_effects
 from rules.argent.casting import can_cast, pay_for_spell, spell_cost
 from rules.argent.effects import has_status, say
 from rules.argent.engine.placement import turn_place
@@ -114,25 +114,27 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
         if fast_placers and rooms:
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
-            yield option("place", "Fast action: place a Planar Studies mage", fast=1)
+            yield as_fast(option("place", "Fast action: place a Planar Studies mage", fast=1))
         for _kind, cid, lvl, rec in castable(state, seat, "fast"):
             offered = True
-            yield option(
-                "cast",
-                f"Fast action: cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)",
-                spell=cid,
-                level=lvl,
+            yield as_fast(
+                option(
+                    "cast",
+                    f"Fast action: cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)",
+                    spell=cid,
+                    level=lvl,
+                )
             )
         for i, v in usable_vaults(office, "fast"):
             if not vault_ready(state, seat, i):
                 continue
             offered = True
-            yield option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i)
+            yield as_fast(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
-                yield option("support", f"Fast action: use {rec['name']}", card=sid)
+                yield as_fast(option("support", f"Fast action: use {rec['name']}", card=sid))
     if kind_ok(state, "place") and office_mages(state, seat):
         for room in rooms:
             offered = True

@@ -1,0 +1,245 @@
+"""Argent's typed view: the record a presenter reads (the panel, the thread, the office sheet).
+
+``read`` builds it from a view (``views.view`` as ``ArgentRules.view`` returns it), never from the
+state, so a seat's record holds only what that seat may see and the public record nothing hidden.
+The facts a presenter needs are worked out here once: each voter's standing (``standings``, the
+count the Game End rules use), the criterion and the standing in words, the decision the game waits
+on in words, which of the seat's moves are fast actions, and the reveal's reasons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.argent import standings
+from rules.contract import PromptKind
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A spell card in an office: its book's id and name, the level researched, whether exhausted."""
+
+    id: str
+    name: str
+    level: int
+    exhausted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Office:
+    """One player's office as the view shows it (``discard_count`` None: that pile may not be counted)."""
+
+    seat: int
+    candidate: str | None
+    department: str | None
+    ip: int
+    gold: int
+    mana: int
+    intelligence: int
+    wisdom: int
+    merit: int
+    merit_free: int
+    starter: Spell | None
+    spells: tuple[Spell, ...]
+    supporters: tuple[str, ...]
+    vaults: tuple[str, ...]
+    left: bool
+    leaving: bool
+    discard_count: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A seat's count of what a voter weighs; not ``exact`` when a face-down pile may hide more."""
+
+    seat: int
+    value: int
+    exact: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Voter:
+    """A voter on the board; name and criterion None while face down to this view.
+
+    ``standing`` is every seated player's count (empty while the criterion is unknown); ``line`` says
+    where the view's seat stands, in words (None for a spectator or an unknown voter).
+    """
+
+    position: int
+    face_up: bool
+    name: str | None
+    title: str | None
+    criterion: str | None
+    criterion_words: str
+    marks: tuple[int, ...]
+    standing: tuple[Count, ...]
+    line: str | None
+
+    @property
+    def marked_by(self) -> str:
+        """Return who marked this voter, in words ("P1, P3" or "no Marks")."""
+        return ", ".join(standings.seat_tag(s) for s in self.marks) or "no Marks"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the game waits on: whose decision, its name, and what it asks in words (public)."""
+
+    seat: int
+    name: str
+    words: str
+    kind: PromptKind
+
+    @property
+    def turn(self) -> bool:
+        """Whether this is an ordinary turn (place, cast, fast action, Bell Tower)."""
+        return self.name == "turn"
+
+    @property
+    def reaction(self) -> bool:
+        """Whether this is an optional reaction window (react or pass)."""
+        return self.kind is PromptKind.REACTION
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Who a voter voted for at the end, and why: the counts weighed, the Most winner passed over
+    (a second-most voter's ``first``), and the tie-break that settled it."""
+
+    position: int
+    winner: int | None
+    counts: tuple[tuple[int, int], ...] | None
+    """Each seat's count weighed, as (seat, count); None when the engine recorded no reason."""
+    first: int | None
+    tiebreak: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of the game: each voter's award, votes per seat, the ranking and the engine's lines."""
+
+    awards: tuple[Award, ...]
+    votes: tuple[int, ...]
+    ranking: tuple[int, ...]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArgentView:
+    """Everything a presenter reads about one Argent table, for one seat (``seat`` None: a spectator).
+
+    ``decisions`` are what the game waits on (whose, in words); ``fast`` holds the codes of the
+    seat's moves that are fast actions now (empty off its turn).
+    """
+
+    seat: int | None
+    players: int
+    round: int
+    rounds: int
+    phase: str
+    first: int
+    turn: int | None
+    offices: tuple[Office, ...]
+    voters: tuple[Voter, ...]
+    decisions: tuple[Decision, ...]
+    fast: frozenset[str]
+    outcome: Outcome | None
+
+    @property
+    def me(self) -> Office | None:
+        """Return the view's own office (None for a spectator)."""
+        return None if self.seat is None else self.offices[self.seat]
+
+    def tag(self, seat: int) -> str:
+        """Return how the game's texts name a seat (P1..P5)."""
+        return standings.seat_tag(seat)
+
+    def decision_of(self, seat: int) -> Decision | None:
+        """Return the decision a seat must make now, or None."""
+        return next((d for d in self.decisions if d.seat == seat), None)
+
+    def voter(self, position: int) -> Voter:
+        """Return the voter at a position on the board."""
+        return self.voters[position]
+
+
+def _spell(card: dict[str, Any], name: str) -> Spell:
+    return Spell(card["id"], name, card.get("level", 1), bool(card["exhausted"]))
+
+
+def _office(office: dict[str, Any]) -> Office:
+    starter = office["starter"]
+    return Office(
+        seat=office["seat"],
+        candidate=office["candidate_name"],
+        department=office["department"],
+        ip=office["ip"],
+        gold=office["gold"],
+        mana=office["mana"],
+        intelligence=office["int"],
+        wisdom=office["wis"],
+        merit=office["merit"],
+        merit_free=office["merit_free"],
+        starter=_spell(starter, starter["name"]) if starter else None,
+        spells=tuple(_spell(s, s["name"]) for s in office["spells"]),
+        supporters=tuple(office["supporters"]),
+        vaults=tuple(v["id"] for v in office["vaults"]),
+        left=office["left"],
+        leaving=office["leaving"],
+        discard_count=office["discard_count"],
+    )
+
+
+def _voter(view: dict[str, Any], voter: dict[str, Any]) -> Voter:
+    criterion, seat = voter["criterion"], view["you"]
+    counts: tuple[Count, ...] = ()
+    if criterion:
+        counts = tuple(Count(s, v, exact) for s, (v, exact) in standings.standing(view, criterion).items())
+    line = standings.standing_line(view, seat, criterion) if criterion and seat is not None else None
+    return Voter(
+        position=voter["position"],
+        face_up=voter["face_up"],
+        name=voter["name"],
+        title=voter["title"],
+        criterion=criterion,
+        criterion_words=standings.criterion_words(criterion),
+        marks=tuple(voter["marks"]),
+        standing=counts,
+        line=line,
+    )
+
+
+def _decision(data: dict[str, Any]) -> Decision:
+    return Decision(data["seat"], data["name"], data["words"], PromptKind(data["kind"]))
+
+
+def _outcome(data: dict[str, Any] | None, voters: int) -> Outcome | None:
+    if not data:
+        return None
+    awarded, reasons = data.get("awarded") or {}, data.get("awarded_why") or {}
+    awards = []
+    for position in range(voters):
+        why = reasons.get(str(position)) or {}
+        counts = tuple((int(s), n) for s, n in why["counts"].items()) if why else None
+        winner = awarded.get(str(position))
+        awards.append(Award(position, winner, counts, why.get("first"), why.get("tiebreak")))
+    return Outcome(tuple(awards), tuple(data["votes"]), tuple(data["ranking"]), tuple(data["lines"]))
+
+
+def read(view: dict[str, Any]) -> ArgentView:
+    """Return the typed record of an Argent view (public or a seat's)."""
+    return ArgentView(
+        seat=view["you"],
+        players=view["players"],
+        round=view["round"],
+        rounds=view["rounds"],
+        phase=view["phase"],
+        first=view["first"],
+        turn=view["turn"],
+        offices=tuple(_office(o) for o in view["offices"]),
+        voters=tuple(_voter(view, v) for v in view["voters"]),
+        decisions=tuple(_decision(d) for d in view["decisions"]),
+        fast=frozenset(view.get("fast") or ()),
+        outcome=_outcome(view["outcome"], len(view["voters"])),
+    )
