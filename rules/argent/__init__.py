@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.argent import engine, setup, views
+from rules.argent import copying, engine, setup, views
 from rules.argent.effects.gains import TAKE_IP
 from rules.argent.state import away, order_from
 from rules.contract import (
@@ -22,7 +22,6 @@ from rules.contract import (
     State,
     View,
 )
-from rules.copies import tree_copy
 from rules.registry import register
 
 ACTIONS = frozenset(
@@ -209,7 +208,7 @@ class ArgentRules(Rules):
         """Return a copy for ``apply`` to resolve on, shaped as a JSON reload would give it."""
         # Effect frames share their context within a move; a JSON round trip (and so every
         # reload from the store) separates them, and the copy must give the game that same shape.
-        return tree_copy(state)
+        return copying.full_copy(state)
 
     def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
         """Check the move against the seat's options and resolve it, building the options once."""
@@ -217,8 +216,10 @@ class ArgentRules(Rules):
         index = engine.find_option(opts, move)
         if index is None:
             raise self.why_not(state, seat, move)
-        new = self.copy_state(state)
-        return new, engine.resolve_option(new, seat, engine.option_in(new, seat, opts, index))
+        # Resolved on a draft: only the parts the move writes are copied (``rules.argent.copying``).
+        new = copying.draft(state)
+        events = engine.resolve_option(new, seat, engine.option_in(new, seat, opts, index))
+        return copying.publish(new), events
 
     def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
         """A player leaves mid-game (FAQ): skipped from now on, two rooms go at the round's end."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.argent import build, content, effects, scoring, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
+from rules.argent.copying import own
 from rules.argent.effects import say
 from rules.argent.engine.decisions import (
     answer_leave_room,
@@ -127,7 +128,7 @@ def flow(state: State, events: list[Event]) -> bool:
         if state["queue"]:
             return False
         if state["setup_steps"]:
-            step = state["setup_steps"].pop(0)
+            step = own(state, "setup_steps").pop(0)
             state["phase"], state["queue"] = step["phase"], step["queue"]
             if step["queue"] is None:
                 # The power choice waits for the candidates: only department candidates choose.
@@ -178,8 +179,8 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
         deal_tableaus(state)
         state["bell"] = [b["id"] for b in content.bell_tower_cards() if b["min_players"] <= state["players"]]
         for room, info in state["board"]["rooms"].items():
-            if room_side(state, room).get("marker") == "resets":
-                info["marker"] = 0
+            if room_side(state, room).get("marker") == "resets" and info["marker"]:
+                own(state, "board")["rooms"][room]["marker"] = 0
         if state["next_first"] is not None:
             state["first"] = state["next_first"]
             state["next_first"] = None
@@ -248,18 +249,17 @@ def step_resolution(state: State, events: list[Event]) -> None:
     if room == INFIRMARY or room_side(state, room).get("instant"):
         return
     tasks: list[Task] = []
-    info = state["board"]["rooms"][room]
     someone = any(room_of(m["loc"]) == room and placed(m["loc"]) for m in state["mages"])
     # Vault A: the three cards are revealed for the occupants to take; an empty room reveals nothing.
     if vocab.room_has(state, room, "reveal_vault_3") and someone:
-        deck = state["decks"]["vault"]
-        info["cards"] = [{"kind": "vault", "id": c} for c in deck[:3]]
+        deck = own(state, "decks")["vault"]
+        own(state, "board")["rooms"][room]["cards"] = cards = [{"kind": "vault", "id": c} for c in deck[:3]]
         del deck[:3]
-        if info["cards"]:
+        if cards:
             say(
                 events,
                 f"{room_name(room)} reveals "
-                + ", ".join(content.vault(c["id"])["name"] for c in info["cards"])
+                + ", ".join(content.vault(c["id"])["name"] for c in cards)
                 + ".",
             )
     for s in slots(state, room):
@@ -273,10 +273,12 @@ def step_resolution(state: State, events: list[Event]) -> None:
 
 def room_done(state: State, task: Task, events: list[Event]) -> None:
     """Put a room's unclaimed cards back under their decks."""
-    info = state["board"]["rooms"][task["room"]]
-    for c in info["cards"]:
-        state["decks"][c["kind"]].append(c["id"])
-    info["cards"] = []
+    cards = state["board"]["rooms"][task["room"]]["cards"]
+    if cards:
+        decks = own(state, "decks")
+        for c in cards:
+            decks[c["kind"]].append(c["id"])
+        own(state, "board")["rooms"][task["room"]]["cards"] = []
 
 
 def end_round(state: State, events: list[Event]) -> None:
@@ -288,11 +290,12 @@ def end_round(state: State, events: list[Event]) -> None:
                 m["temp"] = False
         elif m["owner"] is not None and m["loc"] != "office":
             m["loc"] = "office"
-    for info in state["board"]["rooms"].values():
-        info["locked"] = False
-        for c in info["cards"]:
-            state["decks"][c["kind"]].append(c["id"])
-        info["cards"] = []
+    if any(info["locked"] or info["cards"] for info in state["board"]["rooms"].values()):
+        for info in own(state, "board")["rooms"].values():
+            info["locked"] = False
+            for c in info["cards"]:
+                own(state, "decks")[c["kind"]].append(c["id"])
+            info["cards"] = []
     state["statuses"] = [
         s
         for s in state["statuses"]
@@ -310,7 +313,7 @@ def end_round(state: State, events: list[Event]) -> None:
 
 def finish(state: State, events: list[Event]) -> None:
     """Reveal every voter and count the votes."""
-    for v in state["voters"]:
+    for v in own(state, "voters"):
         v["face_up"] = True
     state["outcome"] = scoring.count_votes(state)
     state["over"] = True
