@@ -58,17 +58,40 @@ def _walk(data):
 def test_apply_builds_the_options_once(monkeypatch: pytest.MonkeyPatch):
     """The legality check and the resolution share one build of the seat's options."""
     built = []
-    real = engine.options_for
+    real = engine.iter_options
 
     def counting(state, seat):
         built.append(seat)
         return real(state, seat)
 
-    monkeypatch.setattr(engine, "options_for", counting)
+    monkeypatch.setattr(engine, "iter_options", counting)
     for state, seat, move in _states(60):
         built.clear()
         ARGENT.apply(state, seat, move)
         assert len(built) == 1
+
+
+def test_apply_builds_a_turn_up_to_the_move(monkeypatch: pytest.MonkeyPatch):
+    """The legality check stops at the chosen move: the options after it are never built."""
+    drawn = []
+    real = engine.iter_options
+
+    def counting(state, seat):
+        for opt in real(state, seat):
+            drawn.append(opt)
+            yield opt
+
+    monkeypatch.setattr(engine, "iter_options", counting)
+    checked = 0
+    for state, seat, _move in _states(200):
+        moves = ARGENT.legal_moves(state, seat)
+        if len(moves) < 2:
+            continue
+        drawn.clear()
+        ARGENT.apply(state, seat, moves[0])
+        assert len(drawn) == 1
+        checked += 1
+    assert checked > 10
 
 
 def test_having_a_move_builds_one_option(monkeypatch: pytest.MonkeyPatch):

@@ -211,14 +211,13 @@ class ArgentRules(Rules):
         return copying.full_copy(state)
 
     def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
-        """Check the move against the seat's options and resolve it, building the options once."""
-        opts = engine.options_for(state, seat)
-        index = engine.find_option(opts, move)
-        if index is None:
+        """Check the move against the seat's options and resolve it, building them once, up to the move."""
+        found = engine.find_option(engine.iter_options(state, seat), move)
+        if found is None:
             raise self.why_not(state, seat, move)
         # Resolved on a draft: only the parts the move writes are copied (``rules.argent.copying``).
         new = copying.draft(state)
-        events = engine.resolve_option(new, seat, engine.option_in(new, seat, opts, index))
+        events = engine.resolve_option(new, seat, engine.option_in(new, seat, *found))
         return copying.publish(new), events
 
     def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:

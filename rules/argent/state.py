@@ -16,6 +16,7 @@ The state is plain JSON. Its main parts:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.argent import content
@@ -254,6 +255,7 @@ def loc_of(room: str, slot_id: str, k: int | None = None) -> str:
     return f"{room}/{slot_id}" if k is None else f"{room}/{slot_id}/{k}"
 
 
+@cache  # a pure function of a few dozen location names, asked thousands of times a move
 def split_loc(loc: str) -> tuple[str, str] | None:
     """Split a board location into (room, slot id); None for the office and the supply."""
     parts = loc.split("/")
@@ -262,6 +264,7 @@ def split_loc(loc: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
+@cache
 def room_of(loc: str) -> str | None:
     """Return the room a location lies in (the Infirmary included), or None off the board."""
     parts = split_loc(loc)

@@ -11,6 +11,7 @@ decisions, a player leaving).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rules.argent import build, content, effects, scoring, vocab
@@ -47,7 +48,7 @@ from rules.argent.engine.reactions import (
     run_reactions,
     run_sympathy,
 )
-from rules.argent.engine.turn import castable, do_turn, has_turn_option, spell_cost, turn_options
+from rules.argent.engine.turn import castable, do_turn, has_turn_option, iter_turn_options, spell_cost
 from rules.argent.setup import deal_tableaus
 from rules.argent.state import (
     APPRENTICE,
@@ -78,6 +79,7 @@ __all__ = [
     "find_option",
     "free_cast_options",
     "fresh_turn",
+    "iter_options",
     "leave",
     "leaving_rooms",
     "option_in",
@@ -447,6 +449,11 @@ ANSWERS = {
 
 def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     """Return every option (move and label) the seat has now."""
+    return list(iter_options(state, seat))
+
+
+def iter_options(state: State, seat: int) -> Iterable[dict[str, Any]]:
+    """Return the seat's options in order; a turn's come one at a time, so a search can stop early."""
     if state["over"]:
         return []
     agenda = state["agenda"]
@@ -454,7 +461,7 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
         return leave_options(state, seat)  # answered alongside the others' play
     if agenda:
         task = agenda[0]
-        return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
+        return task["options"] if task["op"] == "ask" and task["seat"] == seat else []
     phase = state["phase"]
     if phase == "candidates":
         return candidate_options(state) if state["queue"] and state["queue"][0] == seat else []
@@ -467,7 +474,7 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     if phase == "marks":
         return start_mark_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "errands" and state["turn"] and state["turn"]["seat"] == seat:
-        return turn_options(state, seat)
+        return iter_turn_options(state, seat)
     return []
 
 
@@ -482,13 +489,19 @@ def to_move(opt: dict[str, Any]) -> Move:
     return Move.of(opt["action"], **opt["args"])
 
 
-def find_option(opts: list[dict[str, Any]], move: Move) -> int | None:
-    """Return the index of the option that is this move, or None when none is."""
-    return next((i for i, opt in enumerate(opts) if to_move(opt) == move), None)
+def find_option(opts: Iterable[dict[str, Any]], move: Move) -> tuple[int, dict[str, Any]] | None:
+    """Return the position and the option that is this move, or None when none is.
+
+    The search stops at the match: options after it are never built (``iter_options``).
+    """
+    action = move.action  # compared first: most options are another action, no Move built for them
+    return next(
+        ((i, opt) for i, opt in enumerate(opts) if opt["action"] == action and to_move(opt) == move), None
+    )
 
 
-def option_in(state: State, seat: int, opts: list[dict[str, Any]], index: int) -> dict[str, Any]:
-    """Return option ``index`` of ``opts`` (built on a state equal to ``state``) as ``state`` holds it.
+def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
+    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as ``state`` holds it.
 
     A question's options are the state's own records, so the answer takes the copy's record;
     a turn's options are built afresh and hold only names and numbers, so a copy of the dict does.
@@ -496,7 +509,6 @@ def option_in(state: State, seat: int, opts: list[dict[str, Any]], index: int) -
     agenda = state["agenda"]
     if agenda and not leaving_now(state, seat):
         return agenda[0]["options"][index]
-    opt = opts[index]
     return {**opt, "args": dict(opt["args"])}
 
 

@@ -155,10 +155,9 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
     offered = False
     office = state["seats"][seat]
     can_place = not has_status(state, None, "no_placing")
-    rooms = effects.placeable_rooms(state, seat) if can_place else []
     if turn["main"] and not turn["fast"]:
         fast_placers = [m for m in office_mages(state, seat) if vocab.has_power(state, m, "fast_place")]
-        if fast_placers and rooms:
+        if fast_placers and can_place and effects.can_place_somewhere(state, seat):
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
             yield option("place", "Fast action: place a Planar Studies mage", fast=1)
@@ -180,8 +179,9 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
                 yield option("support", f"Fast action: use {rec['name']}", card=sid)
-    if kind_ok(state, "place") and office_mages(state, seat):
-        for room in rooms:
+    if can_place and kind_ok(state, "place") and office_mages(state, seat):
+        # Rooms are found one at a time: "has a move" stops at the first (``has_turn_option``).
+        for room in effects.iter_placeable_rooms(state, seat):
             offered = True
             yield option("place", f"Place a mage in {room_name(room)}", room=room)
     if kind_ok(state, "cast"):
