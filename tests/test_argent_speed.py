@@ -127,15 +127,41 @@ def test_apply_refuses_what_the_list_leaves_out():
 
 
 def test_labelled_moves_build_the_options_once(monkeypatch: pytest.MonkeyPatch):
-    """Every move with its label, as ``label`` names it one by one, from one build of the options."""
+    """Every move with its label, as ``label`` names it one by one, from one build per version and seat."""
     samples = [(state, seat) for state, seat, _move in _states(50)]
-    for state, seat in samples:
-        expected = [(move, ARGENT.label(state, seat, move)) for move in ARGENT.legal_moves(state, seat)]
-        assert ARGENT.labelled_moves(state, seat) == expected
     built = []
     real = engine.options_for
     monkeypatch.setattr(engine, "options_for", lambda state, seat: built.append(seat) or real(state, seat))
     for state, seat in samples:
         built.clear()
-        ARGENT.labelled_moves(state, seat)
+        moves = ARGENT.legal_moves(state, seat)
+        expected = [(move, opt["label"]) for move, opt in zip(moves, real(state, seat), strict=True)]
+        built.clear()
+        assert ARGENT.labelled_moves(state, seat) == expected
+        assert [(move, ARGENT.label(state, seat, move)) for move in moves] == expected
         assert len(built) == 1
+
+
+def test_labels_follow_a_state_changed_in_place():
+    """A version's labels are reused only while the state is unchanged: a change in place is relabelled."""
+    for state, seat, _move in _states(120):
+        if state["phase"] == "errands" and not state["agenda"] and state["turn"]["seat"] == seat:
+            break
+    before = ARGENT.labelled_moves(state, seat)
+    assert any(m.action == "bell" for m, _label in before)
+    state["bell"] = []  # the Bell Tower emptied in place: its offerings leave the list
+    after = ARGENT.labelled_moves(state, seat)
+    assert not any(m.action == "bell" for m, _label in after)
+    assert after == [(engine.to_move(o), o["label"]) for o in engine.options_for(state, seat)]
+
+
+def test_labels_are_kept_per_seat():
+    """Each seat gets its own labels from the same version, never another seat's."""
+    state = ARGENT.setup(3, ARGENT.default_options(), 2)
+    seat = ARGENT.waiting_on(state)[0]
+    other = (seat + 1) % 3
+    assert ARGENT.labelled_moves(state, seat)
+    assert ARGENT.labelled_moves(state, other) == []
+    assert ARGENT.labelled_moves(state, seat) == [
+        (engine.to_move(o), o["label"]) for o in engine.options_for(state, seat)
+    ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.argent import copying, engine, setup, views
 from rules.argent.effects.gains import TAKE_IP
+from rules.argent.labels import Labelled, LabelMemo
 from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
@@ -70,6 +71,7 @@ class ArgentRules(Rules):
     turn_rule = RuleRef("Errands Phase")
     end_rule = RuleRef("Game End")
     actions = ACTIONS
+    _labels = LabelMemo(lambda state, seat: _labelled(state, seat))
     options = (
         OptionSpec(
             "rooms",
@@ -280,17 +282,15 @@ class ArgentRules(Rules):
         return Result((top,), {s: float(votes[s]) for s in ranking}, reason + ".", ranking)
 
     def label(self, state: State, seat: Seat, move: Move) -> str:
-        """Return the sentence of a legal move (or its code)."""
+        """Return the sentence of a legal move (or its code), from the version's one build of labels."""
         if move.action == "resign" and not move.args:
             return "Leave the game"
-        for opt in engine.options_for(state, seat):
-            if engine.to_move(opt) == move:
-                return opt["label"]
-        return move.code()
+        labelled = self._labels.labelled(state, seat)
+        return next((text for known, text in labelled if known == move), move.code())
 
     def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
-        """Return every legal move with its label from one build of the seat's options."""
-        return [(engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat)]
+        """Return every legal move with its label, built once per version and seat (``labels``)."""
+        return list(self._labels.labelled(state, seat))
 
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Explain why a move is refused, naming the rule."""
@@ -331,6 +331,11 @@ PHASE_RULES = {
     for phase in phases
 }
 """The rulebook section that orders each phase's decisions (cited when a move does not fit it)."""
+
+def _labelled(state: State, seat: Seat) -> Labelled:
+    """Build every legal move of the seat with its label, from one build of its options."""
+    return tuple((engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat))
+
 
 ARGENT = register(ArgentRules())
 
