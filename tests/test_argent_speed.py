@@ -60,9 +60,9 @@ def test_apply_builds_the_options_once(monkeypatch: pytest.MonkeyPatch):
     built = []
     real = engine.iter_options
 
-    def counting(state, seat):
+    def counting(state, seat, *action):
         built.append(seat)
-        return real(state, seat)
+        return real(state, seat, *action)
 
     monkeypatch.setattr(engine, "iter_options", counting)
     for state, seat, move in _states(60):
@@ -76,8 +76,8 @@ def test_apply_builds_a_turn_up_to_the_move(monkeypatch: pytest.MonkeyPatch):
     drawn = []
     real = engine.iter_options
 
-    def counting(state, seat):
-        for opt in real(state, seat):
+    def counting(state, seat, *action):
+        for opt in real(state, seat, *action):
             drawn.append(opt)
             yield opt
 
