@@ -45,6 +45,14 @@ def freeze(data: Any) -> Any:
     return data
 
 
+def _parts(data: Any) -> Any:
+    """Yield every dict and list inside data."""
+    if isinstance(data, (dict, list)):
+        yield data
+        for item in data.values() if isinstance(data, dict) else data:
+            yield from _parts(item)
+
+
 def frozen_draft(state: dict[str, Any]) -> copying.Draft:
     """A draft whose shared parts are frozen copies: a write without ``own`` raises."""
     new = copying.Draft(copying._hot_copy(state))
@@ -92,6 +100,8 @@ def test_moves_write_no_shared_part(
             move = rand.choice(ARGENT.legal_moves(state, seat))
         after, _events = ARGENT.apply(state, seat, move)
         assert marshal.dumps(thawing_copy(state), 2) == before, f"step {steps}: {move} changed its input"
+        copied = {id(part) for key in after.keys() - copying.SHARED for part in _parts(after[key])}
+        assert not copied & {id(part) for part in _parts(state)}, f"step {steps}: a copied part is shared"
         if move.action != "resign":
             full = ARGENT.copy_state(state)
             ARGENT.resolve(full, seat, move)

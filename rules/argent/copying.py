@@ -63,10 +63,20 @@ def _hot_copy(state: State) -> State:
     new = dict(state)
     # A mage is a flat record of names and numbers: a dict copy is a full copy of it.
     new["mages"] = [mage.copy() for mage in state["mages"]]
-    rest = {
-        key: value
-        for key, value in state.items()
-        if key not in _SHARED and key != "mages" and type(value) in (dict, list)
-    }
-    new.update(tree_copy(rest))
+    new["seats"] = [_office(office) for office in state["seats"]]
+    new.update(tree_copy({key: value for key, value in state.items() if key not in _SKIPPED}))
     return new
+
+
+def _office(office: dict[str, Any]) -> dict[str, Any]:
+    """Copy an office: names and numbers, flat records (the starter) and lists of names or flat records."""
+    new = office.copy()
+    for key, value in office.items():
+        if type(value) is list:
+            new[key] = [item.copy() if type(item) is dict else item for item in value]
+        elif type(value) is dict:
+            new[key] = value.copy()
+    return new
+
+
+_SKIPPED = _SHARED | {"mages", "seats"}
