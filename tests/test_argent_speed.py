@@ -165,3 +165,23 @@ def test_labels_are_kept_per_seat():
     assert ARGENT.labelled_moves(state, seat) == [
         (engine.to_move(o), o["label"]) for o in engine.options_for(state, seat)
     ]
+
+
+def test_waiting_on_names_the_seats_pending_names():
+    """``waiting_on`` skips the prompts' sentences but names exactly their seats, a leaver's too."""
+    from rules.contract import Move
+
+    rand = random.Random(4)
+    state = ARGENT.setup(4, ARGENT.default_options(), 4)
+    leavers = 0
+    for step in range(400):
+        if ARGENT.is_over(state):
+            break
+        assert ARGENT.waiting_on(state) == sorted({p.seat for p in ARGENT.pending(state)})
+        leavers += any(p.decision == "leave_room" for p in ARGENT.pending(state))
+        if step == 60:
+            state, _ = ARGENT.apply(state, 1, Move.of("resign"))
+            continue
+        seat = rand.choice(ARGENT.waiting_on(state))
+        state, _ = ARGENT.apply(state, seat, rand.choice(ARGENT.legal_moves(state, seat)))
+    assert leavers

@@ -141,33 +141,26 @@ class ArgentRules(Rules):
 
     def _pending_main(self, state: State) -> list[Prompt]:
         """Return the one seat the game's flow waits on."""
+        seat = _main_seat(state)
+        if seat is None:
+            return []
         agenda = state["agenda"]
         if agenda and agenda[0]["op"] == "ask":
             task = agenda[0]
             kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
-            return [Prompt(task["seat"], kind, task["kind"], f"P{task['seat'] + 1}: {task['prompt']}.")]
-        phase = state["phase"]
-        if phase == "candidates" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "candidate", f"P{seat + 1}: choose your candidate.")]
-        if phase == "powers" and state["queue"]:
-            seat = state["queue"][0]
-            return [
-                Prompt(seat, PromptKind.TURN, "power", f"P{seat + 1}: choose your department's mage power.")
-            ]
-        if phase == "build" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "build", f"P{seat + 1}: add a room to the University.")]
-        if phase == "draft" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "draft", f"P{seat + 1}: draft a mage.")]
-        if phase == "marks" and state["queue"]:
-            seat = state["queue"][0]
-            return [Prompt(seat, PromptKind.TURN, "mark", f"P{seat + 1}: place your starting Mark.")]
-        if phase == "errands" and state["turn"]:
-            seat = state["turn"]["seat"]
-            return [Prompt(seat, PromptKind.TURN, "turn", f"P{seat + 1}: take your turn.")]
-        return []
+            return [Prompt(seat, kind, task["kind"], f"P{seat + 1}: {task['prompt']}.")]
+        decision, words = FLOW_PROMPTS[state["phase"]]
+        return [Prompt(seat, PromptKind.TURN, decision, f"P{seat + 1}: {words}.")]
+
+    def waiting_on(self, state: State) -> list[Seat]:
+        """Return the seats ``pending`` names, without writing its sentences (asked on every move)."""
+        if state["over"]:
+            return []
+        seats = {s for s, office in enumerate(state["seats"]) if office.get("leave_choice")}
+        main = _main_seat(state)
+        if main is not None:
+            seats.add(main)
+        return sorted(seats)
 
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""
@@ -318,6 +311,30 @@ class ArgentRules(Rules):
         rounds = 6 if options.get("epic") == "on" else 5
         return 400 + rounds * players * 260
 
+
+def _main_seat(state: State) -> Seat | None:
+    """Return the seat the game's flow waits on: a question's, the setup queue's head, the turn's."""
+    agenda = state["agenda"]
+    if agenda and agenda[0]["op"] == "ask":
+        return agenda[0]["seat"]
+    phase = state["phase"]
+    if phase in SETUP_PHASES and state["queue"]:
+        return state["queue"][0]
+    if phase == "errands" and state["turn"]:
+        return state["turn"]["seat"]
+    return None
+
+
+SETUP_PHASES = frozenset({"candidates", "powers", "build", "draft", "marks"})
+FLOW_PROMPTS = {
+    "candidates": ("candidate", "choose your candidate"),
+    "powers": ("power", "choose your department's mage power"),
+    "build": ("build", "add a room to the University"),
+    "draft": ("draft", "draft a mage"),
+    "marks": ("mark", "place your starting Mark"),
+    "errands": ("turn", "take your turn"),
+}
+"""What a seat the flow waits on is asked, by phase (outside a question of the agenda)."""
 
 LEAVING = RuleRef("A player leaving", ruling=True)
 PHASE_RULES = {

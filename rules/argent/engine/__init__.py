@@ -499,9 +499,25 @@ def find_option(opts: Iterable[dict[str, Any]], move: Move) -> tuple[int, dict[s
     The search stops at the match: options after it are never built (``iter_options``).
     """
     action = move.action  # compared first: most options are another action, no Move built for them
-    return next(
-        ((i, opt) for i, opt in enumerate(opts) if opt["action"] == action and to_move(opt) == move), None
-    )
+    found = ((i, opt) for i, opt in enumerate(opts) if opt["action"] == action and is_move(opt, move))
+    return next(found, None)
+
+
+def is_move(opt: dict[str, Any], move: Move) -> bool:
+    """Whether an option of the move's action is that move: ``to_move(opt) == move``, built only for lists."""
+    args = opt["args"]
+    if len(args) != len(move.args):
+        return False
+    for key, value in move.args:
+        mine = args.get(key, _ABSENT)
+        if type(mine) is list or type(value) is tuple:
+            return to_move(opt) == move  # lists compare as the tuples a Move holds
+        if mine != value:
+            return False
+    return True
+
+
+_ABSENT = object()
 
 
 def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
