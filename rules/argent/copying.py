@@ -19,8 +19,20 @@ from rules.copies import tree_copy
 
 State = dict[str, Any]
 
-SHARED = ("board", "voters", "decks", "tableau", "legendary", "voter_deck", "mage_powers", "setup_steps")
-"""The parts a draft shares with its input until a move writes them (each changes in few moves)."""
+SHARED = (
+    "board",
+    "voters",
+    "decks",
+    "tableau",
+    "legendary",
+    "voter_deck",
+    "mage_powers",
+    "setup_steps",
+    "options",
+    "outcome",
+)
+"""The parts a draft shares with its input until a move writes them (each changes in few moves; the
+table's options never, the outcome only by being set whole)."""
 _SHARED = frozenset(SHARED)
 
 
@@ -41,7 +53,7 @@ def full_copy(state: State) -> State:
 def draft(state: State) -> Draft:
     """Return a copy to resolve a move on: often-changed parts copied, the rest shared until written."""
     new = Draft(_hot_copy(state))
-    new.shared = {key for key in SHARED if key in state}
+    new.shared = _SHARED & state.keys()
     return new
 
 
