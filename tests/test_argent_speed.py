@@ -58,17 +58,40 @@ def _walk(data):
 def test_apply_builds_the_options_once(monkeypatch: pytest.MonkeyPatch):
     """The legality check and the resolution share one build of the seat's options."""
     built = []
-    real = engine.options_for
+    real = engine.iter_options
 
-    def counting(state, seat):
+    def counting(state, seat, *action):
         built.append(seat)
-        return real(state, seat)
+        return real(state, seat, *action)
 
-    monkeypatch.setattr(engine, "options_for", counting)
+    monkeypatch.setattr(engine, "iter_options", counting)
     for state, seat, move in _states(60):
         built.clear()
         ARGENT.apply(state, seat, move)
         assert len(built) == 1
+
+
+def test_apply_builds_a_turn_up_to_the_move(monkeypatch: pytest.MonkeyPatch):
+    """The legality check stops at the chosen move: the options after it are never built."""
+    drawn = []
+    real = engine.iter_options
+
+    def counting(state, seat, *action):
+        for opt in real(state, seat, *action):
+            drawn.append(opt)
+            yield opt
+
+    monkeypatch.setattr(engine, "iter_options", counting)
+    checked = 0
+    for state, seat, _move in _states(200):
+        moves = ARGENT.legal_moves(state, seat)
+        if len(moves) < 2:
+            continue
+        drawn.clear()
+        ARGENT.apply(state, seat, moves[0])
+        assert len(drawn) == 1
+        checked += 1
+    assert checked > 10
 
 
 def test_having_a_move_builds_one_option(monkeypatch: pytest.MonkeyPatch):
@@ -104,15 +127,61 @@ def test_apply_refuses_what_the_list_leaves_out():
 
 
 def test_labelled_moves_build_the_options_once(monkeypatch: pytest.MonkeyPatch):
-    """Every move with its label, as ``label`` names it one by one, from one build of the options."""
+    """Every move with its label, as ``label`` names it one by one, from one build per version and seat."""
     samples = [(state, seat) for state, seat, _move in _states(50)]
-    for state, seat in samples:
-        expected = [(move, ARGENT.label(state, seat, move)) for move in ARGENT.legal_moves(state, seat)]
-        assert ARGENT.labelled_moves(state, seat) == expected
     built = []
     real = engine.options_for
     monkeypatch.setattr(engine, "options_for", lambda state, seat: built.append(seat) or real(state, seat))
     for state, seat in samples:
         built.clear()
-        ARGENT.labelled_moves(state, seat)
+        moves = ARGENT.legal_moves(state, seat)
+        expected = [(move, opt["label"]) for move, opt in zip(moves, real(state, seat), strict=True)]
+        built.clear()
+        assert ARGENT.labelled_moves(state, seat) == expected
+        assert [(move, ARGENT.label(state, seat, move)) for move in moves] == expected
         assert len(built) == 1
+
+
+def test_labels_follow_a_state_changed_in_place():
+    """A version's labels are reused only while the state is unchanged: a change in place is relabelled."""
+    for state, seat, _move in _states(120):
+        if state["phase"] == "errands" and not state["agenda"] and state["turn"]["seat"] == seat:
+            break
+    before = ARGENT.labelled_moves(state, seat)
+    assert any(m.action == "bell" for m, _label in before)
+    state["bell"] = []  # the Bell Tower emptied in place: its offerings leave the list
+    after = ARGENT.labelled_moves(state, seat)
+    assert not any(m.action == "bell" for m, _label in after)
+    assert after == [(engine.to_move(o), o["label"]) for o in engine.options_for(state, seat)]
+
+
+def test_labels_are_kept_per_seat():
+    """Each seat gets its own labels from the same version, never another seat's."""
+    state = ARGENT.setup(3, ARGENT.default_options(), 2)
+    seat = ARGENT.waiting_on(state)[0]
+    other = (seat + 1) % 3
+    assert ARGENT.labelled_moves(state, seat)
+    assert ARGENT.labelled_moves(state, other) == []
+    assert ARGENT.labelled_moves(state, seat) == [
+        (engine.to_move(o), o["label"]) for o in engine.options_for(state, seat)
+    ]
+
+
+def test_waiting_on_names_the_seats_pending_names():
+    """``waiting_on`` skips the prompts' sentences but names exactly their seats, a leaver's too."""
+    from rules.contract import Move
+
+    rand = random.Random(4)
+    state = ARGENT.setup(4, ARGENT.default_options(), 4)
+    leavers = 0
+    for step in range(400):
+        if ARGENT.is_over(state):
+            break
+        assert ARGENT.waiting_on(state) == sorted({p.seat for p in ARGENT.pending(state)})
+        leavers += any(p.decision == "leave_room" for p in ARGENT.pending(state))
+        if step == 60:
+            state, _ = ARGENT.apply(state, 1, Move.of("resign"))
+            continue
+        seat = rand.choice(ARGENT.waiting_on(state))
+        state, _ = ARGENT.apply(state, seat, rand.choice(ARGENT.legal_moves(state, seat)))
+    assert leavers

@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.argent import engine, record, setup, views
+from rules.argent import copying, engine, record, setup, views
 from rules.argent.effects.gains import TAKE_IP
 from rules.argent.events import ArgentEvent
+from rules.argent.labels import Labelled, LabelMemo
 from rules.argent.state import away, order_from
 from rules.contract import (
     Event,
@@ -23,7 +24,6 @@ from rules.contract import (
     State,
     View,
 )
-from rules.copies import tree_copy
 from rules.registry import register
 
 ACTIONS = frozenset(
@@ -73,6 +73,7 @@ class ArgentRules(Rules):
     turn_rule = RuleRef("Errands Phase")
     end_rule = RuleRef("Game End")
     actions = ACTIONS
+    _labels = LabelMemo(lambda state, seat: _labelled(state, seat))
     options = (
         OptionSpec(
             "rooms",
@@ -132,6 +133,10 @@ class ArgentRules(Rules):
         moves = self.legal_moves(state, seat)
         return moves[0] if moves else None
 
+    def waiting_on(self, state: State) -> list[Seat]:
+        """Return the seats ``pending`` names, without writing its sentences (asked on every move)."""
+        return sorted({a.seat for a in views.decisions(state)})
+
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""
 
@@ -173,16 +178,17 @@ class ArgentRules(Rules):
         """Return a copy for ``apply`` to resolve on, shaped as a JSON reload would give it."""
         # Effect frames share their context within a move; a JSON round trip (and so every
         # reload from the store) separates them, and the copy must give the game that same shape.
-        return tree_copy(state)
+        return copying.full_copy(state)
 
     def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
-        """Check the move against the seat's options and resolve it, building the options once."""
-        opts = engine.options_for(state, seat)
-        index = engine.find_option(opts, move)
-        if index is None:
+        """Check the move against the seat's options and resolve it, building them once, up to the move."""
+        found = engine.find_option(engine.iter_options(state, seat, move.action), move)
+        if found is None:
             raise self.why_not(state, seat, move)
-        new = self.copy_state(state)
-        return new, engine.resolve_option(new, seat, engine.option_in(new, seat, opts, index))
+        # Resolved on a draft: only the parts the move writes are copied (``rules.argent.copying``).
+        new = copying.draft(state)
+        events = engine.resolve_option(new, seat, engine.option_in(new, seat, *found))
+        return copying.publish(new), events
 
     def resign(self, state: State, seat: Seat) -> tuple[State, list[Event]]:
         """A player leaves mid-game (FAQ): skipped from now on, two rooms go at the round's end."""
@@ -251,17 +257,15 @@ class ArgentRules(Rules):
         return Result((top,), {s: float(votes[s]) for s in ranking}, reason + ".", ranking)
 
     def label(self, state: State, seat: Seat, move: Move) -> str:
-        """Return the sentence of a legal move (or its code)."""
+        """Return the sentence of a legal move (or its code), from the version's one build of labels."""
         if move.action == "resign" and not move.args:
             return "Leave the game"
-        for opt in engine.options_for(state, seat):
-            if engine.to_move(opt) == move:
-                return opt["label"]
-        return move.code()
+        labelled = self._labels.labelled(state, seat)
+        return next((text for known, text in labelled if known == move), move.code())
 
     def labelled_moves(self, state: State, seat: Seat) -> list[tuple[Move, str]]:
-        """Return every legal move with its label from one build of the seat's options."""
-        return [(engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat)]
+        """Return every legal move with its label, built once per version and seat (``labels``)."""
+        return list(self._labels.labelled(state, seat))
 
     def why_not(self, state: State, seat: Seat, move: Move) -> IllegalMove:
         """Explain why a move is refused, naming the rule."""
@@ -302,6 +306,11 @@ PHASE_RULES = {
     for phase in phases
 }
 """The rulebook section that orders each phase's decisions (cited when a move does not fit it)."""
+
+def _labelled(state: State, seat: Seat) -> Labelled:
+    """Build every legal move of the seat with its label, from one build of its options."""
+    return tuple((engine.to_move(opt), opt["label"]) for opt in engine.options_for(state, seat))
+
 
 ARGENT = register(ArgentRules())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.argent import content
+from rules.argent.copying import own
 from rules.argent.state import CENTRAL, ROOM_COUNT, State, order_from, room_name
 from rules.argent.vocab import two_player_side
 
@@ -89,8 +90,9 @@ def apply(state: State, seat: int, opt: dict[str, Any]) -> str:
     room, side = build["pick"]
     build["pick"] = None
     build["cells"][room] = [args["row"], args["col"]]
-    state["board"]["rooms"][room] = {"side": side, "locked": False, "marker": 0, "cards": []}
-    state["board"]["grid"] = grid_of(build["cells"])
+    board = own(state, "board")
+    board["rooms"][room] = {"side": side, "locked": False, "marker": 0, "cards": []}
+    board["grid"] = grid_of(build["cells"])
     state["queue"].pop(0)
     return f"P{seat + 1} adds {room_name(room)} to the University."
 

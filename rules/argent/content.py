@@ -43,6 +43,7 @@ def room(room_id: str) -> Record:
     return _rooms()[room_id]
 
 
+@cache
 def room_side(room_id: str, side: str) -> Record:
     """Return one side of a room."""
     return _rooms()[room_id]["sides"][side]

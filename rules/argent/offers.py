@@ -40,7 +40,7 @@ def can_place(state: State, seat: int) -> bool:
     """Whether the seat has a mage at home and a room to place it in."""
     if vocab.active(state, "no_placing") or not office_mages(state, seat):
         return False
-    return bool(effects.placeable_rooms(state, seat))
+    return effects.can_place_somewhere(state, seat)
 
 
 def _selector(key: str) -> Check:
@@ -81,7 +81,7 @@ def _pay(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) -> b
 
 def _place(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) -> bool:
     if arg.get("mage") == "temporary_neutral":
-        return supply_mage(state, NEUTRAL) is not None and bool(effects.placeable_rooms(state, seat))
+        return supply_mage(state, NEUTRAL) is not None and effects.can_place_somewhere(state, seat)
     if arg.get("scope") == "same_room":
         return False
     if vocab.active(state, "no_placing") or not office_mages(state, seat):
@@ -90,7 +90,7 @@ def _place(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) ->
         task = {"seat": seat, "via": ctx.get("via")}
         rooms = [r for r in rooms_in_play(state) if r != INFIRMARY and protection.may_enter(state, seat, r)]
         return any(effects.any_slot_targets(state, task, r) for r in rooms)
-    return bool(effects.placeable_rooms(state, seat))
+    return effects.can_place_somewhere(state, seat)
 
 
 def _shadow(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules import rng
 from rules.argent import build, content, vocab
+from rules.argent.copying import own
 from rules.argent.state import (
     CENTRAL,
     DEPARTMENTS,
@@ -207,17 +208,17 @@ def build_decks(state: State) -> None:
 def deal_tableaus(state: State) -> None:
     """Return the tableaus to the bottoms of their decks and reveal 3 spells, 3 vaults, 5 supporters."""
     for kind, size in (("spell", SPELL_TABLEAU), ("vault", VAULT_TABLEAU), ("supporter", SUPPORTER_TABLEAU)):
-        state["decks"][kind].extend(state["tableau"][kind])
-        state["tableau"][kind] = []
+        own(state, "decks")[kind].extend(state["tableau"][kind])
+        own(state, "tableau")[kind] = []
         refill(state, kind, size)
 
 
 def refill(state: State, kind: str, size: int | None = None) -> None:
     """Fill a tableau from the top of its deck up to its size."""
     size = size or {"spell": SPELL_TABLEAU, "vault": VAULT_TABLEAU, "supporter": SUPPORTER_TABLEAU}[kind]
-    deck = state["decks"][kind]
-    while len(state["tableau"][kind]) < size and deck:
-        state["tableau"][kind].append(deck.pop(0))
+    deck, tableau = own(state, "decks")[kind], own(state, "tableau")[kind]
+    while len(tableau) < size and deck:
+        tableau.append(deck.pop(0))
 
 
 def bell_cards(players: int) -> list[str]:

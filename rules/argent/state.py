@@ -17,6 +17,7 @@ The state is plain JSON. Its main parts:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.argent import content
@@ -255,6 +256,7 @@ def loc_of(room: str, slot_id: str, k: int | None = None) -> str:
     return f"{room}/{slot_id}" if k is None else f"{room}/{slot_id}/{k}"
 
 
+@cache  # a pure function of a few dozen location names, asked thousands of times a move
 def split_loc(loc: str) -> tuple[str, str] | None:
     """Split a board location into (room, slot id); None for the office and the supply."""
     parts = loc.split("/")
@@ -263,6 +265,7 @@ def split_loc(loc: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
+@cache
 def room_of(loc: str) -> str | None:
     """Return the room a location lies in (the Infirmary included), or None off the board."""
     parts = split_loc(loc)
@@ -415,24 +418,35 @@ def loc_text(state: State, loc: str) -> str:
     parts = split_loc(loc)
     if not parts:
         return {"office": "the office", "supply": "the supply"}.get(loc, loc)
-    room, slot_id = parts
+    return _loc_words(loc, state["board"]["rooms"][parts[0]]["side"])
+
+
+@cache  # the words follow from the location and the room's side alone: placements ask them often
+def _loc_words(loc: str, side: str) -> str:
+    """Return a board location as words, for the room on that side."""
+    room, slot_id = split_loc(loc)  # type: ignore[misc]
+    printed = content.room_side(room, side)["slots"]
+    s = next((x for x in printed if x["id"] == slot_id), None)
+    if s is None:
+        raise KeyError(f"{room}/{slot_id}")
     if room == INFIRMARY:
-        kind = spec(state, room, slot_id)["kind"]
-        return (
-            "the Infirmary" if kind == "general" else f"the Infirmary ({slot_number(state, room, slot_id)})"
-        )
-    s = spec(state, room, slot_id)
+        return "the Infirmary" if s["kind"] == "general" else f"the Infirmary ({_number(printed, slot_id)})"
     if is_multi(s):
         return room_name(room)
     if is_shadow(s):
-        return f"the shadow of {room_name(room)}, slot {slot_number(state, room, s['of'])}"
-    return f"{room_name(room)}, slot {slot_number(state, room, slot_id)}"
+        return f"the shadow of {room_name(room)}, slot {_number(printed, s['of'])}"
+    return f"{room_name(room)}, slot {_number(printed, slot_id)}"
 
 
 def slot_number(state: State, room: str, slot_id: str) -> int:
     """Return a slot's number counted from the top (shadows not counted)."""
+    return _number(slots(state, room), slot_id)
+
+
+def _number(printed: list[dict[str, Any]], slot_id: str) -> int:
+    """Return a slot's number among a side's slots counted from the top (shadows not counted)."""
     n = 0
-    for s in slots(state, room):
+    for s in printed:
         if not is_shadow(s):
             n += 1
         if s["id"] == slot_id:

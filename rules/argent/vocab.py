@@ -9,6 +9,7 @@ registry to the loader's list in ``cards.py``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -56,14 +57,18 @@ def statuses_named(state: State, name: str) -> list[dict[str, Any]]:
 def covers(state: State, seat: int | None, name: str) -> bool:
     """Whether a status covers a seat: an "own" status the seat started, or a "table" status."""
     _known(STATUSES, name, "status")
+    running = state["statuses"]
+    if not running:  # most of a game runs no status: asked thousands of times a move
+        return False
     table = STATUSES[name][0] == "table"
-    return any(s["name"] == name and (table or s["seat"] == seat) for s in state["statuses"])
+    return any(s["name"] == name and (table or s["seat"] == seat) for s in running)
 
 
 def active(state: State, name: str) -> bool:
     """Whether any player has a status of this name running."""
     _known(STATUSES, name, "status")
-    return any(s["name"] == name for s in state["statuses"])
+    running = state["statuses"]
+    return bool(running) and any(s["name"] == name for s in running)
 
 
 def amount(state: State, seat: int, name: str) -> int:
@@ -96,14 +101,12 @@ def power_side(state: State, mage_type: str) -> str:
 
 def powers_of(state: State, m: dict[str, Any]) -> set[str]:
     """Return the power keys a mage has now (the Apprentice has every department's)."""
-    types = DEPARTMENTS if m["type"] == APPRENTICE else (m["type"],)
-    keys = set()
-    for t in types:
-        power = content.mage_power(t, power_side(state, t))
-        if power:
-            _known(POWERS, power["key"], "mage power")
-            keys.add(power["key"])
-    if not keys:
+    sides = state["mage_powers"]
+    if m["type"] == APPRENTICE:
+        keys = set().union(*(_printed_powers(t, sides.get(t, "A")) for t in DEPARTMENTS))
+    else:
+        keys = set(_printed_powers(m["type"], sides.get(m["type"], "A")))
+    if not keys or not state["statuses"]:
         return keys
     immune = "immune_opponent_spells" in keys
     if active(state, "no_mage_powers") and not immune:
@@ -111,6 +114,16 @@ def powers_of(state: State, m: dict[str, Any]) -> set[str]:
     if covers(state, m["owner"], "own_no_mage_powers"):
         return set()
     return keys
+
+
+@functools.cache
+def _printed_powers(mage_type: str, side: str) -> frozenset[str]:
+    """Return the power key printed for a mage type on a side (none for neutrals and blank sides)."""
+    power = content.mage_power(mage_type, side)
+    if not power:
+        return frozenset()
+    _known(POWERS, power["key"], "mage power")
+    return frozenset({power["key"]})
 
 
 def has_power(state: State, m: dict[str, Any], key: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.argent import content, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
+from rules.argent.copying import own
 from rules.argent.effects.base import RES_NAMES, cap, describe, push_times, say, who
 from rules.argent.events import ArgentEvent
 from rules.argent.state import (
@@ -71,7 +72,7 @@ def answer_research(state: State, task: Task, opt: dict[str, Any], events: list[
     office = state["seats"][seat]
     if "learn" in args:
         book_id = args["learn"]
-        state["tableau"]["spell"].remove(book_id)
+        own(state, "tableau")["spell"].remove(book_id)
         refill(state, "spell")
         learn(state, seat, book_id, events)
     elif "upgrade" in args:
@@ -88,7 +89,7 @@ def answer_research(state: State, task: Task, opt: dict[str, Any], events: list[
         # A drawn spell that is not researched goes to the bottom of the Spell deck.
         held = task["data"].get("held")
         if held:
-            state["decks"]["spell"].append(held)
+            own(state, "decks")["spell"].append(held)
             say(events, f"{who(state, seat)} puts {content.book(held)['name']} back under the Spell deck.")
 
 
@@ -110,7 +111,7 @@ def learn(state: State, seat: int, book_id: str, events: list[Event]) -> None:
 def offer_held_spell(state: State, seat: int, book_id: str, events: list[Event]) -> None:
     """A drawn or drafted spell: research it at once, or it goes under the Spell deck."""
     if state["seats"][seat]["int"] <= 0:
-        state["decks"]["spell"].append(book_id)
+        own(state, "decks")["spell"].append(book_id)
         say(
             events,
             f"{who(state, seat)} cannot research {content.book(book_id)['name']}; it goes under the deck.",
@@ -126,7 +127,7 @@ def answer_held_spell(state: State, task: Task, opt: dict[str, Any], events: lis
     if opt["action"] == "research":
         learn(state, task["seat"], book_id, events)
     else:
-        state["decks"]["spell"].append(book_id)
+        own(state, "decks")["spell"].append(book_id)
 
 
 def do_research(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
@@ -168,7 +169,7 @@ def do_research_legendary(state: State, task: Task, arg: Any, events: list[Event
 
 def answer_legendary(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
     book_id = opt["args"]["learn"]
-    state["legendary"].remove(book_id)
+    own(state, "legendary").remove(book_id)
     learn(state, task["seat"], book_id, events)
 
 
@@ -178,9 +179,9 @@ def answer_legendary(state: State, task: Task, opt: dict[str, Any], events: list
 def refill(state: State, kind: str) -> None:
     """Fill the spell or vault tableau back up from its deck."""
     size = 5 if kind == "supporter" else 3
-    deck = state["decks"][kind]
-    while len(state["tableau"][kind]) < size and deck:
-        state["tableau"][kind].append(deck.pop(0))
+    deck, tableau = own(state, "decks")[kind], own(state, "tableau")[kind]
+    while len(tableau) < size and deck:
+        tableau.append(deck.pop(0))
 
 
 def gain_card(state: State, seat: int, kind: str, card_id: str, events: list[Event]) -> None:
@@ -244,7 +245,7 @@ def answer_draft(state: State, task: Task, opt: dict[str, Any], events: list[Eve
     if opt["action"] != "draft":
         return
     kind, card = task["data"]["kind"], opt["args"]["card"]
-    state["tableau"][kind].remove(card)
+    own(state, "tableau")[kind].remove(card)
     if kind != "supporter":
         refill(state, kind)
     gain_card(state, task["seat"], kind, card, events)
@@ -253,7 +254,7 @@ def answer_draft(state: State, task: Task, opt: dict[str, Any], events: list[Eve
 def do_draw(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     kind = arg["deck"]
     for _ in range(arg.get("count", 1)):
-        deck = state["decks"][kind]
+        deck = own(state, "decks")[kind]
         if not deck:
             say(events, f"The {kind} deck is empty.")
             return
@@ -265,7 +266,7 @@ def do_draw(state: State, task: Task, arg: dict[str, Any], events: list[Event]) 
 
 def secret_supporter(state: State, seat: int, events: list[Event], card: str | None = None) -> None:
     """Put a supporter face down into a seat's discard (only that seat learns which)."""
-    deck = state["decks"]["supporter"]
+    deck = own(state, "decks")["supporter"]
     if card is None:
         if not deck:
             return
@@ -288,7 +289,7 @@ def do_secret_supporter(state: State, task: Task, arg: dict[str, Any], events: l
 
 def do_look(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:
     kind = arg["deck"]
-    deck = state["decks"][kind]
+    deck = own(state, "decks")[kind]
     seen = deck[: arg["count"]]
     del deck[: arg["count"]]
     opts = [option("keep", f"Keep {content.card_name(kind, c)}", card=c) for c in dict.fromkeys(seen)]
@@ -308,7 +309,7 @@ def answer_look(state: State, task: Task, opt: dict[str, Any], events: list[Even
     seen = list(data["seen"])
     card = opt["args"]["card"]
     seen.remove(card)
-    state["decks"][data["kind"]].extend(seen)
+    own(state, "decks")[data["kind"]].extend(seen)
     if data["as"] == "secret" and data["kind"] == "supporter":
         secret_supporter(state, task["seat"], events, card)
     else:
@@ -362,8 +363,8 @@ def answer_buy(state: State, task: Task, opt: dict[str, Any], events: list[Event
     if opt["action"] == "pass":
         return
     if opt["action"] == "cycle":
-        state["decks"]["vault"].extend(state["tableau"]["vault"])
-        state["tableau"]["vault"] = []
+        own(state, "decks")["vault"].extend(state["tableau"]["vault"])
+        own(state, "tableau")["vault"] = []
         refill(state, "vault")
         say(events, f"{who(state, seat)} refreshes the Vault tableau.")
         data["cycle"] = False
@@ -383,7 +384,7 @@ def answer_buy(state: State, task: Task, opt: dict[str, Any], events: list[Event
         return
     card = opt["args"]["card"]
     price = max(0, content.vault(card)["cost"] - data["discount"])
-    state["tableau"]["vault"].remove(card)
+    own(state, "tableau")["vault"].remove(card)
     refill(state, "vault")
     gain_card(state, seat, "vault", card, events)
     pay_gold(state, seat, price)
@@ -423,8 +424,8 @@ def answer_discard_spell(state: State, task: Task, opt: dict[str, Any], events: 
             office["spells"].remove(spell)
             office["int"] += 1
             office["wis"] += spell["level"] - 1
-            dest = state["legendary"] if content.book(book_id).get("legendary") else state["decks"]["spell"]
-            dest.append(book_id)
+            legendary = content.book(book_id).get("legendary")
+            (own(state, "legendary") if legendary else own(state, "decks")["spell"]).append(book_id)
             say(events, f"P{victim + 1}'s {content.book(book_id)['name']} goes back under the deck.")
             return
 
@@ -533,7 +534,7 @@ def answer_astronomy(state: State, task: Task, opt: dict[str, Any], events: list
         price = arg["per_space"] * (k - 1 if arg.get("first_space_free") else k)
         cost = [{"pay": {arg["pay"]: price}}] if price else []
         marker = (marker + k) % len(track)
-        state["board"]["rooms"][room]["marker"] = marker
+        own(state, "board")["rooms"][room]["marker"] = marker
     say(events, f"{who(state, task['seat'])} moves the Astronomy Tower marker to space {marker + 1}.")
     # The per-space price is a cost (Auric Catalyst may answer a Gold one), paid before the reward.
     push_effects(state, task["seat"], [*cost, *track[marker]], {"room": room, "space": marker, "via": "room"})
@@ -573,8 +574,8 @@ def answer_add_room_card(state: State, task: Task, opt: dict[str, Any], events: 
     if opt["action"] != "draw":
         return
     kind = opt["args"]["deck"]
-    card = state["decks"][kind].pop(0)
-    state["board"]["rooms"][task["data"]["room"]]["cards"].append({"kind": kind, "id": card})
+    card = own(state, "decks")[kind].pop(0)
+    own(state, "board")["rooms"][task["data"]["room"]]["cards"].append({"kind": kind, "id": card})
     say(
         events,
         f"{who(state, task['seat'])} lays {content.card_name(kind, card)} in "
@@ -595,7 +596,7 @@ def do_draft_room_card(state: State, task: Task, arg: Any, events: list[Event]) 
 
 def answer_room_card(state: State, task: Task, opt: dict[str, Any], events: list[Event]) -> None:
     room = task["data"]["room"]
-    here = state["board"]["rooms"][room]["cards"]
+    here = own(state, "board")["rooms"][room]["cards"]
     kind = opt["args"].get("kind", "vault")
     for c in here:
         if c["id"] == opt["args"]["card"] and c["kind"] == kind:

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.argent import content, vocab
 from rules.argent.agenda import Task, ask, frame, option, push, push_effects
+from rules.argent.copying import own
 from rules.argent.effects.base import RES_NAMES, RESOURCES, cap, describe, describe_one, say, stop_frame, who
 from rules.argent.effects.placing import can_gain_mage
 from rules.argent.events import ArgentEvent
@@ -312,7 +313,7 @@ def answer_mark(state: State, task: Task, opt: dict[str, Any], events: list[Even
 
 def place_mark(state: State, seat: int, index: int, events: list[Event]) -> None:
     """Put a seat's Mark on a voter and show that voter to that seat only."""
-    voter = state["voters"][index]
+    voter = own(state, "voters")[index]
     voter["marks"].append(seat)
     say(
         events,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import protection, vocab
@@ -71,26 +72,36 @@ def status_shadows(state: State, seat: int, room: str) -> list[str]:
 
 def placeable_rooms(state: State, seat: int) -> list[str]:
     """Return the rooms a seat may place a mage in now (open slot, unlocked, not the Infirmary)."""
-    out = []
+    return list(iter_placeable_rooms(state, seat))
+
+
+def can_place_somewhere(state: State, seat: int) -> bool:
+    """Whether some room takes a mage of the seat now, found without listing them all."""
+    return next(iter_placeable_rooms(state, seat), None) is not None
+
+
+def iter_placeable_rooms(state: State, seat: int) -> Iterator[str]:
+    """Yield the rooms a seat may place a mage in now, in resolution order."""
     taken = {m["loc"] for m in state["mages"]}
     inversion = shadow_only(state, seat)
+    # Zero Hour and Inversion open shadow slots; without either, status_shadows finds none.
+    shadowing = inversion or has_status(state, seat, "shadow_on_place")
     for room in rooms_in_play(state):
         if room == INFIRMARY or not protection.may_enter(state, seat, room):
             continue
         side = room_side(state, room)
         if vocab.room_has(state, room, "no_direct_placement"):
             continue
-        if status_shadows(state, seat, room):
-            out.append(room)
+        if shadowing and status_shadows(state, seat, room):
+            yield room
             continue
         if inversion:
             continue
         for s in side["slots"]:
             kind = s["kind"]
             if kind in ("area", "merit", "regular") and (kind == "area" or f"{room}/{s['id']}" not in taken):
-                out.append(room)
+                yield room
                 break
-    return out
 
 
 def do_place(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:

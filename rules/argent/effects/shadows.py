@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.argent import protection
 from rules.argent.agenda import Task, ask, option, push
+from rules.argent.copying import own
 from rules.argent.effects.base import push_times, say
 from rules.argent.effects.targets import candidates, harm
 from rules.argent.state import (
@@ -240,7 +241,7 @@ def set_lock(state: State, room: str, value: bool, events: list[Event]) -> None:
         return
     if room not in state["board"]["rooms"]:
         return
-    state["board"]["rooms"][room]["locked"] = value
+    own(state, "board")["rooms"][room]["locked"] = value
     say(events, f"{room_name(room)} is {'locked' if value else 'unlocked'}.")
 
 

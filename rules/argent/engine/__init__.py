@@ -11,11 +11,13 @@ decisions, a player leaving).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rules.argent import build, content, effects, scoring, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
 from rules.argent.casting import free_cast_options, spell_cost
+from rules.argent.copying import own
 from rules.argent.effects import say
 from rules.argent.engine.decisions import (
     answer_leave_room,
@@ -46,7 +48,7 @@ from rules.argent.engine.reactions import (
     run_reactions,
     run_sympathy,
 )
-from rules.argent.engine.turn import castable, do_turn, has_turn_option, turn_options
+from rules.argent.engine.turn import castable, do_turn, has_turn_option, iter_turn_options
 from rules.argent.events import ArgentEvent
 from rules.argent.setup import deal_tableaus
 from rules.argent.state import (
@@ -78,6 +80,7 @@ __all__ = [
     "find_option",
     "free_cast_options",
     "fresh_turn",
+    "iter_options",
     "leave",
     "leaving_rooms",
     "option_in",
@@ -128,7 +131,7 @@ def flow(state: State, events: list[Event]) -> bool:
         if state["queue"]:
             return False
         if state["setup_steps"]:
-            step = state["setup_steps"].pop(0)
+            step = own(state, "setup_steps").pop(0)
             state["phase"], state["queue"] = step["phase"], step["queue"]
             if step["queue"] is None:
                 # The power choice waits for the candidates: only department candidates choose.
@@ -179,8 +182,8 @@ def start_round(state: State, events: list[Event], first: bool = False) -> None:
         deal_tableaus(state)
         state["bell"] = [b["id"] for b in content.bell_tower_cards() if b["min_players"] <= state["players"]]
         for room, info in state["board"]["rooms"].items():
-            if room_side(state, room).get("marker") == "resets":
-                info["marker"] = 0
+            if room_side(state, room).get("marker") == "resets" and info["marker"]:
+                own(state, "board")["rooms"][room]["marker"] = 0
         if state["next_first"] is not None:
             state["first"] = state["next_first"]
             state["next_first"] = None
@@ -249,18 +252,17 @@ def step_resolution(state: State, events: list[Event]) -> None:
     if room == INFIRMARY or room_side(state, room).get("instant"):
         return
     tasks: list[Task] = []
-    info = state["board"]["rooms"][room]
     someone = any(room_of(m["loc"]) == room and placed(m["loc"]) for m in state["mages"])
     # Vault A: the three cards are revealed for the occupants to take; an empty room reveals nothing.
     if vocab.room_has(state, room, "reveal_vault_3") and someone:
-        deck = state["decks"]["vault"]
-        info["cards"] = [{"kind": "vault", "id": c} for c in deck[:3]]
+        deck = own(state, "decks")["vault"]
+        own(state, "board")["rooms"][room]["cards"] = cards = [{"kind": "vault", "id": c} for c in deck[:3]]
         del deck[:3]
-        if info["cards"]:
+        if cards:
             say(
                 events,
                 f"{room_name(room)} reveals "
-                + ", ".join(content.vault(c["id"])["name"] for c in info["cards"])
+                + ", ".join(content.vault(c["id"])["name"] for c in cards)
                 + ".",
             )
     for s in slots(state, room):
@@ -274,10 +276,12 @@ def step_resolution(state: State, events: list[Event]) -> None:
 
 def room_done(state: State, task: Task, events: list[Event]) -> None:
     """Put a room's unclaimed cards back under their decks."""
-    info = state["board"]["rooms"][task["room"]]
-    for c in info["cards"]:
-        state["decks"][c["kind"]].append(c["id"])
-    info["cards"] = []
+    cards = state["board"]["rooms"][task["room"]]["cards"]
+    if cards:
+        decks = own(state, "decks")
+        for c in cards:
+            decks[c["kind"]].append(c["id"])
+        own(state, "board")["rooms"][task["room"]]["cards"] = []
 
 
 def end_round(state: State, events: list[Event]) -> None:
@@ -289,11 +293,12 @@ def end_round(state: State, events: list[Event]) -> None:
                 m["temp"] = False
         elif m["owner"] is not None and m["loc"] != "office":
             m["loc"] = "office"
-    for info in state["board"]["rooms"].values():
-        info["locked"] = False
-        for c in info["cards"]:
-            state["decks"][c["kind"]].append(c["id"])
-        info["cards"] = []
+    if any(info["locked"] or info["cards"] for info in state["board"]["rooms"].values()):
+        for info in own(state, "board")["rooms"].values():
+            info["locked"] = False
+            for c in info["cards"]:
+                own(state, "decks")[c["kind"]].append(c["id"])
+            info["cards"] = []
     state["statuses"] = [
         s
         for s in state["statuses"]
@@ -311,7 +316,7 @@ def end_round(state: State, events: list[Event]) -> None:
 
 def finish(state: State, events: list[Event]) -> None:
     """Reveal every voter and count the votes."""
-    for v in state["voters"]:
+    for v in own(state, "voters"):
         v["face_up"] = True
     state["outcome"] = scoring.count_votes(state)
     state["over"] = True
@@ -445,6 +450,15 @@ ANSWERS = {
 
 def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     """Return every option (move and label) the seat has now."""
+    return list(iter_options(state, seat))
+
+
+def iter_options(state: State, seat: int, action: str | None = None) -> Iterable[dict[str, Any]]:
+    """Return the seat's options in order; a turn's come one at a time, so a search can stop early.
+
+    Given an ``action``, a turn builds only that action's options (``iter_turn_options``); the other
+    decisions hold few options and return them all.
+    """
     if state["over"]:
         return []
     agenda = state["agenda"]
@@ -452,7 +466,7 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
         return leave_options(state, seat)  # answered alongside the others' play
     if agenda:
         task = agenda[0]
-        return list(task["options"]) if task["op"] == "ask" and task["seat"] == seat else []
+        return task["options"] if task["op"] == "ask" and task["seat"] == seat else []
     phase = state["phase"]
     if phase == "candidates":
         return candidate_options(state) if state["queue"] and state["queue"][0] == seat else []
@@ -465,7 +479,7 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     if phase == "marks":
         return start_mark_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "errands" and state["turn"] and state["turn"]["seat"] == seat:
-        return turn_options(state, seat)
+        return iter_turn_options(state, seat, action)
     return []
 
 
@@ -485,13 +499,35 @@ def fast_moves(state: State, seat: int) -> list[str]:
     return [to_move(opt).code() for opt in options_for(state, seat) if opt.get("fast")]
 
 
-def find_option(opts: list[dict[str, Any]], move: Move) -> int | None:
-    """Return the index of the option that is this move, or None when none is."""
-    return next((i for i, opt in enumerate(opts) if to_move(opt) == move), None)
+def find_option(opts: Iterable[dict[str, Any]], move: Move) -> tuple[int, dict[str, Any]] | None:
+    """Return the position and the option that is this move, or None when none is.
+
+    The search stops at the match: options after it are never built (``iter_options``).
+    """
+    action = move.action  # compared first: most options are another action, no Move built for them
+    found = ((i, opt) for i, opt in enumerate(opts) if opt["action"] == action and is_move(opt, move))
+    return next(found, None)
 
 
-def option_in(state: State, seat: int, opts: list[dict[str, Any]], index: int) -> dict[str, Any]:
-    """Return option ``index`` of ``opts`` (built on a state equal to ``state``) as ``state`` holds it.
+def is_move(opt: dict[str, Any], move: Move) -> bool:
+    """Whether an option of the move's action is that move: ``to_move(opt) == move``, built only for lists."""
+    args = opt["args"]
+    if len(args) != len(move.args):
+        return False
+    for key, value in move.args:
+        mine = args.get(key, _ABSENT)
+        if type(mine) is list or type(value) is tuple:
+            return to_move(opt) == move  # lists compare as the tuples a Move holds
+        if mine != value:
+            return False
+    return True
+
+
+_ABSENT = object()
+
+
+def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
+    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as ``state`` holds it.
 
     A question's options are the state's own records, so the answer takes the copy's record;
     a turn's options are built afresh and hold only names and numbers, so a copy of the dict does.
@@ -499,7 +535,6 @@ def option_in(state: State, seat: int, opts: list[dict[str, Any]], index: int) -
     agenda = state["agenda"]
     if agenda and not leaving_now(state, seat):
         return agenda[0]["options"][index]
-    opt = opts[index]
     return {**opt, "args": dict(opt["args"])}
 
 

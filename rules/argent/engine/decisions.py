@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.argent import content, effects
 from rules.argent.agenda import Task, option, push
+from rules.argent.copying import own
 from rules.argent.effects import say
 from rules.argent.setup import give_mage, seat_mages, take_candidate
 from rules.argent.state import (
@@ -92,7 +93,7 @@ def do_power(state: State, seat: int, opt: dict[str, Any], events: list[Event]) 
     """Set the seat's department's mage power side."""
     state["queue"].pop(0)
     dept = state["seats"][seat]["department"]
-    state["mage_powers"][dept] = opt["args"]["side"]
+    own(state, "mage_powers")[dept] = opt["args"]["side"]
     say(events, f"P{seat + 1} chooses power {opt['args']['side']} for {DEPT_NAMES[dept]} mages.")
 
 
@@ -184,17 +185,18 @@ def remove_leaver(state: State, seat: int, events: list[Event]) -> None:
     rooms = office.get("leave_rooms")
     if rooms is None:
         rooms = office["leave_rooms"] = leaving_rooms(state)
-    grid = state["board"]["grid"]
+    board = own(state, "board")
+    grid = board["grid"]
     for room in rooms:
         for row in grid:
             if room in row:
                 row[row.index(room)] = None
-        state["board"]["rooms"].pop(room, None)
+        board["rooms"].pop(room, None)
     # Shrink the board: drop rows and columns left empty.
     grid = [row for row in grid if any(row)]
     width = max((len(row) for row in grid), default=0)
     keep = [x for x in range(width) if any(x < len(row) and row[x] for row in grid)]
-    state["board"]["grid"] = [[row[x] if x < len(row) else None for x in keep] for row in grid]
+    board["grid"] = [[row[x] if x < len(row) else None for x in keep] for row in grid]
     for m in state["mages"]:
         if m["owner"] == seat:
             m["owner"], m["loc"], m["temp"] = None, "gone", False

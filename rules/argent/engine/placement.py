@@ -94,22 +94,18 @@ def placement_options(
     free = open_slots(state, room)
     if has_status(state, seat, "shadow_only_place"):
         return inversion_options(state, seat, room, by_type)
+    # The same for every mage type: each slot's words, and the mages in the room's errand slots.
+    where = {loc: loc_text(state, loc) + effects.merit_note(state, seat, loc) for loc in free}
+    occupied_slots = [
+        x
+        for x in state["mages"]
+        if room_of(x["loc"]) == room and placed(x["loc"]) and not is_shadow(slot_of(state, x["loc"]))
+    ]
     for t, m in by_type.items():
         name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
         for loc in free:
-            opts.append(
-                effects.place_option(
-                    f"Place a {name} in {loc_text(state, loc)}" + effects.merit_note(state, seat, loc),
-                    t,
-                    loc,
-                )
-            )
+            opts.append(effects.place_option(f"Place a {name} in {where[loc]}", t, loc))
         powers = set() if no_powers else powers_of(state, m)
-        occupied_slots = [
-            x
-            for x in state["mages"]
-            if room_of(x["loc"]) == room and placed(x["loc"]) and not is_shadow(slot_of(state, x["loc"]))
-        ]
         if "place_wound" in powers and office["mana"] >= 1:
             for x in occupied_slots:
                 if protection.may_target(state, seat, x, "wound", "mage"):

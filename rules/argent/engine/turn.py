@@ -99,8 +99,13 @@ def has_turn_option(state: State, seat: int) -> bool:
     return next(iter_turn_options(state, seat), None) is not None
 
 
-def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
-    """Yield the moves of an ordinary turn one by one, in the order the list shows them."""
+def iter_turn_options(state: State, seat: int, action: str | None = None) -> Iterator[dict[str, Any]]:
+    """Yield the moves of an ordinary turn one by one, in the order the list shows them.
+
+    Given an ``action``, only that action's moves (a search for one move builds no other kind);
+    "End your turn" depends on every other move, so asking for it builds them all.
+    """
+    wanted = None if action == "done" else action
     turn = state["turn"]
     allow = allowance(state)
     if allow is None:
@@ -108,14 +113,14 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
     offered = False
     office = state["seats"][seat]
     can_place = not has_status(state, None, "no_placing")
-    rooms = effects.placeable_rooms(state, seat) if can_place else []
     if turn["main"] and not turn["fast"]:
-        fast_placers = [m for m in office_mages(state, seat) if vocab.has_power(state, m, "fast_place")]
-        if fast_placers and rooms:
+        fast = wanted in (None, "place") and can_place
+        fast = fast and any(vocab.has_power(state, m, "fast_place") for m in office_mages(state, seat))
+        if fast and effects.can_place_somewhere(state, seat):
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
             yield as_fast(option("place", "Fast action: place a Planar Studies mage", fast=1))
-        for _kind, cid, lvl, rec in castable(state, seat, "fast"):
+        for _kind, cid, lvl, rec in castable(state, seat, "fast") if wanted in (None, "cast") else ():
             offered = True
             yield as_fast(
                 option(
@@ -125,43 +130,44 @@ def iter_turn_options(state: State, seat: int) -> Iterator[dict[str, Any]]:
                     level=lvl,
                 )
             )
-        for i, v in usable_vaults(office, "fast"):
+        for i, v in usable_vaults(office, "fast") if wanted in (None, "use") else ():
             if not vault_ready(state, seat, i):
                 continue
             offered = True
             yield as_fast(option("use", f"Fast action: use {content.vault(v['id'])['name']}", vault=i))
-        for sid in dict.fromkeys(office["supporters"]):
+        for sid in dict.fromkeys(office["supporters"]) if wanted in (None, "support") else ():
             rec = content.supporter(sid)
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
                 yield as_fast(option("support", f"Fast action: use {rec['name']}", card=sid))
-    if kind_ok(state, "place") and office_mages(state, seat):
-        for room in rooms:
+    if wanted in (None, "place") and can_place and kind_ok(state, "place") and office_mages(state, seat):
+        # Rooms are found one at a time: "has a move" stops at the first (``has_turn_option``).
+        for room in effects.iter_placeable_rooms(state, seat):
             offered = True
             yield option("place", f"Place a mage in {room_name(room)}", room=room)
-    if kind_ok(state, "cast"):
+    if wanted in (None, "cast") and kind_ok(state, "cast"):
         for _kind, cid, lvl, rec in castable(state, seat, "act"):
             offered = True
             yield option(
                 "cast", f"Cast {rec['name']} ({spell_cost(state, seat, rec)} Mana)", spell=cid, level=lvl
             )
-    if kind_ok(state, "vault"):
+    if wanted in (None, "use") and kind_ok(state, "vault"):
         for i, v in usable_vaults(office, "act"):
             if not vault_ready(state, seat, i):
                 continue
             offered = True
             yield option("use", f"Use {content.vault(v['id'])['name']}", vault=i)
-    if kind_ok(state, "supporter"):
+    if wanted in (None, "support") and kind_ok(state, "supporter"):
         for sid in dict.fromkeys(office["supporters"]):
             rec = content.supporter(sid)
             if rec["timing"] == "act" and supporter_ready(state, seat, sid):
                 offered = True
                 yield option("support", f"Use {rec['name']}", card=sid)
-    if kind_ok(state, "bell"):
+    if wanted in (None, "bell") and kind_ok(state, "bell"):
         for bid in state["bell"]:
             offered = True
             yield option("bell", f"Take the Bell Tower offering {content.bell(bid)['name']}", card=bid)
-    if allow.get("optional") or (not turn["main"] and offered):
+    if wanted is None and (allow.get("optional") or (not turn["main"] and offered)):
         yield option("done", "End your turn")
 
 
