@@ -12,14 +12,13 @@ so they cannot be drawn here.
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 
 View = dict[str, Any]
 Draw = ImageDraw.ImageDraw
@@ -67,10 +66,8 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    """Encode losslessly at a light compression: ``optimize`` tried every filter, 8x slower for 12% less."""
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    """Encode as a palette PNG (``canvas.png``): a third of the time of an RGB one, and smaller."""
+    return canvas.png(image)
 
 
 def _fit(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
@@ -461,7 +458,7 @@ def _side(draw: Draw, view: View, caption: render.Caption | None) -> int:
 def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the PNG of the public board drawn from a view."""
     image = Image.new("RGB", (WIDTH, HEIGHT), (236, 228, 210))
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     _band(draw, view, caption)
     bottom = max(_academy(draw, view, caption), _side(draw, view, caption))
     return _png(image.crop((0, 0, WIDTH, min(HEIGHT, bottom + 14))))

@@ -8,7 +8,6 @@ Blue: B in a square) so a colour-blind player loses nothing. Fonts are loaded on
 
 from __future__ import annotations
 
-import io
 import json
 from functools import lru_cache
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 
 View = dict[str, Any]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -186,10 +185,7 @@ def _action_chip(
 
 def _png(image: Image.Image) -> bytes:
     """Encode as a small PNG: a 64-colour palette keeps it well under Discord's comfort size."""
-    small = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return canvas.png(image, colours=64)
 
 
 # --------------------------------------------------------------------------- the board
@@ -243,7 +239,7 @@ def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str,
     image.paste(_location_tile(loc["number"], loc["kind"], card, w, h), (x, y))
     kind = loc["kind"]
     _stones(
-        ImageDraw.Draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
+        canvas.draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
     )
 
 
@@ -251,7 +247,7 @@ def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str,
 def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.Image:
     """Draw a Location's number and its Institute Card, the Portal or an empty space (no stones)."""
     tile = Image.new("RGB", (w + 1, h + 1), BG)
-    draw = ImageDraw.Draw(tile)
+    draw = canvas.draw(tile)
     fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
     draw.rounded_rectangle((0, 0, w, h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None)
     # Location number in a dark tab at the top.
@@ -445,7 +441,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     band = 110 if caption.last else 0
     width, height = BOARD_W, 1060 + band
     image = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
     goal = f"Goal {view['goal']} VP"
     goal_face = font(PREVIEW_FONTS["title"], "bold")
@@ -527,7 +523,7 @@ def draw_sheet(view: View) -> bytes:
     rival = view["players"][1 - seat]
     width = SHEET_W
     image = Image.new("RGB", (width, 1400), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     draw.rectangle((0, 0, width, 76), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, MARGIN, 12, seat, 52)
     title = f"Your sheet — {SEAT_NAME[seat]}"

@@ -8,13 +8,12 @@ sheet adds its own hand under the covenant sheet; the public board never has a h
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 
 View = dict[str, Any]
 PAPER = (244, 236, 218)
@@ -38,9 +37,7 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
+    return canvas.png(image)
 
 
 def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, r: dict[str, int], size: int = 14) -> int:
@@ -113,7 +110,7 @@ def _sheet_image(
     seats = view["seats"]
     height = 150 + 90 + len(seats) * 118 + extra + 20
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     cov = view["covenant"]
     _title(draw, cov["name"] or "A covenant not yet founded",
            f"{view['season'].title()} of year {view['year']} · scene {view['scenes']} · "
@@ -348,7 +345,7 @@ def trick(view: View, caption: render.Caption | None = None) -> bytes:
     who = _who(view, caption)
     named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
     image = Image.new("RGB", (WIDTH, 470), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     types = " – ".join(t.title() for t in news["types"])
     _title(draw, f"Trick {news['trick']}: {named[news['winner']]} takes it",
            f"Conflict type {types} · tricks {news['wins'][0]}–{news['wins'][1]}")
