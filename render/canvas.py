@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -84,6 +85,32 @@ def measured(face: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
     """Return a face opened by ``ImageFont.truetype`` as a ``MeasuredFont`` (the same face, measured once)."""
     face.__class__ = MeasuredFont
     return face
+
+
+RGB = tuple[int, int, int]
+
+
+def palette(flats: Sequence[RGB], inks: Sequence[RGB], grounds: Sequence[RGB]) -> Image.Image:
+    """Return a fixed palette: a drawing's flat colours, then each ink's edge shades on each ground.
+
+    Text is anti-aliased: its edge pixels blend an ink into the ground it is written on. Mapping
+    to a known palette is several times faster than finding one per image, and keeps every flat
+    colour exact. At most 256 colours: the flats first, then the shades in order.
+    """
+    colours = list(dict.fromkeys(flats))
+    for ink in inks:
+        for ground in grounds:
+            colours += [_blend(ground, ink, 1 / 3), _blend(ground, ink, 2 / 3)]
+    colours = list(dict.fromkeys(colours))[:256]
+    flat = [c for colour in colours for c in colour]
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat + flat[:3] * (256 - len(colours)))
+    return image
+
+
+def _blend(a: RGB, b: RGB, share: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * share), round(a[1] + (b[1] - a[1]) * share),
+            round(a[2] + (b[2] - a[2]) * share))
 
 
 def png(

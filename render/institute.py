@@ -184,8 +184,20 @@ def _action_chip(
 
 
 def _png(image: Image.Image) -> bytes:
-    """Encode as a small PNG: a 64-colour palette keeps it well under Discord's comfort size."""
-    return canvas.png(image, colours=64)
+    """Encode as a small PNG, mapped to the Institute's fixed palette (``_palette``)."""
+    return canvas.png(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the Institute's palette: its colours, and its inks' text edges on its grounds."""
+    white, hidden, night, snow = (255, 255, 255), (110, 110, 122), (12, 12, 18), (252, 252, 252)
+    ember = (110, 40, 20)
+    grounds = (BG, PAPER, PAPER_DIM, EMPTY, PORTAL, REALM, *SEAT_COLOUR, *SEAT_TINT, *ACTION_COLOUR.values(),
+               hidden, night, snow)
+    inks = (INK, LIGHT, MUTED, LIGHT_MUTED, white, GOLD)
+    flats = (*grounds, INK, MUTED, LIGHT, LIGHT_MUTED, GOLD, white, ember, (26, 23, 20))
+    return canvas.palette(flats, inks, grounds)
 
 
 # --------------------------------------------------------------------------- the board
