@@ -13,6 +13,7 @@ so they cannot be drawn here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -67,7 +68,25 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 def _png(image: Image.Image) -> bytes:
     """Encode as a palette PNG (``canvas.png``): a third of the time of an RGB one, and smaller."""
-    return canvas.png(image)
+    return canvas.png(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the Academy's fixed palette: its colours and the text edges on the grounds it writes on."""
+    white, disaster = (255, 255, 255), (150, 30, 30)
+    table, source = (236, 228, 210), (250, 226, 140)  # the board's ground; a room's source mark
+    marks = [colour for _, colour, _ in MARKS]
+    dots = [*SEATS, *LEVELS.values(), *marks]
+    papers = (PAPER, CRYSTAL, CURSED, DIM, white, table, source)
+    flats = (*papers, INK, MUTED, WALL, BAND_BG, BAND_INK, GOLD, PORTAL, disaster, *dots)
+    edges = [
+        *canvas.shades((INK, MUTED, PORTAL, disaster), papers),
+        *canvas.shades((BAND_INK, GOLD), (BAND_BG,)),
+        *canvas.shades((white,), dots),
+        *canvas.shades((INK,), (GOLD, *LEVELS.values())),
+    ]
+    return canvas.palette([*flats, *edges])
 
 
 def _fit(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

@@ -68,10 +68,11 @@ class MeasuredFont(ImageFont.FreeTypeFont):
 
     _lengths: dict[tuple[str, str], float]
 
-    def getlength(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> float:
-        """Return the advance of a text, measured once per text and mode."""
-        if args or kwargs or not isinstance(text, str):
-            return super().getlength(text, mode, *args, **kwargs)
+    def getlength(self, text: Any, mode: str = "", direction: Any = None, features: Any = None,
+                  language: Any = None) -> float:
+        """Return the advance of a text, measured once per text and mode (``ImageDraw.textlength`` too)."""
+        if direction is not None or features is not None or language is not None or not isinstance(text, str):
+            return super().getlength(text, mode, direction, features, language)
         lengths = self.__dict__.setdefault("_lengths", {})
         got = lengths.get((text, mode))
         if got is None:
@@ -90,22 +91,23 @@ def measured(face: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
 RGB = tuple[int, int, int]
 
 
-def palette(flats: Sequence[RGB], inks: Sequence[RGB], grounds: Sequence[RGB]) -> Image.Image:
+def palette(flats: Sequence[RGB], inks: Sequence[RGB] = (), grounds: Sequence[RGB] = ()) -> Image.Image:
     """Return a fixed palette: a drawing's flat colours, then each ink's edge shades on each ground.
 
     Text is anti-aliased: its edge pixels blend an ink into the ground it is written on. Mapping
     to a known palette is several times faster than finding one per image, and keeps every flat
     colour exact. At most 256 colours: the flats first, then the shades in order.
     """
-    colours = list(dict.fromkeys(flats))
-    for ink in inks:
-        for ground in grounds:
-            colours += [_blend(ground, ink, 1 / 3), _blend(ground, ink, 2 / 3)]
-    colours = list(dict.fromkeys(colours))[:256]
+    colours = list(dict.fromkeys([*flats, *shades(inks, grounds)]))[:256]
     flat = [c for colour in colours for c in colour]
     image = Image.new("P", (1, 1))
     image.putpalette(flat + flat[:3] * (256 - len(colours)))
     return image
+
+
+def shades(inks: Sequence[RGB], grounds: Sequence[RGB]) -> list[RGB]:
+    """Return the edge shades of text in each ink on each ground: a third and two thirds of the way."""
+    return [_blend(ground, ink, share) for ink in inks for ground in grounds for share in (1 / 3, 2 / 3)]
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
