@@ -3,7 +3,8 @@
 One table per kind plays seeded random legal moves with ``/game play``; each move is timed from
 the interaction until SimCord has settled (the bot has replied, posted or edited the board and
 sent its DMs). The live board's edit spacing is set to 0, so a run measures the work, not the
-debounce. SQLite transactions are counted on the store's connection while the moves run.
+debounce. SQLite transactions are counted on the store's connection while the moves run, and
+the drawings made on the service's one drawing cache (``TableService.drawings``).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class Timed:
     e2e: list[float] = field(default_factory=list)
     transactions: int = 0
     statements: int = 0
+    drawings: int = 0
+    """Drawings the service made for the timed moves (boards, sheets: only those shown)."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -114,7 +117,7 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                     timed.errors.append("a seat asked with no move")
                     break
                 value = rand.choice(list(now.moves)).value
-                before = counter.count, counter.statements
+                before = counter.count, counter.statements, svc.drawings.drawn
                 began = time.perf_counter()
                 answer = await by_id[user].slash(thread, "game play", move=value)
                 if getattr(answer, "modal", None) is not None:
@@ -123,6 +126,7 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                 timed.e2e.append(time.perf_counter() - began)
                 timed.transactions += counter.count - before[0]
                 timed.statements += counter.statements - before[1]
+                timed.drawings += svc.drawings.drawn - before[2]
                 landed = await svc.table(record.id)
                 if landed.version == record.version:
                     timed.errors.append(f"move {value!r} did not land")
@@ -146,5 +150,6 @@ def summary(timed: Timed) -> dict[str, Any]:
         "e2e_p99_ms": round(1000 * percentile(timed.e2e, 0.99), 2) if timed.e2e else None,
         "transactions_per_move": round(timed.transactions / n, 2),
         "statements_per_move": round(timed.statements / n, 2),
+        "drawings_per_move": round(timed.drawings / n, 2),
         "e2e_errors": len(timed.errors),
     }

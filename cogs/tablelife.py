@@ -84,8 +84,9 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
         return
     link = f"\nThe table: <#{table.thread_id}>" if table.thread_id else ""
     dm: dict[str, Any] = {"content": message.text[:1900] + link}
-    if message.board is not None and message.board.image is not None:
-        dm["files"] = [image_file(message.board.image, f"table-{table.id}-board.png", message.board.alt)]
+    image = None if message.board is None else await service_of(client).reads.image(message.board)
+    if image is not None:
+        dm["files"] = [image_file(image, f"table-{table.id}-board.png", message.board.alt)]
     if message.kind == "spectate":
         # A spectator has no seat: a closed DM is simply skipped.
         try:

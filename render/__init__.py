@@ -18,6 +18,7 @@ _BOARDS: dict[str, Drawing] = {}
 _PRIVATE: dict[str, Drawing] = {}
 _SHEETS: dict[tuple[str, str], Drawing] = {}
 _loaded = False
+_generation = 0
 
 
 def register(
@@ -27,6 +28,8 @@ def register(
     sheets: dict[str, Drawing] | None = None,
 ) -> None:
     """Register the board drawing (public view), the private sheet (a seat's view) and named public sheets."""
+    global _generation
+    _generation += 1  # drawings cached before this one (``generation``) are of the old functions
     if board is not None:
         _BOARDS[kind] = board
     if private is not None:
@@ -98,6 +101,30 @@ def sheet(kind: str, name: str, view: dict[str, Any]) -> bytes | None:
     _load_builtin()
     draw = _SHEETS.get((kind, name))
     return draw(view) if draw else None
+
+
+def has_board(kind: str) -> bool:
+    """Whether a kind has a board drawing (without drawing anything)."""
+    _load_builtin()
+    return kind in _BOARDS
+
+
+def has_private(kind: str) -> bool:
+    """Whether a kind has a private sheet drawing."""
+    _load_builtin()
+    return kind in _PRIVATE
+
+
+def has_sheet(kind: str, name: str) -> bool:
+    """Whether a kind registered a public sheet under that name."""
+    _load_builtin()
+    return (kind, name) in _SHEETS
+
+
+def generation() -> int:
+    """Return how many times drawings were registered: a cached drawing keys on it."""
+    _load_builtin()
+    return _generation
 
 
 def drawings(kind: str) -> tuple[Drawing | None, Drawing | None]:

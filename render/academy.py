@@ -12,14 +12,14 @@ so they cannot be drawn here.
 
 from __future__ import annotations
 
-import io
 import re
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 
 View = dict[str, Any]
 Draw = ImageDraw.ImageDraw
@@ -67,10 +67,26 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    """Encode losslessly at a light compression: ``optimize`` tried every filter, 8x slower for 12% less."""
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    """Encode as a palette PNG (``canvas.png``): a third of the time of an RGB one, and smaller."""
+    return canvas.png(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the Academy's fixed palette: its colours and the text edges on the grounds it writes on."""
+    white, disaster = (255, 255, 255), (150, 30, 30)
+    table, source = (236, 228, 210), (250, 226, 140)  # the board's ground; a room's source mark
+    marks = [colour for _, colour, _ in MARKS]
+    dots = [*SEATS, *LEVELS.values(), *marks]
+    papers = (PAPER, CRYSTAL, CURSED, DIM, white, table, source)
+    flats = (*papers, INK, MUTED, WALL, BAND_BG, BAND_INK, GOLD, PORTAL, disaster, *dots)
+    edges = [
+        *canvas.shades((INK, MUTED, PORTAL, disaster), papers),
+        *canvas.shades((BAND_INK, GOLD), (BAND_BG,)),
+        *canvas.shades((white,), dots),
+        *canvas.shades((INK,), (GOLD, *LEVELS.values())),
+    ]
+    return canvas.palette([*flats, *edges])
 
 
 def _fit(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
@@ -461,7 +477,7 @@ def _side(draw: Draw, view: View, caption: render.Caption | None) -> int:
 def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the PNG of the public board drawn from a view."""
     image = Image.new("RGB", (WIDTH, HEIGHT), (236, 228, 210))
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     _band(draw, view, caption)
     bottom = max(_academy(draw, view, caption), _side(draw, view, caption))
     return _png(image.crop((0, 0, WIDTH, min(HEIGHT, bottom + 14))))

@@ -8,7 +8,6 @@ Blue: B in a square) so a colour-blind player loses nothing. Fonts are loaded on
 
 from __future__ import annotations
 
-import io
 import json
 from functools import lru_cache
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 from rules.institute.record import read_view
 from rules.institute.state import Step
 
@@ -187,11 +186,20 @@ def _action_chip(
 
 
 def _png(image: Image.Image) -> bytes:
-    """Encode as a small PNG: a 64-colour palette keeps it well under Discord's comfort size."""
-    small = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    """Encode as a small PNG, mapped to the Institute's fixed palette (``_palette``)."""
+    return canvas.png(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the Institute's palette: its colours, and its inks' text edges on its grounds."""
+    white, hidden, night, snow = (255, 255, 255), (110, 110, 122), (12, 12, 18), (252, 252, 252)
+    ember = (110, 40, 20)
+    grounds = (BG, PAPER, PAPER_DIM, EMPTY, PORTAL, REALM, *SEAT_COLOUR, *SEAT_TINT, *ACTION_COLOUR.values(),
+               hidden, night, snow)
+    inks = (INK, LIGHT, MUTED, LIGHT_MUTED, white, GOLD)
+    flats = (*grounds, INK, MUTED, LIGHT, LIGHT_MUTED, GOLD, white, ember, (26, 23, 20))
+    return canvas.palette(flats, inks, grounds)
 
 
 # --------------------------------------------------------------------------- the board
@@ -245,7 +253,7 @@ def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str,
     image.paste(_location_tile(loc["number"], loc["kind"], card, w, h), (x, y))
     kind = loc["kind"]
     _stones(
-        ImageDraw.Draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
+        canvas.draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
     )
 
 
@@ -253,7 +261,7 @@ def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str,
 def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.Image:
     """Draw a Location's number and its Institute Card, the Portal or an empty space (no stones)."""
     tile = Image.new("RGB", (w + 1, h + 1), BG)
-    draw = ImageDraw.Draw(tile)
+    draw = canvas.draw(tile)
     fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
     draw.rounded_rectangle((0, 0, w, h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None)
     # Location number in a dark tab at the top.
@@ -448,7 +456,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     band = 110 if caption.last else 0
     width, height = BOARD_W, 1060 + band
     image = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
     goal = f"Goal {view['goal']} VP"
     goal_face = font(PREVIEW_FONTS["title"], "bold")
@@ -530,7 +538,7 @@ def draw_sheet(view: View) -> bytes:
     rival = view["players"][1 - seat]
     width = SHEET_W
     image = Image.new("RGB", (width, 1400), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     draw.rectangle((0, 0, width, 76), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, MARGIN, 12, seat, 52)
     title = f"Your sheet — {SEAT_NAME[seat]}"

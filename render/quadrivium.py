@@ -8,13 +8,13 @@ sheet adds its own hand under the covenant sheet; the public board never has a h
 
 from __future__ import annotations
 
-import io
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 import render
-from render import typefaces
+from render import canvas, typefaces
 from rules.quadrivium.record import read_view
 from rules.quadrivium.state import Phase
 
@@ -27,6 +27,7 @@ GOLD = (196, 150, 40)
 HARM = (190, 40, 40)
 FRESH = (52, 92, 60)
 CARD = (255, 253, 247)
+COUNCIL = (70, 60, 110)
 TRAITS = ("vigor", "craft", "influence", "insight")
 SUIT_OF = {"vigor": "C", "craft": "D", "influence": "H", "insight": "S"}
 SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -40,9 +41,14 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
+    return canvas.png(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Return the fixed palette: Quadrivium's nine colours, and each one's text edges on each other."""
+    colours = (PAPER, INK, MUTED, RED, GOLD, HARM, FRESH, CARD, COUNCIL)
+    return canvas.palette(colours, colours, colours)
 
 
 def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, r: dict[str, int], size: int = 14) -> int:
@@ -77,7 +83,7 @@ def _card_parts(card: str) -> tuple[str, str, tuple[int, int, int]]:
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: str | None, w: int = 110, h: int = 150) -> None:
     """Draw one card face up (or a card back when its face is not known)."""
     if card is None:
-        draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=(70, 60, 110), outline=INK, width=2)
+        draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=COUNCIL, outline=INK, width=2)
         draw.text((x + w / 2, y + h / 2), "?", font=font(int(h * 0.3), "bold"), fill=CARD, anchor="mm")
         return
     rank, suit, colour = _card_parts(card)
@@ -115,7 +121,7 @@ def _sheet_image(
     seats = view["seats"]
     height = 150 + 90 + len(seats) * 118 + extra + 20
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     cov = view["covenant"]
     _title(draw, cov["name"] or "A covenant not yet founded",
            f"{view['season'].title()} of year {view['year']} · scene {view['scenes']} · "
@@ -345,7 +351,7 @@ def trick(view: View, caption: render.Caption | None = None) -> bytes:
     who = _who(view, caption)
     named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
     image = Image.new("RGB", (WIDTH, 470), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     types = " – ".join(t.title() for t in news["types"])
     _title(draw, f"Trick {news['trick']}: {named[news['winner']]} takes it",
            f"Conflict type {types} · tricks {news['wins'][0]}–{news['wins'][1]}")

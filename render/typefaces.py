@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+from render.canvas import measured
+
 FOLDER = Path(__file__).resolve().parent / "fonts"
 FACES = {
     "regular": "DejaVuSans.ttf",
@@ -34,4 +36,5 @@ def path_of(face: str) -> Path:
 def load(size: int, face: str = "regular", *, basic: bool = False) -> ImageFont.FreeTypeFont:
     """Return a face at a pixel size (``basic``: Pillow's faster layout, enough for Latin text)."""
     engine = ImageFont.Layout.BASIC if basic else None
-    return ImageFont.truetype(str(path_of(face)), size, layout_engine=engine)
+    # A face that measures each text once: layouts measure the same words on every board.
+    return measured(ImageFont.truetype(str(path_of(face)), size, layout_engine=engine))

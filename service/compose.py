@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import render
 from rules.contract import Event, Prompt, Result, Rules, State
 from service import notify, reading
+from service.drawings import Drawings, board_picture, seat_picture
 from service.loaded import MAX_CHOICES, _clip, _Table, move_value, offered_value
 from service.replies import (
     Board,
@@ -36,6 +37,7 @@ class Composer:
     """Build replies from a loaded table; mixed into ``TableService``."""
 
     if TYPE_CHECKING:
+        drawings: Drawings
 
         def thread_name(self, table: TableRecord) -> str: ...
         def rules_for(self, kind: str) -> Rules: ...
@@ -111,16 +113,17 @@ class Composer:
             last=tuple(named(e.text) for e in events if e.public),
             before=rules.view(before, None) if before is not None else None,
         )
-        # Drawn even when quiet: a cog that posts boards itself must never post an empty one.
-        image = render.board(rules.kind, public, caption)
+        # Drawn only when shown (``TableService.image``): a quiet board never is.
+        record = table.record
+        picture = board_picture(self.drawings, rules.kind, record.id, record.version, public, caption)
         public_text = rules.view_text(public)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
             text="\n".join(lines),
-            image=image,
-            view_text=None if image else public_text,
-            alt=alt_text(public_text) if image else None,
+            picture=picture,
+            view_text=None if picture else public_text,
+            alt=alt_text(public_text) if picture else None,
             ping=_people(table, pinged),
             finished=over or closed,
             in_play=not (over or closed),
@@ -156,7 +159,8 @@ class Composer:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
         view = rules.view(table.state, seat)
-        image = render.private(rules.kind, view)
+        # Drawn only when shown, and once: the Institute's panel draws the same picture.
+        picture = seat_picture(self.drawings, rules.kind, table.record.id, table.record.version, seat, view)
         own_text = rules.view_text(view)
         title = self.thread_name(table.record)
         tag = rules.seat_tag(seat)
@@ -173,9 +177,9 @@ class Composer:
             user_id=record.user_id,
             seat=seat,
             text="\n".join(lines),
-            image=image,
-            view_text=None if image else own_text,
-            alt=alt_text(own_text) if image else None,
+            picture=picture,
+            view_text=None if picture else own_text,
+            alt=alt_text(own_text) if picture else None,
             choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import render
 from rules.contract import Event, Move, Rules, State
 from service.clock import game_options
+from service.drawings import board_picture
 from service.naming import own_or_public
 from service.replies import PrivateNote, SeatTime, TableError, alt_text, tag_namer, waiting_sentence
 from service.undo import effective
@@ -179,7 +180,9 @@ class TablePages:
 
         def draw() -> bytes | None:
             self.drawings += 1
-            return render.board(table.kind, step.view, caption)
+            # The service's one cache: the thread's board of the same view is this drawing.
+            picture = board_picture(self.svc.drawings, table.kind, table_id, step.version, step.view, caption)
+            return None if picture is None else picture.png()
 
         image = await self._once(("board", *key), lambda: asyncio.to_thread(draw))
         self._images[key] = image

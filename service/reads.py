@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 import render
 from rules.contract import Event
 from service.compose import _asked, _choices, _public_view, _seat_view, name_seats
+from service.drawings import Picture, board_picture, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
-from store import StoreError
+from store import StoreError, TableRecord
 
 if TYPE_CHECKING:
     from service.tables import TableService
@@ -100,18 +101,28 @@ class TableReads:
     async def public_drawing(self, public: PublicView, sheet: str | None = None) -> bytes | None:
         """Return the PNG of a public view: its board naming the players, or a named sheet (None: no drawing).
 
-        Drawn off the event loop; a cog posts it and never draws (``sheet`` names one the game
-        registered, such as Quadrivium's ``covenant``).
+        Drawn off the event loop, once per version (``drawings``); a cog posts it and never draws
+        (``sheet`` names one the game registered, such as Quadrivium's ``covenant``).
         """
-        kind = public.table.kind
+        table, drawings = public.table, self.svc.drawings
         if sheet is not None:
-            return await asyncio.to_thread(render.sheet, kind, sheet, public.view)
-        caption = render.Caption(names=dict(public.names))
-        return await asyncio.to_thread(render.board, kind, public.view, caption)
+            picture = sheet_picture(drawings, table.kind, table.id, public.version, sheet, public.view)
+        else:
+            caption = render.Caption(names=dict(public.names))
+            picture = board_picture(drawings, table.kind, table.id, public.version, public.view, caption)
+        return await _shown(picture)
 
-    async def seat_drawing(self, kind: str, view: dict[str, Any]) -> bytes | None:
-        """Return the PNG of a seat's own view (its private sheet), for that seat's eyes only (None: none)."""
-        return await asyncio.to_thread(render.private, kind, view)
+    async def seat_drawing(self, table: TableRecord, seat: int, view: dict[str, Any]) -> bytes | None:
+        """Return the PNG of a seat's own view (its private sheet), for that seat's eyes only (None: none).
+
+        ``view`` is the seat's view of ``table`` at its version: the same picture as that
+        version's private note, drawn once for both.
+        """
+        return await _shown(seat_picture(self.svc.drawings, table.kind, table.id, table.version, seat, view))
+
+    async def image(self, shown: Board | PrivateNote) -> bytes | None:
+        """Return the PNG a board or a private note shows, drawn off the event loop when first shown."""
+        return await _shown(shown.picture)
 
     async def public_events(
         self, table_id: int, *, since_version: int | None = None, back: int | None = None
@@ -245,3 +256,6 @@ def _pref_key(key: str) -> str:
     return key
 
 
+async def _shown(picture: Picture | None) -> bytes | None:
+    """Draw a picture in a worker thread (once: later calls read the cache), or None without one."""
+    return None if picture is None else await asyncio.to_thread(picture.png)

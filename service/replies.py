@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.contract import Event, Move, Prompt, Result, RuleRef, Rules, RulesError
 from store import TableRecord
+
+if TYPE_CHECKING:
+    from service.drawings import Picture
 
 
 class TableError(Exception):
@@ -170,7 +173,8 @@ def alt_text(view_text: str) -> str:
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.
 
-    ``image`` is the PNG of the public view, or None when the game has no drawing yet; then
+    ``image`` is the PNG of the public view (drawn when first shown, once per version: ``picture``),
+    or None when the game has no drawing yet; then
     ``view_text`` holds the public view as text. Neither ever carries a secret. ``in_play``
     marks the board of a running game (it gets the "My private view" button).
 
@@ -187,7 +191,8 @@ class Board:
     table_id: int
     version: int
     text: str
-    image: bytes | None = None
+    picture: Picture | None = None
+    """The public board to draw when shown (``image``), or None when the game has no drawing."""
     view_text: str | None = None
     ping: tuple[int, ...] = ()
     finished: bool = False
@@ -211,6 +216,11 @@ class Board:
     """The round the board shows (``Rules.round_of``; None: the game counts none)."""
     alt: str | None = None
     """The image's alt text (a screen reader reads it): the public view as text, within Discord's limit."""
+
+    @property
+    def image(self) -> bytes | None:
+        """Return the PNG, drawn now unless already drawn (a cog awaits ``TableService.image``)."""
+        return None if self.picture is None else self.picture.png()
 
     @property
     def names(self) -> dict[int, str]:
@@ -246,7 +256,8 @@ class PrivateNote:
     user_id: int
     seat: int
     text: str
-    image: bytes | None = None
+    picture: Picture | None = None
+    """This seat's own sheet to draw when shown (``image``), or None when the game has none."""
     view_text: str | None = None
     choices: tuple[Choice, ...] = ()
     dm_ok: bool | None = None
@@ -257,6 +268,11 @@ class PrivateNote:
     mover: bool = False
     alt: str | None = None
     """The image's alt text: this seat's own view as text, within Discord's limit."""
+
+    @property
+    def image(self) -> bytes | None:
+        """Return the PNG, drawn now unless already drawn (a cog awaits ``TableService.image``)."""
+        return None if self.picture is None else self.picture.png()
 
 
 @dataclass(frozen=True)

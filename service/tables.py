@@ -33,6 +33,7 @@ from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.compose import Composer, _seat_view, name_seats
+from service.drawings import Drawings
 from service.loaded import (  # re-exported: cogs and tests import these from here
     _INDEX_TOKEN,
     Offer,
@@ -135,6 +136,7 @@ class TableService(Composer, AsyncPlay):
         self._locks: dict[int, asyncio.Lock] = {}
         self.repeats = Repeats()
         self.pinged = PingLedger()
+        self.drawings = Drawings()  # every drawing shown, once per table, version and viewer
         # One clock for the service and the store: a seat's time is measured on the same scale
         # as the times the store writes.
         self.clock: Clock = clock or SystemClock()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import render
@@ -22,5 +23,39 @@ def views_as_json(kind: str, *, board: bool = True, private: bool = True) -> Ite
     render.register(kind, board=as_json if board else None, private=as_json if private else None)
     try:
         yield
+    finally:
+        render.register(kind, board=real_board, private=real_private)
+
+
+@dataclass
+class Counted:
+    """The views a kind's stand-in drawings were asked to draw, by which drawing."""
+
+    boards: list[dict[str, Any]] = field(default_factory=list)
+    privates: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Return how many drawings were made in all."""
+        return len(self.boards) + len(self.privates)
+
+
+@contextmanager
+def counted_drawings(kind: str) -> Iterator[Counted]:
+    """Replace a kind's board and private drawings with ``as_json`` stand-ins that count each call."""
+    seen = Counted()
+    real_board, real_private = render.drawings(kind)
+
+    def board(view: dict[str, Any]) -> bytes:
+        seen.boards.append(view)
+        return as_json(view)
+
+    def private(view: dict[str, Any]) -> bytes:
+        seen.privates.append(view)
+        return as_json(view)
+
+    render.register(kind, board=board, private=private)
+    try:
+        yield seen
     finally:
         render.register(kind, board=real_board, private=real_private)

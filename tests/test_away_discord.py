@@ -111,7 +111,7 @@ async def test_a_turn_based_table_nobody_plays_for_two_weeks_pauses_and_a_rejoin
     table = await faults.open_table(simcord_env, kind, 2, options="clock=fast")
     svc = table.bot.service
     table_id = await table.table_id()
-    first = (await svc.public_view(table_id)).prompts[0].seat
+    first = (await svc.reads.public_view(table_id)).prompts[0].seat
     waited, other = table.members[first], table.members[1 - first]
     opened = len(table.public())
     before = {m.id: len(dms(m)) for m in table.members}

@@ -24,6 +24,7 @@ def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[
     assert set(row) >= WANTED
     # No error: each timed move landed (a worded move is timed through its form to the move).
     assert row["e2e_moves"] == 3 and row["e2e_errors"] == 0
+    assert 0 <= row["drawings_per_move"] <= 3  # only what a move shows: a board, its sheets
     assert 0 < row["e2e_median_ms"] <= row["e2e_p99_ms"]
     assert row["transactions_per_move"] >= 1  # a move is written: at least its own transaction
     assert row["apply_mean_us"] > 0 and row["render_ms"] > 0

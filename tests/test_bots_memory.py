@@ -150,7 +150,7 @@ async def test_a_bots_memory_is_never_posted_logged_or_sent(
     await play(h, table_id, 60, replies)
     assert h.store is not None
     assert any(m.get("note") == secret for m in (await h.store.bot_memories(table_id)).values())
-    shown = [replace(r, board=replace(r.board, image=None) if r.board else None) for r in replies]
+    shown = [replace(r, board=replace(r.board, picture=None) if r.board else None) for r in replies]
     assert replies and not any(secret in repr(r) for r in shown)
     assert not any(secret in repr(n) for n in h.sent)
     # Conclave's own log lines (the SQL driver's debug log echoes every stored value, snapshots too).

@@ -92,8 +92,14 @@ def _to_a_user(target: Any, *args: Any) -> bool:
     return isinstance(target, discord.User | discord.Member | discord.DMChannel)
 
 
+def _drawing_fails(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> list[bool]:
+    """Give the toy game a board drawing, and make its next drawing raise (when the board is shown)."""
+    monkeypatch.setitem(render._BOARDS, "toy", lambda view: b"png")
+    return _raise_once(monkeypatch, render, "board", error)
+
+
 STEPS: dict[str, Any] = {
-    "drawing": lambda mp, error: _raise_once(mp, render, "board", error),
+    "drawing": _drawing_fails,
     "composing": lambda mp, error: _raise_once(mp, TableService, "_compose", error),
     "time line": lambda mp, error: _raise_once(mp, Timekeeper, "decorate", error),
     "board post": lambda mp, error: _raise_once(mp, discord.abc.Messageable, "send", error, _to_thread),

@@ -245,7 +245,7 @@ async def test_the_argent_draft_is_one_post_edited_as_picks_come_in(simcord_env:
     opened = len(table.public())
     dms = {m.id: len(m.user.dm_channel.history()) for m in table.members}
     pickers: list[int] = []
-    while (public := await svc.public_view(table_id)).view["phase"] == "draft":
+    while (public := await svc.reads.public_view(table_id)).view["phase"] == "draft":
         assert len(table.public()) == opened, "no new thread message while the draft goes on"
         seat = public.prompts[0].seat
         pickers.append(seat)

@@ -120,13 +120,19 @@ async def test_the_service_captions_boards_with_public_texts_only(
     svc: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[render.Caption | None] = []
-    monkeypatch.setattr(render, "board", lambda kind, view, caption=None: seen.append(caption))
+
+    def draw(view: dict, caption: render.Caption | None = None) -> bytes:
+        seen.append(caption)
+        return b"png"
+
+    monkeypatch.setitem(render._BOARDS, "toy", draw)
     table = await svc.open_table("toy", None, guild_id=1, channel_id=2, host_id=1, host_name="alice")
     await svc.join(table.id, 2, "bob")
     await svc.start(table.id, 1)
     for user in (1, 2):
         choice = (await svc.reads.choices(table.id, user))[0]
         reply = await svc.act(table.id, user, choice.value)
+    assert reply.board is not None and await svc.reads.image(reply.board) == b"png"  # drawn when shown
     caption = seen[-1]
     assert caption is not None and set(caption.names.values()) == {"alice", "bob"}
     assert caption.before is not None and "hands" not in caption.before  # a public view, not a state

@@ -305,9 +305,10 @@ async def _sheet(request: web.Request) -> web.Response:
         note = await request.app[PAGES].seat_page(table_id, user_id)
     except TableError as exc:
         return _refuse(403, "This link does not open", exc.sentence)
-    if note.image is None:
+    image = await request.app[PAGES].svc.reads.image(note)
+    if image is None:
         return _refuse(404, "No drawing", "This view has no drawing: the page shows it as text.")
-    return web.Response(body=note.image, content_type="image/png", headers={"Cache-Control": "no-store"})
+    return web.Response(body=image, content_type="image/png", headers={"Cache-Control": "no-store"})
 
 
 async def _server(request: web.Request) -> web.Response:

@@ -131,7 +131,7 @@ def _links(base: str, thread_url: str | None) -> str:
 def seat_page(title: str, note: PrivateNote, sheet_url: str, expires: str, table_url: str) -> str:
     """Return a seat's private page: their own view, the link's expiry, and no one else's."""
     image = (f"<img id='sheet' src='{sheet_url}' alt='{escape(note.alt or note.text)}'>"
-             if note.image else "")
+             if note.picture else "")
     return _page(f"{title}: your private view", (
         f"<header><h1>{escape(title)}</h1><p>Your private view: only you should open this link."
         f" It works until {escape(expires)}.</p></header>"

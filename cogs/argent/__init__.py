@@ -337,11 +337,13 @@ async def private_panel(client: discord.Client, table: TableRecord, note: Any) -
     now = await seat_now(svc, table.id, note.user_id)
     lines = enrich(note.events, now.typed)
     title = note.title or svc.thread_name(table)
-    return await panel_message(now, "\n".join([title, *lines]), note.image, note.alt)
+    image = await svc.reads.image(note)  # the seat's office, drawn once for this version
+    return await panel_message(now, "\n".join([title, *lines]), image, note.alt)
 
 
 async def board_panel(client: discord.Client, board: Board) -> dict[str, Any]:
     """Build the thread message of a board: Argent's words and buttons, from the board's data."""
+    await kit.service_of(client).reads.image(board)  # drawn off the event loop, when shown
     return board_args(board)
 
 

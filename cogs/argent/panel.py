@@ -266,7 +266,7 @@ async def office_message(svc: TableService, now: SeatView, user_id: int, note: s
     """Return the panel with the office drawing and the voters this seat has seen."""
     # The service draws the office (the seat's private sheet) off the event loop.
     hand = await svc.reads.hand(now.table.id, user_id)
-    message = await panel_message(now, note, hand.image, hand.alt)
+    message = await panel_message(now, note, await svc.reads.image(hand), hand.alt)
     seen = voters_text(now.typed)
     if seen:
         message["content"] = clip(message["content"] + "\n" + seen, kit.CONTENT_LIMIT)

@@ -453,6 +453,7 @@ async def board_send_args(client: discord.Client, board: Board) -> dict[str, Any
             return await build(client, board)
         except Exception as exc:
             _log_failure(board.table_id, f"the {board.kind} board panel", exc)
+    await service_of(client).reads.image(board)  # drawn off the event loop, only now that it is shown
     return board_message(board)
 
 
@@ -466,6 +467,7 @@ async def private_send_args(client: discord.Client, table: TableRecord, note: Pr
             pass
         except Exception as exc:
             _log_failure(table.id, f"the {note.kind} private panel", exc)
+    await service_of(client).reads.image(note)  # drawn off the event loop, only now that it is shown
     return private_message(note)
 
 

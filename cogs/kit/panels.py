@@ -82,7 +82,7 @@ class PanelGame(Generic[P]):
         """Return the send() arguments of a panel: its words, the seat's drawing, its controls."""
         message: dict[str, Any] = {"content": self.text(svc.thread_name(panel.table), panel, note)}
         if self.sheet:
-            image = await svc.reads.seat_drawing(self.kind, panel.view)
+            image = await svc.reads.seat_drawing(panel.table, panel.seat, panel.view)
             if image is not None:
                 name = f"{self.kind}-{panel.table.id}-seat-{panel.seat}.png"
                 # The seat's own view: the panel is only ever shown to that seat.

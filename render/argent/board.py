@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import render
+from render import canvas
 from render.argent.band import HIGHLIGHT_W, changed_rooms, draw_preview, preview_height
 from render.argent.look import BG, BOARD_W, GOLD, PAD, View, png_bytes
 from render.argent.rooms import draw_room, grid_height, mages_by_loc
@@ -26,7 +27,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     band = preview_height(caption)
     total = band + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
     image = Image.new("RGB", (BOARD_W, total), BG)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     y = draw_preview(draw, view, caption)
     at = mages_by_loc(view)
     changed = changed_rooms(caption.before, view)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import io
+import math
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render import typefaces
+from render import canvas, typefaces
 from rules.argent.state import DEPT_NAMES
 
 View = dict[str, Any]
@@ -142,10 +142,42 @@ def _shape(
         draw.regular_polygon((cx, cy, r * 1.02), 6, fill=fill, outline=outline, width=2)
 
 
+_TOKENS: dict[tuple[int | None, float, float, float], tuple[Image.Image, Image.Image]] = {}
+
+
 def seat_token(draw: ImageDraw.ImageDraw, seat: int | None, cx: float, cy: float, r: float) -> None:
-    """Draw a player's token: their shape in their colour with their numeral (grey for the supply)."""
+    """Draw a player's token: their shape in their colour with their numeral (grey for the supply).
+
+    Stamped from a sprite drawn once per seat, size and subpixel offset: a board holds dozens of
+    the same few tokens, and an outlined polygon costs Pillow a mask as large as the board.
+    """
+    pad = int(r * 1.2) + 4
+    ox, oy = math.floor(cx) - pad, math.floor(cy) - pad
+    key = (seat, r, cx - math.floor(cx), cy - math.floor(cy))
+    got = _TOKENS.get(key)
+    if got is None:
+        size = (2 * pad + 2, 2 * pad + 2)
+        tile, mask = Image.new("RGB", size, BG), Image.new("L", size, 0)
+        _token(canvas.draw(tile), seat, cx - ox, cy - oy, r)
+        _token(ImageDraw.Draw(mask), seat, cx - ox, cy - oy, r, stencil=True)
+        if len(_TOKENS) > 2000:
+            _TOKENS.clear()
+        got = _TOKENS[key] = (tile, mask)
+    tile, mask = got
+    assert draw.im is not None
+    draw.im.paste(tile.im, (ox, oy, ox + tile.width, oy + tile.height), mask.im)
+
+
+def _token(
+    draw: ImageDraw.ImageDraw, seat: int | None, cx: float, cy: float, r: float, *, stencil: bool = False
+) -> None:
+    """Draw a token in place; ``stencil``: only its shape, in white (the mask a sprite is stamped by)."""
     if seat is None:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SUPPLY, outline=INK, width=2)
+        fill, outline = (255, 255) if stencil else (SUPPLY, INK)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2)
+        return
+    if stencil:
+        _shape(draw, SEAT_SHAPE[seat % 5], cx, cy, r, 255, 255)  # type: ignore[arg-type]
         return
     _shape(draw, SEAT_SHAPE[seat % 5], cx, cy, r, SEAT_COLOUR[seat % 5], INK)
     face = font(max(10, int(r * 1.15)), "bold")
@@ -231,7 +263,4 @@ def palette() -> Image.Image:
 
 def png_bytes(image: Image.Image) -> bytes:
     """Encode an image as PNG bytes."""
-    out = io.BytesIO()
-    small = image.quantize(palette=palette(), dither=Image.Dither.NONE)
-    small.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return canvas.png(image, palette())

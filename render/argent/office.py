@@ -6,6 +6,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import canvas
 from render.argent.board import draw_board
 from render.argent.look import (
     BG,
@@ -53,7 +54,7 @@ def draw_office(view: View) -> bytes:
     )
     height += len(seen) * 58 + 60 + 200  # slack: the image is cropped to what was drawn
     image = Image.new("RGB", (OFFICE_W, height), BG)
-    draw = ImageDraw.Draw(image)
+    draw = canvas.draw(image)
     write(
         draw,
         (PAD, 10),

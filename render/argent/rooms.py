@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import canvas
 from render.argent.look import (
     BG,
     GOLD,
@@ -70,7 +71,7 @@ def _slot_rows(room: str, side: str) -> list[tuple[dict[str, Any], int, dict[str
 def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Image:
     """Draw a room without its mages (cached: a room's look changes only with its side and lock)."""
     tile = Image.new("RGB", (w + 1, h + 1), BG)
-    draw = ImageDraw.Draw(tile)
+    draw = canvas.draw(tile)
     x0, y0, x1 = 0, 0, w
     draw.rounded_rectangle(
         (0, 0, w, h), radius=10, fill=PAPER, outline=LOCK if locked else INK, width=4 if locked else 2

@@ -1,0 +1,145 @@
+"""Drawings are made when shown, once per table, version and viewer (issue 28, "draw once").
+
+A counting stand-in replaces a game's drawings (``tests.drawings.counted_drawings``): each test
+counts what was drawn for what was shown. Quiet moves draw no board, the Institute's sheet is
+drawn once per move for its DM and panel, every path showing the same picture shares one
+drawing, merged live-board edits draw only the last, and nothing is drawn on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+
+import pytest
+import simcord
+
+import render
+from cogs import delivery
+from service.drawings import Drawings, board_picture, seat_picture
+from service.replies import Board
+from tests import faults
+from tests.drawings import Counted, counted_drawings
+from tests.test_institute_discord import Player, _die_selects
+
+
+@pytest.fixture
+def institute_counted() -> Iterator[Counted]:
+    """Count the Institute's drawings (JSON stand-ins) for the test."""
+    with counted_drawings("institute") as seen:
+        yield seen
+
+
+def test_a_drawing_is_made_once_however_many_threads_ask_at_once() -> None:
+    cache = Drawings()
+    calls: list[int] = []
+    started = threading.Event()
+
+    def draw() -> bytes:
+        calls.append(1)
+        started.wait(0.5)  # hold the drawing while the others ask for it
+        return b"png"
+
+    got: list[bytes | None] = []
+    threads = [threading.Thread(target=lambda: got.append(cache.get(("t", 1), draw))) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    started.set()
+    for thread in threads:
+        thread.join()
+    assert calls == [1] and got == [b"png"] * 6
+    assert cache.drawn == 1 and cache.on_loop == 0
+
+
+def test_the_cache_is_bounded_and_a_failed_drawing_is_drawn_again() -> None:
+    cache = Drawings(limit=2)
+    for version in range(3):
+        cache.get((version,), lambda: b"x")
+    drawn = cache.drawn
+    cache.get((0,), lambda: b"x")  # the oldest was dropped: drawn again
+    cache.get((2,), lambda: b"x")  # still kept
+    assert cache.drawn == drawn + 1
+
+    def broken() -> bytes:
+        raise ValueError("no ink")
+
+    with pytest.raises(ValueError):
+        cache.get(("bad",), broken)
+    assert cache.get(("bad",), lambda: b"fixed") == b"fixed"
+
+
+def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
+    cache = Drawings()
+    secret = {"hand": ["the Gilded Key"]}
+    board = board_picture(cache, "institute", 7, 3, secret)
+    sheet = seat_picture(cache, "institute", 7, 3, 0, secret)
+    other = seat_picture(cache, "institute", 7, 3, 1, secret)
+    assert board is not None and sheet is not None and other is not None
+    assert len({board.key(), sheet.key(), other.key()}) == 3
+    assert "Gilded" not in repr(board) + repr(sheet) + repr(Board(7, 3, "", picture=sheet))
+
+
+async def test_a_quiet_move_draws_no_board_and_the_movers_sheet_once(
+    simcord_env: simcord.Env, institute_counted: Counted
+) -> None:
+    table = await faults.open_table(simcord_env, "institute", 2)
+    red = Player(table, 0)
+    panel = await red.open_panel()
+    before_boards, before_sheets = len(institute_counted.boards), len(institute_counted.privates)
+    select = _die_selects(panel)[0]
+    played = await red.member.select(panel, ["take"], custom_id=select["custom_id"])
+    assert played.response is not None and played.response.content.startswith("You played: Assign")
+    # A die assigned in secret is quiet: the thread shows nothing, so no board is drawn. The
+    # mover's refreshed panel shows its sheet: drawn once (the note and the panel share it).
+    assert len(institute_counted.boards) == before_boards
+    assert len(institute_counted.privates) == before_sheets + 1
+    assert table.bot.service.drawings.on_loop == 0
+
+
+async def test_every_path_showing_a_seats_sheet_shares_one_drawing(
+    simcord_env: simcord.Env, institute_counted: Counted
+) -> None:
+    table = await faults.open_table(simcord_env, "institute", 2)
+    # The opening DMs are the panels, each with its seat's sheet: one drawing per seat.
+    assert len(institute_counted.privates) == 2
+    assert {view["seat"] for view in institute_counted.privates} == {0, 1}
+    # The same version's sheet again, by /game hand and by the game's panel command: no drawing.
+    blue = table.members[1]
+    hand = await blue.slash(table.thread, "game hand")
+    panel = await blue.slash(table.thread, "institute panel")
+    assert hand.response is not None and hand.response.attachments
+    assert panel.response is not None and panel.response.attachments
+    assert len(institute_counted.privates) == 2
+    # The opening board (no last move) is the public drawing a cog asks for at this version.
+    svc = table.bot.service
+    public = await svc.reads.public_view(await table.table_id())
+    assert len(institute_counted.boards) == 1
+    await svc.reads.public_drawing(public)
+    await svc.reads.public_drawing(public)
+    assert len(institute_counted.boards) == 1
+    assert svc.drawings.on_loop == 0
+
+
+async def test_merged_live_board_edits_draw_only_the_last(
+    simcord_env: simcord.Env, institute_counted: Counted, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.5)  # debounced, as on Discord
+    table = await faults.open_table(simcord_env, "institute", 2)
+    svc, bot = table.bot.service, table.bot
+    record = await svc.table(await table.table_id())
+    thread = await delivery.thread_of(bot, record)
+    drawn = len(institute_counted.boards)
+    for step in (1, 2, 3):
+        version = record.version + step
+        picture = board_picture(svc.drawings, "institute", record.id, version, {"step": step})
+        board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
+                      kind="institute")
+        async with delivery.delivery_turn(bot, record.id):
+            assert await delivery._show_board(bot, thread, board)
+    await asyncio.sleep(delivery.EDIT_SPACING + 0.3)
+    await simcord_env.settle()
+    # The first edit goes at once; the second waits out the spacing and the third replaces it.
+    assert institute_counted.boards[drawn:] == [{"step": 1}, {"step": 3}]
+    assert "step 3" in table.public()[-1].content
+    assert render.has_board("institute")
