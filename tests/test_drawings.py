@@ -16,7 +16,7 @@ import pytest
 import simcord
 
 import render
-from cogs import delivery
+from cogs.kit import delivery
 from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
 from tests import faults
