@@ -5,9 +5,10 @@
 table due at once, then starts N worker processes. Every worker plays EVERY table (each in its
 own shuffled order) until each has ``--moves`` moves or its game ended, so two processes often
 try the same table at the same version: the store's compare-and-swap lets one move land and
-refuses the other. Meanwhile each worker leases reminders (``store.lease_due``, a short lease),
-"sends" each (a line on its output, flushed) and then claims it. ``--kill`` SIGKILLs one worker
-mid-run; the others take over its leased reminders when the lease runs out and finish its tables.
+refuses the other. Meanwhile each worker's own scheduler (``service.scheduler``, as the bot runs
+it, with a short lease) leases the due reminders in batches (``store.lease_due``), "sends" each
+(a line on its output, flushed) and marks it done. ``--kill`` SIGKILLs one worker mid-run; the
+others take over its leased reminders when the lease runs out and finish its tables.
 
 With ``--db postgresql`` and no ``--url`` (nor CONCLAVE_TEST_PG) a throwaway cluster is started
 (``scripts/postgres``) and stopped at the end; ``--db sqlite`` uses a temporary file.
@@ -38,7 +39,7 @@ from typing import Any
 import render
 from rules import registry
 from service import TableError, TableService
-from store import Store, StoreError
+from store import DueWork, Store, StoreError
 
 REPO = Path(__file__).resolve().parent.parent
 REMINDER = "bench_reminder"
@@ -57,6 +58,13 @@ async def worker(url: str, index: int, moves: int) -> None:
     svc = TableService(store, seed_source=lambda: 1)
     rand = random.Random(index)
     out = sys.stdout
+    scheduler = svc.scheduler
+    scheduler.lease = LEASE_S
+
+    async def send(work: DueWork) -> None:
+        print(f"sent {work.id}", file=out, flush=True)  # the effect; the scheduler then marks it done
+
+    scheduler.handle(REMINDER, send)
     try:
         tables = await store.started_table_ids()
         rand.shuffle(tables)
@@ -66,9 +74,9 @@ async def worker(url: str, index: int, moves: int) -> None:
             for table_id in open_tables:
                 if await _move(svc, table_id, moves, rand, out):
                     still.append(table_id)
-                await _remind(store, out)
+                await scheduler.run_due(limit=5)
             open_tables = still
-        while await _remind(store, out) or await _reminders_open(store):
+        while await scheduler.run_due() or await _reminders_open(store):
             await asyncio.sleep(0.2)  # a dead worker's lease runs out: take its reminders over
     finally:
         await store.close()
@@ -96,17 +104,6 @@ async def _move(svc: TableService, table_id: int, moves: int, rand: random.Rando
         print(f"move {table_id} {reply.table.version} {took:.3f}", file=out, flush=True)
         return True
     return False
-
-
-async def _remind(store: Store, out: Any) -> int:
-    """Lease the reminders due now, send each, then claim it; return how many were sent."""
-    now = time.time()
-    sent = 0
-    for work_id in await store.lease_due(now, now + LEASE_S, limit=5):
-        print(f"sent {work_id}", file=out, flush=True)  # the effect first, as a DM would go out
-        await store.claim(work_id, time.time())
-        sent += 1
-    return sent
 
 
 async def _reminders_open(store: Store) -> bool:

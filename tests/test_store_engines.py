@@ -68,7 +68,7 @@ async def test_each_piece_of_due_work_is_leased_by_exactly_one_of_several_stores
     )
     assert added == 60
     batches = await asyncio.gather(*(s.lease_due(100.0, 700.0, limit=25) for s in stores for _ in range(2)))
-    leased = [work for batch in batches for work in batch]
+    leased = [work.id for batch in batches for work in batch]
     assert len(leased) == len(set(leased)) == 60
     # Leased work is not due again until its lease runs out; then it is leased once more.
     assert await stores[1].lease_due(699.0, 1300.0) == []
