@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,10 @@ REPO = Path(__file__).resolve().parent.parent
 REMINDER = "bench_reminder"
 LEASE_S = 3.0
 """A reminder's lease in the bench: short, so a killed worker's reminders are taken over soon."""
+DRIVERS = 8
+"""Tables one worker moves at once, as a bot process serves many tables at a time."""
+PREPARING = 16
+"""Tables opened at once before the run."""
 
 
 # --------------------------------------------------------------------------- one worker
@@ -52,8 +56,7 @@ LEASE_S = 3.0
 
 async def worker(url: str, index: int, moves: int) -> None:
     """Play every table to ``moves`` moves and send due reminders; print one line per effect."""
-    render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
-    render.private = lambda *args, **kwargs: None  # type: ignore[assignment]
+    _no_drawings()
     store = await Store.open(url)
     svc = TableService(store, seed_source=lambda: 1)
     rand = random.Random(index)
@@ -68,42 +71,53 @@ async def worker(url: str, index: int, moves: int) -> None:
     try:
         tables = await store.started_table_ids()
         rand.shuffle(tables)
-        open_tables = list(tables)
-        while open_tables:
-            still = []
-            for table_id in open_tables:
-                if await _move(svc, table_id, moves, rand, out):
-                    still.append(table_id)
-                await scheduler.run_due(limit=5)
-            open_tables = still
+        players = {table_id: [seat.user_id for seat in await store.seats(table_id)] for table_id in tables}
+        queue = deque(tables)
+        playing = asyncio.gather(*(_driver(svc, queue, players, moves, rand, out) for _ in range(DRIVERS)))
+        while not playing.done():
+            await scheduler.run_due()
+            await asyncio.wait([playing], timeout=0.2)
+        await playing
         while await scheduler.run_due() or await _reminders_open(store):
             await asyncio.sleep(0.2)  # a dead worker's lease runs out: take its reminders over
     finally:
         await store.close()
 
 
-async def _move(svc: TableService, table_id: int, moves: int, rand: random.Random, out: Any) -> bool:
-    """Try one move at a table; return whether the table still wants moves."""
-    table = await svc.store.table(table_id)
-    if table is None or table.status != "active" or table.version >= moves:
+async def _driver(
+    svc: TableService, queue: deque[int], players: dict[int, list[int]], moves: int, rand: random.Random,
+    out: Any,
+) -> None:
+    """Take tables from the worker's queue in turn, one move each, until every table is done."""
+    while queue:
+        table_id = queue.popleft()
+        if await _move(svc, table_id, players[table_id], moves, rand, out):
+            queue.append(table_id)  # one table is never in two of this worker's drivers at once
+
+
+async def _move(
+    svc: TableService, table_id: int, users: list[int], moves: int, rand: random.Random, out: Any
+) -> bool:
+    """Try one move at a table as a player would: read the offered moves, then play one.
+
+    Returns whether the table still wants moves. The move carries the version its choices were
+    read at, so a move another process made meanwhile refuses it (stale), as a click would be.
+    """
+    views = await svc.seat_views(table_id, users)  # every seat from one read
+    offered = [(user, view) for user, view in views.items() if view.moves]
+    if not offered or offered[0][1].version >= moves:
         return False
-    for seat in await svc.store.seats(table_id):
-        choices = await svc.choices(table_id, seat.user_id)
-        if not choices:
-            continue
-        began = time.perf_counter()
-        try:
-            reply = await svc.act(
-                table_id, seat.user_id, rand.choice(choices).value, expected_version=table.version
-            )
-        except (TableError, StoreError):
-            print(f"stale {table_id}", file=out, flush=True)
-            return True
-        took = (time.perf_counter() - began) * 1000
-        await svc.delivered(reply)
-        print(f"move {table_id} {reply.table.version} {took:.3f}", file=out, flush=True)
+    user, view = offered[0]
+    began = time.perf_counter()
+    try:
+        reply = await svc.act(table_id, user, rand.choice(view.moves).value, expected_version=view.version)
+    except (TableError, StoreError):
+        print(f"stale {table_id}", file=out, flush=True)
         return True
-    return False
+    took = (time.perf_counter() - began) * 1000
+    await svc.delivered(reply)
+    print(f"move {table_id} {reply.table.version} {took:.3f}", file=out, flush=True)
+    return reply.table.version < moves and reply.table.status == "active"
 
 
 async def _reminders_open(store: Store) -> bool:
@@ -119,24 +133,38 @@ async def _reminders_open(store: Store) -> bool:
 
 
 async def prepare(url: str, tables: int) -> None:
-    """Open and start the tables, and schedule a reminder per table due at once."""
+    """Open and start the tables (``PREPARING`` at once), and schedule a reminder per table due at once."""
+    _no_drawings()
     store = await Store.open(url)
     svc = TableService(store, seed_source=lambda: 7)
+    kinds = registry.kinds()
+    numbers = iter(range(tables))
+
+    async def opener() -> None:
+        for number in numbers:
+            await _open(svc, kinds[number % len(kinds)], number)
+
     try:
-        kinds = registry.kinds()
-        for number in range(tables):
-            kind = kinds[number % len(kinds)]
-            players = max(2, registry.get(kind).min_players)
-            users = [10_000 + number * 10 + seat for seat in range(players)]
-            table = await svc.open_table(
-                kind, "", guild_id=1, channel_id=2, host_id=users[0], host_name="host"
-            )
-            for user in users[1:]:
-                await svc.join(table.id, user, f"p{user}")
-            await svc.delivered(await svc.start(table.id, users[0]))
-            await store.schedule(REMINDER, time.time(), f"remind:{table.id}", table.id, users[0])
+        await asyncio.gather(*(opener() for _ in range(PREPARING)))
     finally:
         await store.close()
+
+
+async def _open(svc: TableService, kind: str, number: int) -> None:
+    """Open, fill and start one table, and schedule its reminder."""
+    players = max(2, registry.get(kind).min_players)
+    users = [10_000 + number * 10 + seat for seat in range(players)]
+    table = await svc.open_table(kind, "", guild_id=1, channel_id=2, host_id=users[0], host_name="host")
+    for user in users[1:]:
+        await svc.join(table.id, user, f"p{user}")
+    await svc.delivered(await svc.start(table.id, users[0]))
+    await svc.store.schedule(REMINDER, time.time(), f"remind:{table.id}", table.id, users[0])
+
+
+def _no_drawings() -> None:
+    """Switch the drawings off: this bench measures the store and the service, not Pillow."""
+    render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
+    render.private = lambda *args, **kwargs: None  # type: ignore[assignment]
 
 
 async def verify(url: str, acked: list[tuple[int, int]], sends: Counter[int]) -> dict[str, int]:

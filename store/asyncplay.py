@@ -79,6 +79,8 @@ WorkItem = tuple[str, float, str, int, "int | None", "dict[str, Any] | None"]
 """Due work to add: (kind, due time, key, table id, user id, payload)."""
 DELIVER = "deliver"
 """The kind of due work that delivers a move (board, DMs, pings) until it is marked delivered."""
+WORK_CHUNK = 200
+"""Rows of due work added by one INSERT (six values each: well under SQLite's variable limit)."""
 DELIVERY_GRACE = 60.0
 """Seconds the mover's own delivery has before the scheduler delivers the move itself."""
 
@@ -260,15 +262,18 @@ class AsyncPlayStore:
         """Add due work inside an open transaction (a key already stored is left alone)."""
         rows = [(due, kind, key, table_id, user_id, dump(payload or {}))
                 for kind, due, key, table_id, user_id, payload in items]
-        if not rows:
-            return 0
-        before = db.total_changes
-        await db.executemany(
-            "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            rows,
-        )
-        return db.total_changes - before
+        added = 0
+        # One statement per chunk, not per row: on PostgreSQL each statement is a round trip.
+        for start in range(0, len(rows), WORK_CHUNK):
+            chunk = rows[start:start + WORK_CHUNK]
+            cur = await db.execute(
+                "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?)" for _ in chunk) + " ON CONFLICT DO NOTHING",
+                [value for row in chunk for value in row],
+            )
+            added += cur.rowcount
+            await cur.close()
+        return added
 
     async def next_due(self) -> float | None:
         """Return when the earliest open work can run (its due time, or its lease's end), or None."""
