@@ -318,3 +318,16 @@ async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_a_tr
         await conn.execute("BEGIN")
         await conn.execute("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,))
     assert (await db.table(table_id)).status == "active"
+
+
+async def test_two_processes_starting_their_web_pages_at_once_sign_links_with_one_secret(
+    path: str, open_store: OpenStore
+) -> None:
+    from service import TableService
+    from web import WebConfig, links_for
+
+    stores = [await open_store(path) for _ in range(2)]
+    config = WebConfig("127.0.0.1", 0)
+    links = await asyncio.gather(*(links_for(TableService(s), config, "") for s in stores))
+    assert links[0].secret == links[1].secret, "a link one process hands out opens on the other"
+    assert (await links_for(TableService(stores[0]), config, "")).secret == links[0].secret
