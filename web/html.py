@@ -87,15 +87,19 @@ def status_line(page: TablePage) -> str:
 
 
 def _seats(page: TablePage) -> str:
+    scored = any(s.score for s in page.seats)
+    score_head = "<th scope='col'>Score</th>" if scored else ""
     rows = "".join(
-        f"<tr><th scope='row'>{escape(s.tag)}</th><td>{escape(s.name)}</td>"
-        f"<td>{escape(s.time_left)}</td></tr>"
+        f"<tr data-seat='{s.seat}'><th scope='row'>{escape(s.tag)}</th><td>{escape(s.name)}</td>"
+        + (f"<td class='score'>{escape(s.score)}</td>" if scored else "")
+        + f"<td class='time'>{escape(s.time_left)}</td></tr>"
         for s in page.seats
     )
+    note = f"<p class='hint' id='scoring'>{escape(page.scoring)}</p>" if page.scoring else ""
     return (
-        "<section aria-labelledby='seats-h'><h2 id='seats-h'>Seats</h2><table><thead><tr>"
-        "<th scope='col'>Seat</th><th scope='col'>Player</th><th scope='col'>Time left</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table>"
+        "<section aria-labelledby='seats-h'><h2 id='seats-h'>Seats</h2><table id='seats'><thead><tr>"
+        f"<th scope='col'>Seat</th><th scope='col'>Player</th>{score_head}<th scope='col'>Time left</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table>{note}"
         f"<p id='waiting'>{escape(page.waiting or page.result)}</p></section>"
     )
 
@@ -109,7 +113,8 @@ def _log(steps: Sequence[Step], base: str, query: str) -> str:
             continue
         events = "".join(f"<li>{escape(e)}</li>" for e in step.events)
         items.append(
-            f"<li data-words='{escape(words.casefold())}'><a href='{base}?v={step.version}'>"
+            f"<li data-words='{escape(words.casefold())}' data-version='{step.version}'>"
+            f"<a href='{base}?v={step.version}'>"
             f"{escape(step_heading(step))}</a><ul>{events}</ul></li>"
         )
     return (
