@@ -57,7 +57,9 @@ def table_page(
     versions = ",".join(str(s.version) for s in steps)
     board = (
         "<section aria-labelledby='board-h' class='board'><h2 id='board-h'>Board</h2>"
-        f"<figure><img id='board' src='{base}/board/{step.version}.png' alt='{escape(alt)}'>"
+        # The board links to its full-size drawing: on a phone, a tap opens it to zoom.
+        f"<figure><a id='board-link' href='{base}/board/{step.version}.png'>"
+        f"<img id='board' src='{base}/board/{step.version}.png' alt='{escape(alt)}'></a>"
         f"<figcaption><p id='caption'>{escape(step_heading(step))}</p>{_events(step.events)}"
         "</figcaption></figure>"
         "<details><summary>The board as text</summary>"
@@ -99,8 +101,7 @@ def _seats(page: TablePage) -> str:
     return (
         "<section aria-labelledby='seats-h'><h2 id='seats-h'>Seats</h2><table id='seats'><thead><tr>"
         f"<th scope='col'>Seat</th><th scope='col'>Player</th>{score_head}<th scope='col'>Time left</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table>{note}"
-        f"<p id='waiting'>{escape(page.waiting or page.result)}</p></section>"
+        f"</thead><tbody>{rows}</tbody></table>{note}</section>"
     )
 
 
@@ -135,8 +136,8 @@ def _links(base: str, thread_url: str | None) -> str:
 
 def seat_page(title: str, note: PrivateNote, sheet_url: str, expires: str, table_url: str) -> str:
     """Return a seat's private page: their own view, the link's expiry, and no one else's."""
-    image = (f"<img id='sheet' src='{sheet_url}' alt='{escape(note.alt or note.text)}'>"
-             if note.image else "")
+    alt = escape(note.alt or note.text)
+    image = f"<a href='{sheet_url}'><img id='sheet' src='{sheet_url}' alt='{alt}'></a>" if note.image else ""
     return _page(f"{title}: your private view", (
         f"<header><h1>{escape(title)}</h1><p>Your private view: only you should open this link."
         f" It works until {escape(expires)}.</p></header>"

@@ -24,12 +24,12 @@
     const step = await answer.json();
     const img = document.getElementById("board");
     img.src = base + "/board/" + step.version + ".png";
+    document.getElementById("board-link").href = img.src;
     img.alt = step.alt;
     text("caption", step.heading);
     text("board-text", step.text);
     text("shown", String(step.version));
     text("status", step.status);
-    text("waiting", step.waiting);
     events(step.events);
     const link = document.getElementById("permalink");
     link.href = base + "?v=" + step.version;
@@ -80,7 +80,7 @@
     slider.dataset.versions = versions.join(",");
     now(step);
     if (atEnd) { slider.value = String(versions.length - 1); await show(version, false); }
-    else { text("status", step.status); text("waiting", step.waiting); }
+    else { text("status", step.status); }
   }
 
   if (main.dataset.live === "yes" && "EventSource" in window) {
