@@ -1,8 +1,8 @@
-"""compose.yaml, checked without Docker (none runs here) and without a YAML library (none installed).
+"""compose.yaml and the Dockerfile's health check, checked without Docker (none runs here).
 
-``read_compose`` reads the block-style subset of YAML the file is written in (mappings, lists,
-``[...]`` lists of strings, ``&anchor``, ``*alias`` and the ``<<`` merge key); anything else in
-the file fails the test rather than being misread.
+No YAML library is installed either: ``read_compose`` reads the block-style subset of YAML the
+file is written in (mappings, lists, ``[...]`` lists of strings, ``&anchor``, ``*alias`` and the
+``<<`` merge key); anything else in the file fails the test rather than being misread.
 """
 
 from __future__ import annotations
@@ -131,3 +131,10 @@ def test_the_database_lives_on_a_named_volume(compose: dict[str, Any]) -> None:
     mounts = compose["services"]["postgres"]["volumes"]
     named = [m.split(":")[0] for m in mounts if m.endswith(":/var/lib/postgresql/data")]
     assert named and named[0] in compose["volumes"], "PostgreSQL's data survives the container"
+
+
+def test_the_image_checks_its_own_health_through_healthz() -> None:
+    dockerfile = (COMPOSE.parent / "Dockerfile").read_text()
+    checks = [line for line in dockerfile.splitlines() if line.startswith("HEALTHCHECK ")]
+    assert len(checks) == 1 and checks[0].endswith('CMD ["python", "-m", "web.health"]')
+    assert "--interval=" in checks[0] and "--retries=" in checks[0]

@@ -126,3 +126,67 @@ async def test_a_live_page_hears_an_undo_and_its_version_shows_the_table_after_i
         assert step["version"] == step["versions"][-1] < table.version, "the table after the undo"
         assert last.version not in step["versions"]
         stream.close()
+
+
+async def test_the_page_is_semantic_html_with_the_boards_text_as_alt_and_the_thread_and_replay_links(
+    h: Harness,
+) -> None:
+    from html import escape
+
+    from service.replies import alt_text
+
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    await h.svc.attach_thread(table_id, 555)
+    await play_first_moves(h, table_id, 2)
+    public = await h.svc.public_view(table_id)
+    base = f"/t/{links().table_token(table_id)}"
+    async with web_client(h.svc) as client:
+        page = await (await client.get(base)).text()
+        replay = await client.get(f"{base}/replay.gif")
+        assert replay.status == 200 and (await replay.read())[:6] in (b"GIF87a", b"GIF89a")
+        assert replay.headers["Content-Disposition"].startswith("attachment;")
+    assert page.startswith("<!doctype html>") and "<html lang='en'>" in page
+    landmarks = ("<header>", "<main id='table'", "<footer>", "<section aria-labelledby='board-h'",
+                 "<section aria-labelledby='seats-h'", "<section aria-labelledby='log-h'",
+                 "<th scope='col'>Seat</th>", "<label for='slider'>History</label>", "<form role='search'")
+    for landmark in landmarks:
+        assert landmark in page, landmark
+    view_text = registry.get("institute").view_text(public.view)
+    assert f"alt='{escape(alt_text(view_text))}'" in page, "the board's alt text is its text view"
+    assert "href='https://discord.com/channels/1/555'" in page
+    assert f"href='{base}/replay.gif' download" in page
+    # The awaited seats' time left (the harness's tables run the normal clock).
+    assert "<td class='time'>until 20" in page
+
+
+async def test_signed_addresses_are_checked_in_constant_time(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hmac
+
+    from service import weblinks
+
+    assert h.svc is not None
+    table_id = await h.table("institute")
+    compared: list[int] = []
+    real = hmac.compare_digest
+
+    def compare(a: Any, b: Any) -> bool:
+        compared.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(weblinks.hmac, "compare_digest", compare)
+    async with web_client(h.svc) as client:
+        assert (await client.get(f"/t/{table_id}-{'0' * 24}")).status == 404
+        alices = links().seat_path(table_id, ALICE, int(h.clock.now()) + 600)
+        assert (await client.get(alices.replace(f"/{ALICE}/", f"/{BOB}/"))).status == 403
+    assert len(compared) == 2
+
+
+def test_the_public_url_starts_every_link_handed_out() -> None:
+    from web import WebConfig
+
+    config = WebConfig.from_env({"CONCLAVE_WEB": "0.0.0.0:8080", "CONCLAVE_PUBLIC_URL": "https://games.example/"})
+    assert config is not None and config.public_url == "https://games.example"
+    assert WebConfig.from_env({}) is None, "no CONCLAVE_WEB: no web server"
