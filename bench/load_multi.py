@@ -39,11 +39,13 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import render
 from rules import registry
+from rules.toy import TOY
 from service import TableError, TableService
 from store import DueWork, Store, StoreError
 
@@ -147,10 +149,10 @@ async def prepare(url: str, tables: int, moves: int = 10) -> None:
     The reminders fall due over the run (``REMINDER_SPREAD`` seconds a move of a table), so a
     worker killed mid-run may die holding some: the others must take them over.
     """
-    _no_drawings()
     store = await Store.open(url)
     svc = TableService(store, seed_source=lambda: 7)
-    kinds = registry.kinds()
+    # The games a worker process knows: the tests' own game may be registered in this one.
+    kinds = [kind for kind in registry.kinds() if kind != TOY.kind]
     numbers = iter(range(tables))
 
     window = tables * moves * REMINDER_SPREAD
@@ -160,7 +162,8 @@ async def prepare(url: str, tables: int, moves: int = 10) -> None:
             await _open(svc, kinds[number % len(kinds)], number, window * number / tables)
 
     try:
-        await asyncio.gather(*(opener() for _ in range(PREPARING)))
+        with _drawings_off():  # restored after: a test's process draws on
+            await asyncio.gather(*(opener() for _ in range(PREPARING)))
     finally:
         await store.close()
 
@@ -177,9 +180,20 @@ async def _open(svc: TableService, kind: str, number: int, spread: float) -> Non
 
 
 def _no_drawings() -> None:
-    """Switch the drawings off: this bench measures the store and the service, not Pillow."""
+    """Switch the drawings off for good (a worker process): this bench measures the store, not Pillow."""
     render.board = lambda *args, **kwargs: None  # type: ignore[assignment]
     render.private = lambda *args, **kwargs: None  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def _drawings_off() -> Iterator[None]:
+    """Switch the drawings off while the block runs, then back on."""
+    board, private = render.board, render.private
+    _no_drawings()
+    try:
+        yield
+    finally:
+        render.board, render.private = board, private  # type: ignore[assignment]
 
 
 async def verify(
