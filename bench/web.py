@@ -4,8 +4,9 @@ For each kind a table is opened and started through the service, its page is ser
 127.0.0.1, and ``viewers`` pages listen to its live stream (Server-Sent Events). Each move
 (random, legal, through ``TableService.act``) reaches every viewer, which then loads the new
 step and board as the page's script does; some viewers step back through the history. Times are
-measured at the client. Every text answer is searched for the card names that some seat's
-private view holds and the public view lacks at that moment (``leaks``).
+measured at the client; ``table_reads`` counts the pages' reads of a table's row (a watched
+table's pages trust its live watcher's read). Every text answer is searched for the card names
+that some seat's private view holds and the public view lacks at that moment (``leaks``).
 """
 
 from __future__ import annotations
@@ -150,6 +151,7 @@ async def run(moves: int = 20, viewers: int = 100, seed: int = 1) -> dict[str, A
                         leaks += [f"{kind} v{version}: {name}" for name in secret if name in body]
                 versions += len(await server.runner.app[PAGES].steps(table_id))
             drawings = server.runner.app[PAGES].drawings
+            reads = server.runner.app[PAGES].reads
         finally:
             await server.stop()
             await store.close()
@@ -159,5 +161,6 @@ async def run(moves: int = 20, viewers: int = 100, seed: int = 1) -> dict[str, A
         "page_median_ms": round(statistics.median(page_ms), 1),
         "page_p99_ms": round(statistics.quantiles(page_ms, n=100)[98], 1),
         "history_median_ms": round(statistics.median(history_ms), 1) if history_ms else None,
-        "drawings": drawings, "versions": versions, "leaks": len(leaks), "leaked": leaks[:5],
+        "drawings": drawings, "versions": versions, "table_reads": reads, "leaks": len(leaks),
+        "leaked": leaks[:5],
     }

@@ -552,6 +552,14 @@ class Rules(ABC):
         number = view.get("round")
         return number if isinstance(number, int) and not isinstance(number, bool) else None
 
+    def public_scores(self, view: View) -> dict[Seat, str]:
+        """Return each seat's score so far as a public view shows it, in the game's words ("3 VP").
+
+        The web page's seats list shows it. Default: none, for a game whose score stays hidden
+        until the end or that scores nobody apart (a cooperative game).
+        """
+        return {}
+
     # ---- provided for every game
 
     def default_options(self) -> dict[str, str]:

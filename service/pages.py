@@ -5,6 +5,12 @@ The web layer presents; this module composes. Everything here comes from the pub
 which is the seated user's own ``hand``. Each version's board is drawn at most once per process
 (cached by table and version, with a drawing in flight shared by every request that wants it),
 however many people watch.
+
+What a page shows is kept per table and version (the page, the public steps, the texts, the
+boards), so a page at a version already seen reads no database. Which version is current comes
+from the table's row: while a live watcher (``web.live``) looks at a table, it reads that row once
+a poll for every page (``refresh``), and the pages trust it (``current``); a page of a table no one
+watches reads it once per request.
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ if TYPE_CHECKING:
 IMAGE_CACHE = 512
 """Board drawings kept in memory (a PNG is 50-200 KB): recent versions of the watched tables."""
 SHEET_CACHE = 64
+TABLE_CACHE = 1024
+"""Tables whose rows, pages and timelines are kept (the least recently asked go first)."""
+COOPERATIVE = "A cooperative game: the players win or lose together, so no one scores apart."
 
 
 @dataclass(frozen=True)
@@ -47,12 +56,14 @@ class Step:
 
 @dataclass(frozen=True)
 class SeatLineOut:
-    """A seat as the page lists it: tag (colour or P1), player, time left."""
+    """A seat as the page lists it: tag (colour or P1), player, score so far, time left."""
 
     seat: int
     tag: str
     name: str
     time_left: str
+    score: str = ""
+    """The game's public score of the seat ("3 VP", ``Rules.public_scores``), "" when it keeps none."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,8 @@ class TablePage:
     guild_id: int | None
     versions: tuple[int, ...]
     lobby: str = ""
+    scoring: str = ""
+    """A word on scores where the seats list has none to show (a cooperative game)."""
 
 
 @dataclass
@@ -79,6 +92,8 @@ class _Timeline:
     versions: tuple[int, ...]
     steps: list[Step]
     state: State
+    names: dict[int, str]
+    """Each seat's player, read with the moves (the boards' captions name them)."""
     at: int = -1
     """The table version it was read at: the same version needs no read of the log."""
 
@@ -88,26 +103,66 @@ class TablePages:
 
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
-        self._timelines: dict[int, _Timeline] = {}
+        self._timelines: OrderedDict[int, _Timeline] = OrderedDict()
         self._images: OrderedDict[tuple[int, int], bytes | None] = OrderedDict()
         self._sheets: OrderedDict[tuple[int, int, int], PrivateNote] = OrderedDict()
         self._drawing: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
-        self._pages: dict[int, TablePage] = {}
+        self._pages: OrderedDict[int, TablePage] = OrderedDict()
         self._texts: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._rows: OrderedDict[int, TableRecord] = OrderedDict()
+        self._watched: dict[int, int] = {}
         self.drawings = 0
         """Board drawings made (the bench reports it: one per version however many watch)."""
+        self.reads = 0
+        """Table rows read for the pages (the bench reports it: a few per version, not per viewer)."""
+
+    # ------------------------------------------------------------------ which version is current
+
+    def watch(self, table_id: int, watching: bool) -> None:
+        """Count a live watcher of a table on or off: while one runs, its reads keep the row fresh."""
+        count = self._watched.get(table_id, 0) + (1 if watching else -1)
+        if count > 0:
+            self._watched[table_id] = count
+        else:
+            self._watched.pop(table_id, None)
+
+    async def refresh(self, table_id: int) -> TableRecord:
+        """Read a table's row now (one read however many ask at once) and keep it for the pages."""
+
+        async def read() -> TableRecord:
+            self.reads += 1
+            return await self.svc.table(table_id)
+
+        table = await self._once(("row", table_id), read)
+        _keep(self._rows, table_id, table, TABLE_CACHE)
+        return table
+
+    async def current(self, table_id: int, at_least: int | None = None) -> TableRecord:
+        """Return a table's row: the live watcher's while one watches (at most a poll old), else read.
+
+        ``at_least``: a version the caller knows exists (a step it was told of); an older row is
+        read again.
+        """
+        known = self._rows.get(table_id)
+        fresh = known is not None and table_id in self._watched
+        if fresh and known is not None and (at_least is None or known.version >= at_least):
+            self._rows.move_to_end(table_id)
+            return known
+        return await self.refresh(table_id)
 
     # ------------------------------------------------------------------ pages
 
-    async def table_page(self, table_id: int) -> TablePage:
-        """Return a table's page: seats, whom it waits on, result, its versions (public only)."""
-        svc = self.svc
-        table = await svc.table(table_id)
+    async def table_page(self, table_id: int, table: TableRecord | None = None) -> TablePage:
+        """Return a table's page: seats, scores, whom it waits on, result, its versions (public only).
+
+        ``table``: its row as the caller just got it from ``current`` (else read here).
+        """
+        table = table or await self.current(table_id)
         known = self._pages.get(table_id)
         if known is not None and known.version == table.version and known.status == table.status:
             return known  # a page changes with its table's version (a deadline is set by a move)
         page = await self._table_page(table)
-        self._pages[table_id] = page
+        _keep(self._pages, table_id, page, TABLE_CACHE)
         return page
 
     async def _table_page(self, table: TableRecord) -> TablePage:
@@ -121,8 +176,11 @@ class TablePages:
                              table.guild_id, (), lobby)
         timeline = await self._timeline(table)
         times = {t.user_id: t for t in await svc.time.seat_times(table_id, table=table)}
+        # Scores from the public view of the latest step, as the game words them: never the state.
+        scores = rules.public_scores(timeline.steps[-1].view)
         lines = tuple(
-            SeatLineOut(s.seat, rules.seat_tag(s.seat), s.name, _time_left(times.get(s.user_id)))
+            SeatLineOut(s.seat, rules.seat_tag(s.seat), s.name, _time_left(times.get(s.user_id)),
+                        scores.get(s.seat, ""))
             for s in seats
         )
         names = {s.seat: s.name for s in seats}
@@ -132,23 +190,28 @@ class TablePages:
             marks = {n: rules.seat_tag(n) for n in names}
             waiting = waiting_sentence(prompts, names, marks)
         return TablePage(table, title, table.status, table.version, lines, waiting,
-                         _result_line(table, names), table.thread_id, table.guild_id, timeline.versions)
+                         _result_line(table, names, scored=not rules.cooperative), table.thread_id,
+                         table.guild_id, timeline.versions, scoring=COOPERATIVE if rules.cooperative else "")
 
-    async def steps(self, table_id: int) -> list[Step]:
+    async def steps(self, table_id: int, table: TableRecord | None = None) -> list[Step]:
         """Return every public step of a started table, oldest first (version 0: the setup)."""
-        table = await self.svc.table(table_id)
+        table = table or await self.current(table_id)
         if table.seed is None:
             raise TableError("The game has not started yet.")
         return list((await self._timeline(table)).steps)
 
-    async def step(self, table_id: int, version: int | None = None) -> Step:
+    async def step(self, table_id: int, version: int | None = None, table: TableRecord | None = None) -> Step:
         """Return one public step (the latest when ``version`` is None); refuse a version not shown."""
-        steps = await self.steps(table_id)
+        table = table or await self.current(table_id, at_least=version)
+        steps = await self.steps(table_id, table)
         if version is None:
             return steps[-1]
         for step in steps:
             if step.version == version:
                 return step
+        if steps[-1].version < version <= table.version:
+            # Versions past the last move in force are undo rows: the table then is that move's.
+            return steps[-1]
         raise TableError("That version is not part of this table's history.")
 
     def view_text(self, table_id: int, kind: str, step: Step) -> str:
@@ -167,15 +230,15 @@ class TablePages:
 
     async def board_image(self, table_id: int, version: int | None = None) -> bytes | None:
         """Return the public board PNG at a version (None: the kind has no drawing), drawn once."""
-        table = await self.svc.table(table_id)
-        step = await self.step(table_id, version)
+        table = await self.current(table_id, at_least=version)
+        step = await self.step(table_id, version, table)
         key = (table_id, step.version)
         if key in self._images:
             self._images.move_to_end(key)
             return self._images[key]
-        names = {s.seat: s.name for s in await self.svc.seats(table_id) if s.seat is not None}
-        if key in self._images:  # drawn meanwhile (no await between this look and the drawing's claim)
-            return self._images[key]
+        # The step's own timeline names the players (no await between this look and the drawing's claim).
+        timeline = self._timelines.get(table_id)
+        names = dict(timeline.names) if timeline is not None else {}
         caption = render.Caption(names=names, last=step.events, before=step.before)
 
         def draw() -> bytes | None:
@@ -226,6 +289,7 @@ class TablePages:
         """Return the table's public steps, replaying only the moves not yet seen."""
         known = self._timelines.get(table.id)
         if known is not None and known.at == table.version:
+            self._timelines.move_to_end(table.id)
             return known
         records = effective(await self.svc.store.moves(table.id))
         versions = (0, *(r.version for r in records))
@@ -240,8 +304,16 @@ class TablePages:
         seats = {s.seat: s.name for s in await self.svc.seats(table.id) if s.seat is not None}
         timeline = await asyncio.to_thread(_extend, rules, table, seats, records, start)
         timeline.at = table.version
-        self._timelines[table.id] = timeline
+        _keep(self._timelines, table.id, timeline, TABLE_CACHE)
         return timeline
+
+
+def _keep(cache: OrderedDict[Any, Any], key: Any, value: Any, most: int) -> None:
+    """Keep a value as the most recent in a bounded cache, dropping the least recently kept."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > most:
+        cache.popitem(last=False)
 
 
 def _extend(
@@ -268,7 +340,7 @@ def _extend(
         events = tuple(named(e.text) for e in map(Event.from_json, record.events) if e.public)
         steps.append(Step(record.version, seats.get(record.seat, "?"), label, events,
                           rules.view(state, None), before))
-    return _Timeline(tuple(s.version for s in steps), steps, state)
+    return _Timeline(tuple(s.version for s in steps), steps, state, dict(seats))
 
 
 def _time_left(time: SeatTime | None) -> str:
@@ -288,15 +360,15 @@ def _utc(moment: float) -> str:
     return dt.datetime.fromtimestamp(moment, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _result_line(table: TableRecord, names: dict[int, str]) -> str:
-    """Return the finished game's winners and scores in words ("" while it runs)."""
+def _result_line(table: TableRecord, names: dict[int, str], *, scored: bool = True) -> str:
+    """Return the finished game's winners and scores in words ("" while it runs; no scores: cooperative)."""
     result = table.result
     if table.status == "abandoned":
         return "This table was abandoned."
     if not result:
         return ""
     winners = ", ".join(names.get(int(w), "?") for w in result.get("winners", []))
-    scores = result.get("scores") or {}
+    scores = (result.get("scores") or {}) if scored else {}
     told = "; ".join(f"{names.get(int(s), '?')} {v}" for s, v in scores.items())
     return f"Won by {winners or 'nobody'}." + (f" Scores: {told}." if told else "")
 

@@ -4,14 +4,17 @@ No per-table timers: the store's ``due_work`` table (indexed by due time) holds 
 deadline, vote expiry, autoplay and move delivery. The task sleeps until the earliest due time
 and wakes early when nearer work is added or the clock is moved by hand.
 
-Each row is run under a lease (``store.lease``: a compare-and-set that holds it for ``LEASE``
-seconds) and marked done only after its handler returned (``store.finish``), so a process killed
-mid-effect loses nothing: the lease runs out (or the next start drops it) and the work runs
-again. Work is therefore run at least once; each handler makes its effect idempotent by the
-work's key (see ``service.timekeeper``). A handler that raises gives its row back with a growing
-delay (``retry_delay``); after ``MAX_ATTEMPTS`` the row is set aside with the reason, as is a row
-whose payload does not read, so one bad row never blocks the others (``python -m store check``
-lists them).
+Work is claimed in batches by one statement (``store.lease_due``: ``FOR UPDATE SKIP LOCKED`` on
+PostgreSQL, an immediate transaction on SQLite), which holds each row for ``LEASE`` seconds, so
+several processes on one database each run their own rows; with ``store.own_shards`` a process
+leases only the work of tables whose server its Discord shards serve, since every kind of work may
+talk to Discord (a DM, a vote, a board). A row is marked done only after its handler returned
+(``store.finish``), so a process killed mid-effect loses nothing: the lease runs out (or the next
+start on those shards drops it) and the work runs again. Work is therefore run at least once;
+each handler makes its effect idempotent by the work's key (see ``service.timekeeper``). A
+handler that raises gives its row back with a growing delay (``retry_delay``); after
+``MAX_ATTEMPTS`` the row is set aside with the reason, as is a row whose payload does not read,
+so one bad row never blocks the others (``python -m store check`` lists them).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ RETRY_MOST = 3600.0
 """A failed row runs again after 30 s, doubling each attempt, at most an hour apart."""
 MAX_ATTEMPTS = 10
 """Attempts before a failing row is set aside for good (about eleven hours of retries)."""
+BATCH = 20
+"""Rows leased in one statement: few enough that a batch a killed process held is small."""
 READ_RETRY_FIRST = 1.0
 READ_RETRY_MOST = 60.0
 """When the store cannot be read, the loop looks again after 1 s, doubling, at most a minute."""
@@ -51,9 +56,11 @@ def retry_delay(attempts: int, first: float = RETRY_FIRST, most: float = RETRY_M
 class Scheduler:
     """Run due work from the store, each row once, in due order."""
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock, lease: float = LEASE) -> None:
         self.store = store
         self.clock = clock
+        self.lease = lease
+        """Seconds a leased row is held (the load bench shortens it to see a kill taken over soon)."""
         self._handlers: dict[str, Handler] = {}
         self._on_start: list[Callable[[], Awaitable[None]]] = []
         self._wake = asyncio.Event()
@@ -105,17 +112,32 @@ class Scheduler:
         """Run every piece of work due now (also work that running adds and is due); return the count."""
         done = 0
         while done < limit:
-            batch = await self.store.due(self.clock.now(), limit=50)
+            now = self.clock.now()
+            until = now + self.lease
+            batch = await self.store.lease_due(now, until, limit=min(BATCH, limit - done))
             if not batch:
                 break
-            for work in batch:
-                await self._run(work)
-                done += 1
+            done += await self._run_batch(batch, until)
         return done
 
-    async def _run(self, work: DueWork) -> None:
-        """Lease one row, run its handler, then mark it done; a failure retries it later."""
-        now = self.clock.now()
+    async def _run_batch(self, batch: list[DueWork], until: float) -> int:
+        """Run a leased batch in due order; give back what half the lease left no time for."""
+        touched: set[int] = set()
+        for index, work in enumerate(batch):
+            if self.clock.now() >= until - self.lease / 2:
+                # Slow handlers: hand the rest back rather than run it near a lease's end, where
+                # another process could take the same row.
+                await self.store.unlease([w.id for w in batch[index:]], until)
+                return index
+            # A handler may finish, drop or postpone other work of its own table (a move cancels
+            # reminders): a later row of a table already handled runs only if still leased.
+            if work.table_id not in touched or await self.store.holds(work.id, until):
+                await self._run(work, until)
+            touched.add(work.table_id)
+        return len(batch)
+
+    async def _run(self, work: DueWork, lease: float) -> None:
+        """Run one leased row's handler, then mark it done; a failure retries it later."""
         if work.damaged is not None:
             log.error("due work %s (%s) of table %s set aside: %s", work.id, work.kind, work.table_id,
                       work.damaged)
@@ -126,9 +148,6 @@ class Scheduler:
             log.error("due work %s has unknown kind %s: set aside", work.id, work.kind)
             await self.store.set_aside(work.id, f"no handler for kind {work.kind}")
             return
-        lease = now + LEASE
-        if not await self.store.lease(work.id, now, lease):
-            return  # another runner holds it, or it was done meanwhile
         self.ran[work.kind] += 1
         try:
             await handler(work)
@@ -146,7 +165,7 @@ class Scheduler:
         await self.store.finish(work.id, self.clock.now(), lease)
 
     async def recover(self) -> None:
-        """Drop the leases a dead process held (one process per SQLite file): its work runs now.
+        """Drop the leases a dead process held (one per SQLite file, or per shard range): its work runs now.
 
         Then run the start checks (``on_start``): a process killed between two transactions of
         one decision may have left state that needs work no row holds, and they add it.

@@ -79,6 +79,8 @@ WorkItem = tuple[str, float, str, int, "int | None", "dict[str, Any] | None"]
 """Due work to add: (kind, due time, key, table id, user id, payload)."""
 DELIVER = "deliver"
 """The kind of due work that delivers a move (board, DMs, pings) until it is marked delivered."""
+WORK_CHUNK = 200
+"""Rows of due work added by one INSERT (six values each: well under SQLite's variable limit)."""
 DELIVERY_GRACE = 60.0
 """Seconds the mover's own delivery has before the scheduler delivers the move itself."""
 
@@ -260,15 +262,18 @@ class AsyncPlayStore:
         """Add due work inside an open transaction (a key already stored is left alone)."""
         rows = [(due, kind, key, table_id, user_id, dump(payload or {}))
                 for kind, due, key, table_id, user_id, payload in items]
-        if not rows:
-            return 0
-        before = db.total_changes
-        await db.executemany(
-            "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            rows,
-        )
-        return db.total_changes - before
+        added = 0
+        # One statement per chunk, not per row: on PostgreSQL each statement is a round trip.
+        for start in range(0, len(rows), WORK_CHUNK):
+            chunk = rows[start:start + WORK_CHUNK]
+            cur = await db.execute(
+                "INSERT INTO due_work (due_at, kind, key, table_id, user_id, payload) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?)" for _ in chunk) + " ON CONFLICT DO NOTHING",
+                [value for row in chunk for value in row],
+            )
+            added += cur.rowcount
+            await cur.close()
+        return added
 
     async def next_due(self) -> float | None:
         """Return when the earliest open work can run (its due time, or its lease's end), or None."""
@@ -300,12 +305,13 @@ class AsyncPlayStore:
 
     async def lease_due(
         self, now: float, until: float, limit: int = 100, shards: tuple[Iterable[int], int] | None = None
-    ) -> list[int]:
-        """Lease up to ``limit`` pieces of open work due by ``now`` in one statement; return their ids.
+    ) -> list[DueWork]:
+        """Lease up to ``limit`` pieces of open work due by ``now`` in one statement; return them, due first.
 
         ``shards`` (shard ids, shard count; default: ``own_shards``): only work of those shards'
-        servers. On PostgreSQL a row another process is leasing is skipped, not waited for: each
-        row goes to one process.
+        servers. On PostgreSQL a row another process is leasing is skipped, not waited for
+        (``SKIP LOCKED``); on SQLite the statement runs in an immediate transaction, which holds
+        the file's one writer. Either way each row goes to one process.
         """
         owned, owned_params = self._owned(shards)
         params = [until, now, now, *owned_params]
@@ -315,23 +321,32 @@ class AsyncPlayStore:
                 "UPDATE due_work SET claimed_until = ? WHERE id IN (SELECT id FROM due_work"
                 " WHERE claimed_at IS NULL AND failed IS NULL AND due_at <= ?"
                 f" AND (claimed_until IS NULL OR claimed_until <= ?){owned}"
-                f" ORDER BY due_at, id LIMIT ?{self._dialect.skip_locked}) RETURNING id",
+                f" ORDER BY due_at, id LIMIT ?{self._dialect.skip_locked}) RETURNING *",
                 (*params, limit),
             )
-        return sorted(row["id"] for row in rows)
+        return sorted((DueWork.from_row(row) for row in rows), key=lambda work: (work.due_at, work.id))
 
-    async def lease(self, work_id: int, now: float, until: float) -> bool:
-        """Lease open work until ``until`` (a compare-and-set); False when done or leased elsewhere.
+    async def holds(self, work_id: int, until: float) -> bool:
+        """Whether open work is still under the lease that ends at ``until`` (not done, moved or dropped)."""
+        async with self._single() as db:
+            row = await self._one(
+                db,
+                "SELECT 1 AS held FROM due_work WHERE id = ? AND claimed_at IS NULL AND failed IS NULL"
+                " AND claimed_until = ?",
+                (work_id, until),
+            )
+        return row is not None
 
-        A runner that dies holding a lease loses nothing: the lease runs out and the work is due
-        again. The work is marked done only after its effect (``claim``).
-        """
-        changed = await self._changed(
-            "UPDATE due_work SET claimed_until = ? WHERE id = ? AND claimed_at IS NULL"
-            " AND failed IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
-            (until, work_id, now),
+    async def unlease(self, work_ids: Iterable[int], until: float) -> int:
+        """Give back leased work not run yet (the lease ending at ``until``); return how many."""
+        ids = list(work_ids)
+        if not ids:
+            return 0
+        return await self._changed(
+            f"UPDATE due_work SET claimed_until = NULL WHERE id IN ({', '.join('?' for _ in ids)})"
+            " AND claimed_at IS NULL AND claimed_until = ?",
+            (*ids, until),
         )
-        return changed == 1
 
     async def finish(self, work_id: int, now: float, lease: float) -> bool:
         """Mark leased work done, unless it was moved (postponed, retried) or done meanwhile."""

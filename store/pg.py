@@ -89,6 +89,15 @@ async def _translated() -> AsyncIterator[None]:
         raise StoreError("The database is busy; try again in a moment.") from exc
 
 
+async def _no_session_state(conn: asyncpg.Connection) -> None:
+    """Hand a connection back to the pool as it is (asyncpg has rolled back any open transaction).
+
+    The store never leaves session state behind (no session advisory lock, cursor, LISTEN or
+    SET), so asyncpg's default reset query would be one more round trip on every statement: under
+    load, a quarter of a move's time.
+    """
+
+
 class PostgresStore(Store):
     """Persistent tables, seats, move log and snapshots in a PostgreSQL database (shared by processes)."""
 
@@ -103,7 +112,7 @@ class PostgresStore(Store):
     async def open(cls, path: str, *, clock: Callable[[], float] = time.time) -> PostgresStore:
         """Connect a pool to the database at ``path`` (a postgresql:// URL) and run the migrations."""
         try:
-            pool = await asyncpg.create_pool(path, min_size=1, max_size=POOL_SIZE)
+            pool = await asyncpg.create_pool(path, min_size=1, max_size=POOL_SIZE, reset=_no_session_state)
         except (OSError, asyncpg.PostgresError) as exc:
             raise StoreError(f"Cannot reach the database at {shown(path)} ({exc}).") from None
         try:

@@ -782,6 +782,15 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else row["value"]
 
+    async def meta_once(self, key: str, value: str) -> str:
+        """Store a setting unless one is stored; return the stored one (of racing processes, the first)."""
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                             (key, value))
+            row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
+        assert row is not None
+        return str(row["value"])
+
     async def set_meta(self, key: str, value: str) -> None:
         """Store a setting (e.g. the hash of the synced command tree)."""
         async with self._transaction() as db:

@@ -21,7 +21,7 @@ from service import scheduler as scheduler_module
 from service.clock import ManualClock
 from service.notices import Notice
 from service.replies import Reply
-from service.scheduler import LEASE, MAX_ATTEMPTS, Scheduler, retry_delay
+from service.scheduler import BATCH, LEASE, MAX_ATTEMPTS, Handler, Scheduler, retry_delay
 from store import DueWork, Store
 from store.cli import main as check_main
 from tests.async_helpers import ALICE, BOB, CAROL, DAY, HOUR, START, Harness, OpenStore, first_move
@@ -192,36 +192,136 @@ async def test_an_unreadable_row_is_set_aside_and_the_others_run(
     assert f"(note) of table {table_id}: set aside, its payload is not a JSON object" in printed
 
 
-async def test_a_lease_keeps_a_second_runner_off_and_runs_out_when_its_runner_died(
+def noting(ran: list[tuple[str, str]], runner: str, *, die_at: str | None = None) -> Handler:
+    """Return a handler noting (runner, key) per row it runs; at key ``die_at`` its process dies."""
+
+    async def note(work: DueWork) -> None:
+        ran.append((runner, work.key))
+        if work.key == die_at:
+            raise Killed
+        await asyncio.sleep(0.005)
+
+    return note
+
+
+async def test_the_scheduler_claims_its_work_in_batches_of_one_statement_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
+) -> None:
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
+    ran: list[tuple[str, str]] = []
+    scheduler.handle("note", noting(ran, "one"))
+    await scheduler.add_many([("note", START, f"n{n:02}", table_id, None, None) for n in range(45)])
+    leases: list[int] = []
+    real_lease_due = store.lease_due
+
+    async def lease_due(now: float, until: float, limit: int = 100) -> list[DueWork]:
+        batch = await real_lease_due(now, until, limit)
+        leases.append(len(batch))
+        return batch
+
+    async def no_read(now: float, limit: int = 100) -> list[DueWork]:
+        raise AssertionError("read, then leased row by row: two processes race for each row")
+
+    monkeypatch.setattr(store, "lease_due", lease_due)
+    monkeypatch.setattr(store, "due", no_read)
+    assert await scheduler.run_due() == 45
+    assert [key for _, key in ran] == [f"n{n:02}" for n in range(45)], "in due order, each once"
+    assert leases == [BATCH, BATCH, 45 - 2 * BATCH, 0]
+
+
+async def test_two_schedulers_on_one_database_run_disjoint_work_each_row_once(
     tmp_path: Path, open_store: OpenStore
 ) -> None:
     store, clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
-    other = await open_store(str(tmp_path / "s.db"), clock=clock.now)
-    try:
-        ran: list[str] = []
+    second = Scheduler(await open_store(str(tmp_path / "s.db"), clock=clock.now), clock)
+    ran: list[tuple[str, str]] = []
+    scheduler.handle("note", noting(ran, "one"))
+    second.handle("note", noting(ran, "two"))
+    await scheduler.add_many([("note", START, f"n{n:02}", table_id, None, None) for n in range(3 * BATCH)])
+    await asyncio.gather(scheduler.run_due(), second.run_due())
+    assert sorted(key for _, key in ran) == [f"n{n:02}" for n in range(3 * BATCH)], "each row ran once"
+    assert {runner for runner, _ in ran} == {"one", "two"}, "both processes took a share"
+    assert await store.due(clock.now() + 10 * LEASE) == [], "every row is marked done"
 
-        async def note(work: DueWork) -> None:
-            ran.append(work.key)
-            await asyncio.sleep(0.01)
 
-        second = Scheduler(other, clock)
-        for runner in (scheduler, second):
-            runner.handle("note", note)
-        for n in range(6):
-            await scheduler.add("note", START, f"n{n}", table_id)
-        await asyncio.gather(scheduler.run_due(), second.run_due())
-        assert sorted(ran) == [f"n{n}" for n in range(6)], "each row ran once across two processes"
-        await scheduler.add("note", START, "orphan", table_id)
-        (orphan,) = await store.due(clock.now())
-        assert await other.lease(orphan.id, clock.now(), clock.now() + LEASE)  # its runner then dies
-        await scheduler.run_due()
-        assert "orphan" not in ran, "a live lease is honoured"
-        clock.advance(LEASE + 1)
-        await scheduler.run_due()
-        assert ran.count("orphan") == 1, "an expired lease is taken over"
-    finally:
-        await other.close()
-        await store.close()
+async def test_a_killed_holders_leases_run_out_and_the_other_process_takes_its_work_over(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
+    second = Scheduler(await open_store(str(tmp_path / "s.db"), clock=clock.now), clock)
+    ran: list[tuple[str, str]] = []
+    scheduler.handle("note", noting(ran, "dead", die_at="n02"))
+    second.handle("note", noting(ran, "live"))
+    await scheduler.add_many([("note", START, f"n{n:02}", table_id, None, None) for n in range(8)])
+    with pytest.raises(Killed):
+        await scheduler.run_due()  # dies in the middle of n02's effect, holding n02-n07
+    assert await second.run_due() == 0, "a live lease is honoured"
+    clock.advance(LEASE + 1)
+    assert await second.run_due() == 6
+    assert ran == [("dead", "n00"), ("dead", "n01"), ("dead", "n02")] + [
+        ("live", f"n{n:02}") for n in range(2, 8)
+    ], "work cut short runs again (at least once); nothing done is repeated"
+    assert await store.due(clock.now() + 10 * LEASE) == []
+
+
+async def test_a_scheduler_owning_some_shards_runs_only_the_work_of_their_servers(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    clock = ManualClock(START)
+    low = await open_store(str(tmp_path / "s.db"), clock=clock.now)
+    high = await open_store(str(tmp_path / "s.db"), clock=clock.now)
+    low.own_shards([0, 1], 4)
+    high.own_shards([2, 3], 4)
+    tables = {}
+    for shard in range(4):
+        tables[shard] = (await low.create_table("toy", "t", {}, (1000 * 4 + shard) << 22, 2, ALICE)).id
+        await low.schedule("note", START, f"n{shard}", tables[shard])
+    ran: list[tuple[str, str]] = []
+    runners = [Scheduler(low, clock), Scheduler(high, clock)]
+    for runner, name in zip(runners, ("low", "high"), strict=True):
+        runner.handle("note", noting(ran, name))
+    await asyncio.gather(*(runner.run_due() for runner in runners))
+    assert sorted(ran) == [("high", "n2"), ("high", "n3"), ("low", "n0"), ("low", "n1")]
+
+
+async def test_handlers_slow_enough_to_use_half_the_lease_hand_the_rest_back_to_lease_afresh(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    store, clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
+    held: list[float] = []
+
+    async def slow(work: DueWork) -> None:
+        held.append(clock.now())
+        clock.advance(LEASE / 3)  # each row takes a third of a lease
+
+    scheduler.handle("note", slow)
+    await scheduler.add_many([("note", START, f"n{n}", table_id, None, None) for n in range(5)])
+    assert await scheduler.run_due() == 5
+    assert await store.due(clock.now() + LEASE) == [], "each row ran and was marked done once"
+    assert len(held) == 5 and held == sorted(held)
+
+
+async def test_a_handler_dropping_later_work_of_its_table_keeps_that_work_from_running(
+    tmp_path: Path, open_store: OpenStore
+) -> None:
+    store, _clock, scheduler, table_id = await scheduler_on(tmp_path, open_store)
+    other = (await store.create_table("toy", "u", {}, 1, 2, ALICE)).id
+    ran: list[str] = []
+
+    async def move(work: DueWork) -> None:
+        ran.append(work.key)
+        await store.cancel_work(work.table_id, kinds=["note"])  # a move drops the table's reminders
+
+    async def note(work: DueWork) -> None:
+        ran.append(work.key)
+
+    scheduler.handle("move", move)
+    scheduler.handle("note", note)
+    await scheduler.add("move", START - 2, "move", table_id)
+    await scheduler.add("note", START - 1, "dropped", table_id)
+    await scheduler.add("note", START, "elsewhere", other)
+    assert await scheduler.run_due() == 3
+    assert ran == ["move", "elsewhere"], "leased in the same batch, but dropped before its turn"
 
 
 async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
@@ -236,15 +336,15 @@ async def test_the_loop_tries_again_within_seconds_when_it_cannot_read_its_work(
 
     scheduler.handle("note", note)
     await scheduler.add("note", START, "due", table_id)
-    real_due = store.due
+    real_lease_due = store.lease_due
     failures = [sqlite3.OperationalError("disk I/O error")]
 
-    async def due(now: float, limit: int = 100) -> list[DueWork]:
+    async def lease_due(now: float, until: float, limit: int = 100) -> list[DueWork]:
         if failures:
             raise failures.pop()
-        return await real_due(now, limit)
+        return await real_lease_due(now, until, limit)
 
-    monkeypatch.setattr(store, "due", due)
+    monkeypatch.setattr(store, "lease_due", lease_due)
     scheduler.start()
     try:
         for _ in range(200):

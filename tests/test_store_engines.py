@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
 import store.migrations
 from store import CorruptTable, Store, StoreError
+from store.asyncplay import WORK_CHUNK
 from store.dialect import ORDERED_TABLES
 from store.migrations import MIGRATIONS
-from store.pg import PostgresStore
+from store.pg import PgConnection, PostgresStore
 from tests.async_helpers import OpenStore
 
 ALICE, BOB = 101, 102
@@ -68,11 +71,33 @@ async def test_each_piece_of_due_work_is_leased_by_exactly_one_of_several_stores
     )
     assert added == 60
     batches = await asyncio.gather(*(s.lease_due(100.0, 700.0, limit=25) for s in stores for _ in range(2)))
-    leased = [work for batch in batches for work in batch]
+    leased = [work.id for batch in batches for work in batch]
     assert len(leased) == len(set(leased)) == 60
     # Leased work is not due again until its lease runs out; then it is leased once more.
     assert await stores[1].lease_due(699.0, 1300.0) == []
     assert len(await stores[2].lease_due(700.0, 1300.0, limit=100)) == 60
+
+
+async def test_many_pieces_of_due_work_are_added_in_few_statements_each_key_once(
+    path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
+) -> None:
+    db = await open_store(path)
+    table_id = await started(db)
+    assert await db.schedule("note", 1.0, "n7", table_id)
+    statements: list[str] = []
+    if isinstance(db, PostgresStore):  # each statement is a round trip to the server: count them
+        real = PgConnection.execute
+
+        async def counted(conn: PgConnection, sql: str, params: Sequence[Any] = ()) -> Any:
+            statements.append(sql)
+            return await real(conn, sql, params)
+
+        monkeypatch.setattr(PgConnection, "execute", counted)
+    items = [("note", 2.0, f"n{i % 400}", table_id, None, {"i": i}) for i in range(450)]
+    assert await db.schedule_many(items) == 400 - 1, "n7 was there; n0-n49 come twice"
+    if isinstance(db, PostgresStore):
+        assert len(statements) == -(-450 // WORK_CHUNK), "one INSERT per chunk of rows, not per row"
+    assert len(await db.due(5.0, limit=1000)) == 400
 
 
 async def test_a_store_leases_only_the_work_of_the_shards_it_owns(path: str, open_store: OpenStore) -> None:
@@ -269,3 +294,40 @@ async def test_conclave_db_takes_a_file_or_a_sqlite_url(tmp_path: Path) -> None:
         assert (type(by_path), await by_path.get_meta("k")) == (Store, "v")
     finally:
         await by_path.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_a_transaction_left_open_is_undone(
+    path: str, monkeypatch: pytest.MonkeyPatch, open_store: OpenStore
+) -> None:
+    db = await open_store(path)
+    table_id = await started(db)
+    resets: list[str] = []
+    real_reset = asyncpg.Connection.reset
+
+    async def reset(conn: asyncpg.Connection, *, timeout: float | None = None) -> None:
+        resets.append(conn.get_reset_query())
+        await real_reset(conn, timeout=timeout)
+
+    monkeypatch.setattr(asyncpg.Connection, "reset", reset)
+    for _ in range(5):
+        assert (await db.table(table_id)).status == "active"
+    assert resets == [], "no reset query per statement: the store keeps no session state"
+    # asyncpg still rolls back a transaction a caller left open before the connection is reused.
+    async with db._single() as conn:
+        await conn.execute("BEGIN")
+        await conn.execute("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,))
+    assert (await db.table(table_id)).status == "active"
+
+
+async def test_two_processes_starting_their_web_pages_at_once_sign_links_with_one_secret(
+    path: str, open_store: OpenStore
+) -> None:
+    from service import TableService
+    from web import WebConfig, links_for
+
+    stores = [await open_store(path) for _ in range(2)]
+    config = WebConfig("127.0.0.1", 0)
+    links = await asyncio.gather(*(links_for(TableService(s), config, "") for s in stores))
+    assert links[0].secret == links[1].secret, "a link one process hands out opens on the other"
+    assert (await links_for(TableService(stores[0]), config, "")).secret == links[0].secret

@@ -2,7 +2,7 @@
 
 One browser for the module. The service and the web server run in each test's event loop; the
 browser's blocking calls run in a worker thread so the server answers meanwhile. Screenshots at
-390 px (a phone) and 1280 px (a desktop) are saved under test-output/screenshots/.
+390 px (a phone) and 1280 px (a desktop), light and dark, are saved under test-output/screenshots/.
 """
 
 from __future__ import annotations
@@ -90,6 +90,9 @@ async def test_the_page_shows_the_board_steps_back_in_history_and_updates_live(
     assert await asyncio.to_thread(_js, chromium, "return document.getElementById('board').alt.length") > 20
     browser.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "table-1280.png"))
+    await asyncio.to_thread(_scheme, chromium, "dark")
+    await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "table-1280-dark.png"))
+    await asyncio.to_thread(_scheme, chromium, "light")
     await asyncio.to_thread(chromium.set_window_size, 390, 844)
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "table-390.png"))
     assert await asyncio.to_thread(_js, chromium, "return document.documentElement.scrollWidth") <= 390
@@ -153,6 +156,9 @@ async def test_a_seat_link_shows_that_seat_and_an_expired_one_is_refused(
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "seat-1280.png"))
     await asyncio.to_thread(chromium.set_window_size, 390, 844)
     await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "seat-390.png"))
+    await asyncio.to_thread(_scheme, chromium, "dark")
+    await asyncio.to_thread(chromium.save_screenshot, str(browser.SCREENSHOTS / "seat-390-dark.png"))
+    await asyncio.to_thread(_scheme, chromium, "light")
     expired = server.links.base + server.links.seat_path(table_id, BOB, int(h.clock.now()) - 1)
     await asyncio.to_thread(chromium.get, expired)
     body = await _until(lambda: chromium.find_element(By.TAG_NAME, "body").text, "the refusal")

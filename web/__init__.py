@@ -67,10 +67,8 @@ async def links_for(svc: TableService, config: WebConfig, base: str) -> WebLinks
     """Return the link signer: the configured secret, else the store's (made once, then kept)."""
     secret = config.secret
     if secret is None:
-        secret = await svc.store.get_meta(SECRET_META)
-        if secret is None:
-            secret = new_secret()
-            await svc.store.set_meta(SECRET_META, secret)
+        # Kept once for every process on the store: a link one process signs, another accepts.
+        secret = await svc.store.get_meta(SECRET_META) or await svc.store.meta_once(SECRET_META, new_secret())
     return WebLinks(secret.encode(), base)
 
 

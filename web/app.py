@@ -187,11 +187,12 @@ async def _table(request: web.Request) -> web.Response:
     pages = request.app[PAGES]
     wanted = request.query.get("v", "")
     try:
-        page = await pages.table_page(table_id)
-        steps = await pages.steps(table_id) if page.versions else []
+        table = await pages.current(table_id)  # one read of the row, or none while watched live
+        page = await pages.table_page(table_id, table)
+        steps = await pages.steps(table_id, table) if page.versions else []
         step = None
         if steps:
-            step = await pages.step(table_id, int(wanted)) if wanted.isdigit() else steps[-1]
+            step = await pages.step(table_id, int(wanted), table) if wanted.isdigit() else steps[-1]
     except TableError as exc:
         return _refuse(404, "Not found", exc.sentence if wanted else NOT_FOUND)
     alt = pages.describe(table_id, page.table.kind, step) if step else ""
@@ -221,8 +222,10 @@ async def _step(request: web.Request) -> web.Response:
     table_id = _table_id(request)
     pages = request.app[PAGES]
     try:
-        step = await pages.step(table_id, int(request.match_info["version"]))
-        page = await pages.table_page(table_id)
+        version = int(request.match_info["version"])
+        table = await pages.current(table_id, at_least=version)
+        step = await pages.step(table_id, version, table)
+        page = await pages.table_page(table_id, table)
     except TableError as exc:
         return web.json_response({"error": exc.sentence}, status=404)
     kind = page.table.kind
@@ -231,6 +234,7 @@ async def _step(request: web.Request) -> web.Response:
         "alt": pages.describe(table_id, kind, step), "text": pages.view_text(table_id, kind, step),
         "status": html.status_line(page), "waiting": page.waiting or page.result, "latest": page.version,
         "versions": list(page.versions),
+        "seats": [{"seat": s.seat, "score": s.score, "time": s.time_left} for s in page.seats],
     }
     return web.json_response(data, headers={"Cache-Control": "no-cache"})
 

@@ -57,7 +57,9 @@ def table_page(
     versions = ",".join(str(s.version) for s in steps)
     board = (
         "<section aria-labelledby='board-h' class='board'><h2 id='board-h'>Board</h2>"
-        f"<figure><img id='board' src='{base}/board/{step.version}.png' alt='{escape(alt)}'>"
+        # The board links to its full-size drawing: on a phone, a tap opens it to zoom.
+        f"<figure><a id='board-link' href='{base}/board/{step.version}.png'>"
+        f"<img id='board' src='{base}/board/{step.version}.png' alt='{escape(alt)}'></a>"
         f"<figcaption><p id='caption'>{escape(step_heading(step))}</p>{_events(step.events)}"
         "</figcaption></figure>"
         "<details><summary>The board as text</summary>"
@@ -87,16 +89,19 @@ def status_line(page: TablePage) -> str:
 
 
 def _seats(page: TablePage) -> str:
+    scored = any(s.score for s in page.seats)
+    score_head = "<th scope='col'>Score</th>" if scored else ""
     rows = "".join(
-        f"<tr><th scope='row'>{escape(s.tag)}</th><td>{escape(s.name)}</td>"
-        f"<td>{escape(s.time_left)}</td></tr>"
+        f"<tr data-seat='{s.seat}'><th scope='row'>{escape(s.tag)}</th><td>{escape(s.name)}</td>"
+        + (f"<td class='score'>{escape(s.score)}</td>" if scored else "")
+        + f"<td class='time'>{escape(s.time_left)}</td></tr>"
         for s in page.seats
     )
+    note = f"<p class='hint' id='scoring'>{escape(page.scoring)}</p>" if page.scoring else ""
     return (
-        "<section aria-labelledby='seats-h'><h2 id='seats-h'>Seats</h2><table><thead><tr>"
-        "<th scope='col'>Seat</th><th scope='col'>Player</th><th scope='col'>Time left</th></tr>"
-        f"</thead><tbody>{rows}</tbody></table>"
-        f"<p id='waiting'>{escape(page.waiting or page.result)}</p></section>"
+        "<section aria-labelledby='seats-h'><h2 id='seats-h'>Seats</h2><table id='seats'><thead><tr>"
+        f"<th scope='col'>Seat</th><th scope='col'>Player</th>{score_head}<th scope='col'>Time left</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table>{note}</section>"
     )
 
 
@@ -109,7 +114,8 @@ def _log(steps: Sequence[Step], base: str, query: str) -> str:
             continue
         events = "".join(f"<li>{escape(e)}</li>" for e in step.events)
         items.append(
-            f"<li data-words='{escape(words.casefold())}'><a href='{base}?v={step.version}'>"
+            f"<li data-words='{escape(words.casefold())}' data-version='{step.version}'>"
+            f"<a href='{base}?v={step.version}'>"
             f"{escape(step_heading(step))}</a><ul>{events}</ul></li>"
         )
     return (
@@ -130,8 +136,10 @@ def _links(base: str, thread_url: str | None) -> str:
 
 def seat_page(title: str, note: PrivateNote, sheet_url: str, expires: str, table_url: str) -> str:
     """Return a seat's private page: their own view, the link's expiry, and no one else's."""
-    image = (f"<img id='sheet' src='{sheet_url}' alt='{escape(note.alt or note.text)}'>"
-             if note.picture else "")
+    alt = escape(note.alt or note.text)
+    image = ""
+    if note.picture:
+        image = f"<a href='{sheet_url}'><img id='sheet' src='{sheet_url}' alt='{alt}'></a>"
     return _page(f"{title}: your private view", (
         f"<header><h1>{escape(title)}</h1><p>Your private view: only you should open this link."
         f" It works until {escape(expires)}.</p></header>"

@@ -2,7 +2,9 @@
 
 However many people watch a table, one task looks at its version (a cheap read of the table's
 row, every ``POLL`` seconds, which also catches moves made by another process, the scheduler or
-an undo), draws the new board once, then tells every page. A table nobody watches costs nothing.
+an undo), draws the new board once, then tells every page. The row it reads is the one every page
+of the table then trusts (``TablePages.current``), so a hundred viewers cost one read a poll, not
+one a request. A table nobody watches costs nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Live:
         if watch is None:
             watch = self._watches[table_id] = _Watch(version)
             watch.task = asyncio.create_task(self._watch(table_id, watch), name=f"web-live-{table_id}")
+            self.pages.watch(table_id, True)
         queue: asyncio.Queue[int] = asyncio.Queue(QUEUE)
         watch.pages.add(queue)
         try:
@@ -57,6 +60,7 @@ class Live:
             watch.pages.discard(queue)
             if not watch.pages and self._watches.get(table_id) is watch:
                 del self._watches[table_id]
+                self.pages.watch(table_id, False)
                 if watch.task is not None:
                     watch.task.cancel()
 
@@ -67,8 +71,9 @@ class Live:
 
     async def close(self) -> None:
         """Stop every watcher (the server is shutting down)."""
-        watches, self._watches = list(self._watches.values()), {}
-        for watch in watches:
+        watches, self._watches = list(self._watches.items()), {}
+        for table_id, watch in watches:
+            self.pages.watch(table_id, False)
             for queue in watch.pages:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()  # room for the last word, even in a full queue
@@ -82,7 +87,7 @@ class Live:
         while True:
             await asyncio.sleep(self.poll)
             try:
-                table = await self.pages.svc.table(table_id)
+                table = await self.pages.refresh(table_id)
                 if table.version == watch.version:
                     continue
                 # Drawn here, once, before any page asks: a hundred pages then read the cache.

@@ -221,6 +221,13 @@ class ArgentRules(Rules):
         """Return the typed record of a view: offices, voters with standings, the decision, fast moves."""
         return record.read(view)
 
+    def public_scores(self, view: View) -> dict[Seat, str]:
+        """Return each player's Influence: votes decide, but the voters lie face down until the end.
+
+        Influence is the public standing that breaks a tie for votes (rulebook, Game End).
+        """
+        return {o["seat"]: f"{o['ip']} IP" for o in view.get("offices") or []}
+
     def card_index(self) -> dict[str, str]:
         """Return every card, room, voter and candidate's lookup text by name."""
         return _card_lookup()

@@ -127,6 +127,10 @@ class InstituteRules(Rules):
 
     # ---- reading the game
 
+    def public_scores(self, view: View) -> dict[int, str]:
+        """Return each player's victory points, which the score track shows everyone."""
+        return {p["seat"]: f"{p['score']} VP" for p in view.get("players") or []}
+
     def view(self, state: State, seat: int | None) -> View:
         """Return what that seat (None: a spectator) may know; see VIEW.md."""
         s = state

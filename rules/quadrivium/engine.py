@@ -315,6 +315,10 @@ class QuadriviumRules(Rules):
         """Return a bound on a whole game's moves (councils are capped by the years option)."""
         return 60_000 * int(options.get("years", "1")) * players
 
+    def public_scores(self, view: View) -> dict[int, str]:
+        """Return each mage's Council Votes, won and spent in the open; the final count is the score."""
+        return {s["seat"]: f"{s['votes']} Council Votes" for s in view.get("seats") or []}
+
     def round_of(self, view: View) -> int | None:
         """Return the round: each season of each year is one (the game counts years and seasons)."""
         year, season = view.get("year"), view.get("season")
