@@ -97,6 +97,7 @@ class AsyncPlay:
     if TYPE_CHECKING:
 
         def _lock(self, table_id: int) -> asyncio.Lock: ...
+        async def _kept(self, table_id: int, key: str, read: Callable[[], Awaitable[Any]]) -> Any: ...
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
@@ -351,7 +352,10 @@ class AsyncPlay:
         if board is None or board.quiet:
             return
         now = self.clock.now()
-        due = [s for s in await self.store.spectator_rows(reply.table.id) if digest.due(s, board, now)]
+        table_id = reply.table.id
+        # Kept with the cached table: following, leaving or a digest told drops it (``store.changes``).
+        rows = await self._kept(table_id, "spectators", lambda: self.store.spectator_rows(table_id))
+        due = [s for s in rows if digest.due(s, board, now)]
         if not due:
             return
         records = await self.store.moves(reply.table.id)

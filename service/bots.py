@@ -37,6 +37,7 @@ from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from service.loaded import _Table
+    from service.tablecache import TableCache
     from service.timekeeper import Timekeeper
 
 log = logging.getLogger("conclave.service")
@@ -95,6 +96,7 @@ class BotSeats:
     bot_budget: float = 1.0
     """The strong bot's thinking time per decision, in seconds."""
     time: Timekeeper
+    cache: TableCache
 
     # ------------------------------------------------------------------ the lobby
 
@@ -262,10 +264,11 @@ class BotSeats:
 
     async def next_bot_move(self, table_id: int) -> Reply | None:
         """Play one move for a bot the game waits on, through ``act``; None when it waits on no bot."""
-        table = await self.store.table(table_id)
+        cached = self.cache.get(table_id)
+        table = cached.record if cached is not None else await self.store.table(table_id)
         if table is None or table.status != "active":
             return None
-        if await self.store.server_left_at(table.guild_id) is not None:
+        if await self._paused(table):
             return None  # its server removed the bot: the table is paused, bots included
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state

@@ -20,6 +20,7 @@ from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, Ta
 from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
+    from service.tablecache import TableCache
     from service.timekeeper import Timekeeper
     from store import Store
 
@@ -35,6 +36,7 @@ class TableReads:
 
     store: Store
     time: Timekeeper
+    cache: TableCache
 
     if TYPE_CHECKING:
 
@@ -216,7 +218,10 @@ class TableReads:
         ``stamped`` values are ``#version.index`` tokens (for autocomplete: a value sent twice
         applies once); otherwise a value is the move's code when it fits in 100 characters.
         """
-        table = await self.store.table(table_id) if _known_id(table_id) else None
+        cached = self.cache.get(table_id) if _known_id(table_id) else None
+        table = cached.record if cached is not None else (
+            await self.store.table(table_id) if _known_id(table_id) else None
+        )
         if table is None or table.status != "active":
             return []
         loaded = await self._load(table_id)

@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
@@ -50,7 +50,8 @@ from service.reads import TableReads
 from service.repeats import REPEATED_MOVE, Repeats, typed_key
 from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, StaleOffer, TableError, cited, refusal
 from service.scheduler import Scheduler
-from service.servers import Servers
+from service.servers import PAUSED, Servers
+from service.tablecache import MISSING, TableCache, cache_size
 from service.timekeeper import Timekeeper
 from service.why import WhyReads
 from store import (
@@ -81,6 +82,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("conclave.service")
+T = TypeVar("T")
 
 THREAD_NAME_LIMIT = 100
 AUTO_PREF = "auto"
@@ -128,8 +130,12 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
         outlet: Outlet | None = None,
+        cached_tables: int | None = None,
     ) -> None:
         self.store = store
+        # Loaded tables stay in memory (``service.tablecache``); the store drops each one it changes.
+        self.cache = TableCache(cache_size() if cached_tables is None else cached_tables)
+        store.watch_changes(self.cache.changed)
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
         self.repeats = Repeats()
@@ -185,6 +191,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def table(self, table_id: int) -> TableRecord:
         """Return a table, or raise TableError when it does not exist."""
+        cached = self.cache.get(table_id)
+        if cached is not None:
+            return cached.record
         try:
             table = await self.store.table(table_id) if _known_id(table_id) else None
         except CorruptTable as exc:
@@ -195,6 +204,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def table_in_thread(self, thread_id: int | None) -> TableRecord:
         """Return the table played in a thread, or raise TableError outside one."""
+        cached = None if thread_id is None else self.cache.in_thread(thread_id)
+        if cached is not None:
+            return cached.record
         try:
             table = None if thread_id is None else await self.store.table_for_thread(thread_id)
         except CorruptTable as exc:
@@ -206,7 +218,17 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         """Return the seats of a table (by seat number once started, else join order)."""
-        return await self.store.seats(table_id)
+        return list(await self._kept(table_id, "seats", lambda: self.store.seats(table_id)))
+
+    async def _kept(self, table_id: int, key: str, read: Callable[[], Awaitable[T]]) -> T:
+        """Return a row a move never changes, kept with the cached table (read once while it stays)."""
+        value = self.cache.lasting(table_id, key)
+        if value is not MISSING:
+            return value  # type: ignore[return-value]
+        seen = self.cache.generation(table_id)
+        found = await read()
+        self.cache.keep(table_id, key, found, seen)
+        return found
 
     async def join(self, table_id: int, user_id: int, name: str) -> Reply:
         """Seat a user at a table in the lobby."""
@@ -345,23 +367,14 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         started = time.perf_counter()
         async with self._lock(table_id):
             for attempt in (1, 2):
-                loaded = await self._load_active(table_id)
-                if typed is not None:
-                    now = self.clock.now()
-                    self.repeats.check(table_id, user_id, typed, now, loaded.record.version, REPEATED_MOVE)
-                seat = loaded.seat_of(user_id)
-                if seat is None:
-                    raise TableError("You have no seat at this table.")
-                self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
+                judged = await self._judge(table_id, user_id, move, typed, expected_version, offer)
+                loaded, seat, done = judged
                 version = loaded.record.version
-                if expected_version is not None and expected_version != version:
-                    raise StaleOffer(MOVED_ON)
-                await self._check_offer(loaded, seat, offer)
-                done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
                 memories = await self.bot_memories(loaded, loaded.state, done.state)
                 timing = self.time.timing(loaded.record, _bot_users(loaded))
+                ticket = self._before_commit(table_id)
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -376,6 +389,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                         timing=timing,
                     )
                 except StaleVersion:
+                    # The store dropped the cached table with the refused commit: read it afresh.
                     if attempt == 2:
                         raise TableError("The table changed while you moved: please try again.") from None
                     log.info("table %s: stale version %s, reloading once", table_id, version)
@@ -396,10 +410,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             played = f"You played: {done.label}."
             if typed is not None:  # saved: the same text sent again at once is a double send
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), new_version)
+            after = self._keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
-                reply = await self._after_commit(
-                    _Table(record, done.state, loaded.rules, loaded.seats), loaded.state, done, seat
-                )
+                reply = await self._after_commit(after, loaded.state, done, seat)
             except Exception:
                 # The move, its clocks and its delivery are saved together: the delivery follows
                 # from the store (the scheduler, or the next start), so the answer must say so.
@@ -409,6 +422,53 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             if typed is not None:  # the moves that played themselves after it left this version
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), reply.table.version)
             return replace(reply, answer=played)
+
+    async def _judge(
+        self,
+        table_id: int,
+        user_id: int,
+        move: str | Move,
+        typed: str | None,
+        expected_version: int | None,
+        offer: Offer | None,
+    ) -> tuple[_Table, int, _Outcome]:
+        """Check the move against what it was offered on and apply it, under the table's lock.
+
+        A refusal judged on a kept table is judged again on the table read afresh: another
+        process may have moved it (the kept copy is then behind, and the move right).
+        """
+        kept = self.cache.get(table_id) is not None
+        try:
+            loaded = await self._load_active(table_id)
+            return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
+        except TableError:
+            if not kept:
+                raise
+        self.cache.changed(table_id)
+        loaded = await self._load_active(table_id)
+        return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
+
+    async def _judge_on(
+        self,
+        loaded: _Table,
+        user_id: int,
+        move: str | Move,
+        typed: str | None,
+        expected_version: int | None,
+        offer: Offer | None,
+    ) -> tuple[int, _Outcome]:
+        """Refuse a move from no seat, a bot's seat, a stale offer or a repeat; else apply it."""
+        table_id, version = loaded.record.id, loaded.record.version
+        if typed is not None:
+            self.repeats.check(table_id, user_id, typed, self.clock.now(), version, REPEATED_MOVE)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise TableError("You have no seat at this table.")
+        self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
+        if expected_version is not None and expected_version != version:
+            raise StaleOffer(MOVED_ON)
+        await self._check_offer(loaded, seat, offer)
+        return seat, await asyncio.to_thread(self._resolve, loaded, seat, move, version)
 
     async def _after_commit(self, after: _Table, before: State, done: _Outcome, seat: int) -> Reply:
         """Play what plays itself after a saved move, then compose what it tells whom."""
@@ -422,6 +482,20 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
         return await self.after_move(reply, waiting=now_waiting)
+
+    def _before_commit(self, table_id: int) -> tuple[tuple[int, int], dict[str, object]]:
+        """Note the cached table's generation and lasting rows before this process commits a move on it."""
+        return self.cache.generation(table_id), self.cache.lasting_of(table_id)
+
+    def _keep_committed(self, table: _Table, ticket: tuple[tuple[int, int], dict[str, object]]) -> _Table:
+        """Cache the table a commit of ours made: the next move reads nothing.
+
+        The commit's own change notice bumped the generation once; any other change meanwhile
+        (a seat handed over, a setting) leaves the table uncached, to be read again.
+        """
+        (epoch, generation), lasting = ticket
+        self.cache.put(table, (epoch, generation + 1), lasting)
+        return table
 
     def _saved(self, record: TableRecord, said: str) -> Reply:
         """Answer a change the store accepted whose board could not be made: it follows later."""
@@ -479,9 +553,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         place) and the result.
         """
         table_id = table.record.id
-        off = await self.store.seat_prefs(table_id, AUTO_PREF)
-        passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
-        asking = await self.store.seat_prefs(table_id, ASK_PREF)
+        off = await self._seat_prefs(table_id, AUTO_PREF)
+        passing = await self._seat_prefs(table_id, REACTIONS_PREF)
+        asking = await self._seat_prefs(table_id, ASK_PREF)
         labels: list[tuple[str, int]] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
@@ -501,6 +575,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
             memories = await self.bot_memories(table, None, after)
             timing = self.time.timing(table.record, _bot_users(table))
+            ticket = self._before_commit(table_id)
             try:
                 version = await self.store.commit_move(
                     table_id,
@@ -525,11 +600,15 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 status="active" if result is None else "finished",
                 result=None if result is None else result.to_json(),
             )
-            table = _Table(record, after, rules, table.seats)
+            table = self._keep_committed(_Table(record, after, rules, table.seats), ticket)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
             labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
         return table, events, labels, result
+
+    async def _seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
+        """Return one seat setting of every seat that set it, kept with the cached table."""
+        return await self._kept(table_id, f"prefs:{key}", lambda: self.store.seat_prefs(table_id, key))
 
     async def auto_play(self, table_id: int) -> Reply | None:
         """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
@@ -702,9 +781,13 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             raise TableError("The table changed meanwhile: look again and retry.") from None
 
     async def _load(self, table_id: int) -> _Table:
-        """Load a started table with its snapshot, rules and seats."""
+        """Return a started table with its snapshot, rules and seats: the cached one, else loaded."""
         if not _known_id(table_id):
             raise TableError("That table does not exist.")
+        cached = self.cache.get(table_id)
+        if cached is not None:
+            return cached
+        seen = self.cache.generation(table_id)
         try:
             record, state = await self._load_sound(table_id)
         except CorruptTable:
@@ -714,9 +797,12 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             raise TableError("That table does not exist.") from None
         rules = self.rules_for(record.kind)
         # A seat a bot plays for its person goes by the bot's name on every board and line.
-        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
-        seats = {s.seat: replace(s, name=shown_name(s)) for s in seated}
-        return _Table(record, state, rules, seats)
+        every = await self.store.seats(table_id)
+        seats = {s.seat: replace(s, name=shown_name(s)) for s in every if s.seat is not None}
+        loaded = _Table(record, state, rules, seats)
+        # Kept only if nothing changed the table while it was read (``TableCache.put``).
+        self.cache.put(loaded, seen, {"seats": every})
+        return loaded
 
     async def _close_damaged(self, table_id: int, why: str) -> NoReturn:
         """Close a table whose saved game is damaged (every row kept) and tell the user so."""
@@ -740,6 +826,20 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def _load_active(self, table_id: int) -> _Table:
         table = await self.table(table_id)
+        self._need_active(table)
+        if await self._paused(table):
+            raise TableError(PAUSED)
+        return await self._load(table_id)
+
+    async def _paused(self, table: TableRecord) -> bool:
+        """Whether the table's server removed the bot (kept with the cached table: its server
+        leaving or coming back drops every cached table)."""
+        left = await self._kept(table.id, "server_left", lambda: self.store.server_left_at(table.guild_id))
+        return left is not None
+
+    @staticmethod
+    def _need_active(table: TableRecord) -> None:
+        """Refuse a table whose game is not in play (a lobby, a finished or closed table)."""
         if table.status == "lobby":
             raise TableError("The game has not started yet.")
         if table.status != "active":
@@ -748,8 +848,6 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 if table.status == "finished"
                 else "This table is closed."
             )
-        await self.check_not_paused(table)
-        return await self._load(table_id)
 
 def _bot_users(table: _Table) -> set[int]:
     """Return the users whose seat a bot plays now (no reminder, no deadline for them)."""
