@@ -327,14 +327,18 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             state, waiting = await asyncio.to_thread(deal)
             by_user = {s.user_id: s for s in seats}
             timing = self.time.timing(table, {s.user_id for s in seats if s.bot})
+            ticket = await self._before_start(table_id, seats)
             try:
                 table = await self.store.start(table_id, seed, order, state, waiting, timing)
             except StaleVersion:
                 raise TableError("This game has already started.") from None
             log.info("table %s started with %d seats", table_id, len(seats))
             self.time.committed(table_id, timing.clocks)
-            seats_now = {n: by_user[u] for n, u in enumerate(order)}
-            loaded = _Table(table, state, rules, _renumber(seats_now))
+            seats_now = _renumber({n: by_user[u] for n, u in enumerate(order)})
+            loaded = _Table(table, state, rules, seats_now)
+            ticket[1]["seats"] = [seats_now[n] for n in sorted(seats_now)]
+            shown = {n: replace(s, name=shown_name(s)) for n, s in seats_now.items()}
+            self._keep_committed(_Table(table, state, rules, shown), ticket)
             try:
                 reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
                 return await self.after_move(reply)
@@ -482,6 +486,21 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
         return await self.after_move(reply, waiting=now_waiting)
+
+    async def _before_start(
+        self, table_id: int, seats: list[SeatRecord]
+    ) -> tuple[tuple[int, int], dict[str, object]]:
+        """Read, before a game starts, what its moves will need: its seat settings, its players' pings.
+
+        Read once here, the game's moves read nothing (kept with the table from its start on).
+        """
+        ticket = self._before_commit(table_id)
+        for key in (AUTO_PREF, REACTIONS_PREF, ASK_PREF):
+            ticket[1][f"prefs:{key}"] = await self.store.seat_prefs(table_id, key)
+        for seat in seats:
+            if seat.bot is None:
+                await self.time.prefs(seat.user_id)
+        return ticket
 
     def _before_commit(self, table_id: int) -> tuple[tuple[int, int], dict[str, object]]:
         """Note the cached table's generation and lasting rows before this process commits a move on it."""
