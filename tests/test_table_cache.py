@@ -143,3 +143,26 @@ def test_the_bound_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cache_size() == 12
     monkeypatch.setenv("CONCLAVE_TABLE_CACHE", "none")
     assert cache_size() == 256
+
+
+async def test_a_seat_view_is_worked_out_once_per_version(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import service.reads
+
+    made: list[int] = []
+    original = service.reads._seat_view
+
+    def counted(table: _Table, seat: int) -> object:
+        made.append(table.record.version)
+        return original(table, seat)
+
+    monkeypatch.setattr(service.reads, "_seat_view", counted)
+    table_id = await started(svc)
+    first = await svc.seat_view(table_id, ALICE)
+    assert await svc.seat_view(table_id, ALICE) == first
+    assert made == [first.version]
+    await move_once(svc, table_id)
+    after = await svc.seat_view(table_id, ALICE)
+    assert after.version == first.version + 1 and made == [first.version, after.version]
+    assert (await svc.seat_views(table_id, [ALICE, BOB]))[ALICE] == after and len(made) == 3  # bob's
