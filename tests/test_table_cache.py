@@ -3,13 +3,15 @@ and nothing stale is ever served or played on (issue 28, one pass and one transa
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from service import TableService
+from service import TableError, TableService
 from service.loaded import _Table
 from service.tablecache import TableCache, cache_size
 from store import Store
@@ -166,3 +168,44 @@ async def test_a_seat_view_is_worked_out_once_per_version(
     after = await svc.seat_view(table_id, ALICE)
     assert after.version == first.version + 1 and made == [first.version, after.version]
     assert (await svc.seat_views(table_id, [ALICE, BOB]))[ALICE] == after and len(made) == 3  # bob's
+
+
+async def test_kept_tables_see_a_pause_a_hand_over_and_a_substitute(svc: TableService) -> None:
+    from service.servers import PAUSED
+
+    table_id = await started(svc)
+    await move_once(svc, table_id)
+    await svc.server_left(1)  # the bot was removed from the table's server
+    with pytest.raises(TableError) as refused:
+        await move_once(svc, table_id)
+    assert refused.value.sentence == PAUSED
+    await svc.server_back(1)
+    await move_once(svc, table_id)
+    await svc.substitute(table_id, 1, BOB, 303, "carol")  # a moderator seats carol for bob
+    assert {s.user_id for s in await svc.seats(table_id)} == {ALICE, 303}
+    assert (await svc.hand(table_id, 303)).seat == 1
+    with pytest.raises(TableError):
+        await svc.hand(table_id, BOB)
+    await svc.set_seat_bot(table_id, 1, "basic")
+    assert (await svc.seat_view(table_id, 303)).table.id == table_id
+    assert next(s for s in await svc.seats(table_id) if s.user_id == 303).bot == "basic"
+
+
+KEPT_ROWS = re.compile(
+    r"(INSERT INTO|UPDATE|DELETE FROM)\s+(tables|snapshots|seats|seat_prefs|spectators|servers)\b"
+)
+NOT_KEPT = {
+    "create_table": "a new table is in nobody's memory yet",
+    "set_server_setting": "server settings are read at use, never kept with a table",
+}
+
+
+def test_every_store_write_of_a_kept_row_tells_the_cache() -> None:
+    unmarked = [
+        name
+        for name, method in inspect.getmembers(Store, predicate=inspect.isfunction)
+        if KEPT_ROWS.search(inspect.getsource(inspect.unwrap(method)))
+        and getattr(method, "changes", None) is None
+        and name not in NOT_KEPT
+    ]
+    assert unmarked == [], f"mark these with store.changes.changes_table (or changes_all): {unmarked}"
