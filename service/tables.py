@@ -438,19 +438,25 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
     ) -> tuple[_Table, int, _Outcome]:
         """Check the move against what it was offered on and apply it, under the table's lock.
 
-        A refusal judged on a kept table is judged again on the table read afresh: another
-        process may have moved it (the kept copy is then behind, and the move right).
+        A refusal judged on a kept table is judged again on the table read afresh when the store
+        holds a newer version: another process moved it (the kept copy was behind, the move may
+        be right). One read of the table row tells; a refusal on a current copy stands at once.
         """
-        kept = self.cache.get(table_id) is not None
+        kept = self.cache.get(table_id)
         try:
             loaded = await self._load_active(table_id)
             return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
         except TableError:
-            if not kept:
+            if kept is None or not await self._moved_elsewhere(kept.record):
                 raise
         self.cache.changed(table_id)
         loaded = await self._load_active(table_id)
         return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
+
+    async def _moved_elsewhere(self, kept: TableRecord) -> bool:
+        """Whether the stored table is no longer at the kept copy's version (another process moved it)."""
+        now = await self.store.table(kept.id)
+        return now is not None and (now.version, now.status) != (kept.version, kept.status)
 
     async def _judge_on(
         self,

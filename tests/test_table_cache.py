@@ -209,3 +209,16 @@ def test_every_store_write_of_a_kept_row_tells_the_cache() -> None:
         and name not in NOT_KEPT
     ]
     assert unmarked == [], f"mark these with store.changes.changes_table (or changes_all): {unmarked}"
+
+
+async def test_a_refused_move_on_a_current_kept_table_reads_one_row(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = await started(svc)
+    await move_once(svc, table_id)
+    waiting = [u for u in (ALICE, BOB) if await svc.choices(table_id, u)]
+    idle = next(u for u in (ALICE, BOB) if u not in waiting)
+    trips = count_trips(svc.store, monkeypatch)
+    with pytest.raises(TableError):
+        await svc.act(table_id, idle, "draw")  # out of turn: refused, whatever the copy
+    assert trips == ["_single"]  # the table row says the kept copy is current: the refusal stands
