@@ -39,6 +39,7 @@ from store import CorruptTable, StaleVersion, StoreError, TableRecord
 from store.rows import DIGESTS
 
 if TYPE_CHECKING:
+    from service.kept import KeptTables
     from service.loaded import _Table
     from service.scheduler import Scheduler
     from service.timekeeper import Timekeeper
@@ -93,11 +94,11 @@ class AsyncPlay:
     outlet: Outlet | None
     repeats: Repeats
     pinged: PingLedger
+    kept: KeptTables
 
     if TYPE_CHECKING:
 
         def _lock(self, table_id: int) -> asyncio.Lock: ...
-        async def _kept(self, table_id: int, key: str, read: Callable[[], Awaitable[Any]]) -> Any: ...
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
@@ -354,7 +355,7 @@ class AsyncPlay:
         now = self.clock.now()
         table_id = reply.table.id
         # Kept with the cached table: following, leaving or a digest told drops it (``store.changes``).
-        rows = await self._kept(table_id, "spectators", lambda: self.store.spectator_rows(table_id))
+        rows = await self.kept.row(table_id, "spectators", lambda: self.store.spectator_rows(table_id))
         due = [s for s in rows if digest.due(s, board, now)]
         if not due:
             return

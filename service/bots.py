@@ -36,6 +36,7 @@ from service.replies import Board, Reply, TableError
 from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
+    from service.kept import KeptTables
     from service.loaded import _Table
     from service.tablecache import TableCache
     from service.timekeeper import Timekeeper
@@ -97,6 +98,7 @@ class BotSeats:
     """The strong bot's thinking time per decision, in seconds."""
     time: Timekeeper
     cache: TableCache
+    kept: KeptTables
 
     # ------------------------------------------------------------------ the lobby
 
@@ -268,7 +270,7 @@ class BotSeats:
         table = cached.record if cached is not None else await self.store.table(table_id)
         if table is None or table.status != "active":
             return None
-        if await self._paused(table):
+        if await self.kept.paused(table):
             return None  # its server removed the bot: the table is paused, bots included
         loaded = await self._load(table_id)
         rules, state = loaded.rules, loaded.state

@@ -1,8 +1,9 @@
 """The table service: lobby, seats, turn flow, locking and loading.
 
 Its other parts are mixins, each in its own module: the games on offer (``catalogue``), reading
-a table (``reads``), what a move tells whom (``compose``), bot seats (``bots``) and tables that
-last weeks (``asyncplay``); ``loaded`` holds the loaded table they all work on.
+a table (``reads``), judging a move (``judge``), what a move tells whom (``compose``), bot seats
+(``bots``) and tables that last weeks (``asyncplay``); ``loaded`` holds the loaded table they all
+work on, ``tablecache`` keeps loaded tables in memory and ``kept`` reads and commits through it.
 
 Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
 (``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
@@ -22,16 +23,18 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
-from service import metrics, reading
+from service import metrics
 from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
-from service.compose import Composer, _seat_view, name_seats
+from service.compose import Composer, name_seats
+from service.judge import Judging
+from service.kept import KeptTables
 from service.loaded import (  # re-exported: cogs and tests import these from here
     _INDEX_TOKEN,
     Offer,
@@ -47,11 +50,11 @@ from service.naming import automatic_label
 from service.notices import Notice
 from service.notify import PingLedger
 from service.reads import TableReads
-from service.repeats import REPEATED_MOVE, Repeats, typed_key
-from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, StaleOffer, TableError, cited, refusal
+from service.repeats import Repeats, typed_key
+from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, TableError
 from service.scheduler import Scheduler
 from service.servers import PAUSED, Servers
-from service.tablecache import MISSING, TableCache, cache_size
+from service.tablecache import TableCache, cache_size
 from service.timekeeper import Timekeeper
 from service.why import WhyReads
 from store import (
@@ -82,7 +85,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("conclave.service")
-T = TypeVar("T")
 
 THREAD_NAME_LIMIT = 100
 AUTO_PREF = "auto"
@@ -97,7 +99,6 @@ AUTO_LIMIT = 60
 SAVED_BOARD = "The board will follow."
 SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 """Said after a change the store accepted when its board could not be composed at once."""
-MOVED_ON = "The game moved on since that was offered: look at the latest board."
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -120,7 +121,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPlay, Servers):
+class TableService(Catalogue, TableReads, WhyReads, Judging, Composer, BotSeats, AsyncPlay, Servers):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -147,6 +148,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         self.scheduler = Scheduler(store, self.clock)
         self.outlet = outlet
         self.time = Timekeeper(self)
+        self.kept = KeptTables(store, self.cache, self.time.prefs)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
         self.scheduler.handle(DELIVER, self._deliver_work)
 
@@ -218,17 +220,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         """Return the seats of a table (by seat number once started, else join order)."""
-        return list(await self._kept(table_id, "seats", lambda: self.store.seats(table_id)))
-
-    async def _kept(self, table_id: int, key: str, read: Callable[[], Awaitable[T]]) -> T:
-        """Return a row a move never changes, kept with the cached table (read once while it stays)."""
-        value = self.cache.lasting(table_id, key)
-        if value is not MISSING:
-            return value  # type: ignore[return-value]
-        seen = self.cache.generation(table_id)
-        found = await read()
-        self.cache.keep(table_id, key, found, seen)
-        return found
+        return list(await self.kept.row(table_id, "seats", lambda: self.store.seats(table_id)))
 
     async def join(self, table_id: int, user_id: int, name: str) -> Reply:
         """Seat a user at a table in the lobby."""
@@ -327,7 +319,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             state, waiting = await asyncio.to_thread(deal)
             by_user = {s.user_id: s for s in seats}
             timing = self.time.timing(table, {s.user_id for s in seats if s.bot})
-            ticket = await self._before_start(table_id, seats)
+            ticket = await self.kept.start_ticket(table_id, seats, (AUTO_PREF, REACTIONS_PREF, ASK_PREF))
             try:
                 table = await self.store.start(table_id, seed, order, state, waiting, timing)
             except StaleVersion:
@@ -338,7 +330,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             loaded = _Table(table, state, rules, seats_now)
             ticket[1]["seats"] = [seats_now[n] for n in sorted(seats_now)]
             shown = {n: replace(s, name=shown_name(s)) for n, s in seats_now.items()}
-            self._keep_committed(_Table(table, state, rules, shown), ticket)
+            self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
             try:
                 reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
                 return await self.after_move(reply)
@@ -378,7 +370,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
                 memories = await self.bot_memories(loaded, loaded.state, done.state)
                 timing = self.time.timing(loaded.record, _bot_users(loaded))
-                ticket = self._before_commit(table_id)
+                ticket = self.kept.ticket(table_id)
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -414,7 +406,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             played = f"You played: {done.label}."
             if typed is not None:  # saved: the same text sent again at once is a double send
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), new_version)
-            after = self._keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
+            after = self.kept.keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
                 reply = await self._after_commit(after, loaded.state, done, seat)
             except Exception:
@@ -426,59 +418,6 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             if typed is not None:  # the moves that played themselves after it left this version
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), reply.table.version)
             return replace(reply, answer=played)
-
-    async def _judge(
-        self,
-        table_id: int,
-        user_id: int,
-        move: str | Move,
-        typed: str | None,
-        expected_version: int | None,
-        offer: Offer | None,
-    ) -> tuple[_Table, int, _Outcome]:
-        """Check the move against what it was offered on and apply it, under the table's lock.
-
-        A refusal judged on a kept table is judged again on the table read afresh when the store
-        holds a newer version: another process moved it (the kept copy was behind, the move may
-        be right). One read of the table row tells; a refusal on a current copy stands at once.
-        """
-        kept = self.cache.get(table_id)
-        try:
-            loaded = await self._load_active(table_id)
-            return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
-        except TableError:
-            if kept is None or not await self._moved_elsewhere(kept.record):
-                raise
-        self.cache.changed(table_id)
-        loaded = await self._load_active(table_id)
-        return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
-
-    async def _moved_elsewhere(self, kept: TableRecord) -> bool:
-        """Whether the stored table is no longer at the kept copy's version (another process moved it)."""
-        now = await self.store.table(kept.id)
-        return now is not None and (now.version, now.status) != (kept.version, kept.status)
-
-    async def _judge_on(
-        self,
-        loaded: _Table,
-        user_id: int,
-        move: str | Move,
-        typed: str | None,
-        expected_version: int | None,
-        offer: Offer | None,
-    ) -> tuple[int, _Outcome]:
-        """Refuse a move from no seat, a bot's seat, a stale offer or a repeat; else apply it."""
-        table_id, version = loaded.record.id, loaded.record.version
-        if typed is not None:
-            self.repeats.check(table_id, user_id, typed, self.clock.now(), version, REPEATED_MOVE)
-        seat = loaded.seat_of(user_id)
-        if seat is None:
-            raise TableError("You have no seat at this table.")
-        self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
-        if expected_version is not None and expected_version != version:
-            raise StaleOffer(MOVED_ON)
-        await self._check_offer(loaded, seat, offer)
-        return seat, await asyncio.to_thread(self._resolve, loaded, seat, move, version)
 
     async def _after_commit(self, after: _Table, before: State, done: _Outcome, seat: int) -> Reply:
         """Play what plays itself after a saved move, then compose what it tells whom."""
@@ -492,35 +431,6 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
         return await self.after_move(reply, waiting=now_waiting)
-
-    async def _before_start(
-        self, table_id: int, seats: list[SeatRecord]
-    ) -> tuple[tuple[int, int], dict[str, object]]:
-        """Read, before a game starts, what its moves will need: its seat settings, its players' pings.
-
-        Read once here, the game's moves read nothing (kept with the table from its start on).
-        """
-        ticket = self._before_commit(table_id)
-        for key in (AUTO_PREF, REACTIONS_PREF, ASK_PREF):
-            ticket[1][f"prefs:{key}"] = await self.store.seat_prefs(table_id, key)
-        for seat in seats:
-            if seat.bot is None:
-                await self.time.prefs(seat.user_id)
-        return ticket
-
-    def _before_commit(self, table_id: int) -> tuple[tuple[int, int], dict[str, object]]:
-        """Note the cached table's generation and lasting rows before this process commits a move on it."""
-        return self.cache.generation(table_id), self.cache.lasting_of(table_id)
-
-    def _keep_committed(self, table: _Table, ticket: tuple[tuple[int, int], dict[str, object]]) -> _Table:
-        """Cache the table a commit of ours made: the next move reads nothing.
-
-        The commit's own change notice bumped the generation once; any other change meanwhile
-        (a seat handed over, a setting) leaves the table uncached, to be read again.
-        """
-        (epoch, generation), lasting = ticket
-        self.cache.put(table, (epoch, generation + 1), lasting)
-        return table
 
     def _saved(self, record: TableRecord, said: str) -> Reply:
         """Answer a change the store accepted whose board could not be made: it follows later."""
@@ -578,9 +488,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
         place) and the result.
         """
         table_id = table.record.id
-        off = await self._seat_prefs(table_id, AUTO_PREF)
-        passing = await self._seat_prefs(table_id, REACTIONS_PREF)
-        asking = await self._seat_prefs(table_id, ASK_PREF)
+        off = await self.kept.seat_prefs(table_id, AUTO_PREF)
+        passing = await self.kept.seat_prefs(table_id, REACTIONS_PREF)
+        asking = await self.kept.seat_prefs(table_id, ASK_PREF)
         labels: list[tuple[str, int]] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
@@ -600,7 +510,7 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
             memories = await self.bot_memories(table, None, after)
             timing = self.time.timing(table.record, _bot_users(table))
-            ticket = self._before_commit(table_id)
+            ticket = self.kept.ticket(table_id)
             try:
                 version = await self.store.commit_move(
                     table_id,
@@ -625,15 +535,11 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
                 status="active" if result is None else "finished",
                 result=None if result is None else result.to_json(),
             )
-            table = self._keep_committed(_Table(record, after, rules, table.seats), ticket)
+            table = self.kept.keep_committed(_Table(record, after, rules, table.seats), ticket)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
             labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
         return table, events, labels, result
-
-    async def _seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
-        """Return one seat setting of every seat that set it, kept with the cached table."""
-        return await self._kept(table_id, f"prefs:{key}", lambda: self.store.seat_prefs(table_id, key))
 
     async def auto_play(self, table_id: int) -> Reply | None:
         """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
@@ -656,56 +562,6 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
             named = name_seats(after.rules, after.names())
             said = "; ".join(named(a) for a in automatic)
             return replace(reply, answer=f"Played automatically: {said}.")
-
-    @staticmethod
-    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
-        """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
-        if offer is None:
-            return
-        now = await asyncio.to_thread(_seat_view, loaded, seat)
-        if offer.stamp_of(now) != offer.stamp:
-            raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
-
-    def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
-        """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
-        rules = table.rules
-        try:
-            chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
-            state, events = rules.apply(table.state, seat, chosen)
-        except RulesError as exc:
-            raise TableError(refusal(rules, exc)) from None
-        result = rules.result(state) if rules.is_over(state) else None
-        label = rules.label(table.state, seat, chosen)
-        return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
-
-    def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
-        """Read typed text: a ``#version.index`` token, a code or a label (any case), else parse it."""
-        rules, state = table.rules, table.state
-        wanted = text.strip()
-        token = _INDEX_TOKEN.fullmatch(wanted)
-        legal = rules.legal_moves(state, seat)
-        if token:
-            if int(token["version"]) != version:
-                raise StaleOffer("The game moved on since that was offered: pick again.")
-            index = int(token["index"])
-            if index >= len(legal):
-                raise TableError("That choice is no longer on offer: pick again.")
-            return legal[index]
-        if seat not in rules.waiting_on(state):
-            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
-        labelled = rules.labelled_moves(state, seat)
-        moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
-        return reading.read_move(wanted, moves, labels, rules.actions)
-
-    @staticmethod
-    def _not_your_turn(table: _Table) -> str:
-        """Say whom the game waits for, for a seat that typed a move out of turn."""
-        waiting = table.rules.waiting_on(table.state)
-        if not waiting:
-            return "The game is not waiting on anyone right now."
-        known = table.names()
-        names = " and ".join(known[n] for n in waiting if n in known)
-        return f"It is not your decision now: the game waits for {names}."
 
     async def replay(self, table_id: int) -> bool:
         """Replay the move log from the seed and say whether it gives the stored snapshot."""
@@ -852,15 +708,9 @@ class TableService(Catalogue, TableReads, WhyReads, Composer, BotSeats, AsyncPla
     async def _load_active(self, table_id: int) -> _Table:
         table = await self.table(table_id)
         self._need_active(table)
-        if await self._paused(table):
+        if await self.kept.paused(table):
             raise TableError(PAUSED)
         return await self._load(table_id)
-
-    async def _paused(self, table: TableRecord) -> bool:
-        """Whether the table's server removed the bot (kept with the cached table: its server
-        leaving or coming back drops every cached table)."""
-        left = await self._kept(table.id, "server_left", lambda: self.store.server_left_at(table.guild_id))
-        return left is not None
 
     @staticmethod
     def _need_active(table: TableRecord) -> None:

@@ -91,7 +91,7 @@ async def test_a_change_outside_a_move_drops_the_kept_table(svc: TableService) -
     assert (await svc.hand(table_id, BOB)).dm_ok is False
     assert next(s for s in await svc.seats(table_id) if s.user_id == BOB).dm_ok is False
     await svc.set_seat_pref(table_id, ALICE, "auto", "off")
-    assert await svc._seat_prefs(table_id, "auto") == {ALICE: "off"}
+    assert await svc.kept.seat_prefs(table_id, "auto") == {ALICE: "off"}
 
 
 async def test_another_writer_is_caught_by_the_version_check_and_read_again(
