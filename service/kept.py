@@ -24,11 +24,16 @@ class KeptTables:
     """Read through the table cache; keep what this process's own commits make."""
 
     def __init__(
-        self, store: Store, cache: TableCache, user_prefs: Callable[[int], Awaitable[object]]
+        self, store_of: Callable[[], Store], cache: TableCache, user_prefs: Callable[[int], Awaitable[object]]
     ) -> None:
-        self.store = store
+        self._store_of = store_of
         self.cache = cache
         self._user_prefs = user_prefs
+
+    @property
+    def store(self) -> Store:
+        """The service's store now (a restart in a test swaps it)."""
+        return self._store_of()
 
     async def row(self, table_id: int, key: str, read: Callable[[], Awaitable[T]]) -> T:
         """Return a row a move never changes, kept with the cached table (read once while it stays)."""

@@ -148,7 +148,7 @@ class TableService(Catalogue, TableReads, WhyReads, Judging, Composer, BotSeats,
         self.scheduler = Scheduler(store, self.clock)
         self.outlet = outlet
         self.time = Timekeeper(self)
-        self.kept = KeptTables(store, self.cache, self.time.prefs)
+        self.kept = KeptTables(lambda: self.store, self.cache, self.time.prefs)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
         self.scheduler.handle(DELIVER, self._deliver_work)
 
