@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.contract import Event, Move, Rules, State
+from rules.contract import Event, Move, State
 from service import digest
 from service.bots import BOT_MOVE
 from service.clock import VOTE_TIME, game_options, iso_time, relative
@@ -24,7 +24,7 @@ from service.notices import Notice, SeatTime
 from service.notify import PingLedger
 from service.repeats import REPEATED_UNDO, Repeats
 from service.replay import replay_gif
-from service.replies import PublicView, Reply, TableError, WaitingTable, alt_text, tag_namer
+from service.replies import Reply, TableError, WaitingTable, alt_text, tag_namer
 from service.undo import (
     UNDO,
     UNDO_CHOICES,
@@ -39,7 +39,11 @@ from store import CorruptTable, StaleVersion, StoreError, TableRecord
 from store.rows import DIGESTS
 
 if TYPE_CHECKING:
+    from service.bots import BotSeats
+    from service.catalogue import Catalogue
+    from service.kept import KeptTables
     from service.loaded import _Table
+    from service.reads import TableReads
     from service.scheduler import Scheduler
     from service.timekeeper import Timekeeper
     from store import Store
@@ -93,6 +97,7 @@ class AsyncPlay:
     outlet: Outlet | None
     repeats: Repeats
     pinged: PingLedger
+    kept: KeptTables
 
     if TYPE_CHECKING:
 
@@ -100,10 +105,11 @@ class AsyncPlay:
         async def _load(self, table_id: int) -> _Table: ...
         async def _load_active(self, table_id: int) -> _Table: ...
         async def table(self, table_id: int) -> TableRecord: ...
-        async def public_view(self, table_id: int) -> PublicView: ...
-        async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]: ...
+        catalogue: Catalogue
+        reads: TableReads
+        bots: BotSeats
+
         def thread_name(self, table: TableRecord) -> str: ...
-        def rules_for(self, kind: str) -> Rules: ...
         async def act(
             self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
         ) -> Reply: ...
@@ -247,7 +253,7 @@ class AsyncPlay:
         more = f" (and {later} later move{'s' * (later != 1)})" if later else ""
         event = Event("undo", f"{name} took back: {plan.public}{more}.")
         waiting = [loaded.seats[n].user_id for n in rules.waiting_on(state)]
-        memories = await self.bot_memories(loaded, None, state)
+        memories = await self.bots.bot_memories(loaded, None, state)
         timing = self.time.timing(record, {s.user_id for s in loaded.seats.values() if s.bot})
         try:
             new_version = await self.store.commit_move(
@@ -325,8 +331,8 @@ class AsyncPlay:
         if any(s.user_id == user_id for s in await self.store.seats(table_id)):
             raise TableError("You play at this table: its news reaches you already.")
         # The first digest tells what happens from now on, from the round the table is in.
-        seen = await self.public_view(table_id) if table.status == "active" else None
-        now_round = self.rules_for(table.kind).round_of(seen.view) if seen is not None else None
+        seen = await self.reads.public_view(table_id) if table.status == "active" else None
+        now_round = self.catalogue.rules_for(table.kind).round_of(seen.view) if seen is not None else None
         added = await self.store.add_spectator(
             table_id, user_id, self.clock.now(), every, table.version, now_round
         )
@@ -351,7 +357,10 @@ class AsyncPlay:
         if board is None or board.quiet:
             return
         now = self.clock.now()
-        due = [s for s in await self.store.spectator_rows(reply.table.id) if digest.due(s, board, now)]
+        table_id = reply.table.id
+        # Kept with the cached table: following, leaving or a digest told drops it (``store.changes``).
+        rows = await self.kept.row(table_id, "spectators", lambda: self.store.spectator_rows(table_id))
+        due = [s for s in rows if digest.due(s, board, now)]
         if not due:
             return
         records = await self.store.moves(reply.table.id)
@@ -389,7 +398,7 @@ class AsyncPlay:
         of their own moves (what they chose in secret). Nobody else's secret is ever in it.
         """
         table = await self.table(table_id)
-        rules = self.rules_for(table.kind)
+        rules = self.catalogue.rules_for(table.kind)
         records = await self.store.moves(table_id)
         seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
         seats = {s.seat: s.name for s in seated}
@@ -438,7 +447,7 @@ class AsyncPlay:
         table = await self.table(table_id)
         if table.seed is None:
             return None
-        rules = self.rules_for(table.kind)
+        rules = self.catalogue.rules_for(table.kind)
         records = effective(await self.store.moves(table_id))
         names = {s.seat: s.name for s in await self.store.seats(table_id) if s.seat is not None}
         moves = [(r.seat, Move.from_json(r.move)) for r in records]
@@ -450,9 +459,9 @@ class AsyncPlay:
     async def replay_alt(self, table_id: int) -> str:
         """Return the replay's alt text: what it shows, and the final public position as text."""
         table = await self.table(table_id)
-        public = await self.public_view(table_id)
+        public = await self.reads.public_view(table_id)
         head = f"An animated replay of {self.thread_name(table)}, turn by turn. The final position: "
-        return alt_text(head + self.rules_for(table.kind).view_text(public.view))
+        return alt_text(head + self.catalogue.rules_for(table.kind).view_text(public.view))
 
     # ------------------------------------------------------------------ my tables and stats
 
@@ -462,7 +471,7 @@ class AsyncPlay:
         ``guild_id``: only that server's tables (None: every server's, for ``/me``).
         """
         found = []
-        for waiting in await self.waiting_on(user_id, guild_id):
+        for waiting in await self.reads.waiting_on(user_id, guild_id):
             times: list[SeatTime] = await self.time.seat_times(waiting.table.id)
             mine = next((t for t in times if t.user_id == user_id), None)
             if mine is not None:

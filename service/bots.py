@@ -272,10 +272,11 @@ class BotSeats:
 
     async def next_bot_move(self, table_id: int) -> Reply | None:
         """Play one move for a bot the game waits on, through ``act``; None when it waits on no bot."""
-        table = await self.store.table(table_id)
+        cached = self.svc.cache.get(table_id)
+        table = cached.record if cached is not None else await self.store.table(table_id)
         if table is None or table.status != "active":
             return None
-        if await self.store.server_left_at(table.guild_id) is not None:
+        if await self.svc.kept.paused(table):
             return None  # its server removed the bot: the table is paused, bots included
         loaded = await self.svc._load(table_id)
         rules, state = loaded.rules, loaded.state

@@ -30,6 +30,7 @@ from service.replies import (
 )
 
 if TYPE_CHECKING:
+    from service.catalogue import Catalogue
     from store import TableRecord
 
 
@@ -38,9 +39,9 @@ class Composer:
 
     if TYPE_CHECKING:
         drawings: Drawings
+        catalogue: Catalogue
 
         def thread_name(self, table: TableRecord) -> str: ...
-        def rules_for(self, kind: str) -> Rules: ...
 
     def describe(self, kind: str, view: dict) -> str:
         """Return the alt text of a drawing of a view: the view as the game's text, within Discord's limit.
@@ -48,7 +49,7 @@ class Composer:
         The caller passes the view it drew (the public view for what anyone sees, a seat's own
         view only for that seat), so the description never tells more than the drawing.
         """
-        return alt_text(self.rules_for(kind).view_text(view))
+        return alt_text(self.catalogue.rules_for(kind).view_text(view))
 
     def _compose(
         self,

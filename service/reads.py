@@ -73,7 +73,9 @@ class TableReads:
         values carry the version they were read at.
         """
         loaded, seat = await self.load_seat(table_id, user_id)
-        return await asyncio.to_thread(_seat_view, loaded, seat)
+        # Worked out once per version (a panel asks again after each delivery): the kept table's memo.
+        made = lambda: _seat_view(loaded, seat)  # noqa: E731
+        return await asyncio.to_thread(self.svc.cache.memo, loaded, ("seat", seat), made)
 
     async def seat_views(self, table_id: int, user_ids: Iterable[int]) -> dict[int, SeatView]:
         """Return the seat view of each seated user among ``user_ids``, all from one snapshot.
@@ -85,7 +87,10 @@ class TableReads:
         seats = {user: seat for user in user_ids if (seat := loaded.seat_of(user)) is not None}
 
         def read() -> dict[int, SeatView]:
-            return {user: _seat_view(loaded, seat) for user, seat in seats.items()}
+            return {
+                user: self.svc.cache.memo(loaded, ("seat", seat), lambda seat=seat: _seat_view(loaded, seat))
+                for user, seat in seats.items()
+            }
 
         return await asyncio.to_thread(read)
 
@@ -96,7 +101,7 @@ class TableReads:
         Read-only, no lock; a closed table has no prompts. Refuses a lobby like ``seat_view``.
         """
         loaded = await self._load_started(table_id)
-        return await asyncio.to_thread(_public_view, loaded)
+        return await asyncio.to_thread(self.svc.cache.memo, loaded, "public", lambda: _public_view(loaded))
 
     async def public_drawing(self, public: PublicView, sheet: str | None = None) -> bytes | None:
         """Return the PNG of a public view: its board naming the players, or a named sheet (None: no drawing).
@@ -222,7 +227,10 @@ class TableReads:
         ``stamped`` values are ``#version.index`` tokens (for autocomplete: a value sent twice
         applies once); otherwise a value is the move's code when it fits in 100 characters.
         """
-        table = await self.store.table(table_id) if _known_id(table_id) else None
+        cached = self.svc.cache.get(table_id) if _known_id(table_id) else None
+        table = cached.record if cached is not None else (
+            await self.store.table(table_id) if _known_id(table_id) else None
+        )
         if table is None or table.status != "active":
             return []
         loaded = await self.svc._load(table_id)

@@ -2,8 +2,10 @@
 
 Its read side is collaborators, each a class in its own module with its own calls: the games on
 offer (``svc.catalogue``), reading a table (``svc.reads``), ``/game why`` (``svc.why``), servers
-(``svc.servers``) and bot seats (``svc.bots``). What a move tells whom (``compose``) and tables
-that last weeks (``asyncplay``) are still mixins; ``loaded`` holds the loaded table they all work on.
+(``svc.servers``) and bot seats (``svc.bots``). Judging a move (``judge``), what a move tells whom
+(``compose``) and tables that last weeks (``asyncplay``) are still mixins; ``loaded`` holds the
+loaded table they all work on, ``tablecache`` keeps loaded tables in memory and ``kept`` reads
+and commits through it.
 
 Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
 (``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
@@ -27,13 +29,15 @@ from typing import NoReturn
 
 from rules import registry, rng
 from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
-from service import metrics, reading
+from service import metrics
 from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
-from service.compose import Composer, _seat_view, name_seats
+from service.compose import Composer, name_seats
 from service.drawings import Drawings
+from service.judge import Judging
+from service.kept import KeptTables
 from service.loaded import (  # re-exported: cogs and tests import these from here
     _INDEX_TOKEN,
     Offer,
@@ -49,10 +53,11 @@ from service.naming import automatic_label
 from service.notices import Notice
 from service.notify import PingLedger
 from service.reads import TableReads
-from service.repeats import REPEATED_MOVE, Repeats, typed_key
-from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, StaleOffer, TableError, cited, refusal
+from service.repeats import Repeats, typed_key
+from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, TableError
 from service.scheduler import Scheduler
-from service.servers import Servers
+from service.servers import PAUSED, Servers
+from service.tablecache import TableCache, cache_size
 from service.timekeeper import Timekeeper
 from service.why import WhyReads
 from store import (
@@ -97,7 +102,6 @@ AUTO_LIMIT = 60
 SAVED_BOARD = "The board will follow."
 SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 """Said after a change the store accepted when its board could not be composed at once."""
-MOVED_ON = "The game moved on since that was offered: look at the latest board."
 _OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
 
@@ -120,7 +124,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Composer, AsyncPlay):
+class TableService(Judging, Composer, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -130,8 +134,12 @@ class TableService(Composer, AsyncPlay):
         seed_source: Callable[[], int] | None = None,
         clock: Clock | None = None,
         outlet: Outlet | None = None,
+        cached_tables: int | None = None,
     ) -> None:
         self.store = store
+        # Loaded tables stay in memory (``service.tablecache``); the store drops each one it changes.
+        self.cache = TableCache(cache_size() if cached_tables is None else cached_tables)
+        store.watch_changes(self.cache.changed)
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
         self.repeats = Repeats()
@@ -150,16 +158,7 @@ class TableService(Composer, AsyncPlay):
         self.why = WhyReads(self.reads)
         self.servers = Servers(self)
         self.bots = BotSeats(self)
-        # The act path (this module, AsyncPlay, Composer) still names these calls as its own.
-        self.rules_for = self.catalogue.rules_for
-        self.check_option_names = self.catalogue.check_option_names
-        self.public_view = self.reads.public_view
-        self.waiting_on = self.reads.waiting_on
-        self.table_defaults = self.servers.table_defaults
-        self.check_not_paused = self.servers.check_not_paused
-        self._need_a_person = self.bots.need_a_person
-        self._check_player = self.bots.check_player
-        self.bot_memories = self.bots.bot_memories
+        self.kept = KeptTables(lambda: self.store, self.cache, self.time.prefs)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
         self.scheduler.handle(DELIVER, self._deliver_work)
 
@@ -176,13 +175,13 @@ class TableService(Composer, AsyncPlay):
         host_name: str,
     ) -> TableRecord:
         """Open a table in the lobby with the host seated; the caller then makes its thread."""
-        rules = self.rules_for(kind)
+        rules = self.catalogue.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
         chosen = _spelled(rules, chosen)
-        self.check_option_names(rules, chosen)
+        self.catalogue.check_option_names(rules, chosen)
         try:
             # The server's defaults (its moderators' settings, read now) unless the host chose.
-            table_options, chosen = split_options(await self.table_defaults(guild_id) | chosen)
+            table_options, chosen = split_options(await self.servers.table_defaults(guild_id) | chosen)
             full = rules.check_options(chosen) | table_options
         except RulesError as exc:
             raise TableError(exc.sentence) from None
@@ -195,7 +194,7 @@ class TableService(Composer, AsyncPlay):
 
     def thread_name(self, table: TableRecord) -> str:
         """Return the name of a table's thread, e.g. ``Institute #12 — alice's table``."""
-        title = self.rules_for(table.kind).title
+        title = self.catalogue.rules_for(table.kind).title
         return _clip(f"{title} #{table.id} — {table.name}", THREAD_NAME_LIMIT)
 
     async def attach_thread(self, table_id: int, thread_id: int) -> None:
@@ -204,6 +203,9 @@ class TableService(Composer, AsyncPlay):
 
     async def table(self, table_id: int) -> TableRecord:
         """Return a table, or raise TableError when it does not exist."""
+        cached = self.cache.get(table_id)
+        if cached is not None:
+            return cached.record
         try:
             table = await self.store.table(table_id) if _known_id(table_id) else None
         except CorruptTable as exc:
@@ -214,6 +216,9 @@ class TableService(Composer, AsyncPlay):
 
     async def table_in_thread(self, thread_id: int | None) -> TableRecord:
         """Return the table played in a thread, or raise TableError outside one."""
+        cached = None if thread_id is None else self.cache.in_thread(thread_id)
+        if cached is not None:
+            return cached.record
         try:
             table = None if thread_id is None else await self.store.table_for_thread(thread_id)
         except CorruptTable as exc:
@@ -225,14 +230,14 @@ class TableService(Composer, AsyncPlay):
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         """Return the seats of a table (by seat number once started, else join order)."""
-        return await self.store.seats(table_id)
+        return list(await self.kept.row(table_id, "seats", lambda: self.store.seats(table_id)))
 
     async def join(self, table_id: int, user_id: int, name: str) -> Reply:
         """Seat a user at a table in the lobby."""
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._need_lobby(table)
-            rules = self.rules_for(table.kind)
+            rules = self.catalogue.rules_for(table.kind)
             seats = await self.store.seats(table_id)
             if any(s.user_id == user_id for s in seats):
                 raise TableError("You already have a seat at this table.")
@@ -262,7 +267,7 @@ class TableService(Composer, AsyncPlay):
             await self._store_call(self.store.remove_seat(table_id, user_id))
             seats = await self.store.seats(table_id)
         log.info("table %s: a player left (%d seated)", table_id, len(seats))
-        rules = self.rules_for(table.kind)
+        rules = self.catalogue.rules_for(table.kind)
         text = f"{mine.name} leaves. {self._lobby_line(rules, seats)} {LOBBY_HINT}"
         return Reply(table, "You left the table.", Board(table.id, table.version, text, fresh=False))
 
@@ -307,13 +312,13 @@ class TableService(Composer, AsyncPlay):
             self._need_lobby(table)
             if user_id != table.host_id:
                 raise TableError("Only the host can start the game.")
-            rules = self.rules_for(table.kind)
+            rules = self.catalogue.rules_for(table.kind)
             seats = await self.store.seats(table_id)
             try:
                 rules.check_players(len(seats))
             except RulesError as exc:
                 raise TableError(exc.sentence) from None
-            self._need_a_person(seats)
+            self.bots.need_a_person(seats)
             seed = self._seed_source()
             order = seat_order(seed, [s.user_id for s in seats])
 
@@ -324,14 +329,18 @@ class TableService(Composer, AsyncPlay):
             state, waiting = await asyncio.to_thread(deal)
             by_user = {s.user_id: s for s in seats}
             timing = self.time.timing(table, {s.user_id for s in seats if s.bot})
+            ticket = await self.kept.start_ticket(table_id, seats, (AUTO_PREF, REACTIONS_PREF, ASK_PREF))
             try:
                 table = await self.store.start(table_id, seed, order, state, waiting, timing)
             except StaleVersion:
                 raise TableError("This game has already started.") from None
             log.info("table %s started with %d seats", table_id, len(seats))
             self.time.committed(table_id, timing.clocks)
-            seats_now = {n: by_user[u] for n, u in enumerate(order)}
-            loaded = _Table(table, state, rules, _renumber(seats_now))
+            seats_now = _renumber({n: by_user[u] for n, u in enumerate(order)})
+            loaded = _Table(table, state, rules, seats_now)
+            ticket[1]["seats"] = [seats_now[n] for n in sorted(seats_now)]
+            shown = {n: replace(s, name=shown_name(s)) for n, s in seats_now.items()}
+            self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
             try:
                 reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
                 return await self.after_move(reply)
@@ -364,23 +373,14 @@ class TableService(Composer, AsyncPlay):
         started = time.perf_counter()
         async with self._lock(table_id):
             for attempt in (1, 2):
-                loaded = await self._load_active(table_id)
-                if typed is not None:
-                    now = self.clock.now()
-                    self.repeats.check(table_id, user_id, typed, now, loaded.record.version, REPEATED_MOVE)
-                seat = loaded.seat_of(user_id)
-                if seat is None:
-                    raise TableError("You have no seat at this table.")
-                self._check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
+                judged = await self._judge(table_id, user_id, move, typed, expected_version, offer)
+                loaded, seat, done = judged
                 version = loaded.record.version
-                if expected_version is not None and expected_version != version:
-                    raise StaleOffer(MOVED_ON)
-                await self._check_offer(loaded, seat, offer)
-                done = await asyncio.to_thread(self._resolve, loaded, seat, move, version)
                 result = done.result
                 waiting = [loaded.seats[n].user_id for n in done.waiting]
-                memories = await self.bot_memories(loaded, loaded.state, done.state)
+                memories = await self.bots.bot_memories(loaded, loaded.state, done.state)
                 timing = self.time.timing(loaded.record, _bot_users(loaded))
+                ticket = self.kept.ticket(table_id)
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -395,6 +395,7 @@ class TableService(Composer, AsyncPlay):
                         timing=timing,
                     )
                 except StaleVersion:
+                    # The store dropped the cached table with the refused commit: read it afresh.
                     if attempt == 2:
                         raise TableError("The table changed while you moved: please try again.") from None
                     log.info("table %s: stale version %s, reloading once", table_id, version)
@@ -415,10 +416,9 @@ class TableService(Composer, AsyncPlay):
             played = f"You played: {done.label}."
             if typed is not None:  # saved: the same text sent again at once is a double send
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), new_version)
+            after = self.kept.keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
-                reply = await self._after_commit(
-                    _Table(record, done.state, loaded.rules, loaded.seats), loaded.state, done, seat
-                )
+                reply = await self._after_commit(after, loaded.state, done, seat)
             except Exception:
                 # The move, its clocks and its delivery are saved together: the delivery follows
                 # from the store (the scheduler, or the next start), so the answer must say so.
@@ -498,9 +498,9 @@ class TableService(Composer, AsyncPlay):
         place) and the result.
         """
         table_id = table.record.id
-        off = await self.store.seat_prefs(table_id, AUTO_PREF)
-        passing = await self.store.seat_prefs(table_id, REACTIONS_PREF)
-        asking = await self.store.seat_prefs(table_id, ASK_PREF)
+        off = await self.kept.seat_prefs(table_id, AUTO_PREF)
+        passing = await self.kept.seat_prefs(table_id, REACTIONS_PREF)
+        asking = await self.kept.seat_prefs(table_id, ASK_PREF)
         labels: list[tuple[str, int]] = []
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
@@ -518,8 +518,9 @@ class TableService(Composer, AsyncPlay):
                 break
             result = rules.result(after) if rules.is_over(after) else None
             waiting = [table.seats[n].user_id for n in rules.waiting_on(after)]
-            memories = await self.bot_memories(table, None, after)
+            memories = await self.bots.bot_memories(table, None, after)
             timing = self.time.timing(table.record, _bot_users(table))
+            ticket = self.kept.ticket(table_id)
             try:
                 version = await self.store.commit_move(
                     table_id,
@@ -544,7 +545,7 @@ class TableService(Composer, AsyncPlay):
                 status="active" if result is None else "finished",
                 result=None if result is None else result.to_json(),
             )
-            table = _Table(record, after, rules, table.seats)
+            table = self.kept.keep_committed(_Table(record, after, rules, table.seats), ticket)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
             labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
@@ -571,56 +572,6 @@ class TableService(Composer, AsyncPlay):
             named = name_seats(after.rules, after.names())
             said = "; ".join(named(a) for a in automatic)
             return replace(reply, answer=f"Played automatically: {said}.")
-
-    @staticmethod
-    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
-        """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
-        if offer is None:
-            return
-        now = await asyncio.to_thread(_seat_view, loaded, seat)
-        if offer.stamp_of(now) != offer.stamp:
-            raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
-
-    def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
-        """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
-        rules = table.rules
-        try:
-            chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
-            state, events = rules.apply(table.state, seat, chosen)
-        except RulesError as exc:
-            raise TableError(refusal(rules, exc)) from None
-        result = rules.result(state) if rules.is_over(state) else None
-        label = rules.label(table.state, seat, chosen)
-        return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
-
-    def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
-        """Read typed text: a ``#version.index`` token, a code or a label (any case), else parse it."""
-        rules, state = table.rules, table.state
-        wanted = text.strip()
-        token = _INDEX_TOKEN.fullmatch(wanted)
-        legal = rules.legal_moves(state, seat)
-        if token:
-            if int(token["version"]) != version:
-                raise StaleOffer("The game moved on since that was offered: pick again.")
-            index = int(token["index"])
-            if index >= len(legal):
-                raise TableError("That choice is no longer on offer: pick again.")
-            return legal[index]
-        if seat not in rules.waiting_on(state):
-            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
-        labelled = rules.labelled_moves(state, seat)
-        moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
-        return reading.read_move(wanted, moves, labels, rules.actions)
-
-    @staticmethod
-    def _not_your_turn(table: _Table) -> str:
-        """Say whom the game waits for, for a seat that typed a move out of turn."""
-        waiting = table.rules.waiting_on(table.state)
-        if not waiting:
-            return "The game is not waiting on anyone right now."
-        known = table.names()
-        names = " and ".join(known[n] for n in waiting if n in known)
-        return f"It is not your decision now: the game waits for {names}."
 
     async def replay(self, table_id: int) -> bool:
         """Replay the move log from the seed and say whether it gives the stored snapshot."""
@@ -721,9 +672,13 @@ class TableService(Composer, AsyncPlay):
             raise TableError("The table changed meanwhile: look again and retry.") from None
 
     async def _load(self, table_id: int) -> _Table:
-        """Load a started table with its snapshot, rules and seats."""
+        """Return a started table with its snapshot, rules and seats: the cached one, else loaded."""
         if not _known_id(table_id):
             raise TableError("That table does not exist.")
+        cached = self.cache.get(table_id)
+        if cached is not None:
+            return cached
+        seen = self.cache.generation(table_id)
         try:
             record, state = await self._load_sound(table_id)
         except CorruptTable:
@@ -731,11 +686,14 @@ class TableService(Composer, AsyncPlay):
             await self._close_damaged(table_id, "the move log, seed or seats fail their checks")
         except StoreError:
             raise TableError("That table does not exist.") from None
-        rules = self.rules_for(record.kind)
+        rules = self.catalogue.rules_for(record.kind)
         # A seat a bot plays for its person goes by the bot's name on every board and line.
-        seated = [s for s in await self.store.seats(table_id) if s.seat is not None]
-        seats = {s.seat: replace(s, name=shown_name(s)) for s in seated}
-        return _Table(record, state, rules, seats)
+        every = await self.store.seats(table_id)
+        seats = {s.seat: replace(s, name=shown_name(s)) for s in every if s.seat is not None}
+        loaded = _Table(record, state, rules, seats)
+        # Kept only if nothing changed the table while it was read (``TableCache.put``).
+        self.cache.put(loaded, seen, {"seats": every})
+        return loaded
 
     async def _close_damaged(self, table_id: int, why: str) -> NoReturn:
         """Close a table whose saved game is damaged (every row kept) and tell the user so."""
@@ -759,6 +717,14 @@ class TableService(Composer, AsyncPlay):
 
     async def _load_active(self, table_id: int) -> _Table:
         table = await self.table(table_id)
+        self._need_active(table)
+        if await self.kept.paused(table):
+            raise TableError(PAUSED)
+        return await self._load(table_id)
+
+    @staticmethod
+    def _need_active(table: TableRecord) -> None:
+        """Refuse a table whose game is not in play (a lobby, a finished or closed table)."""
         if table.status == "lobby":
             raise TableError("The game has not started yet.")
         if table.status != "active":
@@ -767,8 +733,6 @@ class TableService(Composer, AsyncPlay):
                 if table.status == "finished"
                 else "This table is closed."
             )
-        await self.check_not_paused(table)
-        return await self._load(table_id)
 
 def _bot_users(table: _Table) -> set[int]:
     """Return the users whose seat a bot plays now (no reminder, no deadline for them)."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from store.changes import changes_table
 from store.records import StoreError, TableRecord, dump
 from store.rows import (
     ABSENT_WAYS,
@@ -791,6 +792,7 @@ class AsyncPlayStore:
 
     # ------------------------------------------------------------------ spectators
 
+    @changes_table
     async def add_spectator(
         self, table_id: int, user_id: int, now: float, every: str = "round", version: int = 0,
         round_number: int | None = None,
@@ -813,6 +815,7 @@ class AsyncPlayStore:
                 )
         return added
 
+    @changes_table
     async def remove_spectator(self, table_id: int, user_id: int) -> bool:
         """Stop following a table; return False when the user did not follow it."""
         changed = await self._changed(
@@ -837,6 +840,7 @@ class AsyncPlayStore:
             for r in sound(rows, spectator_fault, SPECTATOR)
         ]
 
+    @changes_table
     async def told_spectator(
         self, table_id: int, user_id: int, version: int, round_number: int | None, now: float
     ) -> None:

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from store.changes import changes_all, changes_table
 from store.records import StoreError, TableRecord, dump
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class ServerStore:
             row = await self._one(db, "SELECT left_at FROM servers WHERE guild_id = ?", (guild_id,))
         return None if row is None else row["left_at"]
 
+    @changes_all
     async def mark_server_left(self, guild_id: int, now: float) -> bool:
         """Record that the bot was removed from a server; False when it was marked already."""
         async with self._transaction() as db:
@@ -89,6 +91,7 @@ class ServerStore:
             )
         return True
 
+    @changes_all
     async def mark_server_back(self, guild_id: int) -> float | None:
         """Record that the bot is in a server again; return when it had left (None: it had not)."""
         async with self._transaction() as db:
@@ -121,6 +124,7 @@ class ServerStore:
             )
         return [(row["user_id"], row["since"]) for row in rows]
 
+    @changes_table
     async def substitute_seat(self, table_id: int, old_user: int, new_user: int, new_name: str) -> None:
         """Seat ``new_user`` in ``old_user``'s place at a running game, in one transaction.
 
@@ -163,6 +167,7 @@ class ServerStore:
             self._sound.pop(table_id, None)
             await self._seal(db, row)
 
+    @changes_table
     async def set_host(self, table_id: int, user_id: int) -> None:
         """Make a seated user the host of a table."""
         async with self._transaction() as db:
@@ -195,6 +200,7 @@ class ServerStore:
                 found[name] = [dict(row) for row in await self._all(db, sql, (user_id,))]
         return found
 
+    @changes_all
     async def forget_user(self, user_id: int) -> int:
         """Delete a user's preferences and spectating; rename their seats of closed tables.
 

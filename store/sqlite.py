@@ -35,6 +35,7 @@ import aiosqlite
 
 from store.asyncplay import AsyncPlayStore, Timing
 from store.botmemory import BotMemoryStore
+from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
 from store.migrations import migrate
 from store.records import (
@@ -61,7 +62,7 @@ OPEN_POSTGRES: Callable[..., Awaitable[Store]] | None = None
 ``store.pg`` (which builds on it) and asyncpg is imported only for PostgreSQL."""
 
 
-class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
+class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     _dialect: Dialect = SQLITE
@@ -75,6 +76,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
         """Test hook awaited inside commit_move between writing the log and snapshot and the version."""
         self._chained = True
         """False only for a file left at an older schema on purpose (tests of the migrations)."""
+        self._listeners: list[Listener] = []
+        """Told of every committed write that changed a table (``store.changes``)."""
         self._sound: dict[int, tuple[int, str]] = {}
         """Per table, the version and link up to which this Store has verified the chain."""
 
@@ -214,6 +217,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             assert created is not None
             return TableRecord.from_row(await self._table_row(db, created["id"]))
 
+    @changes_table
     async def set_thread(self, table_id: int, thread_id: int) -> None:
         """Record the Discord thread the table plays in."""
         async with self._transaction() as db:
@@ -238,6 +242,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             row = await self._one(db, "SELECT * FROM tables WHERE thread_id = ?", (thread_id,))
         return None if row is None else TableRecord.from_row(row)
 
+    @changes_table
     async def set_status(self, table_id: int, status: str) -> None:
         """Change the table's status (e.g. abandoned) and clear who it waits on."""
         if status not in STATUSES:
@@ -252,6 +257,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
 
     # ------------------------------------------------------------------ seats
 
+    @changes_table
     async def add_seat(
         self, table_id: int, user_id: int, name: str, dm_ok: bool | None, bot: str | None = None
     ) -> None:
@@ -277,6 +283,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             except sqlite3.IntegrityError:
                 raise StoreError(f"User {user_id} is already seated at table {table_id}.") from None
 
+    @changes_table
     async def remove_seat(self, table_id: int, user_id: int) -> None:
         """Unseat a user from a table in the lobby; StoreError if not seated or not in the lobby."""
         async with self._transaction() as db:
@@ -301,6 +308,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             )
         return [SeatRecord.from_row(row) for row in rows]
 
+    @changes_table
     async def set_seat_bot(self, table_id: int, seat: int, bot: str | None) -> None:
         """Hand a started table's seat to a bot of that level, or (None) back to its person."""
         async with self._transaction() as db:
@@ -313,6 +321,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
                 raise StoreError(f"Table {table_id} has no seat {seat}.")
             await self._forget_memory(db, table_id, seat)  # whoever plays it now, a bot starts afresh
 
+    @changes_table
     async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
         """Record whether a DM to that seated user last got through."""
         async with self._transaction() as db:
@@ -327,6 +336,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
 
     # ------------------------------------------------------------------ play
 
+    @changes_table
     async def start(
         self,
         table_id: int,
@@ -381,6 +391,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             await self._implied(db, table_id, 0, 0, timing, now)
             return TableRecord.from_row(row)
 
+    @changes_table
     async def commit_move(
         self,
         table_id: int,
@@ -585,6 +596,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             (table_id, checksum),
         )
 
+    @changes_table
     async def repair_snapshot(self, table_id: int, version: int, state: dict) -> None:
         """Write a snapshot rebuilt from the move log, after checking the log is still sound."""
         text = dump(state)
@@ -600,6 +612,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             )
             await self._write_sum(db, table_id, seal(head, version, text))
 
+    @changes_table
     async def close_damaged(self, table_id: int, reason: str) -> None:
         """Close an active table whose saved game is damaged, keeping every row for the operator."""
         async with self._transaction() as db:
@@ -756,6 +769,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore):
             )
         return {row["user_id"]: row["value"] for row in rows if seat_pref_fault(row) is None}
 
+    @changes_table
     async def set_seat_pref(self, table_id: int, user_id: int, key: str, value: str | None) -> None:
         """Set (or, with None, clear) a seated user's preference; StoreError if not seated there."""
         async with self._transaction() as db:

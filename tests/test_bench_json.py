@@ -15,12 +15,14 @@ WANTED = {"e2e_median_ms", "e2e_p99_ms", "transactions_per_move", "apply_mean_us
 
 def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[str]) -> None:
     """Each kind asked for appears under its name with every figure measured (none missing)."""
-    code = main(["--kind", "quadrivium", "--json", "--seconds", "0.05", "--renders", "1",
+    # The Institute: its first moves are played as typed. (Quadrivium's first decision, naming a
+    # mage, opens its form instead and writes nothing: the bench's Quadrivium e2e plays no move.)
+    code = main(["--kind", "institute", "--json", "--seconds", "0.05", "--renders", "1",
                  "--writes", "1", "--e2e-moves", "3"])
     assert code == 0
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert list(figures) == ["quadrivium"]
-    row = figures["quadrivium"]
+    assert list(figures) == ["institute"]
+    row = figures["institute"]
     assert set(row) >= WANTED
     # No error: each timed move landed (a worded move is timed through its form to the move).
     assert row["e2e_moves"] == 3 and row["e2e_errors"] == 0

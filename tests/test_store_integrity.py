@@ -59,10 +59,17 @@ async def played(svc: TableService, kind: str = "toy", moves: int = 2) -> int:
 
 
 async def reopened(svc: TableService, db_path: str) -> TableService:
-    """Restart: a fresh store verifies every table's whole chain again."""
+    """Restart: a fresh store verifies every table's whole chain again (nothing stays in memory)."""
     await svc.store.close()
     svc.store = await Store.open(db_path)
+    forget_tables(svc)
+    svc.store.watch_changes(svc.cache.changed)
     return svc
+
+
+def forget_tables(svc: TableService) -> None:
+    """Drop the tables the service keeps in memory, as a restart (or the cache's bound) does."""
+    svc.cache.changed(None)
 
 
 @pytest.mark.parametrize("damage", ["{}", '{"round": 99}', "[1, 2", ""])
@@ -74,6 +81,7 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_log(
     tamper(db_path, "UPDATE snapshots SET state = ? WHERE table_id = ?", damage, table_id)
     with pytest.raises(DamagedSnapshot):
         await svc.store.load(table_id)
+    forget_tables(svc)  # the running service keeps the true state: a load after a restart reads the file
     note = await svc.reads.hand(table_id, ALICE)  # /game hand: a KeyError on `{}` before
     assert note.seat in (0, 1)
     _, after = await svc.store.load(table_id)
@@ -256,7 +264,9 @@ async def test_a_table_with_damaged_options_is_reported_and_the_others_go_on(
     assert status == 1
     assert f"table {damaged}: log damaged" in out and f"table {sound}: sound" in out
     assert f"row: table {damaged}: its options are not valid JSON" in out
-    # Play: the damaged table closes with the usual message, the other plays on.
+    # Play, once the service loads the tables again (a restart, or they left its cache): the
+    # damaged table closes with the usual message, the other plays on.
+    forget_tables(svc)
     with pytest.raises(TableError) as refused:
         await svc.reads.status(damaged)
     assert refused.value.sentence == DAMAGED

@@ -1,0 +1,139 @@
+"""Judging a move under the table's lock: what it was offered on, whose it is, what it does.
+
+``Judging`` is mixed into ``TableService``; ``act`` calls ``_judge`` once per attempt. A move is
+read once (a ``#version.index`` token, a code, or the words of a label) against the table kept in
+memory; a refusal there is judged again on a fresh read only when another process moved the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from rules.contract import Move, RulesError
+from service import reading
+from service.compose import _seat_view
+from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
+from service.repeats import REPEATED_MOVE, Repeats
+from service.replies import StaleOffer, TableError, cited, refusal
+
+if TYPE_CHECKING:
+    from service.bots import BotSeats
+    from service.clock import Clock
+    from service.kept import KeptTables
+    from service.tablecache import TableCache
+
+MOVED_ON = "The game moved on since that was offered: look at the latest board."
+
+
+class Judging:
+    """Reading and judging one move against the table as it is (mixed into ``TableService``)."""
+
+    cache: TableCache
+    kept: KeptTables
+    repeats: Repeats
+    clock: Clock
+
+    if TYPE_CHECKING:
+
+        bots: BotSeats
+
+        async def _load_active(self, table_id: int) -> _Table: ...
+
+    async def _judge(
+        self,
+        table_id: int,
+        user_id: int,
+        move: str | Move,
+        typed: str | None,
+        expected_version: int | None,
+        offer: Offer | None,
+    ) -> tuple[_Table, int, _Outcome]:
+        """Check the move against what it was offered on and apply it, under the table's lock.
+
+        A refusal judged on a kept table is judged again on the table read afresh when the store
+        holds a newer version: another process moved it (the kept copy was behind, the move may
+        be right). One read of the table row tells; a refusal on a current copy stands at once.
+        """
+        kept = self.cache.get(table_id)
+        try:
+            loaded = await self._load_active(table_id)
+            return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
+        except TableError:
+            if kept is None or not await self.kept.moved_elsewhere(kept.record):
+                raise
+        self.cache.changed(table_id)
+        loaded = await self._load_active(table_id)
+        return loaded, *await self._judge_on(loaded, user_id, move, typed, expected_version, offer)
+
+    async def _judge_on(
+        self,
+        loaded: _Table,
+        user_id: int,
+        move: str | Move,
+        typed: str | None,
+        expected_version: int | None,
+        offer: Offer | None,
+    ) -> tuple[int, _Outcome]:
+        """Refuse a move from no seat, a bot's seat, a stale offer or a repeat; else apply it."""
+        table_id, version = loaded.record.id, loaded.record.version
+        if typed is not None:
+            self.repeats.check(table_id, user_id, typed, self.clock.now(), version, REPEATED_MOVE)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise TableError("You have no seat at this table.")
+        self.bots.check_player(loaded, seat)  # a seat a bot plays takes only the bot's moves
+        if expected_version is not None and expected_version != version:
+            raise StaleOffer(MOVED_ON)
+        await self._check_offer(loaded, seat, offer)
+        return seat, await asyncio.to_thread(self._resolve, loaded, seat, move, version)
+
+    @staticmethod
+    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
+        """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
+        if offer is None:
+            return
+        now = await asyncio.to_thread(_seat_view, loaded, seat)
+        if offer.stamp_of(now) != offer.stamp:
+            raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
+
+    def _resolve(self, table: _Table, seat: int, move: str | Move, version: int) -> _Outcome:
+        """Read the move (text, token or Move), name it, apply it; rules errors become TableError."""
+        rules = table.rules
+        try:
+            chosen = move if isinstance(move, Move) else self._read_move(table, seat, move, version)
+            state, events = rules.apply(table.state, seat, chosen)
+        except RulesError as exc:
+            raise TableError(refusal(rules, exc)) from None
+        result = rules.result(state) if rules.is_over(state) else None
+        label = rules.label(table.state, seat, chosen)
+        return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
+
+    def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
+        """Read typed text: a ``#version.index`` token, a code or a label (any case), else parse it."""
+        rules, state = table.rules, table.state
+        wanted = text.strip()
+        token = _INDEX_TOKEN.fullmatch(wanted)
+        legal = rules.legal_moves(state, seat)
+        if token:
+            if int(token["version"]) != version:
+                raise StaleOffer("The game moved on since that was offered: pick again.")
+            index = int(token["index"])
+            if index >= len(legal):
+                raise TableError("That choice is no longer on offer: pick again.")
+            return legal[index]
+        if seat not in rules.waiting_on(state):
+            raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
+        labelled = rules.labelled_moves(state, seat)
+        moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
+        return reading.read_move(wanted, moves, labels, rules.actions)
+
+    @staticmethod
+    def _not_your_turn(table: _Table) -> str:
+        """Say whom the game waits for, for a seat that typed a move out of turn."""
+        waiting = table.rules.waiting_on(table.state)
+        if not waiting:
+            return "The game is not waiting on anyone right now."
+        known = table.names()
+        names = " and ".join(known[n] for n in waiting if n in known)
+        return f"It is not your decision now: the game waits for {names}."
