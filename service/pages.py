@@ -131,7 +131,7 @@ class TablePages:
 
         async def read() -> TableRecord:
             self.reads += 1
-            return await self.svc.table(table_id)
+            return await self.svc.table(table_id, fresh=True)  # the row says whether a page is current
 
         table = await self._once(("row", table_id), read)
         _keep(self._rows, table_id, table, TABLE_CACHE)
@@ -255,7 +255,7 @@ class TablePages:
 
     async def seat_page(self, table_id: int, user_id: int) -> PrivateNote:
         """Return a seated user's own private view now (refusing anyone without a seat)."""
-        table = await self.svc.table(table_id)
+        table = await self.svc.table(table_id, fresh=True)  # another process may have moved it
         key = (table_id, table.version, user_id)
         if key in self._sheets:
             return self._sheets[key]

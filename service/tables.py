@@ -201,10 +201,15 @@ class TableService(Judging, Composer, AsyncPlay):
         """Record the thread the table plays in."""
         await self.store.set_thread(table_id, thread_id)
 
-    async def table(self, table_id: int) -> TableRecord:
-        """Return a table, or raise TableError when it does not exist."""
+    async def table(self, table_id: int, *, fresh: bool = False) -> TableRecord:
+        """Return a table, or raise TableError when it does not exist.
+
+        ``fresh`` reads the row even when the table is kept in memory: a web page may be served
+        by a process that does not play the table, whose kept copy another process can outdate;
+        a kept copy older than the row is dropped, so what is read next is read afresh.
+        """
         cached = self.cache.get(table_id)
-        if cached is not None:
+        if cached is not None and not fresh:
             return cached.record
         try:
             table = await self.store.table(table_id) if _known_id(table_id) else None
@@ -212,6 +217,8 @@ class TableService(Judging, Composer, AsyncPlay):
             await self._close_damaged(table_id, str(exc))
         if table is None:
             raise TableError("That table does not exist.")
+        if cached is not None and cached.record != table:
+            self.cache.changed(table_id)
         return table
 
     async def table_in_thread(self, thread_id: int | None) -> TableRecord:

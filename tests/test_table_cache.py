@@ -107,13 +107,29 @@ async def test_another_writer_is_caught_by_the_version_check_and_read_again(
     assert (await other.table(table_id)).version == kept.record.version + 1
     assert (await svc.table(table_id)).version == kept.record.version  # served from memory, unchecked
     # The next move here is played on the fresh table: the stale commit is refused, the table read again.
-    waiting = [u for u in (ALICE, BOB) if await other.choices(table_id, u)]
-    expected = (await other.seat_view(table_id, waiting[0])).moves[0]
+    waiting = [u for u in (ALICE, BOB) if await other.reads.choices(table_id, u)]
+    expected = (await other.reads.seat_view(table_id, waiting[0])).moves[0]
     reply = await svc.act(table_id, waiting[0], expected.move)
     assert reply.table.version == kept.record.version + 2
     moves = await svc.store.moves(table_id)
     assert [m.version for m in moves] == list(range(1, kept.record.version + 3))  # each once, in order
     assert await svc.replay(table_id)
+
+
+async def test_a_fresh_read_drops_a_kept_table_another_process_moved(
+    svc: TableService, open_store: OpenStore, tmp_path: Path
+) -> None:
+    """A web page asks for the row afresh: a kept copy it outdates is dropped, so views follow."""
+    table_id = await started(svc)
+    await move_once(svc, table_id)
+    kept = svc.cache.get(table_id)
+    assert kept is not None
+    other = TableService(await open_store(str(tmp_path / "tables.db")))  # the ``store`` fixture's database
+    await move_once(other, table_id)
+    assert (await svc.table(table_id)).version == kept.record.version  # served from memory
+    assert (await svc.table(table_id, fresh=True)).version == kept.record.version + 1
+    assert svc.cache.get(table_id) is None  # the outdated copy is gone
+    assert (await svc.reads.public_view(table_id)).version == kept.record.version + 1
 
 
 def table_at(table: _Table, table_id: int, version: int) -> _Table:
