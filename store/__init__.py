@@ -1,7 +1,8 @@
 """Persistence: tables, seats, the move log and snapshots, in SQLite (store.sqlite) or PostgreSQL."""
 
 from store import sqlite
-from store.asyncplay import DELIVER, DueWork, SeatClock, Spectator, TableWait, Timing, UserPrefs, WorkItem
+from store.asyncplay import SeatClock, Spectator, TableWait, Timing, UserPrefs
+from store.duework import DELIVER, DueWork, WorkItem
 from store.records import (
     STATUSES,
     CorruptTable,

@@ -32,7 +32,7 @@ from service import Reply, TableService
 from service.clock import ManualClock
 from service.tables import SAVED_LATER
 from service.timekeeper import Timekeeper
-from store.asyncplay import DELIVERY_GRACE
+from store.duework import DELIVERY_GRACE
 from tests.async_helpers import ALICE, BOB, DAY, START, Harness
 from tests.faults import Restart, Table, kept_dms, open_table, said
 

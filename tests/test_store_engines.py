@@ -21,8 +21,8 @@ import pytest
 
 import store.migrations
 from store import CorruptTable, Store, StoreError
-from store.asyncplay import WORK_CHUNK
 from store.dialect import ORDERED_TABLES
+from store.duework import WORK_CHUNK
 from store.migrations import MIGRATIONS
 from store.pg import PgConnection, PostgresStore
 from tests.async_helpers import OpenStore
