@@ -19,7 +19,6 @@ from rules.contract import RESIGN
 from service.away import LEFT, Away, quiet
 from service.bots import STAND_IN_LEVEL, bot_name
 from service.clock import (
-    LAST_CALL,
     REMINDER_GAP,
     VOTE_TIME,
     WAIT_GRANT,
@@ -30,6 +29,7 @@ from service.clock import (
 )
 from service.notices import Notice, SeatTime
 from service.notify import turn_seats
+from service.plans import UNANSWERED, missing_work, seat_work, vote_payload, wait_work
 from service.replies import Reply, TableError, time_sentence
 from store import DueWork, SeatClock, TableRecord, TableWait, Timing, UserPrefs, WorkItem
 
@@ -44,12 +44,8 @@ ABSENT_CHOICES = (("wait", "Wait a day"), ("skip", "Skip (default move)"), ("bot
 ABSENT_TOPIC = "absent"
 STAND_IN_RUN = 60
 """Stand-in moves one job plays at most before handing on to a fresh job."""
-BOT_GRACE = 60.0
-"""Seconds a bot seat's runner has to move before the scheduler plays the bot's move itself."""
 FRESH = 5.0
 """A clock that started this many seconds ago or less started with the move just made."""
-UNANSWERED = "unanswered"
-"""Payload key of a deadline and a vote's expiry: the votes on the seat in a row nobody answered."""
 UNANSWERED_VOTES = 2
 """Votes on one seat in a row that close with no vote cast before the seat is skipped."""
 
@@ -94,7 +90,7 @@ class Timekeeper:
         autoplaying = table.id in self._autoplaying
 
         def plan(clocks: list[SeatClock], version: int) -> list[WorkItem]:
-            return _wait_work(table.id, version, clocks, bots, preset is not None, now, autoplaying)
+            return wait_work(table.id, version, clocks, bots, preset is not None, now, autoplaying)
 
         return Timing(bank, increment, plan, ends=("remind", "deadline"))
 
@@ -134,7 +130,7 @@ class Timekeeper:
         if any(c.running_since is not None for c in clocks):
             # A bot seat moves at once and reads no DM: it gets no reminder and no deadline.
             bots = {s.user_id for s in await self.store.seats(table_id) if s.bot}
-            work = _wait_work(
+            work = wait_work(
                 table_id, table.version, clocks, bots, preset is not None, self.clock.now(),
                 table_id in self._autoplaying,
             )
@@ -158,7 +154,7 @@ class Timekeeper:
 
     async def _plan(self, table_id: int, clock: SeatClock, *, half: bool) -> None:
         """Plan a running seat's reminders and deadline (keys make each plan once per wait)."""
-        await self.scheduler.add_many(_seat_work(table_id, clock, half, self.clock.now()))
+        await self.scheduler.add_many(seat_work(table_id, clock, half, self.clock.now()))
 
     # ------------------------------------------------------------------ due work
 
@@ -228,7 +224,7 @@ class Timekeeper:
                 return  # the bank grew meanwhile (a wait vote): its new deadline is planned already
             out = now
             expire = ("expire", out + VOTE_TIME, f"expire:{table.id}:{work.user_id}:{out:.0f}", table.id,
-                      work.user_id, _vote_payload(out, work.payload.get(UNANSWERED, 0)))
+                      work.user_id, vote_payload(out, work.payload.get(UNANSWERED, 0)))
             # The seat is out, its vote's expiry planned and the notice recorded in one transaction.
             self._synced.pop(table.id, None)
             await self.store.declare_out(table.id, work.user_id, out, f"{ABSENT_TOPIC}:{work.user_id}",
@@ -436,7 +432,7 @@ class Timekeeper:
             since = clock.running_since if clock.running_since is not None else now
             bank = (now - since) + WAIT_GRANT
             fresh = replace(clock, bank=bank, out_since=None, running_since=since)
-            work = _seat_work(table.id, fresh, False, now, unanswered)
+            work = seat_work(table.id, fresh, False, now, unanswered)
             await self._settle(table.id, subject, work, bank=bank, out_since=None)
             why = "Nobody reached a majority, so" if expired else "The players voted:"
             if unanswered:
@@ -547,7 +543,7 @@ class Timekeeper:
         work: list[WorkItem] = []
         if clock.running_since is not None and preset is not None:
             back = replace(clock, bank=bank, absent=None, out_since=None)
-            work = _seat_work(table_id, back, False, now)
+            work = seat_work(table_id, back, False, now)
         # A kill after the bot left but before this leaves the clock marked "bot" on a person's
         # seat: ``replan`` finishes the give-back at the next start.
         await self._settle(table_id, user_id, work, absent=None, out_since=None, bank=bank)
@@ -567,7 +563,7 @@ class Timekeeper:
         for wait in await self.store.table_waits():
             if await self._repair_seats(wait):
                 continue  # repaired through the normal path, which planned the table's work
-            work.extend(_missing_work(wait, now))
+            work.extend(missing_work(wait, now))
         if work:
             log.info("planned %d piece(s) of due work missing after a stop", len(work))
             await self.scheduler.add_many(work)
@@ -734,103 +730,3 @@ class Timekeeper:
 
     async def _name(self, table_id: int, user_id: int) -> str:
         return next((s.name for s in await self.store.seats(table_id) if s.user_id == user_id), "a player")
-
-
-
-def _wait_work(
-    table_id: int,
-    version: int,
-    clocks: list[SeatClock],
-    bots: set[int],
-    timed: bool,
-    now: float,
-    autoplaying: bool,
-) -> list[WorkItem]:
-    """Return the due work the running clocks imply (pure: also run inside a commit).
-
-    A seat played for its absent player gets a stand-in's move (a bot's after ``BOT_GRACE``, the
-    durable safety net of a process with no bot runner); a bot seat nothing; a seat awaited in
-    person its reminders and deadline when the table has a clock.
-    """
-    work: list[WorkItem] = []
-    for clock in clocks:
-        if clock.running_since is None:
-            continue
-        if clock.absent:
-            if not autoplaying:
-                # A stand-in run already playing goes on by itself: no new job per move.
-                due = now + BOT_GRACE if clock.user_id in bots else now
-                work.append(("autoplay", due, f"auto:{table_id}:{version}", table_id, None, None))
-        elif clock.user_id in bots:
-            continue
-        elif timed and clock.out_since is None:
-            work.extend(_seat_work(table_id, clock, True, now))
-    return work
-
-
-def _missing_work(wait: TableWait, now: float) -> list[WorkItem]:
-    """Return the due work a table's stored state implies that no open row holds (pure).
-
-    An awaited absent seat needs a stand-in's job, a seat out of time its vote's expiry, a seat
-    awaited in person on a clock its last call and deadline (no half-way reminder: its moment
-    may have passed, and a reminder sent already keeps its key, so none is sent twice).
-    """
-    table = wait.table
-    timed = preset_of(table.options) is not None
-    work: list[WorkItem] = []
-    for clock in wait.clocks:
-        user = clock.user_id
-        if clock.running_since is None:
-            continue
-        if clock.absent:
-            if ("autoplay", None) not in wait.open_work:
-                due = now + BOT_GRACE if wait.bots.get(user) else now
-                work.append(("autoplay", due, f"auto:{table.id}:{table.version}", table.id, None, None))
-        elif wait.bots.get(user):
-            continue  # a bot seat moves by itself: nothing is due for it
-        elif clock.out_since is not None:
-            if ("expire", user) not in wait.open_work:
-                # The count of unanswered votes lived on the lost row: this vote counts as a first.
-                out = clock.out_since
-                work.append(("expire", out + VOTE_TIME, f"expire:{table.id}:{user}:{out:.0f}", table.id,
-                             user, _vote_payload(out, 0)))
-        elif timed and ("deadline", user) not in wait.open_work:
-            work.extend(_seat_work(table.id, clock, False, now))
-    return work
-
-
-def _vote_payload(out: float, unanswered: int) -> dict[str, float | int]:
-    """Return an out-of-time vote's expiry payload: when the seat ran out, and the unanswered votes before."""
-    payload: dict[str, float | int] = {"out_since": out}
-    if unanswered:
-        payload[UNANSWERED] = unanswered
-    return payload
-
-
-def _seat_work(
-    table_id: int, clock: SeatClock, half: bool, now: float, unanswered: int = 0
-) -> list[WorkItem]:
-    """Return a running seat's reminders and deadline (their keys make each once per wait).
-
-    ``unanswered``: the votes on this seat in a row that closed with no vote cast (after a wait
-    no one voted for); the deadline hands it on to the next vote.
-    """
-    since, deadline = clock.running_since, clock.deadline()
-    assert since is not None and deadline is not None
-    user = clock.user_id
-    bank = deadline - since
-    last = deadline - LAST_CALL if bank > LAST_CALL else since + bank / 2
-    midway = since + bank / 2
-    payload: dict[str, float | int] = {"since": since, "deadline": deadline}
-    if unanswered:
-        payload[UNANSWERED] = unanswered
-    planned = []
-    # A reminder whose moment has passed (a seat taken back mid-wait) is not sent late.
-    if half and last - midway >= REMINDER_GAP and midway >= now:
-        planned.append(("remind", midway, f"half:{table_id}:{user}:{since:.0f}"))
-    if max(since, last) >= now:
-        planned.append(("remind", max(since, last), f"last:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
-    planned.append(("deadline", deadline, f"deadline:{table_id}:{user}:{since:.0f}:{deadline:.0f}"))
-    reminder = {"since": since, "deadline": deadline}
-    return [(kind, due, key, table_id, user, payload if kind == "deadline" else reminder)
-            for kind, due, key in planned]

@@ -14,7 +14,7 @@ from rules.contract import Result, State
 from rules.toy import ToyRules
 from service import TableError
 from service.away import LEFT
-from service.timekeeper import BOT_GRACE
+from service.plans import BOT_GRACE
 from tests.async_helpers import ALICE, BOB, CAROL, DAY, NAMES, Harness, first_move
 
 pytestmark = pytest.mark.usefixtures("toy_registered")

@@ -401,7 +401,7 @@ async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(
 
 async def test_a_bot_seat_from_the_vote_plays_on_without_a_bot_runner(h: Harness) -> None:
     """No Discord side runs the bots here: the scheduler's safety net plays the bot seat to the end."""
-    from service.timekeeper import BOT_GRACE
+    from service.plans import BOT_GRACE
 
     assert h.svc is not None and h.store is not None
     table = await three_with_carol_silent(h)
