@@ -94,17 +94,25 @@ async def test_a_change_outside_a_move_drops_the_kept_table(svc: TableService) -
     assert await svc.kept.seat_prefs(table_id, "auto") == {ALICE: "off"}
 
 
-async def test_another_writer_is_caught_by_the_version_check_and_read_again(
+async def outdated(
     svc: TableService, open_store: OpenStore, tmp_path: Path
-) -> None:
+) -> tuple[int, _Table, TableService]:
+    """Keep a table in ``svc``, then move it in a second service on the same database (a second
+    process): return the table's id, ``svc``'s kept copy (now behind) and the other service."""
     table_id = await started(svc)
     await move_once(svc, table_id)
     kept = svc.cache.get(table_id)
     assert kept is not None
-    # A second process on the same database moves the table: this service's entry is now behind.
     other = TableService(await open_store(str(tmp_path / "tables.db")))  # the ``store`` fixture's database
     await move_once(other, table_id)
     assert (await other.table(table_id)).version == kept.record.version + 1
+    return table_id, kept, other
+
+
+async def test_another_writer_is_caught_by_the_version_check_and_read_again(
+    svc: TableService, open_store: OpenStore, tmp_path: Path
+) -> None:
+    table_id, kept, other = await outdated(svc, open_store, tmp_path)
     assert (await svc.table(table_id)).version == kept.record.version  # served from memory, unchecked
     # The next move here is played on the fresh table: the stale commit is refused, the table read again.
     waiting = [u for u in (ALICE, BOB) if await other.reads.choices(table_id, u)]
@@ -120,12 +128,7 @@ async def test_a_fresh_read_drops_a_kept_table_another_process_moved(
     svc: TableService, open_store: OpenStore, tmp_path: Path
 ) -> None:
     """A web page asks for the row afresh: a kept copy it outdates is dropped, so views follow."""
-    table_id = await started(svc)
-    await move_once(svc, table_id)
-    kept = svc.cache.get(table_id)
-    assert kept is not None
-    other = TableService(await open_store(str(tmp_path / "tables.db")))  # the ``store`` fixture's database
-    await move_once(other, table_id)
+    table_id, kept, _ = await outdated(svc, open_store, tmp_path)
     assert (await svc.table(table_id)).version == kept.record.version  # served from memory
     assert (await svc.table(table_id, fresh=True)).version == kept.record.version + 1
     assert svc.cache.get(table_id) is None  # the outdated copy is gone
