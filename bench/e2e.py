@@ -1,6 +1,7 @@
 """Interaction to board posted: moves typed through the real cogs in SimCord, each timed whole.
 
-One table per kind plays seeded random legal moves with ``/game play``; each move is timed from
+One table per kind plays seeded random legal moves with ``/game play`` (picked from its
+autocomplete list, a ``#version.index`` token); each move is timed from
 the interaction until SimCord has settled (the bot has replied, posted or edited the board and
 sent its DMs). The live board's edit spacing is set to 0, so a run measures the work, not the
 debounce. SQLite transactions are counted on the store's connection while the moves run, and
@@ -23,6 +24,7 @@ from typing import Any
 
 from bench.chatter import open_through_cogs, words_for
 from bench.timing import percentile
+from service import offered_value
 
 _OPENS = re.compile(r"\s*BEGIN\b", re.IGNORECASE)
 _ENDS = re.compile(r"\s*(COMMIT|END|ROLLBACK)\b", re.IGNORECASE)
@@ -116,7 +118,9 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                 if not now.moves:
                     timed.errors.append("a seat asked with no move")
                     break
-                value = rand.choice(list(now.moves)).value
+                # Picked from the autocomplete list, as a player does: a ``#version.index`` token, so
+                # a snake draft's second identical pick is not taken for the first sent twice.
+                value = offered_value(now.version, rand.randrange(len(now.moves)))
                 before = counter.count, counter.statements, svc.drawings.drawn
                 began = time.perf_counter()
                 answer = await by_id[user].slash(thread, "game play", move=value)

@@ -3,7 +3,8 @@
 ``python -m bench load --tables 200 --moves 10`` opens the tables, then lets every table's
 players move at the same time (one driver per table, all on one event loop, as one bot
 process serves them). Each move goes through ``TableService.act`` (rules, the store's
-transaction, the board and private drawings) and is marked delivered as the bot would. The
+transaction), then its board and private notes are drawn as the bot draws them when it posts
+them (``show``: nothing for a quiet move), and it is marked delivered as the bot would. The
 last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from call to delivered),
 ``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice)
 and ``rss_mb`` (the process's peak resident memory).
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.timing import percentile
-from service import TableError, TableService
+from service import Reply, TableError, TableService
 from store import Store
 
 USER_BASE = 50_000
@@ -41,6 +42,7 @@ class TableRun:
     versions: list[int] = field(default_factory=list)
     took: list[float] = field(default_factory=list)
     refused: int = 0
+    drawings: int = 0
 
 
 async def open_table(svc: TableService, kind: str, players: int, number: int) -> tuple[int, list[int]]:
@@ -51,6 +53,14 @@ async def open_table(svc: TableService, kind: str, players: int, number: int) ->
         await svc.join(table.id, user, f"mage{user}")
     await svc.delivered(await svc.start(table.id, users[0]))
     return table.id, users
+
+
+async def show(svc: TableService, reply: Reply) -> int:
+    """Draw what the bot would post for a move (its board, each private note); return how many."""
+    shown = [reply.board] if reply.board is not None else []
+    shown += list(reply.private)
+    images = [await svc.reads.image(message) for message in shown]
+    return sum(1 for image in images if image is not None)
 
 
 async def drive_table(svc: TableService, table_id: int, users: list[int], moves: int,
@@ -75,6 +85,7 @@ async def drive_table(svc: TableService, table_id: int, users: list[int], moves:
             if run.refused > moves:
                 break
             continue
+        run.drawings += await show(svc, reply)
         await svc.delivered(reply)
         run.took.append(clock() - began)
         run.versions.append(reply.table.version)
@@ -116,6 +127,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "tables": tables,
         "moves": done,
         "refused": sum(run.refused for run in runs),
+        "drawings": sum(run.drawings for run in runs),
         "seconds": round(wall, 2),
         "moves_per_s": round(done / wall, 1) if wall else None,
         "p50_ms": round(1000 * statistics.median(took), 1) if took else None,
