@@ -103,8 +103,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            async with db.execute("PRAGMA journal_mode = WAL") as cur:
-                mode = (await cur.fetchone())[0]
+            mode = await _switch_to_wal(db)
             if mode != "wal" and path != ":memory:":
                 raise StoreError(f"SQLite refused WAL mode for {path} (got {mode}).")
             await db.execute("PRAGMA synchronous = FULL")
@@ -813,6 +812,24 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+async def _switch_to_wal(db: aiosqlite.Connection) -> str:
+    """Switch a connection's file to WAL and return the journal mode it reports.
+
+    Two processes opening one fresh file at once can find it locked while the other converts it:
+    SQLite answers that switch at once instead of waiting out ``busy_timeout``, so wait here.
+    """
+    waited = 0.0
+    while True:
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                return (await cur.fetchone())[0]
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or waited * 1000 >= BUSY_TIMEOUT_MS:
+                raise
+        await asyncio.sleep(0.05)
+        waited += 0.05
 
 
 def _digest(*parts: Any) -> str:
