@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.contract import Event, Move, State
+from rules.contract import Event, Move
 from service import digest
 from service.bots import BOT_MOVE
 from service.clock import VOTE_TIME, game_options, iso_time, relative
@@ -41,6 +41,7 @@ from store.rows import DIGESTS
 if TYPE_CHECKING:
     from service.bots import BotSeats
     from service.catalogue import Catalogue
+    from service.compose import Composer
     from service.kept import KeptTables
     from service.loaded import _Table
     from service.reads import TableReads
@@ -108,13 +109,12 @@ class AsyncPlay:
         catalogue: Catalogue
         reads: TableReads
         bots: BotSeats
+        composer: Composer
 
         def thread_name(self, table: TableRecord) -> str: ...
         async def act(
             self, table_id: int, user_id: int, move: str | Move, *, expected_version: int | None = None
         ) -> Reply: ...
-        def _compose(self, table: _Table, before: State | None, events: list[Event], mover: int | None,
-                     **kwargs: Any) -> Reply: ...
 
     # ------------------------------------------------------------------ plumbing
 
@@ -269,7 +269,7 @@ class AsyncPlay:
         self.time.committed(record.id, timing.clocks)
         after = _Table(replace(record, version=new_version), state, rules, loaded.seats)
         try:
-            reply = await asyncio.to_thread(self._compose, after, loaded.state, [event], seat)
+            reply = await asyncio.to_thread(self.composer.compose, after, loaded.state, [event], seat)
         except Exception:
             # Saved with its clocks and its delivery: the board follows from the store.
             log.exception("table %s: v%s is saved, but its board could not be composed", record.id,

@@ -1,6 +1,6 @@
 """What a move tells whom: the thread's board, each seat's private note, the pings (worker thread).
 
-``Composer`` is mixed into ``TableService``; its methods are pure over a loaded table (they run
+``Composer`` is the service's ``composer``; its methods are pure over a loaded table (they run
 in ``asyncio.to_thread``), and the module's functions read a seat's view, the public view and a
 seat's choices from one snapshot. Public texts name each seat's player beside the game's tag.
 """
@@ -35,13 +35,16 @@ if TYPE_CHECKING:
 
 
 class Composer:
-    """Build replies from a loaded table; mixed into ``TableService``."""
+    """Build replies from a loaded table (``svc.composer``): the board, private notes, alt text."""
 
-    if TYPE_CHECKING:
-        drawings: Drawings
-        catalogue: Catalogue
-
-        def thread_name(self, table: TableRecord) -> str: ...
+    def __init__(
+        self, drawings: Drawings, catalogue: Catalogue, thread_name: Callable[[TableRecord], str]
+    ) -> None:
+        self.drawings = drawings
+        """The service's one drawing cache: boards and notes carry pictures drawn through it."""
+        self.catalogue = catalogue
+        self.thread_name = thread_name
+        """Names a table's thread (``TableService.thread_name``): a private note's title."""
 
     def describe(self, kind: str, view: dict) -> str:
         """Return the alt text of a drawing of a view: the view as the game's text, within Discord's limit.
@@ -51,7 +54,7 @@ class Composer:
         """
         return alt_text(self.catalogue.rules_for(kind).view_text(view))
 
-    def _compose(
+    def compose(
         self,
         table: _Table,
         before: State | None,
@@ -152,11 +155,11 @@ class Composer:
                 # The mover's follow-up decisions come back on the answer to its click.
                 moving = number == mover and bool(rules.legal_moves(state, number))
                 if opening or secret or number in fresh or moving:
-                    notes.append(self._private(table, number, secret, mover=number == mover))
+                    notes.append(self.private(table, number, secret, mover=number == mover))
         answer = "Done." if mover is not None else "The game has begun."
         return Reply(table.record, answer, board, tuple(notes))
 
-    def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
+    def private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
         view = rules.view(table.state, seat)
@@ -191,13 +194,13 @@ class Composer:
         )
 
     @staticmethod
-    def _mark(table: _Table, seat: int) -> str:
+    def mark(table: _Table, seat: int) -> str:
         """Return a seat's name in the game's own terms: a colour, or P1, P2... (``Rules.seat_tag``)."""
         return table.rules.seat_tag(seat)
 
     def _legend_lines(self, table: _Table) -> tuple[SeatLine, ...]:
         return tuple(
-            SeatLine(n, self._mark(table, n), table.seats[n].name, table.seats[n].user_id)
+            SeatLine(n, self.mark(table, n), table.seats[n].name, table.seats[n].user_id)
             for n in sorted(table.seats)
         )
 

@@ -55,7 +55,7 @@ class TableReads:
         if table.seed is None:
             return Board(table.id, table.version, "This table was closed before its game started.")
         loaded = await self.svc._load(table_id)
-        reply = await asyncio.to_thread(self.svc._compose, loaded, None, [], None, status=True)
+        reply = await asyncio.to_thread(self.svc.composer.compose, loaded, None, [], None, status=True)
         reply = await self.svc.time.decorate(reply, status=True)
         assert reply.board is not None
         return reply.board
@@ -63,7 +63,7 @@ class TableReads:
     async def hand(self, table_id: int, user_id: int) -> PrivateNote:
         """Return a seat's private view (refusing users without a seat)."""
         loaded, seat = await self.load_seat(table_id, user_id)
-        return await asyncio.to_thread(self.svc._private, loaded, seat, [])
+        return await asyncio.to_thread(self.svc.composer.private, loaded, seat, [])
 
     async def seat_view(self, table_id: int, user_id: int) -> SeatView:
         """Return a seat's own view, EVERY legal move (uncapped) and the pending prompts.

@@ -124,7 +124,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Judging, Composer, AsyncPlay):
+class TableService(Judging, AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -154,6 +154,7 @@ class TableService(Judging, Composer, AsyncPlay):
         self.time = Timekeeper(self)
         # The read side: collaborators with their own calls (``svc.reads.status(...)``).
         self.catalogue = Catalogue()
+        self.composer = Composer(self.drawings, self.catalogue, self.thread_name)
         self.reads = TableReads(self)
         self.why = WhyReads(self.reads)
         self.servers = Servers(self)
@@ -349,7 +350,7 @@ class TableService(Judging, Composer, AsyncPlay):
             shown = {n: replace(s, name=shown_name(s)) for n, s in seats_now.items()}
             self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
             try:
-                reply = await asyncio.to_thread(self._compose, loaded, None, [], None, opening=True)
+                reply = await asyncio.to_thread(self.composer.compose, loaded, None, [], None, opening=True)
                 return await self.after_move(reply)
             except Exception:
                 log.exception("table %s: started, but its opening board failed", table_id)
@@ -440,7 +441,7 @@ class TableService(Judging, Composer, AsyncPlay):
         """Play what plays itself after a saved move, then compose what it tells whom."""
         after, events, played, result = await self._auto_resolve(after, list(done.events), done.result)
         automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
-        compose = self._compose
+        compose = self.composer.compose
         reply = await asyncio.to_thread(
             compose, after, before, events, seat, result=result, automatic=automatic, automatic_at=at
         )
@@ -472,7 +473,7 @@ class TableService(Judging, Composer, AsyncPlay):
         since, _ = pending
         loaded = await self._load(table_id)
         events = [Event.from_json(e) for m in await self.store.moves(table_id, since) for e in m.events]
-        reply = await asyncio.to_thread(self._compose, loaded, None, events, None)
+        reply = await asyncio.to_thread(self.composer.compose, loaded, None, events, None)
         return await self.time.decorate(reply)
 
     async def _deliver_work(self, work: DueWork) -> None:
@@ -554,7 +555,7 @@ class TableService(Judging, Composer, AsyncPlay):
             )
             table = self.kept.keep_committed(_Table(record, after, rules, table.seats), ticket)
             # The seat tag alone: the board names it ("bob (P2): Pass"), never "bob (P2) bob: Pass".
-            labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
+            labels.append((f"{self.composer.mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
         return table, events, labels, result
 
@@ -570,7 +571,7 @@ class TableService(Judging, Composer, AsyncPlay):
             automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
             if not automatic:
                 return None
-            compose = self._compose
+            compose = self.composer.compose
             reply = await asyncio.to_thread(
                 compose, after, loaded.state, events, None,
                 result=result, automatic=automatic, automatic_at=at,

@@ -28,8 +28,9 @@ import simcord
 import render
 from cogs.kit.messages import SORRY_SAVED
 from rules import registry
-from service import Reply, TableService
+from service import Reply
 from service.clock import ManualClock
+from service.compose import Composer
 from service.tables import SAVED_LATER
 from service.timekeeper import Timekeeper
 from store.duework import DELIVERY_GRACE
@@ -100,7 +101,7 @@ def _drawing_fails(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> lis
 
 STEPS: dict[str, Any] = {
     "drawing": _drawing_fails,
-    "composing": lambda mp, error: _raise_once(mp, TableService, "_compose", error),
+    "composing": lambda mp, error: _raise_once(mp, Composer, "compose", error),
     "time line": lambda mp, error: _raise_once(mp, Timekeeper, "decorate", error),
     "board post": lambda mp, error: _raise_once(mp, discord.abc.Messageable, "send", error, _to_thread),
     "next player's dm": lambda mp, error: _raise_once(mp, discord.abc.Messageable, "send", error, _to_a_user),
@@ -335,7 +336,7 @@ async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_th
     await h.store.delivered(table_id, 0, h.clock.now())  # the opening board went out
     choice = (await svc.reads.choices(table_id, ALICE))[0]
     with monkeypatch.context() as patched:
-        _raise_once(patched, TableService, "_compose", ConnectionResetError("drawing server gone"))
+        _raise_once(patched, Composer, "compose", ConnectionResetError("drawing server gone"))
         reply = await svc.act(table_id, ALICE, choice.value)
     assert reply.answer == f"You played: {choice.label}. {SAVED_LATER}" and reply.board is None
     assert await h.store.undelivered(table_id) == (0, 1)
@@ -353,7 +354,7 @@ async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_th
     await svc.undo(table_id, ALICE)  # her sigil was secret: Bob votes on taking it back
     topic = h.notices("vote")[-1].topic
     with monkeypatch.context() as patched:
-        _raise_once(patched, TableService, "_compose", ConnectionResetError("drawing server gone"))
+        _raise_once(patched, Composer, "compose", ConnectionResetError("drawing server gone"))
         assert "decided" in await svc.vote(table_id, BOB, topic, "yes")
     taken = [m for m in h.sent if isinstance(m, Reply)][-1]
     assert taken.answer.endswith("The board will follow.") and taken.board is None

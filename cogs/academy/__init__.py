@@ -485,7 +485,7 @@ class AcademyCog(commands.Cog):
             svc = kit.service_of(interaction.client)
             public = await GAME.public_view(svc, table.id)
             image = await svc.reads.public_drawing(public)
-            alt = svc.describe(KIND, public.view)
+            alt = svc.composer.describe(KIND, public.view)
             files = [kit.image_file(image, f"academy-{table.id}.png", alt)] if image else []
             await kit.answer(interaction, f"The academy, at version {public.version}.", files=files)
 

@@ -86,7 +86,7 @@ class PanelGame(Generic[P]):
             if image is not None:
                 name = f"{self.kind}-{panel.table.id}-seat-{panel.seat}.png"
                 # The seat's own view: the panel is only ever shown to that seat.
-                message["files"] = [kit.image_file(image, name, svc.describe(self.kind, panel.view))]
+                message["files"] = [kit.image_file(image, name, svc.composer.describe(self.kind, panel.view))]
         ui = self.components(panel)
         if ui is not None:
             message["view"] = ui

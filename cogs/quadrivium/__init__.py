@@ -489,7 +489,7 @@ async def show_sheet(interaction: discord.Interaction) -> None:
         svc = kit.service_of(interaction.client)
         public = await GAME.public_view(svc, table.id)
         image = await svc.reads.public_drawing(public, sheet="covenant")
-        alt = svc.describe(table.kind, public.view)
+        alt = svc.composer.describe(table.kind, public.view)
         files = [kit.image_file(image, f"quadrivium-{table.id}-covenant.png", alt)] if image else []
         await kit.answer(interaction, f"The covenant, at version {public.version}.", files=files)
 
