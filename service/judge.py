@@ -1,6 +1,6 @@
 """Judging a move under the table's lock: what it was offered on, whose it is, what it does.
 
-``Judging`` is mixed into ``TableService``; ``act`` calls ``_judge`` once per attempt. A move is
+``Judging`` is the service's ``judging``; ``act`` calls ``judge`` once per attempt. A move is
 read once (a ``#version.index`` token, a code, or the words of a label) against the table kept in
 memory; a refusal there is judged again on a fresh read only when another process moved the table.
 """
@@ -8,6 +8,7 @@ memory; a refusal there is judged again on a fresh read only when another proces
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
@@ -27,20 +28,26 @@ MOVED_ON = "The game moved on since that was offered: look at the latest board."
 
 
 class Judging:
-    """Reading and judging one move against the table as it is (mixed into ``TableService``)."""
+    """Reading and judging one move against the table as it is (``svc.judging``)."""
 
-    cache: TableCache
-    kept: KeptTables
-    repeats: Repeats
-    clock: Clock
+    def __init__(
+        self,
+        cache: TableCache,
+        kept: KeptTables,
+        repeats: Repeats,
+        clock: Clock,
+        bots: BotSeats,
+        load_active: Callable[[int], Awaitable[_Table]],
+    ) -> None:
+        self.cache = cache
+        self.kept = kept
+        self.repeats = repeats
+        self.clock = clock
+        self.bots = bots
+        self._load_active = load_active
+        """Loads a table in play (``TableService._load_active``: refuses a closed or paused one)."""
 
-    if TYPE_CHECKING:
-
-        bots: BotSeats
-
-        async def _load_active(self, table_id: int) -> _Table: ...
-
-    async def _judge(
+    async def judge(
         self,
         table_id: int,
         user_id: int,

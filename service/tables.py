@@ -124,7 +124,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(Judging, AsyncPlay):
+class TableService(AsyncPlay):
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -160,6 +160,7 @@ class TableService(Judging, AsyncPlay):
         self.servers = Servers(self)
         self.bots = BotSeats(self)
         self.kept = KeptTables(lambda: self.store, self.cache, self.time.prefs)
+        self.judging = Judging(self.cache, self.kept, self.repeats, self.clock, self.bots, self._load_active)
         self.scheduler.handle("undo-expire", self._undo_expire_work)
         self.scheduler.handle(DELIVER, self._deliver_work)
 
@@ -381,7 +382,7 @@ class TableService(Judging, AsyncPlay):
         started = time.perf_counter()
         async with self._lock(table_id):
             for attempt in (1, 2):
-                judged = await self._judge(table_id, user_id, move, typed, expected_version, offer)
+                judged = await self.judging.judge(table_id, user_id, move, typed, expected_version, offer)
                 loaded, seat, done = judged
                 version = loaded.record.version
                 result = done.result
