@@ -326,7 +326,7 @@ class Sim:
         assert self.svc is not None
         if self.players[user_id].attentive(self.clock.now()):
             with contextlib.suppress(TableError):
-                await self.svc.rejoin(table_id, user_id)
+                await self.svc.play.rejoin(table_id, user_id)
             self._dirty.add(table_id)
 
     async def _answer(self, table_id: int, user_id: int) -> None:
@@ -341,7 +341,7 @@ class Sim:
             return  # the table ended, or moved on without this player (a stand-in played)
         if clock.absent or clock.out_since is not None:
             with contextlib.suppress(TableError):
-                await self.svc.rejoin(table_id, user_id)
+                await self.svc.play.rejoin(table_id, user_id)
         # A player picks from what a board or DM offered, so each pick carries the version it
         # was offered at (a pick is never typed text: the same code twice in a row is two moves).
         seen = await self.store.table(table_id)
@@ -377,7 +377,7 @@ class Sim:
         if choice == "wait":
             self.waited[(table_id, topic)] += 1
         try:
-            await self.svc.vote(table_id, user_id, topic, choice)
+            await self.svc.play.vote(table_id, user_id, topic, choice)
             self.votes += 1
         except TableError:
             pass  # the vote closed meanwhile (decided, or the player came back)

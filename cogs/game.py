@@ -427,7 +427,7 @@ class GameCog(commands.Cog):
         """List this server's tables waiting on you, oldest first (`/me tables`: every server's)."""
 
         async def work() -> None:
-            waiting = await service_of(self.bot).mine(interaction.user.id, interaction.guild_id)
+            waiting = await service_of(self.bot).servers.mine(interaction.user.id, interaction.guild_id)
             if not waiting:
                 await answer(interaction, "No table of this server is waiting on you.")
                 return
@@ -455,7 +455,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table = await table_here(interaction)
-            await answer(interaction, await service_of(self.bot).rejoin(table.id, interaction.user.id))
+            await answer(interaction, await service_of(self.bot).play.rejoin(table.id, interaction.user.id))
 
         await guarded(interaction, work)
 
@@ -472,7 +472,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table_id = await _named_or_here(interaction, table)
-            said = await service_of(self.bot).watch(table_id, interaction.user.id, every)
+            said = await service_of(self.bot).play.watch(table_id, interaction.user.id, every)
             await answer(interaction, said)
 
         await guarded(interaction, work)
@@ -484,7 +484,7 @@ class GameCog(commands.Cog):
 
         async def work() -> None:
             table_id = await _named_or_here(interaction, table)
-            await answer(interaction, await service_of(self.bot).unwatch(table_id, interaction.user.id))
+            await answer(interaction, await service_of(self.bot).play.unwatch(table_id, interaction.user.id))
 
         await guarded(interaction, work)
 
@@ -507,7 +507,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await table_here(interaction)
             # Only the asker sees the answer: their own moves come with their full labels.
-            text, data = await service_of(self.bot).history(table.id, interaction.user.id)
+            text, data = await service_of(self.bot).history.history(table.id, interaction.user.id)
             files = [
                 discord.File(io.BytesIO(text.encode()), f"table-{table.id}-log.txt"),
                 discord.File(io.BytesIO(data.encode()), f"table-{table.id}-log.json"),
@@ -525,7 +525,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             who = user or interaction.user
             # Only this server's tables: a record elsewhere is that server's business.
-            stats = await service_of(self.bot).stats(who.id, interaction.guild_id)
+            stats = await service_of(self.bot).servers.stats(who.id, interaction.guild_id)
             titles = dict(service_of(self.bot).catalogue.kinds())
             lines = stats_lines(f"{who.display_name} in this server", stats, titles)
             await answer(interaction, "\n".join(lines))

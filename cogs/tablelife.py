@@ -103,11 +103,11 @@ async def outlet(client: discord.Client, message: Notice | Reply) -> None:
 async def post_replay(client: discord.Client, reply: Reply) -> None:
     """Post the animated replay of a game that just ended in its thread."""
     svc = service_of(client)
-    data = await svc.replay_image(reply.table.id)
+    data = await svc.history.replay_image(reply.table.id)
     thread = await thread_of(client, reply.table)
     if data is None or thread is None:
         return
-    alt = await svc.replay_alt(reply.table.id)
+    alt = await svc.history.replay_alt(reply.table.id)
     file = image_file(data, f"table-{reply.table.id}-replay.gif", alt)
     try:
         await thread.send("The whole game, turn by turn:", file=file)
@@ -142,7 +142,7 @@ class VoteButton(
         """Count the clicker's vote."""
 
         async def work() -> None:
-            said = await service_of(interaction.client).vote(
+            said = await service_of(interaction.client).play.vote(
                 self.table_id, interaction.user.id, self.topic, self.choice
             )
             await answer(interaction, said)
@@ -198,7 +198,7 @@ def on_log_page(interaction: discord.Interaction) -> bool:
 
 async def log_message(client: discord.Client, table_id: int, page: int) -> tuple[str, discord.ui.View]:
     """Return one page of a table's public log and its Older / Newer buttons."""
-    shown = await service_of(client).log_page(table_id, page)
+    shown = await service_of(client).history.log_page(table_id, page)
     head = f"{LOG_HEAD} {shown.pages - shown.page} of {shown.pages} (newest last):"
     body = "\n".join(shown.lines) if shown.lines else "Nothing has happened yet."
     view = discord.ui.View(timeout=None)
@@ -280,7 +280,7 @@ class MeCog(commands.Cog):
         async def work() -> None:
             svc = service_of(self.bot)
             servers = {g.id: g.name for g in self.bot.guilds}
-            waiting = await svc.mine(interaction.user.id)
+            waiting = await svc.servers.mine(interaction.user.id)
             lines = waiting_lines(waiting, servers)
             asked = {w.table.id for w in waiting}
             for table in await svc.servers.my_tables(interaction.user.id):
@@ -302,7 +302,7 @@ class MeCog(commands.Cog):
 
         async def work() -> None:
             svc = service_of(self.bot)
-            stats = await svc.stats(interaction.user.id)
+            stats = await svc.servers.stats(interaction.user.id)
             titles = dict(svc.catalogue.kinds())
             lines = stats_lines(f"{interaction.user.display_name}, every server", stats, titles)
             await answer(interaction, "\n".join(lines))

@@ -111,7 +111,7 @@ class Away:
         for user_id in dict.fromkeys(subjects):
             how = ways.get(user_id)
             if how in ("skip", "bot"):
-                await self.time.svc.emit(Notice(table, "autopilot", autopilot_text(title, how, paused),
+                await self.time.svc.play.emit(Notice(table, "autopilot", autopilot_text(title, how, paused),
                                                 user_id=user_id, subject=user_id))
 
     async def pause(self, table: TableRecord) -> None:
@@ -119,11 +119,11 @@ class Away:
         await self.store.cancel_work(table.id, kinds=PAUSE_WORK)
         self.time.forget(table.id)
         log.info("table %s: nobody takes part any more; paused", table.id)
-        await self.time.svc.emit(Notice(table, "paused", PAUSED))
+        await self.time.svc.play.emit(Notice(table, "paused", PAUSED))
 
     async def left(self, user_id: int, table_id: int) -> None:
         """Mark a person who left the game (it goes on without them); pause if nobody is left."""
-        async with self.time.svc.table_lock(table_id):
+        async with self.time.svc.play.table_lock(table_id):
             table = await self.store.table(table_id)
             if table is None:
                 return

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import logging
+import statistics
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from service.clock import PRESETS, VOTE_TIME
-from service.replies import DAMAGED, LOBBY_HINT, Board, PrivateNote, Reply, TableError
+from service.notices import SeatTime
+from service.replies import DAMAGED, LOBBY_HINT, Board, PrivateNote, Reply, TableError, WaitingTable
+from service.undo import effective
 from store import CorruptTable, SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
@@ -52,6 +55,23 @@ class ServerTable:
     players: tuple[str, ...]
     waiting_on: tuple[str, ...]
     last_move: float
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A user's record: games played and won per game, median time to move, open tables.
+
+    ``played`` and ``won`` count only games the user played to the end themselves;
+    ``finished_for`` counts the others apart, by how their seat ended (``bot``, ``skip``, ``left``).
+    """
+
+    user_id: int
+    played: dict[str, int]
+    won: dict[str, int]
+    played_for: int
+    median_move_seconds: float | None
+    open_tables: int
+    finished_for: dict[str, int] = field(default_factory=dict)
 
 
 class Servers:
@@ -285,10 +305,62 @@ class Servers:
         ids = [row["table_id"] for row in rows["seats"] if row["status"] in OPEN_STATUSES]
         return [await self.svc.table(table_id) for table_id in sorted(ids, reverse=True)]
 
+    async def mine(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:
+        """Return the tables waiting on a user, oldest wait first, with the decision and time left.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me``).
+        """
+        found = []
+        for waiting in await self.svc.reads.waiting_on(user_id, guild_id):
+            times: list[SeatTime] = await self.svc.time.seat_times(waiting.table.id)
+            mine = next((t for t in times if t.user_id == user_id), None)
+            if mine is not None:
+                waiting = replace(waiting, deadline=mine.deadline, out_of_time=mine.out_of_time)
+            found.append(waiting)
+        return found
+
+    async def stats(self, user_id: int, guild_id: int | None = None) -> Stats:
+        """Return a user's games played and won per game, median time to move and open tables.
+
+        ``guild_id``: only that server's tables (None: every server's, for ``/me stats``).
+        """
+        played: dict[str, int] = {}
+        won: dict[str, int] = {}
+        apart: dict[str, int] = {}
+        gaps: list[float] = []
+        finished = []
+        open_tables = 0
+        for table_id, kind, status, result, seat, absent in await self.store.tables_of(user_id, guild_id):
+            if status == "active":
+                open_tables += 1
+            if status != "finished":
+                continue
+            finished.append(table_id)
+            if absent is not None:
+                # Finished by a bot or default moves, or after they left: never their game, nor their win.
+                apart[absent] = apart.get(absent, 0) + 1
+                continue
+            played[kind] = played.get(kind, 0) + 1
+            if result and seat in result.get("winners", []):
+                won[kind] = won.get(kind, 0) + 1
+            try:
+                records = effective(await self.store.moves(table_id))
+            except CorruptTable:  # one damaged old game must not hide the others: its times are left out
+                log.warning("table %s: its move log is damaged; its times are left out of stats", table_id)
+                continue
+            previous = None
+            for r in records:
+                if r.seat == seat and previous is not None:
+                    gaps.append(r.created_at - previous)
+                previous = r.created_at
+        marked = len(await self.store.played_for(finished))
+        median = statistics.median(gaps) if gaps else None
+        return Stats(user_id, played, won, marked, median, open_tables, apart)
+
     async def my_data(self, user_id: int) -> str:
         """Return, as JSON, everything the store keeps about a user (for ``/me data``)."""
         rows = await self.store.user_rows(user_id)
-        stats = asdict(await self.svc.stats(user_id))
+        stats = asdict(await self.stats(user_id))
         stats.pop("user_id")
         data = {
             "user_id": user_id,

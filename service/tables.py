@@ -1,11 +1,12 @@
 """The table service: lobby, seats, turn flow, locking and loading.
 
-Its read side is collaborators, each a class in its own module with its own calls: the games on
-offer (``svc.catalogue``), reading a table (``svc.reads``), ``/game why`` (``svc.why``), servers
-(``svc.servers``) and bot seats (``svc.bots``). Judging a move (``judge``), what a move tells whom
-(``compose``) and tables that last weeks (``asyncplay``) are still mixins; ``loaded`` holds the
-loaded table they all work on, ``tablecache`` keeps loaded tables in memory and ``kept`` reads
-and commits through it.
+Its other parts are collaborators, each a class in its own module with its own calls, built
+here: the games on offer (``svc.catalogue``), reading a table (``svc.reads``), ``/game why``
+(``svc.why``), servers and one user's record (``svc.servers``), bot seats (``svc.bots``),
+judging a move (``svc.judging``), what a move tells whom (``svc.composer``), what the service
+says by itself, undo, votes and spectators (``svc.play``) and a table's log, history file and
+replay (``svc.history``). ``loaded`` holds the loaded table they all work on, ``tablecache``
+keeps loaded tables in memory and ``kept`` reads and commits through it.
 
 Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
 (``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
@@ -36,6 +37,7 @@ from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.compose import Composer, name_seats
 from service.drawings import Drawings
+from service.history import TableHistory
 from service.judge import Judging
 from service.kept import KeptTables
 from service.loaded import (  # re-exported: cogs and tests import these from here
@@ -124,7 +126,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-class TableService(AsyncPlay):
+class TableService:
     """Own tables: open, join, leave, start, act, abandon, and read them back for players."""
 
     def __init__(
@@ -152,6 +154,8 @@ class TableService(AsyncPlay):
         self.scheduler = Scheduler(store, self.clock)
         self.outlet = outlet
         self.time = Timekeeper(self)
+        self.play = AsyncPlay(self)  # what it says by itself, undo, votes, spectators
+        self.history = TableHistory(self)
         # The read side: collaborators with their own calls (``svc.reads.status(...)``).
         self.catalogue = Catalogue()
         self.composer = Composer(self.drawings, self.catalogue, self.thread_name)
@@ -352,7 +356,7 @@ class TableService(AsyncPlay):
             self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
             try:
                 reply = await asyncio.to_thread(self.composer.compose, loaded, None, [], None, opening=True)
-                return await self.after_move(reply)
+                return await self.play.after_move(reply)
             except Exception:
                 log.exception("table %s: started, but its opening board failed", table_id)
                 return self._saved(table, f"The game has begun. {SAVED_BOARD}")
@@ -449,7 +453,7 @@ class TableService(AsyncPlay):
         now_waiting = [] if result is not None else [
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
-        return await self.after_move(reply, waiting=now_waiting)
+        return await self.play.after_move(reply, waiting=now_waiting)
 
     def _saved(self, record: TableRecord, said: str) -> Reply:
         """Answer a change the store accepted whose board could not be made: it follows later."""
@@ -486,7 +490,7 @@ class TableService(AsyncPlay):
             # Nobody to deliver to (a service without a bot): the work is done with.
             await self.store.delivered(table.id, table.version, self.clock.now())
             return
-        await self.emit(Notice(table, DELIVER, "", key=work.key), strict=True)
+        await self.play.emit(Notice(table, DELIVER, "", key=work.key), strict=True)
 
     async def resume_deliveries(self) -> None:
         """Make every undelivered move due now (a start: no delivery of this process is in flight)."""
@@ -577,7 +581,7 @@ class TableService(AsyncPlay):
                 compose, after, loaded.state, events, None,
                 result=result, automatic=automatic, automatic_at=at,
             )
-            reply = await self.after_move(reply)
+            reply = await self.play.after_move(reply)
             named = name_seats(after.rules, after.names())
             said = "; ".join(named(a) for a in automatic)
             return replace(reply, answer=f"Played automatically: {said}.")
@@ -650,7 +654,7 @@ class TableService(AsyncPlay):
 
     async def _undo_expire_work(self, work: DueWork) -> None:
         # Done by the scheduler once this returns: a kill before then runs it again (it is idempotent).
-        await self.undo_expired(work.table_id, work.payload["topic"])
+        await self.play.undo_expired(work.table_id, work.payload["topic"])
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)

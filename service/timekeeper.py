@@ -208,7 +208,8 @@ class Timekeeper:
         )
         # Sent first, recorded after: a kill in between sends it again with the same key, which
         # the outlet passes to Discord as the message's nonce, so the player still gets one.
-        await self.svc.emit(Notice(table, "reminder", text, user_id=work.user_id, key=work.key), strict=True)
+        reminder = Notice(table, "reminder", text, user_id=work.user_id, key=work.key)
+        await self.svc.play.emit(reminder, strict=True)
         await self.store.claim(work.id, self.clock.now(), notice=(work.key, "reminder"))
 
     async def _deadline(self, work: DueWork) -> None:
@@ -236,7 +237,7 @@ class Timekeeper:
         voters = await self.voters(table.id, work.user_id)
         if not voters:
             # Nobody is left to vote (the others are away too): the seat is skipped at once.
-            async with self.svc.table_lock(table.id):
+            async with self.svc.play.table_lock(table.id):
                 await self.decide(table, work.user_id, "skip", expired=True, unvoted=True)
             return
         name = await self._name(table.id, work.user_id)
@@ -251,7 +252,7 @@ class Timekeeper:
                 f"or hand the seat to a bot. The vote closes {relative(out + VOTE_TIME)}; if nobody "
                 f"votes this time either, {name}'s seat is skipped."
             )
-        await self.svc.emit(
+        await self.svc.play.emit(
             Notice(
                 table, "vote", text, topic=f"{ABSENT_TOPIC}:{work.user_id}", choices=ABSENT_CHOICES,
                 ping=tuple(voters), subject=work.user_id, key=work.key,
@@ -276,7 +277,7 @@ class Timekeeper:
             await self.store.claim(work.id, now)
             return
         assert table is not None
-        async with self.svc.table_lock(table.id):
+        async with self.svc.play.table_lock(table.id):
             votes = await self.store.votes(table.id, f"{ABSENT_TOPIC}:{work.user_id}")
             counts = Counter(votes.values()).most_common()
             # The most votes win; a tie for the top, or no vote at all, means the table waits
@@ -335,7 +336,7 @@ class Timekeeper:
                 if reply is None:
                     break
                 moved = True
-                await self.svc.emit(reply)
+                await self.svc.play.emit(reply)
                 if reply.table.status != "active":
                     break
         finally:
@@ -352,7 +353,7 @@ class Timekeeper:
         self, table_id: int, skipped: dict[int, SeatClock], played: Counter[int]
     ) -> Reply | None:
         """Play the game's default move for a skipped seat the table waits on; None when there is none."""
-        chosen = await self.svc.stand_in_move(table_id, set(skipped))
+        chosen = await self.svc.play.stand_in_move(table_id, set(skipped))
         if chosen is None:
             return None
         user_id, move = chosen
@@ -382,7 +383,8 @@ class Timekeeper:
         Bot seats are left out: a bot neither votes nor is waited for in a vote.
         """
         seats = [s for s in await self.store.seats(table_id) if s.seat is not None and not s.bot]
-        gone = {seat for seat, move in await self.svc.effective_moves(table_id) if move.action == RESIGN}
+        moves = await self.svc.history.effective_moves(table_id)
+        gone = {seat for seat, move in moves if move.action == RESIGN}
         return [s.user_id for s in seats if s.seat not in gone]
 
     async def vote(self, table_id: int, user_id: int, topic: str, choice: str) -> str:
@@ -393,7 +395,7 @@ class Timekeeper:
         if choice not in {value for value, _ in ABSENT_CHOICES}:
             raise TableError("Vote wait, skip or bot.")
         subject = int(subject_text)
-        async with self.svc.table_lock(table_id):
+        async with self.svc.play.table_lock(table_id):
             table = await self.svc.table(table_id)
             clock = await self._clock_of(table_id, subject)
             if table.status != "active" or clock is None or clock.out_since is None:
@@ -454,7 +456,7 @@ class Timekeeper:
                 why = f"Nobody answered two votes in a row on {name}'s seat, so it"
             text = f"{why} is played by {stand_in} until {name} comes back with `/game rejoin`."
         log.info("table %s: absent seat decided (%s)", table.id, choice)
-        await self.svc.emit(Notice(table, "decided", text, subject=subject))
+        await self.svc.play.emit(Notice(table, "decided", text, subject=subject))
         if choice != "wait" and follow:
             await self.away.dropped(table, [subject])
 
@@ -490,7 +492,7 @@ class Timekeeper:
 
     async def rejoin(self, table_id: int, user_id: int) -> str:
         """Give an absent or out-of-time player their seat back, with at least one turn's time."""
-        async with self.svc.table_lock(table_id):
+        async with self.svc.play.table_lock(table_id):
             table = await self.svc.table(table_id)
             paused = table.status == "active" and await self.away.paused(table_id)
             await self.give_back(table, user_id, fresh=paused)
@@ -505,7 +507,7 @@ class Timekeeper:
             text = f"{name} is back: the table resumes" + (
                 f", and {name}'s clock starts again with a full bank." if timed else "."
             )
-        await self.svc.emit(Notice(table, "rejoin", text))
+        await self.svc.play.emit(Notice(table, "rejoin", text))
         return "Welcome back: your seat is yours again." + (" The table resumes." if paused else "")
 
     async def give_back(self, table: TableRecord, user_id: int, *, fresh: bool = False) -> None:
@@ -572,7 +574,7 @@ class Timekeeper:
         """Finish a hand-over or give-back a kill cut in two; return whether any seat needed it."""
         table = wait.table
         repaired = False
-        async with self.svc.table_lock(table.id):
+        async with self.svc.play.table_lock(table.id):
             for clock in wait.clocks:
                 bot = wait.bots.get(clock.user_id)
                 if bot and clock.user_id >= 0 and not clock.absent:

@@ -78,7 +78,7 @@ async def test_every_posted_image_has_alt_text_and_a_public_one_no_secret(
     # The replay's alt text (posted when a game ends) is built from the public view too.
     svc = table.bot.service
     assert svc is not None
-    replay = await svc.replay_alt(await table.table_id())
+    replay = await svc.history.replay_alt(await table.table_id())
     assert replay.startswith("An animated replay") and len(replay) <= ALT_LIMIT
     assert not [name for name in hidden if name in replay]
 

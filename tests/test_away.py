@@ -38,7 +38,7 @@ async def test_a_bots_win_is_never_credited_to_the_absent_person(
     await first_move(h, table, ALICE)
     await h.wait(DAY)
     assert "bob is out of time" in h.notices("vote")[0].text
-    await h.svc.vote(table, ALICE, f"absent:{BOB}", "bot")
+    await h.svc.play.vote(table, ALICE, f"absent:{BOB}", "bot")
     for _ in range(100):
         if (await h.svc.table(table)).status != "active":
             break
@@ -50,9 +50,9 @@ async def test_a_bots_win_is_never_credited_to_the_absent_person(
     assert record.status == "finished" and record.result is not None
     assert record.result["winners"] == [bob_seat], "the bot won bob's seat's game"
 
-    bob = await h.svc.stats(BOB)
+    bob = await h.svc.servers.stats(BOB)
     assert bob.played == {} and bob.won == {} and bob.finished_for == {"bot": 1}
-    alice = await h.svc.stats(ALICE)
+    alice = await h.svc.servers.stats(ALICE)
     assert alice.played == {"toy": 1} and alice.won == {} and alice.finished_for == {}
     lines = stats_lines("bob", bob, {"toy": "Sigil Duel"})
     assert "No games played to the end yet." in lines
@@ -66,7 +66,7 @@ async def test_a_seat_skipped_to_the_end_is_shown_apart(h: Harness) -> None:
     table = await h.table(options="clock=fast", users=(ALICE, BOB))
     await first_move(h, table, ALICE)
     await h.wait(DAY)
-    await h.svc.vote(table, ALICE, f"absent:{BOB}", "skip")
+    await h.svc.play.vote(table, ALICE, f"absent:{BOB}", "skip")
     for _ in range(100):
         if (await h.svc.table(table)).status != "active":
             break
@@ -75,9 +75,9 @@ async def test_a_seat_skipped_to_the_end_is_shown_apart(h: Harness) -> None:
         if choices:
             await h.svc.act(table, ALICE, choices[0].value)
     assert (await h.svc.table(table)).status == "finished"
-    assert (await h.svc.stats(BOB)).finished_for == {"skip": 1}
-    assert (await h.svc.stats(BOB)).played == {}
-    assert (await h.svc.stats(ALICE)).played == {"toy": 1}
+    assert (await h.svc.servers.stats(BOB)).finished_for == {"skip": 1}
+    assert (await h.svc.servers.stats(BOB)).played == {}
+    assert (await h.svc.servers.stats(ALICE)).played == {"toy": 1}
 
 
 async def test_the_last_person_to_leave_pauses_the_table(h: Harness) -> None:
@@ -102,8 +102,8 @@ async def test_the_last_person_to_leave_pauses_the_table(h: Harness) -> None:
     clocks = {c.user_id: c.absent for c in await h.store.seat_clocks(table)}
     assert clocks[ALICE] == clocks[CAROL] == LEFT
     with pytest.raises(TableError, match="You left this game"):
-        await h.svc.rejoin(table, ALICE)
-    assert "The table resumes" in await h.svc.rejoin(table, BOB)
+        await h.svc.play.rejoin(table, ALICE)
+    assert "The table resumes" in await h.svc.play.rejoin(table, BOB)
     assert not await h.svc.time.away.paused(table)
 
 
@@ -115,7 +115,7 @@ async def test_an_undo_vote_pings_no_seat_on_autopilot(h: Harness) -> None:
     await first_move(h, table, ALICE)
     await first_move(h, table, BOB)
     await h.wait(0)  # the stand-in locks in carol's sigil: the reveal follows
-    reply = await h.svc.undo(table, ALICE)
+    reply = await h.svc.play.undo(table, ALICE)
     assert "they vote now" in reply.answer
     vote = h.notices("vote")[-1]
     assert vote.ping == (BOB,)

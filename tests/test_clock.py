@@ -128,7 +128,7 @@ async def test_boards_status_and_mine_show_the_time_left_as_discord_timestamps(h
     deadline = int(h.clock.now() + 3 * DAY)
     board = await h.svc.reads.status(table)
     assert f"alice <t:{deadline}:R>" in board.text and f"bob <t:{deadline}:R>" in board.text
-    mine = await h.svc.mine(ALICE)
+    mine = await h.svc.servers.mine(ALICE)
     assert [m.table.id for m in mine] == [table] and mine[0].deadline == deadline
     assert mine[0].decision == "Choose a sigil in secret."
 
@@ -217,15 +217,15 @@ async def test_out_of_time_opens_a_vote_marked_on_the_board(h: Harness) -> None:
     assert set(votes[0].ping) == {ALICE, BOB}
     assert "carol is OUT OF TIME" in (await h.svc.reads.status(table)).text
     with pytest.raises(TableError, match="Only the other seated players"):
-        await h.svc.vote(table, CAROL, f"absent:{CAROL}", "wait")
+        await h.svc.play.vote(table, CAROL, f"absent:{CAROL}", "wait")
 
 
 async def test_a_majority_to_skip_plays_the_games_default_for_the_seat(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await three_with_carol_silent(h)
-    answer = await h.svc.vote(table, ALICE, f"absent:{CAROL}", "skip")
+    answer = await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "skip")
     assert "1 of 2" in answer and not h.notices("decided")
-    await h.svc.vote(table, BOB, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, BOB, f"absent:{CAROL}", "skip")
     assert "default move" in h.notices("decided")[0].text
     before = (await h.svc.table(table)).version
     await h.svc.scheduler.run_due()
@@ -245,7 +245,7 @@ async def test_the_vote_expires_after_a_day_and_the_table_waits(h: Harness) -> N
     await h.wait(DAY)
     assert len(h.notices("vote")) == 2, "a day later carol is out of time again"
     with pytest.raises(TableError, match="closed"):
-        await h.svc.vote(table, ALICE, f"absent:{BOB}", "skip")
+        await h.svc.play.vote(table, ALICE, f"absent:{BOB}", "skip")
 
 
 async def test_a_second_vote_in_a_row_that_nobody_answers_skips_the_seat(h: Harness) -> None:
@@ -271,7 +271,7 @@ async def test_a_vote_someone_answers_starts_the_count_of_unanswered_votes_again
     table = await three_with_carol_silent(h)
     await h.wait(DAY)  # the first vote closes unanswered: the table waits
     await h.wait(DAY)  # carol is out again: a second vote, which alice answers (no majority)
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "wait")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "wait")
     await h.wait(DAY)  # its expiry follows alice's vote: wait
     await h.wait(DAY)  # out again: the third vote is the first unanswered in a row
     assert "nobody answered" not in h.notices("vote")[2].text
@@ -284,7 +284,7 @@ async def test_a_vote_someone_answers_starts_the_count_of_unanswered_votes_again
 async def test_an_expired_vote_follows_the_votes_cast(h: Harness) -> None:
     assert h.svc is not None
     table = await three_with_carol_silent(h)
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "skip")
     await h.wait(DAY)
     assert "default move" in h.notices("decided")[0].text
 
@@ -292,13 +292,13 @@ async def test_an_expired_vote_follows_the_votes_cast(h: Harness) -> None:
 async def test_rejoin_takes_the_seat_back(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await three_with_carol_silent(h)
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "skip")
-    await h.svc.vote(table, BOB, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, BOB, f"absent:{CAROL}", "skip")
     await h.svc.scheduler.run_due()
     with pytest.raises(TableError, match="yours already"):
-        await h.svc.rejoin(table, ALICE)
+        await h.svc.play.rejoin(table, ALICE)
     await h.restart()
-    assert "Welcome back" in await h.svc.rejoin(table, CAROL)
+    assert "Welcome back" in await h.svc.play.rejoin(table, CAROL)
     clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
     assert clock.absent is None
     assert "carol is back" in h.notices("rejoin")[0].text
@@ -322,8 +322,8 @@ async def test_skip_with_each_games_default_move_keeps_the_game_legal() -> None:
 async def test_stats_mark_games_where_a_seat_was_played_for(h: Harness) -> None:
     assert h.svc is not None
     table = await three_with_carol_silent(h)
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "skip")
-    await h.svc.vote(table, BOB, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "skip")
+    await h.svc.play.vote(table, BOB, f"absent:{CAROL}", "skip")
     for _ in range(200):
         if (await h.svc.table(table)).status != "active":
             break
@@ -332,7 +332,7 @@ async def test_stats_mark_games_where_a_seat_was_played_for(h: Harness) -> None:
             choices = await h.svc.reads.choices(table, user)
             if choices:
                 await h.svc.act(table, user, choices[0].value)
-    stats = await h.svc.stats(ALICE)
+    stats = await h.svc.servers.stats(ALICE)
     assert stats.played == {"toy": 1} and stats.played_for == 1
     assert stats.median_move_seconds is not None
 
@@ -388,8 +388,8 @@ async def test_a_seat_handed_to_a_bot_is_played_by_the_bot(
     carol_seat = next(s.seat for s in await h.svc.seats(table) if s.user_id == CAROL)
     _, state = await h.store.load(table)
     highest = max(state["hands"][carol_seat])
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
-    await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "bot")
+    await h.svc.play.vote(table, BOB, f"absent:{CAROL}", "bot")
     assert "played by a bot, Bot (basic)," in h.notices("decided")[0].text
     carol = next(s for s in await h.svc.seats(table) if s.user_id == CAROL)
     assert carol.bot == "basic" and carol.name == "carol", "the seat is a bot seat; its person's name is kept"
@@ -405,8 +405,8 @@ async def test_a_bot_seat_from_the_vote_plays_on_without_a_bot_runner(h: Harness
 
     assert h.svc is not None and h.store is not None
     table = await three_with_carol_silent(h)
-    await h.svc.vote(table, ALICE, f"absent:{CAROL}", "bot")
-    await h.svc.vote(table, BOB, f"absent:{CAROL}", "bot")
+    await h.svc.play.vote(table, ALICE, f"absent:{CAROL}", "bot")
+    await h.svc.play.vote(table, BOB, f"absent:{CAROL}", "bot")
     for _ in range(100):
         if (await h.svc.table(table)).status != "active":
             break
@@ -418,7 +418,7 @@ async def test_a_bot_seat_from_the_vote_plays_on_without_a_bot_runner(h: Harness
     assert (await h.svc.table(table)).status == "finished"
     clock = next(c for c in await h.store.seat_clocks(table) if c.user_id == CAROL)
     assert clock.absent == "bot" and clock.played_for >= 2, "the bot played carol's seat over several rounds"
-    assert (await h.svc.stats(ALICE)).played_for == 1
+    assert (await h.svc.servers.stats(ALICE)).played_for == 1
     assert await h.svc.replay(table)
 
 

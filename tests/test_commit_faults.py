@@ -351,11 +351,11 @@ async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_th
     assert owed.board.ping == (BOB,) and notes[BOB].waiting and notes[ALICE].events
     await svc.delivered(owed)
     assert await h.store.undelivered(table_id) is None
-    await svc.undo(table_id, ALICE)  # her sigil was secret: Bob votes on taking it back
+    await svc.play.undo(table_id, ALICE)  # her sigil was secret: Bob votes on taking it back
     topic = h.notices("vote")[-1].topic
     with monkeypatch.context() as patched:
         _raise_once(patched, Composer, "compose", ConnectionResetError("drawing server gone"))
-        assert "decided" in await svc.vote(table_id, BOB, topic, "yes")
+        assert "decided" in await svc.play.vote(table_id, BOB, topic, "yes")
     taken = [m for m in h.sent if isinstance(m, Reply)][-1]
     assert taken.answer.endswith("The board will follow.") and taken.board is None
     assert await h.store.undelivered(table_id) == (1, 2)

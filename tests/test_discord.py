@@ -755,12 +755,12 @@ async def test_the_replay_is_posted_once_after_a_restart(
 ) -> None:
     # A restart loads the extensions again (a new game-end hook each time): the game's end still
     # posts one replay. (The toy game has no drawing, so its replay is a stand-in GIF.)
-    from service.asyncplay import AsyncPlay
+    from service.history import TableHistory
 
-    async def tiny_gif(self: AsyncPlay, table_id: int) -> bytes:
+    async def tiny_gif(self: TableHistory, table_id: int) -> bytes:
         return b"GIF89a" + bytes(16)
 
-    monkeypatch.setattr(AsyncPlay, "replay_image", tiny_gif)
+    monkeypatch.setattr(TableHistory, "replay_image", tiny_gif)
     thread = await started(world)
     await restart_bot()
     await restart_bot()

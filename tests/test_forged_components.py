@@ -131,7 +131,8 @@ async def test_the_log_page_buttons_still_turn_the_page_of_a_log_answer(
     table = await open_table(simcord_env, "toy")
     svc = table.bot.service
     assert svc is not None
-    monkeypatch.setattr(svc, "log_page", functools.partial(type(svc).log_page, svc, size=1))
+    history = svc.history
+    monkeypatch.setattr(history, "log_page", functools.partial(type(history).log_page, history, size=1))
     for member in table.members:  # both mages lock in a sigil and the round scores: four lines
         now = await svc.reads.seat_view(await table.table_id(), member.id)
         await svc.act(await table.table_id(), member.id, now.moves[0].move)  # type: ignore[arg-type]
@@ -162,9 +163,9 @@ async def test_a_vote_nobody_opened_takes_nothing_back(h: Harness) -> None:
     table, target, seat = await _moved(h)
     version = (await h.svc.table(table)).version
     with pytest.raises(Exception, match="not open"):
-        await h.svc.vote(table, BOB, undo_topic(target, version, seat), "yes")
+        await h.svc.play.vote(table, BOB, undo_topic(target, version, seat), "yes")
     assert (await h.svc.table(table)).version == version
-    assert await h.svc.rebuild_check(table)
+    assert await h.svc.history.rebuild_check(table)
 
 
 async def test_a_vote_naming_a_seat_that_does_not_exist_is_refused(h: Harness) -> None:
@@ -173,18 +174,18 @@ async def test_a_vote_naming_a_seat_that_does_not_exist_is_refused(h: Harness) -
     version = (await h.svc.table(table)).version
     for seat in (9, 2**40):
         with pytest.raises(Exception, match="not open"):
-            await h.svc.vote(table, BOB, undo_topic(target, version, seat), "yes")
+            await h.svc.play.vote(table, BOB, undo_topic(target, version, seat), "yes")
     assert (await h.svc.table(table)).version == version
 
 
 async def test_an_opened_undo_vote_still_decides(h: Harness) -> None:
     assert h.svc is not None
     table, _, _ = await _moved(h)
-    asked = await h.svc.undo(table, ALICE)
+    asked = await h.svc.play.undo(table, ALICE)
     assert "vote" in asked.answer
     topic = h.notices("vote")[-1].topic
     assert topic is not None
-    said_ = await h.svc.vote(table, BOB, topic, "yes")
+    said_ = await h.svc.play.vote(table, BOB, topic, "yes")
     assert "taken back" in said_
     with pytest.raises(Exception, match=r"not open|lapsed"):
-        await h.svc.vote(table, BOB, topic, "yes")
+        await h.svc.play.vote(table, BOB, topic, "yes")

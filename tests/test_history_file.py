@@ -28,7 +28,7 @@ async def test_the_history_names_players_and_bots_with_iso_times(h: Harness) -> 
             break
         mover = public.users[seat]
         await h.svc.act(table, mover, (await h.svc.reads.choices(table, mover, stamped=True))[0].value)
-    text, data = await h.svc.history(table)
+    text, data = await h.svc.history.history(table)
     moves = text.splitlines()[1:]
     entries = [line for line in moves if line.startswith("#")]
     assert entries and all(ISO.match(line) for line in entries), entries[:3]

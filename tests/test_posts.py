@@ -137,7 +137,7 @@ async def test_an_undo_never_pings_the_next_player_twice_for_one_turn(h: Harness
 
     first = await pass_turn()
     assert first.board is not None and other in first.board.ping  # the new round asks the other mage
-    await h.svc.undo(table, lowest)
+    await h.svc.play.undo(table, lowest)
     again = await pass_turn()
     assert again.board is not None and again.board.ping == ()  # the same turn: pinged already
     # A later turn pings again: the memory holds one turn, not the game.
@@ -171,8 +171,8 @@ def _secrets(records: list) -> list[str]:
 async def test_a_spectator_gets_a_digest_at_the_cadence_chosen_with_public_events_only(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await h.table()
-    assert "once a round" in await h.svc.watch(table, DAVE)  # the default
-    assert "at every turn" in await h.svc.watch(table, EVE, "turn")
+    assert "once a round" in await h.svc.play.watch(table, DAVE)  # the default
+    assert "at every turn" in await h.svc.play.watch(table, EVE, "turn")
     await _play_rounds(h, table, 3)
     rounds = (await h.svc.reads.public_view(table)).view["round"]
     by_round, by_turn = h.notices("spectate", DAVE), h.notices("spectate", EVE)
@@ -194,7 +194,7 @@ async def test_a_spectator_gets_a_digest_at_the_cadence_chosen_with_public_event
 async def test_a_daily_digest_waits_a_day_and_then_tells_the_day(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await h.table()
-    assert "once a day" in await h.svc.watch(table, DAVE, "day")
+    assert "once a day" in await h.svc.play.watch(table, DAVE, "day")
     await _play_rounds(h, table, 1)
     assert h.notices("spectate", DAVE) == []
     h.clock.advance(DAY)
@@ -208,9 +208,9 @@ async def test_a_digest_cadence_is_checked_and_stored(h: Harness) -> None:
     assert h.svc is not None and h.store is not None
     table = await h.table()
     with pytest.raises(TableError, match="every turn, round or day"):
-        await h.svc.watch(table, DAVE, "hour")
-    await h.svc.watch(table, DAVE)
-    assert "now comes at every turn" in await h.svc.watch(table, DAVE, "turn")
+        await h.svc.play.watch(table, DAVE, "hour")
+    await h.svc.play.watch(table, DAVE)
+    assert "now comes at every turn" in await h.svc.play.watch(table, DAVE, "turn")
     assert [s.every for s in await h.store.spectator_rows(table)] == ["turn"]
 
 

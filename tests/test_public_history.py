@@ -121,11 +121,11 @@ async def public_texts(h: Harness, table_id: int, reply: Reply | None) -> list[s
     """Return every text the public may read about the table now, and what was sent since."""
     assert h.svc is not None
     texts: list[str] = []
-    text, data = await h.svc.history(table_id)
+    text, data = await h.svc.history.history(table_id)
     texts += history_texts(text, data)
-    first = await h.svc.log_page(table_id, 0)
+    first = await h.svc.history.log_page(table_id, 0)
     for page in range(first.pages):
-        texts += (await h.svc.log_page(table_id, page)).lines
+        texts += (await h.svc.history.log_page(table_id, page)).lines
     status = await h.svc.reads.status(table_id)
     texts += [status.text, *status.automatic]
     if reply is not None and reply.board is not None:
@@ -145,7 +145,7 @@ async def play_and_check(h: Harness, kind: str, players: int, moves: int, seed: 
     svc, rules, rand = h.svc, registry.get(kind), random.Random(seed)
     users = PLAYERS[:players]
     table_id = await h.table(kind, users=users)
-    await svc.watch(table_id, SPECTATOR)
+    await svc.play.watch(table_id, SPECTATOR)
     secrets = Secrets()
     by_seat = {s.seat: s.user_id for s in await svc.seats(table_id)}
     for _ in range(moves):
@@ -162,7 +162,7 @@ async def play_and_check(h: Harness, kind: str, players: int, moves: int, seed: 
         reply: Reply | None = await svc.act(table_id, user, move)
         if rand.random() < 0.15:
             with contextlib.suppress(TableError):  # taken back alone, or a vote opened
-                reply = await svc.undo(table_id, user)
+                reply = await svc.play.undo(table_id, user)
         # Cards are hidden at this version (a disaster played now is public); labels stay secret.
         _, now = await h.store.load(table_id)
         # A card named by a public event before (a disaster played) is known, whichever copy is hidden.
@@ -174,11 +174,11 @@ async def play_and_check(h: Harness, kind: str, players: int, moves: int, seed: 
         found = leaks(await public_texts(h, table_id, reply), secrets.of(PUBLIC) | cards[PUBLIC])
         assert not found, f"{kind} v{record.version + 1}: public texts hold hidden values {found[:3]}"
         for seat_of_reader, reader in by_seat.items():
-            text, data = await svc.history(table_id, reader)
+            text, data = await svc.history.history(table_id, reader)
             found = leaks(history_texts(text, data), secrets.of(reader) | cards[seat_of_reader])
             assert not found, f"{kind}: {NAMES[reader]}'s own history holds others' secrets {found[:3]}"
     record, _ = await h.store.load(table_id)
-    in_force = [(seat, move) for seat, move in await svc.effective_moves(table_id)]
+    in_force = [(seat, move) for seat, move in await svc.history.effective_moves(table_id)]
     assert record.seed is not None
     frames = turn_views(rules, players, rules.check_options({}), record.seed, in_force)
     assert not leaks([json.dumps(frames, ensure_ascii=False)], secrets.of(PUBLIC)), "a replay frame"

@@ -107,7 +107,7 @@ async def test_the_replay_is_drawn_off_the_event_loop(h: Harness, monkeypatch: p
 
     running = asyncio.create_task(ticker())
     try:
-        data = await h.svc.replay_image(table)
+        data = await h.svc.history.replay_image(table)
     finally:
         running.cancel()
     assert data is not None
@@ -125,7 +125,7 @@ async def test_every_replay_frame_names_the_players(h: Harness, monkeypatch: pyt
         return _png(48, 64)
 
     monkeypatch.setattr(render, "board", drawn)
-    assert await h.svc.replay_image(table) is not None
+    assert await h.svc.history.replay_image(table) is not None
     names = {s.seat: s.name for s in await h.svc.seats(table)}
     assert captions and all(c is not None and c.names == names for c in captions)
     assert set(names.values()) == {"alice", "bob"}

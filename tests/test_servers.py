@@ -409,7 +409,7 @@ async def test_a_substitute_takes_a_seat_mid_game_with_its_private_view(two: Ser
     assert any("you are" in m.content for m in carol.user.dm_channel.history())
     assert "in alice's place" in thread.last_message.content
     svc = two.bot.service
-    assert await svc.rebuild_check(table_id)
+    assert await svc.history.rebuild_check(table_id)
     assert (await store.load(table_id))[0].status == "active"
     # The new player plays on; the old one no longer can.
     offered = await carol.autocomplete(thread, "game play", "move", "")

@@ -270,7 +270,7 @@ async def test_a_table_with_damaged_options_is_reported_and_the_others_go_on(
     with pytest.raises(TableError) as refused:
         await svc.reads.status(damaged)
     assert refused.value.sentence == DAMAGED
-    assert [w.table.id for w in await svc.mine(ALICE) + await svc.mine(BOB)] == [sound]
+    assert [w.table.id for w in await svc.servers.mine(ALICE) + await svc.servers.mine(BOB)] == [sound]
     offered = await svc.reads.choices(sound, ALICE) or await svc.reads.choices(sound, BOB)
     assert offered
 
@@ -317,14 +317,14 @@ async def test_a_damaged_seat_clock_is_reset_and_play_goes_on(
     svc = await h.restart()
     status, out, _ = await check_output(str(h.path), capsys)
     assert status == 1 and f"row: seat clock (table {table_id}, user {ALICE}): its " in out
-    assert [w.table.id for w in await svc.mine(ALICE)] == [table_id]  # /game mine raised before
+    assert [w.table.id for w in await svc.servers.mine(ALICE)] == [table_id]  # /game mine raised before
     assert [c.user_id for c in await h.store.seat_clocks(table_id)] == [BOB]  # set aside, not shown
     offered = await svc.reads.choices(table_id, BOB)
     await svc.act(table_id, BOB, offered[0].value)  # raised before (the clocks' sync after the move)
     assert "reset to a fresh clock" in caplog.text
     # Alice's seat starts afresh; its reminders and deadline run again, and the check is clean.
     assert {c.user_id for c in await h.store.seat_clocks(table_id)} == {ALICE, BOB}
-    assert (await svc.mine(ALICE))[0].deadline is not None
+    assert (await svc.servers.mine(ALICE))[0].deadline is not None
     await h.wait(13 * HOUR)
     assert h.notices("reminder", ALICE)
     status, out, _ = await check_output(str(h.path), capsys)
@@ -383,7 +383,7 @@ async def test_a_damaged_spectator_or_seat_preference_is_set_aside(
     svc: TableService, db_path: str, capsys: pytest.CaptureFixture
 ) -> None:
     table_id = await played(svc)
-    await svc.watch(table_id, CAROL)
+    await svc.play.watch(table_id, CAROL)
     await svc.reads.set_seat_pref(table_id, ALICE, "react", "pass")
     tamper(db_path, "UPDATE spectators SET user_id = 'carol' WHERE table_id = ?", table_id)
     tamper(db_path, "UPDATE seat_prefs SET value = X'00' WHERE table_id = ?", table_id)
@@ -447,7 +447,7 @@ async def test_a_damaged_move_of_a_finished_game_leaves_the_other_stats(
     damaged, sound = await played(svc, moves=200), await played(svc, moves=200)
     assert {(await svc.table(t)).status for t in (damaged, sound)} == {"finished"}
     tamper(db_path, "UPDATE moves SET move = '{\"act' WHERE table_id = ? AND version = 1", damaged)
-    stats = await svc.stats(ALICE)  # raised before on the damaged game's move
+    stats = await svc.servers.stats(ALICE)  # raised before on the damaged game's move
     assert stats.played == {"toy": 2} and stats.median_move_seconds is not None
     status, out, _ = await check_output(db_path, capsys)
     assert status == 1 and f"table {damaged}: log damaged" in out and f"table {sound}: sound" in out
@@ -461,10 +461,10 @@ async def test_a_damaged_start_of_a_wait_counts_from_the_last_change(
     svc = await h.restart()
     status, out, _ = await check_output(str(h.path), capsys)
     assert status == 1 and f"row: wait for user {ALICE} at table {table_id}: its since is not a time" in out
-    assert [w.since for w in await svc.mine(ALICE)] == [(await svc.table(table_id)).updated_at]
+    assert [w.since for w in await svc.servers.mine(ALICE)] == [(await svc.table(table_id)).updated_at]
     offered = await svc.reads.choices(table_id, BOB)
     await svc.act(table_id, BOB, offered[0].value)  # raised before: the clock ran from 'x'
-    assert (await svc.mine(ALICE))[0].deadline is not None
+    assert (await svc.servers.mine(ALICE))[0].deadline is not None
     await h.wait(13 * HOUR)
     assert h.notices("reminder", ALICE)
     status, out, _ = await check_output(str(h.path), capsys)

@@ -92,7 +92,7 @@ async def test_two_bare_undos_at_once_take_back_one_move(h: Harness) -> None:
     lowest = view.users[view.prompts[0].seat]
     await h.svc.act(table, lowest, "Pass")
     version = (await h.svc.table(table)).version
-    twice = (h.svc.undo(table, lowest), h.svc.undo(table, lowest))
+    twice = (h.svc.play.undo(table, lowest), h.svc.play.undo(table, lowest))
     results = await asyncio.gather(*twice, return_exceptions=True)
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(refused) == 1 and isinstance(refused[0], TableError), results
@@ -112,8 +112,8 @@ async def test_two_undos_with_the_version_seen_take_back_one_move(h: Harness) ->
     seen = (await h.svc.table(table)).version
     h.clock.advance(REPEAT_WINDOW)
     results = await asyncio.gather(
-        h.svc.undo(table, lowest, expected_version=seen),
-        h.svc.undo(table, lowest, expected_version=seen),
+        h.svc.play.undo(table, lowest, expected_version=seen),
+        h.svc.play.undo(table, lowest, expected_version=seen),
         return_exceptions=True,
     )
     assert sum(isinstance(r, BaseException) for r in results) == 1, results

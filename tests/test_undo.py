@@ -39,14 +39,14 @@ async def test_undo_takes_back_your_own_move_and_tells_the_thread(h: Harness) ->
     table, lowest, _ = await to_the_draw(h)
     before = await h.svc.reads.public_view(table)
     await play(h, table, lowest, "Pass")
-    reply = await h.svc.undo(table, lowest)
+    reply = await h.svc.play.undo(table, lowest)
     assert reply.board is not None and "took back: Pass." in reply.board.text
     after = await h.svc.reads.public_view(table)
     assert after.view == before.view and after.prompts == before.prompts
     assert after.version == before.version + 2, "the undo is a row of the move log, version-checked"
-    assert await h.svc.replay(table) and await h.svc.rebuild_check(table)
+    assert await h.svc.replay(table) and await h.svc.history.rebuild_check(table)
     h.clock.advance(REPEAT_WINDOW)  # asked again later: a second request, not a double send
-    again = await h.svc.undo(table, lowest)
+    again = await h.svc.play.undo(table, lowest)
     assert again.board is None and "The others must agree" in again.answer, (
         "taking back the secret choice before needs the others' vote"
     )
@@ -56,14 +56,14 @@ async def test_nothing_to_take_back_before_your_first_move(h: Harness) -> None:
     assert h.svc is not None
     table = await h.table()
     with pytest.raises(TableError, match="no move to take back"):
-        await h.svc.undo(table, ALICE)
+        await h.svc.play.undo(table, ALICE)
 
 
 async def test_undo_works_after_a_restart(h: Harness) -> None:
     table, lowest, _ = await to_the_draw(h)
     await play(h, table, lowest, "Pass")
     svc = await h.restart()
-    reply = await svc.undo(table, lowest)
+    reply = await svc.play.undo(table, lowest)
     assert reply.answer == "You took back: Pass."
     assert await svc.replay(table)
 
@@ -74,8 +74,8 @@ async def test_two_undo_clicks_undo_once(h: Harness) -> None:
     await play(h, table, lowest, "Pass")
     version = (await h.svc.table(table)).version
     results = await asyncio.gather(
-        h.svc.undo(table, lowest, expected_version=version),
-        h.svc.undo(table, lowest, expected_version=version),
+        h.svc.play.undo(table, lowest, expected_version=version),
+        h.svc.play.undo(table, lowest, expected_version=version),
         return_exceptions=True,
     )
     refused = [r for r in results if isinstance(r, TableError)]
@@ -88,14 +88,14 @@ async def test_undo_after_a_reveal_needs_the_others_vote(h: Harness) -> None:
     table, lowest, other = await to_the_draw(h)
     await play(h, table, lowest, "Draw a sigil")
     version = (await h.svc.table(table)).version
-    reply = await h.svc.undo(table, lowest)
+    reply = await h.svc.play.undo(table, lowest)
     assert reply.board is None and "showed something that was hidden" in reply.answer
     assert (await h.svc.table(table)).version == version, "nothing was taken back yet"
     vote = h.notices("vote")[-1]
     assert vote.topic.startswith("undo:") and vote.ping == (other,)
     with pytest.raises(TableError, match="Only the other"):
-        await h.svc.vote(table, lowest, vote.topic, "yes")
-    assert "taken back" in await h.svc.vote(table, other, vote.topic, "yes")
+        await h.svc.play.vote(table, lowest, vote.topic, "yes")
+    assert "taken back" in await h.svc.play.vote(table, other, vote.topic, "yes")
     assert (await h.svc.table(table)).version == version + 1
     assert await h.svc.replay(table)
 
@@ -105,10 +105,10 @@ async def test_undo_after_another_player_moved_needs_a_vote_and_no_keeps_it(h: H
     table, lowest, other = await to_the_draw(h)
     await play(h, table, lowest, "Pass")
     await play(h, table, other)  # the next round's secret choice
-    reply = await h.svc.undo(table, lowest)
+    reply = await h.svc.play.undo(table, lowest)
     assert "other players have moved since" in reply.answer
     topic = h.notices("vote")[-1].topic
-    assert "stays" in await h.svc.vote(table, other, topic, "no")
+    assert "stays" in await h.svc.play.vote(table, other, topic, "no")
     assert "keep the move" in h.notices("decided")[-1].text
 
 
@@ -116,13 +116,13 @@ async def test_an_undo_vote_lapses_when_someone_moves_or_after_a_day(h: Harness)
     assert h.svc is not None
     table, lowest, other = await to_the_draw(h)
     await play(h, table, lowest, "Draw a sigil")
-    await h.svc.undo(table, lowest)
+    await h.svc.play.undo(table, lowest)
     topic = h.notices("vote")[-1].topic
     await h.wait(24 * 3600)
     assert "lapsed" in h.notices("decided")[-1].text
     await play(h, table, other)
     with pytest.raises(TableError, match="lapsed"):
-        await h.svc.vote(table, other, topic, "yes")
+        await h.svc.play.vote(table, other, topic, "yes")
 
 
 # ---------------------------------------------------------------------- spectators
@@ -131,10 +131,10 @@ async def test_an_undo_vote_lapses_when_someone_moves_or_after_a_day(h: Harness)
 async def test_spectators_get_public_boards_and_nothing_private(h: Harness) -> None:
     assert h.svc is not None
     table = await h.table()
-    assert "You follow" in await h.svc.watch(table, DAVE)
-    assert "already" in await h.svc.watch(table, DAVE)
+    assert "You follow" in await h.svc.play.watch(table, DAVE)
+    assert "already" in await h.svc.play.watch(table, DAVE)
     with pytest.raises(TableError, match="You play at this table"):
-        await h.svc.watch(table, ALICE)
+        await h.svc.play.watch(table, ALICE)
     for _ in range(6):
         for user in (ALICE, BOB):
             choices = await h.svc.reads.choices(table, user)
@@ -149,12 +149,12 @@ async def test_spectators_get_public_boards_and_nothing_private(h: Harness) -> N
     for notice in seen:
         assert notice.board is not None and notice.board.ping == ()
         assert not any(s in notice.text for s in secrets)
-    await h.svc.unwatch(table, DAVE)
+    await h.svc.play.unwatch(table, DAVE)
     count = len(h.notices("spectate"))
     choices = await h.svc.reads.choices(table, ALICE) or await h.svc.reads.choices(table, BOB)
     assert choices
     with pytest.raises(TableError, match="do not follow"):
-        await h.svc.unwatch(table, DAVE)
+        await h.svc.play.unwatch(table, DAVE)
     assert len(h.notices("spectate")) == count
 
 
@@ -162,7 +162,7 @@ async def test_a_table_without_spectators_refuses_watchers(h: Harness) -> None:
     assert h.svc is not None
     table = await h.table(options="spectators=off")
     with pytest.raises(TableError, match="without spectators"):
-        await h.svc.watch(table, DAVE)
+        await h.svc.play.watch(table, DAVE)
 
 
 # ---------------------------------------------------------------------- history
@@ -172,19 +172,19 @@ async def test_the_log_pages_and_the_history_hold_only_public_events(h: Harness)
     assert h.svc is not None and h.store is not None
     table, lowest, _ = await to_the_draw(h)
     await play(h, table, lowest, "Pass")
-    await h.svc.undo(table, lowest)
-    newest = await h.svc.log_page(table, 0, size=2)
-    older = await h.svc.log_page(table, 1, size=2)
+    await h.svc.play.undo(table, lowest)
+    newest = await h.svc.history.log_page(table, 0, size=2)
+    older = await h.svc.history.log_page(table, 1, size=2)
     assert newest.pages >= 3 and newest.lines[-1].endswith("took back: Pass.")
     assert older.lines != newest.lines
-    text, data = await h.svc.history(table)
+    text, data = await h.svc.history.history(table)
     parsed = json.loads(data)
     assert [m["version"] for m in parsed["moves"]] == list(range(1, len(parsed["moves"]) + 1))
     assert parsed["moves"][-2]["undone"] and parsed["moves"][-2]["move"] == "(taken back)"
     # A sigil is chosen in secret: the public history names the move, never the sigil.
     assert parsed["moves"][0]["move"] == "Choose" and "Choose sigil" not in text
     mover = parsed["moves"][0]["seat"]
-    _, own_data = await h.svc.history(table, (await h.svc.reads.public_view(table)).users[mover])
+    _, own_data = await h.svc.history.history(table, (await h.svc.reads.public_view(table)).users[mover])
     own = json.loads(own_data)["moves"]
     assert own[0]["move"].startswith("Choose sigil"), "a player's own copy names their moves in full"
     assert own[1]["move"] == "Choose", "and never the other seat's secret"
@@ -222,7 +222,7 @@ async def test_the_replay_of_an_institute_game_has_a_frame_per_turn_under_8_mb(h
         await h.svc.act(table, user, choices[0].value)
         after = await h.svc.reads.public_view(table)
         turns += sorted({p.seat for p in after.prompts}) != waiting
-    data = await h.svc.replay_image(table)
+    data = await h.svc.history.replay_image(table)
     assert data is not None and len(data) < 8 * 1024 * 1024
     assert Image.open(io.BytesIO(data)).n_frames == turns + 1
 
@@ -234,7 +234,7 @@ async def test_the_store_check_replays_a_log_with_an_undo_and_a_clock_option(h: 
     assert h.svc is not None and h.store is not None
     table, lowest, _ = await to_the_draw(h)
     await play(h, table, lowest, "Pass")
-    await h.svc.undo(table, lowest)
+    await h.svc.play.undo(table, lowest)
     assert (await h.svc.table(table)).options.get("clock") is None
     fast = await h.table(options="clock=fast")
     await play(h, fast, ALICE)

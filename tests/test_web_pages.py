@@ -114,10 +114,10 @@ async def test_a_live_page_hears_an_undo_and_its_version_shows_the_table_after_i
         seat_of = {s.seat: s.user_id for s in await h.svc.seats(table_id)}
         last = (await h.svc.store.moves(table_id))[-1]
         asker = seat_of[last.seat]
-        await h.svc.undo(table_id, asker)
+        await h.svc.play.undo(table_id, asker)
         if (await h.svc.table(table_id)).version == last.version:  # the others vote on taking it back
             other = next(user for user in seat_of.values() if user != asker)
-            await h.svc.vote(table_id, other, h.notices("vote")[-1].topic, "yes")
+            await h.svc.play.vote(table_id, other, h.notices("vote")[-1].topic, "yes")
         table = await h.svc.table(table_id)
         assert table.version > last.version
         told = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)

@@ -63,7 +63,7 @@ async def test_no_page_or_image_shows_a_viewer_what_is_hidden_from_them(
                 await svc.act(table_id, by_seat[seat], move)
                 if rand.random() < 0.1:
                     with contextlib.suppress(TableError):
-                        await svc.undo(table_id, by_seat[seat])
+                        await svc.play.undo(table_id, by_seat[seat])
                 record, now = await h.store.load(table_id)
                 told = " ".join(await svc.reads.public_events(table_id))
                 cards = {r: {c for c in hidden_cards(kind, now, players, r) if c not in told}

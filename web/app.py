@@ -242,7 +242,7 @@ async def _step(request: web.Request) -> web.Response:
 async def _replay(request: web.Request) -> web.Response:
     table_id = _table_id(request)
     try:
-        image = await request.app[STATE]["svc"].replay_image(table_id)
+        image = await request.app[STATE]["svc"].history.replay_image(table_id)
     except TableError as exc:
         return _refuse(404, "Not found", exc.sentence)
     if image is None:

@@ -391,7 +391,7 @@ async def take_back(interaction: discord.Interaction, table_id: int, version: in
     """Undo the user's last move, post what was taken back, and answer."""
 
     async def work() -> None:
-        reply = await service_of(interaction.client).undo(
+        reply = await service_of(interaction.client).play.undo(
             table_id, interaction.user.id, expected_version=version
         )
         if reply.board is not None:

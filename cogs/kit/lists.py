@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from cogs.kit.messages import CONTENT_LIMIT
 from service import WaitingTable
-from service.asyncplay import Stats
 from service.clock import span
+from service.servers import Stats
 
 PAGE_ROOM = CONTENT_LIMIT - 200
 """A page's lines leave room for the line that says where the rest is."""
