@@ -18,23 +18,15 @@ from rules.contract import Event, Move
 from service import digest
 from service.clock import VOTE_TIME, relative
 from service.notices import Notice
+from service.part import ServicePart
 from service.repeats import REPEATED_UNDO
 from service.replies import Reply, TableError
-from service.undo import (
-    UNDO,
-    UNDO_CHOICES,
-    UndoPlan,
-    plan_undo,
-    read_topic,
-    undo_topic,
-)
+from service.undo import UNDO, UNDO_CHOICES, UndoPlan, plan_undo, read_topic, undo_topic
 from store import StaleVersion, StoreError
 from store.rows import DIGESTS
 
 if TYPE_CHECKING:
     from service.loaded import _Table
-    from service.tables import TableService
-    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -46,17 +38,8 @@ UNDO_KEY = "undo"
 """The repeat key of an unstamped undo (``service.repeats``)."""
 
 
-class AsyncPlay:
+class AsyncPlay(ServicePart):
     """What the service says by itself, undo, votes and spectators (``svc.play``)."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        """The service whose tables it plays: their locks, loading, clocks, composing and outlet."""
-
-    @property
-    def store(self) -> Store:
-        """The service's store (one store for all its parts)."""
-        return self.svc.store
 
     # ------------------------------------------------------------------ plumbing
 

@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING
 
 from bots import LEVELS, Memory, bot_rng, keeps_memory, make_bot, observe, remember
 from rules.contract import Move, State
+from service.part import ServicePart
 from service.replies import Board, Reply, TableError
 from store import SeatRecord, StoreError, TableRecord
 
 if TYPE_CHECKING:
     from service.loaded import _Table
-    from service.tables import TableService
-    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -90,20 +89,11 @@ def check_level(level: str | None) -> str:
     return chosen
 
 
-class BotSeats:
+class BotSeats(ServicePart):
     """The table service's bot seats (``svc.bots``): fill, hand over, practise, move for bots."""
 
     bot_budget: float = 1.0
     """The strong bot's thinking time per decision, in seconds."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        """The service whose seats it fills: its store, locks, lobby and ``act``."""
-
-    @property
-    def store(self) -> Store:
-        """The service's store (one store for all its parts)."""
-        return self.svc.store
 
     # ------------------------------------------------------------------ the lobby
 

@@ -10,19 +10,16 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.contract import Event, Move
 from service.bots import BOT_MOVE
 from service.clock import game_options, iso_time
 from service.naming import own_or_public
+from service.part import ServicePart
 from service.replay import replay_gif
 from service.replies import alt_text, tag_namer
 from service.undo import UNDO, effective, replay
-
-if TYPE_CHECKING:
-    from service.tables import TableService
-    from store import Store
 
 LOG_PAGE = 15
 """Log lines on one page of /game log."""
@@ -39,17 +36,8 @@ class LogPage:
 
 
 
-class TableHistory:
+class TableHistory(ServicePart):
     """A table's public log, history file, replay and replay check (``svc.history``)."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        """The service whose tables it reads: their records, rules, names and loading."""
-
-    @property
-    def store(self) -> Store:
-        """The service's store (one store for all its parts)."""
-        return self.svc.store
 
     async def log_page(self, table_id: int, page: int = 0, size: int = LOG_PAGE) -> LogPage:
         """Return one page of the whole public log; page 0 is the newest, higher pages are older."""

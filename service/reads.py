@@ -10,19 +10,16 @@ import asyncio
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import render
 from rules.contract import Event
 from service.compose import _asked, _choices, _public_view, _seat_view, name_seats
 from service.drawings import Picture, board_picture, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
+from service.part import ServicePart
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
 from store import StoreError, TableRecord
-
-if TYPE_CHECKING:
-    from service.tables import TableService
-    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -31,17 +28,8 @@ PREF_VALUE_LIMIT = 200
 _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 
 
-class TableReads:
+class TableReads(ServicePart):
     """Read-only calls on a table (``svc.reads``): boards, views, drawings, logs, choices, preferences."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        """The service whose tables it reads: their records, loading, composing and clocks."""
-
-    @property
-    def store(self) -> Store:
-        """The service's store (one store for all its parts)."""
-        return self.svc.store
 
     async def status(self, table_id: int) -> Board:
         """Return the public board of a table (the lobby's seats before it starts)."""

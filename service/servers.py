@@ -14,17 +14,13 @@ import logging
 import statistics
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from service.clock import PRESETS, VOTE_TIME
 from service.notices import SeatTime
+from service.part import ServicePart
 from service.replies import DAMAGED, LOBBY_HINT, Board, PrivateNote, Reply, TableError, WaitingTable
 from service.undo import effective
 from store import CorruptTable, SeatRecord, StoreError, TableRecord
-
-if TYPE_CHECKING:
-    from service.tables import TableService
-    from store import Store
 
 log = logging.getLogger("conclave.service")
 
@@ -74,17 +70,8 @@ class Stats:
     finished_for: dict[str, int] = field(default_factory=dict)
 
 
-class Servers:
+class Servers(ServicePart):
     """Server scope, settings, moderators' calls, pausing, and one user's data (``svc.servers``)."""
-
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
-        """The service whose tables it scopes: their records, locks, seats, clocks and reads."""
-
-    @property
-    def store(self) -> Store:
-        """The service's store (one store for all its parts)."""
-        return self.svc.store
 
     # ------------------------------------------------------------------ scope
 
