@@ -10,10 +10,8 @@ coroutines never interleave statements inside one transaction. Across processes 
 objects on one file), every write starts with ``BEGIN IMMEDIATE`` and checks the table's version
 inside the transaction: the compare-and-swap that stops a move being lost or applied twice.
 
-Integrity: the move log is a hash chain (``chain``: version 0 is the genesis over the table's id,
-kind, options, seed and seat order; each move links its seat, move and events to the previous
-link) and each snapshot carries a checksum over the chain's head, its version and its text
-(``snapshot_sums``). ``load`` verifies both: a damaged (or missing) snapshot over a sound log raises
+Integrity: the move log is a hash chain and each snapshot carries a checksum over the chain's
+head (``store.chain``). ``load`` verifies both: a damaged (or missing) snapshot over a sound log raises
 ``DamagedSnapshot`` (the service replays the log and ``repair_snapshot`` writes it back); any
 other damage (an edited move, seed or seat) raises ``CorruptTable``. A Store verifies each
 table's whole chain once, then only the links added since.
@@ -22,7 +20,6 @@ table's whole chain once, then only the links added since.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import sqlite3
 import time
@@ -35,6 +32,7 @@ import aiosqlite
 
 from store.asyncplay import AsyncPlayStore, Timing
 from store.botmemory import BotMemoryStore
+from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
 from store.migrations import migrate
@@ -52,7 +50,6 @@ from store.records import (
 from store.rows import TABLE, is_time, seat_pref_fault, sound, table_fault
 from store.servers import ServerStore
 
-SEAT_ORDER = "SELECT seat, user_id FROM seats WHERE table_id = ? AND seat IS NOT NULL ORDER BY seat"
 BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
@@ -62,7 +59,7 @@ OPEN_POSTGRES: Callable[..., Awaitable[Store]] | None = None
 ``store.pg`` (which builds on it) and asyncpg is imported only for PostgreSQL."""
 
 
-class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
+class Store(AsyncPlayStore, BotMemoryStore, ChainStore, ServerStore, TableChanges):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     _dialect: Dialect = SQLITE
@@ -515,101 +512,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
             raise DamagedSnapshot(f"Table {table_id}: the snapshot is not valid JSON ({exc}).") from None
         return table, state
 
-    # ------------------------------------------------------------------ integrity
-
-    async def _chain_move(
-        self,
-        db: aiosqlite.Connection,
-        table_id: int,
-        version: int,
-        seat: int,
-        move: str,
-        events: str,
-        state: str,
-    ) -> None:
-        """Add a move's link to the chain and seal the new snapshot (inside commit_move's transaction)."""
-        previous = await self._link(db, table_id, version - 1)
-        if previous is None:
-            raise CorruptTable(f"Table {table_id} has no chain link at version {version - 1}.")
-        head = link(previous, version, seat, move, events)
-        await db.execute(
-            "INSERT INTO chain (table_id, version, link) VALUES (?, ?, ?)", (table_id, version, head)
-        )
-        await self._write_sum(db, table_id, seal(head, version, state))
-
-    async def _verify(self, db: aiosqlite.Connection, row: sqlite3.Row, version: int, state: str) -> None:
-        """Check the chain up to ``version`` (from where this Store last verified it), then the snapshot."""
-        table_id = row["id"]
-        head = await self._verified_head(db, row, version)
-        stored = await self._one(db, "SELECT checksum FROM snapshot_sums WHERE table_id = ?", (table_id,))
-        if stored is None or stored["checksum"] != seal(head, version, state):
-            raise DamagedSnapshot(f"Table {table_id}: the snapshot at version {version} fails its checksum.")
-
-    async def _verified_head(self, db: aiosqlite.Connection, row: sqlite3.Row, version: int) -> str:
-        """Return the chain's link at ``version`` after recomputing every link not yet verified."""
-        table_id = row["id"]
-        done, head = self._sound.get(table_id, (-1, ""))
-        if done > version or (done >= 0 and await self._link(db, table_id, done) != head):
-            # Another Store sealed the chain again (a substitute changed the seats): start over.
-            done, head = -1, ""
-        if done < 0:
-            seats = await self._all(db, SEAT_ORDER, (table_id,))
-            head, done = genesis(row, [(s["seat"], s["user_id"]) for s in seats]), 0
-            self._check_link(table_id, 0, head, await self._link(db, table_id, 0))
-        moves = await self._all(
-            db,
-            "SELECT moves.version, seat, move, events, link FROM moves LEFT JOIN chain"
-            " ON chain.table_id = moves.table_id AND chain.version = moves.version"
-            " WHERE moves.table_id = ? AND moves.version > ? AND moves.version <= ? ORDER BY moves.version",
-            (table_id, done, version),
-        )
-        for m in moves:
-            if m["version"] != done + 1:
-                raise CorruptTable(f"Table {table_id}: the move log skips from {done} to {m['version']}.")
-            head = link(head, m["version"], m["seat"], m["move"], m["events"])
-            self._check_link(table_id, m["version"], head, m["link"])
-            done = m["version"]
-        if done != version:
-            raise CorruptTable(f"Table {table_id}: the move log ends at {done}, the snapshot at {version}.")
-        self._sound[table_id] = (done, head)
-        return head
-
-    def _check_link(self, table_id: int, version: int, computed: str, stored: str | None) -> None:
-        if stored != computed:
-            self._sound.pop(table_id, None)
-            what = "seed or seats" if version == 0 else f"move {version}"
-            raise CorruptTable(f"Table {table_id}: the {what} fail the move log's chain.")
-
-    @staticmethod
-    async def _link(db: aiosqlite.Connection, table_id: int, version: int) -> str | None:
-        row = await Store._one(
-            db, "SELECT link FROM chain WHERE table_id = ? AND version = ?", (table_id, version)
-        )
-        return None if row is None else row["link"]
-
-    @staticmethod
-    async def _write_sum(db: aiosqlite.Connection, table_id: int, checksum: str) -> None:
-        await db.execute(
-            "INSERT INTO snapshot_sums (table_id, checksum) VALUES (?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET checksum = excluded.checksum",
-            (table_id, checksum),
-        )
-
-    @changes_table
-    async def repair_snapshot(self, table_id: int, version: int, state: dict) -> None:
-        """Write a snapshot rebuilt from the move log, after checking the log is still sound."""
-        text = dump(state)
-        async with self._transaction() as db:
-            row = await self._table_row(db, table_id)
-            if row["version"] != version:
-                raise StaleVersion(f"Table {table_id} is at version {row['version']}, not {version}.")
-            head = await self._verified_head(db, row, version)
-            await db.execute(
-                "INSERT INTO snapshots (table_id, version, state) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, state = excluded.state",
-                (table_id, version, text),
-            )
-            await self._write_sum(db, table_id, seal(head, version, text))
+    # ------------------------------------------------------------------ damage
 
     @changes_table
     async def close_damaged(self, table_id: int, reason: str) -> None:
@@ -643,39 +546,6 @@ class Store(AsyncPlayStore, BotMemoryStore, ServerStore, TableChanges):
         async with self._single() as db:
             row = await self._one(db, "SELECT COUNT(*) AS n FROM tables WHERE status = ?", (status,))
         return 0 if row is None else int(row["n"])
-
-    async def _seal_unsealed(self) -> None:
-        """Seal the tables started before the chain existed, trusting them as they are."""
-        async with self._transaction() as db:
-            if not await self._has_chain(db):
-                self._chained = False
-                return
-            rows = await self._all(
-                db,
-                "SELECT tables.* FROM tables JOIN snapshots ON snapshots.table_id = tables.id"
-                " WHERE seed IS NOT NULL AND NOT EXISTS"
-                " (SELECT 1 FROM chain WHERE chain.table_id = tables.id AND chain.version = 0)",
-            )
-            for row in rows:
-                await self._seal(db, row)
-
-    async def _seal(self, db: aiosqlite.Connection, row: sqlite3.Row) -> None:
-        table_id = row["id"]
-        seats = await self._all(db, SEAT_ORDER, (table_id,))
-        head = genesis(row, [(s["seat"], s["user_id"]) for s in seats])
-        await db.execute("INSERT INTO chain (table_id, version, link) VALUES (?, 0, ?)", (table_id, head))
-        moves = await self._all(
-            db,
-            "SELECT version, seat, move, events FROM moves WHERE table_id = ? ORDER BY version",
-            (table_id,),
-        )
-        for m in moves:
-            head = link(head, m["version"], m["seat"], m["move"], m["events"])
-            await db.execute(
-                "INSERT INTO chain (table_id, version, link) VALUES (?, ?, ?)", (table_id, m["version"], head)
-            )
-        snap = await self._one(db, "SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,))
-        await self._write_sum(db, table_id, seal(head, snap["version"], snap["state"]))
 
     async def moves(self, table_id: int, since_version: int = 0) -> list[MoveRecord]:
         """Return the moves after ``since_version``, oldest first."""
@@ -830,31 +700,6 @@ async def _switch_to_wal(db: aiosqlite.Connection) -> str:
                 raise
         await asyncio.sleep(0.05)
         waited += 0.05
-
-
-def _digest(*parts: Any) -> str:
-    """Hash the parts, each length-prefixed (unambiguous, and no copy of a long snapshot's text)."""
-    digest = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else repr(part).encode()
-        digest.update(len(data).to_bytes(8, "big"))
-        digest.update(data)
-    return digest.hexdigest()
-
-
-def genesis(row: sqlite3.Row, seats: list[tuple[int, int]]) -> str:
-    """Return the chain's first link: the table's id, kind, options, seed and (seat, user) pairs."""
-    return _digest("genesis", row["id"], row["kind"], row["options"], row["seed"], seats)
-
-
-def link(previous: str, version: int, seat: int, move: str, events: str) -> str:
-    """Return a move's link: the previous link with the move's version, seat, text and events."""
-    return _digest(previous, version, seat, move, events)
-
-
-def seal(head: str, version: int, state: str) -> str:
-    """Return a snapshot's checksum: the chain's head with the snapshot's version and text."""
-    return _digest("snapshot", head, version, state)
 
 
 def _loads_state(text: str) -> dict:
