@@ -41,13 +41,13 @@ from store.records import (
     CorruptTable,
     DamagedSnapshot,
     MoveRecord,
-    SeatRecord,
     StaleVersion,
     StoreError,
     TableRecord,
     dump,
 )
-from store.rows import TABLE, is_time, seat_pref_fault, sound, table_fault
+from store.rows import TABLE, is_time, sound, table_fault
+from store.seats import SeatStore
 from store.servers import ServerStore
 
 BUSY_TIMEOUT_MS = 10_000
@@ -59,7 +59,7 @@ OPEN_POSTGRES: Callable[..., Awaitable[Store]] | None = None
 ``store.pg`` (which builds on it) and asyncpg is imported only for PostgreSQL."""
 
 
-class Store(AsyncPlayStore, BotMemoryStore, ChainStore, ServerStore, TableChanges):
+class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, TableChanges):
     """Persistent tables, seats, move log and snapshots in one SQLite file."""
 
     _dialect: Dialect = SQLITE
@@ -250,85 +250,6 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, ServerStore, TableChange
                 (status, self._clock(), table_id),
             )
             await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
-
-    # ------------------------------------------------------------------ seats
-
-    @changes_table
-    async def add_seat(
-        self, table_id: int, user_id: int, name: str, dm_ok: bool | None, bot: str | None = None
-    ) -> None:
-        """Seat a user (or, with ``bot``, a bot) at a table in the lobby; StoreError if taken or started."""
-        async with self._transaction() as db:
-            table = await self._table_row(db, table_id)
-            if table["status"] != "lobby":
-                raise StoreError(f"Table {table_id} is not in the lobby.")
-            values = (table_id, user_id, name, self._clock(), None if dm_ok is None else int(dm_ok))
-            try:
-                if bot is None:
-                    await db.execute(
-                        "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok)"
-                        " VALUES (?, ?, ?, NULL, ?, ?)",
-                        values,
-                    )
-                else:
-                    await db.execute(
-                        "INSERT INTO seats (table_id, user_id, name, seat, joined_at, dm_ok, bot)"
-                        " VALUES (?, ?, ?, NULL, ?, ?, ?)",
-                        (*values, bot),
-                    )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"User {user_id} is already seated at table {table_id}.") from None
-
-    @changes_table
-    async def remove_seat(self, table_id: int, user_id: int) -> None:
-        """Unseat a user from a table in the lobby; StoreError if not seated or not in the lobby."""
-        async with self._transaction() as db:
-            table = await self._table_row(db, table_id)
-            if table["status"] != "lobby":
-                raise StoreError(f"Table {table_id} is not in the lobby.")
-            cur = await db.execute(
-                "DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
-            )
-            gone = cur.rowcount
-            await cur.close()
-            if gone != 1:
-                raise StoreError(f"User {user_id} is not seated at table {table_id}.")
-
-    async def seats(self, table_id: int) -> list[SeatRecord]:
-        """Return the table's seats: by seat number once started, else in join order."""
-        async with self._single() as db:
-            rows = await self._all(
-                db,
-                "SELECT * FROM seats WHERE table_id = ? ORDER BY seat IS NULL, seat, joined_at, rowid",
-                (table_id,),
-            )
-        return [SeatRecord.from_row(row) for row in rows]
-
-    @changes_table
-    async def set_seat_bot(self, table_id: int, seat: int, bot: str | None) -> None:
-        """Hand a started table's seat to a bot of that level, or (None) back to its person."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE seats SET bot = ? WHERE table_id = ? AND seat = ?", (bot, table_id, seat)
-            )
-            changed = cur.rowcount
-            await cur.close()
-            if changed != 1:
-                raise StoreError(f"Table {table_id} has no seat {seat}.")
-            await self._forget_memory(db, table_id, seat)  # whoever plays it now, a bot starts afresh
-
-    @changes_table
-    async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
-        """Record whether a DM to that seated user last got through."""
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE seats SET dm_ok = ? WHERE table_id = ? AND user_id = ?",
-                (int(ok), table_id, user_id),
-            )
-            changed = cur.rowcount
-            await cur.close()
-            if changed != 1:
-                raise StoreError(f"User {user_id} is not seated at table {table_id}.")
 
     # ------------------------------------------------------------------ play
 
@@ -615,47 +536,6 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, ServerStore, TableChange
                 raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
             rows = await self._all(db, "SELECT user_id FROM abandon_votes WHERE table_id = ?", (table_id,))
         return {row["user_id"] for row in rows}
-
-    # ------------------------------------------------------------------ seat preferences
-
-    async def seat_pref(self, table_id: int, user_id: int, key: str) -> str | None:
-        """Return one seated user's preference at a table, or None when unset."""
-        async with self._single() as db:
-            row = await self._one(
-                db,
-                "SELECT value FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
-                (table_id, user_id, key),
-            )
-        if row is None or seat_pref_fault(row) is not None:
-            return None  # a damaged value reads as unset (store check lists it)
-        return row["value"]
-
-    async def seat_prefs(self, table_id: int, key: str) -> dict[int, str]:
-        """Return every seated user's value of one preference at a table (unset users are absent)."""
-        async with self._single() as db:
-            rows = await self._all(
-                db, "SELECT user_id, value FROM seat_prefs WHERE table_id = ? AND key = ?", (table_id, key)
-            )
-        return {row["user_id"]: row["value"] for row in rows if seat_pref_fault(row) is None}
-
-    @changes_table
-    async def set_seat_pref(self, table_id: int, user_id: int, key: str, value: str | None) -> None:
-        """Set (or, with None, clear) a seated user's preference; StoreError if not seated there."""
-        async with self._transaction() as db:
-            if value is None:
-                await db.execute(
-                    "DELETE FROM seat_prefs WHERE table_id = ? AND user_id = ? AND key = ?",
-                    (table_id, user_id, key),
-                )
-                return
-            try:
-                await db.execute(
-                    "INSERT INTO seat_prefs (table_id, user_id, key, value) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, user_id, key) DO UPDATE SET value = excluded.value",
-                    (table_id, user_id, key, value),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
 
     # ------------------------------------------------------------------ meta
 
