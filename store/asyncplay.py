@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 
     from aiosqlite import Connection
 
+CLOCK_FIELDS = frozenset({"bank", "running_since", "out_since", "absent", "played_for"})
+"""The fields of a seat clock ``update_clock`` may change."""
+SETTLED_FIELDS = frozenset({"bank", "out_since", "absent"})
+"""The fields of a seat clock settling its vote changes (``settle_seat``)."""
 
 
 @dataclass
@@ -304,15 +308,9 @@ class AsyncPlayStore(DueWorkStore):
 
     async def update_clock(self, table_id: int, user_id: int, **fields: Any) -> None:
         """Change some fields of one seat clock (bank, out_since, absent, played_for)."""
-        allowed = {"bank", "running_since", "out_since", "absent", "played_for"}
-        if not fields or not set(fields) <= allowed:
-            raise StoreError(f"Seat clocks have no fields {sorted(set(fields) - allowed)}.")
-        sets = ", ".join(f"{name} = ?" for name in fields)
+        sql, params = _clock_update(table_id, user_id, fields, CLOCK_FIELDS, "Seat clocks have no fields")
         async with self._transaction() as db:
-            await db.execute(
-                f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?",
-                (*fields.values(), table_id, user_id),
-            )
+            await db.execute(sql, params)
 
     async def settle_seat(
         self, table_id: int, user_id: int, topic: str, work: list[WorkItem], **fields: Any
@@ -322,15 +320,10 @@ class AsyncPlayStore(DueWorkStore):
         One decision, one transaction: a kill can no longer drop the vote's expiry (which would
         run the decision again) before the clock and the work that follow from it are written.
         """
-        allowed = {"bank", "out_since", "absent"}
-        if not fields or not set(fields) <= allowed:
-            raise StoreError(f"Settling a seat sets no fields {sorted(set(fields) - allowed)}.")
-        sets = ", ".join(f"{name} = ?" for name in fields)
+        refusal = "Settling a seat sets no fields"
+        sql, params = _clock_update(table_id, user_id, fields, SETTLED_FIELDS, refusal)
         async with self._transaction() as db:
-            await db.execute(
-                f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?",
-                (*fields.values(), table_id, user_id),
-            )
+            await db.execute(sql, params)
             await db.execute("DELETE FROM votes WHERE table_id = ? AND topic = ?", (table_id, topic))
             await db.execute(
                 "DELETE FROM due_work WHERE table_id = ? AND user_id = ? AND kind = 'expire'"
@@ -528,3 +521,14 @@ def _ballots(rows: list[sqlite3.Row], table_id: int, topic: str) -> dict[int, st
         else:
             set_aside(VOTE, {"table_id": table_id, "topic": topic}, fault)
     return kept
+
+
+def _clock_update(
+    table_id: int, user_id: int, fields: dict[str, Any], allowed: frozenset[str], refusal: str
+) -> tuple[str, tuple[Any, ...]]:
+    """Return the UPDATE of some fields of one seat clock; refuse none, or a field not allowed here."""
+    if not fields or not set(fields) <= allowed:
+        raise StoreError(f"{refusal} {sorted(set(fields) - allowed)}.")
+    sets = ", ".join(f"{name} = ?" for name in fields)
+    sql = f"UPDATE seat_clocks SET {sets} WHERE table_id = ? AND user_id = ?"
+    return sql, (*fields.values(), table_id, user_id)

@@ -583,3 +583,13 @@ async def test_load_refuses_a_snapshot_that_disagrees_with_the_log(
     with pytest.raises(CorruptTable):
         await db.load(table_id)
     await db.close()
+
+
+async def test_a_seat_clock_changes_only_the_fields_its_call_may_set(db: Store, clock: Clock) -> None:
+    table = await db.create_table("toy", "t", {}, None, 1, ALICE)
+    with pytest.raises(StoreError, match=r"Seat clocks have no fields \['seed'\]"):
+        await db.update_clock(table.id, ALICE, bank=5.0, seed=1)
+    with pytest.raises(StoreError, match=r"Settling a seat sets no fields \['played_for'\]"):
+        await db.settle_seat(table.id, ALICE, "absent:1", [], played_for=1)
+    with pytest.raises(StoreError, match=r"Seat clocks have no fields \[\]"):
+        await db.update_clock(table.id, ALICE)
