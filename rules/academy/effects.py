@@ -13,7 +13,7 @@ from rules import rng
 from rules.academy.cards import CREATURES, spells
 from rules.academy.casting import spell_ops
 from rules.academy.events import AcademyEvent
-from rules.academy.flow import Op, ask, draw, handler, push
+from rules.academy.flow import Op, ask, ask_glyph, draw, handler, push
 from rules.academy.items import give_item, item_choices
 from rules.academy.state import (
     CRYSTAL,
@@ -291,13 +291,7 @@ def _gain(s: State, op: Op) -> None:
     """Wizards gain glyphs of the caster's choice within a range."""
     seats = [op["by"]] if op["who"] == "self" else [i for i in wizards_in(s, here(s, op)) if i != op["by"]]
     picks = [
-        ask(
-            s,
-            op,
-            op["by"],
-            f"Which glyph does {who(s, i)} gain?",
-            [(g, f"Glyph {g}") for g in range(op["lo"], op["hi"] + 1)],
-        )
+        ask_glyph(s, op, op["by"], f"Which glyph does {who(s, i)} gain?", range(op["lo"], op["hi"] + 1))
         for i in seats
     ]
     for i, g in zip(seats, picks, strict=True):
@@ -309,7 +303,7 @@ def _gain(s: State, op: Op) -> None:
 def _lose(s: State, op: Op) -> None:
     """The caster loses a glyph of their choice."""
     w = s["wizards"][op["by"]]
-    glyph = ask(s, op, op["by"], "Lose which glyph?", [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))])
+    glyph = ask_glyph(s, op, op["by"], "Lose which glyph?", w["glyphs"])
     if glyph is not None:
         w["glyphs"].remove(glyph)
         say(s, AcademyEvent.GLYPH, f"{who(s, op['by'])} loses glyph {glyph}.")
@@ -319,7 +313,7 @@ def _lose(s: State, op: Op) -> None:
 def _duplicate(s: State, op: Op) -> None:
     """Gain a copy of a glyph you hold."""
     w = s["wizards"][op["by"]]
-    glyph = ask(s, op, op["by"], "Copy which glyph?", [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))])
+    glyph = ask_glyph(s, op, op["by"], "Copy which glyph?", w["glyphs"])
     if glyph is not None:
         give_glyph(w, glyph)
         say(s, AcademyEvent.GLYPH, f"{who(s, op['by'])} gains glyph {glyph}.")

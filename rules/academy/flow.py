@@ -8,7 +8,7 @@ half-done effect (STYLE 7: a choice is a pending decision in the state, never a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rules.academy.cards import room_cards
@@ -61,6 +61,11 @@ def ask(
         "about": {"op": op.get("op"), **(about or {})},
     }
     raise Suspend
+
+
+def ask_glyph(s: State, op: Op, seat: int, why: str, glyphs: Iterable[int]) -> Any:
+    """Ask ``seat`` which of these glyphs (each offered once, lowest first) as ``ask`` does."""
+    return ask(s, op, seat, why, [(g, f"Glyph {g}") for g in sorted(set(glyphs))])
 
 
 def draw(s: State, op: Op) -> dict[str, Any]:

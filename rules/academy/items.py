@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.academy.cards import ROBE_KINDS
 from rules.academy.events import AcademyEvent
-from rules.academy.flow import Op, ask, handler
+from rules.academy.flow import Op, ask, ask_glyph, handler
 from rules.academy.state import (
     SLOTS,
     State,
@@ -105,13 +105,11 @@ def _attune(s: State, op: Op) -> None:
 def _study(s: State, op: Op) -> None:
     """Master's Study: return two glyphs, gain one of your choice from 1 to 5."""
     w = s["wizards"][op["by"]]
-    first = ask(
-        s, op, op["by"], "Return which glyph first?", [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))]
-    )
+    first = ask_glyph(s, op, op["by"], "Return which glyph first?", w["glyphs"])
     rest = list(w["glyphs"])
     rest.remove(first)
-    second = ask(s, op, op["by"], "And which second?", [(g, f"Glyph {g}") for g in sorted(set(rest))])
-    gain = ask(s, op, op["by"], "Gain which glyph?", [(g, f"Glyph {g}") for g in range(1, 6)])
+    second = ask_glyph(s, op, op["by"], "And which second?", rest)
+    gain = ask_glyph(s, op, op["by"], "Gain which glyph?", range(1, 6))
     w["glyphs"].remove(first)
     w["glyphs"].remove(second)
     give_glyph(w, gain)

@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from rules.academy.events import AcademyEvent
-from rules.academy.flow import Op, ask, draw, handler
+from rules.academy.flow import Op, ask, ask_glyph, draw, handler
 from rules.academy.order import in_order
 from rules.academy.state import (
     CRYSTAL,
@@ -484,38 +484,29 @@ def endures(s: State, op: Op) -> bool:
 @handler("endure_imp")
 def _endure_imp(s: State, op: Op) -> None:
     """An imp in your room takes a glyph of your choice; if it did, it douses a fire or water token."""
-    seat = op["seat"]
-    w = s["wizards"][seat]
-    if not endures(s, op):
+    glyph = _give_up_glyph(s, op, "An imp takes one of your glyphs: which?")
+    if glyph is None:
         return
-    glyph = ask(
-        s,
-        op,
-        seat,
-        "An imp takes one of your glyphs: which?",
-        [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
-    )
-    w["glyphs"].remove(glyph)
-    say(s, AcademyEvent.ENDURE, f"An imp takes glyph {glyph} from {who(s, seat)}.")
-    _douse(s, w["room"])
+    say(s, AcademyEvent.ENDURE, f"An imp takes glyph {glyph} from {who(s, op['seat'])}.")
+    _douse(s, s["wizards"][op["seat"]]["room"])
 
 
 @handler("endure_troll")
 def _endure_troll(s: State, op: Op) -> None:
     """A troll in your room knocks a glyph of your choice out of your hands (twice)."""
-    seat = op["seat"]
-    w = s["wizards"][seat]
+    glyph = _give_up_glyph(s, op, "A troll knocks away one of your glyphs: which?")
+    if glyph is not None:
+        say(s, AcademyEvent.ENDURE, f"A troll knocks glyph {glyph} from {who(s, op['seat'])}.")
+
+
+def _give_up_glyph(s: State, op: Op, why: str) -> int | None:
+    """Take the glyph an enduring wizard chooses to give up to a threat; None when it does not endure."""
     if not endures(s, op):
-        return
-    glyph = ask(
-        s,
-        op,
-        seat,
-        "A troll knocks away one of your glyphs: which?",
-        [(g, f"Glyph {g}") for g in sorted(set(w["glyphs"]))],
-    )
+        return None
+    w = s["wizards"][op["seat"]]
+    glyph = ask_glyph(s, op, op["seat"], why, w["glyphs"])
     w["glyphs"].remove(glyph)
-    say(s, AcademyEvent.ENDURE, f"A troll knocks glyph {glyph} from {who(s, seat)}.")
+    return glyph
 
 
 @handler("endure_demon")
