@@ -183,15 +183,8 @@ def wander(s: State, op: Op, room: str, what: str) -> str | None:
     card = draw(s, op)
     if card["cursed"]:
         dirs = toward_cursed(s, room)
-        d = ask(
-            s,
-            op,
-            s["current"],
-            f"Which way does {NAMES[what]} in the {room_name(room)} go towards the Cursed Room?",
-            [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
-            heading(s, room, what, "go", dirs),
-        )
-        return None if d is None else adjoining_dir(s, room, d)
+        why = f"Which way does {NAMES[what]} in the {room_name(room)} go towards the Cursed Room?"
+        return _ask_way(s, op, room, what, "go", dirs, why)
     for d in card["arrows"]:
         other = adjoining_dir(s, room, d)
         if other is not None:
@@ -252,17 +245,10 @@ def _spread(s: State, op: Op) -> None:
             dirs = toward_cursed(
                 s, room, lambda r, k=kind: 0 if s["rooms"][r][k] or s["rooms"][r]["water"] else 1
             )
-            d = ask(
-                s,
-                op,
-                s["current"],
-                f"Which way does the {kind} in the {room_name(room)} spread?",
-                [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs],
-                heading(s, room, kind, "spread", dirs),
-            )
-        else:
-            d = card["arrows"][0]  # unlike imps, it is not clever: a wall on arrow 1 stops it
-        target = None if d is None else adjoining_dir(s, room, d)
+            why = f"Which way does the {kind} in the {room_name(room)} spread?"
+            target = _ask_way(s, op, room, kind, "spread", dirs, why)
+        else:  # unlike imps, it is not clever: a wall on arrow 1 stops it
+            target = adjoining_dir(s, room, card["arrows"][0])
         if target is not None:
             targets.append(target)
     say(s, AcademyEvent.SPREAD, f"{kind.capitalize()} spreads: {_rooms_once(targets) or 'nowhere'}.")
@@ -364,14 +350,14 @@ def _step_towards(s: State, op: Op, room: str, what: str, goals: list[str]) -> s
                     low, best = dist[room], []
                 if dist[room] == low and d not in best:
                     best.append(d)
-    d = ask(
-        s,
-        op,
-        s["current"],
-        f"Which way does {NAMES[what]} in the {room_name(room)} go?",
-        [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in best],
-        heading(s, room, what, "go", best),
-    )
+    why = f"Which way does {NAMES[what]} in the {room_name(room)} go?"
+    return _ask_way(s, op, room, what, "go", best, why)
+
+
+def _ask_way(s: State, op: Op, room: str, what: str, way: str, dirs: list[str], why: str) -> str | None:
+    """Ask the current player which of ``dirs`` a thing in ``room`` takes; return the room it reaches."""
+    options = [(x, f"{x.upper()}: {room_name(adjoining_dir(s, room, x))}") for x in dirs]
+    d = ask(s, op, s["current"], why, options, heading(s, room, what, way, dirs))
     return None if d is None else adjoining_dir(s, room, d)
 
 
