@@ -31,6 +31,7 @@ from service.replies import (
 
 if TYPE_CHECKING:
     from service.catalogue import Catalogue
+    from service.tablecache import TableCache
     from store import TableRecord
 
 
@@ -40,6 +41,7 @@ class Composer:
     if TYPE_CHECKING:
         drawings: Drawings
         catalogue: Catalogue
+        cache: TableCache
 
         def thread_name(self, table: TableRecord) -> str: ...
 
@@ -63,8 +65,15 @@ class Composer:
         status: bool = False,
         automatic: tuple[str, ...] = (),
         automatic_at: tuple[int, ...] = (),
+        shown_before: dict | None = None,
     ) -> Reply:
-        """Build the board, the private notes and the pings after a move (or at start)."""
+        """Build the board, the private notes and the pings after a move (or at start).
+
+        The public view and each noted seat's view are worked out here, under the table's lock,
+        and kept with the table's version (``public_view_of``, ``seat_view_of``): the cogs that
+        present the reply read them back and work nothing out again. ``shown_before``: the public
+        view of ``before`` when it was worked out already (the last board's), not worked out twice.
+        """
         rules, state = table.rules, table.state
         prompts = rules.pending(state)
         old = rules.pending(before) if before is not None else []
@@ -107,12 +116,14 @@ class Composer:
         # A turn's start pings in the thread; a decision inside another's turn comes by DM.
         closed_dms = [n for n, s in table.seats.items() if s.dm_ok is False]
         pinged = set() if status else notify.told_in_thread(prompts, old, mover, closed_dms, public_events)
-        public = rules.view(state, None)
+        public = public_view_of(self.cache, table).view
+        if shown_before is None and before is not None:
+            shown_before = rules.view(before, None)
         # The drawing names the players and marks the last move: public texts and views only.
         caption = render.Caption(
             names={n: s.name for n, s in sorted(table.seats.items())},
             last=tuple(named(e.text) for e in events if e.public),
-            before=rules.view(before, None) if before is not None else None,
+            before=shown_before,
         )
         # Drawn only when shown (``TableService.image``): a quiet board never is.
         record = table.record
@@ -144,13 +155,19 @@ class Composer:
             ),
         )
         notes: list[PrivateNote] = []
+        active = table.record.status == "active"
         if not status:
             for number in sorted(table.seats):
                 if table.seats[number].bot:
                     continue  # a bot reads its own view when it moves: no DM
                 secret = [e for e in events if not e.public and e.visible_to(number)]
-                # The mover's follow-up decisions come back on the answer to its click.
-                moving = number == mover and bool(rules.legal_moves(state, number))
+                # The mover's follow-up decisions come back on the answer to its click (its legal
+                # moves: the seat view's, worked out once, while the table is in play).
+                moving = number == mover and bool(
+                    seat_view_of(self.cache, table, number).moves
+                    if active
+                    else rules.legal_moves(state, number)
+                )
                 if opening or secret or number in fresh or moving:
                     notes.append(self._private(table, number, secret, mover=number == mover))
         answer = "Done." if mover is not None else "The game has begun."
@@ -159,7 +176,8 @@ class Composer:
     def _private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
-        view = rules.view(table.state, seat)
+        worked = seat_view_of(self.cache, table, seat)
+        view = worked.view
         # Drawn only when shown, and once: the Institute's panel draws the same picture.
         picture = seat_picture(self.drawings, rules.kind, table.record.id, table.record.version, seat, view)
         own_text = rules.view_text(view)
@@ -181,7 +199,8 @@ class Composer:
             picture=picture,
             view_text=None if picture else own_text,
             alt=alt_text(own_text) if picture else None,
-            choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
+            # The first of the seat view's moves: what ``_choices`` gives for nothing typed.
+            choices=worked.moves[:MAX_CHOICES] if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,
             title=title,
@@ -263,6 +282,16 @@ def _asked(text: str, tag: str) -> str:
 def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
     """Return the user ids of those seats that a person plays (bots are never pinged)."""
     return tuple(table.seats[n].user_id for n in sorted(seats) if not table.seats[n].bot)
+
+
+def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
+    """Return a seat's view of a table, worked out once per version while the table is kept."""
+    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+
+
+def public_view_of(cache: TableCache, table: _Table) -> PublicView:
+    """Return the public view of a table, worked out once per version while the table is kept."""
+    return cache.memo(table, "public", lambda: _public_view(table))
 
 
 def _seat_view(table: _Table, seat: int) -> SeatView:

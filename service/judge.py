@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
 from service import reading
-from service.compose import _seat_view
+from service.compose import seat_view_of
 from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
 from service.repeats import REPEATED_MOVE, Repeats
 from service.replies import StaleOffer, TableError, cited, refusal
@@ -88,12 +88,12 @@ class Judging:
         await self._check_offer(loaded, seat, offer)
         return seat, await asyncio.to_thread(self._resolve, loaded, seat, move, version)
 
-    @staticmethod
-    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
+    async def _check_offer(self, loaded: _Table, seat: int, offer: Offer | None) -> None:
         """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
         if offer is None:
             return
-        now = await asyncio.to_thread(_seat_view, loaded, seat)
+        # The view the panel was built from, when it is this version's (worked out once).
+        now = await asyncio.to_thread(seat_view_of, self.cache, loaded, seat)
         if offer.stamp_of(now) != offer.stamp:
             raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
 
