@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import render
-from rules.contract import Event, Prompt, Result, Rules, State
+from rules.contract import Event, Move, Prompt, Result, Rules, State
 from service import notify, reading
 from service.drawings import Drawings, board_picture, seat_picture
 from service.loaded import MAX_CHOICES, _clip, _Table, move_value, offered_value
@@ -287,6 +287,11 @@ def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
 def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
     """Return a seat's view of a table, worked out once per version while the table is kept."""
     return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+
+
+def legal_moves_of(cache: TableCache, table: _Table, seat: int) -> list[Move]:
+    """Return a seat's legal moves at a table's version, listed once per version while it is kept."""
+    return cache.memo(table, ("legal", seat), lambda: table.rules.legal_moves(table.state, seat))
 
 
 def public_view_of(cache: TableCache, table: _Table) -> PublicView:

@@ -7,6 +7,9 @@ player turn that off or be asked instead.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from rules.contract import Move, PromptKind
 from service.loaded import _Table
 
@@ -22,27 +25,34 @@ AUTO_LIMIT = 60
 
 
 def forced_move(
-    table: _Table, off: dict[int, str], passing: dict[int, str], asking: dict[int, str]
+    table: _Table,
+    off: dict[int, str],
+    passing: dict[int, str],
+    asking: dict[int, str],
+    legal_of: Callable[[int], list[Move]] | None = None,
 ) -> tuple[int, Move] | None:
     """Return a (seat, move) the service may play by itself now, or None.
 
     A reaction window of a seat that passes every reaction is declined; a decision with one
     legal move is played when the game declares that prompt auto-resolvable and the seat did
     not turn automatic play off; a question the game presumes the answer to is answered so for
-    a person who did not ask to be asked (a bot decides for itself).
+    a person who did not ask to be asked (a bot decides for itself). ``legal_of`` gives a seat's
+    legal moves (default: the rules'), so moves worked out already for the seat's view are reused.
     """
     rules, state = table.rules, table.state
+    if legal_of is None:
+        legal_of = functools.partial(rules.legal_moves, state)
     for prompt in rules.pending(state):
         record = table.seats[prompt.seat]
         user = record.user_id
         if prompt.kind is PromptKind.REACTION and passing.get(user) == "pass":
             move = rules.decline(state, prompt.seat, prompt)
-            if move is not None and move in rules.legal_moves(state, prompt.seat):
+            if move is not None and move in legal_of(prompt.seat):
                 return prompt.seat, move
             continue
         if off.get(user) == "off":
             continue
-        legal = rules.legal_moves(state, prompt.seat)
+        legal = legal_of(prompt.seat)
         if not record.bot and asking.get(user) != "on":
             move = rules.presumed(state, prompt.seat, prompt)
             if move is not None and move in legal:

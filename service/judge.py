@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
 from service import reading
-from service.compose import seat_view_of
+from service.compose import legal_moves_of, seat_view_of
 from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
 from service.repeats import REPEATED_MOVE, Repeats
-from service.replies import StaleOffer, TableError, cited, refusal
+from service.replies import SeatView, StaleOffer, TableError, cited, refusal
 
 if TYPE_CHECKING:
     from service.bots import BotSeats
@@ -114,8 +114,8 @@ class Judging:
         rules, state = table.rules, table.state
         wanted = text.strip()
         token = _INDEX_TOKEN.fullmatch(wanted)
-        legal = rules.legal_moves(state, seat)
         if token:
+            legal = self._offered(table, seat)
             if int(token["version"]) != version:
                 raise StaleOffer("The game moved on since that was offered: pick again.")
             index = int(token["index"])
@@ -127,6 +127,13 @@ class Judging:
         labelled = rules.labelled_moves(state, seat)
         moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
         return reading.read_move(wanted, moves, labels, rules.actions)
+
+    def _offered(self, table: _Table, seat: int) -> list[Move]:
+        """Return the seat's legal moves in the order offered: as worked out already for this version."""
+        kept = self.cache.recall(table, ("seat", seat))
+        if isinstance(kept, SeatView):
+            return [choice.move for choice in kept.moves if choice.move is not None]
+        return legal_moves_of(self.cache, table, seat)
 
     @staticmethod
     def _not_your_turn(table: _Table) -> str:

@@ -35,7 +35,7 @@ from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
-from service.compose import Composer, name_seats
+from service.compose import Composer, legal_moves_of, name_seats
 from service.drawings import Drawings
 from service.forced import ASK_PREF, AUTO_LIMIT, AUTO_PREF, REACTIONS_PREF, forced_move
 from service.judge import Judging
@@ -496,7 +496,7 @@ class TableService(Judging, Composer, AsyncPlay):
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
-            found = await asyncio.to_thread(forced_move, table, off, passing, asking)
+            found = await asyncio.to_thread(forced_move, table, off, passing, asking, self._legal_of(table))
             if found is None:
                 break
             seat, move = found
@@ -541,6 +541,10 @@ class TableService(Judging, Composer, AsyncPlay):
             labels.append((f"{self._mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
         return table, events, labels, result
+
+    def _legal_of(self, table: _Table) -> Callable[[int], list[Move]]:
+        """Return a seat's legal moves at the table's version, listed once (the next move reads them)."""
+        return functools.partial(legal_moves_of, self.cache, table)
 
     async def auto_play(self, table_id: int) -> Reply | None:
         """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``

@@ -49,10 +49,10 @@ class Worked:
 
 @pytest.fixture
 def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Worked]:
-    """Count ``view`` and ``labelled_moves`` of the Argent rules, and mark the time inside ``act``."""
+    """Count the Argent rules' ``view``, ``labelled_moves`` and ``legal_moves``; mark the time in ``act``."""
     seen = Worked()
     rules_class = type(registry.get("argent"))
-    for name in ("view", "labelled_moves"):
+    for name in ("view", "labelled_moves", "legal_moves"):
         monkeypatch.setattr(rules_class, name, seen.wrap(name, getattr(rules_class, name)))
     act = TableService.act
 
