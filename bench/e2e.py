@@ -5,13 +5,16 @@ autocomplete list, a ``#version.index`` token); each move is timed from
 the interaction until SimCord has settled (the bot has replied, posted or edited the board and
 sent its DMs). The live board's edit spacing is set to 0, so a run measures the work, not the
 debounce. SQLite transactions are counted on the store's connection while the moves run, and
-the drawings made on the service's one drawing cache (``TableService.drawings``).
+the drawings made on the service's one drawing cache (``TableService.drawings``), and the time
+spent inside the store's calls (``StoreTime``: a move's store time, without the rest of its path).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import logging
 import random
 import re
@@ -60,6 +63,61 @@ async def watch_transactions(store: Any) -> Transactions:
     return counter
 
 
+class StoreTime:
+    """Measures the wall time spent inside a store's public calls (overlapping calls counted once).
+
+    Each public coroutine method of the store object is wrapped on the instance (the class is
+    untouched, so the store behaves the same); a call made inside another call, or while another
+    runs, adds no time twice: the clock runs while at least one call is open.
+    """
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.busy = 0.0
+        """Seconds the database itself spent on the statements (in aiosqlite's thread), fsyncs included."""
+        self._open = 0
+        self._since = 0.0
+
+    def wrap(self, store: Any) -> None:
+        """Time every public coroutine method of ``store`` from now on (and its SQLite thread's work)."""
+        for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                setattr(store, name, self._timed(method))
+        connection = getattr(store, "_db", None)
+        if connection is not None and hasattr(connection, "_execute"):
+            connection._execute = self._busy(connection._execute)  # observes only
+
+    def _busy(self, execute: Any) -> Any:
+        """Wrap aiosqlite's queueing of a call so the time the call takes in its thread is added up."""
+
+        async def queued(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                began = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    self.busy += time.perf_counter() - began  # one database thread: no race
+
+            return await execute(run)
+
+        return queued
+
+    def _timed(self, method: Any) -> Any:
+        @functools.wraps(method)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            if self._open == 0:
+                self._since = time.perf_counter()
+            self._open += 1
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self._open -= 1
+                if self._open == 0:
+                    self.seconds += time.perf_counter() - self._since
+
+        return timed
+
+
 @dataclass
 class Timed:
     """What the moves of one kind took."""
@@ -71,6 +129,10 @@ class Timed:
     statements: int = 0
     drawings: int = 0
     """Drawings the service made for the timed moves (boards, sheets: only those shown)."""
+    store: list[float] = field(default_factory=list)
+    """Seconds spent inside the store's calls during each timed move."""
+    database: list[float] = field(default_factory=list)
+    """Seconds the database spent on each timed move's statements (SQLite's thread)."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -105,6 +167,8 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
             svc = bot.service
             record = await bot.store.table_for_thread(thread.id)
             counter = await watch_transactions(bot.store)
+            store_time = StoreTime()
+            store_time.wrap(bot.store)
             for _ in range(moves):
                 if (await svc.table(record.id)).status != "active":
                     break
@@ -121,7 +185,8 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                 # Picked from the autocomplete list, as a player does: a ``#version.index`` token, so
                 # a snake draft's second identical pick is not taken for the first sent twice.
                 value = offered_value(now.version, rand.randrange(len(now.moves)))
-                before = counter.count, counter.statements, svc.drawings.drawn
+                drawn, in_store, in_database = svc.drawings.drawn, store_time.seconds, store_time.busy
+                before = counter.count, counter.statements
                 began = time.perf_counter()
                 answer = await by_id[user].slash(thread, "game play", move=value)
                 if getattr(answer, "modal", None) is not None:
@@ -130,7 +195,9 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
                 timed.e2e.append(time.perf_counter() - began)
                 timed.transactions += counter.count - before[0]
                 timed.statements += counter.statements - before[1]
-                timed.drawings += svc.drawings.drawn - before[2]
+                timed.drawings += svc.drawings.drawn - drawn
+                timed.store.append(store_time.seconds - in_store)
+                timed.database.append(store_time.busy - in_database)
                 landed = await svc.table(record.id)
                 if landed.version == record.version:
                     timed.errors.append(f"move {value!r} did not land")
@@ -155,5 +222,7 @@ def summary(timed: Timed) -> dict[str, Any]:
         "transactions_per_move": round(timed.transactions / n, 2),
         "statements_per_move": round(timed.statements / n, 2),
         "drawings_per_move": round(timed.drawings / n, 2),
+        "store_ms": round(1000 * statistics.median(timed.store), 3) if timed.store else None,
+        "store_db_ms": round(1000 * statistics.median(timed.database), 3) if timed.database else None,
         "e2e_errors": len(timed.errors),
     }

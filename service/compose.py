@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import render
-from rules.contract import Event, Prompt, Result, Rules, State
+from rules.contract import Event, Move, Prompt, Result, Rules, State
 from service import notify, reading
 from service.drawings import Drawings, board_picture, seat_picture
 from service.loaded import MAX_CHOICES, _clip, _Table, move_value, offered_value
@@ -31,6 +31,7 @@ from service.replies import (
 
 if TYPE_CHECKING:
     from service.catalogue import Catalogue
+    from service.tablecache import TableCache
     from store import TableRecord
 
 
@@ -38,11 +39,17 @@ class Composer:
     """Build replies from a loaded table (``svc.composer``): the board, private notes, alt text."""
 
     def __init__(
-        self, drawings: Drawings, catalogue: Catalogue, thread_name: Callable[[TableRecord], str]
+        self,
+        drawings: Drawings,
+        catalogue: Catalogue,
+        cache: TableCache,
+        thread_name: Callable[[TableRecord], str],
     ) -> None:
         self.drawings = drawings
         """The service's one drawing cache: boards and notes carry pictures drawn through it."""
         self.catalogue = catalogue
+        self.cache = cache
+        """The kept tables: a move's views are worked out once and kept with its table."""
         self.thread_name = thread_name
         """Names a table's thread (``TableService.thread_name``): a private note's title."""
 
@@ -66,8 +73,15 @@ class Composer:
         status: bool = False,
         automatic: tuple[str, ...] = (),
         automatic_at: tuple[int, ...] = (),
+        shown_before: dict | None = None,
     ) -> Reply:
-        """Build the board, the private notes and the pings after a move (or at start)."""
+        """Build the board, the private notes and the pings after a move (or at start).
+
+        The public view and each noted seat's view are worked out here, under the table's lock,
+        and kept with the table's version (``public_view_of``, ``seat_view_of``): the cogs that
+        present the reply read them back and work nothing out again. ``shown_before``: the public
+        view of ``before`` when it was worked out already (the last board's), not worked out twice.
+        """
         rules, state = table.rules, table.state
         prompts = rules.pending(state)
         old = rules.pending(before) if before is not None else []
@@ -110,12 +124,14 @@ class Composer:
         # A turn's start pings in the thread; a decision inside another's turn comes by DM.
         closed_dms = [n for n, s in table.seats.items() if s.dm_ok is False]
         pinged = set() if status else notify.told_in_thread(prompts, old, mover, closed_dms, public_events)
-        public = rules.view(state, None)
+        public = public_view_of(self.cache, table).view
+        if shown_before is None and before is not None:
+            shown_before = rules.view(before, None)
         # The drawing names the players and marks the last move: public texts and views only.
         caption = render.Caption(
             names={n: s.name for n, s in sorted(table.seats.items())},
             last=tuple(named(e.text) for e in events if e.public),
-            before=rules.view(before, None) if before is not None else None,
+            before=shown_before,
         )
         # Drawn only when shown (``TableService.image``): a quiet board never is.
         record = table.record
@@ -147,13 +163,19 @@ class Composer:
             ),
         )
         notes: list[PrivateNote] = []
+        active = table.record.status == "active"
         if not status:
             for number in sorted(table.seats):
                 if table.seats[number].bot:
                     continue  # a bot reads its own view when it moves: no DM
                 secret = [e for e in events if not e.public and e.visible_to(number)]
-                # The mover's follow-up decisions come back on the answer to its click.
-                moving = number == mover and bool(rules.legal_moves(state, number))
+                # The mover's follow-up decisions come back on the answer to its click (its legal
+                # moves: the seat view's, worked out once, while the table is in play).
+                moving = number == mover and bool(
+                    seat_view_of(self.cache, table, number).moves
+                    if active
+                    else rules.legal_moves(state, number)
+                )
                 if opening or secret or number in fresh or moving:
                     notes.append(self.private(table, number, secret, mover=number == mover))
         answer = "Done." if mover is not None else "The game has begun."
@@ -162,7 +184,8 @@ class Composer:
     def private(self, table: _Table, seat: int, secret: list[Event], *, mover: bool = False) -> PrivateNote:
         """Build a seat's private note: its private events, its view, its legal moves."""
         rules = table.rules
-        view = rules.view(table.state, seat)
+        worked = seat_view_of(self.cache, table, seat)
+        view = worked.view
         # Drawn only when shown, and once: the Institute's panel draws the same picture.
         picture = seat_picture(self.drawings, rules.kind, table.record.id, table.record.version, seat, view)
         own_text = rules.view_text(view)
@@ -184,7 +207,8 @@ class Composer:
             picture=picture,
             view_text=None if picture else own_text,
             alt=alt_text(own_text) if picture else None,
-            choices=tuple(_choices(table, seat, "")) if table.record.status == "active" else (),
+            # The first of the seat view's moves: what ``_choices`` gives for nothing typed.
+            choices=worked.moves[:MAX_CHOICES] if table.record.status == "active" else (),
             dm_ok=record.dm_ok,
             kind=rules.kind,
             title=title,
@@ -266,6 +290,21 @@ def _asked(text: str, tag: str) -> str:
 def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
     """Return the user ids of those seats that a person plays (bots are never pinged)."""
     return tuple(table.seats[n].user_id for n in sorted(seats) if not table.seats[n].bot)
+
+
+def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
+    """Return a seat's view of a table, worked out once per version while the table is kept."""
+    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+
+
+def legal_moves_of(cache: TableCache, table: _Table, seat: int) -> list[Move]:
+    """Return a seat's legal moves at a table's version, listed once per version while it is kept."""
+    return cache.memo(table, ("legal", seat), lambda: table.rules.legal_moves(table.state, seat))
+
+
+def public_view_of(cache: TableCache, table: _Table) -> PublicView:
+    """Return the public view of a table, worked out once per version while the table is kept."""
+    return cache.memo(table, "public", lambda: _public_view(table))
 
 
 def _seat_view(table: _Table, seat: int) -> SeatView:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
 from service import reading
-from service.compose import _seat_view
+from service.compose import legal_moves_of, seat_view_of
 from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
 from service.repeats import REPEATED_MOVE, Repeats
-from service.replies import StaleOffer, TableError, cited, refusal
+from service.replies import SeatView, StaleOffer, TableError, cited, refusal
 
 if TYPE_CHECKING:
     from service.bots import BotSeats
@@ -95,12 +95,12 @@ class Judging:
         await self._check_offer(loaded, seat, offer)
         return seat, await asyncio.to_thread(self._resolve, loaded, seat, move, version)
 
-    @staticmethod
-    async def _check_offer(loaded: _Table, seat: int, offer: Offer | None) -> None:
+    async def _check_offer(self, loaded: _Table, seat: int, offer: Offer | None) -> None:
         """Refuse a move from a panel whose stamp no longer matches the seat's view (under the lock)."""
         if offer is None:
             return
-        now = await asyncio.to_thread(_seat_view, loaded, seat)
+        # The view the panel was built from, when it is this version's (worked out once).
+        now = await asyncio.to_thread(seat_view_of, self.cache, loaded, seat)
         if offer.stamp_of(now) != offer.stamp:
             raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
 
@@ -121,8 +121,8 @@ class Judging:
         rules, state = table.rules, table.state
         wanted = text.strip()
         token = _INDEX_TOKEN.fullmatch(wanted)
-        legal = rules.legal_moves(state, seat)
         if token:
+            legal = self._offered(table, seat)
             if int(token["version"]) != version:
                 raise StaleOffer("The game moved on since that was offered: pick again.")
             index = int(token["index"])
@@ -134,6 +134,13 @@ class Judging:
         labelled = rules.labelled_moves(state, seat)
         moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
         return reading.read_move(wanted, moves, labels, rules.actions)
+
+    def _offered(self, table: _Table, seat: int) -> list[Move]:
+        """Return the seat's legal moves in the order offered: as worked out already for this version."""
+        kept = self.cache.recall(table, ("seat", seat))
+        if isinstance(kept, SeatView):
+            return [choice.move for choice in kept.moves if choice.move is not None]
+        return legal_moves_of(self.cache, table, seat)
 
     @staticmethod
     def _not_your_turn(table: _Table) -> str:

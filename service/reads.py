@@ -14,7 +14,7 @@ from typing import Any
 
 import render
 from rules.contract import Event
-from service.compose import _asked, _choices, _public_view, _seat_view, name_seats
+from service.compose import _asked, _choices, name_seats, public_view_of, seat_view_of
 from service.drawings import Picture, board_picture, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.part import ServicePart
@@ -62,8 +62,7 @@ class TableReads(ServicePart):
         """
         loaded, seat = await self.load_seat(table_id, user_id)
         # Worked out once per version (a panel asks again after each delivery): the kept table's memo.
-        made = lambda: _seat_view(loaded, seat)  # noqa: E731
-        return await asyncio.to_thread(self.svc.cache.memo, loaded, ("seat", seat), made)
+        return await asyncio.to_thread(seat_view_of, self.svc.cache, loaded, seat)
 
     async def seat_views(self, table_id: int, user_ids: Iterable[int]) -> dict[int, SeatView]:
         """Return the seat view of each seated user among ``user_ids``, all from one snapshot.
@@ -75,10 +74,7 @@ class TableReads(ServicePart):
         seats = {user: seat for user in user_ids if (seat := loaded.seat_of(user)) is not None}
 
         def read() -> dict[int, SeatView]:
-            return {
-                user: self.svc.cache.memo(loaded, ("seat", seat), lambda seat=seat: _seat_view(loaded, seat))
-                for user, seat in seats.items()
-            }
+            return {user: seat_view_of(self.svc.cache, loaded, seat) for user, seat in seats.items()}
 
         return await asyncio.to_thread(read)
 
@@ -89,7 +85,7 @@ class TableReads(ServicePart):
         Read-only, no lock; a closed table has no prompts. Refuses a lobby like ``seat_view``.
         """
         loaded = await self._load_started(table_id)
-        return await asyncio.to_thread(self.svc.cache.memo, loaded, "public", lambda: _public_view(loaded))
+        return await asyncio.to_thread(public_view_of, self.svc.cache, loaded)
 
     async def public_drawing(self, public: PublicView, sheet: str | None = None) -> bytes | None:
         """Return the PNG of a public view: its board naming the players, or a named sheet (None: no drawing).

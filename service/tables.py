@@ -6,7 +6,9 @@ here: the games on offer (``svc.catalogue``), reading a table (``svc.reads``), `
 judging a move (``svc.judging``), what a move tells whom (``svc.composer``), what the service
 says by itself, undo, votes and spectators (``svc.play``) and a table's log, history file and
 replay (``svc.history``). ``loaded`` holds the loaded table they all work on, ``tablecache``
-keeps loaded tables in memory and ``kept`` reads and commits through it.
+keeps loaded tables in memory and ``kept`` reads and commits through it. The lobby's words
+(options, seat order) are in ``lobby``; what plays itself after a move, and the seat settings that
+govern it, in ``forced``.
 
 Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
 (``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
@@ -20,23 +22,24 @@ event's text, any of which may hold a secret.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import NoReturn
 
-from rules import registry, rng
-from rules.contract import RESIGN, Event, Move, PromptKind, Result, Rules, RulesError, State
+from rules import registry
+from rules.contract import RESIGN, Event, Move, Result, Rules, RulesError, State
 from service import metrics
 from service.asyncplay import AsyncPlay, Outlet
 from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
-from service.compose import Composer, name_seats
+from service.compose import Composer, legal_moves_of, name_seats
 from service.drawings import Drawings
+from service.forced import ASK_PREF, AUTO_LIMIT, AUTO_PREF, REACTIONS_PREF, forced_move
 from service.history import TableHistory
 from service.judge import Judging
 from service.kept import KeptTables
@@ -51,12 +54,13 @@ from service.loaded import (  # re-exported: cogs and tests import these from he
     offered_token,
     offered_value,
 )
+from service.lobby import parse_options, renumbered, seat_order, spelled
 from service.naming import automatic_label
 from service.notices import Notice
 from service.notify import PingLedger
 from service.reads import TableReads
 from service.repeats import Repeats, typed_key
-from service.replies import DAMAGED, LOBBY_HINT, Board, Reply, TableError
+from service.replies import DAMAGED, LOBBY_HINT, Board, PublicView, Reply, TableError
 from service.scheduler import Scheduler
 from service.servers import PAUSED, Servers
 from service.tablecache import TableCache, cache_size
@@ -92,38 +96,10 @@ __all__ = [
 log = logging.getLogger("conclave.service")
 
 THREAD_NAME_LIMIT = 100
-AUTO_PREF = "auto"
-"""Seat setting: "off" stops the service playing that seat's forced decisions for it."""
-REACTIONS_PREF = "reactions"
-"""Seat setting: "pass" has the service decline every reaction window of that seat."""
-ASK_PREF = "ask"
-"""Seat setting: "on" has the service ask that seat the optional questions its game otherwise
-answers for it (``Rules.presumed``; Argent: take an IP gain that could be declined)."""
-AUTO_LIMIT = 60
-"""At most this many automatic moves after one move (a round's forced steps are far fewer)."""
 SAVED_BOARD = "The board will follow."
 SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 """Said after a change the store accepted when its board could not be composed at once."""
-_OPTION = re.compile(r"(?P<name>[\w-]+)\s*=\s*(?P<value>\"[^\"]*\"|'[^']*'|\S+)")
 
-
-def parse_options(text: str | None) -> dict[str, str]:
-    """Read table options typed as ``name=value name=value`` (values may be quoted)."""
-    if not text or not text.strip():
-        return {}
-    options: dict[str, str] = {}
-    end = 0
-    for match in _OPTION.finditer(text):
-        if text[end : match.start()].strip():
-            break
-        name = match["name"].casefold()
-        if name in options:
-            raise TableError(f"Option {name} is given twice: give each option once.")
-        options[name] = match["value"].strip("\"'")
-        end = match.end()
-    if text[end:].strip():
-        raise TableError("Write options as name=value, separated by spaces (e.g. `hand=4`).")
-    return options
 
 
 class TableService:
@@ -158,7 +134,7 @@ class TableService:
         self.history = TableHistory(self)
         # The read side: collaborators with their own calls (``svc.reads.status(...)``).
         self.catalogue = Catalogue()
-        self.composer = Composer(self.drawings, self.catalogue, self.thread_name)
+        self.composer = Composer(self.drawings, self.catalogue, self.cache, self.thread_name)
         self.reads = TableReads(self)
         self.why = WhyReads(self.reads)
         self.servers = Servers(self)
@@ -183,7 +159,7 @@ class TableService:
         """Open a table in the lobby with the host seated; the caller then makes its thread."""
         rules = self.catalogue.rules_for(kind)
         chosen = parse_options(options) if isinstance(options, str) or options is None else dict(options)
-        chosen = _spelled(rules, chosen)
+        chosen = spelled(rules, chosen)
         self.catalogue.check_option_names(rules, chosen)
         try:
             # The server's defaults (its moderators' settings, read now) unless the host chose.
@@ -349,11 +325,11 @@ class TableService:
                 raise TableError("This game has already started.") from None
             log.info("table %s started with %d seats", table_id, len(seats))
             self.time.committed(table_id, timing.clocks)
-            seats_now = _renumber({n: by_user[u] for n, u in enumerate(order)})
-            loaded = _Table(table, state, rules, seats_now)
+            seats_now = renumbered({n: by_user[u] for n, u in enumerate(order)})
             ticket[1]["seats"] = [seats_now[n] for n in sorted(seats_now)]
             shown = {n: replace(s, name=shown_name(s)) for n, s in seats_now.items()}
-            self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
+            # Composed on the kept table: the views the opening shows are those the reads give back.
+            loaded = self.kept.keep_committed(_Table(table, state, rules, shown), ticket)
             try:
                 reply = await asyncio.to_thread(self.composer.compose, loaded, None, [], None, opening=True)
                 return await self.play.after_move(reply)
@@ -394,6 +370,9 @@ class TableService:
                 memories = await self.bots.bot_memories(loaded, loaded.state, done.state)
                 timing = self.time.timing(loaded.record, _bot_users(loaded))
                 ticket = self.kept.ticket(table_id)
+                # The last board's public view, worked out at its version (taken before the commit
+                # drops the kept table): the new board marks what changed since.
+                earlier = self.cache.recall(loaded, "public")
                 try:
                     new_version = await self.store.commit_move(
                         table_id,
@@ -431,7 +410,7 @@ class TableService:
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), new_version)
             after = self.kept.keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
-                reply = await self._after_commit(after, loaded.state, done, seat)
+                reply = await self._after_commit(after, loaded.state, done, seat, earlier)
             except Exception:
                 # The move, its clocks and its delivery are saved together: the delivery follows
                 # from the store (the scheduler, or the next start), so the answer must say so.
@@ -442,14 +421,20 @@ class TableService:
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), reply.table.version)
             return replace(reply, answer=played)
 
-    async def _after_commit(self, after: _Table, before: State, done: _Outcome, seat: int) -> Reply:
-        """Play what plays itself after a saved move, then compose what it tells whom."""
+    async def _after_commit(
+        self, after: _Table, before: State, done: _Outcome, seat: int, earlier: object = None
+    ) -> Reply:
+        """Play what plays itself after a saved move, then compose what it tells whom.
+
+        ``earlier``: the public view (``PublicView``) of ``before`` if it was worked out already.
+        """
         after, events, played, result = await self._auto_resolve(after, list(done.events), done.result)
         automatic, at = tuple(label for label, _ in played), tuple(n for _, n in played)
-        compose = self.composer.compose
-        reply = await asyncio.to_thread(
-            compose, after, before, events, seat, result=result, automatic=automatic, automatic_at=at
+        shown = earlier.view if isinstance(earlier, PublicView) else None
+        compose = functools.partial(
+            self.composer.compose, result=result, automatic=automatic, automatic_at=at, shown_before=shown
         )
+        reply = await asyncio.to_thread(compose, after, before, events, seat)
         now_waiting = [] if result is not None else [
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
@@ -518,7 +503,7 @@ class TableService:
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
-            found = await asyncio.to_thread(_forced_move, table, off, passing, asking)
+            found = await asyncio.to_thread(forced_move, table, off, passing, asking, self._legal_of(table))
             if found is None:
                 break
             seat, move = found
@@ -563,6 +548,10 @@ class TableService:
             labels.append((f"{self.composer.mark(table, seat)}: {label}", sum(e.public for e in events)))
             events.extend(more)
         return table, events, labels, result
+
+    def _legal_of(self, table: _Table) -> Callable[[int], list[Move]]:
+        """Return a seat's legal moves at the table's version, listed once (the next move reads them)."""
+        return functools.partial(legal_moves_of, self.cache, table)
 
     async def auto_play(self, table_id: int) -> Reply | None:
         """Play now whatever plays itself (after a seat changed its ``reactions`` or ``auto``
@@ -752,69 +741,8 @@ def _bot_users(table: _Table) -> set[int]:
     return {s.user_id for s in table.seats.values() if s.bot}
 
 
-def _spelled(rules: Rules, chosen: dict[str, str]) -> dict[str, str]:
-    """Return options with names and values spelled as the game spells them, whatever the case typed."""
-    specs = {o.name.casefold(): o for o in rules.options}
-    spelled: dict[str, str] = {}
-    for name, value in chosen.items():
-        spec = specs.get(name.casefold())
-        if spec is None:
-            spelled[name] = value
-            continue
-        value = next((c for c in spec.choices if c.casefold() == value.casefold()), value)
-        spelled[spec.name] = value
-    return spelled
-
-
 def _unstamped(move: str | Move) -> str | None:
     """Return the repeat key of typed text that carries no version (not a ``#version.index`` token)."""
     if isinstance(move, Move) or _INDEX_TOKEN.fullmatch(move.strip()):
         return None
     return typed_key(move)
-
-
-def seat_order(seed: int, user_ids: list[int]) -> list[int]:
-    """Return the seat order: the join order shuffled by the table's seed (reproducible)."""
-    order = list(user_ids)
-    position: dict = {}
-    rng.seed_state(position, seed)
-    rng.shuffle(position, order)
-    return order
-
-
-def _renumber(seats: dict[int, SeatRecord]) -> dict[int, SeatRecord]:
-    """Give lobby seat records their seat numbers (the store has them; this saves a read)."""
-    return {n: replace(s, seat=n) for n, s in seats.items()}
-
-
-def _forced_move(
-    table: _Table, off: dict[int, str], passing: dict[int, str], asking: dict[int, str]
-) -> tuple[int, Move] | None:
-    """Return a (seat, move) the service may play by itself now, or None.
-
-    A reaction window of a seat that passes every reaction is declined; a decision with one
-    legal move is played when the game declares that prompt auto-resolvable and the seat did
-    not turn automatic play off; a question the game presumes the answer to is answered so for
-    a person who did not ask to be asked (a bot decides for itself).
-    """
-    rules, state = table.rules, table.state
-    for prompt in rules.pending(state):
-        record = table.seats[prompt.seat]
-        user = record.user_id
-        if prompt.kind is PromptKind.REACTION and passing.get(user) == "pass":
-            move = rules.decline(state, prompt.seat, prompt)
-            if move is not None and move in rules.legal_moves(state, prompt.seat):
-                return prompt.seat, move
-            continue
-        if off.get(user) == "off":
-            continue
-        legal = rules.legal_moves(state, prompt.seat)
-        if not record.bot and asking.get(user) != "on":
-            move = rules.presumed(state, prompt.seat, prompt)
-            if move is not None and move in legal:
-                return prompt.seat, move
-        if len(legal) == 1 and rules.auto_resolvable(state, prompt, legal[0]):
-            return prompt.seat, legal[0]
-    return None
-
-

@@ -10,7 +10,7 @@ from bench import e2e
 from bench.cli import main
 from cogs.kit import delivery
 
-WANTED = {"e2e_median_ms", "e2e_p99_ms", "transactions_per_move", "apply_mean_us", "render_ms"}
+WANTED = {"e2e_median_ms", "e2e_p99_ms", "transactions_per_move", "apply_mean_us", "render_ms", "store_ms"}
 
 
 def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,6 +30,8 @@ def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[
     assert 0 < row["e2e_median_ms"] <= row["e2e_p99_ms"]
     assert row["transactions_per_move"] >= 1  # a move is written: at least its own transaction
     assert row["apply_mean_us"] > 0 and row["render_ms"] > 0
+    assert 0 < row["store_ms"] < row["e2e_p99_ms"]  # a move is written: time inside the store
+    assert 0 < row["store_db_ms"] <= row["store_ms"]  # the database's own part of it
 
 
 def test_transactions_are_counted_from_the_statements() -> None:
@@ -39,6 +41,29 @@ def test_transactions_are_counted_from_the_statements() -> None:
                 "COMMIT", "SELECT 2", "begin", "ROLLBACK"):
         counter.saw(sql)
     assert (counter.count, counter.statements) == (4, 8)
+
+
+async def test_store_time_counts_overlapping_calls_once() -> None:
+    """Time inside the store's calls: a call during another adds nothing twice; private ones are not timed."""
+    import asyncio
+
+    class Slow:
+        async def write(self, seconds: float) -> str:
+            await asyncio.sleep(seconds)
+            return "written"
+
+        async def both(self) -> None:
+            await asyncio.gather(self.write(0.05), self.write(0.05))
+
+        async def _inner(self) -> None:
+            await asyncio.sleep(0.05)
+
+    store, timer = Slow(), e2e.StoreTime()
+    timer.wrap(store)
+    assert await store.write(0.05) == "written"
+    await store.both()  # two writes at once inside a third call: about 0.05 s, not 0.15
+    await store._inner()  # not a public call: not timed
+    assert 0.1 <= timer.seconds < 0.14
 
 
 def test_no_edit_spacing_restores_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
