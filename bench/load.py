@@ -122,8 +122,7 @@ class Posting:
             self.living[table_id] = board.version
 
     async def _edit(self, living: int, board: Board) -> None:
-        loop = asyncio.get_running_loop()
-        wait = self.pacing.offer(living, board, loop.time(), self.spacing)
+        wait = self.pacing.offer(living, board, asyncio.get_running_loop().time(), self.spacing)
         if wait is None:
             return  # merged into the edit already waiting
         if wait <= 0:
@@ -132,6 +131,7 @@ class Posting:
 
         async def later() -> None:
             await asyncio.sleep(wait)
+            await self.pacing.draw_newest(board.table_id, self.svc.reads.image)
             async with self._lock(board.table_id):
                 await self._flush(board.table_id)
 

@@ -5,14 +5,17 @@ since a picture is drawn only when shown) is:
 
 - the board, unless the move was quiet: a new thread message when the turn passed (``fresh``),
   the game ended or no living board exists yet, else an edit of the turn's living board, paced
-  to one per ``EDIT_SPACING`` per table (``EditPacing``: later edits merge, only the newest is
-  drawn);
+  to one per ``EDIT_SPACING`` per table (``EditPacing``: an edit due now is made at once, the
+  mover's answer says whether Discord took it; one due sooner waits in the background, the
+  boards arriving meanwhile merge into it, and only the newest is drawn);
 - a DM of each other seat's note (not a seat whose DMs are known closed, not the mover's own
   follow-up without news: ``dm_notes``);
 - the mover's own note on the answer to its click (``answer_note``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
 
 from service.replies import Board, PrivateNote, Reply
 
@@ -88,3 +91,16 @@ class EditPacing:
     def drop(self, table_id: int) -> None:
         """Forget the table's waiting edit (a fresh message shows the table now)."""
         self.pending.pop(table_id, None)
+
+    async def draw_newest(self, table_id: int, draw: Callable[[Board], Awaitable[object]]) -> None:
+        """Draw the table's waiting edit ahead of its turn, again while a newer board replaced it.
+
+        Called outside the table's delivery lock, so the next move's post does not wait behind
+        this drawing; the edit made under the lock then finds its drawing done. A board merged
+        in while the threads drew an older one is the one drawn next: under load the threads
+        draw the newest version, not each one.
+        """
+        while (pending := self.pending.get(table_id)) is not None:
+            await draw(pending[1])
+            if self.pending.get(table_id) is pending:
+                return

@@ -305,8 +305,10 @@ def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
 async def _edit_board(client: discord.Client, thread: discord.Thread, message_id: int, board: Board) -> bool:
     """Edit the living board, at most once per ``EDIT_SPACING`` per table (later edits coalesce).
 
-    An edit due sooner waits in the background and only the newest board is drawn then, so a
-    burst of steps costs one edit.
+    An edit due now is made at once (the mover's answer says whether Discord took it). An edit
+    due sooner waits in the background, and is drawn outside the delivery lock so the table's
+    next move does not wait behind it; only the newest board is drawn then, so a burst of steps
+    costs one edit.
     """
     memory = _deliveries(client)
     wait = memory.pacing.offer(message_id, board, asyncio.get_running_loop().time(), EDIT_SPACING)
@@ -317,6 +319,7 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
 
     async def later() -> None:
         await asyncio.sleep(wait)
+        await memory.pacing.draw_newest(board.table_id, service_of(client).reads.image)
         async with delivery_turn(client, board.table_id):
             await _flush_edit(client, thread, board.table_id)
 
