@@ -3,11 +3,16 @@
 ``python -m bench load --tables 200 --moves 10`` opens the tables, then lets every table's
 players move at the same time (one driver per table, all on one event loop, as one bot
 process serves them). Each move goes through ``TableService.act`` (rules, the store's
-transaction), then its board and private notes are drawn as the bot draws them when it posts
-them (``show``: nothing for a quiet move), and it is marked delivered as the bot would. The
-last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from call to delivered),
-``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice)
-and ``rss_mb`` (the process's peak resident memory).
+transaction); then what the bot would post of it is drawn (``Posting``), decided by the code
+the kit's delivery asks (``service.showing``): the board only when the move is not quiet, as a
+new message when the turn passed, else as an edit of the living board paced by the bot's
+default edit spacing (merged edits draw only the newest, in the background as the bot does);
+a DM note for each other seat with news; the mover's note on its answer. Then it is marked
+delivered as the bot would. Drawings run on the service's drawing threads (one per core).
+
+The last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from call to delivered),
+``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice),
+``drawings`` (drawings made) and ``rss_mb`` (the process's peak resident memory).
 
 ``drive_table`` plays one table and returns what it saw, so a runner that spreads tables over
 several processes (or a PostgreSQL store, opened from ``--db``) can reuse it as it is.
@@ -27,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.timing import percentile
-from service import Reply, TableError, TableService
+from service import Board, PrivateNote, Reply, TableError, TableService, showing
 from store import Store
 
 USER_BASE = 50_000
@@ -42,7 +47,6 @@ class TableRun:
     versions: list[int] = field(default_factory=list)
     took: list[float] = field(default_factory=list)
     refused: int = 0
-    drawings: int = 0
 
 
 async def open_table(svc: TableService, kind: str, players: int, number: int) -> tuple[int, list[int]]:
@@ -55,15 +59,102 @@ async def open_table(svc: TableService, kind: str, players: int, number: int) ->
     return table.id, users
 
 
-async def show(svc: TableService, reply: Reply) -> int:
-    """Draw what the bot would post for a move (its board, each private note); return how many."""
-    shown = [reply.board] if reply.board is not None else []
-    shown += list(reply.private)
-    images = [await svc.reads.image(message) for message in shown]
-    return sum(1 for image in images if image is not None)
+class Posting:
+    """What one bot process posts of each move, drawn as it draws it: ``service.showing`` decides.
+
+    The kit's delivery asks the same questions: is the board shown (not for a quiet move), is it a
+    new thread message or an edit of the living board, which notes go out by DM, which note answers
+    the mover. Edits are paced as the bot paces them (``spacing``, the bot's default): an edit due
+    sooner waits in the background and the boards arriving meanwhile merge into it, so only the
+    newest is drawn. One table's posts go one at a time, as under the kit's delivery lock.
+    """
+
+    def __init__(self, svc: TableService, spacing: float = showing.EDIT_SPACING) -> None:
+        self.svc = svc
+        self.spacing = spacing
+        self.pacing = showing.EditPacing()
+        self.living: dict[int, int] = {}
+        """The version whose message is each table's living board (a message id stands in)."""
+        self.newest: dict[int, int] = {}
+        self.drawn: Counter[str] = Counter()
+        """Drawings made, by what showed them: ``post``, ``edit``, ``dm``, ``answer``."""
+        self.quiet = 0
+        """Moves whose board was not shown."""
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._later: set[asyncio.Task[None]] = set()
+
+    async def post(self, reply: Reply, mover: int) -> None:
+        """Draw what the bot posts of a move: the board (or its paced edit), the DMs, the mover's answer."""
+        table_id = reply.table.id
+        async with self._lock(table_id):
+            if reply.board is not None and showing.board_shown(reply.board):
+                await self._board(reply.board)
+            else:
+                self.quiet += 1
+            for note in showing.dm_notes(reply, mover):
+                await self._draw(note, "dm")
+        answer = showing.answer_note(reply, mover)
+        if answer is not None:
+            await self._draw(answer, "answer")
+
+    async def settle(self) -> None:
+        """Wait for the edits still waiting out their spacing."""
+        while self._later:
+            await asyncio.gather(*list(self._later))
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def _board(self, board: Board) -> None:
+        table_id = board.table_id
+        living = self.living.get(table_id)
+        step = showing.board_step(board, living, self.newest.get(table_id, -1))
+        if step == showing.SKIP:
+            return
+        self.newest[table_id] = board.version
+        if step == showing.EDIT and living is not None:
+            await self._edit(living, board)
+            return
+        await self._flush(table_id)  # a waiting edit shows steps no other message holds
+        await self._draw(board, "post")
+        self.pacing.drop(table_id)
+        if board.in_play:
+            self.living[table_id] = board.version
+
+    async def _edit(self, living: int, board: Board) -> None:
+        wait = self.pacing.offer(living, board, asyncio.get_running_loop().time(), self.spacing)
+        if wait is None:
+            return  # merged into the edit already waiting
+        if wait <= 0:
+            await self._flush(board.table_id)
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(wait)
+            await self.pacing.draw_newest(board.table_id, self.svc.reads.image)
+            async with self._lock(board.table_id):
+                await self._flush(board.table_id)
+
+        task = asyncio.create_task(later())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def _flush(self, table_id: int) -> None:
+        pending = self.pacing.take(table_id)
+        if pending is None:
+            return
+        message, board = pending
+        if self.living.get(table_id) != message:
+            return  # a fresh board was posted meanwhile
+        self.pacing.mark(table_id, asyncio.get_running_loop().time())
+        await self._draw(board, "edit")
+
+    async def _draw(self, shown: Board | PrivateNote, why: str) -> None:
+        if await self.svc.reads.image(shown) is not None:
+            self.drawn[why] += 1
 
 
-async def drive_table(svc: TableService, table_id: int, users: list[int], moves: int,
+async def drive_table(svc: TableService, posting: Posting, table_id: int, users: list[int], moves: int,
                       rand: random.Random) -> TableRun:
     """Play up to ``moves`` random offered moves at one table, each stamped with its version."""
     run = TableRun(table_id)
@@ -85,7 +176,7 @@ async def drive_table(svc: TableService, table_id: int, users: list[int], moves:
             if run.refused > moves:
                 break
             continue
-        run.drawings += await show(svc, reply)
+        await posting.post(reply, user)
         await svc.delivered(reply)
         run.took.append(clock() - began)
         run.versions.append(reply.table.version)
@@ -108,11 +199,13 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
     try:
         svc = TableService(store, seed_source=lambda: rand.randrange(1 << 62))
         opened = [await open_table(svc, kind, players, n) for n in range(tables)]
+        posting = Posting(svc)
         began = time.perf_counter()
-        drivers = [drive_table(svc, tid, users, moves, random.Random(rand.randrange(1 << 62)))
+        drivers = [drive_table(svc, posting, tid, users, moves, random.Random(rand.randrange(1 << 62)))
                    for tid, users in opened]
         runs = await asyncio.gather(*drivers)
         wall = time.perf_counter() - began
+        await posting.settle()
         lost = doubled = 0
         for run in runs:
             missing, twice = await audit(store, run)
@@ -127,7 +220,9 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "tables": tables,
         "moves": done,
         "refused": sum(run.refused for run in runs),
-        "drawings": sum(run.drawings for run in runs),
+        "drawings": sum(posting.drawn.values()),
+        "drawn": dict(sorted(posting.drawn.items())),
+        "quiet": posting.quiet,
         "seconds": round(wall, 2),
         "moves_per_s": round(done / wall, 1) if wall else None,
         "p50_ms": round(1000 * statistics.median(took), 1) if took else None,

@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +30,31 @@ LIMIT = 96
 """Drawings kept (a PNG is 30-150 KB): the newest versions of the tables being played now."""
 
 Key = tuple[Hashable, ...]
+
+WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
+"""Threads that draw: one per core (Pillow releases the GIL while it fills and encodes)."""
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _drawing_pool() -> ThreadPoolExecutor:
+    """Return the drawing threads, started on first use."""
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="conclave-drawing")
+    return _pool
+
+
+async def drawn(picture: Picture | None) -> bytes | None:
+    """Draw a picture on the drawing threads (once: later calls read the cache), or None without one.
+
+    The drawings have their own threads, not the event loop's default ones, so a move's rules and
+    store work (``asyncio.to_thread``) never queue behind other tables' drawings, and no more
+    drawings are under way (each holding its full-size images) than there are cores.
+    """
+    if picture is None:
+        return None
+    return await asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png)
 
 
 class Drawings:

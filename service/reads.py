@@ -15,7 +15,7 @@ from typing import Any
 import render
 from rules.contract import Event
 from service.compose import _asked, _choices, name_seats, public_view_of, seat_view_of
-from service.drawings import Picture, board_picture, seat_picture, sheet_picture
+from service.drawings import Picture, board_picture, drawn, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.part import ServicePart
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
@@ -249,5 +249,5 @@ def _pref_key(key: str) -> str:
 
 
 async def _shown(picture: Picture | None) -> bytes | None:
-    """Draw a picture in a worker thread (once: later calls read the cache), or None without one."""
-    return None if picture is None else await asyncio.to_thread(picture.png)
+    """Draw a picture on the drawing threads (once: later calls read the cache), or None without one."""
+    return await drawn(picture)

@@ -44,6 +44,7 @@ from service import (
     Reply,
     TableError,
     TableRecord,
+    showing,
 )
 
 log = logging.getLogger("conclave.cogs")
@@ -113,10 +114,8 @@ class _Deliveries:
     """Tables whose bots are playing now (one runner per table)."""
     bots_again: set[int] = field(default_factory=set)
     """Tables that got a move while their runner was busy: it looks once more before it stops."""
-    edits: dict[int, tuple[int, Board]] = field(default_factory=dict)
-    """The newest board waiting to be drawn over each table's living board (message id, board)."""
-    edited: dict[int, float] = field(default_factory=dict)
-    """When each table's living board was last edited (event loop time)."""
+    pacing: showing.EditPacing = field(default_factory=showing.EditPacing)
+    """Each table's living-board edits: the one waiting, when the last went out (event loop time)."""
     headings: dict[int, str] = field(default_factory=dict)
     """The heading (a round's summary) each table's living board opened with."""
     shown: dict[int, tuple[Event, ...]] = field(default_factory=dict)
@@ -164,7 +163,7 @@ async def deliver(client: discord.Client, reply: Reply, *, mover: int | None = N
     return posted
 
 
-EDIT_SPACING = 1.0
+EDIT_SPACING = showing.EDIT_SPACING
 """Seconds between two edits of one living board: Discord's rate limit is about 5 per 5 s."""
 
 
@@ -177,16 +176,12 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     thread = await thread_of(client, reply.table)
     board = reply.board
     posted = True
-    if board is not None and thread is not None and not board.quiet:
+    if board is not None and thread is not None and showing.board_shown(board):
         heading = await _before_board(client, reply)
         if heading:
             board = replace(board, fresh=True)  # the heading opens a new message
         posted = await _show_board(client, thread, board, heading)
-    for note in reply.private:
-        if note.dm_ok is False or note.user_id == mover:
-            continue
-        if note.mover and not note.events:
-            continue  # the mover's follow-up decisions belong on the answer to its click
+    for note in showing.dm_notes(reply, mover):
         message = await private_send_args(client, reply.table, note)
         # Delivered again after a failure or a kill (the DM sent, the delivery not marked done),
         # the same note is the same message to Discord, which keeps the first.
@@ -240,15 +235,15 @@ async def _show_board(
     """Post a fresh board, or edit the turn's living board in place; False when Discord refused."""
     memory = _deliveries(client)
     newest = memory.posted.get(board.table_id, -1)
-    if board.version < newest:
-        # A newer board already shows the table; an older one would mislead.
+    living = memory.boards.get(board.table_id)
+    step = showing.board_step(board, living, newest)
+    if step == showing.SKIP:
         log.info("table %s: board v%s skipped, v%s already shown", board.table_id, board.version, newest)
         return True
-    living = memory.boards.get(board.table_id)
-    if not board.fresh and not board.finished and living is not None and isinstance(thread, discord.Thread):
+    if step == showing.EDIT and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
-    if board.table_id in memory.edits and isinstance(thread, discord.Thread):
+    if board.table_id in memory.pacing.pending and isinstance(thread, discord.Thread):
         # An edit still waiting out its spacing shows steps no other message holds: draw it
         # before the new message, or a quick run of moves (a bot's) loses them.
         await _flush_edit(client, thread, board.table_id)
@@ -266,7 +261,7 @@ async def _show_board(
         log.warning("table %s: board v%s not posted (status %s)", board.table_id, board.version, exc.status)
         return False
     memory.posted[board.table_id] = board.version
-    memory.edits.pop(board.table_id, None)
+    memory.pacing.drop(board.table_id)
     memory.shown[board.table_id] = _trim(board.events)
     memory.headings[board.table_id] = heading or ""
     if board.in_play:
@@ -310,21 +305,21 @@ def _with_turn_events(memory: _Deliveries, board: Board) -> Board:
 async def _edit_board(client: discord.Client, thread: discord.Thread, message_id: int, board: Board) -> bool:
     """Edit the living board, at most once per ``EDIT_SPACING`` per table (later edits coalesce).
 
-    An edit due sooner waits in the background and only the newest board is drawn then, so a
-    burst of steps costs one edit.
+    An edit due now is made at once (the mover's answer says whether Discord took it). An edit
+    due sooner waits in the background, and is drawn outside the delivery lock so the table's
+    next move does not wait behind it; only the newest board is drawn then, so a burst of steps
+    costs one edit.
     """
     memory = _deliveries(client)
-    loop = asyncio.get_running_loop()
-    pending = memory.edits.get(board.table_id)
-    memory.edits[board.table_id] = (message_id, board)
-    if pending is not None:
+    wait = memory.pacing.offer(message_id, board, asyncio.get_running_loop().time(), EDIT_SPACING)
+    if wait is None:
         return True  # an edit is already scheduled: it will show this board
-    wait = memory.edited.get(board.table_id, float("-inf")) + EDIT_SPACING - loop.time()
     if wait <= 0:
         return await _flush_edit(client, thread, board.table_id)
 
     async def later() -> None:
         await asyncio.sleep(wait)
+        await memory.pacing.draw_newest(board.table_id, service_of(client).reads.image)
         async with delivery_turn(client, board.table_id):
             await _flush_edit(client, thread, board.table_id)
 
@@ -337,7 +332,7 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
 async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: int) -> bool:
     """Apply the newest pending edit of a table's living board; False when Discord refused it."""
     memory = _deliveries(client)
-    pending = memory.edits.pop(table_id, None)
+    pending = memory.pacing.take(table_id)
     if pending is None:
         return True
     message_id, board = pending
@@ -350,7 +345,7 @@ async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: 
         message["content"] = f"{heading}\n{message.get('content', '')}"  # the living board keeps it
     files = message.pop("files", [])
     message.setdefault("view", None)
-    memory.edited[table_id] = asyncio.get_running_loop().time()
+    memory.pacing.mark(table_id, asyncio.get_running_loop().time())
     try:
         await thread.get_partial_message(message_id).edit(attachments=files, **message)
     except discord.NotFound:
@@ -637,7 +632,7 @@ async def play_now(
 async def answer_mover(interaction: discord.Interaction, reply: Reply, said: str, *, edit: bool) -> None:
     """Answer the player who moved: the sentence, then its panel when it has more to decide."""
     client = interaction.client
-    note = next((n for n in reply.private if n.user_id == interaction.user.id), None)
+    note = showing.answer_note(reply, interaction.user.id)
     if note is None and edit:
         with contextlib.suppress(TableError):
             note = await service_of(client).reads.hand(reply.table.id, interaction.user.id)

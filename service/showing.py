@@ -1,0 +1,106 @@
+"""What a bot shows of a move, decided in one place: the kit's delivery and the load bench ask here.
+
+A move's reply holds a board and private notes; what a bot process posts of them (and so draws,
+since a picture is drawn only when shown) is:
+
+- the board, unless the move was quiet: a new thread message when the turn passed (``fresh``),
+  the game ended or no living board exists yet, else an edit of the turn's living board, paced
+  to one per ``EDIT_SPACING`` per table (``EditPacing``: an edit due now is made at once, the
+  mover's answer says whether Discord took it; one due sooner waits in the background, the
+  boards arriving meanwhile merge into it, and only the newest is drawn);
+- a DM of each other seat's note (not a seat whose DMs are known closed, not the mover's own
+  follow-up without news: ``dm_notes``);
+- the mover's own note on the answer to its click (``answer_note``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from service.replies import Board, PrivateNote, Reply
+
+EDIT_SPACING = 1.0
+"""Seconds between two edits of one living board by default: Discord's rate limit is about 5 per 5 s."""
+
+
+def board_shown(board: Board | None) -> bool:
+    """Whether a move's board is shown in the thread at all (a quiet move's is not)."""
+    return board is not None and not board.quiet
+
+
+SKIP, POST, EDIT = "skip", "post", "edit"
+"""How a shown board reaches the thread: not at all (a newer one shows), a new message, an edit."""
+
+
+def board_step(board: Board, living: int | None, newest: int) -> str:
+    """Return how a shown board reaches the thread, given the living board's message and the newest
+    version shown: SKIP when older (it would mislead), POST when the turn passed, the game ended or
+    nothing lives yet, else EDIT of the living board (paced by ``EditPacing``)."""
+    if board.version < newest:
+        return SKIP
+    if board.fresh or board.finished or living is None:
+        return POST
+    return EDIT
+
+
+def dm_notes(reply: Reply, mover: int | None) -> list[PrivateNote]:
+    """Return the private notes sent by DM: not the mover's, not to a seat whose DMs are closed."""
+    sent = []
+    for note in reply.private:
+        if note.dm_ok is False or note.user_id == mover:
+            continue
+        if note.mover and not note.events:
+            continue  # the mover's follow-up decisions belong on the answer to its click
+        sent.append(note)
+    return sent
+
+
+def answer_note(reply: Reply, mover: int | None) -> PrivateNote | None:
+    """Return the note the answer to the mover's click carries (its panel), if the reply has one."""
+    return next((note for note in reply.private if note.user_id == mover), None)
+
+
+class EditPacing:
+    """The living boards' edits: at most one per spacing per table; an edit due sooner waits, and
+    the boards arriving meanwhile merge into it (only the newest is drawn, when it goes out).
+    """
+
+    def __init__(self) -> None:
+        self.pending: dict[int, tuple[int, Board]] = {}
+        """The newest board waiting to be drawn over each table's living board (message id, board)."""
+        self.edited: dict[int, float] = {}
+        """When each table's living board was last edited (the caller's clock)."""
+
+    def offer(self, message_id: int, board: Board, now: float, spacing: float) -> float | None:
+        """Make ``board`` the table's next edit; return the seconds to wait before it goes out
+        (0 or less: now), or None when an edit already waiting will show it."""
+        waiting = board.table_id in self.pending
+        self.pending[board.table_id] = (message_id, board)
+        if waiting:
+            return None
+        return self.edited.get(board.table_id, float("-inf")) + spacing - now
+
+    def take(self, table_id: int) -> tuple[int, Board] | None:
+        """Take the table's waiting edit (None: none)."""
+        return self.pending.pop(table_id, None)
+
+    def mark(self, table_id: int, now: float) -> None:
+        """Count an edit of the table's living board as going out at ``now``."""
+        self.edited[table_id] = now
+
+    def drop(self, table_id: int) -> None:
+        """Forget the table's waiting edit (a fresh message shows the table now)."""
+        self.pending.pop(table_id, None)
+
+    async def draw_newest(self, table_id: int, draw: Callable[[Board], Awaitable[object]]) -> None:
+        """Draw the table's waiting edit ahead of its turn, again while a newer board replaced it.
+
+        Called outside the table's delivery lock, so the next move's post does not wait behind
+        this drawing; the edit made under the lock then finds its drawing done. A board merged
+        in while the threads drew an older one is the one drawn next: under load the threads
+        draw the newest version, not each one.
+        """
+        while (pending := self.pending.get(table_id)) is not None:
+            await draw(pending[1])
+            if self.pending.get(table_id) is pending:
+                return

@@ -1,0 +1,117 @@
+"""What a bot shows of a move, decided in one place (``service.showing``), and the load bench's use of it.
+
+The kit's delivery and ``bench load`` ask the same questions; these tests pin the answers and
+count what the bench draws for quiet moves, merged living-board edits, DMs and the mover's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from bench.load import Posting
+from rules.contract import Event
+from service import Board, PrivateNote, Reply, showing
+from store import TableRecord
+
+TABLE = TableRecord(7, "institute", "t", {}, 1, 2, 3, 10, "active", 1, 1, 0.0, 0.0, None)
+NEWS = (Event("draw", "You drew a card.", (0,)),)
+
+
+def board(version: int, *, fresh: bool = False, quiet: bool = False, finished: bool = False) -> Board:
+    """Return a board of table 7 at a version, a living-board edit unless ``fresh``."""
+    return Board(7, version, f"v{version}", fresh=fresh, quiet=quiet, finished=finished, in_play=True)
+
+
+def note(user: int, *, dm_ok: bool | None = None, mover: bool = False, news: bool = True) -> PrivateNote:
+    """Return a private note of table 7 for ``user``."""
+    return PrivateNote(7, 1, user, user, "", dm_ok=dm_ok, mover=mover, events=NEWS if news else ())
+
+
+class Recorder:
+    """A service stand-in whose ``reads.image`` records what it draws, once per picture, as
+    ``service.drawings`` does (a second request of one picture reads the first drawing)."""
+
+    def __init__(self) -> None:
+        self.drawn: list[Board | PrivateNote] = []
+        self.reads = SimpleNamespace(image=self.image)
+
+    async def image(self, shown: Board | PrivateNote) -> bytes:
+        if shown not in self.drawn:
+            self.drawn.append(shown)
+        await asyncio.sleep(0)  # a drawing thread answers later
+        return b"png"
+
+
+def test_a_board_is_skipped_when_older_posted_when_the_turn_passed_else_an_edit() -> None:
+    assert showing.board_step(board(3), living=5, newest=4) == showing.SKIP
+    assert showing.board_step(board(5, fresh=True), living=5, newest=4) == showing.POST
+    assert showing.board_step(board(5, finished=True), living=5, newest=4) == showing.POST
+    assert showing.board_step(board(5), living=None, newest=4) == showing.POST
+    assert showing.board_step(board(5), living=5, newest=4) == showing.EDIT
+    assert not showing.board_shown(board(5, quiet=True)) and not showing.board_shown(None)
+    assert showing.board_shown(board(5))
+
+
+def test_dms_go_to_the_others_with_news_and_the_mover_is_answered_with_its_own_note() -> None:
+    mover, closed, follow_up, other = note(1), note(2, dm_ok=False), note(3, mover=True, news=False), note(4)
+    reply = Reply(TABLE, "ok", board(2), (mover, closed, follow_up, other))
+    assert showing.dm_notes(reply, mover=1) == [other]
+    assert showing.answer_note(reply, mover=1) is mover
+    assert showing.answer_note(reply, mover=9) is None
+    assert showing.dm_notes(reply, mover=None) == [mover, other]  # a bot's move: no one to answer
+
+
+def test_edits_are_paced_and_those_arriving_meanwhile_merge() -> None:
+    pacing = showing.EditPacing()
+    assert pacing.offer(50, board(2), now=10.0, spacing=1.0) <= 0  # nothing edited yet: now
+    assert pacing.take(7) == (50, board(2))
+    pacing.mark(7, 10.0)
+    assert pacing.offer(50, board(3), now=10.25, spacing=1.0) == 0.75
+    assert pacing.offer(50, board(4), now=10.5, spacing=1.0) is None  # merged into the waiting edit
+    message, newest = pacing.take(7) or (None, None)
+    assert (message, newest.version if newest else None) == (50, 4)
+    assert pacing.take(7) is None
+
+
+async def test_the_waiting_edit_is_drawn_newest_first_and_again_when_replaced_while_drawing() -> None:
+    pacing = showing.EditPacing()
+    pacing.offer(50, board(3), now=0.0, spacing=1.0)
+    drawn: list[int] = []
+
+    async def draw(shown: Board) -> None:
+        drawn.append(shown.version)
+        if shown.version == 3:
+            pacing.offer(50, board(4), now=0.1, spacing=1.0)  # a move lands while v3 is drawn
+
+    await pacing.draw_newest(7, draw)
+    assert drawn == [3, 4]
+    assert pacing.pending[7][1].version == 4  # still waiting for its edit, now drawn
+
+
+async def test_the_bench_draws_nothing_for_a_quiet_move() -> None:
+    svc = Recorder()
+    posting = Posting(svc, spacing=0.2)  # type: ignore[arg-type]
+    await posting.post(Reply(TABLE, "ok", board(2, quiet=True)), mover=1)
+    await posting.settle()
+    assert svc.drawn == [] and posting.quiet == 1 and not posting.drawn
+
+
+async def test_the_bench_draws_the_paced_edits_as_the_bot_merges_them() -> None:
+    svc = Recorder()
+    posting = Posting(svc, spacing=0.2)  # type: ignore[arg-type]
+    for shown in (board(1, fresh=True), board(2), board(3), board(4)):
+        await posting.post(Reply(TABLE, "ok", shown), mover=1)
+    await posting.settle()
+    # v1 is a new message, v2 edits it at once, v3 waits out the spacing and v4 merges into it.
+    assert [shown.version for shown in svc.drawn] == [1, 2, 4]
+    assert posting.drawn == {"post": 1, "edit": 2}
+
+
+async def test_the_bench_draws_the_dms_and_the_movers_answer() -> None:
+    svc = Recorder()
+    posting = Posting(svc)  # type: ignore[arg-type]
+    notes = (note(1), note(2, dm_ok=False), note(3, mover=True, news=False), note(4))
+    await posting.post(Reply(TABLE, "ok", board(2, quiet=True), notes), mover=1)
+    assert [shown.user_id for shown in svc.drawn] == [4, 1]  # type: ignore[union-attr]
+    assert posting.drawn == {"dm": 1, "answer": 1}
