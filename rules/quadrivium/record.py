@@ -77,6 +77,8 @@ class QuadriviumRecord:
     """The viewing seat's own face-down card, if any."""
     ended: str
     """Why the tale ended, else empty."""
+    fighting: tuple[int, ...] = ()
+    """The two sides (protagonist, antagonist) of a conflict still undecided, else empty."""
     situation: tuple[Any, ...] = ()
     """What the viewing seat is offered against, as JSON data: the frame, the scene, the conflict
     and the council without the others' answers to a decision taken at once, and the seat's own
@@ -124,6 +126,10 @@ def _without(part: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
     return None if part is None else {k: v for k, v in part.items() if k not in keys}
 
 
+def _fighting(conflict: dict[str, Any] | None) -> tuple[int, ...]:
+    return tuple(conflict["sides"]) if conflict and conflict["winner"] is None else ()
+
+
 def _situation(view: dict[str, Any]) -> tuple[Any, ...]:
     """Return what a seat's panel is offered against, leaving out the others' simultaneous answers."""
     frame = [view[k] for k in ("phase", "year", "season", "scenes", "conflicts", "protagonist", "ended")]
@@ -154,5 +160,6 @@ def read_view(view: dict[str, Any]) -> QuadriviumRecord:
         hand=tuple(view["hand"]),
         placed=view.get("placed"),
         ended=view["ended"] or "",
+        fighting=_fighting(view.get("conflict")),
         situation=_situation(view),
     )
