@@ -20,6 +20,7 @@ NOT_VIEWS = {
     "match": "a custom id's regex groups",
     "message": "the send() arguments of a Discord message",
     "kwargs": "the send() arguments of a Discord message",
+    "dm": "the send() arguments of a direct message",
     "data": "an event's facts (its data)",
     "event.data": "an event's facts (its data)",
     "request.match_info": "the route's parts (aiohttp)",
@@ -32,10 +33,7 @@ NOT_VIEWS = {
 """Receivers of literal-key reads that are not views, with what they are."""
 
 READERS = (
-    "cogs/argent",
-    "cogs/academy",
-    "cogs/institute",
-    "cogs/quadrivium",
+    "cogs",
     "web",
     "service/pages.py",
     "bots/core.py",
