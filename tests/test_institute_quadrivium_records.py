@@ -110,3 +110,20 @@ def test_a_quadrivium_situation_leaves_out_the_others_answers_but_not_the_seats_
     assert spectator[-1] == [None, [], None]  # a spectator's situation holds no hand
     own = quadrivium_record(QUADRIVIUM.view(s, 1)).situation[-1]
     assert own[1] == s["hands"][1]
+
+
+def test_neither_record_changes_when_the_seats_secrets_are_redrawn() -> None:
+    """A record holds only what its seat sees: redrawing everything hidden from it changes nothing."""
+    rand = random.Random(5)
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    s["players"][1]["assign"] = ["take", "cast1", "cast2", "take"]
+    for seat in (0, None):
+        hidden = INSTITUTE.scramble(s, seat, rand)
+        assert hidden["deck"] != s["deck"]  # the draw pile's order is secret from every seat
+        assert institute_record(INSTITUTE.view(hidden, seat)) == institute_record(INSTITUTE.view(s, seat))
+    q = quick(3, 2)
+    q, _ = QUADRIVIUM.apply(q, 0, QUADRIVIUM.legal_moves(q, 0)[0])
+    for seat in (1, None):
+        hidden = QUADRIVIUM.scramble(q, seat, rand)
+        assert hidden["hands"][2] != q["hands"][2]  # another seat's hand is redrawn
+        assert quadrivium_record(QUADRIVIUM.view(hidden, seat)) == quadrivium_record(QUADRIVIUM.view(q, seat))
