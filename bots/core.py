@@ -1,10 +1,11 @@
 """The one bot interface: what a seat may know (``Seating``), a bot, and the per-game playbooks.
 
-A bot decides for one seat from that seat's information set only: its ``view``, its legal moves,
-and states sampled consistently with the view. ``Seating`` keeps the real state out of reach:
-the only way to a full state is ``Seating.sample(rng)``, which re-draws every hidden thing with the
-bot's own generator (the game's ``scramble``) and re-seeds the game's generator (``rules.rng.KEY``),
-so a bot can neither read a secret nor foresee a die.
+A bot decides for one seat from that seat's information set only: its view (read as the game's
+typed record, ``Seating.typed``), its legal moves, and states sampled consistently with the view.
+``Seating`` keeps the real state out of reach: the only way to a full state is
+``Seating.sample(rng)``, which re-draws every hidden thing with the bot's own generator (the game's
+``scramble``) and re-seeds the game's generator (``rules.rng.KEY``), so a bot can neither read a
+secret nor foresee a die.
 
 The sample depends on the information set alone as long as the game's ``scramble`` does (it draws
 from a canonical order: a pool is sorted before it is shuffled). Then two states that look the same
@@ -29,6 +30,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from rules import rng as game_rng
@@ -59,6 +61,14 @@ class Seating:
     def kind(self) -> str:
         """Return the game's kind."""
         return self.rules.kind
+
+    @cached_property
+    def typed(self) -> Any:
+        """Return the seat's typed view (the game's record of ``view``; None for a game without one).
+
+        Worked out on first use and kept: a bot that reads only the legal moves pays nothing.
+        """
+        return self.rules.typed_view(self.view)
 
     def sample(self, rand: random.Random) -> State:
         """Return a full state consistent with this seat's view, its secrets re-drawn by ``rand``."""

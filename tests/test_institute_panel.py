@@ -42,7 +42,8 @@ def _record(version: int = 0) -> TableRecord:
 def panel_of(state: dict[str, Any], seat: int) -> cog.SeatPanel:
     legal = [] if R.is_over(state) else R.legal_moves(state, seat)
     moves = tuple(Choice(R.label(state, seat, m), move_value(0, i, m)) for i, m in enumerate(legal))
-    return cog.SeatPanel(_record(), 0, seat, R.view(state, seat), moves)
+    view = R.view(state, seat)
+    return cog.SeatPanel(_record(), 0, seat, view, R.typed_view(view), moves)
 
 
 def _items(ui: discord.ui.View | None) -> list[Any]:

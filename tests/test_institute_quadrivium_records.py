@@ -76,3 +76,54 @@ def test_both_rules_objects_hand_presenters_the_typed_record() -> None:
     q = quick(2, 5)
     view = QUADRIVIUM.view(q, 0)
     assert QUADRIVIUM.typed_view(view) == quadrivium_record(view)
+
+
+def test_the_institute_record_names_what_lies_at_each_location() -> None:
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    view = INSTITUTE.view(s, 0)
+    record = institute_record(view)
+    assert [loc.number for loc in record.locations] == [1, 2, 3, 4, 5, 6]
+    for loc, raw in zip(record.locations, view["locations"], strict=True):
+        assert loc.kind == raw["kind"]
+        assert loc.card == (raw["card"]["name"] if raw["card"] else None)
+
+
+def test_the_quadrivium_record_works_out_each_traits_fresh_points_and_magic() -> None:
+    s = quick(3, 2)
+    mage = s["mages"][1]
+    trait = next(iter(mage["traits"]))
+    mage["traits"][trait]["spent"], mage["traits"][trait]["harm"] = 1, 1
+    record = quadrivium_record(QUADRIVIUM.view(s, 0))
+    got = next(t for t in record.mages[1].traits if t.name == trait)
+    assert got.fresh == mage["traits"][trait]["value"] - 2 and got.harm == 1
+    assert got.usable_magic == mage["magic"][trait] - mage["taint"][trait]
+
+
+def test_a_quadrivium_situation_leaves_out_the_others_answers_but_not_the_seats_own() -> None:
+    s = quick(3, 2)
+    s, _ = QUADRIVIUM.apply(s, 0, QUADRIVIUM.legal_moves(s, 0)[0])  # the intent: seats 1 and 2 may oppose
+    before = quadrivium_record(QUADRIVIUM.view(s, 1)).situation
+    answer = QUADRIVIUM.legal_moves(s, 2)[0]
+    after_other, _ = QUADRIVIUM.apply(s, 2, answer)
+    assert quadrivium_record(QUADRIVIUM.view(after_other, 1)).situation == before
+    spectator = quadrivium_record(QUADRIVIUM.view(s, None)).situation
+    assert spectator[-1] == [None, [], None]  # a spectator's situation holds no hand
+    own = quadrivium_record(QUADRIVIUM.view(s, 1)).situation[-1]
+    assert own[1] == s["hands"][1]
+
+
+def test_neither_record_changes_when_the_seats_secrets_are_redrawn() -> None:
+    """A record holds only what its seat sees: redrawing everything hidden from it changes nothing."""
+    rand = random.Random(5)
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 4)
+    s["players"][1]["assign"] = ["take", "cast1", "cast2", "take"]
+    for seat in (0, None):
+        hidden = INSTITUTE.scramble(s, seat, rand)
+        assert hidden["deck"] != s["deck"]  # the draw pile's order is secret from every seat
+        assert institute_record(INSTITUTE.view(hidden, seat)) == institute_record(INSTITUTE.view(s, seat))
+    q = quick(3, 2)
+    q, _ = QUADRIVIUM.apply(q, 0, QUADRIVIUM.legal_moves(q, 0)[0])
+    for seat in (1, None):
+        hidden = QUADRIVIUM.scramble(q, seat, rand)
+        assert hidden["hands"][2] != q["hands"][2]  # another seat's hand is redrawn
+        assert quadrivium_record(QUADRIVIUM.view(hidden, seat)) == quadrivium_record(QUADRIVIUM.view(q, seat))

@@ -175,17 +175,29 @@ def _policy(
     return policy
 
 
-def _layout(view: View | State) -> bool:
-    """Whether a choice turns or swaps rooms (the policy answers it by how open the academy stays)."""
-    choice = view["choice"]
-    return choice is not None and any(w in choice["why"] for w in LAYOUT)
+def _turns_rooms(why: str) -> bool:
+    """Whether a choice, by its words, turns or swaps rooms (the policy answers it by how open the
+    academy stays)."""
+    return any(w in why for w in LAYOUT)
+
+
+def _layout(state: State) -> bool:
+    """Whether a sampled state's choice turns or swaps rooms."""
+    choice = state["choice"]
+    return choice is not None and _turns_rooms(choice["why"])
+
+
+def _layout_seen(seating: Seating) -> bool:
+    """Whether the choice the seat sees turns or swaps rooms."""
+    choice = seating.typed.choice
+    return choice is not None and _turns_rooms(choice.why)
 
 
 def heuristic(seating: Seating, rand: random.Random, kind: type[Policy] = Policy) -> Move:
     """Return the policy's move for the seat (``basic``'s), from its view and what it remembers."""
-    if seating.view["step"] == "shifts":
+    if seating.typed.step == "shifts":
         return best_shift(seating.sample(rand))  # the board is public: any sample has the real one
-    if _layout(seating.view):
+    if _layout_seen(seating):
         return best_layout_choice(seating.sample(rand))
     policy = _policy(seating.view, seating.seat, seating.memory, rand, kind)
     return policy.decide(seating.view, seating.seat, list(seating.legal))
@@ -236,7 +248,7 @@ def searches(seating: Seating) -> bool:
     (where the samples' guesses at the face-down spells tell the moves apart); not a walk or a glyph
     taken with no spell in reach, the setup shifts or a turned room (the policy already looks ahead
     there), a glyph request or the glyph share."""
-    if _layout(seating.view):
+    if _layout_seen(seating):
         return False
     if any(p.decision == "choice" for p in seating.prompts):
         return True
@@ -254,7 +266,7 @@ def rank(seating: Seating, rand: random.Random) -> list[Move]:
     effect's choice weighs all its options. Walks and guesses in the Library stay the policy's."""
     first = sharp(seating, rand)
     rest = [m for m in seating.legal if m != first]
-    if seating.view["choice"] is not None:
+    if seating.typed.choice is not None:
         return [first, *rest]
     casts = sorted(
         (m for m in rest if m.action == "cast"),

@@ -16,7 +16,23 @@ from bots.core import Playbook, Seating, register
 from bots.games.institute_policy import pick
 from rules.contract import Move, Rules, Seat, State
 from rules.institute.moves import assign_moves
-from rules.institute.state import card
+from rules.institute.reads import (
+    assignment,
+    card_at,
+    cards_face_down,
+    characters,
+    charms,
+    confirmed,
+    dice,
+    locations,
+    score,
+    stones,
+    stones_at,
+)
+from rules.institute.reads import (
+    holdings as held,
+)
+from rules.institute.state import card, player
 
 HORIZON = 24
 """Plies a search playout runs before the evaluator judges it (a round is about 19 plies).
@@ -39,14 +55,13 @@ def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], ra
 
 def _standing(state: State, seat: Seat) -> float:
     """Return a seat's score plus its stake in the cards on offer, in VP."""
-    me = state["players"][seat]
-    worth = float(me["score"]) + 0.15 * me["stones"] + 0.1 * me["charms"]
-    for slot in state["slots"]:
-        if slot["kind"] != "card":
+    worth = float(score(state, seat)) + 0.15 * stones(state, seat) + 0.1 * charms(state, seat)
+    for i in locations(state):
+        c = card_at(state, i)
+        if c is None:
             continue
-        c = card(slot["card"])
-        mine, theirs = slot["stones"][seat], slot["stones"][1 - seat]
-        vp = (me["characters"] + 1) if c.character else (c.vp or 0) + 0.5
+        mine, theirs = stones_at(state, i, seat), stones_at(state, i, 1 - seat)
+        vp = (characters(state, seat) + 1) if c.character else (c.vp or 0) + 0.5
         # Stones ahead of the other player on a card, as a share of its cost, are part of its VP.
         lead = max(0, mine - theirs) / max(1, c.cost)
         worth += 0.6 * vp * min(1.0, lead)
@@ -70,26 +85,25 @@ def believe(rules: Rules, state: State, seat: Seat, rand: random.Random) -> Stat
     it wants. The rival's dice and the board are public, so this reads nothing the seat may not know.
     A rival still assigning gets an empty hand back: the playout's policy lays it.
     """
-    if state["revealed"] or state["step"] != "assign" or rand.random() >= GREEDY_BELIEF:
+    if not cards_face_down(state) or rand.random() >= GREEDY_BELIEF:
         return state
     rival = 1 - seat
-    them = state["players"][rival]
-    them["assign"], them["changes"] = [None] * len(them["dice"]), 0
-    if not them["confirmed"]:
+    them = player(state, rival)
+    them["assign"], them["changes"] = [None] * len(dice(state, rival)), 0
+    if not confirmed(state, rival):
         return state
     them["confirmed"] = False  # so the rival may be asked to lay its cards again
-    while None in them["assign"]:
+    while None in assignment(state, rival):
         lay = [m for m in assign_moves(state, rival) if m.action == "assign"]
         move = pick(rand, lay, "greedy", state, rival)
-        them["assign"][move.get("die") - 1] = move.get("card")
+        assignment(state, rival)[move.get("die") - 1] = move.get("card")
     them["confirmed"] = True
     return state
 
 
 def holdings(state: State, seat: Seat) -> set[str]:
     """Return the keys of the Institute Cards a seat holds (for the arena's card balance check)."""
-    me = state["players"][seat]
-    return {card(c).key for c in me["active"] + me["inactive"]}
+    return {card(c).key for c in held(state, seat)}
 
 
 PLAYBOOK = register(

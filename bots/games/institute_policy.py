@@ -17,6 +17,20 @@ from dataclasses import dataclass, field
 from rules import rng
 from rules.contract import Move
 from rules.institute.engine import InstituteRules
+from rules.institute.reads import (
+    assignment,
+    card_at,
+    characters,
+    dice,
+    holdings,
+    kind_at,
+    locations,
+    realm_stones,
+    rolled_die,
+    rounds,
+    stones,
+    stones_at,
+)
 from rules.institute.state import card
 
 RULES = InstituteRules()
@@ -40,60 +54,60 @@ class Chooser:
 
 def _edge(state: dict, i: int, seat: int) -> int:
     """How far a seat is from winning the card in slot i (0 = wins now; higher = further)."""
-    slot = state["slots"][i]
-    c = card(slot["card"])
-    mine, theirs = slot["stones"][seat], slot["stones"][1 - seat]
+    c = card_at(state, i)
+    assert c is not None
+    mine, theirs = stones_at(state, i, seat), stones_at(state, i, 1 - seat)
     return max(c.cost - mine, theirs + c.surpass - mine, 0)
 
 
 def _worth(state: dict, i: int, seat: int) -> float:
     """How much a seat wants to add stones to slot i: VP on offer over the stones still needed."""
-    slot = state["slots"][i]
-    if slot["kind"] != "card":
-        return 0.4 if slot["kind"] == "portal" else -1.0
-    c = card(slot["card"])
-    vp = state["players"][seat]["characters"] + 1 if c.character else (c.vp or 0) + 1
+    c = card_at(state, i)
+    if c is None:
+        return 0.4 if kind_at(state, i) == "portal" else -1.0
+    vp = characters(state, seat) + 1 if c.character else (c.vp or 0) + 1
     return vp / (1 + _edge(state, i, seat))
 
 
 def _greedy(state: dict, seat: int, moves: list[Move], rand: Chooser) -> Move:
     """A simple human-like player: take on high dice, cast where a card is closest, use every power."""
     by = {m.action: m for m in moves}
-    me = state["players"][seat]
-    slots = state["slots"]
+    rolled = dice(state, seat)
     if "confirm" in by:
         return by["confirm"]
-    if "reroll" in by and len(by["reroll"].get("dice")) == 4 and sum(me["dice"]) <= 6:
+    if "reroll" in by and len(by["reroll"].get("dice")) == 4 and sum(rolled) <= 6:
         return by["reroll"]
-    assigns = [m for m in moves if m.action == "assign" and me["assign"][m.get("die") - 1] is None]
+    laid = assignment(state, seat)
+    assigns = [m for m in moves if m.action == "assign" and laid[m.get("die") - 1] is None]
     if assigns:
         d = min(m.get("die") for m in assigns)
         options = {m.get("card"): m for m in assigns if m.get("die") == d}
-        value = me["dice"][d - 1]
+        value = rolled[d - 1]
         worth = _worth(state, value - 1, seat)
         want = (
             ["take", "cast2", "cast1"]
-            if value >= 5 or me["stones"] < 2 or worth <= 0
+            if value >= 5 or stones(state, seat) < 2 or worth <= 0
             else ["cast2", "cast1", "take"]
         )
         return next(options[w] for w in want if w in options)
     if "cast" in by:
         return max(
             (m for m in moves if m.action == "cast"),
-            key=lambda m: _worth(state, me["dice"][m.get("die") - 1] - 1, seat),
+            key=lambda m: _worth(state, rolled[m.get("die") - 1] - 1, seat),
         )
     if "portal" in by:
         return max(moves, key=lambda m: _worth(state, m.get("to") - 1, seat) + rand.random() * 0.3)
     if "claim" in by:
-        return by["claim"] if state["realm"][seat] >= 2 else by["keep"]
+        return by["claim"] if realm_stones(state, seat) >= 2 else by["keep"]
     if "power" in by:
-        return by["power"] if me["stones"] >= 2 or "decline" not in by else by["decline"]
+        return by["power"] if stones(state, seat) >= 2 or "decline" not in by else by["decline"]
     if "place" in by:
         return max(
             (m for m in moves if m.action == "place"), key=lambda m: _worth(state, m.get("at") - 1, seat)
         )
     if "move" in by:
-        own = any(s["stones"][seat] for s in slots)  # crude: move toward our best card either way
+        # Crude: move toward our best card either way.
+        own = any(stones_at(state, i, seat) for i in locations(state))
         return max(
             (m for m in moves if m.action == "move"),
             key=lambda m: (
@@ -110,15 +124,11 @@ def _greedy(state: dict, seat: int, moves: list[Move], rand: Chooser) -> Move:
             (m for m in moves if m.action == "clear"), key=lambda m: _worth(state, m.get("at") - 1, 1 - seat)
         )
     if "accept" in by:
-        return by["accept"] if slots[_rolled(state, seat) - 1]["kind"] == "card" else by["roll_again"]
+        return by["accept"] if kind_at(state, rolled_die(state, seat) - 1) == "card" else by["roll_again"]
     if "pass" in by and len(moves) == 1:
         return by["pass"]
     keen = [m for m in moves if m.action not in ("pass", "decline", "done", "refill", "keep", "reroll")]
     return rand.choice(keen or moves)
-
-
-def _rolled(state: dict, seat: int) -> int:
-    return state["frames"][str(seat)]["cur"]["die"]
 
 
 def pick(rand: Chooser, moves: list[Move], policy: str, state: dict | None = None, seat: int = 0) -> Move:
@@ -179,21 +189,20 @@ def simulate(games: int, seed: int = 0, policy: str = "random") -> Stats:
         state, count = play(seed + g, policy)
         result = RULES.result(state)
         for seat in (0, 1):
-            key = card(opening["players"][seat]["active"][0]).key
+            key = card(holdings(opening, seat)[0]).key
             stats.started[key] += 1
             if not result.draw and result.winners[0] == seat:
                 stats.started_won[key] += 1
         assert result is not None
         stats.games += 1
-        stats.rounds.append(state["round"])
+        stats.rounds.append(rounds(state))
         stats.moves.append(count)
         if result.draw:
             stats.draws += 1
         else:
             stats.seat_wins[result.winners[0]] += 1
         for seat in (0, 1):
-            p = state["players"][seat]
-            for key in {card(c).key for c in p["active"] + p["inactive"]}:
+            for key in {card(c).key for c in holdings(state, seat)}:
                 stats.held[key] += 1
                 if not result.draw and result.winners[0] == seat:
                     stats.held_won[key] += 1

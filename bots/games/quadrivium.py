@@ -24,8 +24,28 @@ from typing import Any
 from bots.core import Playbook, Seating, register
 from rules.contract import Move, Rules, Seat, State
 from rules.quadrivium.cards import is_joker, rank, suit
-from rules.quadrivium.ranks import leader, total
-from rules.quadrivium.state import SUIT_OF, TRAIT_OF, TRAITS, QuadriviumEvent, fresh
+from rules.quadrivium.magic import rating
+from rules.quadrivium.ranks import card_rank, leader, total
+from rules.quadrivium.reads import (
+    conflict_winner,
+    council_resource,
+    decisive,
+    hand,
+    harm_set_for,
+    has_taken,
+    high_bid,
+    resource_fresh,
+    settled,
+    side,
+    side_seat,
+    take_cost,
+    target,
+    trait_value,
+    trick_card,
+    tricks_needed,
+    votes,
+)
+from rules.quadrivium.state import TRAIT_OF, TRAITS, QuadriviumEvent
 
 STRONG_CARD = 11.0
 """An effective rank that usually takes a trick (the deck averages about 8, a conflict type adds 2-4)."""
@@ -40,31 +60,13 @@ KEEP = 7
 
 def effective(s: State, seat: int, card: str) -> float:
     """Return a card's rank as it would count in the current conflict (types, Corruption; a Joker 20)."""
-    if is_joker(card):
-        return 20.0
-    st = suit(card)
-    c = s.get("conflict")
-    bonus = 2 * sum(1 for t in c["types"] if SUIT_OF[t] == st) if c else 0
-    corruption = s["mages"][seat]["corruption"][TRAIT_OF[st]] if st else 0
-    return float(rank(card) + bonus - corruption)
+    return 20.0 if is_joker(card) else float(card_rank(s, seat, card))
 
 
 def hand_strength(s: State, seat: int) -> float:
     """Return the average effective rank of the seat's two best cards (0 with an empty hand)."""
-    ranks = sorted((effective(s, seat, x) for x in s["hands"][seat]), reverse=True)[:2]
+    ranks = sorted((effective(s, seat, x) for x in hand(s, seat)), reverse=True)[:2]
     return sum(ranks) / len(ranks) if ranks else 0.0
-
-
-def side(s: State, seat: int) -> int | None:
-    """Return 0 (protagonist) or 1 (antagonist) for a seat in the running conflict, else None."""
-    c = s.get("conflict")
-    return c["sides"].index(seat) if c and seat in c["sides"] else None
-
-
-def decisive(s: State, i: int) -> bool:
-    """Whether losing this trick would lose side ``i`` the conflict."""
-    c = s["conflict"]
-    return c["wins"][1 - i] + 1 >= c["target"]
 
 
 def first(legal: list[Move], action: str, **args: Any) -> Move | None:
@@ -107,7 +109,7 @@ def _create(s: State, seat: int, legal: list[Move], rand: random.Random) -> Move
 def _suit_weight(s: State, seat: int) -> dict[str, float]:
     """Return, per Trait, how much the seat's hand would gain from it as a conflict type."""
     out = {t: 0.0 for t in TRAITS}
-    for card in s["hands"][seat]:
+    for card in hand(s, seat):
         st = suit(card)
         if st:
             out[TRAIT_OF[st]] += 1.0 + rank(card) / 14.0
@@ -117,7 +119,7 @@ def _suit_weight(s: State, seat: int) -> dict[str, float]:
 def _type(s: State, seat: int, legal: list[Move]) -> Move:
     """Name the Trait of the suit the hand holds most of (the antagonist adds magic resistance)."""
     weight = _suit_weight(s, seat)
-    best = max(TRAITS, key=lambda t: (weight[t], s["mages"][seat]["traits"][t]["value"]))
+    best = max(TRAITS, key=lambda t: (weight[t], trait_value(s, seat, t)))
     resist = max((m.get("resistance") or 0 for m in legal if m.get("trait") == best), default=0)
     return first(legal, "type", trait=best, resistance=resist or None) or first(legal, "type", trait=best) \
         or legal[0]
@@ -128,9 +130,8 @@ def _conditions(s: State, seat: int, legal: list[Move]) -> Move:
     action = legal[0].action
     if action == "conditions":
         return first(legal, "conditions", win_harm="none", lose_harm="none") or legal[0]
-    c = s["conflict"]
     mine = "lose" if side(s, seat) == 0 else "win"
-    if c["cond"][f"{mine}_harm"] not in (None, "none"):
+    if harm_set_for(s, mine):
         fix = first(legal, "revise", part=mine, harm="none")
         if fix is not None:
             return fix
@@ -176,24 +177,22 @@ def _act(s: State, seat: int, legal: list[Move]) -> Move:
     i = side(s, seat)
     assert i is not None
     need = _deficit(s, i)
-    hand = s["hands"][seat]
+    held = hand(s, seat)
     stake = decisive(s, i)
     cheap = ("point", "asset", "harm", "cross") if stake else ("point", "asset")
     spends = [m for m in legal if m.action == "spend" and m.get("pay") in cheap]
     spends.sort(key=lambda m: cheap.index(m.get("pay")))
     for m in spends:
         trait = m.get("trait")
-        if trait == "vigor" and sum(rank(x) for x in hand if suit(x) == "C") >= need:
+        if trait == "vigor" and sum(rank(x) for x in held if suit(x) == "C") >= need:
             return m
-        if trait == "influence" and 2 * len(hand) >= need and (stake or need <= 4):
+        if trait == "influence" and 2 * len(held) >= need and (stake or need <= 4):
             return m
     power = max(1, math.ceil(need / 2))
-    rating = s["mages"][seat]["magic"]
-    card = s["conflict"]["trick"]["cards"][i]["card"]
+    card = trick_card(s, i)
     trait = TRAIT_OF.get(suit(card) or "")
     magic = first(legal, "magic", power=power)
-    if magic is not None and trait and rating[trait] - s["mages"][seat]["taint"][trait] >= power + (0 if stake
-                                                                                                      else 1):
+    if magic is not None and trait and rating(s, seat, trait) >= power + (0 if stake else 1):
         return magic
     return first(legal, "stand") or fallback(legal)
 
@@ -234,7 +233,7 @@ def _aid(s: State, seat: int, legal: list[Move]) -> Move:
     lead = leader(s)
     behind = 1 - lead
     gap = total(s, lead) - total(s, behind) + 1
-    trick = s["conflict"]["trick"]["cards"][behind]["card"]
+    trick = trick_card(s, behind)
     aids = [m for m in legal if m.action == "aid" and m.get("side") == behind]
 
     def gain(card: str) -> int:
@@ -270,7 +269,7 @@ def _refill(s: State, seat: int, legal: list[Move]) -> Move:
 
 def _repair(s: State, seat: int, legal: list[Move]) -> Move:
     """Chip in one Council Vote toward a Harmed resource while keeping a few votes; else done."""
-    if s["votes"][seat] >= 3:
+    if votes(s, seat) >= 3:
         chip = [m for m in legal if m.action == "collect" and m.get("n") == 1]
         if chip:
             return chip[0]
@@ -279,11 +278,9 @@ def _repair(s: State, seat: int, legal: list[Move]) -> Move:
 
 def _take(s: State, seat: int, legal: list[Move]) -> Move:
     """Take one point while the resource has fresh points (never Harm the covenant), then pass."""
-    k = s["council"]
-    res = k["resources"][k["ri"]]
-    if seat not in k["take"]["takers"] and fresh(s["covenant"]["res"][res]) > 0:
+    if not has_taken(s, seat) and resource_fresh(s, council_resource(s)) > 0:
         m = first(legal, "take", n=1, raise_by=0)
-        if m is not None and k["take"]["cost"] <= 1:
+        if m is not None and take_cost(s) <= 1:
             return m
     return first(legal, "pass", raise_by=0) or legal[0]
 
@@ -293,10 +290,9 @@ def _mage_action(s: State, seat: int, legal: list[Move]) -> Move:
     heal = first(legal, "heal")
     if heal is not None:
         return heal
-    me = s["mages"][seat]
     traits = [m for m in legal if m.action == "improve" and str(m.get("what")).startswith("trait:")]
     if traits:
-        return min(traits, key=lambda m: (me["traits"][m.get("what").split(":")[1]]["value"], m.get("what")))
+        return min(traits, key=lambda m: (trait_value(s, seat, m.get("what").split(":")[1]), m.get("what")))
     return first(legal, "rest") or legal[0]
 
 
@@ -344,8 +340,7 @@ def _seasons(s: State, seat: int, legal: list[Move], rand: random.Random) -> Mov
 
 def _bid(s: State, seat: int, legal: list[Move], rand: random.Random) -> Move:
     """Bid a Council Vote for first pick when rich in votes, else pass."""
-    k = s["council"]
-    if s["votes"][seat] >= 6 and k["bid"]["high"] == 0:
+    if votes(s, seat) >= 6 and high_bid(s) == 0:
         m = first(legal, "bid", n=1)
         if m is not None:
             return m
@@ -394,32 +389,25 @@ def heuristic(seating: Seating, rand: random.Random) -> Move:
 # --------------------------------------------------------------------------- the search's judge
 
 
-def settled(state: State) -> bool:
-    """Whether a playout may stop: no conflict runs, or the running one is decided."""
-    c = state["conflict"]
-    return state["phase"] == "over" or c is None or c["winner"] is not None
-
-
 def searches(seating: Seating) -> bool:
     """Whether the search has something to weigh: whether to oppose, or a conflict the seat fights."""
     if any(p.seat == seating.seat and p.decision == "oppose" for p in seating.prompts):
         return True
-    c = seating.view["conflict"]
-    return bool(c) and seating.seat in c["sides"] and c["winner"] is None
+    return seating.seat in seating.typed.fighting
 
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:
     """Return the seat's chance of winning the running conflict (0.5 when it takes no part in one)."""
-    c = state["conflict"]
     i = side(state, seat)
-    if c is None or i is None:
+    if i is None:
         return 0.5
-    if c["winner"] is not None:
-        return 1.0 if c["winner"] == i else 0.0
-    if not c["target"]:
+    won = conflict_winner(state)
+    if won is not None:
+        return 1.0 if won == i else 0.0
+    if not target(state):
         return 0.5  # still framing: nothing played yet
-    need_me, need_them = c["target"] - c["wins"][i], c["target"] - c["wins"][1 - i]
-    cards = hand_strength(state, seat) - hand_strength(state, c["sides"][1 - i])
+    need_me, need_them = tricks_needed(state, i), tricks_needed(state, 1 - i)
+    cards = hand_strength(state, seat) - hand_strength(state, side_seat(state, 1 - i))
     edge = 0.9 * (need_them - need_me) + 0.12 * cards
     return 1.0 / (1.0 + math.exp(-edge))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -27,6 +27,9 @@ from cogs.kit import panels
 from cogs.kit.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, SeatView, TableError, TableRecord, TableService
+
+if TYPE_CHECKING:
+    from rules.institute.record import InstituteRecord
 
 KIND = "institute"
 ACTION_NAMES = {"take": "Take Stones", "cast2": "Cast 2 Stones", "cast1": "Cast 1 Stone"}
@@ -58,12 +61,14 @@ Look a card up with `/game card`."""
 
 @dataclass(frozen=True)
 class SeatPanel:
-    """What one seat may see and do now: its own view and every legal move (label, code)."""
+    """What one seat may see and do now: its own typed view and every legal move (label, code)."""
 
     table: TableRecord
     version: int
     seat: int
     view: dict[str, Any]
+    """The seat's JSON view: only handed to the seat's drawing and its alt text, never read here."""
+    typed: InstituteRecord
     moves: tuple[Choice, ...]
     waiting: str = ""
     """Whom else the game waits on, players named (``SeatView.waiting``)."""
@@ -82,7 +87,7 @@ class SeatPanel:
 
 async def read_panel(svc: TableService, got: SeatView) -> SeatPanel:
     """Build the user's panel data at an Institute table."""
-    return SeatPanel(got.table, got.version, got.seat, got.view, tuple(got.moves), got.waiting)
+    return SeatPanel(got.table, got.version, got.seat, got.view, got.typed, tuple(got.moves), got.waiting)
 
 
 def fingerprint(panel: SeatPanel) -> str:
@@ -91,12 +96,11 @@ def fingerprint(panel: SeatPanel) -> str:
     A panel stays valid while this is unchanged: the rival's moves in Phase I do not touch it, a
     second click of the same reroll (or any click on an older copy of the panel) does.
     """
-    view = panel.view
-    me = view["players"][panel.seat]
-    mine = {
-        k: me[k] for k in ("dice", "assignment", "confirmed", "rerolls", "charms", "stones", "portal_choice")
-    }
-    data = [view["round"], view["phase"], view["step"], mine, [m.value for m in panel.moves]]
+    view = panel.typed
+    me = view.players[panel.seat]
+    kept = ("dice", "assignment", "confirmed", "rerolls", "charms", "stones", "portal_choice")
+    mine = {k: getattr(me, k) for k in kept}
+    data = [view.round, view.phase, view.step, mine, [m.value for m in panel.moves]]
     return panels.digest(data)
 
 
@@ -105,37 +109,36 @@ def fingerprint(panel: SeatPanel) -> str:
 
 def panel_text(title: str, panel: SeatPanel, note: str = "") -> str:
     """Return the panel's words: where you are, your dice and supplies, what you must decide."""
-    view, seat = panel.view, panel.seat
-    me = view["players"][seat]
+    view, seat = panel.typed, panel.seat
+    me = view.players[seat]
     colour = "Red (R, circle)" if seat == 0 else "Blue (B, square)"
     lines = []
     if note:
         lines.append(note)
     lines.append(f"**{title}** — you play **{colour}**.")
-    lines.append(f"Round {view['round']} · Phase {ROMAN[view['phase'] - 1]}: {view['phase_name']}.")
-    dice = " · ".join(str(d) for d in me["dice"])
+    lines.append(f"Round {view.round} · Phase {ROMAN[view.phase - 1]}: {view.phase_name}.")
+    dice = " · ".join(str(d) for d in me.dice)
     lines.append(
-        f"Your dice: **{dice}** (total {sum(me['dice'])}) · Reroll Cubes {me['rerolls']} · "
-        f"Charms {me['charms']} · Stones {me['stones']} · **{me['score']} VP**"
+        f"Your dice: **{dice}** (total {sum(me.dice)}) · Reroll Cubes {me.rerolls} · "
+        f"Charms {me.charms} · Stones {me.stones} · **{me.score} VP**"
     )
-    if view["step"] == "assign" and me["assignment"] is not None:
+    if view.assigning and me.assignment is not None:
         plan = ", ".join(
             f"die {d + 1} ({v}): {ACTION_NAMES[a] if a else '—'}"
-            for d, (v, a) in enumerate(zip(me["dice"], me["assignment"], strict=True))
+            for d, (v, a) in enumerate(zip(me.dice, me.assignment, strict=True))
         )
         lines.append(f"Your Action Cards (secret): {plan}.")
-    if view["over"]:
-        lines.append("The game is over: " + str((view.get("result") or {}).get("reason", "")))
+    if view.over:
+        lines.append("The game is over: " + view.ending)
     elif panel.moves:
-        asks = [p["text"] for p in view["prompts"] if p["seat"] == seat]
-        lines.append("**Your decision:** " + (" ".join(asks) or "choose below."))
-    elif me["confirmed"] and view["step"] == "assign":
+        lines.append("**Your decision:** " + (view.decision_of(seat) or "choose below."))
+    elif me.confirmed and view.assigning:
         lines.append("You have locked in your Action Cards: waiting for your rival to confirm.")
     else:
         lines.append(f"Nothing to decide now. {panel.waiting}".strip())
-    if view.get("locked_in"):
+    if view.locked_in:
         # The sentence the sheet shows too: who has locked in, never what.
-        lines.append(view["locked_in"])
+        lines.append(view.locked_in)
     return clip("\n".join(lines), kit.CONTENT_LIMIT)
 
 
@@ -168,10 +171,10 @@ def components(panel: SeatPanel) -> discord.ui.View | None:
     return _choices(panel, parsed)
 
 
-def _location_name(view: dict[str, Any], number: int) -> str:
+def _location_name(view: InstituteRecord, number: int) -> str:
     """Name what lies at a Location: its Institute Card, the Portal, or nothing."""
-    loc = view["locations"][number - 1]
-    where = {"portal": "the Portal", "empty": "an empty Location"}.get(loc["kind"]) or loc["card"]["name"]
+    loc = view.locations[number - 1]
+    where = loc.card or {"portal": "the Portal", "empty": "an empty Location"}[loc.kind]
     return f"Location {number}: {where}"
 
 
@@ -187,15 +190,15 @@ def _phase_one(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> di
     """Phase I: a select per die, then Confirm, Reroll, Refill and any Phase I power."""
     ui = discord.ui.View(timeout=None)
     fp, tid = fingerprint(panel), panel.table.id
-    me = panel.view["players"][panel.seat]
+    me = panel.typed.players[panel.seat]
     assignable: dict[int, set[str]] = {}
     for _, move in parsed:
         if move is not None and move.action == "assign":
             assignable.setdefault(move.get("die"), set()).add(move.get("card"))
-    for d, value in enumerate(me["dice"], start=1):
-        current = me["assignment"][d - 1] if me["assignment"] else None
+    for d, value in enumerate(me.dice, start=1):
+        current = me.assignment[d - 1] if me.assignment else None
         offered = [a for a in ACTION_NAMES if a == current or a in assignable.get(d, set())]
-        ui.add_item(DieSelect(tid, fp, d, value, offered, current, _location_name(panel.view, value)))
+        ui.add_item(DieSelect(tid, fp, d, value, offered, current, _location_name(panel.typed, value)))
     rerolls = [(c, m) for c, m in parsed if m is not None and m.action == "reroll"]
     buttons: list[discord.ui.Item[Any]] = []
     for choice, move in parsed:
@@ -228,8 +231,7 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
     closing = [(c, m) for c, m in ordered if m is not None and m.action in CLOSING]
     for n in range(min(4, (len(main) + SELECT_MAX - 1) // SELECT_MAX)):
         chunk = [c for c, _ in main[n * SELECT_MAX : (n + 1) * SELECT_MAX]]
-        asks = [p["text"] for p in panel.view["prompts"] if p["seat"] == panel.seat]
-        ui.add_item(MoveSelect(tid, fp, n, chunk, " ".join(asks)))
+        ui.add_item(MoveSelect(tid, fp, n, chunk, panel.typed.decision_of(panel.seat)))
     for choice, move in closing[:5]:
         button = MoveButton(tid, fp, choice.value, button_label(choice, move), _style(move))
         button.row = 4
@@ -239,7 +241,7 @@ def _choices(panel: SeatPanel, parsed: list[tuple[Choice, Move | None]]) -> disc
 
 def seat_stamp(now: SeatView) -> str:
     """Return the fingerprint of a seat view: what the service checks a panel's click against."""
-    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, tuple(now.moves)))
+    return fingerprint(SeatPanel(now.table, now.version, now.seat, now.view, now.typed, tuple(now.moves)))
 
 
 GAME = panels.PanelGame(
@@ -385,7 +387,7 @@ class RerollPickerButton(
             panel = await seat_panel(svc, self.table_id, interaction.user.id)
             if fingerprint(panel) != self.fp:
                 raise TableError("That panel is out of date: open it again with /institute panel.")
-            dice = panel.view["players"][panel.seat]["dice"]
+            dice = panel.typed.players[panel.seat].dice
             ui = discord.ui.View(timeout=None)
             ui.add_item(RerollSelect(self.table_id, self.fp, dice))
             await kit.answer(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -27,6 +27,9 @@ from cogs.kit.panels import clip
 from rules.contract import MalformedMove, Move
 from service import Choice, SeatView, TableError, TableRecord, TableService, offered_token
 from service.reading import matches
+
+if TYPE_CHECKING:
+    from rules.quadrivium.record import QuadriviumRecord, TraitRecord
 
 KIND = "quadrivium"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -76,6 +79,8 @@ class Panel:
     version: int
     seat: int
     view: dict[str, Any]
+    """The seat's JSON view: only handed to the seat's drawing and its alt text, never read here."""
+    typed: QuadriviumRecord
     moves: tuple[Choice, ...]
     asks: tuple[str, ...]
     waiting: str = ""
@@ -84,11 +89,12 @@ class Panel:
 
 async def read_panel(svc: TableService, got: SeatView) -> Panel:
     """Build the user's panel data at a Quadrivium table."""
-    return Panel(got.table, got.version, got.seat, got.view, tuple(got.moves), _asks(got), got.waiting)
+    return _panel(got)
 
 
-def _asks(got: SeatView) -> tuple[str, ...]:
-    return tuple(p.text for p in got.asked)
+def _panel(got: SeatView) -> Panel:
+    asks = tuple(p.text for p in got.asked)
+    return Panel(got.table, got.version, got.seat, got.view, got.typed, tuple(got.moves), asks, got.waiting)
 
 
 def show(card: str) -> str:
@@ -100,27 +106,24 @@ def show(card: str) -> str:
     return text + (f"→{SUITS[changed]}" if changed else "")
 
 
-def _res(r: dict[str, int]) -> str:
-    fresh = r["value"] - r["spent"] - r["harm"]
-    return f"{fresh}/{r['value']}" + (f" (Harm {r['harm']})" if r["harm"] else "")
+def _res(trait: TraitRecord) -> str:
+    return f"{trait.fresh}/{trait.value}" + (f" (Harm {trait.harm})" if trait.harm else "")
 
 
 def panel_text(title: str, panel: Panel, note: str = "") -> str:
     """Return the panel's words: your mage, your hand, what you must decide."""
-    view, seat = panel.view, panel.seat
-    me = view["seats"][seat]
+    view = panel.typed
+    me = view.mages[panel.seat]
     lines = [note] if note else []
-    lines.append(f"**{title}** — you are **{me['name'] or 'a mage still unnamed'}** · "
-                 f"{me['votes']} Council Votes · {view['season']} of year {view['year']}")
-    traits = " · ".join(f"{t.title()} {_res(r)} (magic {me['magic'][t] - me['taint'][t]})"
-                        for t, r in me["traits"].items())
-    lines.append(traits)
-    if view["hand"]:
-        lines.append("Your hand (secret): " + " ".join(show(c) for c in view["hand"]))
-    if view.get("placed"):
-        lines.append(f"Face down in front of you: {show(view['placed'])}")
-    if view["phase"] == "over":
-        lines.append(f"The tale has ended: {view['ended']}.")
+    lines.append(f"**{title}** — you are **{me.name or 'a mage still unnamed'}** · "
+                 f"{me.votes} Council Votes · {view.season} of year {view.year}")
+    lines.append(" · ".join(f"{t.name.title()} {_res(t)} (magic {t.usable_magic})" for t in me.traits))
+    if view.hand:
+        lines.append("Your hand (secret): " + " ".join(show(c) for c in view.hand))
+    if view.placed:
+        lines.append(f"Face down in front of you: {show(view.placed)}")
+    if view.over:
+        lines.append(f"The tale has ended: {view.ended}.")
     elif panel.moves:
         lines.append("**Your decision:** " + (" ".join(panel.asks) or "choose below."))
     else:
@@ -152,25 +155,13 @@ def fingerprint(panel: Panel) -> str:
     left out, so one seat's answer does not stale another's panel; the seat's own move, or any
     change to what it is offered, does.
     """
-    view, seat = panel.view, panel.seat
-    frame = [view[k] for k in ("phase", "year", "season", "scenes", "conflicts", "protagonist", "ended")]
-    scene = _without(view["scene"], "answers", "shown")
-    conflict = _without(view["conflict"], "refill", "pile")
-    council = _without(view["council"], "votes", "last")
-    if council and council.get("duel"):
-        council["duel"] = _without(council["duel"], "placed")
-    mine = [view["seats"][seat], view["hand"], view["placed"]]
     offered = [[c.value, c.label] for c in panel.moves]
-    return panels.digest([frame, scene, conflict, council, mine, offered, list(panel.asks)])
-
-
-def _without(part: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
-    return None if part is None else {k: v for k, v in part.items() if k not in keys}
+    return panels.digest([*panel.typed.situation, offered, list(panel.asks)])
 
 
 def seat_stamp(now: SeatView) -> str:
     """Return the fingerprint of a seat view: what the service checks a panel's click against."""
-    return fingerprint(Panel(now.table, now.version, now.seat, now.view, tuple(now.moves), _asks(now)))
+    return fingerprint(_panel(now))
 
 
 SELECT_ROWS = 4

@@ -33,6 +33,17 @@ class PlayerRecord:
 
 
 @dataclass(frozen=True)
+class LocationRecord:
+    """One of the six Locations: an Institute Card, the Portal, or empty (the deck ran dry)."""
+
+    number: int
+    kind: str
+    """"card", "portal" or "empty" (VIEW.md)."""
+    card: str | None
+    """The name of the Institute Card there, else None."""
+
+
+@dataclass(frozen=True)
 class Ask:
     """A seat the game waits on, and what it must decide, in words."""
 
@@ -60,6 +71,8 @@ class InstituteRecord:
     asks: tuple[Ask, ...]
     locked_in: str
     """Phase I only: who has locked in their Action Cards (never what), in the thread's words."""
+    locations: tuple[LocationRecord, ...] = ()
+    """Locations 1 to 6, in order."""
 
     @property
     def assigning(self) -> bool:
@@ -117,4 +130,8 @@ def read_view(view: dict[str, Any]) -> InstituteRecord:
         players=tuple(_player(p) for p in view["players"]),
         asks=tuple(Ask(p["seat"], p["decision"], p["kind"] == "secret", p["text"]) for p in view["prompts"]),
         locked_in=view.get("locked_in") or "",
+        locations=tuple(
+            LocationRecord(loc["number"], loc["kind"], loc["card"]["name"] if loc["card"] else None)
+            for loc in view["locations"]
+        ),
     )

@@ -52,14 +52,20 @@ def type_bonus(s: State, card: str) -> int:
     return 2 * sum(1 for t in s["conflict"]["types"] if SUIT_OF[t] == st)
 
 
+def card_rank(s: State, seat: int, card: str) -> int:
+    """Return a card's rank played for a seat's mage: +2 per matching conflict type (while a conflict
+    runs) less the mage's Corruption in the card's Trait; Aid, Vigor, Magic and Items come on top."""
+    st = suit(card)
+    bonus = type_bonus(s, card) if s.get("conflict") else 0
+    corr = mage(s, seat)["corruption"][TRAIT_OF[st]] if st else 0
+    return rank(card) + bonus - corr
+
+
 def total(s: State, i: int) -> int:
     """Return a side's Trick card rank with every modifier (types, Aid, Vigor, Magic, Items, Corruption)."""
     side = s["conflict"]["trick"]["cards"][i]
-    card = side["card"]
-    st = suit(card)
-    corr = mage(s, played_for(side))["corruption"][TRAIT_OF[st]] if st else 0
-    return (rank(card) + type_bonus(s, card) + 2 * len(side["aids"]) + sum(rank(a) for a in side["adds"])
-            + side["magic"] - side["minus"] - corr)
+    return (card_rank(s, played_for(side), side["card"]) + 2 * len(side["aids"])
+            + sum(rank(a) for a in side["adds"]) + side["magic"] - side["minus"])
 
 
 def leader(s: State) -> int:

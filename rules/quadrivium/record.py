@@ -15,6 +15,28 @@ from rules.quadrivium.state import Phase
 
 
 @dataclass(frozen=True)
+class TraitRecord:
+    """One of a mage's four Traits (Vigor, Craft, Influence, Insight), public to every seat."""
+
+    name: str
+    value: int
+    spent: int
+    harm: int
+    magic: int
+    taint: int
+
+    @property
+    def fresh(self) -> int:
+        """The points left to spend: the value less what is spent and what Harm took."""
+        return self.value - self.spent - self.harm
+
+    @property
+    def usable_magic(self) -> int:
+        """The Trait's magic less its Taint."""
+        return self.magic - self.taint
+
+
+@dataclass(frozen=True)
 class MageRecord:
     """One mage as every seat sees it."""
 
@@ -25,6 +47,8 @@ class MageRecord:
     """How many cards the mage holds (never which)."""
     roles: tuple[str, ...]
     """"protagonist" and/or "antagonist" while a scene or conflict is under way."""
+    traits: tuple[TraitRecord, ...] = ()
+    """The mage's Traits in the view's order."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,13 @@ class QuadriviumRecord:
     """The viewing seat's own face-down card, if any."""
     ended: str
     """Why the tale ended, else empty."""
+    fighting: tuple[int, ...] = ()
+    """The two sides (protagonist, antagonist) of a conflict still undecided, else empty."""
+    situation: tuple[Any, ...] = ()
+    """What the viewing seat is offered against, as JSON data: the frame, the scene, the conflict
+    and the council without the others' answers to a decision taken at once, and the seat's own
+    mage, hand and face-down card. A panel's fingerprint digests it, so one seat's answer does
+    not stale another seat's panel."""
 
     @property
     def over(self) -> bool:
@@ -84,6 +115,34 @@ def _roles(view: dict[str, Any], seat: int) -> tuple[str, ...]:
     return tuple(roles)
 
 
+def _traits(p: dict[str, Any]) -> tuple[TraitRecord, ...]:
+    return tuple(
+        TraitRecord(t, r["value"], r["spent"], r["harm"], p["magic"][t], p["taint"][t])
+        for t, r in p["traits"].items()
+    )
+
+
+def _without(part: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
+    return None if part is None else {k: v for k, v in part.items() if k not in keys}
+
+
+def _fighting(conflict: dict[str, Any] | None) -> tuple[int, ...]:
+    return tuple(conflict["sides"]) if conflict and conflict["winner"] is None else ()
+
+
+def _situation(view: dict[str, Any]) -> tuple[Any, ...]:
+    """Return what a seat's panel is offered against, leaving out the others' simultaneous answers."""
+    frame = [view[k] for k in ("phase", "year", "season", "scenes", "conflicts", "protagonist", "ended")]
+    scene = _without(view["scene"], "answers", "shown")
+    conflict = _without(view["conflict"], "refill", "pile")
+    council = _without(view["council"], "votes", "last")
+    if council and council.get("duel"):
+        council["duel"] = _without(council["duel"], "placed")
+    seat = view["you"]
+    mine = [None if seat is None else view["seats"][seat], view["hand"], view["placed"]]
+    return (frame, scene, conflict, council, mine)
+
+
 def read_view(view: dict[str, Any]) -> QuadriviumRecord:
     """Return the typed record of a Quadrivium view."""
     return QuadriviumRecord(
@@ -94,11 +153,13 @@ def read_view(view: dict[str, Any]) -> QuadriviumRecord:
         scenes=view["scenes"],
         conflicts=view["conflicts"],
         mages=tuple(
-            MageRecord(p["seat"], p["name"] or "", p["votes"], p["hand"], _roles(view, p["seat"]))
+            MageRecord(p["seat"], p["name"] or "", p["votes"], p["hand"], _roles(view, p["seat"]), _traits(p))
             for p in view["seats"]
         ),
         asks=tuple(Ask(a["seat"], a["text"]) for a in view.get("prompts", [])),
         hand=tuple(view["hand"]),
         placed=view.get("placed"),
         ended=view["ended"] or "",
+        fighting=_fighting(view.get("conflict")),
+        situation=_situation(view),
     )
