@@ -133,3 +133,14 @@ def test_a_draft_shares_only_the_parts_it_never_wrote():
     assert published["decks"] is not state["decks"]
     assert published["decks"]["vault"] == state["decks"]["vault"][1:]
     assert published["mages"] is not state["mages"] and published["seats"] is not state["seats"]
+
+
+def test_an_office_of_any_shape_is_copied_whole():
+    """An office missing a dealt part, or holding one the copy does not know, still shares nothing."""
+    state = ARGENT.setup(3, {}, 1)
+    state["seats"][0].pop("bell")
+    state["seats"][1]["leave_rooms"] = ["library", "vault"]
+    state["seats"][2]["notes"] = {"kept": [1, 2]}
+    new = copying.full_copy(state)
+    assert json.dumps(new) == json.dumps(state)
+    assert not {id(part) for part in _parts(new)} & {id(part) for part in _parts(state)}

@@ -76,19 +76,60 @@ def _hot_copy(state: State) -> State:
     # A mage is a flat record of names and numbers: a dict copy is a full copy of it.
     new["mages"] = [mage.copy() for mage in state["mages"]]
     new["seats"] = [_office(office) for office in state["seats"]]
-    new.update(tree_copy({key: value for key, value in state.items() if key not in _SKIPPED}))
+    # The numbers and names at the top came with ``dict(state)``; only the parts holding lists or
+    # records are copied (any key not known to hold a number or a name is copied whole).
+    new.update(tree_copy({key: state[key] for key in state.keys() - _FLAT}))
     return new
 
 
 def _office(office: dict[str, Any]) -> dict[str, Any]:
-    """Copy an office: names and numbers, flat records (the starter) and lists of names or flat records."""
+    """Copy an office: its numbers and names, the starter, and its lists of flat records or names."""
     new = office.copy()
-    for key, value in office.items():
-        if type(value) is list:
-            new[key] = [item.copy() if type(item) is dict else item for item in value]
-        elif type(value) is dict:
-            new[key] = value.copy()
+    try:
+        starter = office["starter"]
+        new["starter"] = None if starter is None else starter.copy()
+        for key in _OFFICE_RECORDS:
+            new[key] = [record.copy() for record in office[key]]
+        for key in _OFFICE_NAMES:
+            new[key] = office[key][:]
+    except KeyError:
+        return _any_office(office)
+    for key in office.keys() - _OFFICE_KNOWN:
+        new[key] = _part(office[key])
     return new
 
 
+def _any_office(office: dict[str, Any]) -> dict[str, Any]:
+    """Copy an office of any shape (one that lacks a part every office is dealt)."""
+    return {key: _part(value) for key, value in office.items()}
+
+
+def _part(value: Any) -> Any:
+    """Copy one part of an office: names and numbers as they are, lists and records copied whole."""
+    return tree_copy(value) if type(value) in (list, dict) else value
+
+
 _SKIPPED = _SHARED | {"mages", "seats"}
+_SCALARS = frozenset(
+    (
+        "kind", "players", "rng", "first", "ip_clock", "round", "rounds", "fid", "next_first", "over",
+        "phase", "queue_done", "last_cost",
+    )
+)
+"""Top-level keys that hold a number, a name, a flag or None (``setup`` and the engine never put a
+list or record there); ``dict(state)`` copies them."""
+_FLAT = _SKIPPED | _SCALARS
+
+_OFFICE_RECORDS = ("spells", "vaults", "discard")
+"""An office's lists of flat records (a spell, a vault card, a discarded card: names and numbers)."""
+_OFFICE_NAMES = ("supporters", "bell")
+"""An office's lists of names (supporter cards, bell tokens)."""
+_OFFICE_KNOWN = frozenset(
+    (
+        "seat", "candidate", "department", "gold", "mana", "int", "wis", "ip", "ip_time", "merit_bonus",
+        "merit_spent", "white_ash", "left", "leaving", "leave_choice", "starter",
+        *_OFFICE_RECORDS,
+        *_OFFICE_NAMES,
+    )
+)
+"""The office keys copied above; a number, name or flag is copied with the office itself."""

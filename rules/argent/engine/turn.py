@@ -95,7 +95,13 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def has_turn_option(state: State, seat: int) -> bool:
-    """Whether the turn offers anything, found without building the whole list."""
+    """Whether the turn offers anything, found without building the whole list.
+
+    A placement is looked for first: most turns have one, and finding a room is cheaper than
+    weighing the fast spells and cards the list shows before it.
+    """
+    if next(iter_turn_options(state, seat, "place"), None) is not None:
+        return True
     return next(iter_turn_options(state, seat), None) is not None
 
 
