@@ -186,7 +186,7 @@ class ArgentRules(Rules):
         if found is None:
             raise self.why_not(state, seat, move)
         # Resolved on a draft: only the parts the move writes are copied (``rules.argent.copying``).
-        new = copying.draft(state)
+        new = copying.draft(state, answering=engine.answers_question(state, seat))
         events = engine.resolve_option(new, seat, engine.option_in(new, seat, *found))
         return copying.publish(new), events
 

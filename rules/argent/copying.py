@@ -50,11 +50,32 @@ def full_copy(state: State) -> State:
     return new
 
 
-def draft(state: State) -> Draft:
-    """Return a copy to resolve a move on: often-changed parts copied, the rest shared until written."""
-    new = Draft(_hot_copy(state))
+def draft(state: State, answering: bool = False) -> Draft:
+    """Return a copy to resolve a move on: often-changed parts copied, the rest shared until written.
+
+    ``answering``: the move answers the question at the front of the agenda, which the engine takes
+    off first (``engine.resolve_option``). Its options, most of the agenda, are then not copied: the
+    draft's question holds the input's list, never written, and is gone before the move is resolved.
+    """
+    if not answering:
+        new = Draft(_hot_copy(state))
+    else:
+        agenda = state["agenda"]
+        new = Draft(_hot_copy({**state, "agenda": agenda[1:]}))
+        new["agenda"].insert(0, _question(agenda[0]))
     new.shared = _SHARED & state.keys()
     return new
+
+
+def separate(part: Any) -> Any:
+    """Return a copy of a part the draft may share with its input (an answered option), to keep."""
+    return tree_copy(part)
+
+
+def _question(task: dict[str, Any]) -> dict[str, Any]:
+    """Copy a question without its options (the list stays the input's, to be read only)."""
+    copied = tree_copy({key: value for key, value in task.items() if key != "options"})
+    return {key: task[key] if key == "options" else copied[key] for key in task}
 
 
 def own(state: State, key: str) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 from rules.argent import build, content, effects, scoring, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
 from rules.argent.casting import free_cast_options, spell_cost
-from rules.argent.copying import own
+from rules.argent.copying import own, separate
 from rules.argent.effects import say
 from rules.argent.engine.decisions import (
     answer_leave_room,
@@ -76,6 +76,7 @@ from rules.contract import Event, Move
 
 __all__ = [
     "advance",
+    "answers_question",
     "castable",
     "find_option",
     "free_cast_options",
@@ -526,15 +527,27 @@ def is_move(opt: dict[str, Any], move: Move) -> bool:
 _ABSENT = object()
 
 
-def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
-    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as ``state`` holds it.
+def answers_question(state: State, seat: int) -> bool:
+    """Whether the seat's options now are the question at the front of the agenda (its move answers it).
 
-    A question's options are the state's own records, so the answer takes the copy's record;
-    a turn's options are built afresh and hold only names and numbers, so a copy of the dict does.
+    ``resolve_option`` then takes that question off the agenda before anything else.
+    """
+    agenda = state["agenda"]
+    if not agenda or state["over"] or leaving_now(state, seat):
+        return False
+    return agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
+
+
+def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
+    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as a record of its own.
+
+    A question's options may be the input's own list (``copying.draft``: a draft that answers the
+    question does not copy them), so the answer gets a copy of its record; a turn's options are
+    built afresh and hold only names and numbers, so a copy of the dict does.
     """
     agenda = state["agenda"]
     if agenda and not leaving_now(state, seat):
-        return agenda[0]["options"][index]
+        return separate(agenda[0]["options"][index])
     return {**opt, "args": dict(opt["args"])}
 
 
