@@ -266,11 +266,15 @@ def step_resolution(state: State, events: list[Event]) -> None:
                 + ", ".join(content.vault(c["id"])["name"] for c in cards)
                 + ".",
             )
+    # The room's mages by slot, each slot's in the mages' order (one pass over the mages).
+    by_slot: dict[str, list[dict[str, Any]]] = {}
+    for m in state["mages"]:
+        parts = split_loc(m["loc"])
+        if parts and parts[0] == room:
+            by_slot.setdefault(parts[1], []).append(m)
     for s in slots(state, room):
-        for m in state["mages"]:
-            parts = split_loc(m["loc"])
-            if parts and parts[0] == room and parts[1] == s["id"]:
-                tasks.append({"op": "errand", "mage": m["id"], "loc": m["loc"], "instant": False})
+        for m in by_slot.get(s["id"], ()):
+            tasks.append({"op": "errand", "mage": m["id"], "loc": m["loc"], "instant": False})
     tasks.append({"op": "room_done", "room": room})
     push(state, *tasks)
 
