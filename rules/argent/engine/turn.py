@@ -119,9 +119,10 @@ def iter_turn_options(state: State, seat: int, action: str | None = None) -> Ite
     offered = False
     office = state["seats"][seat]
     can_place = not has_status(state, None, "no_placing")
+    home = office_mages(state, seat) if wanted in (None, "place") else []
     if turn["main"] and not turn["fast"]:
         fast = wanted in (None, "place") and can_place
-        fast = fast and any(vocab.has_power(state, m, "fast_place") for m in office_mages(state, seat))
+        fast = fast and any(vocab.has_power(state, m, "fast_place") for m in home)
         if fast and effects.can_place_somewhere(state, seat):
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
@@ -146,7 +147,7 @@ def iter_turn_options(state: State, seat: int, action: str | None = None) -> Ite
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
                 yield as_fast(option("support", f"Fast action: use {rec['name']}", card=sid))
-    if wanted in (None, "place") and can_place and kind_ok(state, "place") and office_mages(state, seat):
+    if wanted in (None, "place") and can_place and kind_ok(state, "place") and home:
         # Rooms are found one at a time: "has a move" stops at the first (``has_turn_option``).
         for room in effects.iter_placeable_rooms(state, seat):
             offered = True
