@@ -97,12 +97,14 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
 def has_turn_option(state: State, seat: int) -> bool:
     """Whether the turn offers anything, found without building the whole list.
 
-    A placement is looked for first: most turns have one, and finding a room is cheaper than
-    weighing the fast spells and cards the list shows before it.
+    The cheapest moves to find are looked for first: a Bell Tower offering (one is left through
+    most of the errands phase), then a placement; only then the fast spells and cards the list
+    shows before them. Each search builds only its action's moves, a part of the whole list.
     """
-    if next(iter_turn_options(state, seat, "place"), None) is not None:
-        return True
-    return next(iter_turn_options(state, seat), None) is not None
+    for action in ("bell", "place", None):
+        if next(iter_turn_options(state, seat, action), None) is not None:
+            return True
+    return False
 
 
 def iter_turn_options(state: State, seat: int, action: str | None = None) -> Iterator[dict[str, Any]]:
