@@ -80,14 +80,17 @@ def can_place_somewhere(state: State, seat: int) -> bool:
     return next(iter_placeable_rooms(state, seat), None) is not None
 
 
-def iter_placeable_rooms(state: State, seat: int) -> Iterator[str]:
-    """Yield the rooms a seat may place a mage in now, in resolution order."""
+def iter_placeable_rooms(state: State, seat: int, only: Any = None) -> Iterator[str]:
+    """Yield the rooms a seat may place a mage in now, in resolution order (``only``: that room, if so)."""
     taken = {m["loc"] for m in state["mages"]}
     inversion = shadow_only(state, seat)
     # Zero Hour and Inversion open shadow slots; without either, status_shadows finds none.
     shadowing = inversion or has_status(state, seat, "shadow_on_place")
     sides = state["board"]["rooms"]
-    for room in rooms_in_play(state):
+    rooms = rooms_in_play(state)
+    if only is not None:
+        rooms = [only] if only in rooms else []
+    for room in rooms:
         if room == INFIRMARY:
             continue
         area, locs = _placement_slots(room, sides[room]["side"])

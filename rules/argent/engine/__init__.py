@@ -458,11 +458,14 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     return list(iter_options(state, seat))
 
 
-def iter_options(state: State, seat: int, action: str | None = None) -> Iterable[dict[str, Any]]:
+def iter_options(
+    state: State, seat: int, action: str | None = None, room: Any = None
+) -> Iterable[dict[str, Any]]:
     """Return the seat's options in order; a turn's come one at a time, so a search can stop early.
 
-    Given an ``action``, a turn builds only that action's options (``iter_turn_options``); the other
-    decisions hold few options and return them all.
+    Given an ``action``, a turn builds only that action's options (``iter_turn_options``), and given
+    a ``room`` only the placements in that room; the other decisions hold few options and return
+    them all.
     """
     if state["over"]:
         return []
@@ -484,7 +487,7 @@ def iter_options(state: State, seat: int, action: str | None = None) -> Iterable
     if phase == "marks":
         return start_mark_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "errands" and state["turn"] and state["turn"]["seat"] == seat:
-        return iter_turn_options(state, seat, action)
+        return iter_turn_options(state, seat, action, room)
     return []
 
 

@@ -107,11 +107,14 @@ def has_turn_option(state: State, seat: int) -> bool:
     return False
 
 
-def iter_turn_options(state: State, seat: int, action: str | None = None) -> Iterator[dict[str, Any]]:
+def iter_turn_options(
+    state: State, seat: int, action: str | None = None, room: Any = None
+) -> Iterator[dict[str, Any]]:
     """Yield the moves of an ordinary turn one by one, in the order the list shows them.
 
     Given an ``action``, only that action's moves (a search for one move builds no other kind);
-    "End your turn" depends on every other move, so asking for it builds them all.
+    "End your turn" depends on every other move, so asking for it builds them all. Given a
+    ``room``, the only placement looked at is the one in that room (legality of a chosen room).
     """
     wanted = None if action == "done" else action
     turn = state["turn"]
@@ -151,9 +154,9 @@ def iter_turn_options(state: State, seat: int, action: str | None = None) -> Ite
                 yield as_fast(option("support", f"Fast action: use {rec['name']}", card=sid))
     if wanted in (None, "place") and can_place and kind_ok(state, "place") and home:
         # Rooms are found one at a time: "has a move" stops at the first (``has_turn_option``).
-        for room in effects.iter_placeable_rooms(state, seat):
+        for where in effects.iter_placeable_rooms(state, seat, room):
             offered = True
-            yield option("place", f"Place a mage in {room_name(room)}", room=room)
+            yield option("place", f"Place a mage in {room_name(where)}", room=where)
     if wanted in (None, "cast") and kind_ok(state, "cast"):
         for _kind, cid, lvl, rec in castable(state, seat, "act"):
             offered = True
