@@ -53,13 +53,18 @@ def _parts(data: Any) -> Any:
             yield from _parts(item)
 
 
-def frozen_draft(state: dict[str, Any]) -> copying.Draft:
-    """A draft whose shared parts are frozen copies: a write without ``own`` raises."""
-    new = copying.Draft(copying._hot_copy(state))
-    new.shared = {key for key in copying.SHARED if key in state}
+def frozen_draft(state: dict[str, Any], answering: bool = False) -> copying.Draft:
+    """A draft whose shared parts are frozen: a write without ``own`` raises, and so does a write
+    to the options of the question the move answers (the input's list, in a draft that answers)."""
+    new = draft(state, answering)
     for key in new.shared:
         dict.__setitem__(new, key, freeze(state[key]))
+    if answering:
+        new["agenda"][0]["options"] = freeze(state["agenda"][0]["options"])
     return new
+
+
+draft = copying.draft
 
 
 def thawing_copy(data: Any) -> Any:
@@ -100,8 +105,11 @@ def test_moves_write_no_shared_part(
             move = rand.choice(ARGENT.legal_moves(state, seat))
         after, _events = ARGENT.apply(state, seat, move)
         assert marshal.dumps(thawing_copy(state), 2) == before, f"step {steps}: {move} changed its input"
-        copied = {id(part) for key in after.keys() - copying.SHARED for part in _parts(after[key])}
-        assert not copied & {id(part) for part in _parts(state)}, f"step {steps}: a copied part is shared"
+        copied = [part for key in after.keys() - copying.SHARED for part in _parts(after[key])]
+        inputs = {id(part) for part in _parts(state)}
+        assert not {id(part) for part in copied} & inputs, f"step {steps}: a copied part is shared"
+        # The answered question's options are frozen in the draft: none of them may be kept.
+        assert not [part for part in copied if type(part) in (FrozenList, FrozenDict)], f"step {steps}: kept"
         if move.action != "resign":
             full = ARGENT.copy_state(state)
             ARGENT.resolve(full, seat, move)
@@ -133,3 +141,14 @@ def test_a_draft_shares_only_the_parts_it_never_wrote():
     assert published["decks"] is not state["decks"]
     assert published["decks"]["vault"] == state["decks"]["vault"][1:]
     assert published["mages"] is not state["mages"] and published["seats"] is not state["seats"]
+
+
+def test_an_office_of_any_shape_is_copied_whole():
+    """An office missing a dealt part, or holding one the copy does not know, still shares nothing."""
+    state = ARGENT.setup(3, {}, 1)
+    state["seats"][0].pop("bell")
+    state["seats"][1]["leave_rooms"] = ["library", "vault"]
+    state["seats"][2]["notes"] = {"kept": [1, 2]}
+    new = copying.full_copy(state)
+    assert json.dumps(new) == json.dumps(state)
+    assert not {id(part) for part in _parts(new)} & {id(part) for part in _parts(state)}

@@ -115,6 +115,38 @@ def test_having_a_move_builds_one_option(monkeypatch: pytest.MonkeyPatch):
     assert checked > 10
 
 
+def test_a_chosen_room_is_checked_alone(monkeypatch: pytest.MonkeyPatch):
+    """A placement is legal in exactly the rooms the list offers, found without building the others."""
+    from rules.argent.state import rooms_in_play
+    from rules.contract import IllegalMove, Move
+
+    drawn = []
+    real = engine.iter_options
+
+    def counting(state, seat, *narrowing):
+        for opt in real(state, seat, *narrowing):
+            drawn.append(opt)
+            yield opt
+
+    monkeypatch.setattr(engine, "iter_options", counting)
+    checked = 0
+    for state, seat, _move in _states(200):
+        if state["phase"] != "errands" or state["agenda"] or state["turn"]["seat"] != seat:
+            continue
+        offered = {m.get("room") for m in ARGENT.legal_moves(state, seat) if m.action == "place"}
+        for room in [*rooms_in_play(state), "no such room"]:
+            drawn.clear()
+            if room not in offered:
+                with pytest.raises(IllegalMove):
+                    ARGENT.apply(state, seat, Move.of("place", room=room))
+                continue
+            ARGENT.apply(state, seat, Move.of("place", room=room))
+            # At most the fast placement (a Planar Studies mage at home) and the chosen room.
+            assert len(drawn) <= 2 and all(opt["action"] == "place" for opt in drawn)
+            checked += 1
+    assert checked > 20
+
+
 def test_apply_refuses_what_the_list_leaves_out():
     """A move outside the seat's options is refused with the game's reason, the state untouched."""
     from rules.contract import IllegalMove, Move

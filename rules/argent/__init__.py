@@ -182,11 +182,12 @@ class ArgentRules(Rules):
 
     def apply_listed(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
         """Check the move against the seat's options and resolve it, building them once, up to the move."""
-        found = engine.find_option(engine.iter_options(state, seat, move.action), move)
+        room = move.get("room") if move.action == "place" else None
+        found = engine.find_option(engine.iter_options(state, seat, move.action, room), move)
         if found is None:
             raise self.why_not(state, seat, move)
         # Resolved on a draft: only the parts the move writes are copied (``rules.argent.copying``).
-        new = copying.draft(state)
+        new = copying.draft(state, answering=engine.answers_question(state, seat))
         events = engine.resolve_option(new, seat, engine.option_in(new, seat, *found))
         return copying.publish(new), events
 

@@ -51,12 +51,13 @@ def _selector(key: str) -> Check:
         if scope == "same_room":
             return False  # acts through the part before it
         arg = dict(arg, scope="infirmary") if key == "heal" else arg
-        pool = effects.candidates(state, seat, key, arg, ctx)
+        # Whether any mage will do: the pool in the state's order, stopping at the first that does.
+        pool = effects.iter_candidates(state, seat, key, arg, ctx)
         if key == "move":
             return any(has_destination(state, seat, m, arg) for m in pool)
         if key == "push_shadow":
             return any(shadow_loc(state, m["loc"]) for m in pool)
-        return bool(pool)
+        return next(pool, None) is not None
 
     return check
 
@@ -143,7 +144,7 @@ def _rearrange(state: State, seat: int, arg: dict[str, Any], ctx: dict[str, Any]
     return any(
         r != INFIRMARY
         and open_slots(state, r)
-        and effects.candidates(state, seat, "move", {}, {"via": ctx.get("via")}, room=r)
+        and next(effects.iter_candidates(state, seat, "move", {}, {"via": ctx.get("via")}, room=r), None)
         for r in rooms_in_play(state)
     )
 

@@ -230,10 +230,19 @@ def slots(state: State, room: str) -> list[dict[str, Any]]:
 
 def spec(state: State, room: str, slot_id: str) -> dict[str, Any]:
     """Return the data of one slot of a room."""
-    for s in slots(state, room):
-        if s["id"] == slot_id:
-            return s
-    raise KeyError(f"{room}/{slot_id}")
+    found = _slot_specs(room, state["board"]["rooms"][room]["side"]).get(slot_id)
+    if found is None:
+        raise KeyError(f"{room}/{slot_id}")
+    return found
+
+
+@cache  # the printed slots of a room side, by id: read from the card data, never from a table
+def _slot_specs(room: str, side: str) -> dict[str, dict[str, Any]]:
+    """Return a room side's slots by id (the first of an id, as a search in order finds it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in content.room_side(room, side)["slots"]:
+        out.setdefault(s["id"], s)
+    return out
 
 
 def is_shadow(slot: dict[str, Any]) -> bool:

@@ -129,7 +129,13 @@ def _printed_powers(mage_type: str, side: str) -> frozenset[str]:
 def has_power(state: State, m: dict[str, Any], key: str) -> bool:
     """Whether a mage has one power now."""
     _known(POWERS, key, "mage power")
-    return key in powers_of(state, m)
+    # Most mages lack the power asked about: the printed cards say so without building a set.
+    sides = state["mage_powers"]
+    if m["type"] == APPRENTICE:
+        printed = any(key in _printed_powers(t, sides.get(t, "A")) for t in DEPARTMENTS)
+    else:
+        printed = key in _printed_powers(m["type"], sides.get(m["type"], "A"))
+    return printed and key in powers_of(state, m)
 
 
 # --------------------------------------------------------------------------- room rules

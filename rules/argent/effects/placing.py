@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
-from rules.argent import protection, vocab
+from rules.argent import content, protection, vocab
 from rules.argent.agenda import Task, ask, option, push, set_ctx
 from rules.argent.effects.base import has_status, say, stop_frame, who
 from rules.argent.effects.targets import candidates, harm, put, shadow_only, shadowed_host, wound
@@ -28,7 +29,6 @@ from rules.argent.state import (
     open_slots,
     permanent_count,
     room_name,
-    room_side,
     rooms_in_play,
     shadow_loc,
     slot_of,
@@ -80,28 +80,41 @@ def can_place_somewhere(state: State, seat: int) -> bool:
     return next(iter_placeable_rooms(state, seat), None) is not None
 
 
-def iter_placeable_rooms(state: State, seat: int) -> Iterator[str]:
-    """Yield the rooms a seat may place a mage in now, in resolution order."""
+def iter_placeable_rooms(state: State, seat: int, only: Any = None) -> Iterator[str]:
+    """Yield the rooms a seat may place a mage in now, in resolution order (``only``: that room, if so)."""
     taken = {m["loc"] for m in state["mages"]}
     inversion = shadow_only(state, seat)
     # Zero Hour and Inversion open shadow slots; without either, status_shadows finds none.
     shadowing = inversion or has_status(state, seat, "shadow_on_place")
-    for room in rooms_in_play(state):
-        if room == INFIRMARY or not protection.may_enter(state, seat, room):
+    sides = state["board"]["rooms"]
+    rooms = rooms_in_play(state)
+    if only is not None:
+        rooms = [only] if only in rooms else []
+    for room in rooms:
+        if room == INFIRMARY:
             continue
-        side = room_side(state, room)
-        if vocab.room_has(state, room, "no_direct_placement"):
+        area, locs = _placement_slots(room, sides[room]["side"])
+        if locs is None or not protection.may_enter(state, seat, room):
             continue
         if shadowing and status_shadows(state, seat, room):
             yield room
             continue
         if inversion:
             continue
-        for s in side["slots"]:
-            kind = s["kind"]
-            if kind in ("area", "merit", "regular") and (kind == "area" or f"{room}/{s['id']}" not in taken):
-                yield room
-                break
+        if area or any(loc not in taken for loc in locs):
+            yield room
+
+
+@cache  # read from the card data alone: a room side's printed slots never change
+def _placement_slots(room: str, side: str) -> tuple[bool, tuple[str, ...] | None]:
+    """Return whether a room side has an area any number of mages share, and its single-mage
+    errand slots as locations (None: no mage is placed there directly, as in the Infirmary)."""
+    record = content.room_side(room, side)
+    if vocab.side_has(record, "no_direct_placement"):
+        return False, None
+    kinds = [s["kind"] for s in record["slots"]]
+    locs = tuple(f"{room}/{s['id']}" for s in record["slots"] if s["kind"] in ("merit", "regular"))
+    return "area" in kinds, locs
 
 
 def do_place(state: State, task: Task, arg: dict[str, Any], events: list[Event]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import protection
@@ -51,12 +52,21 @@ def candidates(
     state: State, actor: int, key: str, arg: dict[str, Any], ctx: dict[str, Any], room: str | None = None
 ) -> list[dict[str, Any]]:
     """Return the mages a selector may choose now, in turn order of their owners (FAQ)."""
+    out = list(iter_candidates(state, actor, key, arg, ctx, room))
+    order = {s: i for i, s in enumerate(order_from(state, actor))}
+    out.sort(key=lambda m: (order.get(m["owner"], 99), m["id"]))
+    return out
+
+
+def iter_candidates(
+    state: State, actor: int, key: str, arg: dict[str, Any], ctx: dict[str, Any], room: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield the mages a selector may choose now, in the state's order (a test for any stops at one)."""
     scope = arg.get("scope", "board")
     whose = arg.get("whose", "any")
     via = ctx.get("via")
     if scope == "same_room":
         room = ctx.get("room")
-    out = []
     for m in state["mages"]:
         loc = m["loc"]
         if scope == "office":
@@ -81,10 +91,7 @@ def candidates(
         # The one protection rule: locks, shadows, Green, Blue and the protective statuses.
         if not protection.may_target(state, actor, m, ACT_OF[key], via):
             continue
-        out.append(m)
-    order = {s: i for i, s in enumerate(order_from(state, actor))}
-    out.sort(key=lambda m: (order.get(m["owner"], 99), m["id"]))
-    return out
+        yield m
 
 
 # --------------------------------------------------------------------------- mages: selectors

@@ -17,7 +17,7 @@ from typing import Any
 from rules.argent import build, content, effects, scoring, vocab
 from rules.argent.agenda import Task, ask, option, push, push_effects
 from rules.argent.casting import free_cast_options, spell_cost
-from rules.argent.copying import own
+from rules.argent.copying import own, separate
 from rules.argent.effects import say
 from rules.argent.engine.decisions import (
     answer_leave_room,
@@ -76,6 +76,7 @@ from rules.contract import Event, Move
 
 __all__ = [
     "advance",
+    "answers_question",
     "castable",
     "find_option",
     "free_cast_options",
@@ -265,11 +266,15 @@ def step_resolution(state: State, events: list[Event]) -> None:
                 + ", ".join(content.vault(c["id"])["name"] for c in cards)
                 + ".",
             )
+    # The room's mages by slot, each slot's in the mages' order (one pass over the mages).
+    by_slot: dict[str, list[dict[str, Any]]] = {}
+    for m in state["mages"]:
+        parts = split_loc(m["loc"])
+        if parts and parts[0] == room:
+            by_slot.setdefault(parts[1], []).append(m)
     for s in slots(state, room):
-        for m in state["mages"]:
-            parts = split_loc(m["loc"])
-            if parts and parts[0] == room and parts[1] == s["id"]:
-                tasks.append({"op": "errand", "mage": m["id"], "loc": m["loc"], "instant": False})
+        for m in by_slot.get(s["id"], ()):
+            tasks.append({"op": "errand", "mage": m["id"], "loc": m["loc"], "instant": False})
     tasks.append({"op": "room_done", "room": room})
     push(state, *tasks)
 
@@ -453,11 +458,14 @@ def options_for(state: State, seat: int) -> list[dict[str, Any]]:
     return list(iter_options(state, seat))
 
 
-def iter_options(state: State, seat: int, action: str | None = None) -> Iterable[dict[str, Any]]:
+def iter_options(
+    state: State, seat: int, action: str | None = None, room: Any = None
+) -> Iterable[dict[str, Any]]:
     """Return the seat's options in order; a turn's come one at a time, so a search can stop early.
 
-    Given an ``action``, a turn builds only that action's options (``iter_turn_options``); the other
-    decisions hold few options and return them all.
+    Given an ``action``, a turn builds only that action's options (``iter_turn_options``), and given
+    a ``room`` only the placements in that room; the other decisions hold few options and return
+    them all.
     """
     if state["over"]:
         return []
@@ -479,7 +487,7 @@ def iter_options(state: State, seat: int, action: str | None = None) -> Iterable
     if phase == "marks":
         return start_mark_options(state, seat) if state["queue"] and state["queue"][0] == seat else []
     if phase == "errands" and state["turn"] and state["turn"]["seat"] == seat:
-        return iter_turn_options(state, seat, action)
+        return iter_turn_options(state, seat, action, room)
     return []
 
 
@@ -526,15 +534,27 @@ def is_move(opt: dict[str, Any], move: Move) -> bool:
 _ABSENT = object()
 
 
-def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
-    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as ``state`` holds it.
+def answers_question(state: State, seat: int) -> bool:
+    """Whether the seat's options now are the question at the front of the agenda (its move answers it).
 
-    A question's options are the state's own records, so the answer takes the copy's record;
-    a turn's options are built afresh and hold only names and numbers, so a copy of the dict does.
+    ``resolve_option`` then takes that question off the agenda before anything else.
+    """
+    agenda = state["agenda"]
+    if not agenda or state["over"] or leaving_now(state, seat):
+        return False
+    return agenda[0]["op"] == "ask" and agenda[0]["seat"] == seat
+
+
+def option_in(state: State, seat: int, index: int, opt: dict[str, Any]) -> dict[str, Any]:
+    """Return option ``opt``, found at ``index`` on a state equal to ``state``, as a record of its own.
+
+    A question's options may be the input's own list (``copying.draft``: a draft that answers the
+    question does not copy them), so the answer gets a copy of its record; a turn's options are
+    built afresh and hold only names and numbers, so a copy of the dict does.
     """
     agenda = state["agenda"]
     if agenda and not leaving_now(state, seat):
-        return agenda[0]["options"][index]
+        return separate(agenda[0]["options"][index])
     return {**opt, "args": dict(opt["args"])}
 
 

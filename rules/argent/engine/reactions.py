@@ -40,6 +40,8 @@ def after_action(state: State, task: Task, events: list[Event]) -> None:
 
 def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return the reactions a seat may play against this action's harms."""
+    if not harms:
+        return []  # every reaction answers a harm: most actions harm nobody
     office = state["seats"][seat]
     cards: list[tuple[str, Any, dict[str, Any], str]] = []
     starter = office["starter"]

@@ -95,15 +95,26 @@ def turn_options(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def has_turn_option(state: State, seat: int) -> bool:
-    """Whether the turn offers anything, found without building the whole list."""
-    return next(iter_turn_options(state, seat), None) is not None
+    """Whether the turn offers anything, found without building the whole list.
+
+    The cheapest moves to find are looked for first: a Bell Tower offering (one is left through
+    most of the errands phase), then a placement; only then the fast spells and cards the list
+    shows before them. Each search builds only its action's moves, a part of the whole list.
+    """
+    for action in ("bell", "place", None):
+        if next(iter_turn_options(state, seat, action), None) is not None:
+            return True
+    return False
 
 
-def iter_turn_options(state: State, seat: int, action: str | None = None) -> Iterator[dict[str, Any]]:
+def iter_turn_options(
+    state: State, seat: int, action: str | None = None, room: Any = None
+) -> Iterator[dict[str, Any]]:
     """Yield the moves of an ordinary turn one by one, in the order the list shows them.
 
     Given an ``action``, only that action's moves (a search for one move builds no other kind);
-    "End your turn" depends on every other move, so asking for it builds them all.
+    "End your turn" depends on every other move, so asking for it builds them all. Given a
+    ``room``, the only placement looked at is the one in that room (legality of a chosen room).
     """
     wanted = None if action == "done" else action
     turn = state["turn"]
@@ -113,9 +124,10 @@ def iter_turn_options(state: State, seat: int, action: str | None = None) -> Ite
     offered = False
     office = state["seats"][seat]
     can_place = not has_status(state, None, "no_placing")
+    home = office_mages(state, seat) if wanted in (None, "place") else []
     if turn["main"] and not turn["fast"]:
         fast = wanted in (None, "place") and can_place
-        fast = fast and any(vocab.has_power(state, m, "fast_place") for m in office_mages(state, seat))
+        fast = fast and any(vocab.has_power(state, m, "fast_place") for m in home)
         if fast and effects.can_place_somewhere(state, seat):
             # One move for the fast placement; the room comes next (keeps the turn's list short).
             offered = True
@@ -140,11 +152,11 @@ def iter_turn_options(state: State, seat: int, action: str | None = None) -> Ite
             if rec["timing"] == "fast" and supporter_ready(state, seat, sid):
                 offered = True
                 yield as_fast(option("support", f"Fast action: use {rec['name']}", card=sid))
-    if wanted in (None, "place") and can_place and kind_ok(state, "place") and office_mages(state, seat):
+    if wanted in (None, "place") and can_place and kind_ok(state, "place") and home:
         # Rooms are found one at a time: "has a move" stops at the first (``has_turn_option``).
-        for room in effects.iter_placeable_rooms(state, seat):
+        for where in effects.iter_placeable_rooms(state, seat, room):
             offered = True
-            yield option("place", f"Place a mage in {room_name(room)}", room=room)
+            yield option("place", f"Place a mage in {room_name(where)}", room=where)
     if wanted in (None, "cast") and kind_ok(state, "cast"):
         for _kind, cid, lvl, rec in castable(state, seat, "act"):
             offered = True
