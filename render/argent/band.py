@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import ImageDraw
-
 import render
 from render.argent.look import (
-    BOARD_W,
     GOLD,
     INK,
+    LAYOUT_W,
     LIGHT,
     LIGHT_MUTED,
     PAD,
     PANEL,
+    SCALE,
+    Sheet,
     View,
     clip,
     font,
@@ -27,10 +27,14 @@ from rules.argent.standings import seat_tag
 
 # --------------------------------------------------------------------------- the preview band
 
-PREVIEW_FONTS = {"title": 52, "turn": 46, "score": 42, "last": 40}
-"""Type sizes of the band; at Discord's 400 px preview (x 400/1400) each stays 11 px or more."""
-HIGHLIGHT_W = 10
-"""Outline of a room the last move changed: still 3 px at preview size."""
+PREVIEW_SIZES = {"title": 52, "turn": 46, "score": 42, "last": 40}
+"""Type sizes of the band, in layout units."""
+PREVIEW_FONTS = {row: round(size * SCALE) for row, size in PREVIEW_SIZES.items()}
+"""The band's type in pixels; at Discord's 400 px preview (x 400/980) each stays 11 px or more."""
+HIGHLIGHT = 10
+"""Outline of a room the last move changed, in layout units."""
+HIGHLIGHT_W = round(HIGHLIGHT * SCALE)
+"""That outline in pixels: still 2.5 px or more at preview size."""
 PREVIEW_ROW = {"title": 66, "turn": 64, "score": 62, "last": 62}
 
 
@@ -62,8 +66,8 @@ def preview_lines(view: View, caption: render.Caption) -> dict[str, str]:
     )
     lines = {"title": title, "turn": turn, "score": f"Influence: {scores}"}
     if caption.last:
-        face = font(PREVIEW_FONTS["last"], "bold")
-        room = BOARD_W - 2 * PAD - 28
+        face = font(PREVIEW_SIZES["last"], "bold")
+        room = LAYOUT_W - 2 * PAD - 28
         lines["last"] = "Last: " + render.latest(caption.last, lambda t: face.getlength("Last: " + t) <= room)
     return lines
 
@@ -89,49 +93,49 @@ def _who(mage: dict[str, Any] | None) -> tuple[Any, ...] | None:
     return None if mage is None else (mage.get("id"), mage.get("owner"), mage.get("type"))
 
 
-def draw_preview(draw: ImageDraw.ImageDraw, view: View, caption: render.Caption) -> int:
+def draw_preview(draw: Sheet, view: View, caption: render.Caption) -> int:
     """Draw the band a 400 px preview must show: round, whose turn, Influence, the last move."""
     lines = preview_lines(view, caption)
-    width = BOARD_W - 2 * PAD
+    width = LAYOUT_W - 2 * PAD
     y = 12
-    title = font(PREVIEW_FONTS["title"], "bold")
+    title = font(PREVIEW_SIZES["title"], "bold")
     write(draw, (PAD, y), lines["title"], font=title, fill=LIGHT)
     bell = f"Bell Tower: {len(view['bell'])} left"
-    face = font(PREVIEW_FONTS["turn"], "bold")
-    write(draw, (BOARD_W - PAD, y + 6), bell, font=face, fill=GOLD, anchor="ra")
+    face = font(PREVIEW_SIZES["turn"], "bold")
+    write(draw, (LAYOUT_W - PAD, y + 6), bell, font=face, fill=GOLD, anchor="ra")
     y += PREVIEW_ROW["title"]
-    turn = font(PREVIEW_FONTS["turn"], "bold")
+    turn = font(PREVIEW_SIZES["turn"], "bold")
     actor = _actor(view)
     x = PAD
     if actor is not None and view["phase"] != "over":
         seat_token(draw, actor, x + 24, y + 28, 24)
         x += 60
     first = view.get("first")
-    room = BOARD_W - PAD - x - (130 if first is not None else 0)
+    room = LAYOUT_W - PAD - x - (130 if first is not None else 0)
     write(draw, (x, y), clip(lines["turn"], turn, room), font=turn, fill=LIGHT)
     if first is not None:
         # Who goes first next round: a token after "1st", right-aligned.
-        small = font(PREVIEW_FONTS["score"])
-        write(draw, (BOARD_W - PAD - 60, y + 4), "1st", font=small, fill=LIGHT_MUTED, anchor="ra")
-        seat_token(draw, first, BOARD_W - PAD - 26, y + 28, 22)
+        small = font(PREVIEW_SIZES["score"])
+        write(draw, (LAYOUT_W - PAD - 60, y + 4), "1st", font=small, fill=LIGHT_MUTED, anchor="ra")
+        seat_token(draw, first, LAYOUT_W - PAD - 26, y + 28, 22)
     y += PREVIEW_ROW["turn"]
     y = _draw_scores(draw, view, caption, y)
     if "last" in lines:
-        face = font(PREVIEW_FONTS["last"], "bold")
+        face = font(PREVIEW_SIZES["last"], "bold")
         draw.rounded_rectangle((PAD, y, PAD + width, y + PREVIEW_ROW["last"] - 8), radius=10, fill=GOLD)
         write(draw, (PAD + 14, y + 6), clip(lines["last"], face, width - 28), font=face, fill=INK)
         y += PREVIEW_ROW["last"]
     return y + PAD
 
 
-def _draw_scores(draw: ImageDraw.ImageDraw, view: View, caption: render.Caption, y: int) -> int:
+def _draw_scores(draw: Sheet, view: View, caption: render.Caption, y: int) -> int:
     """Draw one chip per seat: its token, the player's name and Influence, in big type."""
     offices = view["offices"]
-    face = font(PREVIEW_FONTS["score"], "bold")
+    face = font(PREVIEW_SIZES["score"], "bold")
     label = "IP"
     write(draw, (PAD, y + 4), label, font=face, fill=LIGHT_MUTED)
     x0 = PAD + face.getlength(label) + 16
-    w = (BOARD_W - PAD - x0) / max(1, len(offices))
+    w = (LAYOUT_W - PAD - x0) / max(1, len(offices))
     for k, office in enumerate(offices):
         x = x0 + k * w
         seat = office["seat"]

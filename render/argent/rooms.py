@@ -5,11 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from render import canvas
 from render.argent.look import (
-    BG,
     GOLD,
     INK,
     LIGHT,
@@ -21,10 +19,12 @@ from render.argent.look import (
     PAPER_DIM,
     SHADOW,
     SLOT_EMPTY,
+    Sheet,
     View,
     clip,
     font,
     mage_token,
+    sheet,
     write,
 )
 from render.argent.words import reward_text
@@ -70,8 +70,7 @@ def _slot_rows(room: str, side: str) -> list[tuple[dict[str, Any], int, dict[str
 @lru_cache(maxsize=256)
 def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Image:
     """Draw a room without its mages (cached: a room's look changes only with its side and lock)."""
-    tile = Image.new("RGB", (w + 1, h + 1), BG)
-    draw = canvas.draw(tile)
+    draw = sheet(w + 1, h + 1)
     x0, y0, x1 = 0, 0, w
     draw.rounded_rectangle(
         (0, 0, w, h), radius=10, fill=PAPER, outline=LOCK if locked else INK, width=4 if locked else 2
@@ -120,12 +119,11 @@ def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Imag
             hx = x1 - 26
             draw.rectangle((hx - 16, cy - 17, hx + 16, cy + 17), fill=SHADOW)
             write(draw, (hx, cy), "sh", font=font(12), fill=LIGHT_MUTED, anchor="mm")
-    return tile
+    return draw.image
 
 
 def draw_room(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    draw: Sheet,
     view: View,
     room: str,
     box: tuple[int, int, int, int],
@@ -135,7 +133,7 @@ def draw_room(
     x0, y0, x1, y1 = box
     info = view["board"]["rooms"][room]
     side = info["side"]
-    image.paste(_room_tile(room, side, bool(info.get("locked")), x1 - x0, y1 - y0), (x0, y0))
+    draw.paste(_room_tile(room, side, bool(info.get("locked")), x1 - x0, y1 - y0), (x0, y0))
     for s, dy, shadow in _slot_rows(room, side):
         y = y0 + HEAD_H + dy
         if s["kind"] in ("area", "general"):
@@ -167,7 +165,7 @@ def draw_room(
         write(draw, (x0 + 10, y1 - 24), clip("cards: " + names, small, x1 - x0 - 20), font=small, fill=INK)
 
 
-def _draw_track(draw: ImageDraw.ImageDraw, track: list[Any], marker: int, x0: int, y: int, x1: int) -> None:
+def _draw_track(draw: Sheet, track: list[Any], marker: int, x0: int, y: int, x1: int) -> None:
     """Draw the Astronomy Tower's spaces with the marker on its space."""
     n = len(track)
     w = (x1 - x0) / n

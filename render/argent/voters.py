@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import ImageDraw
-
 from render.argent.look import (
     BG,
-    BOARD_W,
     DEPT_COLOUR,
     DEPT_WORD,
     INK,
+    LAYOUT_W,
     LIGHT,
     LIGHT_MUTED,
     MERIT,
@@ -24,6 +22,7 @@ from render.argent.look import (
     SEAT_TEXT,
     VOTER_DOWN,
     VOTER_SEEN,
+    Sheet,
     View,
     clip,
     font,
@@ -36,6 +35,10 @@ from rules.argent import content
 from rules.argent.standings import criterion_words, seat_tag
 
 STRIP_H = 146
+VOTER_H = 128
+AWARD_H = 38
+INFLUENCE_H = 30 + 128 + 16 + PAD
+TABLEAU_H = 140 + PAD
 
 
 PHASE_WORDS = {
@@ -48,14 +51,19 @@ PHASE_WORDS = {
 }
 
 
-def draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def voters_height(view: View) -> int:
+    """Return the height of the Consortium: its title, the cards, and at the end their award bands."""
+    return 30 + VOTER_H + (AWARD_H if view.get("outcome") else 0) + PAD
+
+
+def draw_voters(draw: Sheet, view: View, y: int) -> int:
     """Draw the Consortium: white voters face up, face-down ones with the Marks on them."""
     voters = view["voters"]
     write(draw, (PAD, y), "The Consortium", font=font(22, "bold"), fill=LIGHT)
     y += 30
     n = max(1, len(voters))
-    w = (BOARD_W - PAD * (n + 1)) / n
-    h = 128
+    w = (LAYOUT_W - PAD * (n + 1)) / n
+    h = VOTER_H
     for i, v in enumerate(voters):
         x = PAD + i * (w + PAD)
         known = v["name"] is not None
@@ -99,22 +107,23 @@ def draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
                     anchor="lm",
                 )
                 seat_token(draw, who, x + w - 22, y + h + 19, 12)
-        h += 38
+        h += AWARD_H
     return y + h + PAD
 
 
-def draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def draw_influence(draw: Sheet, view: View, y: int) -> int:
     """Draw the Influence track: discs on their IP, a stack's first arrival at the bottom; badges at 7s."""
     offices = [o for o in view["offices"] if not o.get("left")]
     top = max([o["ip"] for o in offices] + [28])
     cells = top + 2
+    top_y = y
     write(draw, (PAD, y), "Influence", font=font(22, "bold"), fill=LIGHT)
     badges = "   Merit Badges (free/all): " + "  ".join(
         f"{seat_tag(o['seat'])} {o['merit_free']}/{o['merit']}" for o in offices
     )
     write(draw, (PAD + 120, y + 4), badges, font=font(18), fill=LIGHT_MUTED)
     y += 30
-    w = (BOARD_W - 2 * PAD) / cells
+    w = (LAYOUT_W - 2 * PAD) / cells
     base = y + 128
     for i in range(cells):
         x = PAD + i * w
@@ -140,10 +149,10 @@ def draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
         small = min(r, 124 / (2 * len(pile)) - 1)
         for k, o in enumerate(pile):
             seat_token(draw, o["seat"], cx, base - small - 2 - k * (2 * small + 2), small)
-    return base + 16 + PAD
+    return top_y + INFLUENCE_H
 
 
-def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def draw_tableaus(draw: Sheet, view: View, y: int) -> int:
     """Draw the spell, vault and supporter tableaus side by side."""
     cols = (
         (
@@ -169,7 +178,7 @@ def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
             ],
         ),
     )
-    room = BOARD_W - 4 * PAD
+    room = LAYOUT_W - 4 * PAD
     widths = (int(room * 0.3), int(room * 0.3), room - 2 * int(room * 0.3))
     x = PAD
     face = font(17)
@@ -189,7 +198,7 @@ def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
             text = f"{name}  {extra}".strip()
             write(draw, (cx + 28, cy), clip(text, face, colw - 36), font=face, fill=LIGHT)
         x += w + PAD
-    return y + 140 + PAD
+    return y + TABLEAU_H
 
 
 def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -218,7 +227,7 @@ def strip_title(title: str, dept: str, x: int, x1: int, waiting: int) -> tuple[s
 
 
 def draw_strip(
-    draw: ImageDraw.ImageDraw,
+    draw: Sheet,
     view: View,
     office: dict[str, Any],
     box: tuple[int, int, int, int],
