@@ -180,6 +180,29 @@ class Sheet:
         self.draw.bitmap(at, mask, fill=fill)
 
 
+_TILES: dict[tuple[Any, ...], Image.Image] = {}
+
+
+def tile(
+    draw: Sheet, key: tuple[Any, ...], box: tuple[float, float, float, float], paint: Callable[..., None]
+) -> None:
+    """Paste a part of a drawing that repeats from version to version, drawn once per process.
+
+    ``paint(sheet, w, h)`` draws the part in its own units from (0, 0) on the board's ground;
+    ``key`` must name everything it draws (frames, legends, cards that change only now and then).
+    """
+    x0, y0, x1, y1 = box
+    full = (*key, x1 - x0, y1 - y0)
+    got = _TILES.get(full)
+    if got is None:
+        part = sheet(x1 - x0 + 1, y1 - y0 + 1)
+        paint(part, x1 - x0, y1 - y0)
+        if len(_TILES) > 1000:
+            _TILES.clear()
+        got = _TILES[full] = part.image
+    draw.paste(got, (x0, y0))
+
+
 def sheet(width: float, height: float, colour: Any = None) -> Sheet:
     """Return a new drawing of a size in layout units, filled with a colour (the board's ground)."""
     size = (math.ceil(width * SCALE), math.ceil(height * SCALE))

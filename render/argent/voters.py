@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from render.argent.look import (
@@ -28,6 +29,7 @@ from render.argent.look import (
     font,
     mage_token,
     seat_token,
+    tile,
     wrap,
     write,
 )
@@ -66,26 +68,14 @@ def draw_voters(draw: Sheet, view: View, y: int) -> int:
     h = VOTER_H
     for i, v in enumerate(voters):
         x = PAD + i * (w + PAD)
-        known = v["name"] is not None
-        fill = PAPER if v["face_up"] else (VOTER_DOWN if not known else VOTER_SEEN)
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
-        ink = INK if (v["face_up"] or known) else LIGHT
-        write(draw, (x + 8, y + 4), str(v["position"] + 1), font=font(22, "bold"), fill=ink)
-        if known:
-            lines = wrap(v["name"], font(14, "bold"), w - 12, 2)
-            for k, line in enumerate(lines):
-                write(draw, (x + 6, y + 32 + k * 17), line, font=font(14, "bold"), fill=INK)
-            crit = wrap(criterion_words(v["criterion"]), font(13), w - 12, 2)
-            for k, line in enumerate(crit):
-                write(draw, (x + 6, y + 68 + k * 15), line, font=font(13), fill=MUTED)
-        else:
-            write(draw, (x + w / 2, y + 58), "?", font=font(44, "bold"), fill=LIGHT_MUTED, anchor="mm")
+        white = bool(v["face_up"] and not view.get("outcome"))
+        key = ("voter", v["position"], v["face_up"], v["name"], v["criterion"], white)
+        card = partial(_voter_card, v=v, white=white)
+        tile(draw, key, (x, y, x + w, y + h), card)
         # Marks along the bottom edge, closer together when many.
         step = min(27.0, (w - 24) / max(1, len(v["marks"]) - 1)) if len(v["marks"]) > 1 else 27.0
         for k, s in enumerate(v["marks"]):
             seat_token(draw, s, x + 16 + k * step, y + h - 18, 12)
-        if v["face_up"] and not view.get("outcome"):
-            write(draw, (x + w - 8, y + 8), "white", font=font(12), fill=MUTED, anchor="ra")
     outcome = view.get("outcome")
     if outcome:
         # At the end each card gets a band naming the player it votes for.
@@ -111,6 +101,24 @@ def draw_voters(draw: Sheet, view: View, y: int) -> int:
     return y + h + PAD
 
 
+def _voter_card(draw: Sheet, w: float, h: float, *, v: dict[str, Any], white: bool) -> None:
+    """Draw a voter's card without its Marks: its number, and its name and criterion once known."""
+    known = v["name"] is not None
+    fill = PAPER if v["face_up"] else (VOTER_DOWN if not known else VOTER_SEEN)
+    draw.rounded_rectangle((0, 0, w, h), radius=8, fill=fill, outline=INK, width=2)
+    ink = INK if (v["face_up"] or known) else LIGHT
+    write(draw, (8, 4), str(v["position"] + 1), font=font(22, "bold"), fill=ink)
+    if known:
+        for k, line in enumerate(wrap(v["name"], font(14, "bold"), w - 12, 2)):
+            write(draw, (6, 32 + k * 17), line, font=font(14, "bold"), fill=INK)
+        for k, line in enumerate(wrap(criterion_words(v["criterion"]), font(13), w - 12, 2)):
+            write(draw, (6, 68 + k * 15), line, font=font(13), fill=MUTED)
+    else:
+        write(draw, (w / 2, 58), "?", font=font(44, "bold"), fill=LIGHT_MUTED, anchor="mm")
+    if white:
+        write(draw, (w - 8, 8), "white", font=font(12), fill=MUTED, anchor="ra")
+
+
 def draw_influence(draw: Sheet, view: View, y: int) -> int:
     """Draw the Influence track: discs on their IP, a stack's first arrival at the bottom; badges at 7s."""
     offices = [o for o in view["offices"] if not o.get("left")]
@@ -125,19 +133,7 @@ def draw_influence(draw: Sheet, view: View, y: int) -> int:
     y += 30
     w = (LAYOUT_W - 2 * PAD) / cells
     base = y + 128
-    for i in range(cells):
-        x = PAD + i * w
-        threshold = i > 0 and i % MERIT_STEP == 0
-        draw.rectangle((x, base, x + w - 1, base + 16), fill=MERIT if threshold else PANEL, outline=BG)
-        if i % 5 == 0 or threshold:
-            write(
-                draw,
-                (x + w / 2, base + 8),
-                str(i),
-                font=font(11, "bold"),
-                fill=INK if threshold else LIGHT_MUTED,
-                anchor="mm",
-            )
+    tile(draw, ("track", cells), (PAD, base, LAYOUT_W - PAD, base + 16), partial(_track, cells=cells))
     stacks: dict[int, list[dict[str, Any]]] = {}
     for o in offices:
         stacks.setdefault(o["ip"], []).append(o)
@@ -150,6 +146,18 @@ def draw_influence(draw: Sheet, view: View, y: int) -> int:
         for k, o in enumerate(pile):
             seat_token(draw, o["seat"], cx, base - small - 2 - k * (2 * small + 2), small)
     return top_y + INFLUENCE_H
+
+
+def _track(draw: Sheet, width: float, height: float, *, cells: int) -> None:
+    """Draw the Influence track's cells, numbered every 5, the Merit Badge thresholds in gold."""
+    w = width / cells
+    for i in range(cells):
+        x = i * w
+        threshold = i > 0 and i % MERIT_STEP == 0
+        draw.rectangle((x, 0, x + w - 1, height), fill=MERIT if threshold else PANEL, outline=BG)
+        if i % 5 == 0 or threshold:
+            ink = INK if threshold else LIGHT_MUTED
+            write(draw, (x + w / 2, 8), str(i), font=font(11, "bold"), fill=ink, anchor="mm")
 
 
 def draw_tableaus(draw: Sheet, view: View, y: int) -> int:
