@@ -16,6 +16,7 @@ from render.argent.voters import (
     draw_voters,
     voters_height,
 )
+from rules.argent import record
 
 # --------------------------------------------------------------------------- the board
 
@@ -27,36 +28,37 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     the last move); the rooms the last move changed are outlined in gold.
     """
     caption = caption or render.Caption()
-    grid = view["board"]["grid"]
-    heights = [grid_height(view, row) for row in grid]
-    strip_rows = (view["players"] + 1) // 2
+    rec = record.read(view)
+    grid = rec.grid
+    heights = [grid_height(rec, row) for row in grid]
+    strip_rows = (rec.players + 1) // 2
     band = preview_height(caption)
-    lower = voters_height(view) + INFLUENCE_H + TABLEAU_H + strip_rows * (STRIP_H + 8)
+    lower = voters_height(rec) + INFLUENCE_H + TABLEAU_H + strip_rows * (STRIP_H + 8)
     total = band + sum(heights) + PAD * len(grid) + lower + PAD
     draw = sheet(LAYOUT_W, total)
-    y = draw_preview(draw, view, caption)
-    at = mages_by_loc(view)
-    changed = changed_rooms(caption.before, view)
+    y = draw_preview(draw, rec, caption)
+    at = mages_by_loc(rec)
+    changed = changed_rooms(record.read(caption.before) if caption.before else None, rec)
     for row, h in zip(grid, heights, strict=True):
         cols = len(row)
         w = (LAYOUT_W - PAD * (cols + 1)) // max(1, cols)
         for i, room in enumerate(row):
             if room:
                 x = PAD + i * (w + PAD)
-                draw_room(draw, view, room, (x, y, x + w, y + h), at)
+                draw_room(draw, rec, room, (x, y, x + w, y + h), at)
                 if room in changed:
                     draw.rounded_rectangle(
                         (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT
                     )
         y += h + PAD
-    y = draw_voters(draw, view, y)
-    y = draw_influence(draw, view, y)
-    y = draw_tableaus(draw, view, y)
+    y = draw_voters(draw, rec, y)
+    y = draw_influence(draw, rec, y)
+    y = draw_tableaus(draw, rec, y)
     half = (LAYOUT_W - 3 * PAD) // 2
-    for k, office in enumerate(view["offices"]):
+    for k, office in enumerate(rec.offices):
         x = PAD + (k % 2) * (half + PAD)
         top = y + (k // 2) * (STRIP_H + 8)
-        player = caption.names.get(office["seat"], "")
-        draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H), player)
+        player = caption.names.get(office.seat, "")
+        draw_strip(draw, rec, office, (x, top, x + half, top + STRIP_H), player)
     y += strip_rows * (STRIP_H + 8)
     return png_bytes(draw)

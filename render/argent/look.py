@@ -10,9 +10,11 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from render import canvas, typefaces
+from rules.argent.record import ArgentView, Mage
 from rules.argent.state import DEPT_NAMES
 
 View = dict[str, Any]
+"""A view as the rules return it; the drawings read its typed record (``rules.argent.record``)."""
 RGB = tuple[int, int, int]
 
 # --------------------------------------------------------------------------- look
@@ -84,6 +86,9 @@ RES_SHORT = {
     "research": "Rsch",
 }
 MERIT_STEP = 7
+
+Record = ArgentView
+"""What every part of the drawings reads: the view's typed record."""
 
 
 class Font:
@@ -314,9 +319,9 @@ def _token(draw: Sheet, seat: int | None, cx: float, cy: float, r: float, stenci
     write(draw, (cx, cy + dy), str(seat + 1), font=face, fill=SEAT_TEXT[seat % 5], anchor="mm")
 
 
-def mage_token(draw: Sheet, mage: dict[str, Any], cx: float, cy: float, r: float) -> None:
+def mage_token(draw: Sheet, mage: Mage, cx: float, cy: float, r: float) -> None:
     """Draw a mage: its owner's token, with its department's tag in a coloured band below."""
-    owner, dept, temp = mage["owner"], mage["type"], bool(mage.get("temp"))
+    owner, dept, temp = mage.owner, mage.type, mage.temp
     key = ("mage", owner, dept, temp, r)
     _stamp(draw, key, cx, cy, r * 1.6, lambda d, x, y, stencil: _mage(d, owner, dept, temp, x, y, r, stencil))
 
