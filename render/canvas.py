@@ -12,12 +12,13 @@ PNG several times faster to write and smaller to send.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render import encode
 
 _MASKS: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
 MASK_LIMIT = 20000
@@ -115,20 +116,17 @@ def _blend(a: RGB, b: RGB, share: float) -> RGB:
             round(a[2] + (b[2] - a[2]) * share))
 
 
-def png(
-    image: Image.Image, palette: Image.Image | None = None, *, colours: int = 256, level: int = 3
-) -> bytes:
+def png(image: Image.Image, palette: Image.Image | None = None, *, colours: int = 256) -> bytes:
     """Encode a drawing as a palette PNG: mapped to ``palette``, else to ``colours`` of its own.
 
     An RGB PNG spends most of its time choosing a filter for each row; a palette image skips it
-    and is written five times faster. A board's flat colours and text edges fit 256 colours
-    (the largest change of a pixel is a shade of an anti-aliased edge).
+    and is written five times faster (``encode.palette_png``, with a fast deflate). A board's flat
+    colours and text edges fit 256 colours (the largest change of a pixel is a shade of an
+    anti-aliased edge).
     """
     if image.mode != "P":
         if palette is not None:
             image = image.quantize(palette=palette, dither=Image.Dither.NONE)
         else:
             image = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=level)
-    return out.getvalue()
+    return encode.palette_png(image)

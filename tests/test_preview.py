@@ -50,14 +50,15 @@ def test_argent_band_names_the_turn_everyone_s_influence_and_the_last_move() -> 
     last = tuple(e.text for e in events if e.public)
     caption = render.Caption(names=names, last=last, before=rules.view(before, None))
     view = rules.view(after, None)
-    lines = argent_drawing.preview_lines(view, caption)
-    actor = argent_drawing._actor(view)
+    rec = rules.typed_view(view)
+    lines = argent_drawing.preview_lines(rec, caption)
+    actor = argent_drawing._actor(rec)
     assert lines["turn"].startswith(f"{names[actor]} (P{actor + 1}) ")
     for office in view["offices"]:
         assert f"{names[office['seat']]} {office['ip']}" in lines["score"]
     assert lines["last"].startswith("Last: ") and last[-1] in lines["last"]
     placed = next(e.text for e in events if " places " in e.text and " mage in " in e.text)
-    room = argent_drawing.changed_rooms(caption.before, view)
+    room = argent_drawing.changed_rooms(rules.typed_view(caption.before), rec)
     assert len(room) == 1 and next(iter(room)) in {r for r in view["board"]["rooms"]}
     assert any(rules_room in placed for rules_room in [argent_drawing.content.room_name(r) for r in room])
     plain = Image.open(io.BytesIO(render.board("argent", view)))

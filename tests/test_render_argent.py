@@ -157,3 +157,19 @@ def test_a_strip_title_never_runs_into_the_department_or_the_waiting_mages(waiti
     assert dept_x >= x + font(22, "bold").getlength(title)
     office_label = x1 - 18 - 28 * waiting - 8 - font(14).getlength("office:") if waiting else x1 - 18
     assert dept_x + font(15).getlength(dept) <= office_label
+
+
+def test_the_drawings_end_where_their_last_part_ends(states: list[dict[str, Any]]) -> None:
+    """Drawn at their exact height: a bottom margin of the board's ground, and ink right above it
+    (the last strip or voter keeps its own gap of at most 8 units)."""
+    from render.argent.look import BG, PAD, SCALE
+
+    margin = round(PAD * SCALE)
+    for state in states:
+        for data in (drawing.draw_board(R.view(state, None)), drawing.draw_office(R.view(state, 1))):
+            image = _image(data).convert("RGB")
+            w, h = image.size
+            bottom = image.crop((0, h - margin + 1, w, h))
+            assert [c for _, c in bottom.getcolors()] == [BG]
+            above = image.crop((0, h - margin - round(10 * SCALE), w, h - margin))
+            assert len(above.getcolors(maxcolors=1 << 16)) > 1

@@ -140,3 +140,34 @@ def test_academy_typed_views_carry_the_presenters_facts(academy_states: list[dic
                 assert typed.actions.free == tuple(k for k, unused in slots.items() if unused)
             assert typed.actions.free is None or not typed.basic
     assert advanced
+
+
+def test_argent_typed_views_carry_what_the_drawings_read(argent_states: list[dict]) -> None:
+    """The board's pieces, the agenda's decision, the setup queue and each office's cards, from the view."""
+    for state in argent_states:
+        for seat in (None, *range(state["players"])):
+            view = ARGENT.view(state, seat)
+            typed = ARGENT.typed_view(view)
+            assert [(m.id, m.owner, m.type, m.loc) for m in typed.mages] == [
+                (m["id"], m["owner"], m["type"], m["loc"]) for m in view["mages"]
+            ]
+            assert [list(row) for row in typed.grid] == view["board"]["grid"]
+            for room, info in view["board"]["rooms"].items():
+                placed = typed.rooms[room]
+                assert (placed.side, placed.locked) == (info["side"], bool(info.get("locked")))
+            assert typed.tableau.spells == tuple(view["tableau"]["spell"])
+            assert typed.bell_left == len(view["bell"]) and list(typed.queue) == view["queue"]
+            assert (typed.pending.seat if typed.pending else None) == (view["pending"] or {}).get("seat")
+            for office, raw in zip(typed.offices, view["offices"], strict=True):
+                assert [(c.id, c.exhausted) for c in office.vault_cards] == [
+                    (v["id"], v["exhausted"]) for v in raw["vaults"]
+                ]
+                assert list(office.bell) == raw["bell"] and office.ip_time == raw["ip_time"]
+                if raw["discard"] is None:
+                    assert office.discard is None and office.discard_count is None
+                else:
+                    assert [(c.kind, c.id) for c in office.discard or ()] == [
+                        (c["kind"], c["id"]) for c in raw["discard"]
+                    ]
+                    # Another seat's pile never shows its Secret Supporters.
+                    assert office.seat == seat or not any(c.secret for c in office.discard or ())

@@ -1,11 +1,14 @@
 """Argent's drawings: the public board for the thread and each seat's private office.
 
-Both are pure functions of a view (``rules.argent.views.view``) and return PNG bytes; the static
+Both are pure functions of a view (``rules.argent.views.view``) and return PNG bytes. Every part
+reads the view's typed record (``rules.argent.record``: offices, voters with their criteria and
+standings in words, mages, rooms, tableau, the decision), never the view dict by key; the static
 card data (room slots, card names and texts) comes from ``rules.argent.content``. Every player is
 told apart by colour, by a numeral (P1..P5) and by a shape (circle, square, triangle, diamond,
-hexagon), so a colour-blind player loses nothing. The board is ``BOARD_W`` (1400 px) wide, with big
-type for the things players scan most (rooms, mages, voters, the Influence track); the rest is read
-full size.
+hexagon), so a colour-blind player loses nothing. The board is laid out 1400 units wide and drawn at
+``look.SCALE`` pixels per unit: ``BOARD_W`` (980 px) wide, the size Discord shows it at, since
+encoding a PNG costs by the pixel. Big type for the things players scan most (rooms, mages, voters,
+the Influence track); no text smaller than ``look.MIN_PX``.
 
 The standings and the criteria's words are worked out in the rules (``rules.argent.standings``) and
 re-exported here with ``reward_text`` and ``seat_mark``, so texts and drawings agree.

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from PIL import Image
-
 import render
-from render import canvas
-from render.argent.band import HIGHLIGHT_W, changed_rooms, draw_preview, preview_height
-from render.argent.look import BG, BOARD_W, GOLD, PAD, View, png_bytes
+from render.argent.band import HIGHLIGHT, changed_rooms, draw_preview, preview_height
+from render.argent.look import GOLD, LAYOUT_W, PAD, View, png_bytes, sheet
 from render.argent.rooms import draw_room, grid_height, mages_by_loc
-from render.argent.voters import STRIP_H, draw_influence, draw_strip, draw_tableaus, draw_voters
+from render.argent.voters import (
+    INFLUENCE_H,
+    STRIP_H,
+    TABLEAU_H,
+    draw_influence,
+    draw_strip,
+    draw_tableaus,
+    draw_voters,
+    voters_height,
+)
+from rules.argent import record
 
 # --------------------------------------------------------------------------- the board
 
@@ -21,36 +28,37 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     the last move); the rooms the last move changed are outlined in gold.
     """
     caption = caption or render.Caption()
-    grid = view["board"]["grid"]
-    heights = [grid_height(view, row) for row in grid]
-    strip_rows = (view["players"] + 1) // 2
+    rec = record.read(view)
+    grid = rec.grid
+    heights = [grid_height(rec, row) for row in grid]
+    strip_rows = (rec.players + 1) // 2
     band = preview_height(caption)
-    total = band + sum(heights) + PAD * len(grid) + 220 + 200 + 150 + strip_rows * (STRIP_H + 8) + 3 * PAD
-    image = Image.new("RGB", (BOARD_W, total), BG)
-    draw = canvas.draw(image)
-    y = draw_preview(draw, view, caption)
-    at = mages_by_loc(view)
-    changed = changed_rooms(caption.before, view)
+    lower = voters_height(rec) + INFLUENCE_H + TABLEAU_H + strip_rows * (STRIP_H + 8)
+    total = band + sum(heights) + PAD * len(grid) + lower + PAD
+    draw = sheet(LAYOUT_W, total)
+    y = draw_preview(draw, rec, caption)
+    at = mages_by_loc(rec)
+    changed = changed_rooms(record.read(caption.before) if caption.before else None, rec)
     for row, h in zip(grid, heights, strict=True):
         cols = len(row)
-        w = (BOARD_W - PAD * (cols + 1)) // max(1, cols)
+        w = (LAYOUT_W - PAD * (cols + 1)) // max(1, cols)
         for i, room in enumerate(row):
             if room:
                 x = PAD + i * (w + PAD)
-                draw_room(image, draw, view, room, (x, y, x + w, y + h), at)
+                draw_room(draw, rec, room, (x, y, x + w, y + h), at)
                 if room in changed:
                     draw.rounded_rectangle(
-                        (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT_W
+                        (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT
                     )
         y += h + PAD
-    y = draw_voters(draw, view, y)
-    y = draw_influence(draw, view, y)
-    y = draw_tableaus(draw, view, y)
-    half = (BOARD_W - 3 * PAD) // 2
-    for k, office in enumerate(view["offices"]):
+    y = draw_voters(draw, rec, y)
+    y = draw_influence(draw, rec, y)
+    y = draw_tableaus(draw, rec, y)
+    half = (LAYOUT_W - 3 * PAD) // 2
+    for k, office in enumerate(rec.offices):
         x = PAD + (k % 2) * (half + PAD)
         top = y + (k // 2) * (STRIP_H + 8)
-        player = caption.names.get(office["seat"], "")
-        draw_strip(draw, view, office, (x, top, x + half, top + STRIP_H), player)
+        player = caption.names.get(office.seat, "")
+        draw_strip(draw, rec, office, (x, top, x + half, top + STRIP_H), player)
     y += strip_rows * (STRIP_H + 8)
-    return png_bytes(image.crop((0, 0, BOARD_W, min(total, y + PAD))))
+    return png_bytes(draw)

@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render import canvas, typefaces
+from rules.argent.record import ArgentView, Mage
 from rules.argent.state import DEPT_NAMES
 
 View = dict[str, Any]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+"""A view as the rules return it; the drawings read its typed record (``rules.argent.record``)."""
 RGB = tuple[int, int, int]
 
 # --------------------------------------------------------------------------- look
 
-BOARD_W = 1400
-OFFICE_W = 1400
+SCALE = 0.7
+"""Pixels per layout unit. The drawings are laid out 1400 units wide and drawn at 980 px: the size
+Discord shows a board at (a 550 px preview, a click opens it fitted to the window), and encoding
+the PNG costs by the pixel."""
+MIN_PX = 10
+"""No text is drawn smaller than this many pixels, whatever its size in units."""
+LAYOUT_W = 1400
+BOARD_W = round(LAYOUT_W * SCALE)
+"""The board's width in pixels."""
+OFFICE_W = BOARD_W
 PAD = 14
 
 BG = (30, 32, 40)
@@ -77,12 +87,131 @@ RES_SHORT = {
 }
 MERIT_STEP = 7
 
+Record = ArgentView
+"""What every part of the drawings reads: the view's typed record."""
+
+
+class Font:
+    """A shipped face measured in layout units, drawn at ``SCALE`` pixels per unit (``MIN_PX`` at least)."""
+
+    __slots__ = ("face", "size")
+
+    def __init__(self, size: int, face: ImageFont.FreeTypeFont) -> None:
+        self.size = size
+        self.face = face
+
+    def getlength(self, text: str) -> float:
+        """Return how long a text runs, in layout units."""
+        return self.face.getlength(text) / SCALE
+
 
 @lru_cache(maxsize=64)
-def font(size: int, style: str = "regular") -> Font:
-    """Return a shipped DejaVu face at that pixel size (regular, bold, narrow, narrow_bold)."""
+def font(size: int, style: str = "regular", least: int = MIN_PX) -> Font:
+    """Return a shipped DejaVu face of a size in layout units (regular, bold, narrow, narrow_bold).
+
+    ``least``: the smallest pixel size; a token's two-letter tag may go below ``MIN_PX`` to stay
+    inside its token.
+    """
     # The basic layout is several times faster than Raqm and enough for Latin text.
-    return typefaces.load(size, style, basic=True)
+    return Font(size, typefaces.load(max(least, round(size * SCALE)), style, basic=True))
+
+
+def _line(width: float) -> int:
+    return max(1, round(width * SCALE))
+
+
+class Sheet:
+    """A drawing laid out in layout units: every coordinate, radius and line width is scaled here, once.
+
+    ``origin`` is the pixel a sprite's image starts at on the drawing it is stamped on.
+    """
+
+    def __init__(self, image: Image.Image, origin: tuple[int, int] = (0, 0)) -> None:
+        self.image = image
+        self.draw = canvas.draw(image)
+        self.origin = origin
+
+    def _box(self, box: Sequence[float]) -> list[float]:
+        ox, oy = self.origin
+        return [v * SCALE - (ox if k % 2 == 0 else oy) for k, v in enumerate(box)]
+
+    def rectangle(
+        self, box: Sequence[float], fill: Any = None, outline: Any = None, width: float = 1
+    ) -> None:
+        """Draw a rectangle (in layout units)."""
+        self.draw.rectangle(self._box(box), fill=fill, outline=outline, width=_line(width))
+
+    def rounded_rectangle(
+        self, box: Sequence[float], radius: float = 0, fill: Any = None, outline: Any = None, width: float = 1
+    ) -> None:
+        """Draw a rounded rectangle (in layout units)."""
+        self.draw.rounded_rectangle(
+            self._box(box), radius=radius * SCALE, fill=fill, outline=outline, width=_line(width)
+        )
+
+    def ellipse(self, box: Sequence[float], fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        """Draw an ellipse (in layout units)."""
+        self.draw.ellipse(self._box(box), fill=fill, outline=outline, width=_line(width))
+
+    def polygon(
+        self, points: Sequence[tuple[float, float]], fill: Any = None, outline: Any = None, width: float = 1
+    ) -> None:
+        """Draw a polygon (in layout units)."""
+        flat = self._box([v for point in points for v in point])
+        pairs = list(zip(flat[::2], flat[1::2], strict=True))
+        self.draw.polygon(pairs, fill=fill, outline=outline, width=_line(width))
+
+    def regular_polygon(
+        self, circle: tuple[float, float, float], sides: int, fill: Any = None, outline: Any = None,
+        width: float = 1,
+    ) -> None:
+        """Draw a regular polygon around a circle (centre and radius in layout units)."""
+        cx, cy = self._box(circle[:2])
+        ring = (cx, cy, circle[2] * SCALE)
+        self.draw.regular_polygon(ring, sides, fill=fill, outline=outline, width=_line(width))
+
+    def paste(self, tile: Image.Image, at: tuple[float, float]) -> None:
+        """Paste a tile drawn at this scale with its corner at a point in layout units."""
+        x, y = self._box(at)
+        self.image.paste(tile, (round(x), round(y)))
+
+    def stamp(self, tile: Image.Image, mask: Image.Image, at: tuple[int, int]) -> None:
+        """Stamp a sprite through its mask at a pixel of the image."""
+        assert self.draw.im is not None
+        self.draw.im.paste(tile.im, (at[0], at[1], at[0] + tile.width, at[1] + tile.height), mask.im)
+
+    def bitmap(self, at: tuple[float, float], mask: Image.Image, fill: Any) -> None:
+        """Stamp a text mask with its corner at a pixel offset from a point in layout units."""
+        self.draw.bitmap(at, mask, fill=fill)
+
+
+_TILES: dict[tuple[Any, ...], Image.Image] = {}
+
+
+def tile(
+    draw: Sheet, key: tuple[Any, ...], box: tuple[float, float, float, float], paint: Callable[..., None]
+) -> None:
+    """Paste a part of a drawing that repeats from version to version, drawn once per process.
+
+    ``paint(sheet, w, h)`` draws the part in its own units from (0, 0) on the board's ground;
+    ``key`` must name everything it draws (frames, legends, cards that change only now and then).
+    """
+    x0, y0, x1, y1 = box
+    full = (*key, x1 - x0, y1 - y0)
+    got = _TILES.get(full)
+    if got is None:
+        part = sheet(x1 - x0 + 1, y1 - y0 + 1)
+        paint(part, x1 - x0, y1 - y0)
+        if len(_TILES) > 1000:
+            _TILES.clear()
+        got = _TILES[full] = part.image
+    draw.paste(got, (x0, y0))
+
+
+def sheet(width: float, height: float, colour: Any = None) -> Sheet:
+    """Return a new drawing of a size in layout units, filled with a colour (the board's ground)."""
+    size = (math.ceil(width * SCALE), math.ceil(height * SCALE))
+    return Sheet(Image.new("RGB", size, BG if colour is None else colour))
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -115,9 +244,7 @@ def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
     return [clip(x, face, width) for x in out]
 
 
-def _shape(
-    draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill: RGB, outline: RGB
-) -> None:
+def _shape(draw: Sheet, shape: str, cx: float, cy: float, r: float, fill: Any, outline: Any) -> None:
     """Draw one of the seat shapes centred on (cx, cy)."""
     if shape == "circle":
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2)
@@ -142,42 +269,49 @@ def _shape(
         draw.regular_polygon((cx, cy, r * 1.02), 6, fill=fill, outline=outline, width=2)
 
 
-_TOKENS: dict[tuple[int | None, float, float, float], tuple[Image.Image, Image.Image]] = {}
+_SPRITES: dict[tuple[Any, ...], tuple[Image.Image, Image.Image]] = {}
+Paint = Callable[[Sheet, float, float, bool], None]
 
 
-def seat_token(draw: ImageDraw.ImageDraw, seat: int | None, cx: float, cy: float, r: float) -> None:
-    """Draw a player's token: their shape in their colour with their numeral (grey for the supply).
+def _stamp(draw: Sheet, key: tuple[Any, ...], cx: float, cy: float, reach: float, paint: Paint) -> None:
+    """Stamp a sprite centred on (cx, cy), drawn by ``paint`` once per key and subpixel offset.
 
-    Stamped from a sprite drawn once per seat, size and subpixel offset: a board holds dozens of
-    the same few tokens, and an outlined polygon costs Pillow a mask as large as the board.
+    A board holds dozens of the same few tokens, and an outlined polygon costs Pillow a mask as
+    large as the board. ``reach`` is how far the sprite runs from its centre, in layout units;
+    ``paint(sheet, cx, cy, stencil)`` draws it in colour, or (``stencil``) only its shape in white.
     """
-    pad = int(r * 1.2) + 4
-    ox, oy = math.floor(cx) - pad, math.floor(cy) - pad
-    key = (seat, r, cx - math.floor(cx), cy - math.floor(cy))
-    got = _TOKENS.get(key)
+    px, py = cx * SCALE - draw.origin[0], cy * SCALE - draw.origin[1]
+    pad = int(reach * SCALE) + 4
+    ox, oy = math.floor(px) - pad, math.floor(py) - pad
+    full = (*key, px - math.floor(px), py - math.floor(py))
+    got = _SPRITES.get(full)
     if got is None:
         size = (2 * pad + 2, 2 * pad + 2)
-        tile, mask = Image.new("RGB", size, BG), Image.new("L", size, 0)
-        _token(canvas.draw(tile), seat, cx - ox, cy - oy, r)
-        _token(ImageDraw.Draw(mask), seat, cx - ox, cy - oy, r, stencil=True)
-        if len(_TOKENS) > 2000:
-            _TOKENS.clear()
-        got = _TOKENS[key] = (tile, mask)
-    tile, mask = got
-    assert draw.im is not None
-    draw.im.paste(tile.im, (ox, oy, ox + tile.width, oy + tile.height), mask.im)
+        # The sprite is drawn in the drawing's own units, from the pixel it is stamped at.
+        origin = (ox + draw.origin[0], oy + draw.origin[1])
+        tile, mask = Sheet(Image.new("RGB", size, BG), origin), Sheet(Image.new("L", size, 0), origin)
+        paint(tile, cx, cy, False)
+        paint(mask, cx, cy, True)
+        if len(_SPRITES) > 4000:
+            _SPRITES.clear()
+        got = _SPRITES[full] = (tile.image, mask.image)
+    draw.stamp(got[0], got[1], (ox, oy))
 
 
-def _token(
-    draw: ImageDraw.ImageDraw, seat: int | None, cx: float, cy: float, r: float, *, stencil: bool = False
-) -> None:
+def seat_token(draw: Sheet, seat: int | None, cx: float, cy: float, r: float) -> None:
+    """Draw a player's token: their shape in their colour with their numeral (grey for the supply)."""
+    paint: Paint = lambda d, x, y, stencil: _token(d, seat, x, y, r, stencil)  # noqa: E731
+    _stamp(draw, ("seat", seat, r), cx, cy, r * 1.2, paint)
+
+
+def _token(draw: Sheet, seat: int | None, cx: float, cy: float, r: float, stencil: bool = False) -> None:
     """Draw a token in place; ``stencil``: only its shape, in white (the mask a sprite is stamped by)."""
     if seat is None:
         fill, outline = (255, 255) if stencil else (SUPPLY, INK)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2)
         return
     if stencil:
-        _shape(draw, SEAT_SHAPE[seat % 5], cx, cy, r, 255, 255)  # type: ignore[arg-type]
+        _shape(draw, SEAT_SHAPE[seat % 5], cx, cy, r, 255, 255)
         return
     _shape(draw, SEAT_SHAPE[seat % 5], cx, cy, r, SEAT_COLOUR[seat % 5], INK)
     face = font(max(10, int(r * 1.15)), "bold")
@@ -185,39 +319,50 @@ def _token(
     write(draw, (cx, cy + dy), str(seat + 1), font=face, fill=SEAT_TEXT[seat % 5], anchor="mm")
 
 
-def mage_token(draw: ImageDraw.ImageDraw, mage: dict[str, Any], cx: float, cy: float, r: float) -> None:
+def mage_token(draw: Sheet, mage: Mage, cx: float, cy: float, r: float) -> None:
     """Draw a mage: its owner's token, with its department's tag in a coloured band below."""
-    seat_token(draw, mage["owner"], cx, cy, r)
-    tag = DEPT_TAG.get(mage["type"], "?")
-    face = font(max(9, int(r * 0.7)), "bold")
+    owner, dept, temp = mage.owner, mage.type, mage.temp
+    key = ("mage", owner, dept, temp, r)
+    _stamp(draw, key, cx, cy, r * 1.6, lambda d, x, y, stencil: _mage(d, owner, dept, temp, x, y, r, stencil))
+
+
+def _mage(
+    draw: Sheet, owner: int | None, dept: str, temp: bool, cx: float, cy: float, r: float, stencil: bool
+) -> None:
+    """Draw a mage in place (``stencil``: only its outline, in white)."""
+    _token(draw, owner, cx, cy, r, stencil)
+    tag = DEPT_TAG.get(dept, "?")
+    face = font(max(9, int(r * 0.7)), "bold", least=7)
     w = face.getlength(tag) + 6
     top = cy + r * 0.62
-    colour = DEPT_COLOUR.get(mage["type"], MUTED)
-    draw.rounded_rectangle((cx - w / 2, top, cx + w / 2, top + r * 0.8), radius=3, fill=colour, outline=INK)
-    ink = INK if sum(colour) > 420 else LIGHT
-    write(draw, (cx, top + r * 0.4), tag, font=face, fill=ink, anchor="mm")
-    if mage.get("temp"):
-        write(draw, (cx + r, cy - r), "t", font=font(int(r * 0.8), "bold"), fill=GOLD, anchor="mm")
+    colour = DEPT_COLOUR.get(dept, MUTED)
+    band = (cx - w / 2, top, cx + w / 2, top + r * 0.8)
+    draw.rounded_rectangle(band, radius=3, fill=255 if stencil else colour, outline=255 if stencil else INK)
+    if not stencil:
+        ink = INK if sum(colour) > 420 else LIGHT
+        write(draw, (cx, top + r * 0.4), tag, font=face, fill=ink, anchor="mm")
+    if temp:
+        mark = font(int(r * 0.8), "bold")
+        write(draw, (cx + r, cy - r), "t", font=mark, fill=255 if stencil else GOLD, anchor="mm")
 
 
 _MASKS: dict[tuple[str, int, str], tuple[Image.Image, int, int]] = {}
 
 
-def write(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la"
-) -> None:
+def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
     """Draw text from a cache of rendered masks: boards repeat the same words, and rendering is the cost."""
-    key = (text, id(font), anchor)
+    key = (text, id(font.face), anchor)
     got = _MASKS.get(key)
     if got is None:
-        left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+        left, top, right, bottom = (int(v) for v in font.face.getbbox(text, anchor=anchor))
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
         if len(_MASKS) > 6000:
             _MASKS.clear()
         got = _MASKS[key] = (mask, left, top)
     mask, left, top = got
-    draw.bitmap((int(xy[0]) + left, int(xy[1]) + top), mask, fill=fill)
+    x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
+    draw.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
@@ -261,6 +406,6 @@ def palette() -> Image.Image:
     return image
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """Encode an image as PNG bytes."""
-    return canvas.png(image, palette())
+def png_bytes(image: Image.Image | Sheet) -> bytes:
+    """Encode a drawing as PNG bytes."""
+    return canvas.png(image.image if isinstance(image, Sheet) else image, palette())

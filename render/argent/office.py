@@ -2,110 +2,112 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from render import canvas
 from render.argent.board import draw_board
 from render.argent.look import (
-    BG,
     DEPT_COLOUR,
     DEPT_WORD,
     GOLD,
     INK,
+    LAYOUT_W,
     LIGHT,
     LIGHT_MUTED,
     MUTED,
-    OFFICE_W,
     PAD,
     PANEL,
     PAPER,
     UNRESEARCHED,
     VOTER_SEEN,
     Font,
+    Sheet,
     View,
     clip,
     font,
     png_bytes,
     seat_token,
+    sheet,
     wrap,
     write,
 )
 from render.argent.voters import STRIP_H, draw_strip
-from rules.argent import content
-from rules.argent.standings import criterion_words, standing_line
+from rules.argent import content, record
+from rules.argent.record import Office, Voter
 
 # --------------------------------------------------------------------------- the private office
 
 
 def draw_office(view: View) -> bytes:
     """Draw a seat's private office: spells and research, cards, discard, and the voters it has seen."""
-    seat = view.get("you")
-    if seat is None:
+    rec = record.read(view)
+    if rec.me is None:
         return draw_board(view)
-    office = view["offices"][seat]
-    seen = [v for v in view["voters"] if v["name"] is not None]
-    books = ([office["starter"]] if office["starter"] else []) + office["spells"]
-    cards = len(office["vaults"]) + len(office["supporters"])
-    pile = office.get("discard") or []
-    height = (
-        190 + 34 + len(books) * 96 + 50 + max(1, cards) * 44 + 50 + 30 * max(1, (len(pile) + 2) // 3) + 50
-    )
-    height += len(seen) * 58 + 60 + 200  # slack: the image is cropped to what was drawn
-    image = Image.new("RGB", (OFFICE_W, height), BG)
-    draw = canvas.draw(image)
+    office = rec.me
+    seen = [v for v in rec.voters if v.name is not None]
+    draw = sheet(LAYOUT_W, _office_height(office, len(seen)))
     write(
         draw,
         (PAD, 10),
-        f"Your office · Round {view['round']}/{view['rounds']}",
+        f"Your office · Round {rec.round}/{rec.rounds}",
         font=font(26, "bold"),
         fill=GOLD,
     )
-    draw_strip(draw, view, office, (PAD, 46, OFFICE_W - PAD, 46 + STRIP_H))
+    draw_strip(draw, rec, office, (PAD, 46, LAYOUT_W - PAD, 46 + STRIP_H))
     y = 46 + STRIP_H + PAD
     y = _office_spells(draw, office, y)
     y = _office_cards(draw, office, y)
-    y = _office_voters(draw, view, seat, seen, y)
-    return png_bytes(image.crop((0, 0, OFFICE_W, min(height, y + PAD))))
+    y = _office_voters(draw, seen, y)
+    return png_bytes(draw)
 
 
-def _office_spells(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> int:
-    on_int = len(office["spells"])
-    on_wis = sum(s["level"] - 1 for s in office["spells"])
+def _office_height(office: Office, seen: int) -> int:
+    """Return the office's height: the header and strip, spells, cards and discard, the voters seen."""
+    books = (1 if office.starter else 0) + len(office.spells)
+    cards = len(office.vault_cards) + len(office.supporters)
+    piles = math.ceil(max(1, len(office.discard or ())) / 3)
+    spells = 32 + books * 96 + 8
+    listed = 30 + (44 * cards if cards else 30) + 28 + 30 * piles + 10
+    return 46 + STRIP_H + PAD + spells + listed + 32 + 58 * seen + PAD
+
+
+def _office_spells(draw: Sheet, office: Office, y: int) -> int:
+    on_int = len(office.spells)
+    on_wis = sum(s.level - 1 for s in office.spells)
     write(
         draw,
         (PAD, y),
-        f"Spells and research — INT free {office['int']} (on spells {on_int}), WIS free {office['wis']} "
+        f"Spells and research — INT free {office.intelligence} (on spells {on_int}), "
+        f"WIS free {office.wisdom} "
         f"(on spells {on_wis}). A new spell costs 1 INT; each level above the first 1 WIS.",
         font=font(18, "bold"),
         fill=LIGHT,
     )
     y += 32
     text_face = font(15)
-    if office["starter"]:
-        st = office["starter"]
-        rec = content.starter(st["id"])
+    if office.starter:
+        st = office.starter
+        rec = content.starter(st.id)
         _spell_box(
             draw,
             rec["name"] + " (starter)",
             rec.get("department"),
             [(rec, True)],
-            st["exhausted"],
+            st.exhausted,
             y,
             text_face,
         )
         y += 96
-    for s in office["spells"]:
-        book = content.book(s["id"])
-        levels = [(lvl, lvl["level"] <= s["level"]) for lvl in book["levels"]]
-        _spell_box(draw, book["name"], book["department"], levels, s["exhausted"], y, text_face)
+    for s in office.spells:
+        book = content.book(s.id)
+        levels = [(lvl, lvl["level"] <= s.level) for lvl in book["levels"]]
+        _spell_box(draw, s.name, book["department"], levels, s.exhausted, y, text_face)
         y += 96
     return y + 8
 
 
 def _spell_box(
-    draw: ImageDraw.ImageDraw,
+    draw: Sheet,
     title: str,
     dept: str | None,
     levels: list[tuple[dict[str, Any], bool]],
@@ -113,7 +115,7 @@ def _spell_box(
     y: int,
     face: Font,
 ) -> None:
-    draw.rounded_rectangle((PAD, y, OFFICE_W - PAD, y + 88), radius=8, fill=PANEL)
+    draw.rounded_rectangle((PAD, y, LAYOUT_W - PAD, y + 88), radius=8, fill=PANEL)
     draw.rectangle((PAD + 6, y + 8, PAD + 20, y + 80), fill=DEPT_COLOUR.get(dept or "", MUTED))
     write(
         draw,
@@ -122,7 +124,7 @@ def _spell_box(
         font=font(18, "bold"),
         fill=LIGHT_MUTED if spent else LIGHT,
     )
-    w = (OFFICE_W - 2 * PAD - 40) / 3
+    w = (LAYOUT_W - 2 * PAD - 40) / 3
     for k, (lvl, researched) in enumerate(levels):
         x = PAD + 30 + k * w
         fill = PAPER if researched else UNRESEARCHED
@@ -134,24 +136,24 @@ def _spell_box(
             write(draw, (x + 6, y + 50 + j * 16), line, font=face, fill=ink)
 
 
-def _office_cards(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> int:
+def _office_cards(draw: Sheet, office: Office, y: int) -> int:
     write(draw, (PAD, y), "Vault cards and supporters", font=font(18, "bold"), fill=LIGHT)
     y += 30
     face = font(15)
     rows = [
         (
-            content.vault(v["id"])["name"] + (" (exhausted)" if v["exhausted"] else ""),
-            f"{content.vault(v['id'])['type']}, {content.vault(v['id'])['timing']}",
-            content.vault(v["id"])["text"],
+            content.vault(v.id)["name"] + (" (exhausted)" if v.exhausted else ""),
+            f"{content.vault(v.id)['type']}, {content.vault(v.id)['timing']}",
+            content.vault(v.id)["text"],
         )
-        for v in office["vaults"]
+        for v in office.vault_cards
     ] + [
         (
             content.supporter(s)["name"],
             f"supporter, {DEPT_WORD.get(content.supporter(s)['department'], '')}",
             content.supporter(s)["text"],
         )
-        for s in office["supporters"]
+        for s in office.supporters
     ]
     if not rows:
         write(draw, (PAD + 10, y), "none yet", font=face, fill=LIGHT_MUTED)
@@ -159,12 +161,12 @@ def _office_cards(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> 
     for name, kind, text in rows:
         write(draw, (PAD + 10, y), name, font=font(16, "bold"), fill=LIGHT)
         write(draw, (PAD + 300, y), kind, font=face, fill=LIGHT_MUTED)
-        write(draw, (PAD + 520, y), clip(text, face, OFFICE_W - PAD - 530), font=face, fill=LIGHT)
+        write(draw, (PAD + 520, y), clip(text, face, LAYOUT_W - PAD - 530), font=face, fill=LIGHT)
         y += 44
-    pile = office.get("discard") or []
+    pile = office.discard or ()
     write(draw, (PAD, y), f"Discard pile ({len(pile)})", font=font(18, "bold"), fill=LIGHT)
     y += 28
-    names = [content.card_name(c["kind"], c["id"]) + (" (secret)" if c.get("secret") else "") for c in pile]
+    names = [content.card_name(c.kind, c.id) + (" (secret)" if c.secret else "") for c in pile]
     for k in range(0, max(1, len(names)), 3):
         chunk = names[k : k + 3]
         write(
@@ -179,21 +181,21 @@ def _office_cards(draw: ImageDraw.ImageDraw, office: dict[str, Any], y: int) -> 
 
 
 def _office_voters(
-    draw: ImageDraw.ImageDraw, view: View, seat: int, seen: list[dict[str, Any]], y: int
+    draw: Sheet, seen: list[Voter], y: int
 ) -> int:
     write(draw, (PAD, y), "Voters you have seen, and where you stand now", font=font(18, "bold"), fill=LIGHT)
     y += 32
     for v in seen:
         draw.rounded_rectangle(
-            (PAD, y, OFFICE_W - PAD, y + 52), radius=6, fill=PAPER if v["face_up"] else VOTER_SEEN
+            (PAD, y, LAYOUT_W - PAD, y + 52), radius=6, fill=PAPER if v.face_up else VOTER_SEEN
         )
-        write(draw, (PAD + 10, y + 4), f"{v['position'] + 1}. {v['name']}", font=font(17, "bold"), fill=INK)
-        write(draw, (PAD + 10, y + 28), criterion_words(v["criterion"]), font=font(15), fill=MUTED)
+        write(draw, (PAD + 10, y + 4), f"{v.position + 1}. {v.name}", font=font(17, "bold"), fill=INK)
+        write(draw, (PAD + 10, y + 28), v.criterion_words, font=font(15), fill=MUTED)
         mx = PAD + 380
-        for s in v["marks"]:
+        for s in v.marks:
             seat_token(draw, s, mx, y + 26, 11)
             mx += 26
-        line = standing_line(view, seat, v["criterion"])
-        write(draw, (PAD + 520, y + 16), clip(line, font(16), OFFICE_W - PAD - 530), font=font(16), fill=INK)
+        line = v.line or ""
+        write(draw, (PAD + 520, y + 16), clip(line, font(16), LAYOUT_W - PAD - 530), font=font(16), fill=INK)
         y += 58
     return y

@@ -5,11 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from render import canvas
 from render.argent.look import (
-    BG,
     GOLD,
     INK,
     LIGHT,
@@ -21,14 +19,17 @@ from render.argent.look import (
     PAPER_DIM,
     SHADOW,
     SLOT_EMPTY,
-    View,
+    Record,
+    Sheet,
     clip,
     font,
     mage_token,
+    sheet,
     write,
 )
 from render.argent.words import reward_text
 from rules.argent import content
+from rules.argent.record import Mage
 
 # --------------------------------------------------------------------------- the University
 
@@ -37,9 +38,9 @@ def _room_slots(room: str, side: str) -> list[dict[str, Any]]:
     return content.room_side(room, side)["slots"]
 
 
-def mages_by_loc(view: View) -> dict[str, dict[str, Any]]:
+def mages_by_loc(rec: Record) -> dict[str, Mage]:
     """Map each occupied location to the mage on it."""
-    return {m["loc"]: m for m in view["mages"] if "/" in m["loc"]}
+    return {m.loc: m for m in rec.mages if m.placed}
 
 
 def _room_rows(room: str, side: str) -> int:
@@ -70,8 +71,7 @@ def _slot_rows(room: str, side: str) -> list[tuple[dict[str, Any], int, dict[str
 @lru_cache(maxsize=256)
 def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Image:
     """Draw a room without its mages (cached: a room's look changes only with its side and lock)."""
-    tile = Image.new("RGB", (w + 1, h + 1), BG)
-    draw = canvas.draw(tile)
+    draw = sheet(w + 1, h + 1)
     x0, y0, x1 = 0, 0, w
     draw.rounded_rectangle(
         (0, 0, w, h), radius=10, fill=PAPER, outline=LOCK if locked else INK, width=4 if locked else 2
@@ -120,27 +120,22 @@ def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Imag
             hx = x1 - 26
             draw.rectangle((hx - 16, cy - 17, hx + 16, cy + 17), fill=SHADOW)
             write(draw, (hx, cy), "sh", font=font(12), fill=LIGHT_MUTED, anchor="mm")
-    return tile
+    return draw.image
 
 
 def draw_room(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: View,
-    room: str,
-    box: tuple[int, int, int, int],
-    at: dict[str, Any],
+    draw: Sheet, rec: Record, room: str, box: tuple[int, int, int, int], at: dict[str, Mage]
 ) -> None:
     """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards."""
     x0, y0, x1, y1 = box
-    info = view["board"]["rooms"][room]
-    side = info["side"]
-    image.paste(_room_tile(room, side, bool(info.get("locked")), x1 - x0, y1 - y0), (x0, y0))
+    info = rec.rooms[room]
+    side = info.side
+    draw.paste(_room_tile(room, side, info.locked, x1 - x0, y1 - y0), (x0, y0))
     for s, dy, shadow in _slot_rows(room, side):
         y = y0 + HEAD_H + dy
         if s["kind"] in ("area", "general"):
             here = sorted(
-                (m for loc, m in at.items() if loc.startswith(f"{room}/{s['id']}/")), key=lambda m: m["loc"]
+                (m for loc, m in at.items() if loc.startswith(f"{room}/{s['id']}/")), key=lambda m: m.loc
             )
             for k, m in enumerate(here):
                 if x0 + 26 + 40 * k > x1 - 20:
@@ -160,14 +155,14 @@ def draw_room(
             mage_token(draw, sh, hx, cy - 4, 13)
     track = content.room_side(room, side).get("track")
     if track:
-        _draw_track(draw, track, info.get("marker", 0), x0 + 10, y1 - 34, x1 - 10)
-    if info.get("cards"):
+        _draw_track(draw, track, info.marker, x0 + 10, y1 - 34, x1 - 10)
+    if info.cards:
         small = font(17, "narrow")
-        names = ", ".join(content.card_name(c["kind"], c["id"]) for c in info["cards"])
+        names = ", ".join(content.card_name(c.kind, c.id) for c in info.cards)
         write(draw, (x0 + 10, y1 - 24), clip("cards: " + names, small, x1 - x0 - 20), font=small, fill=INK)
 
 
-def _draw_track(draw: ImageDraw.ImageDraw, track: list[Any], marker: int, x0: int, y: int, x1: int) -> None:
+def _draw_track(draw: Sheet, track: list[Any], marker: int, x0: int, y: int, x1: int) -> None:
     """Draw the Astronomy Tower's spaces with the marker on its space."""
     n = len(track)
     w = (x1 - x0) / n
@@ -191,13 +186,12 @@ def _draw_track(draw: ImageDraw.ImageDraw, track: list[Any], marker: int, x0: in
         )
 
 
-def grid_height(view: View, row: list[str | None]) -> int:
+def grid_height(rec: Record, row: tuple[str | None, ...]) -> int:
     """Return the height of one row of the room grid (its tallest room)."""
-    rooms = [r for r in row if r]
-    rows = max((_room_rows(r, view["board"]["rooms"][r]["side"]) for r in rooms), default=1)
+    rooms = [rec.rooms[r] for r in row if r]
+    rows = max((_room_rows(r.id, r.side) for r in rooms), default=1)
     extra = 0
     for r in rooms:
-        rec = content.room_side(r, view["board"]["rooms"][r]["side"])
-        if rec.get("track") or view["board"]["rooms"][r].get("cards"):
+        if content.room_side(r.id, r.side).get("track") or r.cards:
             extra = 36
     return HEAD_H + rows * ROW_H + extra + 8

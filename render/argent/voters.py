@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from PIL import ImageDraw
+from functools import partial
 
 from render.argent.look import (
     BG,
-    BOARD_W,
     DEPT_COLOUR,
     DEPT_WORD,
     INK,
+    LAYOUT_W,
     LIGHT,
     LIGHT_MUTED,
     MERIT,
@@ -24,18 +22,25 @@ from render.argent.look import (
     SEAT_TEXT,
     VOTER_DOWN,
     VOTER_SEEN,
-    View,
+    Record,
+    Sheet,
     clip,
     font,
     mage_token,
     seat_token,
+    tile,
     wrap,
     write,
 )
 from rules.argent import content
-from rules.argent.standings import criterion_words, seat_tag
+from rules.argent.record import Office, Voter
+from rules.argent.standings import seat_tag
 
 STRIP_H = 146
+VOTER_H = 128
+AWARD_H = 38
+INFLUENCE_H = 30 + 128 + 16 + PAD
+TABLEAU_H = 140 + PAD
 
 
 PHASE_WORDS = {
@@ -48,43 +53,35 @@ PHASE_WORDS = {
 }
 
 
-def draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def voters_height(rec: Record) -> int:
+    """Return the height of the Consortium: its title, the cards, and at the end their award bands."""
+    return 30 + VOTER_H + (AWARD_H if rec.outcome else 0) + PAD
+
+
+def draw_voters(draw: Sheet, rec: Record, y: int) -> int:
     """Draw the Consortium: white voters face up, face-down ones with the Marks on them."""
-    voters = view["voters"]
+    voters = rec.voters
     write(draw, (PAD, y), "The Consortium", font=font(22, "bold"), fill=LIGHT)
     y += 30
     n = max(1, len(voters))
-    w = (BOARD_W - PAD * (n + 1)) / n
-    h = 128
+    w = (LAYOUT_W - PAD * (n + 1)) / n
+    h = VOTER_H
     for i, v in enumerate(voters):
         x = PAD + i * (w + PAD)
-        known = v["name"] is not None
-        fill = PAPER if v["face_up"] else (VOTER_DOWN if not known else VOTER_SEEN)
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
-        ink = INK if (v["face_up"] or known) else LIGHT
-        write(draw, (x + 8, y + 4), str(v["position"] + 1), font=font(22, "bold"), fill=ink)
-        if known:
-            lines = wrap(v["name"], font(14, "bold"), w - 12, 2)
-            for k, line in enumerate(lines):
-                write(draw, (x + 6, y + 32 + k * 17), line, font=font(14, "bold"), fill=INK)
-            crit = wrap(criterion_words(v["criterion"]), font(13), w - 12, 2)
-            for k, line in enumerate(crit):
-                write(draw, (x + 6, y + 68 + k * 15), line, font=font(13), fill=MUTED)
-        else:
-            write(draw, (x + w / 2, y + 58), "?", font=font(44, "bold"), fill=LIGHT_MUTED, anchor="mm")
+        white = v.face_up and not rec.outcome
+        key = ("voter", v.position, v.face_up, v.name, v.criterion, white)
+        card = partial(_voter_card, v=v, white=white)
+        tile(draw, key, (x, y, x + w, y + h), card)
         # Marks along the bottom edge, closer together when many.
-        step = min(27.0, (w - 24) / max(1, len(v["marks"]) - 1)) if len(v["marks"]) > 1 else 27.0
-        for k, s in enumerate(v["marks"]):
+        step = min(27.0, (w - 24) / max(1, len(v.marks) - 1)) if len(v.marks) > 1 else 27.0
+        for k, s in enumerate(v.marks):
             seat_token(draw, s, x + 16 + k * step, y + h - 18, 12)
-        if v["face_up"] and not view.get("outcome"):
-            write(draw, (x + w - 8, y + 8), "white", font=font(12), fill=MUTED, anchor="ra")
-    outcome = view.get("outcome")
+    outcome = rec.outcome
     if outcome:
         # At the end each card gets a band naming the player it votes for.
-        winners = outcome.get("awarded") or {}
         for i, v in enumerate(voters):
             x = PAD + i * (w + PAD)
-            who = winners.get(str(v["position"]))
+            who = outcome.awards[v.position].winner
             band = (x, y + h + 4, x + w, y + h + 34)
             draw.rounded_rectangle(band, radius=6, fill=PANEL if who is None else SEAT_COLOUR[who % 5])
             if who is None:
@@ -99,56 +96,75 @@ def draw_voters(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
                     anchor="lm",
                 )
                 seat_token(draw, who, x + w - 22, y + h + 19, 12)
-        h += 38
+        h += AWARD_H
     return y + h + PAD
 
 
-def draw_influence(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def _voter_card(draw: Sheet, w: float, h: float, *, v: Voter, white: bool) -> None:
+    """Draw a voter's card without its Marks: its number, and its name and criterion once known."""
+    known = v.name is not None
+    fill = PAPER if v.face_up else (VOTER_DOWN if not known else VOTER_SEEN)
+    draw.rounded_rectangle((0, 0, w, h), radius=8, fill=fill, outline=INK, width=2)
+    ink = INK if (v.face_up or known) else LIGHT
+    write(draw, (8, 4), str(v.position + 1), font=font(22, "bold"), fill=ink)
+    if v.name is not None:
+        for k, line in enumerate(wrap(v.name, font(14, "bold"), w - 12, 2)):
+            write(draw, (6, 32 + k * 17), line, font=font(14, "bold"), fill=INK)
+        for k, line in enumerate(wrap(v.criterion_words, font(13), w - 12, 2)):
+            write(draw, (6, 68 + k * 15), line, font=font(13), fill=MUTED)
+    else:
+        write(draw, (w / 2, 58), "?", font=font(44, "bold"), fill=LIGHT_MUTED, anchor="mm")
+    if white:
+        write(draw, (w - 8, 8), "white", font=font(12), fill=MUTED, anchor="ra")
+
+
+def draw_influence(draw: Sheet, rec: Record, y: int) -> int:
     """Draw the Influence track: discs on their IP, a stack's first arrival at the bottom; badges at 7s."""
-    offices = [o for o in view["offices"] if not o.get("left")]
-    top = max([o["ip"] for o in offices] + [28])
+    offices = [o for o in rec.offices if not o.left]
+    top = max([o.ip for o in offices] + [28])
     cells = top + 2
+    top_y = y
     write(draw, (PAD, y), "Influence", font=font(22, "bold"), fill=LIGHT)
     badges = "   Merit Badges (free/all): " + "  ".join(
-        f"{seat_tag(o['seat'])} {o['merit_free']}/{o['merit']}" for o in offices
+        f"{seat_tag(o.seat)} {o.merit_free}/{o.merit}" for o in offices
     )
     write(draw, (PAD + 120, y + 4), badges, font=font(18), fill=LIGHT_MUTED)
     y += 30
-    w = (BOARD_W - 2 * PAD) / cells
+    w = (LAYOUT_W - 2 * PAD) / cells
     base = y + 128
-    for i in range(cells):
-        x = PAD + i * w
-        threshold = i > 0 and i % MERIT_STEP == 0
-        draw.rectangle((x, base, x + w - 1, base + 16), fill=MERIT if threshold else PANEL, outline=BG)
-        if i % 5 == 0 or threshold:
-            write(
-                draw,
-                (x + w / 2, base + 8),
-                str(i),
-                font=font(11, "bold"),
-                fill=INK if threshold else LIGHT_MUTED,
-                anchor="mm",
-            )
-    stacks: dict[int, list[dict[str, Any]]] = {}
+    tile(draw, ("track", cells), (PAD, base, LAYOUT_W - PAD, base + 16), partial(_track, cells=cells))
+    stacks: dict[int, list[Office]] = {}
     for o in offices:
-        stacks.setdefault(o["ip"], []).append(o)
+        stacks.setdefault(o.ip, []).append(o)
     r = min(13, w / 2 - 1)
     for ip, pile in stacks.items():
-        pile.sort(key=lambda o: o["ip_time"])  # the first to arrive sits lowest
+        pile.sort(key=lambda o: o.ip_time)  # the first to arrive sits lowest
         cx = PAD + ip * w + w / 2
         # A tall stack draws smaller discs rather than leave the track's band.
         small = min(r, 124 / (2 * len(pile)) - 1)
         for k, o in enumerate(pile):
-            seat_token(draw, o["seat"], cx, base - small - 2 - k * (2 * small + 2), small)
-    return base + 16 + PAD
+            seat_token(draw, o.seat, cx, base - small - 2 - k * (2 * small + 2), small)
+    return top_y + INFLUENCE_H
 
 
-def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
+def _track(draw: Sheet, width: float, height: float, *, cells: int) -> None:
+    """Draw the Influence track's cells, numbered every 5, the Merit Badge thresholds in gold."""
+    w = width / cells
+    for i in range(cells):
+        x = i * w
+        threshold = i > 0 and i % MERIT_STEP == 0
+        draw.rectangle((x, 0, x + w - 1, height), fill=MERIT if threshold else PANEL, outline=BG)
+        if i % 5 == 0 or threshold:
+            ink = INK if threshold else LIGHT_MUTED
+            write(draw, (x + w / 2, 8), str(i), font=font(11, "bold"), fill=ink, anchor="mm")
+
+
+def draw_tableaus(draw: Sheet, rec: Record, y: int) -> int:
     """Draw the spell, vault and supporter tableaus side by side."""
     cols = (
         (
             "Spells",
-            [(content.book(b)["name"], content.book(b)["department"], "") for b in view["tableau"]["spell"]],
+            [(content.book(b)["name"], content.book(b)["department"], "") for b in rec.tableau.spells],
         ),
         (
             "Vault",
@@ -158,18 +174,18 @@ def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
                     None,
                     f"{content.vault(v)['cost']}G {content.vault(v)['type'][:4]}.",
                 )
-                for v in view["tableau"]["vault"]
+                for v in rec.tableau.vaults
             ],
         ),
         (
             "Supporters",
             [
                 (content.supporter(s)["name"], content.supporter(s)["department"], "")
-                for s in view["tableau"]["supporter"]
+                for s in rec.tableau.supporters
             ],
         ),
     )
-    room = BOARD_W - 4 * PAD
+    room = LAYOUT_W - 4 * PAD
     widths = (int(room * 0.3), int(room * 0.3), room - 2 * int(room * 0.3))
     x = PAD
     face = font(17)
@@ -189,16 +205,15 @@ def draw_tableaus(draw: ImageDraw.ImageDraw, view: View, y: int) -> int:
             text = f"{name}  {extra}".strip()
             write(draw, (cx + 28, cy), clip(text, face, colw - 36), font=face, fill=LIGHT)
         x += w + PAD
-    return y + 140 + PAD
+    return y + TABLEAU_H
 
 
-def _spell_words(office: dict[str, Any]) -> list[tuple[str, bool]]:
+def _spell_words(office: Office) -> list[tuple[str, bool]]:
     out = []
-    if office["starter"]:
-        st = office["starter"]
-        out.append((content.starter(st["id"])["name"] + " (starter)", st["exhausted"]))
-    for s in office["spells"]:
-        out.append((f"{content.book(s['id'])['name']} L{s['level']}", s["exhausted"]))
+    if office.starter:
+        out.append((office.starter.name + " (starter)", office.starter.exhausted))
+    for s in office.spells:
+        out.append((f"{s.name} L{s.level}", s.exhausted))
     return out
 
 
@@ -218,26 +233,26 @@ def strip_title(title: str, dept: str, x: int, x1: int, waiting: int) -> tuple[s
 
 
 def draw_strip(
-    draw: ImageDraw.ImageDraw,
-    view: View,
-    office: dict[str, Any],
+    draw: Sheet,
+    rec: Record,
+    office: Office,
     box: tuple[int, int, int, int],
     player: str = "",
 ) -> None:
     """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
     x0, y0, x1, y1 = box
-    seat = office["seat"]
+    seat = office.seat
     colour = SEAT_COLOUR[seat % 5]
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=colour, width=4)
     draw.rectangle((x0 + 4, y0 + 4, x0 + 12, y1 - 4), fill=colour)
     seat_token(draw, seat, x0 + 40, y0 + 28, 20)
-    name = office["candidate_name"] or "—"
-    you = " (you)" if view.get("you") == seat else ""
-    left = " (left)" if office.get("left") else ""
-    home = [m for m in view["mages"] if m["owner"] == seat and m["loc"] == "office"]
+    name = office.candidate or "—"
+    you = " (you)" if rec.seat == seat else ""
+    left = " (left)" if office.left else ""
+    home = [m for m in rec.mages if m.owner == seat and m.loc == "office"]
     # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
     who = f"{player} · {name}" if player else name
-    dept = DEPT_WORD.get(office["department"] or "", "")
+    dept = DEPT_WORD.get(office.department or "", "")
     title, dept, dept_x = strip_title(f"{seat_tag(seat)} {who}{you}{left}", dept, x0 + 68, x1, len(home[:8]))
     write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
     write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
@@ -247,17 +262,17 @@ def draw_strip(
         mx -= 28
     if home:
         write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
-    on_int = len(office["spells"])
-    on_wis = sum(s["level"] - 1 for s in office["spells"])
-    marks = sum(1 for v in view["voters"] for s in v["marks"] if s == seat)
-    placed = sum(1 for m in view["mages"] if m["owner"] == seat and "/" in m["loc"])
+    on_int = len(office.spells)
+    on_wis = sum(s.level - 1 for s in office.spells)
+    marks = sum(1 for v in rec.voters for s in v.marks if s == seat)
+    placed = sum(1 for m in rec.mages if m.owner == seat and m.placed)
     stats = [
-        ("IP", str(office["ip"])),
-        ("Gold", str(office["gold"])),
-        ("Mana", str(office["mana"])),
-        ("INT+spells", f"{office['int']}+{on_int}"),
-        ("WIS+spells", f"{office['wis']}+{on_wis}"),
-        ("Merit", f"{office['merit_free']}/{office['merit']}"),
+        ("IP", str(office.ip)),
+        ("Gold", str(office.gold)),
+        ("Mana", str(office.mana)),
+        ("INT+spells", f"{office.intelligence}+{on_int}"),
+        ("WIS+spells", f"{office.wisdom}+{on_wis}"),
+        ("Merit", f"{office.merit_free}/{office.merit}"),
         ("Marks", str(marks)),
         ("on board", str(placed)),
     ]
@@ -281,11 +296,10 @@ def draw_strip(
             break
         write(draw, (sx, yy), text, font=face, fill=LIGHT_MUTED if spent else LIGHT)
         sx += wid + 14
-    vaults = [content.vault(v["id"])["name"] + (" (ex)" if v["exhausted"] else "") for v in office["vaults"]]
-    supporters = [content.supporter(s)["name"] for s in office["supporters"]]
-    pile = office.get("discard")
-    pile_text = "face down" if pile is None else str(len(pile))
-    bell = ", ".join(content.bell(b)["name"] for b in office["bell"])
+    vaults = [content.vault(v.id)["name"] + (" (ex)" if v.exhausted else "") for v in office.vault_cards]
+    supporters = [content.supporter(s)["name"] for s in office.supporters]
+    pile_text = "face down" if office.discard_count is None else str(office.discard_count)
+    bell = ", ".join(content.bell(b)["name"] for b in office.bell)
     line = (
         f"Vault: {', '.join(vaults) or '—'}   Supporters: {', '.join(supporters) or '—'}   "
         f"Discard: {pile_text}" + (f"   Bell: {bell}" if bell else "")

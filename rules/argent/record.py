@@ -27,6 +27,17 @@ class Spell:
 
 
 @dataclass(frozen=True, slots=True)
+class Card:
+    """A card by its kind and id ("vault", "supporter", ...); ``exhausted`` for a vault card in play,
+    ``secret`` for a Secret Supporter in a discard pile."""
+
+    kind: str
+    id: str
+    exhausted: bool = False
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Office:
     """One player's office as the view shows it (``discard_count`` None: that pile may not be counted)."""
 
@@ -47,6 +58,49 @@ class Office:
     left: bool
     leaving: bool
     discard_count: int | None
+    ip_time: int
+    """When the seat reached its Influence (the first to arrive sits lowest on a stack)."""
+    vault_cards: tuple[Card, ...]
+    bell: tuple[str, ...]
+    """The Bell Tower cards the seat has taken this round."""
+    discard: tuple[Card, ...] | None
+    """The discard pile as this view may see it (None: not even its size)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mage:
+    """A player's mage: its owner, department type and where it stands (``office`` or ``<room>/<slot>``)."""
+
+    id: int
+    owner: int
+    type: str
+    loc: str
+    temp: bool
+
+    @property
+    def placed(self) -> bool:
+        """Whether the mage stands in a room's slot or area."""
+        return "/" in self.loc
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room of the University as placed: its side, whether locked, its track marker, its cards."""
+
+    id: str
+    side: str
+    locked: bool
+    marker: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tableau:
+    """The cards face up to buy or draft: spell books, vault cards and supporters, by id."""
+
+    spells: tuple[str, ...]
+    vaults: tuple[str, ...]
+    supporters: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +199,16 @@ class ArgentView:
     decisions: tuple[Decision, ...]
     fast: frozenset[str]
     outcome: Outcome | None
+    pending: Decision | None
+    """The agenda's front decision (a reaction, a card's choice), None during a plain turn or setup."""
+    queue: tuple[int, ...]
+    """The seats still to draft a mage or place a starting Mark, in order (empty otherwise)."""
+    bell_left: int
+    mages: tuple[Mage, ...]
+    grid: tuple[tuple[str | None, ...], ...]
+    """The University's rooms by row, as laid out (None: an empty place)."""
+    rooms: dict[str, Room]
+    tableau: Tableau
 
     @property
     def me(self) -> Office | None:
@@ -162,6 +226,10 @@ class ArgentView:
     def voter(self, position: int) -> Voter:
         """Return the voter at a position on the board."""
         return self.voters[position]
+
+
+def _card(card: dict[str, Any], kind: str = "") -> Card:
+    return Card(card.get("kind", kind), card["id"], bool(card.get("exhausted")), bool(card.get("secret")))
 
 
 def _spell(card: dict[str, Any], name: str) -> Spell:
@@ -188,6 +256,10 @@ def _office(office: dict[str, Any]) -> Office:
         left=office["left"],
         leaving=office["leaving"],
         discard_count=office["discard_count"],
+        ip_time=office["ip_time"],
+        vault_cards=tuple(_card(v, "vault") for v in office["vaults"]),
+        bell=tuple(office["bell"]),
+        discard=None if office["discard"] is None else tuple(_card(c) for c in office["discard"]),
     )
 
 
@@ -208,6 +280,22 @@ def _voter(view: dict[str, Any], voter: dict[str, Any]) -> Voter:
         standing=counts,
         line=line,
     )
+
+
+def _pending(data: dict[str, Any] | None) -> Decision | None:
+    if not data:
+        return None
+    kind = PromptKind.REACTION if data["react"] else PromptKind.DECISION
+    return Decision(data["seat"], data["kind"], data["prompt"], kind)
+
+
+def _room(room: str, info: dict[str, Any]) -> Room:
+    cards = tuple(_card(c) for c in info.get("cards") or ())
+    return Room(room, info["side"], bool(info.get("locked")), info.get("marker", 0), cards)
+
+
+def _mage(mage: dict[str, Any]) -> Mage:
+    return Mage(mage["id"], mage["owner"], mage["type"], mage["loc"], bool(mage.get("temp")))
 
 
 def _decision(data: dict[str, Any]) -> Decision:
@@ -242,4 +330,11 @@ def read(view: dict[str, Any]) -> ArgentView:
         decisions=tuple(_decision(d) for d in view["decisions"]),
         fast=frozenset(view.get("fast") or ()),
         outcome=_outcome(view["outcome"], len(view["voters"])),
+        pending=_pending(view["pending"]),
+        queue=tuple(view["queue"]),
+        bell_left=len(view["bell"]),
+        mages=tuple(_mage(m) for m in view["mages"]),
+        grid=tuple(tuple(row) for row in view["board"]["grid"]),
+        rooms={room: _room(room, info) for room, info in view["board"]["rooms"].items()},
+        tableau=Tableau(*(tuple(view["tableau"][k]) for k in ("spell", "vault", "supporter"))),
     )
