@@ -476,7 +476,7 @@ def _side(draw: Draw, view: View, caption: render.Caption | None) -> int:
 
 def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the PNG of the public board drawn from a view."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), (236, 228, 210))
+    image = canvas.blank((WIDTH, HEIGHT), (236, 228, 210), _palette())
     draw = canvas.draw(image)
     _band(draw, view, caption)
     bottom = max(_academy(draw, view, caption), _side(draw, view, caption))

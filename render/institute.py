@@ -260,7 +260,7 @@ def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str,
 @lru_cache(maxsize=128)
 def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.Image:
     """Draw a Location's number and its Institute Card, the Portal or an empty space (no stones)."""
-    tile = Image.new("RGB", (w + 1, h + 1), BG)
+    tile = canvas.blank((w + 1, h + 1), BG, _palette())
     draw = canvas.draw(tile)
     fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
     draw.rounded_rectangle((0, 0, w, h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None)
@@ -455,7 +455,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     caption = caption or render.Caption()
     band = 110 if caption.last else 0
     width, height = BOARD_W, 1060 + band
-    image = Image.new("RGB", (width, height), BG)
+    image = canvas.blank((width, height), BG, _palette())
     draw = canvas.draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
     goal = f"Goal {view['goal']} VP"
@@ -537,7 +537,7 @@ def draw_sheet(view: View) -> bytes:
     me = view["players"][seat]
     rival = view["players"][1 - seat]
     width = SHEET_W
-    image = Image.new("RGB", (width, 1400), PAPER)
+    image = canvas.blank((width, 1400), PAPER, _palette())
     draw = canvas.draw(image)
     draw.rectangle((0, 0, width, 76), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, MARGIN, 12, seat, 52)
