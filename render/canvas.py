@@ -101,21 +101,22 @@ class Canvas(ImageDraw.ImageDraw):
             return
         x0, y0 = int(xy[0]) + offset[0], int(xy[1]) + offset[1]
         box = (x0, y0, x0 + mask.size[0], y0 + mask.size[1])
-        ground = self._image.crop(box)
+        # Pillow's core images: a line is drawn often, and the Python wrappers cost more than the work.
+        ground = self.im.crop(box)
         low, high = ground.getextrema()
         flat = low == high
         key = (font, text, anchor, self.fontmode, _start(xy), ink, low, id(self._palette)) if flat else None
         patch = _PATCHES.get(key) if key is not None else None
         if patch is None:
             rgb = ground.convert("RGB")
-            core = ImageDraw.Draw(rgb).draw
+            core = Image.core.draw(rgb, 0)
             core.draw_bitmap((0, 0), mask, core.draw_ink(ink))
             patch = self._mapped(rgb)
             if key is not None:
                 if len(_PATCHES) >= PATCH_LIMIT:
                     _PATCHES.clear()
                 _PATCHES[key] = patch
-        self.im.paste(patch.im, box)
+        self.im.paste(patch, box)
 
     def _text_on_palette(self, xy: tuple[float, float], text: Any, ink: RGB, font: Any, anchor: str | None,
                          *args: Any, **kwargs: Any) -> None:
@@ -125,10 +126,12 @@ class Canvas(ImageDraw.ImageDraw):
         box = (left - 1, top - 1, right + 1, bottom + 1)
         rgb = self._image.crop(box).convert("RGB")
         ImageDraw.Draw(rgb).text((xy[0] - box[0], xy[1] - box[1]), text, ink, font, anchor, *args, **kwargs)
-        self.im.paste(self._mapped(rgb).im, box)
+        self.im.paste(self._mapped(rgb.im), box)
 
-    def _mapped(self, rgb: Image.Image) -> Image.Image:
-        return rgb.quantize(palette=self._palette, dither=Image.Dither.NONE)
+    def _mapped(self, rgb: Any) -> Any:
+        """Return an RGB core image mapped to the palette, as ``Image.quantize`` maps it."""
+        assert self._palette is not None
+        return rgb.convert("P", Image.Dither.NONE, self._palette.im)
 
 
 def _start(xy: tuple[float, float]) -> tuple[float, float]:
