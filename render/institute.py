@@ -361,19 +361,40 @@ def _player_panel(
     ]
     _lines(draw, x + 16 + 4 * step + 6, dy - 2, stats, font(24, "bold"), INK, 30)
     # Cards held, as many lines as the panel has room for.
-    cy = dy + size + 56
+    cy = y + CARDS_TOP
     face = font(22)
-    room = (y + h - cy - 4) // 29
+    room = (y + h - cy - 4) // CARD_LINE
     lines = [f"● {c.name}" + ("" if c.character else f": {c.short}") for c in p.active]
     if len(lines) > room - (1 if p.inactive else 0):
         keep = max(0, room - 1 - (1 if p.inactive else 0))
         lines = [*lines[:keep], f"+ {len(lines) - keep} more active"]
     for line in lines:
         _text(draw, (x + 16, cy), _wrap(line, face, w - 32, 1)[0], face, INK)
-        cy += 29
-    if p.inactive and cy + 29 <= y + h:
+        cy += CARD_LINE
+    if p.inactive and cy + CARD_LINE <= y + h:
         used = f"Used ({len(p.inactive)}): " + ", ".join(c.name for c in p.inactive)
         _text(draw, (x + 16, cy), _wrap(used, face, w - 32, 1)[0], face, MUTED)
+
+
+ROW_H = 400
+"""The Locations' height: the longest card (two lines of name, of power, three of text) above its stones."""
+LOG_H = 94
+"""The last three public events under the players, and a margin."""
+CARDS_TOP = 208
+"""Where a player's cards start in their panel: under the dice and their Action Cards."""
+CARD_LINE = 29
+PANEL_MAX = 382
+"""The players' panels at their tallest: five lines of cards (then "+ n more active")."""
+
+
+def _panel_height(table: InstituteRecord) -> int:
+    """Return the players' panel height: the longer list of cards, up to the five lines they hold.
+
+    A board is encoded pixel by pixel, and most of the game a player holds one or two cards: a
+    panel sized for five was a tenth of the board in empty tint.
+    """
+    lines = max(len(p.active) + (1 if p.inactive else 0) for p in table.players)
+    return min(PANEL_MAX, CARDS_TOP + CARD_LINE * lines + 12)
 
 
 def _status(table: InstituteRecord, who: PlayerRecord) -> str:
@@ -446,7 +467,8 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     caption = caption or render.Caption()
     table = read_view(view)
     band = 110 if caption.last else 0
-    width, height = BOARD_W, 1060 + band
+    panel = _panel_height(table)
+    width, height = BOARD_W, 120 + ROW_H + 14 + panel + 10 + LOG_H + band
     image = canvas.blank((width, height), BG, _palette())
     draw = canvas.draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
@@ -475,7 +497,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
             _text(draw, (MARGIN + 14, top + 2 + 48 * k), line, face, INK)
         top += band
     # The row: Locations 1-6, then the Ethereal Realm.
-    row_h = 440
+    row_h = ROW_H
     col = (width - 2 * MARGIN - 6 * GAP) // 7
     for i, loc in enumerate(table.locations):
         _location(image, MARGIN + i * (col + GAP), top, col, row_h, loc)
@@ -485,7 +507,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
         box = (x - 4, top - 4, x + col + 4, top + row_h + 4)
         draw.rounded_rectangle(box, radius=12, outline=GOLD, width=HIGHLIGHT_W)
     # The two players.
-    py, ph = top + row_h + 14, 382
+    py, ph = top + row_h + 14, panel
     pw = (width - 2 * MARGIN - GAP) // 2
     for p in table.players:
         label = seat_label(caption, p.seat, colour=False)
