@@ -8,7 +8,7 @@ Blue: B in a square) so a colour-blind player loses nothing. Fonts are loaded on
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import render
 from render import canvas, typefaces
-from rules.institute.record import read_view
+from rules.institute.record import CardRecord, InstituteRecord, LocationRecord, PlayerRecord, read_view
 from rules.institute.state import Step
 
 View = dict[str, Any]
@@ -131,7 +131,7 @@ def _token(draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, count: int,
     return width
 
 
-def _stones(draw: ImageDraw.ImageDraw, x: float, y: float, stones: list[int], empty_fill: Any) -> None:
+def _stones(draw: ImageDraw.ImageDraw, x: float, y: float, stones: Sequence[int], empty_fill: Any) -> None:
     """Draw both colours' stones side by side (nothing drawn for a colour with none)."""
     if not any(stones):
         _text(draw, (x, y + 12), "no stones", font(20), empty_fill)
@@ -205,8 +205,8 @@ def _palette() -> Image.Image:
 # --------------------------------------------------------------------------- the board
 
 
-def _phase_title(view: View) -> str:
-    return f"Round {view['round']} · Phase {ROMAN[view['phase'] - 1]}: {view['phase_name']}"
+def _phase_title(table: InstituteRecord) -> str:
+    return f"Round {table.round} · Phase {ROMAN[table.phase - 1]}: {table.phase_name}"
 
 
 _DECISION_WORDS = {
@@ -217,9 +217,8 @@ _DECISION_WORDS = {
 }
 
 
-def _waiting_line(view: View, caption: render.Caption | None = None) -> str:
+def _waiting_line(table: InstituteRecord, caption: render.Caption | None = None) -> str:
     """Say whom the game waits on and for what, from the public prompts (never a secret)."""
-    table = read_view(view)
     if table.over:
         return "GAME OVER — " + table.ending
     asks: dict[str, list[int]] = {}
@@ -240,27 +239,23 @@ def _waiting_line(view: View, caption: render.Caption | None = None) -> str:
     return "Waiting on " + "  ·  ".join(parts)
 
 
-def _card_power_line(card: dict[str, Any]) -> str:
-    if card["character"]:
+def _card_power_line(card: CardRecord) -> str:
+    if card.character:
         return "Character: 1 VP per Character held"
-    number = f" #{card['number']}" if card.get("number") else ""
-    return f"Phase {ROMAN[card['phase'] - 1]}{number} · {POWER_WORD[card['power']]}"
+    number = f" #{card.number}" if card.number else ""
+    return f"Phase {ROMAN[(card.phase or 1) - 1]}{number} · {POWER_WORD[card.power]}"
 
 
-def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: dict[str, Any]) -> None:
+def _location(image: Image.Image, x: int, y: int, w: int, h: int, loc: LocationRecord) -> None:
     """Draw one Location: the cached panel of what lies there, then the stones on it."""
-    card = json.dumps(loc["card"], sort_keys=True) if loc["card"] else ""
-    image.paste(_location_tile(loc["number"], loc["kind"], card, w, h), (x, y))
-    kind = loc["kind"]
-    _stones(
-        canvas.draw(image), x + 12, y + h - 60, loc["stones"], MUTED if kind == "card" else LIGHT_MUTED
-    )
+    image.paste(_location_tile(loc.number, loc.kind, loc.card, w, h), (x, y))
+    _stones(canvas.draw(image), x + 12, y + h - 60, loc.stones, MUTED if loc.kind == "card" else LIGHT_MUTED)
 
 
 @lru_cache(maxsize=128)
-def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.Image:
+def _location_tile(number: int, kind: str, card: CardRecord | None, w: int, h: int) -> Image.Image:
     """Draw a Location's number and its Institute Card, the Portal or an empty space (no stones)."""
-    tile = Image.new("RGB", (w + 1, h + 1), BG)
+    tile = canvas.blank((w + 1, h + 1), BG, _palette())
     draw = canvas.draw(tile)
     fill = {"card": PAPER, "portal": PORTAL, "empty": EMPTY}[kind]
     draw.rounded_rectangle((0, 0, w, h), radius=14, fill=fill, outline=LIGHT if kind != "card" else None)
@@ -275,22 +270,22 @@ def _location_tile(number: int, kind: str, card: str, w: int, h: int) -> Image.I
         _lines(draw, 12, cy + 100, hint, font(21), LIGHT, 28)
     elif kind == "empty":
         _text(draw, (w / 2, cy + 60), "empty", font(30, "bold"), LIGHT_MUTED, "mm")
-    else:
-        _card_body(draw, 12, cy, w - 24, json.loads(card))
+    elif card is not None:
+        _card_body(draw, 12, cy, w - 24, card)
     return tile
 
 
-def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: dict[str, Any]) -> None:
+def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: CardRecord) -> None:
     """Draw an Institute Card's name, Cost/Surpass, VP and power in short."""
     for size in (26, 23, 20):
         name_face = font(size, "narrow")
-        if all(name_face.getlength(word) <= w for word in card["name"].split()):
+        if all(name_face.getlength(word) <= w for word in card.name.split()):
             break
-    y = _lines(draw, x, y, _wrap(card["name"], name_face, w, 2), name_face, INK, size + 4)
+    y = _lines(draw, x, y, _wrap(card.name, name_face, w, 2), name_face, INK, size + 4)
     y += 6
     # Cost and Surpass boxes, VP disc.
     box = (w - 60) // 2 - 4
-    for i, (label, value) in enumerate((("COST", card["cost"]), ("SURPASS", card["surpass"]))):
+    for i, (label, value) in enumerate((("COST", card.cost), ("SURPASS", card.surpass))):
         bx = x + i * (box + 4)
         draw.rounded_rectangle(
             (bx, y, bx + box, y + 64), radius=8, fill=(255, 255, 255), outline=INK, width=2
@@ -299,45 +294,46 @@ def _card_body(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, card: dict[str
         _text(draw, (bx + box / 2, y + 41), str(value), font(34, "bold"), INK, "mm")
     vx = x + w - 58
     draw.ellipse((vx, y + 3, vx + 58, y + 61), fill=GOLD, outline=INK, width=2)
-    vp = "?" if card["character"] else str(card["vp"])
+    vp = "?" if card.character else str(card.vp)
     _text(draw, (vx + 29, y + 27), vp, font(30, "bold"), INK, "mm")
     _text(draw, (vx + 29, y + 50), "VP", font(12, "bold"), INK, "mm")
     y += 74
     face = font(19, "bold")
-    lines = 3 if card["character"] else 2
+    lines = 3 if card.character else 2
     y = _lines(draw, x, y, _wrap(_card_power_line(card), face, w, lines), face, (110, 40, 20), 24)
     y += 4
-    if not card["character"]:
+    if not card.character:
         face = font(21)
-        _lines(draw, x, y, _wrap(card["short"], face, w, 3), face, INK, 26)
+        _lines(draw, x, y, _wrap(card.short, face, w, 3), face, INK, 26)
 
 
-def _realm(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View) -> None:
+def _realm(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, table: InstituteRecord) -> None:
     """Draw the Ethereal Realm: its stones and the four awards."""
     draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=REALM, outline=LIGHT)
     _lines(draw, x + 12, y + 12, ["ETHEREAL", "REALM"], font(28, "bold"), LIGHT, 34)
     face = font(17)
     _text(draw, (x + 12, y + 94), "Award by stones:", font(19, "bold"), LIGHT)
     _lines(draw, x + 12, y + 122, list(REALM_AWARDS), face, LIGHT, 26)
-    deck = f"Deck: {view['deck']} cards"
+    deck = f"Deck: {table.deck} cards"
     _text(draw, (x + 12, y + 240), deck, font(20, "bold"), LIGHT_MUTED)
-    if view["discarded"]:
-        _text(draw, (x + 12, y + 266), f"Discarded: {len(view['discarded'])}", font(20), LIGHT_MUTED)
-    _stones(draw, x + 12, y + h - 60, view["realm"]["stones"], LIGHT_MUTED)
+    if table.discarded:
+        _text(draw, (x + 12, y + 266), f"Discarded: {table.discarded}", font(20), LIGHT_MUTED)
+    _stones(draw, x + 12, y + h - 60, table.realm, LIGHT_MUTED)
 
 
 def _player_panel(
-    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View, p: dict[str, Any], label: str = ""
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, table: InstituteRecord, p: PlayerRecord,
+    label: str = "",
 ) -> None:
     """Draw a player's public area: score, supplies, dice with their Action Cards, and cards."""
-    seat = p["seat"]
+    seat = p.seat
     draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=SEAT_TINT[seat])
     draw.rounded_rectangle((x, y, x + w, y + 64), radius=14, fill=SEAT_COLOUR[seat])
     draw.rectangle((x, y + 40, x + w, y + 64), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, x + 12, y + 8, seat, 48)
-    score = f"{p['score']} VP"
+    score = f"{p.score} VP"
     score_face = font(PREVIEW_FONTS["score"], "bold")
-    status = _status(view, p)
+    status = _status(table, p)
     face = font(21, "bold")
     chip = int(face.getlength(status)) + 24 if status else 0
     name_face = font(PREVIEW_FONTS["name"], "bold")
@@ -350,40 +346,59 @@ def _player_panel(
     _text(draw, (x + w - 16, y + 32), score, score_face, (255, 255, 255), "rm")
     # Dice and the Action Card under each; supplies to their right.
     dy, size, step = y + 76, 76, 106
-    hidden = not p["assignment_visible"]
-    for d, value in enumerate(p["dice"]):
+    hidden = not p.assignment_visible
+    for d, value in enumerate(p.dice):
         dx = x + 16 + d * step
         _die(draw, dx, dy, value, size)
-        action = None if p["assignment"] is None else p["assignment"][d]
-        if view["phase"] == 1 or p["assignment_visible"]:
+        action = None if p.assignment is None else p.assignment[d]
+        if table.phase == 1 or p.assignment_visible:
             _action_chip(draw, dx - 8, dy + size + 8, size + 16, action, hidden, 21)
     stats = [
-        f"Charms {p['charms']}",
-        f"Reroll Cubes {p['rerolls']}",
-        f"Stones {p['stones']}",
-        f"Characters {p['characters']}",
+        f"Charms {p.charms}",
+        f"Reroll Cubes {p.rerolls}",
+        f"Stones {p.stones}",
+        f"Characters {p.characters}",
     ]
     _lines(draw, x + 16 + 4 * step + 6, dy - 2, stats, font(24, "bold"), INK, 30)
     # Cards held, as many lines as the panel has room for.
-    cy = dy + size + 56
+    cy = y + CARDS_TOP
     face = font(22)
-    room = (y + h - cy - 4) // 29
-    lines = [f"● {c['name']}" + ("" if c["character"] else f": {c['short']}") for c in p["active"]]
-    if len(lines) > room - (1 if p["inactive"] else 0):
-        keep = max(0, room - 1 - (1 if p["inactive"] else 0))
+    room = (y + h - cy - 4) // CARD_LINE
+    lines = [f"● {c.name}" + ("" if c.character else f": {c.short}") for c in p.active]
+    if len(lines) > room - (1 if p.inactive else 0):
+        keep = max(0, room - 1 - (1 if p.inactive else 0))
         lines = [*lines[:keep], f"+ {len(lines) - keep} more active"]
     for line in lines:
         _text(draw, (x + 16, cy), _wrap(line, face, w - 32, 1)[0], face, INK)
-        cy += 29
-    if p["inactive"] and cy + 29 <= y + h:
-        used = f"Used ({len(p['inactive'])}): " + ", ".join(c["name"] for c in p["inactive"])
+        cy += CARD_LINE
+    if p.inactive and cy + CARD_LINE <= y + h:
+        used = f"Used ({len(p.inactive)}): " + ", ".join(c.name for c in p.inactive)
         _text(draw, (x + 16, cy), _wrap(used, face, w - 32, 1)[0], face, MUTED)
 
 
-def _status(view: View, p: dict[str, Any]) -> str:
+ROW_H = 400
+"""The Locations' height: the longest card (two lines of name, of power, three of text) above its stones."""
+LOG_H = 94
+"""The last three public events under the players, and a margin."""
+CARDS_TOP = 208
+"""Where a player's cards start in their panel: under the dice and their Action Cards."""
+CARD_LINE = 29
+PANEL_MAX = 382
+"""The players' panels at their tallest: five lines of cards (then "+ n more active")."""
+
+
+def _panel_height(table: InstituteRecord) -> int:
+    """Return the players' panel height: the longer list of cards, up to the five lines they hold.
+
+    A board is encoded pixel by pixel, and most of the game a player holds one or two cards: a
+    panel sized for five was a tenth of the board in empty tint.
+    """
+    lines = max(len(p.active) + (1 if p.inactive else 0) for p in table.players)
+    return min(PANEL_MAX, CARDS_TOP + CARD_LINE * lines + 12)
+
+
+def _status(table: InstituteRecord, who: PlayerRecord) -> str:
     """Return the chip beside a player's name: what the game waits on them for, never a secret."""
-    table = read_view(view)
-    who = table.players[p["seat"]]
     if table.over:
         return "WINNER" if who.seat in table.winners else ""
     if table.step is Step.ASSIGN:
@@ -409,12 +424,9 @@ def changed_locations(before: View | None, view: View) -> set[int]:
     """Return the Locations (0-5, and 6 for the Ethereal Realm) whose card or stones changed."""
     if before is None:
         return set()
-    changed = {
-        i
-        for i, (old, new) in enumerate(zip(before["locations"], view["locations"], strict=True))
-        if (old["kind"], old["card"], old["stones"]) != (new["kind"], new["card"], new["stones"])
-    }
-    if before["realm"]["stones"] != view["realm"]["stones"]:
+    old, new = read_view(before), read_view(view)
+    changed = {i for i, (a, b) in enumerate(zip(old.locations, new.locations, strict=True)) if a != b}
+    if old.realm != new.realm:
         changed.add(6)
     return changed
 
@@ -436,9 +448,9 @@ TITLE_MIN = 40
 """The smallest type of the title (still 11 px in Discord's 400 px preview)."""
 
 
-def _header_title(view: View, room: float) -> tuple[str, Font]:
+def _header_title(table: InstituteRecord, room: float) -> tuple[str, Font]:
     """Return the round-and-phase title and its type, smaller (then cut) so it never reaches the goal."""
-    title = _phase_title(view)
+    title = _phase_title(table)
     for size in range(PREVIEW_FONTS["title"], TITLE_MIN - 1, -2):
         face = font(size, "bold")
         if face.getlength(title) <= room:
@@ -453,21 +465,23 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     preview still shows; the Locations the last move changed are outlined in gold.
     """
     caption = caption or render.Caption()
+    table = read_view(view)
     band = 110 if caption.last else 0
-    width, height = BOARD_W, 1060 + band
-    image = Image.new("RGB", (width, height), BG)
+    panel = _panel_height(table)
+    width, height = BOARD_W, 120 + ROW_H + 14 + panel + 10 + LOG_H + band
+    image = canvas.blank((width, height), BG, _palette())
     draw = canvas.draw(image)
     # Header: round and phase, goal and deck; then whom the game waits on.
-    goal = f"Goal {view['goal']} VP"
+    goal = f"Goal {table.goal} VP"
     goal_face = font(PREVIEW_FONTS["title"], "bold")
     _text(draw, (width - MARGIN, 12), goal, goal_face, GOLD, "ra")
-    title, face = _header_title(view, width - 2 * MARGIN - TITLE_GAP - goal_face.getlength(goal))
+    title, face = _header_title(table, width - 2 * MARGIN - TITLE_GAP - goal_face.getlength(goal))
     # A smaller title sits on the same line as the goal.
     drop = PREVIEW_FONTS["title"] - getattr(face, "size", PREVIEW_FONTS["title"])
     _text(draw, (MARGIN, 12 + drop), title, face, LIGHT)
     face = font(PREVIEW_FONTS["waiting"], "bold")
-    waiting = _wrap(_waiting_line(view, caption), face, width - 2 * MARGIN, 1)[0]
-    _text(draw, (MARGIN, 66), waiting, face, GOLD if not view["over"] else (255, 255, 255))
+    waiting = _wrap(_waiting_line(table, caption), face, width - 2 * MARGIN, 1)[0]
+    _text(draw, (MARGIN, 66), waiting, face, GOLD if not table.over else (255, 255, 255))
     top = 120
     if caption.last:
         # Two lines of the last move, its latest events first to stay: what changed just now.
@@ -483,25 +497,25 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
             _text(draw, (MARGIN + 14, top + 2 + 48 * k), line, face, INK)
         top += band
     # The row: Locations 1-6, then the Ethereal Realm.
-    row_h = 440
+    row_h = ROW_H
     col = (width - 2 * MARGIN - 6 * GAP) // 7
-    for i, loc in enumerate(view["locations"]):
+    for i, loc in enumerate(table.locations):
         _location(image, MARGIN + i * (col + GAP), top, col, row_h, loc)
-    _realm(draw, MARGIN + 6 * (col + GAP), top, col, row_h, view)
+    _realm(draw, MARGIN + 6 * (col + GAP), top, col, row_h, table)
     for i in changed_locations(caption.before, view):
         x = MARGIN + i * (col + GAP)
         box = (x - 4, top - 4, x + col + 4, top + row_h + 4)
         draw.rounded_rectangle(box, radius=12, outline=GOLD, width=HIGHLIGHT_W)
     # The two players.
-    py, ph = top + row_h + 14, 382
+    py, ph = top + row_h + 14, panel
     pw = (width - 2 * MARGIN - GAP) // 2
-    for p in view["players"]:
-        label = seat_label(caption, p["seat"], colour=False)
-        _player_panel(draw, MARGIN + p["seat"] * (pw + GAP), py, pw, ph, view, p, label)
+    for p in table.players:
+        label = seat_label(caption, p.seat, colour=False)
+        _player_panel(draw, MARGIN + p.seat * (pw + GAP), py, pw, ph, table, p, label)
     # The latest public events.
     ly = py + ph + 10
     face = font(20)
-    for line in view["log"][-3:]:
+    for line in table.log[-3:]:
         _text(draw, (MARGIN, ly), _wrap(line, face, width - 2 * MARGIN, 1)[0], face, LIGHT_MUTED)
         ly += 26
     return _png(image)
@@ -510,9 +524,9 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
 # --------------------------------------------------------------------------- the private sheet
 
 
-def _left(p: dict[str, Any]) -> list[str]:
+def _left(p: PlayerRecord) -> list[str]:
     """Return, per Action Card type, how many are not yet assigned."""
-    assigned = p["assignment"] or []
+    assigned = p.assignment or ()
     out = []
     for action in ("take", "cast2", "cast1"):
         free = ACTION_LIMITS[action] - sum(1 for a in assigned if a == action)
@@ -520,40 +534,40 @@ def _left(p: dict[str, Any]) -> list[str]:
     return out
 
 
-def _die_target(view: View, value: int, action: str | None) -> str:
+def _die_target(table: InstituteRecord, value: int, action: str | None) -> str:
     """Say what a die does: the stones it takes, or where it casts (the card at that Location)."""
     if action == "take":
         return f"takes {value} stone{'s' if value != 1 else ''}"
-    loc = view["locations"][value - 1]
-    where = {"portal": "the Portal", "empty": "empty"}.get(loc["kind"]) or loc["card"]["name"]
+    loc = table.locations[value - 1]
+    where = {"portal": "the Portal", "empty": "empty"}.get(loc.kind) or (loc.card.name if loc.card else "")
     return f"→ L{value}: {where}"
 
 
 def draw_sheet(view: View) -> bytes:
     """Return the PNG of a seat's private sheet drawn from its own view."""
-    seat = view["seat"]
+    table = read_view(view)
+    seat = table.seat
     if seat is None:
         return draw_board(view)
-    me = view["players"][seat]
-    rival = view["players"][1 - seat]
+    me = table.players[seat]
+    rival = table.players[1 - seat]
     width = SHEET_W
-    image = Image.new("RGB", (width, 1400), PAPER)
+    image = canvas.blank((width, 1400), PAPER, _palette())
     draw = canvas.draw(image)
     draw.rectangle((0, 0, width, 76), fill=SEAT_COLOUR[seat])
     _seat_badge(draw, MARGIN, 12, seat, 52)
     title = f"Your sheet — {SEAT_NAME[seat]}"
     _text(draw, (MARGIN + 66, 38), title, font(34, "bold"), (255, 255, 255), "lm")
-    _text(draw, (width - MARGIN, 38), f"{me['score']} VP", font(40, "bold"), (255, 255, 255), "rm")
+    _text(draw, (width - MARGIN, 38), f"{me.score} VP", font(40, "bold"), (255, 255, 255), "rm")
     y = 90
-    _text(draw, (MARGIN, y), _phase_title(view), font(26, "bold"), INK)
+    _text(draw, (MARGIN, y), _phase_title(table), font(26, "bold"), INK)
     y += 40
-    table = read_view(view)
     mine = [a.text for a in table.asks if a.seat == seat]
     if table.over:
-        mine = [_waiting_line(view)]
+        mine = [_waiting_line(table)]
     elif not mine:
         # The board's own words for whom the game waits on (another seat's prompt says "your").
-        mine = ["Nothing to do now." + (f" {_waiting_line(view)}." if table.asks else "")]
+        mine = ["Nothing to do now." + (f" {_waiting_line(table)}." if table.asks else "")]
     if table.locked_in:
         mine.append(table.locked_in)
     face = font(24, "bold")
@@ -562,13 +576,13 @@ def draw_sheet(view: View) -> bytes:
     y += 10
     # Dice, each with the Action Card under it.
     size = 110
-    for d, value in enumerate(me["dice"]):
+    for d, value in enumerate(me.dice):
         dx = MARGIN + d * (size + 30)
         _die(draw, dx, y, value, size)
-        action = me["assignment"][d] if me["assignment"] else None
+        action = me.assignment[d] if me.assignment else None
         _action_chip(draw, dx - 5, y + size + 10, size + 10, action, False)
         # Where a die casts only means something until the stones are cast (Phases I and II).
-        target = _die_target(view, value, action) if view["phase"] <= 2 and not view["over"] else ""
+        target = _die_target(table, value, action) if table.phase <= 2 and not table.over else ""
         face = font(18)
         ty = y + size + 60
         for line in [f"die {d + 1}", *_wrap(target, face, size + 26, 2)]:
@@ -576,39 +590,39 @@ def draw_sheet(view: View) -> bytes:
             ty += 22
     sx = MARGIN + 4 * (size + 30) + 10
     info = [
-        f"Dice total {sum(me['dice'])}" + (" (free reroll)" if sum(me["dice"]) <= 6 else ""),
-        f"Reroll Cubes {me['rerolls']} of 3",
-        f"Charms {me['charms']}   Stones {me['stones']}",
+        f"Dice total {sum(me.dice)}" + (" (free reroll)" if sum(me.dice) <= 6 else ""),
+        f"Reroll Cubes {me.rerolls} of 3",
+        f"Charms {me.charms}   Stones {me.stones}",
     ]
     if table.step is Step.ASSIGN:
         info.append("Cards left: " + ", ".join(_left(me)))
-        info.append("CONFIRMED" if me["confirmed"] else "Not confirmed yet")
-    if me["portal_choice"] is not None:
-        info.append(f"Your Portal choice: {me['portal_choice']}")
+        info.append("CONFIRMED" if me.confirmed else "Not confirmed yet")
+    if me.portal_choice is not None:
+        info.append(f"Your Portal choice: {me.portal_choice}")
     y2 = _lines(draw, sx, y, info, font(24, "bold"), INK, 34)
     y = max(y + size + 132, y2 + 10)
     # Cards held, with their full text.
     _text(draw, (MARGIN, y), "Your Institute Cards", font(26, "bold"), INK)
     y += 38
     face, small = font(21, "bold"), font(20)
-    for card in me["active"]:
-        head = f"{card['name']} — {_card_power_line(card)}"
+    for card in me.active:
+        head = f"{card.name} — {_card_power_line(card)}"
         _text(draw, (MARGIN, y), head, face, INK)
         y = _lines(
             draw,
             MARGIN + 20,
             y + 28,
-            _wrap(card["text"], small, width - 2 * MARGIN - 20, 3),
+            _wrap(card.text, small, width - 2 * MARGIN - 20, 3),
             small,
             MUTED,
             25,
         )
         y += 6
-    if not me["active"]:
+    if not me.active:
         _text(draw, (MARGIN, y), "No active cards.", small, MUTED)
         y += 30
-    if me["inactive"]:
-        used = "Used or inactive: " + ", ".join(c["name"] for c in me["inactive"])
+    if me.inactive:
+        used = "Used or inactive: " + ", ".join(c.name for c in me.inactive)
         y = _lines(draw, MARGIN, y, _wrap(used, small, width - 2 * MARGIN, 3), small, MUTED, 26)
     y += 14
     # The rival, briefly (only what this seat may know).
@@ -616,8 +630,8 @@ def draw_sheet(view: View) -> bytes:
     y += 12
     _seat_badge(draw, MARGIN, y, 1 - seat, 36)
     rival_line = (
-        f"{SEAT_NAME[1 - seat]}: {rival['score']} VP · dice {' '.join(str(v) for v in rival['dice'])} · "
-        f"{_status(view, rival).lower() or ('final' if view['over'] else 'waiting')}"
+        f"{SEAT_NAME[1 - seat]}: {rival.score} VP · dice {' '.join(str(v) for v in rival.dice)} · "
+        f"{_status(table, rival).lower() or ('final' if table.over else 'waiting')}"
     )
     _text(draw, (MARGIN + 48, y + 18), rival_line, font(24, "bold"), INK, "lm")
     y += 56

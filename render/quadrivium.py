@@ -120,7 +120,7 @@ def _sheet_image(
 ) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
     seats = view["seats"]
     height = 150 + 90 + len(seats) * 118 + extra + 20
-    image = Image.new("RGB", (WIDTH, height), PAPER)
+    image = canvas.blank((WIDTH, height), PAPER, _palette())
     draw = canvas.draw(image)
     cov = view["covenant"]
     _title(draw, cov["name"] or "A covenant not yet founded",
@@ -350,7 +350,7 @@ def trick(view: View, caption: render.Caption | None = None) -> bytes:
     news = view["news"]
     who = _who(view, caption)
     named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
-    image = Image.new("RGB", (WIDTH, 470), PAPER)
+    image = canvas.blank((WIDTH, 470), PAPER, _palette())
     draw = canvas.draw(image)
     types = " – ".join(t.title() for t in news["types"])
     _title(draw, f"Trick {news['trick']}: {named[news['winner']]} takes it",

@@ -57,6 +57,33 @@ def test_the_institute_record_reads_every_view_of_a_played_game() -> None:
     assert record.over and record.ending and record.winners == tuple(s["result"]["winners"])
 
 
+def test_the_institute_record_holds_the_boards_facts_the_drawing_reads() -> None:
+    # The board and the sheet read the record alone: the Locations with their cards and stones,
+    # the Realm, the deck, the goal, the log and each player's cards (render/institute.py).
+    rand = random.Random(5)
+    s = INSTITUTE.setup(2, INSTITUTE.default_options(), 5)
+    for _ in range(40):
+        seat = rand.choice(INSTITUTE.pending(s)).seat
+        s, _ = INSTITUTE.apply(s, seat, rand.choice(INSTITUTE.legal_moves(s, seat)))
+    view = INSTITUTE.view(s, None)
+    record = institute_record(view)
+    assert record.goal == view["goal"] and record.deck == view["deck"]
+    assert record.discarded == len(view["discarded"]) and record.log == tuple(view["log"])
+    assert record.realm == tuple(view["realm"]["stones"])
+    for loc, raw in zip(record.locations, view["locations"], strict=True):
+        assert (loc.number, loc.kind, loc.stones) == (raw["number"], raw["kind"], tuple(raw["stones"]))
+        assert (loc.card is None) == (raw["card"] is None)
+        if loc.card is not None:
+            assert (loc.card.id, loc.card.name, loc.card.vp, loc.card.short) == (
+                raw["card"]["id"], raw["card"]["name"], raw["card"]["vp"], raw["card"]["short"])
+    for player, raw in zip(record.players, view["players"], strict=True):
+        assert [c.name for c in player.active] == [c["name"] for c in raw["active"]]
+        assert [c.name for c in player.inactive] == [c["name"] for c in raw["inactive"]]
+        assert player.characters == raw["characters"]
+        assert player.assignment_visible == raw["assignment_visible"]
+    assert hash(record.locations)  # frozen all the way down: a Location's drawing is cached by its record
+
+
 def test_the_quadrivium_record_shows_only_the_seats_own_hand_and_the_roles() -> None:
     s = quick(3, 2)
     s, _ = QUADRIVIUM.apply(s, 0, QUADRIVIUM.legal_moves(s, 0)[0])  # the intent
@@ -85,7 +112,7 @@ def test_the_institute_record_names_what_lies_at_each_location() -> None:
     assert [loc.number for loc in record.locations] == [1, 2, 3, 4, 5, 6]
     for loc, raw in zip(record.locations, view["locations"], strict=True):
         assert loc.kind == raw["kind"]
-        assert loc.card == (raw["card"]["name"] if raw["card"] else None)
+        assert (loc.card.name if loc.card else None) == (raw["card"]["name"] if raw["card"] else None)
 
 
 def test_the_quadrivium_record_works_out_each_traits_fresh_points_and_magic() -> None:

@@ -14,6 +14,7 @@ from bench.argent_board import busy_game
 from render import argent as argent_drawing
 from render import institute as institute_drawing
 from rules import registry
+from rules.institute.record import read_view
 from rules.toy import TOY
 from service import TableService
 
@@ -82,7 +83,7 @@ def test_institute_board_names_players_and_outlines_the_changed_locations() -> N
     assert cast_at <= changed
     caption = render.Caption(names={0: "alice", 1: "bob"}, last=("Red casts 2 stones.",), before=before_view)
     assert institute_drawing.seat_label(caption, 0) == "alice (Red)"
-    assert "alice (Red)" in institute_drawing._waiting_line(view, caption) or not view["prompts"]
+    assert "alice (Red)" in institute_drawing._waiting_line(read_view(view), caption) or not view["prompts"]
     png = render.board("institute", view, caption)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     # The outline of a changed Location is gold, just outside its panel.

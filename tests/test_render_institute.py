@@ -188,3 +188,46 @@ def test_the_sheet_says_who_locked_in_in_the_threads_words(
     drawn.clear()
     drawing.draw_board(R.view(state, None))
     assert "LOCKED IN" in drawn and "NOT LOCKED IN YET" in drawn
+
+
+def _cards_seen(games: int) -> list[Any]:
+    """Return every Location seen with a card on it in random games (each card once)."""
+    from rules.institute.record import read_view
+
+    seen: dict[str, Any] = {}
+    for seed in range(1, games + 1):
+        rand, s = random.Random(seed), R.setup(2, R.default_options(), seed)
+        while not R.is_over(s):
+            for loc in read_view(R.view(s, None)).locations:
+                if loc.card:
+                    seen.setdefault(loc.card.name, loc)
+            seat = rand.choice(R.pending(s)).seat
+            s, _ = R.apply(s, seat, rand.choice(R.legal_moves(s, seat)))
+    return list(seen.values())
+
+
+def test_a_locations_text_never_reaches_its_stones() -> None:
+    # The Locations are no taller than the longest card needs (fewer pixels to encode).
+    col = (drawing.BOARD_W - 2 * drawing.MARGIN - 6 * drawing.GAP) // 7
+    cards = _cards_seen(12)
+    assert len(cards) > 25
+    for loc in cards:
+        tile = drawing._location_tile(loc.number, loc.kind, loc.card, col, drawing.ROW_H).convert("RGB")
+        paper = tile.getpixel((col // 2, drawing.ROW_H - 5))
+        stones = range(drawing.ROW_H - 60 - 6, drawing.ROW_H - 14)
+        assert all(tile.getpixel((x, y)) == paper for y in stones for x in range(4, col - 4)), loc.card.name
+
+
+def test_the_players_panels_fit_their_cards_and_keep_every_line(positions: dict[str, dict[str, Any]]) -> None:
+    from rules.institute.record import read_view
+
+    heights = set()
+    for name, s in positions.items():
+        view = R.view(s, None)
+        table = read_view(view)
+        lines = max(len(p.active) + (1 if p.inactive else 0) for p in table.players)
+        panel = drawing._panel_height(table)
+        # Room for every card line, as many as the tallest panel held (five, then "+ n more").
+        assert (panel - drawing.CARDS_TOP - 4) // drawing.CARD_LINE >= min(lines, 5), name
+        heights.add(_image(drawing.draw_board(view)).height)
+    assert len(heights) > 1  # the board is as tall as its cards need

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rules import registry
-from rules.academy.record import AcademyView
+from rules.academy.record import MARK_KINDS, AcademyView
 from rules.argent import ARGENT
 from rules.argent import scoring as argent_scoring
 from rules.argent.record import ArgentView
@@ -171,3 +171,25 @@ def test_argent_typed_views_carry_what_the_drawings_read(argent_states: list[dic
                     ]
                     # Another seat's pile never shows its Secret Supporters.
                     assert office.seat == seat or not any(c.secret for c in office.discard or ())
+
+
+def test_academy_typed_views_carry_the_boards_facts(academy_states: list[dict]) -> None:
+    """What render/academy.py draws comes from the record: each room's contents, the decks, the reveal."""
+    rules = registry.get("academy")
+    for state in academy_states:
+        view = rules.view(state, None)
+        typed: AcademyView = rules.typed_view(view)
+        for room, raw in zip(typed.grid, view["grid"], strict=True):
+            assert (room.row, room.col) == (raw["row"], raw["col"])
+            assert (room.empowered, room.short) == (raw["empowered"], raw["short"])
+            assert room.doors == {side for side, open_ in raw["doors"].items() if open_}
+            assert dict(room.marks) == {k: raw[k] for k in MARK_KINDS if raw[k]}
+            assert (room.portals, room.wizards) == (tuple(raw["portals"]), tuple(raw["wizards"]))
+        assert typed.decks is not None and typed.decks.disaster == view["decks"]["disaster"]
+        assert typed.decks.holding == sum(view["holding"])
+        assert (typed.turn, typed.current) == (view["turn"], view["current"])
+        assert typed.objective == view["scenario"]["objective"]
+        reveal = view["reveal"]
+        assert (typed.reveal.name if typed.reveal else None) == (reveal["spell"]["name"] if reveal else None)
+        assert [s.used for s in typed.spells] == [s["used"] for s in view["spells"]]
+        assert hash(typed.grid)  # frozen all the way down

@@ -174,7 +174,7 @@ def components(panel: SeatPanel) -> discord.ui.View | None:
 def _location_name(view: InstituteRecord, number: int) -> str:
     """Name what lies at a Location: its Institute Card, the Portal, or nothing."""
     loc = view.locations[number - 1]
-    where = loc.card or {"portal": "the Portal", "empty": "an empty Location"}[loc.kind]
+    where = loc.card.name if loc.card else {"portal": "the Portal", "empty": "an empty Location"}[loc.kind]
     return f"Location {number}: {where}"
 
 

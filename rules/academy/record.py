@@ -15,14 +15,35 @@ OUTSIDE = "outside the academy"
 """How a room not on the board (or no room) is named."""
 
 
+MARK_KINDS = ("fire", "water", "ice", "darkness", "haunt", "imp", "guardian", "troll", "demon")
+"""The threats and creatures a room can hold, in the view's order."""
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
-    """A room tile: its key and name, its place in the grid (None outside), its action key."""
+    """A room tile: its key and name, its place in the grid (None outside), its action key.
+
+    And what the board shows of it: its open sides, whether a route leads it to the Mana Crystal,
+    its effect in short, its glyph source, the threats and creatures in it (``marks``: kind and
+    count, only those present, in ``MARK_KINDS`` order), its portals and the seats standing there.
+    """
 
     key: str
     name: str
     pos: int | None
     action: str | None
+    row: int | None = None
+    col: int | None = None
+    rot: int = 0
+    doors: frozenset[str] = frozenset()
+    empowered: bool = True
+    cursed: bool = False
+    short: str = ""
+    boost: str | None = None
+    source: int | None = None
+    marks: tuple[tuple[str, int], ...] = ()
+    portals: tuple[str, ...] = ()
+    wizards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +71,8 @@ class Slot:
     id: str
     level: int
     spell: str | None
+    used: bool = True
+    """Whether a spell lies in this slot in this game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +81,25 @@ class Card:
 
     name: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The spell turned up this turn (cast, or wrongly named): its slot (None once reshuffled) and face."""
+
+    slot: str | None
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decks:
+    """The decks by count (their order is secret), and how many seats hold a disaster for later."""
+
+    disaster: int
+    progression: int
+    room: int
+    holding: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +156,16 @@ class AcademyView:
     waiting: tuple[int, ...]
     over: bool
     won: bool
+    turn: int = 0
+    current: int = 0
+    objective: str = ""
+    """The scenario's goal, in words."""
+    outside: Room | None = None
+    """The room beside the board (the advanced game's Outer Dimension), if any."""
+    reveal: Reveal | None = None
+    decks: Decks | None = None
+    played: Card | None = None
+    """The disaster played at the start of this turn."""
 
     @property
     def me(self) -> Wizard | None:
@@ -130,7 +182,24 @@ class AcademyView:
 
 
 def _room(room: dict[str, Any]) -> Room:
-    return Room(room["key"], room["name"], room["pos"], room["action"])
+    return Room(
+        room["key"],
+        room["name"],
+        room["pos"],
+        room["action"],
+        row=room.get("row"),
+        col=room.get("col"),
+        rot=room.get("rot", 0),
+        doors=frozenset(side for side, open_ in room["doors"].items() if open_),
+        empowered=room.get("empowered", True),
+        cursed=bool(room.get("cursed")),
+        short=room.get("short") or "",
+        boost=room.get("boost"),
+        source=room.get("source"),
+        marks=tuple((kind, room[kind]) for kind in MARK_KINDS if room.get(kind)),
+        portals=tuple(room.get("portals") or ()),
+        wizards=tuple(room.get("wizards") or ()),
+    )
 
 
 def _wizard(wizard: dict[str, Any], names: dict[str, str]) -> Wizard:
@@ -167,7 +236,19 @@ def _choice(choice: dict[str, Any] | None) -> Choice | None:
 
 
 def _slot(slot: dict[str, Any]) -> Slot:
-    return Slot(slot["id"], slot["level"], slot["spell"]["name"] if slot["spell"] else None)
+    spell = slot["spell"]
+    return Slot(slot["id"], slot["level"], spell["name"] if spell else None, bool(slot["used"]))
+
+
+def _reveal(reveal: dict[str, Any] | None) -> Reveal | None:
+    spell = (reveal or {}).get("spell")
+    if not reveal or not spell:
+        return None
+    return Reveal(reveal.get("slot"), spell["name"], spell.get("text") or "")
+
+
+def _card(card: dict[str, Any] | None) -> Card | None:
+    return Card(card["name"], card.get("text") or "") if card else None
 
 
 def _request(request: dict[str, Any] | None) -> Request | None:
@@ -180,8 +261,9 @@ def read(view: dict[str, Any]) -> AcademyView:
     """Return the typed record of an Academy view (public or a seat's)."""
     rooms = [*view["grid"], *([view["outside"]] if view.get("outside") else [])]
     names = {r["key"]: r["name"] for r in rooms}
-    mine = view.get("my_disaster")
     result = view.get("result") or {}
+    decks = view["decks"]
+    outside = view.get("outside")
     return AcademyView(
         seat=view["seat"],
         basic=bool(view["basic"]),
@@ -192,10 +274,17 @@ def read(view: dict[str, Any]) -> AcademyView:
         grid=tuple(_room(r) for r in view["grid"]),
         wizards=tuple(_wizard(w, names) for w in view["wizards"]),
         spells=tuple(_slot(s) for s in view["spells"]),
-        my_disaster=Card(mine["name"], mine["text"]) if mine else None,
+        my_disaster=_card(view.get("my_disaster")),
         choice=_choice(view.get("choice")),
         request=_request(view.get("request")),
         waiting=tuple(view.get("waiting") or ()),
         over=bool(view["over"]),
         won=bool(result.get("won")),
+        turn=view["turn"],
+        current=view["current"],
+        objective=view["scenario"]["objective"],
+        outside=_room(outside) if outside else None,
+        reveal=_reveal(view.get("reveal")),
+        decks=Decks(decks["disaster"], decks["progression"], decks["room"], sum(map(bool, view["holding"]))),
+        played=_card(view.get("played")),
     )

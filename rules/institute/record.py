@@ -15,6 +15,36 @@ from rules.institute.state import Step
 
 
 @dataclass(frozen=True)
+class CardRecord:
+    """One Institute Card, face up (VIEW.md's CARD), with the drawings' words for its power."""
+
+    id: int
+    """This physical card (stable for the whole game)."""
+    name: str
+    cost: int
+    surpass: int
+    vp: int | None
+    """Printed VP; None for a Character (worth a VP per Character held)."""
+    character: bool
+    power: str
+    phase: int | None
+    number: int | None
+    """The Phase IV number, else None."""
+    short: str
+    text: str
+
+
+@dataclass(frozen=True)
+class LocationRecord:
+    """One of the six Locations: an Institute Card, the Portal or an empty space, and its stones by seat."""
+
+    number: int
+    kind: str
+    card: CardRecord | None
+    stones: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class PlayerRecord:
     """One player as the viewing seat may see them."""
 
@@ -30,17 +60,13 @@ class PlayerRecord:
     """The Action Cards under the dice, or None while they are secret from the viewer."""
     portal_choice: int | None
     portal_chosen: bool
-
-
-@dataclass(frozen=True)
-class LocationRecord:
-    """One of the six Locations: an Institute Card, the Portal, or empty (the deck ran dry)."""
-
-    number: int
-    kind: str
-    """"card", "portal" or "empty" (VIEW.md)."""
-    card: str | None
-    """The name of the Institute Card there, else None."""
+    characters: int = 0
+    active: tuple[CardRecord, ...] = ()
+    """Permanent powers and unused one-time powers."""
+    inactive: tuple[CardRecord, ...] = ()
+    """Used one-time, immediate and Character cards."""
+    assignment_visible: bool = False
+    """Whether the Action Cards under the dice are public (a secret is still shown to its owner)."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +97,17 @@ class InstituteRecord:
     asks: tuple[Ask, ...]
     locked_in: str
     """Phase I only: who has locked in their Action Cards (never what), in the thread's words."""
+    goal: int = 0
+    """The VP that end the game."""
     locations: tuple[LocationRecord, ...] = ()
     """Locations 1 to 6, in order."""
+    realm: tuple[int, ...] = ()
+    """The stones on the Ethereal Realm, by seat."""
+    deck: int = 0
+    discarded: int = 0
+    """Cards removed from the game with 20+ stones."""
+    log: tuple[str, ...] = ()
+    """The last few public event texts."""
 
     @property
     def assigning(self) -> bool:
@@ -98,6 +133,27 @@ class InstituteRecord:
         return " ".join(a.text for a in self.asks if a.seat == seat)
 
 
+def _card(card: dict[str, Any]) -> CardRecord:
+    return CardRecord(
+        id=card["id"],
+        name=card["name"],
+        cost=card["cost"],
+        surpass=card["surpass"],
+        vp=card["vp"],
+        character=bool(card["character"]),
+        power=card["power"],
+        phase=card["phase"],
+        number=card.get("number"),
+        short=card["short"],
+        text=card["text"],
+    )
+
+
+def _location(loc: dict[str, Any]) -> LocationRecord:
+    card = loc["card"]
+    return LocationRecord(loc["number"], loc["kind"], _card(card) if card else None, tuple(loc["stones"]))
+
+
 def _player(p: dict[str, Any]) -> PlayerRecord:
     assignment = p["assignment"]
     return PlayerRecord(
@@ -112,6 +168,10 @@ def _player(p: dict[str, Any]) -> PlayerRecord:
         assignment=None if assignment is None else tuple(assignment),
         portal_choice=p["portal_choice"],
         portal_chosen=p["portal_chosen"],
+        characters=p["characters"],
+        active=tuple(_card(c) for c in p["active"]),
+        inactive=tuple(_card(c) for c in p["inactive"]),
+        assignment_visible=bool(p["assignment_visible"]),
     )
 
 
@@ -130,8 +190,10 @@ def read_view(view: dict[str, Any]) -> InstituteRecord:
         players=tuple(_player(p) for p in view["players"]),
         asks=tuple(Ask(p["seat"], p["decision"], p["kind"] == "secret", p["text"]) for p in view["prompts"]),
         locked_in=view.get("locked_in") or "",
-        locations=tuple(
-            LocationRecord(loc["number"], loc["kind"], loc["card"]["name"] if loc["card"] else None)
-            for loc in view["locations"]
-        ),
+        goal=view["goal"],
+        locations=tuple(_location(loc) for loc in view["locations"]),
+        realm=tuple(view["realm"]["stones"]),
+        deck=view["deck"],
+        discarded=len(view["discarded"]),
+        log=tuple(view["log"]),
     )
