@@ -190,8 +190,7 @@ def draw_tableaus(draw: Sheet, rec: Record, y: int) -> int:
     x = PAD
     face = font(17)
     for (title, items), w in zip(cols, widths, strict=True):
-        draw.rounded_rectangle((x, y, x + w, y + 140), radius=8, fill=PANEL)
-        write(draw, (x + 10, y + 6), title, font=font(20, "bold"), fill=LIGHT)
+        tile(draw, ("tableau", title), (x, y, x + w, y + 140), partial(_panel, title=title))
         per_col = 5 if len(items) > 3 else 3
         rows = items[:10]
         colw = w if len(rows) <= per_col else w / 2
@@ -217,6 +216,21 @@ def _spell_words(office: Office) -> list[tuple[str, bool]]:
     return out
 
 
+def _panel(draw: Sheet, w: float, h: float, *, title: str) -> None:
+    """Draw a tableau's empty panel and its title."""
+    draw.rounded_rectangle((0, 0, w, h), radius=8, fill=PANEL)
+    write(draw, (10, 6), title, font=font(20, "bold"), fill=LIGHT)
+
+
+def _strip_frame(draw: Sheet, w: float, h: float, *, seat: int) -> None:
+    """Draw what a seat's strip always shows: its frame and bar in the seat's colour, its token, "Spells:"."""
+    colour = SEAT_COLOUR[seat % 5]
+    draw.rounded_rectangle((0, 0, w, h), radius=10, fill=PANEL, outline=colour, width=4)
+    draw.rectangle((4, 4, 12, h - 4), fill=colour)
+    seat_token(draw, seat, 40, 28, 20)
+    write(draw, (24, 92), "Spells:", font=font(16, "narrow_bold"), fill=LIGHT_MUTED)
+
+
 def strip_title(title: str, dept: str, x: int, x1: int, waiting: int) -> tuple[str, str, float]:
     """Fit a strip's first line: the title, then the department, left of the waiting mages.
 
@@ -240,12 +254,9 @@ def draw_strip(
     player: str = "",
 ) -> None:
     """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     seat = office.seat
-    colour = SEAT_COLOUR[seat % 5]
-    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=colour, width=4)
-    draw.rectangle((x0 + 4, y0 + 4, x0 + 12, y1 - 4), fill=colour)
-    seat_token(draw, seat, x0 + 40, y0 + 28, 20)
+    tile(draw, ("strip", seat), box, partial(_strip_frame, seat=seat))
     name = office.candidate or "—"
     you = " (you)" if rec.seat == seat else ""
     left = " (left)" if office.left else ""
@@ -287,7 +298,6 @@ def draw_strip(
     yy = y0 + 92
     spells = [(t + (" (ex)" if spent else ""), spent) for t, spent in _spell_words(office)]
     sx = x0 + 24
-    write(draw, (sx, yy), "Spells:", font=font(16, "narrow_bold"), fill=LIGHT_MUTED)
     sx += 60
     for text, spent in spells:
         wid = face.getlength(text)
