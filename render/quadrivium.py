@@ -114,11 +114,16 @@ def _who(table: QuadriviumRecord, caption: render.Caption | None) -> dict[int, s
     return out
 
 
+SHEET_TOP = 192
+"""Where the first mage's row starts: under the title and the covenant's resources."""
+MAGE_ROW = 118
+
+
 def _sheet_image(
     view: View, table: QuadriviumRecord, who: dict[int, str], extra: int = 0
 ) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
     seats = view["seats"]
-    height = 150 + 90 + len(seats) * 118 + extra + 20
+    height = SHEET_TOP + len(seats) * MAGE_ROW + extra + 20
     image = canvas.blank((WIDTH, height), PAPER, _palette())
     draw = canvas.draw(image)
     cov = view["covenant"]
@@ -182,7 +187,7 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], mage: MageRe
     return y + 28
 
 
-PANEL_H = 250
+PANEL_H = 230
 """Height of the panel under the sheet: the scene, the conflict or the council under way."""
 PANEL_LINES = 6
 STEP_WORDS = {"repair": "Covenant Repair", "bid": "Bidding for Resources", "take": "Bidding for Resources",

@@ -146,3 +146,13 @@ def test_the_council_board_shows_the_bidding_as_it_happens() -> None:
     assert f"Passed: {who[second]}" in said
     assert f"Passing for the rest of this bidding: {who[second]}" in said
     assert said[-1].startswith(f"Waiting on {who[s['council']['bid']['turn']]}: Bid for first pick")
+
+
+def test_the_sheet_ends_under_its_last_line() -> None:
+    # Every row of a drawing is encoded: the sheet stops a margin under what it shows.
+    for view in (R.view(_table(), None), R.view(to_trick(_table(), ("vigor", "influence"), tricks=2), 1)):
+        image = Image.open(io.BytesIO(drawing.sheet(view))).convert("RGB")
+        paper = image.getpixel((image.width - 2, image.height - 2))
+        inked = [y for y in range(image.height) if any(image.getpixel((x, y)) != paper
+                                                       for x in range(0, image.width, 2))]
+        assert image.height - inked[-1] <= 40
