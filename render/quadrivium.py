@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import render
 from render import canvas, typefaces
-from rules.quadrivium.record import read_view
+from rules.quadrivium.record import MageRecord, QuadriviumRecord, read_view
 from rules.quadrivium.state import Phase
 
 View = dict[str, Any]
@@ -41,7 +41,7 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    return canvas.png(image, _palette())
+    return canvas.png(image, _palette(), level=canvas.QUICK)
 
 
 @lru_cache(maxsize=1)
@@ -100,32 +100,36 @@ def _title(draw: ImageDraw.ImageDraw, text: str, sub: str) -> None:
     draw.text((24, 54), sub, font=font(17), fill=MUTED)
 
 
-def _who(view: View, caption: render.Caption | None) -> dict[int, str]:
+def _who(table: QuadriviumRecord, caption: render.Caption | None) -> dict[int, str]:
     """Return each seat's name on a drawing: the player (with the mage) when the table's names are
     known, as the thread's boards name them, else the mage (a seat number before it is named)."""
     names = caption.names if caption is not None else {}
     out = {}
-    for p in view["seats"]:
-        mage = p["name"] or ""
-        player = names.get(p["seat"])
+    for mage in table.mages:
+        player = names.get(mage.seat)
         if player:
-            out[p["seat"]] = f"{player} ({mage})" if mage else player
+            out[mage.seat] = f"{player} ({mage.name})" if mage.name else player
         else:
-            out[p["seat"]] = mage or f"seat {p['seat'] + 1}"
+            out[mage.seat] = mage.name or f"seat {mage.seat + 1}"
     return out
 
 
+SHEET_TOP = 192
+"""Where the first mage's row starts: under the title and the covenant's resources."""
+MAGE_ROW = 118
+
+
 def _sheet_image(
-    view: View, extra: int = 0, caption: render.Caption | None = None
+    view: View, table: QuadriviumRecord, who: dict[int, str], extra: int = 0
 ) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
     seats = view["seats"]
-    height = 150 + 90 + len(seats) * 118 + extra + 20
+    height = SHEET_TOP + len(seats) * MAGE_ROW + extra + 20
     image = canvas.blank((WIDTH, height), PAPER, _palette())
     draw = canvas.draw(image)
     cov = view["covenant"]
     _title(draw, cov["name"] or "A covenant not yet founded",
-           f"{view['season'].title()} of year {view['year']} · scene {view['scenes']} · "
-           f"{view['conflicts']} conflict{'' if view['conflicts'] == 1 else 's'} · deck {view['deck']}")
+           f"{table.season.title()} of year {table.year} · scene {table.scenes} · "
+           f"{table.conflicts} conflict{'' if table.conflicts == 1 else 's'} · deck {view['deck']}")
     y = 92
     draw.text((24, y), "Covenant resources", font=font(18, "bold"), fill=INK)
     y += 30
@@ -140,22 +144,21 @@ def _sheet_image(
         else:
             draw.text((x, y + 24), f"spent {r['spent']}, Harm {r['harm']}", font=font(14), fill=MUTED)
     y += 70
-    who = _who(view, caption)
-    for p in seats:
-        y = _mage_row(draw, y, p, view, who[p["seat"]])
+    for p, mage in zip(seats, table.mages, strict=True):
+        y = _mage_row(draw, y, p, mage, who[mage.seat])
     return image, draw, y
 
 
-def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View, head: str) -> int:
+def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], mage: MageRecord, head: str) -> int:
     draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
     y += 8
-    roles = read_view(view).mages[p["seat"]].roles
+    roles = mage.roles
     face = font(20, "bold")
     shown = head
     while draw.textlength(shown, font=face) > 380 and len(shown) > 4:
         shown = shown[:-2].rstrip() + "…"
     draw.text((24, y), shown, font=face, fill=INK)
-    info = f"{p['votes']} Council Votes · {p['hand']} cards" + (f" · {', '.join(roles)}" if roles else "")
+    info = f"{mage.votes} Council Votes · {mage.hand} cards" + (f" · {', '.join(roles)}" if roles else "")
     draw.text((420, y + 3), info, font=font(16), fill=MUTED)
     y += 32
     for n, t in enumerate(TRAITS):
@@ -184,16 +187,16 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], view: View, 
     return y + 28
 
 
-PANEL_H = 250
+PANEL_H = 230
 """Height of the panel under the sheet: the scene, the conflict or the council under way."""
 PANEL_LINES = 6
 STEP_WORDS = {"repair": "Covenant Repair", "bid": "Bidding for Resources", "take": "Bidding for Resources",
               "actions": "Mage Actions", "years": "How many seasons pass"}
 
 
-def _waiting(view: View, who: dict[int, str]) -> str:
+def _waiting(table: QuadriviumRecord, who: dict[int, str]) -> str:
     """Say whom the game waits on and for what, from the public prompts."""
-    waiting = [f"{who.get(p['seat'], '?')}: {p['text'].rstrip('.')}" for p in view.get("prompts") or []]
+    waiting = [f"{who.get(ask.seat, '?')}: {ask.text.rstrip('.')}" for ask in table.asks]
     return "Waiting on " + "; ".join(waiting) if waiting else ""
 
 
@@ -208,21 +211,21 @@ def _panel(draw: ImageDraw.ImageDraw, y: int, heading: str, lines: list[str]) ->
     return y + PANEL_H
 
 
-def _under_way(view: View, who: dict[int, str]) -> tuple[str, list[str]] | None:
+def _under_way(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]] | None:
     """Return the heading and lines of what is under way: a conflict, a council, a scene's intent."""
     if view.get("conflict"):
-        return _conflict(view, who)
+        return _conflict(view, table, who)
     if view.get("council"):
-        return _council(view, who)
+        return _council(view, table, who)
     scene = view.get("scene")
-    if read_view(view).phase is Phase.SCENE and scene:
+    if table.phase is Phase.SCENE and scene:
         pro = who.get(scene["pro"], "?")
-        return f"Scene {view['scenes']}: {pro} is the Protagonist", [
-            f"Intent: {scene.get('intent') or 'not declared yet'}", "", "", "", "", _waiting(view, who)]
+        return f"Scene {table.scenes}: {pro} is the Protagonist", [
+            f"Intent: {scene.get('intent') or 'not declared yet'}", "", "", "", "", _waiting(table, who)]
     return None
 
 
-def _conflict(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
+def _conflict(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]]:
     """The conflict under way: the sides, the intent, the types, the conditions, the tricks, who acts."""
     c = view["conflict"]
     pro, ant = (who.get(s, "?") for s in c["sides"])
@@ -239,16 +242,16 @@ def _conflict(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
         f"If {pro} wins: {cond.get('win') or '—'}" + _harm(cond.get("win_harm")),
         f"If {pro} loses: {cond.get('lose') or '—'}" + _harm(cond.get("lose_harm")),
         f"Tricks won: {tricks}",
-        _waiting(view, who),
+        _waiting(table, who),
     ]
 
 
-def _council(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
+def _council(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]]:
     """The council under way: its step, the resource under bid, the bids, passes and takers, who acts."""
     k = view["council"]
     name = "Winter Council" if k.get("winter") else "Council"
     step = STEP_WORDS.get(k["step"], k["step"])
-    heading = f"{name} of {view['season'].title()}, year {view['year']}: {step}"
+    heading = f"{name} of {table.season.title()}, year {table.year}: {step}"
     lines: list[str] = []
 
     def names(seats: list[int]) -> str:
@@ -261,7 +264,7 @@ def _council(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
         high = f"high bid {b['high']} by {who.get(leader, '?')}" if leader is not None else "no bid yet"
         later = ", ".join(r.title() for r in k["resources"][k["ri"] + 1:])
         lines += [f"Bidding for first pick of {res}: {high}" + (f" (then {later})" if later else ""),
-                  "Passed: " + names([x for x in range(len(view["seats"])) if x not in b["active"]])]
+                  "Passed: " + names([m.seat for m in table.mages if m.seat not in b["active"]])]
     elif k["step"] == "take" and k.get("take"):
         t = k["take"]
         lines += [f"Taking from {res}: cost {t['cost']} Council Votes a point",
@@ -277,7 +280,7 @@ def _council(view: View, who: dict[int, str]) -> tuple[str, list[str]]:
         lines.append(f"Duel over {duel['res'].title()}: {who.get(duel['a'], '?')} against "
                      f"{who.get(duel['b'], '?')}")
     lines += [""] * (PANEL_LINES - 1 - len(lines))
-    lines.append(_waiting(view, who))
+    lines.append(_waiting(table, who))
     return heading, lines
 
 
@@ -288,9 +291,10 @@ def _harm(harm: str | None) -> str:
 def sheet(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the covenant sheet (resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes),
     and the scene, conflict or council under way; players named when the caption names them."""
-    who = _who(view, caption)
-    under = _under_way(view, who)
-    image, draw, y = _sheet_image(view, extra=PANEL_H if under else 0, caption=caption)
+    table = read_view(view)
+    who = _who(table, caption)
+    under = _under_way(view, table, who)
+    image, draw, y = _sheet_image(view, table, who, extra=PANEL_H if under else 0)
     if under:
         _panel(draw, y, *under)
     return _png(image)
@@ -298,10 +302,11 @@ def sheet(view: View, caption: render.Caption | None = None) -> bytes:
 
 def private_sheet(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the covenant sheet, what is under way, and the seat's own hand (for that seat alone)."""
-    hand = view.get("hand") or []
-    who = _who(view, caption)
-    under = _under_way(view, who)
-    image, draw, y = _sheet_image(view, extra=200 + (PANEL_H if under else 0), caption=caption)
+    table = read_view(view)
+    hand = table.hand
+    who = _who(table, caption)
+    under = _under_way(view, table, who)
+    image, draw, y = _sheet_image(view, table, who, extra=200 + (PANEL_H if under else 0))
     if under:
         y = _panel(draw, y, *under)
     draw.text((24, y + 10), "Your hand (only you see this)", font=font(18, "bold"), fill=INK)
@@ -348,7 +353,7 @@ def _rank(card: str) -> int:
 def trick(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the image of the trick just decided: both cards, the aids, each rank's parts, the winner."""
     news = view["news"]
-    who = _who(view, caption)
+    who = _who(read_view(view), caption)
     named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
     image = canvas.blank((WIDTH, 470), PAPER, _palette())
     draw = canvas.draw(image)

@@ -73,13 +73,14 @@ def _views(rules: Rules, players: int, seed: int) -> Iterator[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("rules, players", [(INSTITUTE, 2), (ACADEMY, 6), (QUADRIVIUM, 6)])
-def test_boards_and_sheets_are_drawn_in_their_palette_not_mapped_afterwards(
+def test_boards_and_sheets_are_drawn_in_their_palette_and_written_quickly(
     rules: Rules, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Mapping a whole RGB drawing to the palette was a third of a board's time: only the patches
     # under text may be mapped, never the image.
     mapped: list[int] = []
     drawn: list[int] = []
+    levels: list[int | None] = []
     quantize, png = Image.Image.quantize, canvas.png
 
     def counting_quantize(image: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
@@ -88,6 +89,7 @@ def test_boards_and_sheets_are_drawn_in_their_palette_not_mapped_afterwards(
 
     def counting_png(image: Image.Image, *args: Any, **kwargs: Any) -> bytes:
         drawn.append(image.width * image.height)
+        levels.append(kwargs.get("level"))
         return png(image, *args, **kwargs)
 
     monkeypatch.setattr(Image.Image, "quantize", counting_quantize)
@@ -99,3 +101,4 @@ def test_boards_and_sheets_are_drawn_in_their_palette_not_mapped_afterwards(
             render.private(rules.kind, view)
     assert drawn
     assert max(mapped, default=0) < min(drawn) / 10
+    assert set(levels) == {canvas.QUICK}  # the quicker compression: most of a drawing's time is writing it

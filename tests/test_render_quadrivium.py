@@ -10,6 +10,7 @@ from PIL import Image
 import render
 from render import quadrivium as drawing
 from rules.quadrivium import council
+from rules.quadrivium.record import read_view
 from tests.quadrivium_helpers import R, act, even_mage, play_cards, quick, to_trick
 
 
@@ -84,7 +85,8 @@ class Recorder:
 def _under_way(view: dict, names: dict[int, str] | None = None) -> list[str]:
     """Return the texts of the panel drawn under the sheet (what is under way)."""
     caption = render.Caption(names=names or {})
-    under = drawing._under_way(view, drawing._who(view, caption))
+    table = read_view(view)
+    under = drawing._under_way(view, table, drawing._who(table, caption))
     assert under is not None
     recorder = Recorder()
     drawing._panel(recorder, 0, *under)  # type: ignore[arg-type]
@@ -116,8 +118,8 @@ def test_the_drawing_names_the_players_beside_their_mages() -> None:
                        f"{names[ant]} ({view['seats'][ant]['name']}), Antagonist")
     assert said[-1].startswith(f"Waiting on {names[pro]} (")
     recorder = Recorder()
-    who = drawing._who(view, render.Caption(names=names))
-    drawing._mage_row(recorder, 0, view["seats"][0], view, who[0])  # type: ignore[arg-type]
+    who = drawing._who(read_view(view), render.Caption(names=names))
+    drawing._mage_row(recorder, 0, view["seats"][0], read_view(view).mages[0], who[0])  # type: ignore[arg-type]
     assert recorder.said[0] == f"alice ({view['seats'][0]['name']})"
 
 
@@ -137,10 +139,20 @@ def test_the_council_board_shows_the_bidding_as_it_happens() -> None:
     view = R.view(s, None)
     names = {0: "alice", 1: "bob", 2: "carol"}
     said = _under_way(view, names)
-    who = drawing._who(view, render.Caption(names=names))
+    who = drawing._who(read_view(view), render.Caption(names=names))
     resource = s["council"]["resources"][0].title()
     assert said[0].endswith("year 1: Bidding for Resources")
     assert said[1].startswith(f"Bidding for first pick of {resource}: high bid 2 by {who[first]}")
     assert f"Passed: {who[second]}" in said
     assert f"Passing for the rest of this bidding: {who[second]}" in said
     assert said[-1].startswith(f"Waiting on {who[s['council']['bid']['turn']]}: Bid for first pick")
+
+
+def test_the_sheet_ends_under_its_last_line() -> None:
+    # Every row of a drawing is encoded: the sheet stops a margin under what it shows.
+    for view in (R.view(_table(), None), R.view(to_trick(_table(), ("vigor", "influence"), tricks=2), 1)):
+        image = Image.open(io.BytesIO(drawing.sheet(view))).convert("RGB")
+        paper = image.getpixel((image.width - 2, image.height - 2))
+        inked = [y for y in range(image.height) if any(image.getpixel((x, y)) != paper
+                                                       for x in range(0, image.width, 2))]
+        assert image.height - inked[-1] <= 40

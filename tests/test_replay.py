@@ -145,7 +145,8 @@ def test_a_quadrivium_replay_shows_its_scenes_conflicts_and_councils_with_the_pl
     under: list[str] = []
 
     def spy(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
-        what = drawing._under_way(view, drawing._who(view, caption))
+        table = drawing.read_view(view)
+        what = drawing._under_way(view, table, drawing._who(table, caption))
         under.append(what[0] if what else "")
         assert caption is not None and caption.names == names
         return _png(48, 64, shade=3 * len(under))  # the headings are what is looked at here
