@@ -12,7 +12,9 @@ delivered as the bot would. Drawings run on the service's drawing threads (one p
 
 The last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from call to delivered),
 ``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice),
-``drawings`` (drawings made) and ``rss_mb`` (the process's peak resident memory).
+``drawings`` (drawings made, ``drawn`` by what showed them), ``rss_mb`` (the process's peak
+resident memory), ``rss_opened_mb`` (its peak once the tables were open, before any move) and
+``drawings_kept_mb`` (the PNGs the drawing cache holds at the end).
 
 ``drive_table`` plays one table and returns what it saw, so a runner that spreads tables over
 several processes (or a PostgreSQL store, opened from ``--db``) can reuse it as it is.
@@ -192,6 +194,11 @@ async def audit(store: Store, run: TableRun) -> tuple[int, int]:
     return lost, doubled
 
 
+def peak_rss_mb() -> float:
+    """Return the process's peak resident memory so far, in MB."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
 async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: int) -> dict[str, Any]:
     """Open the tables, move them all at once, audit the log; return the JSON summary."""
     rand = random.Random(seed)
@@ -199,6 +206,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
     try:
         svc = TableService(store, seed_source=lambda: rand.randrange(1 << 62))
         opened = [await open_table(svc, kind, players, n) for n in range(tables)]
+        rss_opened = peak_rss_mb()
         posting = Posting(svc)
         began = time.perf_counter()
         drivers = [drive_table(svc, posting, tid, users, moves, random.Random(rand.randrange(1 << 62)))
@@ -229,7 +237,9 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "p99_ms": round(1000 * percentile(took, 0.99), 1) if took else None,
         "lost": lost,
         "doubled": doubled,
-        "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "rss_mb": peak_rss_mb(),
+        "rss_opened_mb": rss_opened,
+        "drawings_kept_mb": round(svc.drawings.kept_bytes() / 2**20, 1),
     }
 
 

@@ -100,6 +100,12 @@ class Drawings:
         return image
 
 
+    def kept_bytes(self) -> int:
+        """Return the size of the drawings kept (the bench reports what the cache holds)."""
+        with self._lock:
+            return sum(len(image) for image in self._done.values() if image is not None)
+
+
 def _on_event_loop() -> bool:
     """Whether the calling thread runs an event loop (drawing there stalls Discord's heartbeat)."""
     try:

@@ -69,6 +69,14 @@ def test_the_cache_is_bounded_and_a_failed_drawing_is_drawn_again() -> None:
     assert cache.get(("bad",), lambda: b"fixed") == b"fixed"
 
 
+def test_the_cache_says_how_many_bytes_it_keeps() -> None:
+    cache = Drawings(limit=2)
+    for size in (3, 5, 7):
+        cache.get((size,), lambda size=size: b"x" * size)
+    cache.get(("none",), lambda: None)  # a game without a drawing keeps nothing
+    assert cache.kept_bytes() == 7
+
+
 def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
     cache = Drawings()
     secret = {"hand": ["the Gilded Key"]}
