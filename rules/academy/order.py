@@ -26,7 +26,7 @@ import pickle
 from typing import Any
 
 from rules.academy.flow import HANDLERS, Hidden, Op, Suspend, answer, ask, handler, push
-from rules.academy.state import CRYSTAL, State, adjoining, in_academy, room_name, who
+from rules.academy.state import CRYSTAL, State, adjoining, in_academy, joined, room_name, who
 
 MAX_PART = 4
 """Threats that can meet, at most, whose orders are worked out (24 orders); a larger set keeps the default
@@ -105,12 +105,7 @@ def _reach(s: State, op: Op) -> set[str]:
     what = op["op"]
     rooms = list(op.get("rooms") or [op["room"]])
     if what == "spread" and op["what"] == "fire":  # an activated fire activates the fires joined to it
-        todo = list(rooms)
-        while todo:
-            for other in adjoining(s, todo.pop()):
-                if s["rooms"][other]["fire"] and other not in rooms:
-                    rooms.append(other)
-                    todo.append(other)
+        rooms = joined(s, rooms, "fire")
     steps = {"spread": 2 if op.get("what") == "ice" else 1, "troll_act": 1, "demon_act": 1}.get(what, 0)
     out = set(rooms)
     for _ in range(steps):

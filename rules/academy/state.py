@@ -129,6 +129,21 @@ def adjoining(s: State, room: str, wizard: dict[str, Any] | None = None) -> list
     return out
 
 
+def joined(s: State, rooms: list[str], kind: str) -> list[str]:
+    """Return ``rooms`` and every room holding ``kind`` joined to them through adjoining rooms, as found.
+
+    The one flood of a threat through adjoining rooms: an activated fire activates the fires joined
+    to it, and the fire or water joined to the crystal attacks it (rulebook: Fire, The Mana Crystal).
+    """
+    out, todo = list(rooms), list(rooms)
+    while todo:
+        for other in adjoining(s, todo.pop()):
+            if s["rooms"][other][kind] and other not in out:
+                out.append(other)
+                todo.append(other)
+    return out
+
+
 def distances(s: State, start: str) -> dict[str, int]:
     """Return the number of moves from ``start`` to every room reachable through adjoining rooms."""
     if not in_academy(s, start):

@@ -21,6 +21,7 @@ from rules.academy.state import (
     distances,
     heading,
     in_academy,
+    joined,
     lose_mana,
     room_name,
     say,
@@ -113,13 +114,7 @@ def interact(s: State, room: str) -> None:
 
 def _connected(s: State, kind: str) -> tuple[list[str], int]:
     """Return the rooms holding ``kind`` joined to the crystal through adjoining rooms, and their tokens."""
-    seen, todo = [CRYSTAL], [CRYSTAL]
-    while todo:
-        room = todo.pop()
-        for other in adjoining(s, room):
-            if other not in seen and s["rooms"][other][kind]:
-                seen.append(other)
-                todo.append(other)
+    seen = joined(s, [CRYSTAL], kind)
     return seen, sum(s["rooms"][r][kind] for r in seen)
 
 
@@ -230,12 +225,7 @@ def _spread(s: State, op: Op) -> None:
     if not rooms and kind != "water":
         return
     if kind == "fire":  # an activated fire activates the fires in adjoining rooms, and so on
-        todo = list(rooms)
-        while todo:
-            for other in adjoining(s, todo.pop()):
-                if s["rooms"][other]["fire"] and other not in rooms:
-                    rooms.append(other)
-                    todo.append(other)
+        rooms = joined(s, rooms, "fire")
     if kind == "water":
         rooms = [r for r in rooms if s["rooms"][r]["water"] >= 2]
     card = draw(s, op)
