@@ -230,7 +230,12 @@ def slots(state: State, room: str) -> list[dict[str, Any]]:
 
 def spec(state: State, room: str, slot_id: str) -> dict[str, Any]:
     """Return the data of one slot of a room."""
-    found = _slot_specs(room, state["board"]["rooms"][room]["side"]).get(slot_id)
+    return slot_spec(room, state["board"]["rooms"][room]["side"], slot_id)
+
+
+def slot_spec(room: str, side: str, slot_id: str) -> dict[str, Any]:
+    """Return the data of one slot of a room side (card data, not a table's)."""
+    found = _slot_specs(room, side).get(slot_id)
     if found is None:
         raise KeyError(f"{room}/{slot_id}")
     return found
