@@ -217,3 +217,27 @@ def test_waiting_on_names_the_seats_pending_names():
         seat = rand.choice(ARGENT.waiting_on(state))
         state, _ = ARGENT.apply(state, seat, rand.choice(ARGENT.legal_moves(state, seat)))
     assert leavers
+
+
+def test_errand_words_are_kept_per_room_side():
+    """The claims an errand offers are worded once per room side and slot, as a fresh wording gives.
+
+    A shadow slot's words are those of the slot it shadows; the same slot of the other side of a
+    room keeps its own words (nothing passes between sides, so none between tables).
+    """
+    from rules.argent import content
+    from rules.argent.engine import _claims, _printed_claims
+
+    differ = 0
+    for room in content.room_ids():
+        words = {}
+        for side in ("A", "B"):
+            for slot in content.room_side(room, side)["slots"]:
+                printed = slot
+                if slot["kind"] in ("shadow", "shadow_merit"):
+                    printed = next(s for s in content.room_side(room, side)["slots"] if s["id"] == slot["of"])
+                expected = _claims(list(printed.get("effects", [])))
+                assert list(_printed_claims(room, side, slot["id"])) == expected
+                words.setdefault(slot["id"], []).append(expected)
+        differ += sum(1 for pair in words.values() if len(pair) == 2 and pair[0] != pair[1])
+    assert differ > 5

@@ -230,7 +230,12 @@ def slots(state: State, room: str) -> list[dict[str, Any]]:
 
 def spec(state: State, room: str, slot_id: str) -> dict[str, Any]:
     """Return the data of one slot of a room."""
-    found = _slot_specs(room, state["board"]["rooms"][room]["side"]).get(slot_id)
+    return slot_spec(room, state["board"]["rooms"][room]["side"], slot_id)
+
+
+def slot_spec(room: str, side: str, slot_id: str) -> dict[str, Any]:
+    """Return the data of one slot of a room side (card data, not a table's)."""
+    found = _slot_specs(room, side).get(slot_id)
     if found is None:
         raise KeyError(f"{room}/{slot_id}")
     return found
@@ -349,13 +354,28 @@ def open_slots(state: State, room: str) -> list[str]:
         return []
     out = []
     taken = {m["loc"] for m in state["mages"]}
-    for s in slots(state, room):
-        if is_shadow(s) or s["kind"] in ("wound", "general"):
+    for slot_id, multi in _errand_slots(room, state["board"]["rooms"][room]["side"]):
+        if multi:
+            k = 0
+            while loc_of(room, slot_id, k) in taken:
+                k += 1
+            out.append(loc_of(room, slot_id, k))
             continue
-        loc = free_loc(state, room, s["id"], taken)
-        if loc:
+        loc = loc_of(room, slot_id)
+        if loc not in taken:
             out.append(loc)
     return out
+
+
+@cache  # read from the card data alone: a room side's printed slots never change
+def _errand_slots(room: str, side: str) -> tuple[tuple[str, bool], ...]:
+    """Return a room side's errand slots (no shadow, wound or general slot) as (id, holds many)."""
+    specs = _slot_specs(room, side)
+    return tuple(
+        (s["id"], is_multi(specs[s["id"]]))
+        for s in content.room_side(room, side)["slots"]
+        if not (is_shadow(s) or s["kind"] in ("wound", "general"))
+    )
 
 
 def main_slots(state: State, room: str) -> list[str]:

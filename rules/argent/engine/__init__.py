@@ -12,6 +12,7 @@ decisions, a player leaving).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from rules.argent import build, content, effects, scoring, vocab
@@ -69,6 +70,7 @@ from rules.argent.state import (
     room_side,
     rooms_in_play,
     slot_of,
+    slot_spec,
     slots,
     split_loc,
 )
@@ -335,11 +337,23 @@ def finish(state: State, events: list[Event]) -> None:
 
 def errand_effects(state: State, loc: str) -> list[dict[str, Any]]:
     """Return a slot's errand (a shadow copies the slot it shadows)."""
-    s = slot_of(state, loc)
+    room, slot_id = split_loc(loc)  # type: ignore[misc]
+    return list(_printed_errand(room, state["board"]["rooms"][room]["side"], slot_id))
+
+
+@cache  # the card data alone: a room side's printed errands never change
+def _printed_errand(room: str, side: str, slot_id: str) -> tuple[dict[str, Any], ...]:
+    """Return the errand printed on a slot of a room side (a shadow's is the slot it shadows)."""
+    s = slot_spec(room, side, slot_id)
     if is_shadow(s):
-        room = room_of(loc)
-        s = next(x for x in slots(state, room) if x["id"] == s["of"])
-    return list(s.get("effects", []))
+        s = next(x for x in content.room_side(room, side)["slots"] if x["id"] == s["of"])
+    return tuple(s.get("effects", []))
+
+
+@cache  # the words follow from the printed errand alone (``effects.describe`` reads no table)
+def _printed_claims(room: str, side: str, slot_id: str) -> tuple[tuple[str, dict[str, int]], ...]:
+    """Return the ways to claim a slot's printed errand (``_claims``), worded once per slot."""
+    return tuple(_claims(list(_printed_errand(room, side, slot_id))))
 
 
 def run_errand(state: State, task: Task, events: list[Event]) -> None:
@@ -362,10 +376,16 @@ def run_errand(state: State, task: Task, events: list[Event]) -> None:
     opts = [
         option("errand", f"{how}: {what}", claim=claim, **pick)
         for how, claim in ways
-        for what, pick in _claims(errand_effects(state, m["loc"]))
+        for what, pick in _printed_claims(*_slot_key(state, m["loc"]))
     ]
     opts.append(option("errand", "Take 1 IP instead", claim="ip"))
     ask(state, seat, "errand", opts, f"resolve your mage in {loc_text(state, m['loc'])}", data=task)
+
+
+def _slot_key(state: State, loc: str) -> tuple[str, str, str]:
+    """Return (room, side in play, slot id) of a board location: what a slot's printed data is keyed by."""
+    room, slot_id = split_loc(loc)  # type: ignore[misc]
+    return room, state["board"]["rooms"][room]["side"], slot_id
 
 
 def _claims(todo: list[dict[str, Any]]) -> list[tuple[str, dict[str, int]]]:
