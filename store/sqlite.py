@@ -3,7 +3,11 @@
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL already survives a killed
 process, but after a power cut it may forget the last commits; by then Discord has shown the
 players a board that includes those moves. Moves arrive a few per minute, so one fsync per move
-costs nothing anyone can notice, and FULL keeps every acknowledged move.
+costs nothing anyone can notice, and FULL keeps every acknowledged move. Only the delivered mark
+commits at NORMAL (``durable=False``): a power cut may forget it, and the board is posted again.
+
+Trips: a write of many statements (a move's commit) runs as one call on aiosqlite's thread
+(``_in_one_trip``, ``store.inline``), not one hop through the event loop per statement.
 
 Concurrency: one connection per Store, and one asyncio lock around every use of it, so two
 coroutines never interleave statements inside one transaction. Across processes (or two Store
