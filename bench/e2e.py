@@ -31,6 +31,8 @@ from service import offered_value
 
 _OPENS = re.compile(r"\s*BEGIN\b", re.IGNORECASE)
 _ENDS = re.compile(r"\s*(COMMIT|END|ROLLBACK)\b", re.IGNORECASE)
+_SETTINGS = re.compile(r"\s*PRAGMA\b", re.IGNORECASE)
+"""A connection's setting (the delivered mark's ``synchronous``): a statement, not a transaction."""
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Transactions:
             self.inside = True
         elif _ENDS.match(sql):
             self.inside = False
-        elif not self.inside:
+        elif not self.inside and not _SETTINGS.match(sql):
             self.count += 1
 
 

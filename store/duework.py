@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -76,18 +76,24 @@ class DueWorkStore:
         def _single(self) -> AbstractAsyncContextManager[Connection]: ...
         _dialect: Dialect
         def _reading(self) -> AbstractAsyncContextManager[Connection]: ...
+        async def _in_one_trip(
+            self, body: Callable[[Connection], Coroutine[Any, Any, int]], *, durable: bool = True
+        ) -> int: ...
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...
         @staticmethod
         async def _all(db: Connection, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
 
-    async def _changed(self, sql: str, params: Iterable[Any] = ()) -> int:
+    async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
         """Run one writing statement in its own transaction; return how many rows it changed."""
-        async with self._transaction() as db:
+
+        async def write(db: Connection) -> int:
             cur = await db.execute(sql, tuple(params))
-            count = cur.rowcount
+            count: int = cur.rowcount
             await cur.close()
-        return count
+            return count
+
+        return await self._in_one_trip(write, durable=durable)
 
     # ------------------------------------------------------------------ due work
 
@@ -299,10 +305,13 @@ class DueWorkStore:
 
     async def delivered(self, table_id: int, version: int, now: float) -> int:
         """Mark a table's deliveries up to ``version`` done (its board and DMs went out)."""
+        # Without an fsync of its own: a power cut may forget the mark, and the board is then
+        # posted once more; the move itself was committed at FULL (docs/service.md, "Delivery").
         changed = await self._changed(
             "UPDATE due_work SET claimed_at = ? WHERE table_id = ? AND kind = ? AND claimed_at IS NULL"
             f" AND {self._dialect.json_int('payload', 'version')} <= ?",
             (now, table_id, DELIVER, version),
+            durable=False,
         )
         return changed
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -32,6 +32,8 @@ from store.dialect import POSTGRES, Dialect, pg_schema, shown, to_postgres
 from store.migrations import MIGRATIONS, refuse_newer
 from store.records import StoreError
 from store.sqlite import Store
+
+T = TypeVar("T")
 
 MIGRATION_LOCK = 0x436F6E636C617665
 """The advisory lock key held while migrating ("Conclave" in ASCII): one process at a time."""
@@ -146,6 +148,13 @@ class PostgresStore(Store):
                 raise
             async with _translated():
                 await tx.commit()
+
+    async def _in_one_trip(  # type: ignore[override]
+        self, body: Callable[[Any], Coroutine[Any, Any, T]], *, durable: bool = True
+    ) -> T:
+        """Run a write transaction's body over a pooled connection (every commit is durable here)."""
+        async with self._transaction() as db:
+            return await body(db)
 
     @asynccontextmanager
     async def _single(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]

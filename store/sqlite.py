@@ -3,7 +3,11 @@
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL already survives a killed
 process, but after a power cut it may forget the last commits; by then Discord has shown the
 players a board that includes those moves. Moves arrive a few per minute, so one fsync per move
-costs nothing anyone can notice, and FULL keeps every acknowledged move.
+costs nothing anyone can notice, and FULL keeps every acknowledged move. Only the delivered mark
+commits at NORMAL (``durable=False``): a power cut may forget it, and the board is posted again.
+
+Trips: a write of many statements (a move's commit) runs as one call on aiosqlite's thread
+(``_in_one_trip``, ``store.inline``), not one hop through the event loop per statement.
 
 Concurrency: one connection per Store, and one asyncio lock around every use of it, so two
 coroutines never interleave statements inside one transaction. Across processes (or two Store
@@ -23,10 +27,10 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -35,6 +39,7 @@ from store.botmemory import BotMemoryStore
 from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
+from store.inline import run_transaction
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -53,6 +58,8 @@ from store.servers import ServerStore
 BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
 
+
+T = TypeVar("T")
 
 OPEN_POSTGRES: Callable[..., Awaitable[Store]] | None = None
 """Opens a ``postgresql://`` store; set by the ``store`` package, so this module never imports
@@ -152,6 +159,23 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             except BaseException:
                 await self._rollback()
                 raise
+
+    async def _in_one_trip(
+        self, body: Callable[[Any], Coroutine[Any, Any, T]], *, durable: bool = True
+    ) -> T:
+        """Run a write transaction's body in ONE trip to the database's thread, BEGIN to COMMIT.
+
+        ``body`` gets a connection whose calls run at once there (``store.inline``); the
+        PostgreSQL store runs the same body over its own connection. ``durable=False`` commits
+        without an fsync of its own (the delivered mark; docs/service.md, "Delivery").
+        """
+        if self._mid_commit_hook is not None:
+            # A test's hook awaits real asyncio work, which cannot run on the database's thread.
+            async with self._transaction() as db:
+                return await body(db)
+        async with self._lock:
+            # aiosqlite's own queue to its thread (its execute is a call of this too).
+            return await self._db._execute(run_transaction, self._db._conn, body, "IMMEDIATE", durable)
 
     async def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already ended it."""
@@ -335,7 +359,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
         result_text = None if result is None else dump(result)
         now = self._clock()
-        async with self._transaction() as db:
+
+        async def write(db: aiosqlite.Connection) -> int:
             table = await self._table_row(db, table_id)
             if table["status"] != "active":
                 raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
@@ -374,6 +399,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             over = result_text is not None
             await self._implied(db, table_id, expected_version, version, timing, now, over=over)
             return version
+
+        return await self._in_one_trip(write)
 
     async def _replace_waiting(
         self, db: aiosqlite.Connection, table_id: int, waiting: list[int], now: float

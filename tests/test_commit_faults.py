@@ -359,3 +359,33 @@ async def test_a_move_and_an_undo_whose_board_fails_are_saved_and_owed_to_the_th
     taken = [m for m in h.sent if isinstance(m, Reply)][-1]
     assert taken.answer.endswith("The board will follow.") and taken.board is None
     assert await h.store.undelivered(table_id) == (1, 2)
+
+
+async def test_a_delivered_mark_lost_to_a_power_cut_posts_the_board_again_and_applies_nothing(
+    simcord_env: simcord.Env, restart_bot: Restart
+) -> None:
+    # The mark commits without an fsync of its own (store.duework.delivered): a power cut can
+    # forget it while the move, committed at FULL, stays. The next start delivers the board again.
+    table, bob, move, player = await _set_up(simcord_env)
+    await bob.slash(table.thread, "game play", move=move)
+    store = table.bot.store
+    assert store is not None
+    table_id = await table.table_id()
+    version, logged = await table.version(), len(await store.moves(table_id))
+    assert await store.undelivered(table_id) is None, "the move was delivered and marked"
+    await store._db.execute(  # the power cut: the mark's commit never reached the disk
+        "UPDATE due_work SET claimed_at = NULL WHERE table_id = ? AND kind = 'deliver'"
+        " AND json_extract(payload, '$.version') = ?",
+        (table_id, version),
+    )
+    mark = max(m.id for m in table.public())
+    await restart_bot()
+    for _ in range(20):
+        await simcord_env.settle()
+        if await table.bot.store.undelivered(table_id) is None:  # type: ignore[union-attr]
+            break
+    assert await table.bot.store.undelivered(table_id) is None  # type: ignore[union-attr]
+    assert (await table.version(), len(await table.bot.store.moves(table_id))) == (version, logged)  # type: ignore[union-attr]
+    posted = [m for m in table.public() if m.id > mark]
+    assert any(f"<@{player.id}>" in m.content for m in posted), [m.content for m in posted]
+    await _consistent(table, bob)

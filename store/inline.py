@@ -1,0 +1,109 @@
+"""A write transaction in one trip to aiosqlite's thread (``run_transaction``).
+
+Each aiosqlite call is a hop to its worker thread and back through the event loop, and a move's
+commit was about 18 of them: most of its time in the store went waiting for the loop to come
+back, not in SQLite. Here the store's shared ``async`` body (the very code PostgreSQL runs with
+real awaits) is driven on the database's own thread against ``Inline``, whose calls run at once
+on the sqlite3 connection. The body never suspends, so BEGIN, every statement and COMMIT are one
+trip, and a cancel of the waiting coroutine can no longer land between two statements.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from contextlib import suppress
+from typing import Any, TypeVar
+
+from store.records import StoreError
+
+T = TypeVar("T")
+
+
+class Suspended(RuntimeError):
+    """A body driven on the database's thread awaited something that is not the database."""
+
+
+class InlineCursor:
+    """What ``Inline.execute`` hands back: the rows the statement changed, as aiosqlite's cursor."""
+
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        """Return how many rows the statement changed."""
+        return self._cursor.rowcount
+
+    async def close(self) -> None:
+        """Close the cursor."""
+        self._cursor.close()
+
+
+class Inline:
+    """The calls of aiosqlite that the store's SQL uses, run at once on the database's thread."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> InlineCursor:
+        """Run one statement."""
+        return InlineCursor(self._conn.execute(sql, tuple(params)))
+
+    async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Run one statement and return its rows."""
+        return self._conn.execute(sql, tuple(params)).fetchall()
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement per row."""
+        self._conn.executemany(sql, rows)
+
+    @property
+    def total_changes(self) -> int:
+        """Return the rows changed since the connection opened."""
+        return self._conn.total_changes
+
+
+def drive(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends to its end and return its value."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coro.close()
+    raise Suspended("A transaction run on the database's thread awaited something else.")
+
+
+def run_transaction(
+    conn: sqlite3.Connection,
+    body: Callable[[Any], Coroutine[Any, Any, T]],
+    mode: str = "IMMEDIATE",
+    durable: bool = True,
+) -> T:
+    """On the database's thread: BEGIN, the body, COMMIT; ROLLBACK on any error.
+
+    ``durable=False`` commits at ``synchronous=NORMAL``: no fsync of its own, the write reaches
+    the disk with the next FULL commit (a power cut before then forgets it; a killed process
+    does not). The connection is back at FULL afterwards, whatever happened.
+    """
+    if not durable:
+        conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        try:
+            conn.execute(f"BEGIN {mode}")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError("The database is busy; try again in a moment.") from exc
+            raise
+        try:
+            result = drive(body(Inline(conn)))
+            conn.execute("COMMIT")
+        except BaseException:
+            # "No transaction is active" is fine: SQLite may have rolled back by itself.
+            with suppress(sqlite3.OperationalError):
+                conn.execute("ROLLBACK")
+            raise
+        return result
+    finally:
+        if not durable:
+            conn.execute("PRAGMA synchronous = FULL")

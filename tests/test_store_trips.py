@@ -1,0 +1,123 @@
+"""A write transaction is one trip to the SQLite store's thread; only the delivered mark skips its fsync."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store import Store
+from store.duework import DELIVER
+from store.inline import Suspended
+
+ALICE, BOB = 101, 102
+FULL, NORMAL = 2, 1
+"""``PRAGMA synchronous`` values."""
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(str(tmp_path / "trips.db"), clock=lambda: 1_000.0)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def _started(db: Store) -> int:
+    table = await db.create_table("toy", "T", {"goal": "5"}, 1, 2, ALICE)
+    for user in (ALICE, BOB):
+        await db.add_seat(table.id, user, f"user{user}", True)
+    await db.start(table.id, 7, [ALICE, BOB], {"n": 0}, [ALICE])
+    return table.id
+
+
+class Trips:
+    """Counts the calls queued to the store's database thread, and traces their statements."""
+
+    def __init__(self, db: Store) -> None:
+        self.count = 0
+        self.statements: list[str] = []
+        queue = db._db._execute
+
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await queue(fn, *args, **kwargs)
+
+        db._db._execute = counted  # type: ignore[method-assign]
+
+    def reset(self) -> None:
+        self.count, self.statements[:] = 0, []
+
+
+async def _trips(db: Store) -> Trips:
+    trips = Trips(db)
+    await db._db.set_trace_callback(trips.statements.append)
+    trips.reset()
+    return trips
+
+
+async def _synchronous(db: Store) -> int:
+    rows = await db._db.execute_fetchall("PRAGMA synchronous")
+    return int(next(iter(rows))[0])
+
+
+async def test_a_move_commits_in_one_trip_at_full_durability(db: Store) -> None:
+    table_id = await _started(db)
+    trips = await _trips(db)
+    memories = {1: {"m": 1}}
+    version = await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB], memories=memories)
+    assert (version, trips.count) == (1, 1)
+    assert trips.statements[0] == "BEGIN IMMEDIATE" and trips.statements[-1] == "COMMIT"
+    assert not any(s.startswith("PRAGMA") for s in trips.statements), trips.statements
+    trips.reset()
+    assert await db.commit_move(table_id, 1, 1, {"action": "end"}, [], {"n": 2}, [], result={"won": [0]}) == 2
+    assert trips.count == 1
+    assert await _synchronous(db) == FULL
+
+
+async def test_a_refused_move_is_one_trip_and_writes_nothing(db: Store) -> None:
+    table_id = await _started(db)
+    await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB])
+    trips = await _trips(db)
+    with pytest.raises(Exception, match="version 1, not 0"):
+        await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 9}, [BOB])
+    assert trips.count == 1 and trips.statements[-1] == "ROLLBACK"
+    table, state = await db.load(table_id)
+    assert (table.version, state, len(await db.moves(table_id))) == (1, {"n": 1}, 1)
+
+
+async def test_the_delivered_mark_commits_without_its_own_fsync_then_is_full_again(db: Store) -> None:
+    table_id = await _started(db)
+    await db.schedule(DELIVER, 1_060.0, f"{DELIVER}:{table_id}:1", table_id, None, {"since": 0, "version": 1})
+    trips = await _trips(db)
+    assert await db.delivered(table_id, 1, 1_001.0) == 1
+    assert trips.count == 1
+    assert trips.statements[:2] == ["PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"]
+    assert trips.statements[-2:] == ["COMMIT", "PRAGMA synchronous = FULL"]
+    assert await _synchronous(db) == FULL
+    assert await db.undelivered(table_id) is None
+
+
+async def test_a_failed_mark_rolls_back_and_leaves_the_connection_at_full(db: Store) -> None:
+    with pytest.raises(Exception, match="no such table"):
+        await db._changed("UPDATE no_such_table SET x = 1", durable=False)
+    assert await _synchronous(db) == FULL
+    assert not db._db.in_transaction
+
+
+async def test_a_transaction_body_that_awaits_other_work_is_refused_and_rolled_back(db: Store) -> None:
+    table_id = await _started(db)
+
+    async def strays(conn: Any) -> None:
+        await conn.execute("UPDATE tables SET name = 'changed' WHERE id = ?", (table_id,))
+        await asyncio.sleep(0)  # not the database: it cannot run on the database's thread
+
+    with pytest.raises(Suspended):
+        await db._in_one_trip(strays)
+    assert not db._db.in_transaction
+    table = await db.table(table_id)
+    assert table is not None and table.name == "T"
