@@ -69,7 +69,7 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 def _png(image: Image.Image) -> bytes:
     """Encode as a palette PNG (``canvas.png``): a third of the time of an RGB one, and smaller."""
-    return canvas.png(image, _palette(), level=canvas.QUICK)
+    return canvas.png(image, _palette())
 
 
 @lru_cache(maxsize=1)

@@ -35,9 +35,6 @@ PATCH_LIMIT = 6000
 _INDEX: dict[tuple[bytes, Any], int] = {}
 _PALETTES: dict[bytes, Image.Image] = {}
 RGB = tuple[int, int, int]
-QUICK = 2
-"""The compression level of a board drawn in its palette: 10-20% faster to write than level 3, for
-5-10% more bytes (a board is about 50-100 KB either way)."""
 
 
 class Canvas(ImageDraw.ImageDraw):

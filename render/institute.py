@@ -187,7 +187,7 @@ def _action_chip(
 
 def _png(image: Image.Image) -> bytes:
     """Encode as a small PNG, mapped to the Institute's fixed palette (``_palette``)."""
-    return canvas.png(image, _palette(), level=canvas.QUICK)
+    return canvas.png(image, _palette())
 
 
 @lru_cache(maxsize=1)

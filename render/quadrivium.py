@@ -41,7 +41,7 @@ def font(size: int, face: str = "regular") -> ImageFont.FreeTypeFont:
 
 
 def _png(image: Image.Image) -> bytes:
-    return canvas.png(image, _palette(), level=canvas.QUICK)
+    return canvas.png(image, _palette())
 
 
 @lru_cache(maxsize=1)
