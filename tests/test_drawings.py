@@ -17,6 +17,7 @@ import simcord
 
 import render
 from cogs.kit import delivery
+from service import drawings
 from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
 from tests import faults
@@ -75,6 +76,30 @@ def test_the_cache_says_how_many_bytes_it_keeps() -> None:
         cache.get((size,), lambda size=size: b"x" * size)
     cache.get(("none",), lambda: None)  # a game without a drawing keeps nothing
     assert cache.kept_bytes() == 7
+
+
+async def test_drawings_run_on_their_own_threads_no_more_than_the_cores() -> None:
+    """A move's rules run on the loop's default threads; drawings never queue there."""
+    seen: set[str] = set()
+    started = threading.Barrier(drawings.WORKERS, timeout=5)
+
+    def draw(view: dict[str, object]) -> bytes:
+        seen.add(threading.current_thread().name)
+        started.wait()  # every drawing thread is busy at once
+        return b"png"
+
+    cache = Drawings()
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=draw, private=real_private)
+    try:
+        pictures = [board_picture(cache, "institute", 9, version, {"v": version})
+                    for version in range(3 * drawings.WORKERS)]
+        images = await asyncio.gather(*(drawings.drawn(picture) for picture in pictures))
+    finally:
+        render.register("institute", board=real_board, private=real_private)
+    assert images == [b"png"] * len(pictures)
+    assert len(seen) == drawings.WORKERS and all(name.startswith("conclave-drawing") for name in seen)
+    assert cache.on_loop == 0
 
 
 def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
