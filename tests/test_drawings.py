@@ -176,3 +176,43 @@ async def test_merged_live_board_edits_draw_only_the_last(
     assert institute_counted.boards[drawn:] == [{"step": 1}, {"step": 3}]
     assert "step 3" in table.public()[-1].content
     assert render.has_board("institute")
+
+
+async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's next move takes the delivery lock while its waiting edit is still being drawn."""
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.2)
+    table = await faults.open_table(simcord_env, "institute", 2)
+    svc, bot = table.bot.service, table.bot
+    record = await svc.table(await table.table_id())
+    thread = await delivery.thread_of(bot, record)
+    drawing, release = threading.Event(), threading.Event()
+
+    def slow(view: dict[str, object]) -> bytes:
+        if view.get("step") == 2:
+            drawing.set()
+            release.wait(5)  # the drawing threads are behind
+        return b"png"
+
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=slow, private=real_private)
+    try:
+        for step in (1, 2):
+            version = record.version + step
+            picture = board_picture(svc.drawings, "institute", record.id, version, {"step": step})
+            board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
+                          kind="institute")
+            async with delivery.delivery_turn(bot, record.id):
+                assert await delivery._show_board(bot, thread, board)
+        assert await asyncio.to_thread(drawing.wait, 5)  # step 2's edit is being drawn now
+        async with asyncio.timeout(1):
+            async with delivery.delivery_turn(bot, record.id):
+                pass  # the next move's post is not held behind that drawing
+        release.set()
+        await asyncio.gather(*delivery._deliveries(bot).tasks)  # the edit, drawn, goes out
+        await simcord_env.settle()
+    finally:
+        release.set()
+        render.register("institute", board=real_board, private=real_private)
+    assert "step 2" in table.public()[-1].content
