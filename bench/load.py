@@ -14,7 +14,8 @@ The last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from cal
 ``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice),
 ``drawings`` (drawings made, ``drawn`` by what showed them), ``rss_mb`` (the process's peak
 resident memory), ``rss_opened_mb`` (its peak once the tables were open, before any move) and
-``drawings_kept_mb`` (the PNGs the drawing cache holds at the end).
+``drawings_kept_mb`` (the PNGs the drawing cache holds at the end); ``drawn_on_loop`` counts
+drawings made on the event loop's thread (must be 0: they stall every table).
 
 ``drive_table`` plays one table and returns what it saw, so a runner that spreads tables over
 several processes (or a PostgreSQL store, opened from ``--db``) can reuse it as it is.
@@ -240,6 +241,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "rss_mb": peak_rss_mb(),
         "rss_opened_mb": rss_opened,
         "drawings_kept_mb": round(svc.drawings.kept_bytes() / 2**20, 1),
+        "drawn_on_loop": svc.drawings.on_loop,
     }
 
 

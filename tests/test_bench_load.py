@@ -22,6 +22,7 @@ def test_the_last_line_gives_throughput_and_the_audit(capsys: pytest.CaptureFixt
     assert (summary["tables"], summary["moves"], summary["lost"], summary["doubled"]) == (3, 6, 0, 0)
     assert summary["moves_per_s"] > 0 and summary["rss_mb"] > 0
     assert 0 < summary["rss_opened_mb"] <= summary["rss_mb"] and summary["drawings_kept_mb"] >= 0
+    assert summary["drawn_on_loop"] == 0
     assert summary["drawings"] > 0  # the boards and notes the bot would post are drawn, as it draws them
     # ... by what shows them (service.showing decides, as for the bot): never more than a board
     # and every seat's note per move.

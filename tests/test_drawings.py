@@ -17,6 +17,7 @@ import simcord
 
 import render
 from cogs.kit import delivery
+from service import drawings
 from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
 from tests import faults
@@ -75,6 +76,30 @@ def test_the_cache_says_how_many_bytes_it_keeps() -> None:
         cache.get((size,), lambda size=size: b"x" * size)
     cache.get(("none",), lambda: None)  # a game without a drawing keeps nothing
     assert cache.kept_bytes() == 7
+
+
+async def test_drawings_run_on_their_own_threads_no_more_than_the_cores() -> None:
+    """A move's rules run on the loop's default threads; drawings never queue there."""
+    seen: set[str] = set()
+    started = threading.Barrier(drawings.WORKERS, timeout=5)
+
+    def draw(view: dict[str, object]) -> bytes:
+        seen.add(threading.current_thread().name)
+        started.wait()  # every drawing thread is busy at once
+        return b"png"
+
+    cache = Drawings()
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=draw, private=real_private)
+    try:
+        pictures = [board_picture(cache, "institute", 9, version, {"v": version})
+                    for version in range(3 * drawings.WORKERS)]
+        images = await asyncio.gather(*(drawings.drawn(picture) for picture in pictures))
+    finally:
+        render.register("institute", board=real_board, private=real_private)
+    assert images == [b"png"] * len(pictures)
+    assert len(seen) == drawings.WORKERS and all(name.startswith("conclave-drawing") for name in seen)
+    assert cache.on_loop == 0
 
 
 def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
@@ -151,3 +176,43 @@ async def test_merged_live_board_edits_draw_only_the_last(
     assert institute_counted.boards[drawn:] == [{"step": 1}, {"step": 3}]
     assert "step 3" in table.public()[-1].content
     assert render.has_board("institute")
+
+
+async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's next move takes the delivery lock while its waiting edit is still being drawn."""
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.2)
+    table = await faults.open_table(simcord_env, "institute", 2)
+    svc, bot = table.bot.service, table.bot
+    record = await svc.table(await table.table_id())
+    thread = await delivery.thread_of(bot, record)
+    drawing, release = threading.Event(), threading.Event()
+
+    def slow(view: dict[str, object]) -> bytes:
+        if view.get("step") == 2:
+            drawing.set()
+            release.wait(5)  # the drawing threads are behind
+        return b"png"
+
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=slow, private=real_private)
+    try:
+        for step in (1, 2):
+            version = record.version + step
+            picture = board_picture(svc.drawings, "institute", record.id, version, {"step": step})
+            board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
+                          kind="institute")
+            async with delivery.delivery_turn(bot, record.id):
+                assert await delivery._show_board(bot, thread, board)
+        assert await asyncio.to_thread(drawing.wait, 5)  # step 2's edit is being drawn now
+        async with asyncio.timeout(1):
+            async with delivery.delivery_turn(bot, record.id):
+                pass  # the next move's post is not held behind that drawing
+        release.set()
+        await asyncio.gather(*delivery._deliveries(bot).tasks)  # the edit, drawn, goes out
+        await simcord_env.settle()
+    finally:
+        release.set()
+        render.register("institute", board=real_board, private=real_private)
+    assert "step 2" in table.public()[-1].content
