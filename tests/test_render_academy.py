@@ -83,3 +83,19 @@ def test_the_board_is_encoded_losslessly_without_the_slow_filter_search(monkeypa
     assert len(saved) == 1 and not saved[0].get("optimize")
     decoded = Image.open(io.BytesIO(png)).convert("RGB")
     assert decoded.tobytes() == saved[0]["pixels"].convert("RGB").tobytes()
+
+
+def test_a_line_that_fits_is_measured_once() -> None:
+    from PIL import Image, ImageDraw
+
+    measured: list[str] = []
+
+    class Counting(ImageDraw.ImageDraw):
+        def textlength(self, text, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            measured.append(text)
+            return super().textlength(text, *args, **kwargs)
+
+    draw = Counting(Image.new("RGB", (10, 10)))
+    text = "Cast Abjure in the Mana Crystal with no fire anywhere."
+    assert drawing._wrap(draw, text, drawing.font(14), 600, 2) == [text]
+    assert measured == [text]
