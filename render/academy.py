@@ -103,6 +103,8 @@ def _wrap(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int, lines
     """Return text broken into at most ``lines`` lines of a width (the last one cut if need be)."""
     out: list[str] = []
     words = text.split()
+    if text == " ".join(words) and draw.textlength(text, font=face) <= width:
+        return [text] if text and lines > 0 else []  # one measure, not one per word: most lines fit
     line = ""
     for n, word in enumerate(words):
         trial = f"{line} {word}".strip()

@@ -67,6 +67,8 @@ def font(size: int, style: str = "regular") -> Font:
 def _wrap(text: str, face: Font, width: int, lines: int) -> list[str]:
     """Break text into at most ``lines`` lines that fit ``width`` (the last one ends in … if cut)."""
     words, out, line = text.split(), [], ""
+    if text == " ".join(words) and face.getlength(text) <= width:
+        return [text] if text else []  # one measure, not one per word: most lines fit
     for word in words:
         trial = f"{line} {word}".strip()
         if face.getlength(trial) <= width:

@@ -95,3 +95,19 @@ def test_the_board_is_encoded_losslessly_without_the_slow_filter_search(monkeypa
     rows = zlib.decompress(idat)
     stride = saved[0].width + 1
     assert {rows[k] for k in range(0, len(rows), stride)} == {0}
+
+
+def test_a_line_that_fits_is_measured_once() -> None:
+    from PIL import Image, ImageDraw
+
+    measured: list[str] = []
+
+    class Counting(ImageDraw.ImageDraw):
+        def textlength(self, text, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            measured.append(text)
+            return super().textlength(text, *args, **kwargs)
+
+    draw = Counting(Image.new("RGB", (10, 10)))
+    text = "Cast Abjure in the Mana Crystal with no fire anywhere."
+    assert drawing._wrap(draw, text, drawing.font(14), 600, 2) == [text]
+    assert measured == [text]

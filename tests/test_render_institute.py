@@ -231,3 +231,20 @@ def test_the_players_panels_fit_their_cards_and_keep_every_line(positions: dict[
         assert (panel - drawing.CARDS_TOP - 4) // drawing.CARD_LINE >= min(lines, 5), name
         heights.add(_image(drawing.draw_board(view)).height)
     assert len(heights) > 1  # the board is as tall as its cards need
+
+
+def test_a_line_that_fits_is_measured_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Measuring every prefix of every new line (the log, whom the game waits on) was a tenth of a board.
+    face = drawing.font(20)
+    measured: list[str] = []
+    real = type(face).getlength
+
+    def counting(self: Any, text: str, *args: Any, **kwargs: Any) -> float:
+        measured.append(text)
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(type(face), "getlength", counting)
+    text = "Red wins Ring of Influence at Location 3 (1 VP)."
+    assert drawing._wrap(text, face, 1400, 1) == [text]
+    assert measured == [text]
+    assert drawing._wrap(text, face, 200, 3) == drawing._wrap(text + " ", face, 200, 3)  # the long way agrees
