@@ -1,10 +1,15 @@
-"""The named state reads the bots use (issue 27): a bot on a sampled state asks the rules, not the keys."""
+"""The named reads the bots use (issue 27): a bot on a sampled state or a view asks the rules, not keys."""
 
 from __future__ import annotations
 
+from rules.academy import reads as academy
+from rules.argent import reads as argent
 from rules.institute import reads as institute
 from rules.quadrivium import reads as quadrivium
 from rules.quadrivium.ranks import card_rank, total
+from tests.academy_helpers import RULES as ACADEMY
+from tests.academy_helpers import game as academy_game
+from tests.argent_helpers import round_one as argent_round_one
 from tests.institute_helpers import fresh, put, put_portal
 from tests.quadrivium_helpers import even_mage, play_cards, quick, to_trick
 
@@ -51,3 +56,56 @@ def test_quadrivium_reads_follow_the_conflict_to_its_end() -> None:
     assert quadrivium.tricks_needed(s, 0) == 1 and quadrivium.decisive(s, 0) and quadrivium.decisive(s, 1)
     assert quadrivium.side_seat(s, 1) == 1 and quadrivium.conflict_winner(s) is None
     assert not quadrivium.harm_set_for(s, "win") and not quadrivium.harm_set_for(s, "lose")
+
+
+def test_argent_reads_a_shadow_slot_as_the_errand_slot_it_shadows() -> None:
+    s = argent_round_one()
+    side = s["board"]["rooms"]["council_chamber"]["side"]
+    assert side == "A"
+    assert argent.slot_kind(s, "council_chamber", "m1s") == "shadow_merit"
+    assert argent.slot_effects(s, "council_chamber", "m1s") == argent.slot_effects(s, "council_chamber", "m1")
+    assert argent.slot_effects(s, "council_chamber", "m1")  # the merit slot's own reward
+    assert argent.slot_kind(s, "council_chamber", "nowhere") is None
+    assert argent.slot_effects(s, "council_chamber", "nowhere") is None
+    assert not argent.instant(s, "council_chamber")
+
+
+def test_argent_reads_know_a_voter_only_face_up_or_marked() -> None:
+    s = argent_round_one()
+    hidden = next(i for i in range(argent.voter_count(s)) if not s["voters"][i]["face_up"])
+    seat = next(p for p in range(argent.players(s)) if p not in s["voters"][hidden]["marks"])
+    assert not argent.voter_known_to(s, hidden, seat)
+    s["voters"][hidden]["marks"].append(seat)
+    assert argent.voter_known_to(s, hidden, seat)
+    pool = argent.face_down_pool(s)
+    assert argent.voter_id(s, hidden) in pool  # a face-down voter is one the pool may hold
+    assert not any(v["id"] in pool for v in s["voters"] if v["face_up"])  # the always-in-play voters
+
+
+def test_argent_follow_up_is_any_agenda_front_but_a_turn() -> None:
+    s = argent_round_one()
+    s["agenda"][:] = [{"kind": "turn"}]
+    assert not argent.follow_up_due(s)
+    s["agenda"].insert(0, {"kind": "decision"})
+    assert argent.follow_up_due(s)
+    s["agenda"].clear()
+    assert not argent.follow_up_due(s)
+
+
+def test_academy_reads_keep_a_face_down_spell_hidden_and_a_shuffled_reveal_unplaced() -> None:
+    view = ACADEMY.view(academy_game(2), 0)
+    assert all(academy.shown(x) is None for x in academy.slots(view) if not academy.bound(x))
+    assert academy.revealed(view) is None
+    spell = {"key": "snuff", "name": "Snuff"}
+    assert academy.revealed({**view, "reveal": {"slot": "1-2", "spell": spell}}) == ("1-2", "snuff")
+    assert academy.revealed({**view, "reveal": {"slot": None, "spell": spell}}) is None  # level shuffled
+
+
+def test_academy_reads_name_every_room_and_where_each_wizard_stands() -> None:
+    view = ACADEMY.view(academy_game(2, "golem"), 1)
+    rooms = academy.rooms(view)
+    assert len(rooms) == 16 + (academy.outside(view) is not None)
+    assert all(academy.key(r) == k for k, r in rooms.items())
+    assert academy.here(view) == academy.room_of(view, 1) in rooms
+    assert academy.team_glyphs(view) == [g for w in academy.wizards(view) for g in academy.glyphs(w)]
+    assert academy.spell_level("abjure") == 2 and academy.scenario(view) == "golem"

@@ -23,12 +23,14 @@ NOT_VIEWS = {
     "dm": "the send() arguments of a direct message",
     "data": "an event's facts (its data)",
     "event.data": "an event's facts (its data)",
+    "e.data": "an event's facts (its data)",
     "request.match_info": "the route's parts (aiohttp)",
     "request.app": "the web application's state (aiohttp)",
     "request.app[STATE]": "the web application's state (aiohttp)",
     "info": "a signed seat link's fields",
     "report": "the health report being built",
     "by": "a bot's legal moves by action",
+    "counts[s]": "a bot's own tally of a seat's counts (Argent's evaluator)",
 }
 """Receivers of literal-key reads that are not views, with what they are."""
 
@@ -41,9 +43,19 @@ READERS = (
     "bots/games/institute.py",
     "bots/games/institute_policy.py",
     "bots/games/quadrivium.py",
+    "bots/games/argent.py",
+    "bots/games/argent_lookahead.py",
+    "bots/games/argent_search.py",
+    "bots/games/academy_advanced.py",
+    "bots/games/academy_basic.py",
+    "bots/games/academy_paths.py",
+    "bots/games/academy_policy.py",
+    "bots/games/academy_policy_basic.py",
 )
-"""Files (or folders of them) that read only typed records (a bot on a sampled full state asks the
-game's named reads, ``rules/<game>/reads.py``). The Academy's and Argent's bots are not here yet."""
+"""Files (or folders of them) that read only typed records or named reads (a bot on a sampled full
+state, or the Academy's policy on a view, asks the game's named reads, ``rules/<game>/reads.py``).
+Not here yet: the Academy's search (``bots/games/academy.py``) and setup look-ahead
+(``academy_layout.py``), which read sampled full states."""
 
 
 def _files(entry: str) -> list[Path]:

@@ -66,7 +66,7 @@ from bots.games.academy_paths import (
     view_distances,
 )
 from bots.games.academy_policy import GOAL, GOALS, kept_guardians
-from rules.academy.cards import spells
+from rules.academy import reads
 from rules.academy.state import slot_level
 from rules.contract import Move
 
@@ -86,13 +86,13 @@ SEEK = ("demon",)
 
 def _harms(room: dict[str, Any]) -> list[str]:
     """Return the threats in a room that cost mana or a wizard when a turn ends there (imps aside)."""
-    on = (room["fire"] > 0, room["water"] >= 2, bool(room["troll"]), bool(room["demon"]))
+    on = (reads.fire(room) > 0, reads.water(room) >= 2, bool(reads.troll(room)), bool(reads.demon(room)))
     return [k for k, hit in zip(("fire", "water", "troll", "demon"), on, strict=True) if hit]
 
 
 def _level_four(key: str) -> bool:
     """Whether only level-4 spells serve a scenario's goal (Hold the Gates also has Close Portal, level 3)."""
-    return all(spells()[g]["level"] == 4 for g in GOALS.get(key, (GOAL[key],)))
+    return all(reads.spell_level(g) == 4 for g in GOALS.get(key, (GOAL[key],)))
 
 
 class SharpAdvanced:
@@ -123,10 +123,12 @@ class SharpAdvanced:
 
     def _high(self, view: dict[str, Any]) -> set[int]:
         """Return the levels of the scenario's goal spells when they are high (3-4) and none is known."""
-        key = view["scenario"]["key"]
+        key = reads.scenario(view)
         goals = GOALS.get(key, (GOAL[key],))
-        levels = {spells()[g]["level"] for g in goals}
-        if min(levels) < 3 or any(self.mind.spell_at(view, x["id"]) in goals for x in view["spells"]):
+        levels = {reads.spell_level(g) for g in goals}
+        if min(levels) < 3 or any(
+            self.mind.spell_at(view, reads.slot_id(x)) in goals for x in reads.slots(view)
+        ):
             return set()
         return levels
 
@@ -135,9 +137,13 @@ class SharpAdvanced:
         (a hand of glyph 7s is worth nothing until a partner glyph opens a level-4 slot)."""
         levels = self._high(view)
         out: set[int] = set()
-        for x in view["spells"] if levels else ():
-            if slot_level(x["id"]) in levels and x["used"] and self.mind.spell_at(view, x["id"]) is None:
-                a, b = x["pair"]
+        for x in reads.slots(view) if levels else ():
+            if (
+                slot_level(reads.slot_id(x)) in levels
+                and reads.used(x)
+                and self.mind.spell_at(view, reads.slot_id(x)) is None
+            ):
+                a, b = reads.pair(x)
                 if a in team and b not in team:
                     out.add(b)  # the slot waits for this glyph; one already held opens it now
                 if b in team and a not in team:
@@ -156,31 +162,35 @@ class SharpAdvanced:
         level (``pair``); else the balance policy's order."""
         rooms = rooms_by_key(view)
         if self.gather and level is not None:
-            near = view_distances(view, view["wizards"][view["seat"]]["room"])
+            near = view_distances(view, reads.here(view))
 
             def nearest(k: str) -> tuple[Any, ...]:
-                glyph = rooms[k]["source"]
+                glyph = reads.source(rooms[k])
                 return (glyph not in lack, bool(lack) or glyph not in top, team.count(glyph), near.get(k, 99))
 
             return nearest
         opens = self._opens(view, team) if self.pair else set()
         base = super()._source_order(view, team, lack, top, level)  # type: ignore[misc]
-        return lambda k: (rooms[k]["source"] not in lack, rooms[k]["source"] not in opens, *base(k)[1:])
+        return lambda k: (
+            reads.source(rooms[k]) not in lack,
+            reads.source(rooms[k]) not in opens,
+            *base(k)[1:],
+        )
 
     def _shop(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """A goal only level 4 serves: with five glyphs and no glyph 7, buy a wand of 7 in the Workshop
         (three glyphs), walking there when it is near; then any glyph opens a level-4 slot (glyph 7
         sources are rare)."""
-        me = view["wizards"][view["seat"]]
-        key = view["scenario"]["key"]
-        if me["wand"] is not None or 7 in me["glyphs"] or len(me["glyphs"]) < self.wand_glyphs:
+        me = reads.wizard(view, reads.viewer(view))
+        key = reads.scenario(view)
+        if reads.wand(me) is not None or 7 in reads.glyphs(me) or len(reads.glyphs(me)) < self.wand_glyphs:
             return None
         if not _level_four(key):
             return None
         buy = Move.of("room", act="wand")
         if buy in moves:
             return buy
-        near = view_distances(view, me["room"])
+        near = view_distances(view, reads.standing_in(me))
         if near.get(WORKSHOP, 99) <= self.wand_walk:
             return step_toward(view, moves, [WORKSHOP])
         return None
@@ -189,30 +199,30 @@ class SharpAdvanced:
         """Bind the Demon: look at level 4 (Bind Demon's) before a glyph or a walk while the goal is
         unknown. There a level-4 botch costs little (Summon Demon even brings a second demon to bind),
         while elsewhere its botches (Cataclysm, Inferno Gate) cost more than the look is worth."""
-        key = view["scenario"]["key"]
+        key = reads.scenario(view)
         if key not in SEEK:
             return None
         goals = GOALS.get(key, (GOAL[key],))
-        levels = {spells()[g]["level"] for g in goals}
-        if any(self.mind.spell_at(view, x["id"]) in goals for x in view["spells"]):
+        levels = {reads.spell_level(g) for g in goals}
+        if any(self.mind.spell_at(view, reads.slot_id(x)) in goals for x in reads.slots(view)):
             return None
         look = [m for m in self._unknown(view, moves, GOAL[key]) if slot_level(move_slot(m)) in levels]
         return look[0] if look else None
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Answer an effect's choice from what it is about (the choice's data, never its wording)."""
-        about = view["choice"].get("about") or {}
-        if not view["basic"]:
-            if self.steer and about.get("way") in ("go", "spread"):
+        about = reads.about(reads.choice(view))
+        if not reads.basic(view):
+            if self.steer and reads.way(about) in ("go", "spread"):
                 pick = self._steer(view, about)
                 if pick is not None:
                     return pick
-            if self.wand and about.get("item") == "wand":
-                values = [o["value"] for o in view["choice"]["options"]]
-                if 7 in values and _level_four(view["scenario"]["key"]):
+            if self.wand and reads.item(about) == "wand":
+                values = reads.values(reads.choice(view))
+                if 7 in values and _level_four(reads.scenario(view)):
                     return Move.of("choose", value=7)
-            if self.aim and about.get("op") == "damage":
-                pick = self._aim(view, about["n"])
+            if self.aim and reads.op(about) == "damage":
+                pick = self._aim(view, reads.strength(about))
                 if pick is not None:
                     return pick
         return super()._choose(view, seat, moves)  # type: ignore[misc]
@@ -225,17 +235,17 @@ class SharpAdvanced:
             return None
         far = view_distances(view, CRYSTAL)
         # a token spreading into a room of its kind adds nothing (fire, water, darkness); ice would seal it
-        spreads = about["way"] == "spread" and about["what"] in ("fire", "water", "darkness")
-        kind = about["what"] if spreads else None
+        spreads = reads.way(about) == "spread" and reads.what(about) in ("fire", "water", "darkness")
+        kind = reads.what(about) if spreads else None
         best, score = None, None
-        for o in view["choice"]["options"]:
-            room = about["to"].get(o["value"])
+        for value in reads.values(reads.choice(view)):
+            room = reads.destination(about, value)
             if room is None:
                 return None
             r = rooms[room]
-            key = (bool(kind and r[kind]), far.get(room, 9), not r["wizards"])
+            key = (bool(kind and reads.tokens(r, kind)), far.get(room, 9), not reads.wizards_in(r))
             if score is None or key > score:
-                best, score = o["value"], key
+                best, score = value, key
         return Move.of("choose", value=best)
 
     def _aim(self, view: dict[str, Any], n: int) -> Move | None:
@@ -247,18 +257,18 @@ class SharpAdvanced:
         worth = {"demon": 4, "troll": 3, "imp": 2, "guardian": 0}
         toll = {"imp": 1, "guardian": 1, "troll": 2, "demon": 3}
         best, score = None, None
-        for o in view["choice"]["options"]:
-            room, kind = str(o["value"]).split(":")
-            hurt = view["damage"].get(room, {}).get(kind, 0)
+        for target in reads.values(reads.choice(view)):
+            room, kind = str(target).split(":")
+            hurt = reads.damage(view, room, kind)
             kills = n + hurt >= toll.get(kind, 9)
             value = worth.get(kind, 1)
             if kind == "guardian" and room in kept:
                 value = -5
-            if kind == "demon" and view["scenario"]["key"] == "demon":
+            if kind == "demon" and reads.scenario(view) == "demon":
                 value = -1
             key = (value if kills else min(value, 0.5), -far.get(room, 9))
             if score is None or key > score:
-                best, score = o["value"], key
+                best, score = target, key
         return Move.of("choose", value=best)
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
@@ -283,20 +293,20 @@ class SharpAdvanced:
         there = rooms_by_key(view).get(move.get("room"))
         if there is None or not _harms(there):
             return False
-        return view["actions"]["left"] <= (2 if there["water"] else 1)
+        return reads.actions_left(view) <= (2 if reads.water(there) else 1)
 
     def _stays_in_harm(self, view: dict[str, Any], seat: int, move: Move) -> bool:
         """Whether the turn's last action leaves the wizard in a room whose threats cost mana (a glyph
         taken or a blind cast there is worth less than the mana the crystal pays to shield them)."""
-        if view["actions"]["left"] != 1 or move.action not in ("take", "cast", "bind"):
+        if reads.actions_left(view) != 1 or move.action not in ("take", "cast", "bind"):
             return False
-        harms = _harms(rooms_by_key(view)[view["wizards"][seat]["room"]])
+        harms = _harms(rooms_by_key(view)[reads.room_of(view, seat)])
         if not harms:
             return False
         if move.action == "cast":
             spell = self.mind.spell_at(view, move_slot(move))
-            goal = GOAL[view["scenario"]["key"]]
-            if spell in GOALS.get(view["scenario"]["key"], (goal,)):
+            goal = GOAL[reads.scenario(view)]
+            if spell in GOALS.get(reads.scenario(view), (goal,)):
                 return False
             if spell is not None and all(spell in CURES[k] for k in harms):
                 return False

@@ -85,6 +85,7 @@ from bots.games.academy_paths import (
     step_toward,
     view_distances,
 )
+from rules.academy import reads
 from rules.academy.state import LIBRARY, slot_level
 from rules.contract import Move
 
@@ -103,7 +104,9 @@ screened no better than 3)."""
 
 def _guarded_high(view: dict[str, Any]) -> bool:
     """Whether a guardian still stands on the glyph 4 or 5 source."""
-    return any(r["guardian"] and r["source"] in (4, 5) and r["pos"] is not None for r in view["grid"])
+    return any(
+        reads.guardian(r) and reads.source(r) in (4, 5) and reads.pos(r) is not None for r in reads.grid(view)
+    )
 
 
 class SharpBasic:
@@ -119,7 +122,7 @@ class SharpBasic:
             if early is not None:
                 return early
         move = super()._plan_basic(view, seat, moves)  # type: ignore[misc]
-        if move.action == "end" and CRYSTAL not in view_distances(view, view["wizards"][seat]["room"]):
+        if move.action == "end" and CRYSTAL not in view_distances(view, reads.room_of(view, seat)):
             escape = self._escape(view, moves)
             if escape is not None:
                 return escape
@@ -134,10 +137,10 @@ class SharpBasic:
         what it knows only when its way passes the Library)."""
         if "abjure" in known.values() or not _guarded_high(view):
             return None
-        bound = {x["id"] for x in view["spells"] if x["bound"]}
+        bound = {reads.slot_id(x) for x in reads.slots(view) if reads.bound(x)}
         if not any(v in OPENERS and k not in bound for k, v in known.items()):
             return None
-        here = view["wizards"][seat]["room"]
+        here = reads.room_of(view, seat)
         if here == LIBRARY or view_distances(view, here).get(LIBRARY, BIND_TRIP + 1) > BIND_TRIP:
             return None
         return step_toward(view, moves, [LIBRARY])
@@ -149,7 +152,7 @@ class SharpBasic:
         (no opener known, every level 2 pair out of reach) and no fire burns. The balance policy carries
         the look to a guardian's room first, so that a Nova found there breaks it at once; the walk costs
         more than the second cast it saves."""
-        if any(r["fire"] for r in view["grid"]):
+        if any(reads.fire(r) for r in reads.grid(view)):
             return None
         if any(v in (*OPENERS, "abjure") for v in known.values()):
             return None
@@ -165,20 +168,20 @@ class SharpBasic:
         Steal Glyphs is known, the glyphs of the level 1 slots still to look at (the balance policy
         wants only Abjure's pair then, and looks at level 1 only with what happens to be in hand)."""
         want = super()._glyph_wants(view, seat, known, abjure)  # type: ignore[misc]
-        if not view["basic"] or not abjure or not want or any(v in OPENERS for v in known.values()):
+        if not reads.basic(view) or not abjure or not want or any(v in OPENERS for v in known.values()):
             return want
         if self._reachable(view, known, abjure) or not self._blocked(view, known, abjure):  # type: ignore[attr-defined]
             return want
         keep = set(abjure.split("-"))
-        mine = view["wizards"][seat]["glyphs"]
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        mine = reads.glyphs(reads.wizard(view, seat))
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
         looks: Counter[int] = Counter()
-        for x in view["spells"]:
-            unseen = x["level"] == 1 and x["used"] and known.get(x["id"]) is None
-            if unseen and not set(x["id"].split("-")) & keep:
-                looks.update({g: LOOK_WANT for g in x["pair"]})
+        for x in reads.slots(view):
+            unseen = reads.level(x) == 1 and reads.used(x) and known.get(reads.slot_id(x)) is None
+            if unseen and not set(reads.slot_id(x).split("-")) & keep:
+                looks.update({g: LOOK_WANT for g in reads.pair(x)})
         for g, worth in looks.items():
-            if mine.count(g) < 3 and team.count(g) < 2 + len(view["wizards"]):
+            if mine.count(g) < 3 and team.count(g) < 2 + len(reads.wizards(view)):
                 want[g] = max(want.get(g, 0), worth)
         return want
 
@@ -188,8 +191,8 @@ class SharpBasic:
         if move.action != "move":
             return False
         room = rooms_by_key(view)[move.get("room")]
-        left = view["actions"]["left"] + view["actions"]["extra"]
-        return bool(room["water"]) and left <= 2 and is_hazard(room, imps=True)
+        left = reads.actions_left(view) + reads.extra_actions(view)
+        return bool(reads.water(room)) and left <= 2 and is_hazard(room, imps=True)
 
     def _escape(self, view: dict[str, Any], moves: list[Move]) -> Move | None:
         """Return a cast for a wizard walled off from the crystal: a known spell that reopens a way,
@@ -203,7 +206,7 @@ class SharpBasic:
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Answer Steal Glyphs' choice of source sharply; every other choice as the balance policy."""
-        if view["basic"]:
+        if reads.basic(view):
             pick = self._steal_pick(view)
             if pick is not None:
                 return Move.of("choose", value=pick)
@@ -212,20 +215,22 @@ class SharpBasic:
     def _steal_pick(self, view: dict[str, Any]) -> str | None:
         """Pick the source Steal Glyphs takes from: a guarded glyph a wanted pair needs first, then a
         guarded one, then the glyph the table holds fewest of (the balance policy takes the highest)."""
-        c = view["choice"]
-        if (c.get("about") or {}).get("op") != "take_source":
+        c = reads.choice(view)
+        if reads.op(reads.about(c)) != "take_source":
             return None
         rooms = rooms_by_key(view)
-        values = [o["value"] for o in c["options"]]
-        if not values or not all(isinstance(v, str) and v in rooms and rooms[v]["source"] for v in values):
+        values = reads.values(c)
+        if not values or not all(
+            isinstance(v, str) and v in rooms and reads.source(rooms[v]) for v in values
+        ):
             return None
         known = self._deduced(view)  # type: ignore[attr-defined]
         abjure = next((k for k, v in known.items() if v == "abjure"), None)
         blocked = self._blocked(view, known, abjure)  # type: ignore[attr-defined]
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
 
         def worth(room: str) -> tuple[bool, bool, int, int]:
-            g = rooms[room]["source"]
-            return (g in blocked, bool(rooms[room]["guardian"]), -team.count(g), g)
+            g = reads.source(rooms[room])
+            return (g in blocked, bool(reads.guardian(rooms[room])), -team.count(g), g)
 
         return max(values, key=worth)

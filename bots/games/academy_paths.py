@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from rules.academy import reads
 from rules.academy.events import AcademyEvent
 from rules.academy.state import slot_level, slot_of
 from rules.contract import Move
@@ -32,24 +33,20 @@ class Mind:
             elif e.kind == AcademyEvent.SHUFFLE:
                 level = e.data["level"]
                 self.known = {k: v for k, v in self.known.items() if slot_level(k) != level}
-        reveal = view.get("reveal")
-        if reveal and reveal.get("slot"):
-            self.known[reveal["slot"]] = reveal["spell"]["key"]
+        reveal = reads.revealed(view)
+        if reveal:
+            slot, spell = reveal
+            self.known[slot] = spell
 
     def spell_at(self, view: dict[str, Any], slot: str) -> str | None:
         """Return what the bots believe lies on a slot."""
-        entry = next(x for x in view["spells"] if x["id"] == slot)
-        if entry["spell"]:
-            return entry["spell"]["key"]
-        return self.known.get(slot)
+        shown = reads.shown(reads.slot(view, slot))
+        return shown if shown is not None else self.known.get(slot)
 
 
 def rooms_by_key(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Return every room of the view (the grid and the one outside) by its key."""
-    rooms = {r["key"]: r for r in view["grid"]}
-    if view["outside"]:
-        rooms[view["outside"]["key"]] = view["outside"]
-    return rooms
+    return reads.rooms(view)
 
 
 def view_distances(view: dict[str, Any], start: str, blocked: frozenset[str] = frozenset()) -> dict[str, int]:
@@ -59,7 +56,7 @@ def view_distances(view: dict[str, Any], start: str, blocked: frozenset[str] = f
     todo = deque([start])
     while todo:
         room = todo.popleft()
-        for other in rooms[room]["adjoining"]:
+        for other in reads.adjoining(rooms[room]):
             if other not in seen:
                 seen[other] = seen[room] + 1
                 if other not in blocked:
@@ -70,22 +67,22 @@ def view_distances(view: dict[str, Any], start: str, blocked: frozenset[str] = f
 def is_hazard(room: dict[str, Any], imps: bool = False) -> bool:
     """Whether ending a turn here costs mana or glyphs (with ``imps``: an imp robs a glyph unless a
     guardian kills it; the basic plan counts that, the advanced policy does better without)."""
-    imp = imps and room["imp"] and not room["guardian"]
-    return bool(room["fire"] or room["water"] >= 2 or room["troll"] or room["demon"] or imp)
+    imp = imps and reads.imp(room) and not reads.guardian(room)
+    return bool(reads.fire(room) or reads.water(room) >= 2 or reads.troll(room) or reads.demon(room) or imp)
 
 
 def leave_safely(view: dict[str, Any], seat: int, moves: list[Move], imps: bool = False) -> Move:
     """End the turn, first stepping out of a room whose threats would cost mana or glyphs (``is_hazard``)."""
     rooms = rooms_by_key(view)
-    if is_hazard(rooms[view["wizards"][seat]["room"]], imps):
+    if is_hazard(rooms[reads.room_of(view, seat)], imps):
         # a move into water needs a second action; without one it is wasted and the wizard stays put
-        wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
+        wade = reads.actions_left(view) + reads.extra_actions(view) >= 2
         safe = [
             m
             for m in moves
             if m.action == "move"
             and not is_hazard(rooms[m.get("room")], imps)
-            and (wade or not rooms[m.get("room")]["water"])
+            and (wade or not reads.water(rooms[m.get("room")]))
         ]
         if safe:
             return safe[0]
@@ -97,19 +94,19 @@ def step_toward(view: dict[str, Any], moves: list[Move], goals: list[str]) -> Mo
     rooms = rooms_by_key(view)
     # Passing through a burning room costs nothing; only ending a turn in one does (see leave_safely), so
     # the route may cross hazards, but the last action of a turn never steps into one.
-    last = view["actions"]["left"] <= 1
+    last = reads.actions_left(view) <= 1
     # wading into water takes a second action; without one the move is wasted
-    wade = view["actions"]["left"] + view["actions"]["extra"] >= 2
+    wade = reads.actions_left(view) + reads.extra_actions(view) >= 2
     blocked = frozenset(
-        k for k, r in rooms.items() if last and is_hazard(r, view["basic"]) and k not in goals
+        k for k, r in rooms.items() if last and is_hazard(r, reads.basic(view)) and k not in goals
     )
-    here = next(w["room"] for w in view["wizards"] if w["seat"] == view["seat"])
+    here = next(reads.standing_in(w) for w in reads.wizards(view) if reads.seat(w) == reads.viewer(view))
     now = view_distances(view, here, blocked)
     if not any(g in now for g in goals):
         return None
     best, low = None, min(now[g] for g in goals if g in now)
     for m in moves:
-        if m.action != "move" or m.get("room") in blocked or (rooms[m.get("room")]["water"] and not wade):
+        if m.action != "move" or m.get("room") in blocked or (reads.water(rooms[m.get("room")]) and not wade):
             continue
         d = view_distances(view, m.get("room"), blocked)
         reach = [d[g] for g in goals if g in d]

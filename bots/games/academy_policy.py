@@ -35,7 +35,7 @@ from bots.games.academy_paths import (
 )
 from bots.games.academy_policy_basic import BasicPlan
 from rules import rng
-from rules.academy.cards import spells
+from rules.academy import reads
 from rules.academy.state import slot_level
 from rules.contract import Move
 
@@ -68,29 +68,31 @@ KILL = ("nova", "zap", "fireball", "inferno", "titans_grip")
 def goal_rooms(view: dict[str, Any]) -> list[str]:
     """Return the rooms where casting the scenario's goal spell does its work."""
     rooms = rooms_by_key(view)
-    key = view["scenario"]["key"]
+    key = reads.scenario(view)
     if key == "golem":
-        return [view["grid"][p]["key"] for p in (0, 3, 12, 15) if not view["grid"][p]["guardian"]]
+        return [
+            reads.key(reads.grid(view)[p]) for p in (0, 3, 12, 15) if not reads.guardian(reads.grid(view)[p])
+        ]
     if key == "gates":
-        hot = [k for k, r in rooms.items() if r["portals"] and r["pos"] is not None]
-        return sorted({k for r in hot for k in (r, *rooms[r]["adjoining"])})
+        hot = [k for k, r in rooms.items() if reads.portals(r) and reads.pos(r) is not None]
+        return sorted({k for r in hot for k in (r, *reads.adjoining(rooms[r]))})
     if key == "demon":
-        return [k for k, r in rooms.items() if r["demon"]]
+        return [k for k, r in rooms.items() if reads.demon(r)]
     return [CRYSTAL]
 
 
 def _focus(goal: str) -> int | None:
     """Return the level to search first for the goal spell: its own when cheap to look at (1 or 2);
     none for the high levels, whose glyphs are rare and better spent on what turns up on the way."""
-    level = spells()[goal]["level"]
+    level = reads.spell_level(goal)
     return level if level <= 2 else None
 
 
 def kept_guardians(view: dict[str, Any]) -> set[str]:
     """Return the rooms whose guardians the table wants to keep (the golem's corners are its objective)."""
-    if view["scenario"]["key"] != "golem":
+    if reads.scenario(view) != "golem":
         return set()
-    return {view["grid"][p]["key"] for p in (0, 3, 12, 15)}
+    return {reads.key(reads.grid(view)[p]) for p in (0, 3, 12, 15)}
 
 
 class Policy(BasicPlan):
@@ -103,9 +105,10 @@ class Policy(BasicPlan):
 
     def pick(self, state: dict[str, Any], seat: int) -> Move:
         """Choose a move for a seat from its view (the state is only used to build that view)."""
-        if state["step"] == "shifts" and state["choice"] is None:
+        choice = reads.state_choice(state)
+        if reads.state_step(state) == "shifts" and choice is None:
             return best_shift(state)
-        if state["choice"] is not None and any(w in state["choice"]["why"] for w in LAYOUT):
+        if choice is not None and any(w in reads.why(choice) for w in LAYOUT):
             return best_layout_choice(state)
         return self.decide(RULES.view(state, seat), seat, RULES.legal_moves(state, seat))
 
@@ -115,32 +118,32 @@ class Policy(BasicPlan):
         return move if move in moves else moves[0]
 
     def _decide(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        if view["choice"] is not None:
+        if reads.choice(view) is not None:
             return self._choose(view, seat, moves)
-        if view["request"] is not None:
+        if reads.request(view) is not None:
             return Move.of("consent", ok=True)
-        if view["step"] == "shifts":
+        if reads.step(view) == "shifts":
             return Move.of("ready")
-        if view["step"] == "share":
-            mine = view["wizards"][seat]
-            if mine["shared"] is None and mine["glyphs"]:
-                return Move.of("share", glyph=max(mine["glyphs"]))
+        if reads.step(view) == "share":
+            mine = reads.wizard(view, seat)
+            if reads.shared(mine) is None and reads.glyphs(mine):
+                return Move.of("share", glyph=max(reads.glyphs(mine)))
             return Move.of("done")
         return self._act(view, seat, moves)
 
     def _act(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        if view["basic"]:
+        if reads.basic(view):
             return self._act_basic(view, seat, moves)
         return self._act_advanced(view, seat, moves)
 
     def _act_advanced(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
-        me = view["wizards"][seat]
+        me = reads.wizard(view, seat)
         rooms = rooms_by_key(view)
-        room = me["room"]
-        goal = GOAL[view["scenario"]["key"]]
-        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
+        room = reads.standing_in(me)
+        goal = GOAL[reads.scenario(view)]
+        fires = [k for k, r in rooms.items() if reads.fire(r) and reads.pos(r) is not None]
         known = self.mind.known
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
         needed = self._needed(view, goal)
         binds = [
             m
@@ -151,12 +154,12 @@ class Policy(BasicPlan):
             return binds[0]
         if any(m.action == "stop" for m in moves):
             return Move.of("stop")
-        win = casts_of(view, self.mind, moves, GOALS.get(view["scenario"]["key"], (goal,)))
+        win = casts_of(view, self.mind, moves, GOALS.get(reads.scenario(view), (goal,)))
         ready = not fires if goal == "abjure" else True
         targets = goal_rooms(view)
-        here = rooms[room]["source"]
+        here = reads.source(rooms[room])
         taking = any(m.action == "take" for m in moves)
-        stock = taking and room in kept_guardians(view) and me["glyphs"].count(here) < 3
+        stock = taking and room in kept_guardians(view) and reads.glyphs(me).count(here) < 3
         if win and room in targets and stock:
             return Move.of("take")  # stock up first: the guardian will bar this source for good
         if win and ready and room in targets:
@@ -166,47 +169,51 @@ class Policy(BasicPlan):
             if step and not self._walks_into_danger(view, step):
                 return step
         douse = casts_of(view, self.mind, moves, DOUSE)
-        near_fire = [r for r in fires if r == room or r in rooms[room]["adjoining"]]
+        near_fire = [r for r in fires if r == room or r in reads.adjoining(rooms[room])]
         if near_fire and douse:
             return douse[0]
-        if rooms[room]["fire"]:
+        if reads.fire(rooms[room]):
             blast = casts_of(view, self.mind, moves, ("nova",))
             if blast:
                 return blast[0]
         kept = kept_guardians(view)
-        if rooms[room]["imp"] and not (rooms[room]["guardian"] and room in kept):
+        if reads.imp(rooms[room]) and not (reads.guardian(rooms[room]) and room in kept):
             kill = casts_of(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
         level = _focus(goal)
         search = [] if win else self._unknown(view, moves, goal)
-        golem = view["scenario"]["key"] == "golem"
+        golem = reads.scenario(view) == "golem"
         if search and golem and slot_level(move_slot(search[0])) == level and room not in targets:
             # look where the goal spell would do its work: Create Guardian turning up in a bare corner
             # guards it at once, while one turning up at a glyph source would bar that source
-            step = step_toward(view, moves, targets) if view["actions"]["left"] >= 2 else None
+            step = step_toward(view, moves, targets) if reads.actions_left(view) >= 2 else None
             if step:
                 return step
-            if rooms[room]["source"] is not None:
+            if reads.source(rooms[room]) is not None:
                 search = []
         if search and slot_level(move_slot(search[0])) == level:
             return search[0]  # a look at the goal's level beats one more glyph of a kind
-        here = rooms[room]["source"]
+        here = reads.source(rooms[room])
         errand = self._errand(view, moves)
         if errand is not None:
             return errand
-        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 4:
+        if (
+            any(m.action == "take" for m in moves)
+            and len(reads.glyphs(me)) < 8
+            and reads.glyphs(me).count(here) < 4
+        ):
             return Move.of("take")
-        near = [room, *rooms[room]["adjoining"]]
+        near = [room, *reads.adjoining(rooms[room])]
         guarded = [
             r
             for r in near
-            if rooms[r]["guardian"]
+            if reads.guardian(rooms[r])
             and r not in kept
-            and rooms[r]["source"] in needed
-            and team.count(rooms[r]["source"]) < 2
+            and reads.source(rooms[r]) in needed
+            and team.count(reads.source(rooms[r])) < 2
         ]
-        if rooms[room]["guardian"] and here is not None and room not in kept:
+        if reads.guardian(rooms[room]) and here is not None and room not in kept:
             kill = casts_of(view, self.mind, moves, KILL)
             if kill:
                 return kill[0]
@@ -218,7 +225,7 @@ class Policy(BasicPlan):
             steal = casts_of(view, self.mind, moves, ("steal_glyphs",))
             if steal:
                 return steal[0]
-        if view["actions"]["left"] == 1 and is_hazard(rooms[room]):
+        if reads.actions_left(view) == 1 and is_hazard(rooms[room]):
             return leave_safely(view, seat, moves)
         if fires and (douse or casts_of(view, self.mind, moves, ("nova",))):
             step = step_toward(view, moves, fires)
@@ -226,7 +233,7 @@ class Policy(BasicPlan):
                 return step
         if search:
             return search[0]
-        bound = {x["id"] for x in view["spells"] if x["bound"]}
+        bound = {reads.slot_id(x) for x in reads.slots(view) if reads.bound(x)}
         unbound_goal = [k for k, v in known.items() if v in (goal, "snuff") and k not in bound]
         if unbound_goal and room != "library":
             step = step_toward(view, moves, ["library"])
@@ -235,12 +242,12 @@ class Policy(BasicPlan):
         wants = [
             k
             for k, r in rooms.items()
-            if r["source"] is not None
-            and r["pos"] is not None
-            and r["source"] in needed
-            and team.count(r["source"]) < 2 * len(view["wizards"])
-            and me["glyphs"].count(r["source"]) < 3
-            and (not r["guardian"] or self._can_kill(view, moves))
+            if reads.source(r) is not None
+            and reads.pos(r) is not None
+            and reads.source(r) in needed
+            and team.count(reads.source(r)) < 2 * len(reads.wizards(view))
+            and reads.glyphs(me).count(reads.source(r)) < 3
+            and (not reads.guardian(r) or self._can_kill(view, moves))
         ]
         # The glyphs the known goal slot still lacks come first, then those that reach the goal's level
         # (without them its slots cannot be looked at).
@@ -250,7 +257,10 @@ class Policy(BasicPlan):
             wants = [
                 k
                 for k, r in rooms.items()
-                if r["source"] is not None and r["pos"] is not None and not r["guardian"] and k != room
+                if reads.source(r) is not None
+                and reads.pos(r) is not None
+                and not reads.guardian(r)
+                and k != room
             ]
         wants.sort(key=self._source_order(view, team, lack, top, level))
         if wants and wants[0] != room:
@@ -272,7 +282,7 @@ class Policy(BasicPlan):
         rooms = rooms_by_key(view)
 
         def key(k: str) -> tuple[Any, ...]:
-            glyph = rooms[k]["source"]
+            glyph = reads.source(rooms[k])
             return (glyph not in lack, bool(lack) or glyph not in top, team.count(glyph), -glyph)
 
         return key
@@ -280,8 +290,8 @@ class Policy(BasicPlan):
     def _unknown(self, view: dict[str, Any], moves: list[Move], goal: str) -> list[Move]:
         """Return the casts that would show an unknown slot, the goal spell's level first (its level is
         printed on its card), then own glyphs before a helper's, then higher levels."""
-        here = view["wizards"][view["seat"]]["room"]
-        if here in kept_guardians(view) and rooms_by_key(view)[here]["guardian"]:
+        here = reads.here(view)
+        if here in kept_guardians(view) and reads.guardian(rooms_by_key(view)[here]):
             return []  # an unknown spell might well strike the guardian the table wants to keep
         keep = self._reserved(view, goal)
         level = _focus(goal)
@@ -303,20 +313,20 @@ class Policy(BasicPlan):
 
     def _lacking(self, view: dict[str, Any], goal: str) -> set[int]:
         """Return the glyphs of the known goal slot that the table does not hold enough of to cast it."""
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
-        for x in view["spells"]:
-            if self.mind.spell_at(view, x["id"]) == goal:
-                need = Counter(x["pair"])
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
+        for x in reads.slots(view):
+            if self.mind.spell_at(view, reads.slot_id(x)) == goal:
+                need = Counter(reads.pair(x))
                 return {g for g, n in need.items() if team.count(g) < n}
         return set()
 
     def _reserved(self, view: dict[str, Any], goal: str) -> set[str]:
         """Return the glyphs (as text) of the known goal slot that the table holds too few of to spare."""
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
         out: set[str] = set()
-        for x in view["spells"]:
-            if self.mind.spell_at(view, x["id"]) == goal:
-                a, b = x["pair"]
+        for x in reads.slots(view):
+            if self.mind.spell_at(view, reads.slot_id(x)) == goal:
+                a, b = reads.pair(x)
                 need = Counter([a, b])
                 out |= {str(g) for g, n in need.items() if team.count(g) <= n}
         return out
@@ -324,23 +334,23 @@ class Policy(BasicPlan):
     def _needed(self, view: dict[str, Any], goal: str) -> set[int]:
         """Return the glyphs that appear in a slot still unknown to the table or in the goal's slot."""
         out: set[int] = set()
-        for x in view["spells"]:
-            key = self.mind.spell_at(view, x["id"])
-            if x["used"] and (key is None or key in (goal, *DOUSE, *KILL)):
-                out.update(x["pair"])
+        for x in reads.slots(view):
+            key = self.mind.spell_at(view, reads.slot_id(x))
+            if reads.used(x) and (key is None or key in (goal, *DOUSE, *KILL)):
+                out.update(reads.pair(x))
         return out or set(range(1, 8))
 
     def _walks_into_danger(self, view: dict[str, Any], step: Move) -> bool:
         """Whether a step enters a troll's or demon's room with no action left to cast there (ending the
         turn beside it costs a wizard, and a slain wizard costs the crystal a mana)."""
         r = rooms_by_key(view)[step.get("room")]
-        if not (r["demon"] or r["troll"]):
+        if not (reads.demon(r) or reads.troll(r)):
             return False
         # the advanced turn pays a move from the move slot, then the room slot, then the magic one,
         # then extra actions (wading costs a second payment); a cast needs the magic slot or an extra
-        slots = dict(view["actions"]["slots"] or {})
-        extra = view["actions"]["extra"]
-        for _ in range(2 if r["water"] else 1):
+        slots = dict(reads.free_slots(view) or {})
+        extra = reads.extra_actions(view)
+        for _ in range(2 if reads.water(r) else 1):
             k = next((k for k in ("move", "room", "magic") if slots.get(k)), None)
             if k:
                 slots[k] = False
@@ -353,42 +363,44 @@ class Policy(BasicPlan):
 
     def _choose(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Answer a choice: sensible picks for the common questions, else the first option."""
-        c = view["choice"]
-        why = c["why"].lower()
-        values = [o["value"] for o in c["options"]]
+        c = reads.choice(view)
+        why = reads.why(c).lower()
+        values = reads.values(c)
         rooms = rooms_by_key(view)
-        about = c.get("about") or {}
-        if about.get("op") == "in_order":  # the Helpful Hand's order: keep the most mana, then glyphs
-            best = max(about["orders"], key=lambda o: (o["mana"], o["glyphs"], -o["value"]))
-            return Move.of("choose", value=best["value"])
-        if about.get("op") == "recall_window":  # a demon costs the same mana and every glyph
-            here = rooms.get(view["wizards"][c["seat"]]["room"])
-            return Move.of("choose", value="recall" if here and here["demon"] else "endure")
+        about = reads.about(c)
+        if reads.op(about) == "in_order":  # the Helpful Hand's order: keep the most mana, then glyphs
+            best = max(reads.orders(about), key=lambda o: (*reads.order_keeps(o), -reads.order_value(o)))
+            return Move.of("choose", value=reads.order_value(best))
+        if reads.op(about) == "recall_window":  # a demon costs the same mana and every glyph
+            here = rooms.get(reads.room_of(view, reads.chooser(c)))
+            return Move.of("choose", value="recall" if here and reads.demon(here) else "endure")
         if "teleported" in why:
             return Move.of("choose", value=True)
         if all(isinstance(v, int) for v in values) and "glyph" in why:
-            mine = view["wizards"][c["seat"]]["glyphs"]
+            mine = reads.glyphs(reads.wizard(view, reads.chooser(c)))
             if any(w in why for w in ("gain", "copy")):
                 return Move.of("choose", value=max(values))
             counts = {v: mine.count(v) for v in values}
             return Move.of("choose", value=min(values, key=lambda v: (-counts[v], v)))
         if all(isinstance(v, str) and v in rooms for v in values):
-            bare = [v for v in values if v in kept_guardians(view) and not rooms[v]["guardian"]]
+            bare = [v for v in values if v in kept_guardians(view) and not reads.guardian(rooms[v])]
             if "guardian" in why and bare:
                 return Move.of("choose", value=bare[0])
             if "fire" in why or "water" in why:
-                burning = [v for v in values if rooms[v]["fire"]]
+                burning = [v for v in values if reads.fire(rooms[v])]
                 if burning:
                     return Move.of("choose", value=burning[0])
             if "move" in why or "teleport" in why:
                 goal = CRYSTAL if any(k == "abjure" for k in self.mind.known.values()) else None
                 if goal in values:
                     return Move.of("choose", value=goal)
-                sources = [v for v in values if rooms[v]["source"] is not None and not rooms[v]["guardian"]]
+                sources = [
+                    v for v in values if reads.source(rooms[v]) is not None and not reads.guardian(rooms[v])
+                ]
                 if sources:
                     return Move.of("choose", value=sources[0])
         if "source" in why:
-            best = max(values, key=lambda v: rooms[v]["source"] if v in rooms else 0)
+            best = max(values, key=lambda v: reads.source(rooms[v]) if v in rooms else 0)
             return Move.of("choose", value=best)
         if "damage" in why:
             imps = [v for v in values if isinstance(v, str) and v.endswith(":imp")]
@@ -414,7 +426,7 @@ def play(players: int, options: dict[str, str], seed: int) -> dict[str, Any]:
 
 def win_rate(players: int, options: dict[str, str], games: int, seed: int = 1) -> float:
     """Return the share of games the policy wins."""
-    wins = sum(1 for g in range(games) if play(players, options, seed + g)["won"])
+    wins = sum(1 for g in range(games) if reads.won(play(players, options, seed + g)))
     return wins / games
 
 

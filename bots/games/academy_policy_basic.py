@@ -19,6 +19,7 @@ from bots.games.academy_paths import (
     step_toward,
     view_distances,
 )
+from rules.academy import reads
 from rules.academy.setup import BASIC_L1, BASIC_L2
 from rules.academy.state import slot_level
 from rules.contract import Move
@@ -32,10 +33,10 @@ class BasicPlan:
 
     def _act_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """Pick the plan's move, never walking back into a room left earlier this turn (dithering)."""
-        key = (view["turn"], seat)
+        key = (reads.turn(view), seat)
         if self.trail[0] != key:
             self.trail = (key, [])
-        here = view["wizards"][seat]["room"]
+        here = reads.room_of(view, seat)
         move = self._plan_basic(view, seat, moves)
         if move.action == "move" and move.get("room") in self.trail[1]:
             if any(m.action == "take" for m in moves):
@@ -50,10 +51,10 @@ class BasicPlan:
     def _plan_basic(self, view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         """The basic game's plan: open a glyph 4 or 5 source, look at level 2 from the crystal (a look
         that turns up Abjure there with no fire wins at once), then gather Abjure's pair and cast it."""
-        me = view["wizards"][seat]
+        me = reads.wizard(view, seat)
         rooms = rooms_by_key(view)
-        room = me["room"]
-        fires = [k for k, r in rooms.items() if r["fire"] and r["pos"] is not None]
+        room = reads.standing_in(me)
+        fires = [k for k, r in rooms.items() if reads.fire(r) and reads.pos(r) is not None]
         known = self._deduced(view)
         abjure = next((k for k, v in known.items() if v == "abjure"), None)
         binds = [
@@ -72,7 +73,7 @@ class BasicPlan:
         douse = self._douse(view, moves, fires)
         if douse:
             return douse
-        if view["actions"]["left"] <= 1 and view["actions"]["extra"] == 0:
+        if reads.actions_left(view) <= 1 and reads.extra_actions(view) == 0:
             out = leave_safely(view, seat, moves, imps=True)
             if out.action == "move":
                 return out  # the last action never ends the turn where fire, deep water or an imp waits
@@ -84,7 +85,7 @@ class BasicPlan:
             step = self._to_fire(view, moves, fires)
             if step:
                 return step
-            mine = Counter(me["glyphs"])
+            mine = Counter(reads.glyphs(me))
             own = all(mine[int(g)] >= n for g, n in Counter(abjure.split("-")).items())
             if own and CRYSTAL not in fires:
                 # the wizard holding Abjure's pair waits in the crystal while the others put the fire out
@@ -103,7 +104,7 @@ class BasicPlan:
             if room == CRYSTAL or abjure:
                 return look[0]
             d = view_distances(view, room).get(CRYSTAL, 99)
-            if d < view["actions"]["left"]:
+            if d < reads.actions_left(view):
                 step = step_toward(view, moves, [CRYSTAL])
                 if step:
                     return step
@@ -117,11 +118,11 @@ class BasicPlan:
             guarded = [
                 k
                 for k, r in rooms.items()
-                if r["guardian"] and r["source"] in blocked and r["pos"] is not None
+                if reads.guardian(r) and reads.source(r) in blocked and reads.pos(r) is not None
             ]
             if look1 and guarded:
                 # look at level 1 beside the guardian: Nova there breaks it, Steal Glyphs reaches past it
-                if room in guarded or room in {a for g in guarded for a in rooms[g]["adjoining"]}:
+                if room in guarded or room in {a for g in guarded for a in reads.adjoining(rooms[g])}:
                     return look1[0]
                 step = step_toward(view, moves, guarded)
                 if step:
@@ -129,7 +130,7 @@ class BasicPlan:
             elif look1:
                 return look1[0]
         want = self._glyph_wants(view, seat, known, abjure)
-        here = rooms[room]["source"]
+        here = reads.source(rooms[room])
         if any(m.action == "take" for m in moves) and want.get(here, 0) > 0:
             return Move.of("take")
         goals = self._source_goals(view, seat, want)
@@ -143,17 +144,21 @@ class BasicPlan:
                 return step
         if look:
             return look[0]
-        if any(m.action == "take" for m in moves) and len(me["glyphs"]) < 8 and me["glyphs"].count(here) < 3:
+        if (
+            any(m.action == "take" for m in moves)
+            and len(reads.glyphs(me)) < 8
+            and reads.glyphs(me).count(here) < 3
+        ):
             return Move.of("take")
         spare = [
             k
             for k, r in rooms.items()
-            if r["source"] is not None
-            and not r["guardian"]
-            and r["pos"] is not None
-            and me["glyphs"].count(r["source"]) < 2
+            if reads.source(r) is not None
+            and not reads.guardian(r)
+            and reads.pos(r) is not None
+            and reads.glyphs(me).count(reads.source(r)) < 2
         ]
-        step = step_toward(view, moves, spare) if spare and len(me["glyphs"]) < 8 else None
+        step = step_toward(view, moves, spare) if spare and len(reads.glyphs(me)) < 8 else None
         if step:
             return step
         return leave_safely(view, seat, moves, imps=True)
@@ -161,9 +166,13 @@ class BasicPlan:
     def _deduced(self, view: dict[str, Any]) -> dict[str, str | None]:
         """Return what lies on each used slot as far as the table knows, with a level's last unknown slot
         filled in when the others are known (the basic game's spell lists per level are public)."""
-        known = {x["id"]: self.mind.spell_at(view, x["id"]) for x in view["spells"] if x["used"]}
+        known = {
+            reads.slot_id(x): self.mind.spell_at(view, reads.slot_id(x))
+            for x in reads.slots(view)
+            if reads.used(x)
+        }
         for level, names in ((1, BASIC_L1), (2, BASIC_L2)):
-            slots = [x["id"] for x in view["spells"] if x["used"] and x["level"] == level]
+            slots = [reads.slot_id(x) for x in reads.slots(view) if reads.used(x) and reads.level(x) == level]
             unknown = [k for k in slots if known[k] is None]
             missing = set(names) - {known[k] for k in slots}
             if len(unknown) == 1 and len(missing) == 1:
@@ -175,8 +184,8 @@ class BasicPlan:
         if not fires:
             return None
         rooms = rooms_by_key(view)
-        room = view["wizards"][view["seat"]]["room"]
-        near = [room, *rooms[room]["adjoining"]]
+        room = reads.here(view)
+        near = [room, *reads.adjoining(rooms[room])]
         reach = {"snuff": near, "call_flood": near, "spark_out": near, "maelstrom": near, "nova": [room]}
         for m in moves:
             key = self.mind.spell_at(view, move_slot(m)) if m.action == "cast" else None
@@ -198,10 +207,11 @@ class BasicPlan:
             return None
         rooms = rooms_by_key(view)
         # step into a burning room only with an action left to cast there (else the crystal pays for it)
-        near = set(fires) if view["actions"]["left"] + view["actions"]["extra"] >= 2 else set()
+        near = set(fires) if reads.actions_left(view) + reads.extra_actions(view) >= 2 else set()
         if any(self.mind.spell_at(view, move_slot(m)) != "nova" for m in dousers):
-            near |= {a for f in fires for a in rooms[f]["adjoining"]}  # Snuff and Call Flood reach next door
-        dist = view_distances(view, view["wizards"][view["seat"]]["room"])
+            # Snuff and Call Flood reach next door
+            near |= {a for f in fires for a in reads.adjoining(rooms[f])}
+        dist = view_distances(view, reads.here(view))
         if not near or min((dist.get(k, 99) for k in near), default=99) > within:
             return None
         return step_toward(view, moves, sorted(near))
@@ -223,14 +233,14 @@ class BasicPlan:
             and known.get(move_slot(m)) is None
             and not (set(move_slot(m).split("-")) & keep)
         ]
-        mine = view["wizards"][view["seat"]]["glyphs"]
+        mine = reads.glyphs(reads.wizard(view, reads.viewer(view)))
         return sorted(out, key=lambda m: (m.get("helper") is not None, -mine.count(m.get("a"))))
 
     def _has(self, view: dict[str, Any], g: int, n: int = 1) -> bool:
         """Whether the table holds ``n`` of a glyph or can take it from an open source."""
-        if sum(w["glyphs"].count(g) for w in view["wizards"]) >= n:
+        if sum(reads.glyphs(w).count(g) for w in reads.wizards(view)) >= n:
             return True
-        return any(r["source"] == g and not r["guardian"] and r["pos"] is not None for r in view["grid"])
+        return g in reads.open_sources(view)
 
     def _targets(
         self, view: dict[str, Any], known: dict[str, str | None], abjure: str | None
@@ -239,7 +249,9 @@ class BasicPlan:
         if abjure:
             return [[int(x) for x in abjure.split("-")]]
         return [
-            x["pair"] for x in view["spells"] if x["level"] == 2 and x["used"] and known.get(x["id"]) is None
+            reads.pair(x)
+            for x in reads.slots(view)
+            if reads.level(x) == 2 and reads.used(x) and known.get(reads.slot_id(x)) is None
         ]
 
     def _blocked(self, view: dict[str, Any], known: dict[str, str | None], abjure: str | None) -> set[int]:
@@ -256,18 +268,20 @@ class BasicPlan:
 
     def _open_high(self, view: dict[str, Any]) -> bool:
         """Whether the table holds or can take a glyph 4 or 5."""
-        if any(g >= 4 for w in view["wizards"] for g in w["glyphs"]):
+        if any(g >= 4 for w in reads.wizards(view) for g in reads.glyphs(w)):
             return True
-        return any(r["source"] in (4, 5) and not r["guardian"] and r["pos"] is not None for r in view["grid"])
+        return bool(reads.open_sources(view) & {4, 5})
 
     def _open_source(
         self, view: dict[str, Any], moves: list[Move], known: dict[str, str | None], blocked: set[int]
     ) -> Move | None:
         """Break a guardian on a needed glyph source with a known Nova, or steal past it with Steal Glyphs."""
         rooms = rooms_by_key(view)
-        room = view["wizards"][view["seat"]]["room"]
+        room = reads.here(view)
         guarded = [
-            k for k, r in rooms.items() if r["guardian"] and r["source"] in blocked and r["pos"] is not None
+            k
+            for k, r in rooms.items()
+            if reads.guardian(r) and reads.source(r) in blocked and reads.pos(r) is not None
         ]
         if not guarded:
             return None
@@ -276,7 +290,7 @@ class BasicPlan:
         if nova and room in guarded:
             return nova[0]
         steal = [m for m in moves if m.action == "cast" and known.get(move_slot(m)) == "steal_glyphs"]
-        near = {room, *rooms[room]["adjoining"]}
+        near = {room, *reads.adjoining(rooms[room])}
         if steal and near & set(guarded):
             return steal[0]
         if nova or steal:
@@ -287,16 +301,20 @@ class BasicPlan:
         self, view: dict[str, Any], seat: int, known: dict[str, str | None], abjure: str | None
     ) -> dict[int, int]:
         """Return how much each glyph is worth to this wizard now (0: not worth an action)."""
-        mine = view["wizards"][seat]["glyphs"]
-        team = [g for w in view["wizards"] for g in w["glyphs"]]
+        mine = reads.glyphs(reads.wizard(view, seat))
+        team = [g for w in reads.wizards(view) for g in reads.glyphs(w)]
         want: dict[int, int] = {}
         if abjure:
             need = Counter(int(x) for x in abjure.split("-"))
             for g, n in need.items():
                 if team.count(g) < n + 1:
                     want[g] = 10
-            fires = any(r["fire"] for r in view["grid"])
-            douse = [x["pair"] for x in view["spells"] if known.get(x["id"]) in ("snuff", "call_flood")]
+            fires = any(reads.fire(r) for r in reads.grid(view))
+            douse = [
+                reads.pair(x)
+                for x in reads.slots(view)
+                if known.get(reads.slot_id(x)) in ("snuff", "call_flood")
+            ]
             if fires and douse:
                 for g in douse[0]:
                     if team.count(g) < need.get(g, 0) + 1 + douse[0].count(g):
@@ -311,27 +329,33 @@ class BasicPlan:
                 for g in pair:
                     want[g] = want.get(g, 0) + (3 if g >= 4 else 1)
         else:
-            for x in view["spells"]:
-                if x["level"] == 1 and x["used"] and known.get(x["id"]) in (None, "nova", "steal_glyphs"):
-                    for g in x["pair"]:
+            for x in reads.slots(view):
+                if (
+                    reads.level(x) == 1
+                    and reads.used(x)
+                    and known.get(reads.slot_id(x)) in (None, "nova", "steal_glyphs")
+                ):
+                    for g in reads.pair(x):
                         want[g] = want.get(g, 0) + 1
         extra: list[tuple[list[int], int]] = []
         if self._blocked(view, known, abjure):
             extra += [
-                (x["pair"], 9) for x in view["spells"] if known.get(x["id"]) in ("nova", "steal_glyphs")
+                (reads.pair(x), 9)
+                for x in reads.slots(view)
+                if known.get(reads.slot_id(x)) in ("nova", "steal_glyphs")
             ]
-        if any(r["fire"] for r in view["grid"]):
+        if any(reads.fire(r) for r in reads.grid(view)):
             extra += [
-                (x["pair"], 7)
-                for x in view["spells"]
-                if known.get(x["id"]) in ("nova", "snuff", "call_flood")
+                (reads.pair(x), 7)
+                for x in reads.slots(view)
+                if known.get(reads.slot_id(x)) in ("nova", "snuff", "call_flood")
             ]
         for pair, worth in extra:
             for g in pair:
                 if team.count(g) < pair.count(g) + 1:
                     want[g] = max(want.get(g, 0), worth)
         for g in list(want):
-            if mine.count(g) >= 3 or team.count(g) >= 2 + len(view["wizards"]):
+            if mine.count(g) >= 3 or team.count(g) >= 2 + len(reads.wizards(view)):
                 want[g] = 0
         if len(mine) >= 8:
             return {}
@@ -341,16 +365,16 @@ class BasicPlan:
         """Return the open source rooms holding the most wanted glyph (nearest first by the caller)."""
         rooms = rooms_by_key(view)
         open_rooms = {
-            k: r["source"]
+            k: reads.source(r)
             for k, r in rooms.items()
-            if r["source"] is not None
-            and not r["guardian"]
-            and r["pos"] is not None
-            and want.get(r["source"], 0) > 0
+            if reads.source(r) is not None
+            and not reads.guardian(r)
+            and reads.pos(r) is not None
+            and want.get(reads.source(r), 0) > 0
         }
         if not open_rooms:
             return []
-        here = view["wizards"][seat]["room"]
+        here = reads.room_of(view, seat)
         dist = view_distances(view, here)
         best = max(
             open_rooms.values(),

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.core import Seating
-from rules.argent import content
+from rules.argent import reads
 from rules.argent.scoring import measure
-from rules.argent.state import DEPARTMENTS, merit_total, split_loc
+from rules.argent.state import DEPARTMENTS, merit_free, merit_total, placed, split_loc
 from rules.contract import Move, Rules, Seat, State
 
 MOVE_CAP = 24
@@ -94,29 +94,24 @@ PLACE_ORDER = ("neutral", "mysticism", "divinity", "natural_magick", "sorcery", 
 # --------------------------------------------------------------------------- what the seat knows
 
 
-def _voter_pool(state: State) -> list[str]:
-    """Return the criteria of every face-down voter that may be in this game."""
-    two = state["players"] == 2
-    return [v["id"] for v in content.voters() if not v["always_in_play"] and (v["two_player"] or not two)]
-
-
 def criterion_weights(state: State, seat: Seat) -> dict[str, float]:
     """Return how many voters the seat expects to weigh each criterion (known voters count whole)."""
     weights: dict[str, float] = {}
     seen: set[str] = set()
     unknown = 0
-    for v in state["voters"]:
-        if v["face_up"] or seat in v["marks"] or state.get("over"):
-            crit = content.voter(v["id"])["criterion"]
+    for index in range(reads.voter_count(state)):
+        if reads.voter_known_to(state, index, seat) or reads.over(state):
+            vid = reads.voter_id(state, index)
+            crit = reads.criterion(vid)
             weights[crit] = weights.get(crit, 0.0) + 1.0
-            seen.add(v["id"])
+            seen.add(vid)
         else:
             unknown += 1
-    pool = [vid for vid in _voter_pool(state) if vid not in seen]
+    pool = [vid for vid in reads.face_down_pool(state) if vid not in seen]
     if unknown and pool:
         share = unknown / len(pool)
         for vid in pool:
-            crit = content.voter(vid)["criterion"]
+            crit = reads.criterion(vid)
             weights[crit] = weights.get(crit, 0.0) + share
     return weights
 
@@ -145,7 +140,6 @@ def _rough(gains: dict[str, float]) -> float:
 
 def effect_gains(state: State, seat: Seat, effects: list[dict[str, Any]]) -> dict[str, float]:
     """Return what an effect list would add to a seat's counts (a static, approximate reading)."""
-    office = state["seats"][seat]
     gains: dict[str, float] = {}
     for effect in effects:
         (key, arg), = effect.items()
@@ -158,16 +152,7 @@ def effect_gains(state: State, seat: Seat, effects: list[dict[str, Any]]) -> dic
                 else:
                     _add(gains, {res: n})
         elif key == "gain_per":
-            per = arg["per"]
-            count = office["wis"] + sum(s["level"] - 1 for s in office["spells"]) if per == "own:wis" else 0
-            if per == "own:int":
-                count = office["int"] + len(office["spells"])
-            elif per == "players_with_more:ip":
-                count = sum(1 for s in state["seats"] if s["ip"] > office["ip"])
-            amount = arg.get("each", 1) * count / arg.get("divide", 1) + arg.get("plus", 0)
-            if arg.get("max") is not None:
-                amount = min(amount, arg["max"])
-            _add(gains, {arg["resource"]: amount})
+            _add(gains, _gain_per(state, seat, reads.gain_per(arg)))
         elif key == "pay":
             for res, n in arg.items():
                 if res != "swap":
@@ -177,8 +162,9 @@ def effect_gains(state: State, seat: Seat, effects: list[dict[str, Any]]) -> dic
             if options:
                 _add(gains, max(options, key=_rough))
         elif key == "choose_distinct":
-            options = sorted((effect_gains(state, seat, opt) for opt in arg["options"]), key=_rough)
-            for opt in options[-arg["picks"] :]:
+            choices, picks = reads.distinct_choice(arg)
+            options = sorted((effect_gains(state, seat, opt) for opt in choices), key=_rough)
+            for opt in options[-picks:]:
                 _add(gains, opt)
         elif key in ("draft", "draw", "secret_supporter", "take_revealed", "buy", "draft_room_card"):
             _add(gains, _card_gain(state, seat, key, arg))
@@ -191,18 +177,34 @@ def effect_gains(state: State, seat: Seat, effects: list[dict[str, Any]]) -> dic
     return gains
 
 
+def _gain_per(state: State, seat: Seat, effect: reads.GainPer) -> dict[str, float]:
+    """Return what a ``gain_per`` effect would add, counting the seat's INT, WIS or rivals as it stands."""
+    count = 0
+    if effect.per == "own:wis":
+        count = reads.amount(state, seat, "wis") + sum(level - 1 for level in reads.spell_levels(state, seat))
+    elif effect.per == "own:int":
+        count = reads.amount(state, seat, "int") + len(reads.spell_levels(state, seat))
+    elif effect.per == "players_with_more:ip":
+        ip = reads.amount(state, seat, "ip")
+        count = sum(1 for s in range(reads.players(state)) if reads.amount(state, s, "ip") > ip)
+    amount = effect.each * count / effect.divide + effect.plus
+    if effect.most is not None:
+        amount = min(amount, effect.most)
+    return {effect.resource: amount}
+
+
 def _research(state: State, seat: Seat) -> dict[str, float]:
     """Return what one Research adds: a spell level, if INT (to learn) or WIS (to upgrade) is free."""
-    office = state["seats"][seat]
-    if office["int"] <= 0 and (office["wis"] <= 0 or not office["spells"]):
+    free_int = reads.amount(state, seat, "int")
+    if free_int <= 0 and (reads.amount(state, seat, "wis") <= 0 or not reads.spell_levels(state, seat)):
         return {}
     out: dict[str, float] = {"research": 1.0}
-    depts = [content.book(s)["department"] for s in state["tableau"]["spell"]]
-    if office["int"] > 0 and depts:
+    depts = [reads.book_department(b) for b in reads.tableau(state, "spell")]
+    if free_int > 0 and depts:
         _spread(out, [f"department:{d}" for d in depts], 1.0)
         out["diversity"] = 0.4
     else:
-        _spread(out, [f"department:{content.book(s['id'])['department']}" for s in office["spells"]], 1.0)
+        _spread(out, [f"department:{d}" for d in reads.spell_departments(state, seat)], 1.0)
     return out
 
 
@@ -212,8 +214,8 @@ def _card_gain(state: State, seat: Seat, key: str, arg: dict[str, Any]) -> dict[
     count = arg.get("count", 1)
     if deck == "supporter":
         out: dict[str, float] = {"supporters": 1.0, "diversity": 0.3}
-        cards = state["tableau"]["supporter"] if key == "draft" else []
-        depts = [content.supporter(c)["department"] for c in cards] or list(DEPARTMENTS)
+        cards = reads.tableau(state, "supporter") if key == "draft" else []
+        depts = [reads.supporter_department(c) for c in cards] or list(DEPARTMENTS)
         _spread(out, [f"department:{d}" for d in depts if d in DEPARTMENTS], 1.0)
         if key != "secret_supporter":
             out["card"] = 1.0
@@ -223,7 +225,7 @@ def _card_gain(state: State, seat: Seat, key: str, arg: dict[str, Any]) -> dict[
     out = {"vault_type:treasure": 0.5, "vault_type:consumable": 0.5, "card": 1.0}
     if key == "buy":
         out["gold"] = -3.0
-        if state["seats"][seat]["gold"] < 2:
+        if reads.amount(state, seat, "gold") < 2:
             return {}
     return {k: v * count for k, v in out.items()}
 
@@ -231,13 +233,8 @@ def _card_gain(state: State, seat: Seat, key: str, arg: dict[str, Any]) -> dict[
 def slot_gains(state: State, seat: Seat, loc: str) -> dict[str, float]:
     """Return what a mage on an errand slot would bring home at the resolution."""
     room, slot_id = split_loc(loc)  # type: ignore[misc]
-    side = content.room_side(room, state["board"]["rooms"][room]["side"])
-    slot = next((s for s in side["slots"] if s["id"] == slot_id), None)
-    if slot is None:
-        return {}
-    if slot.get("of"):
-        slot = next(s for s in side["slots"] if s["id"] == slot["of"])
-    return effect_gains(state, seat, slot.get("effects", []))
+    effects = reads.slot_effects(state, room, slot_id)
+    return {} if effects is None else effect_gains(state, seat, effects)
 
 
 # --------------------------------------------------------------------------- the evaluator
@@ -246,26 +243,22 @@ def slot_gains(state: State, seat: Seat, loc: str) -> dict[str, float]:
 def _pending(state: State) -> dict[int, dict[str, float]]:
     """Return, per seat, what its mages on errand slots will bring home (errands not yet resolved)."""
     out: dict[int, dict[str, float]] = {}
-    if state["phase"] not in ("errands", "resolution"):
+    if reads.phase(state) not in ("errands", "resolution"):
         return out
     merits: dict[int, int] = {}
-    for m in state["mages"]:
-        owner, loc = m["owner"], m["loc"]
-        if owner is None or "/" not in loc or loc.startswith("infirmary/"):
+    for owner, loc in reads.mage_spots(state):
+        if owner is None or not placed(loc):
             continue
-        room = loc.split("/", 1)[0]
-        side = content.room_side(room, state["board"]["rooms"][room]["side"])
-        if side.get("instant"):
+        room, slot_id = split_loc(loc)  # type: ignore[misc]
+        if reads.instant(state, room):
             continue
-        slot_id = loc.split("/")[1]
-        slot = next((s for s in side["slots"] if s["id"] == slot_id), None)
-        if slot is None:
+        kind = reads.slot_kind(state, room, slot_id)
+        if kind is None:
             continue
         gains = out.setdefault(owner, {})
-        if slot["kind"] in ("merit", "shadow_merit"):
+        if kind in ("merit", "shadow_merit"):
             merits[owner] = merits.get(owner, 0) + 1
-            office = state["seats"][owner]
-            if merits[owner] > merit_total(state, owner) - office["merit_spent"]:
+            if merits[owner] > merit_free(state, owner):
                 _add(gains, {"ip": 1.0})
                 continue
         _add(gains, slot_gains(state, owner, loc))
@@ -282,9 +275,9 @@ def _logistic(x: float) -> float:
 
 def _rounds_left(state: State) -> float:
     """Return the share of the game still to play (1 at the start, 0 once the last errands are in)."""
-    rounds = state.get("rounds", 5)
-    left = rounds - state.get("round", 1)
-    if state["phase"] == "errands":
+    rounds = reads.rounds(state)
+    left = rounds - reads.round_number(state)
+    if reads.phase(state) == "errands":
         left += 0.5
     return max(0.0, left / rounds)
 
@@ -295,8 +288,8 @@ def expected_votes(state: State, seat: Seat, ties: bool = False) -> list[float]:
     With ``ties`` (the search's sharper reading) a tie on a count leans to whoever wins the game's
     tie-break, the IP leader (counting the IP its errands will bring), more so as the end nears.
     """
-    players = state["players"]
-    seats = [s for s in range(players) if not state["seats"][s].get("left")]
+    players = reads.players(state)
+    seats = [s for s in range(players) if not reads.left(state, s)]
     pending = _pending(state)
     future = _rounds_left(state)
     widen = 0.6 + 1.2 * future
@@ -310,7 +303,7 @@ def expected_votes(state: State, seat: Seat, ties: bool = False) -> list[float]:
     weights = criterion_weights(state, seat)
     totals = {s: 0.0 for s in seats}
     # The tie-break's order: IP, then the disc lowest in the stack (earlier ``ip_time``).
-    ip = {s: counts[s]["ip"] - 1e-6 * state["seats"][s]["ip_time"] for s in seats}
+    ip = {s: counts[s]["ip"] - 1e-6 * reads.ip_time(state, s) for s in seats}
     for crit, weight in weights.items():
         second = crit.startswith("second_most:")
         base = "most:" + crit.split(":", 1)[1] if second else crit
@@ -339,13 +332,11 @@ def expected_votes(state: State, seat: Seat, ties: bool = False) -> list[float]:
 
 def _assets(state: State, seat: Seat, pending: dict[str, float]) -> float:
     """Return what a seat's spare means are worth later in the game (in votes, before fading)."""
-    office = state["seats"][seat]
-    worth = sum(w * (office[r] + pending.get(r, 0.0)) for r, w in ASSETS.items())
-    mages = sum(1 for m in state["mages"] if m["owner"] == seat and not m["temp"])
-    worth += MAGE_WORTH * (mages + pending.get("mage", 0.0))
+    worth = sum(w * (reads.amount(state, seat, r) + pending.get(r, 0.0)) for r, w in ASSETS.items())
+    worth += MAGE_WORTH * (reads.mages_of(state, seat) + pending.get("mage", 0.0))
     worth += BADGE_WORTH * merit_total(state, seat)
-    worth += CARD_WORTH * (len(office["vaults"]) + len(office["supporters"]) + pending.get("card", 0.0))
-    worth += 0.1 * sum(s["level"] for s in office["spells"])
+    worth += CARD_WORTH * (reads.cards_held(state, seat) + pending.get("card", 0.0))
+    worth += 0.1 * sum(reads.spell_levels(state, seat))
     worth += 0.08 * pending.get("know", 0.0) + 0.05 * pending.get("other", 0.0)
     return worth
 
@@ -368,10 +359,6 @@ def evaluate_state(rules: Rules, state: State, seat: Seat) -> float:
 # --------------------------------------------------------------------------- the heuristic
 
 
-def _unplaced(state: State, seat: Seat) -> int:
-    return sum(1 for m in state["mages"] if m["owner"] == seat and m["loc"] == "office")
-
-
 def _bias(state: State, seat: Seat, move: Move, style: Style = BASIC) -> float:
     """Return the nudges the evaluator cannot see: free actions, mage choice, ending the round."""
     action = move.action
@@ -386,19 +373,18 @@ def _bias(state: State, seat: Seat, move: Move, style: Style = BASIC) -> float:
         return -bonus
     if action == "mark":
         index = move.get("voter")
-        if isinstance(index, int) and 0 <= index < len(state["voters"]):
-            v = state["voters"][index]
-            return 0.0 if v["face_up"] or seat in v["marks"] else 0.06
+        if isinstance(index, int) and 0 <= index < reads.voter_count(state):
+            return 0.0 if reads.voter_known_to(state, index, seat) else 0.06
     return 0.0
 
 
 def _round_end_bias(state: State, after: State, seat: Seat, style: Style = BASIC) -> float:
     """Return the worth of ending the round now: the rivals' unplaced mages lost less one's own."""
-    if state["phase"] != "errands" or after["phase"] == "errands":
+    if reads.phase(state) != "errands" or reads.phase(after) == "errands":
         return 0.0
-    seats = [s for s in range(state["players"]) if s != seat and not state["seats"][s].get("left")]
-    theirs = max((_unplaced(state, s) for s in seats), default=0)
-    return style.unplaced * (theirs - _unplaced(state, seat))
+    seats = [s for s in range(reads.players(state)) if s != seat and not reads.left(state, s)]
+    theirs = max((reads.unplaced(state, s) for s in seats), default=0)
+    return style.unplaced * (theirs - reads.unplaced(state, seat))
 
 
 @dataclass
@@ -422,25 +408,24 @@ def _follow(rules: Rules, state: State, seat: Seat, depth: int, allowance: _Allo
     Once the ``allowance`` is spent (its states or its time), states are judged as they stand.
     """
     allowed = allowance.spend()  # every state judged counts, a leaf too
-    if depth > 0 and allowed and not state["over"] and rules.waiting_on(state) == [seat]:
-        task = state["agenda"][0] if state["agenda"] else None
-        if task is not None and task.get("kind") not in ("turn",):
-            legal = rules.legal_moves(state, seat)
-            if len(legal) > 0:
-                best = -math.inf
-                seen: set[Any] = set()
-                for move in legal:
-                    key = move.get("slot") if move.action == "place" else move
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if len(seen) > style.follow_cap:
-                        break
-                    after = rules.copy_state(state)
-                    rules.resolve(after, seat, move)
-                    value = _follow(rules, after, seat, depth - 1, allowance, style)
-                    best = max(best, value + _bias(state, seat, move, style))
-                return best
+    follows = depth > 0 and allowed and not reads.over(state) and rules.waiting_on(state) == [seat]
+    if follows and reads.follow_up_due(state):
+        legal = rules.legal_moves(state, seat)
+        if len(legal) > 0:
+            best = -math.inf
+            seen: set[Any] = set()
+            for move in legal:
+                key = move.get("slot") if move.action == "place" else move
+                if key in seen:
+                    continue
+                seen.add(key)
+                if len(seen) > style.follow_cap:
+                    break
+                after = rules.copy_state(state)
+                rules.resolve(after, seat, move)
+                value = _follow(rules, after, seat, depth - 1, allowance, style)
+                best = max(best, value + _bias(state, seat, move, style))
+            return best
     return margin(state, seat, style.ties)
 
 
