@@ -141,6 +141,15 @@ def test_the_clock_bench_gives_the_same_counts_every_run_and_survives_kills(
     assert killed["reminders"] > 0 and killed["jobs_deadline"] > 0
 
 
+def test_a_kill_in_the_last_half_hour_leaves_no_board_undelivered(capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 5 kills a process between a move's commit and its board in the run's last half hour:
+    # the delivery is due a minute later, and the bench lets the scheduler run that minute.
+    argv = ["clock", "--tables", "6", "--days", "2", "--seed", "5", "--kill-every", "6", "--workers", "1"]
+    code, out = summary(capsys, argv)
+    assert out["kills"] > 10
+    assert code == 0 and out["undelivered"] == out["stalled"] == out["reminders_doubled"] == 0
+
+
 @pytest.mark.usefixtures("toy_registered")
 async def test_the_clock_bench_says_what_a_stalled_table_waits_on(h: Harness) -> None:
     assert h.store is not None and h.svc is not None
