@@ -24,6 +24,7 @@ from rules.quadrivium.record import (
     Points,
     QuadriviumRecord,
     TraitRecord,
+    TrickNews,
     read_view,
 )
 from rules.quadrivium.state import Phase
@@ -286,7 +287,10 @@ def _harm(harm: str) -> str:
 def sheet(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the covenant sheet (resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes),
     and the scene, conflict or council under way; players named when the caption names them."""
-    table = read_view(view)
+    return _sheet(read_view(view), caption)
+
+
+def _sheet(table: QuadriviumRecord, caption: render.Caption | None) -> bytes:
     who = _who(table, caption)
     under = _under_way(table, who)
     image, draw, y = _sheet_image(table, who, extra=PANEL_H if under else 0)
@@ -348,9 +352,12 @@ def _rank(card: str) -> int:
 def trick(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the image of the trick just decided: both cards, the aids, each rank's parts, the winner."""
     table = read_view(view)
-    news = table.news
-    if news is None:
+    if table.news is None:
         raise ValueError("no trick was just decided")
+    return _trick(table, table.news, caption)
+
+
+def _trick(table: QuadriviumRecord, news: TrickNews, caption: render.Caption | None) -> bytes:
     who = _who(table, caption)
     named = [who.get(side.seat, side.name) for side in news.sides]
     image = canvas.blank((WIDTH, 470), PAPER, _palette())
@@ -384,7 +391,8 @@ def trick(view: View, caption: render.Caption | None = None) -> bytes:
 
 def board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the thread's board: the trick just decided, else the covenant sheet with what is under way."""
-    return trick(view, caption) if read_view(view).news else sheet(view, caption)
+    table = read_view(view)  # read once: the board is drawn after every move
+    return _trick(table, table.news, caption) if table.news else _sheet(table, caption)
 
 
 render.register("quadrivium", board=board, private=private_sheet, sheets={"covenant": sheet})
