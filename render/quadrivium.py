@@ -1,9 +1,10 @@
-"""Quadrivium's drawings, from views only: the covenant sheet and a decided trick.
+"""Quadrivium's drawings, from the typed record of a view: the covenant sheet and a decided trick.
 
-The board posted in the thread is the trick's result when the move decided one (the view's
+The board posted in the thread is the trick's result when the move decided one (the record's
 ``news``: the two cards, the aids, each rank with its bonuses, who won), else the covenant sheet
 (resources, Harm, the mages' Traits, Magic, Taint, Corruption, Council Votes). A seat's private
 sheet adds its own hand under the covenant sheet; the public board never has a hand to draw.
+Every drawing reads ``rules.quadrivium.record`` (built from the seat's view alone), never the dict.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from PIL import Image, ImageDraw, ImageFont
 
 import render
 from render import canvas, typefaces
-from rules.quadrivium.record import MageRecord, QuadriviumRecord, read_view
+from rules.quadrivium.record import (
+    ConflictRecord,
+    CouncilRecord,
+    MageRecord,
+    NewsSide,
+    Points,
+    QuadriviumRecord,
+    TraitRecord,
+    TrickNews,
+    read_view,
+)
 from rules.quadrivium.state import Phase
 
 View = dict[str, Any]
@@ -51,10 +62,9 @@ def _palette() -> Image.Image:
     return canvas.palette(colours, colours, colours)
 
 
-def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, r: dict[str, int], size: int = 14) -> int:
+def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, r: Points | TraitRecord, size: int = 14) -> int:
     """Draw a resource's points: fresh (filled), expended (hollow), Harmed (a red cross); return the end x."""
-    fresh = r["value"] - r["spent"] - r["harm"]
-    marks = ["fresh"] * fresh + ["spent"] * r["spent"] + ["harm"] * r["harm"]
+    marks = ["fresh"] * r.fresh + ["spent"] * r.spent + ["harm"] * r.harm
     for n, mark in enumerate(marks):
         cx = x + n * (size + 4)
         box = (cx, y, cx + size, y + size)
@@ -120,36 +130,33 @@ MAGE_ROW = 118
 
 
 def _sheet_image(
-    view: View, table: QuadriviumRecord, who: dict[int, str], extra: int = 0
+    table: QuadriviumRecord, who: dict[int, str], extra: int = 0
 ) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
-    seats = view["seats"]
-    height = SHEET_TOP + len(seats) * MAGE_ROW + extra + 20
+    height = SHEET_TOP + len(table.mages) * MAGE_ROW + extra + 20
     image = canvas.blank((WIDTH, height), PAPER, _palette())
     draw = canvas.draw(image)
-    cov = view["covenant"]
-    _title(draw, cov["name"] or "A covenant not yet founded",
+    _title(draw, table.covenant.name or "A covenant not yet founded",
            f"{table.season.title()} of year {table.year} · scene {table.scenes} · "
-           f"{table.conflicts} conflict{'' if table.conflicts == 1 else 's'} · deck {view['deck']}")
+           f"{table.conflicts} conflict{'' if table.conflicts == 1 else 's'} · deck {table.deck}")
     y = 92
     draw.text((24, y), "Covenant resources", font=font(18, "bold"), fill=INK)
     y += 30
     for n, name in enumerate(RESOURCES):
         x = 24 + n * 190
-        r = cov["res"][name]
-        draw.text((x, y), f"{name.title()} {r['value'] - r['spent'] - r['harm']}/{r['value']}",
-                  font=font(16, "bold"), fill=INK)
+        r = table.covenant.resource(name)
+        draw.text((x, y), f"{name.title()} {r.fresh}/{r.value}", font=font(16, "bold"), fill=INK)
         # Up to 9 pips fit a column; a larger resource shows its count in words.
-        if r["value"] <= 9:
+        if r.value <= 9:
             _pips(draw, x, y + 26, r, 14)
         else:
-            draw.text((x, y + 24), f"spent {r['spent']}, Harm {r['harm']}", font=font(14), fill=MUTED)
+            draw.text((x, y + 24), f"spent {r.spent}, Harm {r.harm}", font=font(14), fill=MUTED)
     y += 70
-    for p, mage in zip(seats, table.mages, strict=True):
-        y = _mage_row(draw, y, p, mage, who[mage.seat])
+    for mage in table.mages:
+        y = _mage_row(draw, y, mage, who[mage.seat])
     return image, draw, y
 
 
-def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], mage: MageRecord, head: str) -> int:
+def _mage_row(draw: ImageDraw.ImageDraw, y: int, mage: MageRecord, head: str) -> int:
     draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
     y += 8
     roles = mage.roles
@@ -163,24 +170,21 @@ def _mage_row(draw: ImageDraw.ImageDraw, y: int, p: dict[str, Any], mage: MageRe
     y += 32
     for n, t in enumerate(TRAITS):
         x = 24 + n * 238
-        r = p["traits"][t]
-        rating = p["magic"][t] - p["taint"][t]
+        r = mage.trait(t)
         draw.text((x, y), f"{SIGNS[SUIT_OF[t]]} {t.title()}", font=font(16, "bold"),
                   fill=RED if SUIT_OF[t] in "DH" else INK)
         _pips(draw, x + 120, y + 2, r, 12)
-        line = f"magic {rating}"
-        if p["taint"][t]:
-            line += f" (Taint {p['taint'][t]})"
-        if p["corruption"][t]:
-            line += f" · Corruption −{p['corruption'][t]}"
-        draw.text((x, y + 24), line, font=font(14), fill=HARM if p["corruption"][t] else MUTED)
+        line = f"magic {r.usable_magic}"
+        if r.taint:
+            line += f" (Taint {r.taint})"
+        if r.corruption:
+            line += f" · Corruption −{r.corruption}"
+        draw.text((x, y + 24), line, font=font(14), fill=HARM if r.corruption else MUTED)
     y += 50
-    gear = [f"{c['trait'].title()} Companion {c['value'] - c['spent'] - c['harm']}/{c['value']}"
-            for c in p["companions"]]
-    gear += [f"{c['trait'].title()} Item {c['value'] - c['spent'] - c['harm']}/{c['value']}"
-             for c in p["items"]]
-    gear += [f"{t.title()} Asset" + (" (used)" if a["spent"] else "") for t, a in sorted(p["assets"].items())]
-    shares = [f"{k.title()} {v}" for k, v in p["shares"].items() if v]
+    gear = [f"{c.name.title()} Companion {c.fresh}/{c.value}" for c in mage.companions]
+    gear += [f"{c.name.title()} Item {c.fresh}/{c.value}" for c in mage.items]
+    gear += [f"{a.trait.title()} Asset" + (" (used)" if a.used else "") for a in mage.assets]
+    shares = [f"{k.title()} {v}" for k, v in mage.shares if v]
     if shares:
         gear.append("shares: " + ", ".join(shares))
     draw.text((24, y), " · ".join(gear) or "no Companions, Items or Assets", font=font(14), fill=INK)
@@ -211,90 +215,85 @@ def _panel(draw: ImageDraw.ImageDraw, y: int, heading: str, lines: list[str]) ->
     return y + PANEL_H
 
 
-def _under_way(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]] | None:
+def _under_way(table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]] | None:
     """Return the heading and lines of what is under way: a conflict, a council, a scene's intent."""
-    if view.get("conflict"):
-        return _conflict(view, table, who)
-    if view.get("council"):
-        return _council(view, table, who)
-    scene = view.get("scene")
+    if table.conflict:
+        return _conflict(table, table.conflict, who)
+    if table.council:
+        return _council(table, table.council, who)
+    scene = table.scene
     if table.phase is Phase.SCENE and scene:
-        pro = who.get(scene["pro"], "?")
+        pro = who.get(scene.pro, "?")
         return f"Scene {table.scenes}: {pro} is the Protagonist", [
-            f"Intent: {scene.get('intent') or 'not declared yet'}", "", "", "", "", _waiting(table, who)]
+            f"Intent: {scene.intent or 'not declared yet'}", "", "", "", "", _waiting(table, who)]
     return None
 
 
-def _conflict(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]]:
+def _conflict(table: QuadriviumRecord, c: ConflictRecord, who: dict[int, str]) -> tuple[str, list[str]]:
     """The conflict under way: the sides, the intent, the types, the conditions, the tricks, who acts."""
-    c = view["conflict"]
-    pro, ant = (who.get(s, "?") for s in c["sides"])
-    cond = c.get("cond") or {}
-    tricks = f"{c['wins'][0]}–{c['wins'][1]}" + (f", {c['tricks']} to win" if c.get("tricks") else "")
-    trick = c.get("trick")
-    if trick:
-        placed = [f"{who.get(side['seat'], '?')} " + ("face down" if side["placed"] else "not yet")
-                  for side in trick["sides"]]
-        tricks += " · this trick: " + ("revealed" if trick["revealed"] else ", ".join(placed))
+    pro, ant = (who.get(s, "?") for s in c.sides)
+    tricks = f"{c.wins[0]}–{c.wins[1]}" + (f", {c.tricks} to win" if c.tricks else "")
+    if c.trick:
+        placed = [f"{who.get(side.seat, '?')} " + ("face down" if side.placed else "not yet")
+                  for side in c.trick]
+        tricks += " · this trick: " + ("revealed" if c.revealed else ", ".join(placed))
     return f"Conflict: {pro}, Protagonist, against {ant}, Antagonist", [
-        f"Intent: {c.get('intent') or '—'}",
-        "Conflict types: " + (" – ".join(t.title() for t in c.get("types") or [] if t) or "not named yet"),
-        f"If {pro} wins: {cond.get('win') or '—'}" + _harm(cond.get("win_harm")),
-        f"If {pro} loses: {cond.get('lose') or '—'}" + _harm(cond.get("lose_harm")),
+        f"Intent: {c.intent or '—'}",
+        "Conflict types: " + (" – ".join(t.title() for t in c.types) or "not named yet"),
+        f"If {pro} wins: {c.win or '—'}" + _harm(c.win_harm),
+        f"If {pro} loses: {c.lose or '—'}" + _harm(c.lose_harm),
         f"Tricks won: {tricks}",
         _waiting(table, who),
     ]
 
 
-def _council(view: View, table: QuadriviumRecord, who: dict[int, str]) -> tuple[str, list[str]]:
+def _council(table: QuadriviumRecord, k: CouncilRecord, who: dict[int, str]) -> tuple[str, list[str]]:
     """The council under way: its step, the resource under bid, the bids, passes and takers, who acts."""
-    k = view["council"]
-    name = "Winter Council" if k.get("winter") else "Council"
-    step = STEP_WORDS.get(k["step"], k["step"])
+    name = "Winter Council" if k.winter else "Council"
+    step = STEP_WORDS.get(k.step, k.step)
     heading = f"{name} of {table.season.title()}, year {table.year}: {step}"
     lines: list[str] = []
 
-    def names(seats: list[int]) -> str:
+    def names(seats: tuple[int, ...] | list[int]) -> str:
         return ", ".join(who.get(x, "?") for x in seats) or "nobody"
 
-    res = k["resources"][k["ri"]].title() if k.get("resources") and k["ri"] < len(k["resources"]) else ""
-    if k["step"] == "bid" and k.get("bid"):
-        b = k["bid"]
-        leader = b["leader"]
-        high = f"high bid {b['high']} by {who.get(leader, '?')}" if leader is not None else "no bid yet"
-        later = ", ".join(r.title() for r in k["resources"][k["ri"] + 1:])
+    res = k.resource.title()
+    if k.step == "bid" and k.bid:
+        b = k.bid
+        high = f"high bid {b.high} by {who.get(b.leader, '?')}" if b.leader is not None else "no bid yet"
+        later = ", ".join(r.title() for r in k.later)
         lines += [f"Bidding for first pick of {res}: {high}" + (f" (then {later})" if later else ""),
-                  "Passed: " + names([m.seat for m in table.mages if m.seat not in b["active"]])]
-    elif k["step"] == "take" and k.get("take"):
-        t = k["take"]
-        lines += [f"Taking from {res}: cost {t['cost']} Council Votes a point",
-                  "Took: " + names(t["takers"]),
-                  "Passed: " + names([x for x, done in enumerate(t["passed"]) if done])]
-    elif k["step"] == "years":
-        voted = [x for x, v in enumerate(k.get("votes") or []) if v is not None]
-        lines.append(f"Voted: {names(voted)}")
-    if k.get("sat_out"):
-        lines.append("Passing for the rest of this bidding: " + names(k["sat_out"]))
-    duel = k.get("duel")
-    if duel:
-        lines.append(f"Duel over {duel['res'].title()}: {who.get(duel['a'], '?')} against "
-                     f"{who.get(duel['b'], '?')}")
+                  "Passed: " + names([m.seat for m in table.mages if m.seat not in b.active])]
+    elif k.step == "take" and k.take:
+        lines += [f"Taking from {res}: cost {k.take.cost} Council Votes a point",
+                  "Took: " + names(k.take.takers),
+                  "Passed: " + names(k.take.passed)]
+    elif k.step == "years":
+        lines.append(f"Voted: {names(k.voted)}")
+    if k.sat_out:
+        lines.append("Passing for the rest of this bidding: " + names(k.sat_out))
+    if k.duel:
+        lines.append(f"Duel over {k.duel.res.title()}: {who.get(k.duel.a, '?')} against "
+                     f"{who.get(k.duel.b, '?')}")
     lines += [""] * (PANEL_LINES - 1 - len(lines))
     lines.append(_waiting(table, who))
     return heading, lines
 
 
-def _harm(harm: str | None) -> str:
+def _harm(harm: str) -> str:
     return f" (Harm: {harm})" if harm and harm != "none" else ""
 
 
 def sheet(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the covenant sheet (resources, Harm, each mage's Traits, Magic, Taint, Corruption, votes),
     and the scene, conflict or council under way; players named when the caption names them."""
-    table = read_view(view)
+    return _sheet(read_view(view), caption)
+
+
+def _sheet(table: QuadriviumRecord, caption: render.Caption | None) -> bytes:
     who = _who(table, caption)
-    under = _under_way(view, table, who)
-    image, draw, y = _sheet_image(view, table, who, extra=PANEL_H if under else 0)
+    under = _under_way(table, who)
+    image, draw, y = _sheet_image(table, who, extra=PANEL_H if under else 0)
     if under:
         _panel(draw, y, *under)
     return _png(image)
@@ -305,8 +304,8 @@ def private_sheet(view: View, caption: render.Caption | None = None) -> bytes:
     table = read_view(view)
     hand = table.hand
     who = _who(table, caption)
-    under = _under_way(view, table, who)
-    image, draw, y = _sheet_image(view, table, who, extra=200 + (PANEL_H if under else 0))
+    under = _under_way(table, who)
+    image, draw, y = _sheet_image(table, who, extra=200 + (PANEL_H if under else 0))
     if under:
         y = _panel(draw, y, *under)
     draw.text((24, y + 10), "Your hand (only you see this)", font=font(18, "bold"), fill=INK)
@@ -317,28 +316,28 @@ def private_sheet(view: View, caption: render.Caption | None = None) -> bytes:
     return _png(image)
 
 
-def _breakdown(side: dict[str, Any]) -> list[str]:
-    card = side["card"]
+def _breakdown(side: NewsSide) -> list[str]:
+    card = side.card
     if card is None:
         return ["face down (conceded)"]
-    if side["total"] is None:
+    if side.total is None:
         return ["a Joker: takes the trick at once" if card.split("/")[0] in ("BJ", "RJ") else ""]
-    base = side["total"] - side["bonus"] - 2 * len(side["aids"]) - side["magic"] + side["minus"]
-    base += side["corruption"] - sum(_rank(a) for a in side["adds"])
+    base = side.total - side.bonus - 2 * len(side.aids) - side.magic + side.minus
+    base += side.corruption - sum(_rank(a) for a in side.adds)
     lines = [f"rank {base}"]
-    if side["bonus"]:
-        lines.append(f"+{side['bonus']} conflict type")
-    if side["aids"]:
-        lines.append(f"+{2 * len(side['aids'])} Aid ({len(side['aids'])})")
-    if side["adds"]:
-        lines.append(f"+{sum(_rank(a) for a in side['adds'])} Vigor")
-    if side["magic"]:
-        lines.append(f"+{side['magic']} magic")
-    if side["minus"]:
-        lines.append(f"−{side['minus']} Item")
-    if side["corruption"]:
-        lines.append(f"−{side['corruption']} Corruption")
-    lines.append(f"= {side['total']}")
+    if side.bonus:
+        lines.append(f"+{side.bonus} conflict type")
+    if side.aids:
+        lines.append(f"+{2 * len(side.aids)} Aid ({len(side.aids)})")
+    if side.adds:
+        lines.append(f"+{sum(_rank(a) for a in side.adds)} Vigor")
+    if side.magic:
+        lines.append(f"+{side.magic} magic")
+    if side.minus:
+        lines.append(f"−{side.minus} Item")
+    if side.corruption:
+        lines.append(f"−{side.corruption} Corruption")
+    lines.append(f"= {side.total}")
     return lines
 
 
@@ -352,30 +351,36 @@ def _rank(card: str) -> int:
 
 def trick(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the image of the trick just decided: both cards, the aids, each rank's parts, the winner."""
-    news = view["news"]
-    who = _who(read_view(view), caption)
-    named = [who.get(side["seat"], side["name"]) for side in news["sides"]]
+    table = read_view(view)
+    if table.news is None:
+        raise ValueError("no trick was just decided")
+    return _trick(table, table.news, caption)
+
+
+def _trick(table: QuadriviumRecord, news: TrickNews, caption: render.Caption | None) -> bytes:
+    who = _who(table, caption)
+    named = [who.get(side.seat, side.name) for side in news.sides]
     image = canvas.blank((WIDTH, 470), PAPER, _palette())
     draw = canvas.draw(image)
-    types = " – ".join(t.title() for t in news["types"])
-    _title(draw, f"Trick {news['trick']}: {named[news['winner']]} takes it",
-           f"Conflict type {types} · tricks {news['wins'][0]}–{news['wins'][1]}")
-    for i, side in enumerate(news["sides"]):
+    types = " – ".join(t.title() for t in news.types)
+    _title(draw, f"Trick {news.trick}: {named[news.winner]} takes it",
+           f"Conflict type {types} · tricks {news.wins[0]}–{news.wins[1]}")
+    for i, side in enumerate(news.sides):
         x = 24 + i * (WIDTH // 2)
-        won = i == news["winner"]
+        won = i == news.winner
         role = ("Protagonist", "Antagonist")[i]
         box = (x - 8, 88, x + WIDTH // 2 - 40, 458)
         draw.rounded_rectangle(box, 14, outline=GOLD if won else MUTED, width=5 if won else 2)
         draw.text((x + 8, 98), f"{role}: {named[i]}", font=font(19, "bold"), fill=INK)
-        _card(draw, x + 8, 132, side["card"], 120, 165)
-        for n, aid in enumerate(side["aids"][:4]):
+        _card(draw, x + 8, 132, side.card, 120, 165)
+        for n, aid in enumerate(side.aids[:4]):
             _card(draw, x + 140 + n * 62, 132, aid, 56, 78)
-        if side["aids"]:
-            draw.text((x + 140 + min(4, len(side["aids"])) * 62, 160), "Aid", font=font(14), fill=MUTED)
-        for n, add in enumerate(side["adds"][:4]):
+        if side.aids:
+            draw.text((x + 140 + min(4, len(side.aids)) * 62, 160), "Aid", font=font(14), fill=MUTED)
+        for n, add in enumerate(side.adds[:4]):
             _card(draw, x + 140 + n * 62, 218, add, 56, 78)
-        if side["adds"]:
-            draw.text((x + 140 + min(4, len(side["adds"])) * 62, 246), "Vigor", font=font(14), fill=MUTED)
+        if side.adds:
+            draw.text((x + 140 + min(4, len(side.adds)) * 62, 246), "Vigor", font=font(14), fill=MUTED)
         for n, line in enumerate(_breakdown(side)):
             weight = "bold" if line.startswith("=") else "regular"
             draw.text((x + 8, 310 + n * 19), line, font=font(16, weight), fill=INK)
@@ -386,7 +391,8 @@ def trick(view: View, caption: render.Caption | None = None) -> bytes:
 
 def board(view: View, caption: render.Caption | None = None) -> bytes:
     """Return the thread's board: the trick just decided, else the covenant sheet with what is under way."""
-    return trick(view, caption) if view.get("news") else sheet(view, caption)
+    table = read_view(view)  # read once: the board is drawn after every move
+    return _trick(table, table.news, caption) if table.news else _sheet(table, caption)
 
 
 render.register("quadrivium", board=board, private=private_sheet, sheets={"covenant": sheet})

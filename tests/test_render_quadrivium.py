@@ -86,7 +86,7 @@ def _under_way(view: dict, names: dict[int, str] | None = None) -> list[str]:
     """Return the texts of the panel drawn under the sheet (what is under way)."""
     caption = render.Caption(names=names or {})
     table = read_view(view)
-    under = drawing._under_way(view, table, drawing._who(table, caption))
+    under = drawing._under_way(table, drawing._who(table, caption))
     assert under is not None
     recorder = Recorder()
     drawing._panel(recorder, 0, *under)  # type: ignore[arg-type]
@@ -119,7 +119,7 @@ def test_the_drawing_names_the_players_beside_their_mages() -> None:
     assert said[-1].startswith(f"Waiting on {names[pro]} (")
     recorder = Recorder()
     who = drawing._who(read_view(view), render.Caption(names=names))
-    drawing._mage_row(recorder, 0, view["seats"][0], read_view(view).mages[0], who[0])  # type: ignore[arg-type]
+    drawing._mage_row(recorder, 0, read_view(view).mages[0], who[0])  # type: ignore[arg-type]
     assert recorder.said[0] == f"alice ({view['seats'][0]['name']})"
 
 

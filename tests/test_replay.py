@@ -146,7 +146,7 @@ def test_a_quadrivium_replay_shows_its_scenes_conflicts_and_councils_with_the_pl
 
     def spy(kind: str, view: dict[str, Any], caption: Any = None) -> bytes:
         table = drawing.read_view(view)
-        what = drawing._under_way(view, table, drawing._who(table, caption))
+        what = drawing._under_way(table, drawing._who(table, caption))
         under.append(what[0] if what else "")
         assert caption is not None and caption.names == names
         return _png(48, 64, shade=3 * len(under))  # the headings are what is looked at here

@@ -24,6 +24,7 @@ class TraitRecord:
     harm: int
     magic: int
     taint: int
+    corruption: int = 0
 
     @property
     def fresh(self) -> int:
@@ -34,6 +35,30 @@ class TraitRecord:
     def usable_magic(self) -> int:
         """The Trait's magic less its Taint."""
         return self.magic - self.taint
+
+
+@dataclass(frozen=True)
+class Points:
+    """A thing with points to expend and Harm: a covenant resource, a Companion or an Item."""
+
+    name: str
+    """The resource's name, or the Companion's or Item's Trait."""
+    value: int
+    spent: int
+    harm: int
+
+    @property
+    def fresh(self) -> int:
+        """The points left to spend: the value less what is spent and what Harm took."""
+        return self.value - self.spent - self.harm
+
+
+@dataclass(frozen=True)
+class AssetRecord:
+    """A mage's Asset of one Trait, and whether it was used."""
+
+    trait: str
+    used: bool
 
 
 @dataclass(frozen=True)
@@ -49,6 +74,136 @@ class MageRecord:
     """"protagonist" and/or "antagonist" while a scene or conflict is under way."""
     traits: tuple[TraitRecord, ...] = ()
     """The mage's Traits in the view's order."""
+    companions: tuple[Points, ...] = ()
+    items: tuple[Points, ...] = ()
+    assets: tuple[AssetRecord, ...] = ()
+    """By Trait name."""
+    shares: tuple[tuple[str, int], ...] = ()
+    """Each resource's share the mage holds, in the view's order (zero included)."""
+
+    def trait(self, name: str) -> TraitRecord:
+        """Return the Trait of that name."""
+        return next(t for t in self.traits if t.name == name)
+
+
+@dataclass(frozen=True)
+class Covenant:
+    """The covenant every mage shares: its name (empty before it is founded) and its resources."""
+
+    name: str
+    resources: tuple[Points, ...]
+
+    def resource(self, name: str) -> Points:
+        """Return the resource of that name."""
+        return next(r for r in self.resources if r.name == name)
+
+
+@dataclass(frozen=True)
+class SceneRecord:
+    """The scene under way: its Protagonist and the intent declared (empty before)."""
+
+    pro: int
+    intent: str
+
+
+@dataclass(frozen=True)
+class TrickSide:
+    """One side of the trick under way: its seat and whether its card is down."""
+
+    seat: int
+    placed: bool
+
+
+@dataclass(frozen=True)
+class ConflictRecord:
+    """The conflict under way as every seat sees it (empty words where nothing is set yet)."""
+
+    sides: tuple[int, int]
+    intent: str
+    types: tuple[str, ...]
+    """The conflict types named so far."""
+    win: str
+    lose: str
+    win_harm: str
+    lose_harm: str
+    wins: tuple[int, int]
+    tricks: int
+    """How many tricks are played (0 before the Antagonist names it)."""
+    trick: tuple[TrickSide, ...]
+    """The trick under way (empty when none)."""
+    revealed: bool
+    """Whether the trick under way is revealed."""
+
+
+@dataclass(frozen=True)
+class Bid:
+    """The bidding for first pick: the high bid, its bidder (None before a bid), who still bids."""
+
+    high: int
+    leader: int | None
+    active: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Take:
+    """Taking from a resource: the price a point, who took, who passed."""
+
+    cost: int
+    takers: tuple[int, ...]
+    passed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel over a resource between two mages."""
+
+    res: str
+    a: int
+    b: int
+
+
+@dataclass(frozen=True)
+class CouncilRecord:
+    """The council under way as every seat sees it: never how anyone voted, only who has."""
+
+    winter: bool
+    step: str
+    resource: str
+    """The resource under bid or taken from now (empty when none)."""
+    later: tuple[str, ...]
+    """The resources bid for after it."""
+    bid: Bid | None
+    take: Take | None
+    voted: tuple[int, ...]
+    sat_out: tuple[int, ...]
+    duel: Duel | None
+
+
+@dataclass(frozen=True)
+class NewsSide:
+    """One side of the trick just decided: its card (None: conceded face down) and its rank's parts."""
+
+    seat: int
+    name: str
+    card: str | None
+    total: int | None
+    bonus: int
+    aids: tuple[str, ...]
+    adds: tuple[str, ...]
+    magic: int
+    minus: int
+    corruption: int
+
+
+@dataclass(frozen=True)
+class TrickNews:
+    """The trick the last move decided: its number, the conflict types, the score, the winning side."""
+
+    trick: int
+    types: tuple[str, ...]
+    wins: tuple[int, int]
+    winner: int
+    sides: tuple[NewsSide, ...]
 
 
 @dataclass(frozen=True)
@@ -79,6 +234,14 @@ class QuadriviumRecord:
     """Why the tale ended, else empty."""
     fighting: tuple[int, ...] = ()
     """The two sides (protagonist, antagonist) of a conflict still undecided, else empty."""
+    covenant: Covenant = Covenant("", ())
+    deck: int = 0
+    """How many cards are left in the deck."""
+    scene: SceneRecord | None = None
+    conflict: ConflictRecord | None = None
+    council: CouncilRecord | None = None
+    news: TrickNews | None = None
+    """The trick the last move decided, else None."""
     situation: tuple[Any, ...] = ()
     """What the viewing seat is offered against, as JSON data: the frame, the scene, the conflict
     and the council without the others' answers to a decision taken at once, and the seat's own
@@ -117,9 +280,79 @@ def _roles(view: dict[str, Any], seat: int) -> tuple[str, ...]:
 
 def _traits(p: dict[str, Any]) -> tuple[TraitRecord, ...]:
     return tuple(
-        TraitRecord(t, r["value"], r["spent"], r["harm"], p["magic"][t], p["taint"][t])
+        TraitRecord(t, r["value"], r["spent"], r["harm"], p["magic"][t], p["taint"][t], p["corruption"][t])
         for t, r in p["traits"].items()
     )
+
+
+def _points(name: str, r: dict[str, Any]) -> Points:
+    return Points(name, r["value"], r["spent"], r["harm"])
+
+
+def _mage(view: dict[str, Any], p: dict[str, Any]) -> MageRecord:
+    return MageRecord(
+        p["seat"], p["name"] or "", p["votes"], p["hand"], _roles(view, p["seat"]), _traits(p),
+        companions=tuple(_points(c["trait"], c) for c in p["companions"]),
+        items=tuple(_points(c["trait"], c) for c in p["items"]),
+        assets=tuple(AssetRecord(t, bool(a["spent"])) for t, a in sorted(p["assets"].items())),
+        shares=tuple(p["shares"].items()),
+    )
+
+
+def _covenant(cov: dict[str, Any]) -> Covenant:
+    return Covenant(cov["name"] or "", tuple(_points(name, r) for name, r in cov["res"].items()))
+
+
+def _scene(scene: dict[str, Any] | None) -> SceneRecord | None:
+    return None if not scene else SceneRecord(scene["pro"], scene.get("intent") or "")
+
+
+def _conflict(c: dict[str, Any] | None) -> ConflictRecord | None:
+    if not c:
+        return None
+    cond = c.get("cond") or {}
+    trick = c.get("trick")
+    return ConflictRecord(
+        sides=tuple(c["sides"]), intent=c.get("intent") or "",
+        types=tuple(t for t in c.get("types") or [] if t),
+        win=cond.get("win") or "", lose=cond.get("lose") or "",
+        win_harm=cond.get("win_harm") or "", lose_harm=cond.get("lose_harm") or "",
+        wins=tuple(c["wins"]), tricks=c.get("tricks") or 0,
+        trick=tuple(TrickSide(side["seat"], side["placed"]) for side in trick["sides"]) if trick else (),
+        revealed=bool(trick and trick["revealed"]),
+    )
+
+
+def _take(take: dict[str, Any]) -> Take:
+    passed = tuple(x for x, done in enumerate(take["passed"]) if done)
+    return Take(take["cost"], tuple(take["takers"]), passed)
+
+
+def _council(k: dict[str, Any] | None) -> CouncilRecord | None:
+    if not k:
+        return None
+    resources, ri = k.get("resources") or [], k.get("ri", 0)
+    bid, take, duel = k.get("bid"), k.get("take"), k.get("duel")
+    return CouncilRecord(
+        winter=bool(k.get("winter")), step=k["step"],
+        resource=resources[ri] if ri < len(resources) else "", later=tuple(resources[ri + 1:]),
+        bid=Bid(bid["high"], bid["leader"], tuple(bid["active"])) if bid else None,
+        take=_take(take) if take else None,
+        voted=tuple(x for x, v in enumerate(k.get("votes") or []) if v is not None),
+        sat_out=tuple(k.get("sat_out") or ()),
+        duel=Duel(duel["res"], duel["a"], duel["b"]) if duel else None,
+    )
+
+
+def _news(news: dict[str, Any] | None) -> TrickNews | None:
+    if not news:
+        return None
+    sides = tuple(
+        NewsSide(side["seat"], side["name"], side["card"], side["total"], side["bonus"], tuple(side["aids"]),
+                 tuple(side["adds"]), side["magic"], side["minus"], side["corruption"])
+        for side in news["sides"]
+    )
+    return TrickNews(news["trick"], tuple(news["types"]), tuple(news["wins"]), news["winner"], sides)
 
 
 def _without(part: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
@@ -152,14 +385,17 @@ def read_view(view: dict[str, Any]) -> QuadriviumRecord:
         season=view["season"],
         scenes=view["scenes"],
         conflicts=view["conflicts"],
-        mages=tuple(
-            MageRecord(p["seat"], p["name"] or "", p["votes"], p["hand"], _roles(view, p["seat"]), _traits(p))
-            for p in view["seats"]
-        ),
+        mages=tuple(_mage(view, p) for p in view["seats"]),
         asks=tuple(Ask(a["seat"], a["text"]) for a in view.get("prompts", [])),
         hand=tuple(view["hand"]),
         placed=view.get("placed"),
         ended=view["ended"] or "",
         fighting=_fighting(view.get("conflict")),
+        covenant=_covenant(view["covenant"]),
+        deck=view["deck"],
+        scene=_scene(view.get("scene")),
+        conflict=_conflict(view.get("conflict")),
+        council=_council(view.get("council")),
+        news=_news(view.get("news")),
         situation=_situation(view),
     )
