@@ -293,3 +293,21 @@ def test_a_harmless_action_dispatches_no_idle_step(monkeypatch: pytest.MonkeyPat
             harmless += 1
             assert not {"reactions", "sympathy", "instants", "mystic"} & set(dispatched)
     assert harmless > 10
+
+
+def test_waiting_on_builds_no_decision_record(monkeypatch: pytest.MonkeyPatch):
+    """``waiting_on`` (asked on every move) names the seats without building the decisions' records."""
+    from rules.argent import views
+
+    built = []
+    real = views.Asked
+
+    def counting(*args):
+        built.append(args)
+        return real(*args)
+
+    states = [state for state, _seat, _move in _states(80)]
+    monkeypatch.setattr(views, "Asked", counting)
+    assert all(ARGENT.waiting_on(state) for state in states)
+    assert not built
+    assert all(views.decisions(state) for state in states) and built  # the records are still there to build
