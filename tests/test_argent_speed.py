@@ -311,3 +311,38 @@ def test_waiting_on_builds_no_decision_record(monkeypatch: pytest.MonkeyPatch):
     assert all(ARGENT.waiting_on(state) for state in states)
     assert not built
     assert all(views.decisions(state) for state in states) and built  # the records are still there to build
+
+
+def test_placement_words_come_from_the_card_data_cache(monkeypatch: pytest.MonkeyPatch):
+    """A placement's plain options read as a fresh wording of each slot gives, without wording any slot anew.
+
+    The words depend on the room side, the slot, the mage type and, on a Merit slot, whether the
+    seat has a badge left: the cache is keyed by exactly those, so both notes show up as they should.
+    """
+    from rules.argent import effects
+    from rules.argent.engine import placement
+    from rules.argent.state import loc_text, merit_total, open_slots, rooms_in_play
+
+    cases = []
+    for state, _seat, _move in _states(300, seed=8):
+        if state["phase"] == "errands" and state["turn"] and not state["agenda"]:
+            seat = state["turn"]["seat"]
+            spent = ARGENT.copy_state(state)  # the same table with every badge of the seat spent
+            spent["seats"][seat]["merit_spent"] = merit_total(state, seat)
+            for table in (state, spent):
+                cases += [(table, seat, room) for room in rooms_in_play(table) if open_slots(table, room)]
+    expected = {}
+    for state, seat, room in cases:
+        for opt in placement.placement_options(state, seat, room, False, True):
+            loc = f"{room}/{opt['args']['slot']}"
+            name = placement.mage_name(opt["args"]["type"])
+            note = effects.merit_note(state, seat, loc)
+            expected[id(opt)] = opt["label"] == f"Place a {name} in {loc_text(state, loc)}{note}", note
+    assert all(same for same, _note in expected.values())
+    assert {bool(note) for _same, note in expected.values()} == {True, False}
+    worded = []
+    monkeypatch.setattr(effects, "merit_note", lambda *args: worded.append(args) or "")
+    monkeypatch.setattr(placement, "loc_text", lambda *args: worded.append(args) or "")
+    for state, seat, room in cases:
+        placement.placement_options(state, seat, room, False, True)
+    assert not worded
