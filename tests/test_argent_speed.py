@@ -241,3 +241,108 @@ def test_errand_words_are_kept_per_room_side():
                 words.setdefault(slot["id"], []).append(expected)
         differ += sum(1 for pair in words.values() if len(pair) == 2 and pair[0] != pair[1])
     assert differ > 5
+
+
+def _queue_every_step(state, task, events):
+    """The steps after an action as they were first written: all four queued, each run by ``advance``."""
+    from rules.argent.agenda import push
+    from rules.argent.engine import reactions
+
+    push(state, *(reactions.after_step(state, op, task) for op in reactions.AFTER_ACTION))
+
+
+def test_steps_after_an_action_play_as_if_each_were_queued(monkeypatch: pytest.MonkeyPatch):
+    """Running the idle steps in place gives the same states (agendas included) and events as queuing all."""
+    from rules.argent.engine import reactions
+
+    pairs = []
+    for seed in (1, 2, 5):
+        rand = random.Random(seed)
+        state = ARGENT.setup(4, ARGENT.default_options(), seed)
+        while not ARGENT.is_over(state):
+            seat = rand.choice(ARGENT.waiting_on(state))
+            move = rand.choice(ARGENT.legal_moves(state, seat))
+            pairs.append((state, seat, move))
+            state, _ = ARGENT.apply(state, seat, move)
+    now = [ARGENT.apply(s, seat, move) for s, seat, move in pairs]
+    monkeypatch.setitem(engine.FLOW_TASKS, "after_action", _queue_every_step)
+    queued = [ARGENT.apply(s, seat, move) for s, seat, move in pairs]
+    assert [json.dumps(s) for s, _ in now] == [json.dumps(s) for s, _ in queued]
+    assert [e for _, e in now] == [e for _, e in queued]
+    # Both ways were walked: reaction questions waiting with the later steps behind them.
+    behind = [s for s, _ in now if any(t["op"] in reactions.AFTER_ACTION for t in s["agenda"])]
+    assert behind and len(behind) < len(now) // 4
+
+
+def test_a_harmless_action_dispatches_no_idle_step(monkeypatch: pytest.MonkeyPatch):
+    """After an action that harmed nobody and placed in no instant room, none of the four steps is a task."""
+    dispatched = []
+    real = engine.run_task
+
+    def spying(state, task, events):
+        idle = not state["harms"] and not state.get("instants")
+        dispatched.append("harmless" if task["op"] == "after_action" and idle else task["op"])
+        real(state, task, events)
+
+    monkeypatch.setattr(engine, "run_task", spying)
+    harmless = 0
+    for state, seat, move in _states(120):
+        dispatched.clear()
+        ARGENT.apply(state, seat, move)
+        if "harmless" in dispatched:
+            harmless += 1
+            assert not {"reactions", "sympathy", "instants", "mystic"} & set(dispatched)
+    assert harmless > 10
+
+
+def test_waiting_on_builds_no_decision_record(monkeypatch: pytest.MonkeyPatch):
+    """``waiting_on`` (asked on every move) names the seats without building the decisions' records."""
+    from rules.argent import views
+
+    built = []
+    real = views.Asked
+
+    def counting(*args):
+        built.append(args)
+        return real(*args)
+
+    states = [state for state, _seat, _move in _states(80)]
+    monkeypatch.setattr(views, "Asked", counting)
+    assert all(ARGENT.waiting_on(state) for state in states)
+    assert not built
+    assert all(views.decisions(state) for state in states) and built  # the records are still there to build
+
+
+def test_placement_words_come_from_the_card_data_cache(monkeypatch: pytest.MonkeyPatch):
+    """A placement's plain options read as a fresh wording of each slot gives, without wording any slot anew.
+
+    The words depend on the room side, the slot, the mage type and, on a Merit slot, whether the
+    seat has a badge left: the cache is keyed by exactly those, so both notes show up as they should.
+    """
+    from rules.argent import effects
+    from rules.argent.engine import placement
+    from rules.argent.state import loc_text, merit_total, open_slots, rooms_in_play
+
+    cases = []
+    for state, _seat, _move in _states(300, seed=8):
+        if state["phase"] == "errands" and state["turn"] and not state["agenda"]:
+            seat = state["turn"]["seat"]
+            spent = ARGENT.copy_state(state)  # the same table with every badge of the seat spent
+            spent["seats"][seat]["merit_spent"] = merit_total(state, seat)
+            for table in (state, spent):
+                cases += [(table, seat, room) for room in rooms_in_play(table) if open_slots(table, room)]
+    expected = {}
+    for state, seat, room in cases:
+        for opt in placement.placement_options(state, seat, room, False, True):
+            loc = f"{room}/{opt['args']['slot']}"
+            name = placement.mage_name(opt["args"]["type"])
+            note = effects.merit_note(state, seat, loc)
+            expected[id(opt)] = opt["label"] == f"Place a {name} in {loc_text(state, loc)}{note}", note
+    assert all(same for same, _note in expected.values())
+    assert {bool(note) for _same, note in expected.values()} == {True, False}
+    worded = []
+    monkeypatch.setattr(effects, "merit_note", lambda *args: worded.append(args) or "")
+    monkeypatch.setattr(placement, "loc_text", lambda *args: worded.append(args) or "")
+    for state, seat, room in cases:
+        placement.placement_options(state, seat, room, False, True)
+    assert not worded

@@ -135,7 +135,7 @@ class ArgentRules(Rules):
 
     def waiting_on(self, state: State) -> list[Seat]:
         """Return the seats ``pending`` names, without writing its sentences (asked on every move)."""
-        return sorted({a.seat for a in views.decisions(state)})
+        return views.waiting_seats(state)
 
     seat_names = ("P1", "P2", "P3", "P4", "P5")
     """Seats as the game's texts name them, so the service's legend and labels match."""

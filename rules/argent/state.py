@@ -447,11 +447,11 @@ def loc_text(state: State, loc: str) -> str:
     parts = split_loc(loc)
     if not parts:
         return {"office": "the office", "supply": "the supply"}.get(loc, loc)
-    return _loc_words(loc, state["board"]["rooms"][parts[0]]["side"])
+    return loc_words(loc, state["board"]["rooms"][parts[0]]["side"])
 
 
 @cache  # the words follow from the location and the room's side alone: placements ask them often
-def _loc_words(loc: str, side: str) -> str:
+def loc_words(loc: str, side: str) -> str:
     """Return a board location as words, for the room on that side."""
     room, slot_id = split_loc(loc)  # type: ignore[misc]
     printed = content.room_side(room, side)["slots"]

@@ -129,17 +129,41 @@ PHASE_ASKS = {
 
 def asked(state: State) -> Asked | None:
     """Return the decision the flow waits on (the agenda's front ask, a setup phase, a turn), or None."""
-    agenda = state["agenda"]
-    if agenda and agenda[0]["op"] == "ask":
-        task = agenda[0]
+    where = _flow_source(state)
+    if where == "ask":
+        task = state["agenda"][0]
         kind = PromptKind.REACTION if task["react"] else PromptKind.DECISION
         return Asked(task["seat"], kind, task["kind"], task["prompt"])
+    if where == "queue":
+        decision, words = PHASE_ASKS[state["phase"]]
+        return Asked(state["queue"][0], PromptKind.TURN, decision, words)
+    if where == "turn":
+        return Asked(state["turn"]["seat"], PromptKind.TURN, "turn", "take your turn")
+    return None
+
+
+def _flow_source(state: State) -> str | None:
+    """Name where the flow's decision is read from: the agenda's front ask, the setup queue or the turn."""
+    agenda = state["agenda"]
+    if agenda and agenda[0]["op"] == "ask":
+        return "ask"
     phase = state["phase"]
     if phase in PHASE_ASKS and state["queue"]:
-        decision, words = PHASE_ASKS[phase]
-        return Asked(state["queue"][0], PromptKind.TURN, decision, words)
+        return "queue"
     if phase == "errands" and state["turn"]:
-        return Asked(state["turn"]["seat"], PromptKind.TURN, "turn", "take your turn")
+        return "turn"
+    return None
+
+
+def flow_seat(state: State) -> int | None:
+    """Return the seat of ``asked``'s decision without building its record."""
+    where = _flow_source(state)
+    if where == "ask":
+        return state["agenda"][0]["seat"]
+    if where == "queue":
+        return state["queue"][0]
+    if where == "turn":
+        return state["turn"]["seat"]
     return None
 
 
@@ -156,6 +180,17 @@ def decisions(state: State) -> list[Asked]:
         if office.get("leave_choice") and s not in waiting
     ]
     return found + leavers
+
+
+def waiting_seats(state: State) -> list[int]:
+    """Return the seats ``decisions`` names, sorted, without building a decision's record."""
+    if state["over"]:
+        return []
+    main = flow_seat(state)
+    seats = {s for s, office in enumerate(state["seats"]) if office.get("leave_choice")}
+    if main is not None:
+        seats.add(main)
+    return sorted(seats)
 
 
 def decisions_view(state: State) -> list[dict[str, Any]]:

@@ -230,7 +230,12 @@ def _why(task: Task) -> str:
 
 def merit_note(state: State, seat: int, loc: str) -> str:
     """Return a warning for a placement label: a Merit slot taken with no badge left pays only 1 IP."""
-    if not is_merit(slot_of(state, loc)) or merit_free(state, seat) > 0:
+    return merit_words(slot_of(state, loc), merit_free(state, seat) > 0)
+
+
+def merit_words(slot: dict[str, Any], badge_left: bool) -> str:
+    """Return ``merit_note``'s words for a slot's printed record, given whether the seat has a badge left."""
+    if not is_merit(slot) or badge_left:
         return ""
     # Badges are paid at resolution, so an IP gain before then may still pay for the errand.
     return " (Merit slot, no badge left: likely only 1 IP)"

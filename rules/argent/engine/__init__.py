@@ -39,15 +39,12 @@ from rules.argent.engine.decisions import (
 )
 from rules.argent.engine.placement import answer_fast_room, answer_place_type, answer_turn_place
 from rules.argent.engine.reactions import (
+    AFTER_ACTION_STEPS,
     after_action,
     answer_free_cast,
     answer_react,
     answer_revival,
     run_free_cast,
-    run_instants,
-    run_mystic,
-    run_reactions,
-    run_sympathy,
 )
 from rules.argent.engine.turn import castable, do_turn, has_turn_option, iter_turn_options
 from rules.argent.events import ArgentEvent
@@ -450,10 +447,7 @@ FLOW_TASKS = {
     "errand_home": errand_home,
     "room_done": room_done,
     "after_action": after_action,
-    "reactions": run_reactions,
-    "sympathy": run_sympathy,
-    "instants": run_instants,
-    "mystic": run_mystic,
+    **AFTER_ACTION_STEPS,  # a step after an action, left on the agenda behind a question
     "free_cast": run_free_cast,
 }
 

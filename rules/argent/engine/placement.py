@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from rules.argent import effects, protection, vocab
@@ -14,7 +15,9 @@ from rules.argent.state import (
     gain,
     is_shadow,
     loc_text,
+    loc_words,
     mage_text,
+    merit_free,
     occupant,
     office_mages,
     open_slots,
@@ -23,7 +26,9 @@ from rules.argent.state import (
     room_of,
     shadow_loc,
     slot_of,
+    slot_spec,
     slots,
+    split_loc,
 )
 from rules.contract import Event
 
@@ -90,24 +95,23 @@ def placement_options(
     by_type: dict[str, dict[str, Any]] = {}
     for m in mages:
         by_type.setdefault(m["type"], m)
-    opts = []
+    opts: list[dict[str, Any]] = []
     free = open_slots(state, room)
     if has_status(state, seat, "shadow_only_place"):
         return inversion_options(state, seat, room, by_type)
-    # The same for every mage type: each slot's words, and the mages in the room's errand slots.
-    where = {loc: loc_text(state, loc) + effects.merit_note(state, seat, loc) for loc in free}
-    occupied_slots = [
-        x
-        for x in state["mages"]
-        if room_of(x["loc"]) == room and placed(x["loc"]) and not is_shadow(slot_of(state, x["loc"]))
-    ]
+    side = state["board"]["rooms"][room]["side"]
+    plain = tuple(free)
+    badge_left = merit_free(state, seat) > 0
+    occupied: list[dict[str, Any]] | None = None  # the room's placed mages, found once a power asks
     for t, m in by_type.items():
-        name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
-        for loc in free:
-            opts.append(effects.place_option(f"Place a {name} in {where[loc]}", t, loc))
+        name = mage_name(t)
+        for slot_id, words in _plain_words(room, side, plain, t, badge_left):
+            opts.append({"action": "place", "args": {"type": t, "slot": slot_id}, "label": words})
         powers = set() if no_powers else powers_of(state, m)
+        if occupied is None and (powers & _TAKING or has_status(state, seat, "shadow_on_place")):
+            occupied = occupied_slots(state, room)
         if "place_wound" in powers and office["mana"] >= 1:
-            for x in occupied_slots:
+            for x in occupied or ():
                 if protection.may_target(state, seat, x, "wound", "mage"):
                     opts.append(
                         effects.place_option(
@@ -118,7 +122,7 @@ def placement_options(
                         )
                     )
         if "place_shift" in powers and free:
-            for x in occupied_slots:
+            for x in occupied or ():
                 if x["owner"] != seat and protection.may_target(state, seat, x, "move", "mage"):
                     opts.append(
                         effects.place_option(
@@ -136,7 +140,7 @@ def placement_options(
         if has_status(state, seat, "shadow_on_place"):
             shadowing.append(("Your", "zero_hour", "spell"))
         for prefix, power, via in shadowing:
-            for x in occupied_slots:
+            for x in occupied or ():
                 sloc = shadow_loc(state, x["loc"])
                 if (
                     x["owner"] != seat
@@ -155,6 +159,43 @@ def placement_options(
     return opts
 
 
+_TAKING = frozenset(("place_wound", "place_shift", "place_shadow"))
+"""The placement powers that take or shadow an occupied slot (they read the room's mages)."""
+
+
+def occupied_slots(state: State, room: str) -> list[dict[str, Any]]:
+    """Return the mages in a room's errand slots (shadows excluded), in the mages' order."""
+    return [
+        x
+        for x in state["mages"]
+        if room_of(x["loc"]) == room and placed(x["loc"]) and not is_shadow(slot_of(state, x["loc"]))
+    ]
+
+
+def mage_name(mage_type: str) -> str:
+    """Return a mage type as a placement names it ("Archmage's Apprentice", "Mysticism mage")."""
+    return "Archmage's Apprentice" if mage_type == APPRENTICE else f"{DEPT_NAMES[mage_type]} mage"
+
+
+@lru_cache(maxsize=4096)  # card data alone (room side, slots, a type); keyed by all the words read
+def _plain_words(
+    room: str, side: str, free: tuple[str, ...], mage_type: str, badge_left: bool
+) -> tuple[tuple[str, str], ...]:
+    """Return (slot id, words) of placing a mage type in each open slot, as ``placement_options`` words them.
+
+    A slot's words depend on the room side (its number, a shadow's host) and, for a Merit slot,
+    on whether the seat has a badge left (``effects.merit_words``): nothing else of the table.
+    """
+    name = mage_name(mage_type)
+    out = []
+    for loc in free:
+        printed = slot_spec(room, side, split_loc(loc)[1])  # type: ignore[index]
+        note = effects.merit_words(printed, badge_left)
+        # The move names the slot as ``effects.place_option`` does (an area's place keeps its number).
+        out.append((loc.split("/", 1)[1], f"Place a {name} in {loc_words(loc, side)}{note}"))
+    return tuple(out)
+
+
 def inversion_options(
     state: State, seat: int, room: str, by_type: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -168,7 +209,7 @@ def inversion_options(
         if host is not None and not protection.may_target(state, seat, host, "shadow", "spell"):
             continue  # Inversion is a spell: a mage protected from spells cannot be shadowed by it
         for t in by_type:
-            name = "Archmage's Apprentice" if t == APPRENTICE else f"{DEPT_NAMES[t]} mage"
+            name = mage_name(t)
             opts.append(
                 effects.place_option(
                     f"Place a {name} in {loc_text(state, sloc)}",

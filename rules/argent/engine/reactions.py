@@ -26,16 +26,47 @@ from rules.contract import Event
 
 
 def after_action(state: State, task: Task, events: list[Event]) -> None:
-    """The action has resolved: reactions in turn order, then sympathy, instant errands, the Mystic."""
-    seat = task["seat"]
-    harms = list(state["harms"])
-    push(
-        state,
-        {"op": "reactions", "seat": seat, "order": order_from(state, seat), "harms": harms},
-        {"op": "sympathy"},
-        {"op": "instants"},
-        {"op": "mystic", "seat": seat, "offer": task["mystic"]},
-    )
+    """The action has resolved: reactions in turn order, then sympathy, instants, the Mystic.
+
+    Each step runs here, in that order, while the steps before it queued nothing (most actions
+    harm nobody and place in no instant room, and every step then does nothing); the first step
+    that queues something leaves the steps after it on the agenda right behind what it queued,
+    where they stand when each is queued as a task and run by ``advance``, so the game, its
+    events and every stored agenda are the same.
+    """
+    agenda = state["agenda"]
+    for i, op in enumerate(AFTER_ACTION):
+        if not has_work(state, op, task):
+            continue
+        before = len(agenda)
+        AFTER_ACTION_STEPS[op](state, after_step(state, op, task), events)
+        queued = len(agenda) - before  # every step queues at the front (``push``, ``ask``)
+        if queued:
+            agenda[queued:queued] = [after_step(state, later, task) for later in AFTER_ACTION[i + 1 :]]
+            return
+
+
+AFTER_ACTION = ("reactions", "sympathy", "instants", "mystic")
+"""The steps after an action, in the order they run."""
+
+
+def after_step(state: State, op: str, task: Task) -> Task:
+    """Return the agenda task of one step after the action ``task`` ended."""
+    if op == "reactions":
+        seat, harms = task["seat"], list(state["harms"])
+        return {"op": "reactions", "seat": seat, "order": order_from(state, seat), "harms": harms}
+    if op == "mystic":
+        return {"op": "mystic", "seat": task["seat"], "offer": task["mystic"]}
+    return {"op": op}
+
+
+def has_work(state: State, op: str, task: Task) -> bool:
+    """Whether a step after an action may do anything: False only where running it changes nothing."""
+    if op in ("reactions", "sympathy"):
+        return bool(state["harms"])  # every reaction answers a harm; sympathy reads and clears them
+    if op == "instants":
+        return state.get("instants") != []  # an absent list is written by the step: run it
+    return bool(task["mystic"])  # the Mystic's placement follows a normal-action spell only
 
 
 def reaction_options(state: State, seat: int, harms: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -249,6 +280,15 @@ def run_mystic(state: State, task: Task, events: list[Event]) -> None:
         },
         {"op": "instants"},
     )
+
+
+AFTER_ACTION_STEPS = {
+    "reactions": run_reactions,
+    "sympathy": run_sympathy,
+    "instants": run_instants,
+    "mystic": run_mystic,
+}
+"""Each step's runner (also ``advance``'s, for a step left on the agenda)."""
 
 
 # --------------------------------------------------------------------------- free casts
