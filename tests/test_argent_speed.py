@@ -71,17 +71,23 @@ def test_apply_builds_the_options_once(monkeypatch: pytest.MonkeyPatch):
         assert len(built) == 1
 
 
-def test_apply_builds_a_turn_up_to_the_move(monkeypatch: pytest.MonkeyPatch):
-    """The legality check stops at the chosen move: the options after it are never built."""
-    drawn = []
+def _count_options(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Record every option the engine builds (``engine.iter_options``) into the returned list."""
+    drawn: list = []
     real = engine.iter_options
 
-    def counting(state, seat, *action):
-        for opt in real(state, seat, *action):
+    def counting(state, seat, *narrowing):
+        for opt in real(state, seat, *narrowing):
             drawn.append(opt)
             yield opt
 
     monkeypatch.setattr(engine, "iter_options", counting)
+    return drawn
+
+
+def test_apply_builds_a_turn_up_to_the_move(monkeypatch: pytest.MonkeyPatch):
+    """The legality check stops at the chosen move: the options after it are never built."""
+    drawn = _count_options(monkeypatch)
     checked = 0
     for state, seat, _move in _states(200):
         moves = ARGENT.legal_moves(state, seat)
@@ -120,15 +126,7 @@ def test_a_chosen_room_is_checked_alone(monkeypatch: pytest.MonkeyPatch):
     from rules.argent.state import rooms_in_play
     from rules.contract import IllegalMove, Move
 
-    drawn = []
-    real = engine.iter_options
-
-    def counting(state, seat, *narrowing):
-        for opt in real(state, seat, *narrowing):
-            drawn.append(opt)
-            yield opt
-
-    monkeypatch.setattr(engine, "iter_options", counting)
+    drawn = _count_options(monkeypatch)
     checked = 0
     for state, seat, _move in _states(200):
         if state["phase"] != "errands" or state["agenda"] or state["turn"]["seat"] != seat:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import simcord
@@ -164,18 +165,23 @@ async def test_merged_live_board_edits_draw_only_the_last(
     thread = await delivery.thread_of(bot, record)
     drawn = len(institute_counted.boards)
     for step in (1, 2, 3):
-        version = record.version + step
-        picture = board_picture(svc.drawings, "institute", record.id, version, {"step": step})
-        board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
-                      kind="institute")
-        async with delivery.delivery_turn(bot, record.id):
-            assert await delivery._show_board(bot, thread, board)
+        assert await _edit_live_board(bot, thread, record, step)
     await asyncio.sleep(delivery.EDIT_SPACING + 0.3)
     await simcord_env.settle()
     # The first edit goes at once; the second waits out the spacing and the third replaces it.
     assert institute_counted.boards[drawn:] == [{"step": 1}, {"step": 3}]
     assert "step 3" in table.public()[-1].content
     assert render.has_board("institute")
+
+
+async def _edit_live_board(bot: Any, thread: Any, record: Any, step: int) -> bool:
+    """Edit the Institute table's live board to a made-up view ``{"step": step}``, as a move would."""
+    version = record.version + step
+    picture = board_picture(bot.service.drawings, "institute", record.id, version, {"step": step})
+    board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
+                  kind="institute")
+    async with delivery.delivery_turn(bot, record.id):
+        return await delivery._show_board(bot, thread, board)
 
 
 async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
@@ -199,12 +205,7 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
     render.register("institute", board=slow, private=real_private)
     try:
         for step in (1, 2):
-            version = record.version + step
-            picture = board_picture(svc.drawings, "institute", record.id, version, {"step": step})
-            board = Board(record.id, version, f"step {step}", picture=picture, fresh=False, in_play=True,
-                          kind="institute")
-            async with delivery.delivery_turn(bot, record.id):
-                assert await delivery._show_board(bot, thread, board)
+            assert await _edit_live_board(bot, thread, record, step)
         assert await asyncio.to_thread(drawing.wait, 5)  # step 2's edit is being drawn now
         async with asyncio.timeout(1):
             async with delivery.delivery_turn(bot, record.id):
