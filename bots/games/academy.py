@@ -304,7 +304,8 @@ def standing(state: State) -> float:
     # A creature close to the crystal is about to cost mana: nearer counts up to twice as much.
     near = distances(state, CRYSTAL) if CRYSTAL in board else {}
     for key, r in zip(board, rooms, strict=True):
-        imp, troll, demon, burning = (reads.count(r, k) for k in ("imp", "troll", "demon", "fire"))
+        imp, troll, demon = reads.count(r, "imp"), reads.count(r, "troll"), reads.count(r, "demon")
+        burning = reads.count(r, "fire")
         if imp or troll or demon or burning:
             close = 1.0 + 1.0 / (1.0 + near.get(key, 9))
             score -= close * (0.4 * imp + 0.8 * troll + 1.5 * demon + 0.3 * burning)
