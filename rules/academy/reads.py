@@ -5,6 +5,10 @@ it asks these instead of reaching into the view's keys, so the view's shape stay
 Each is a plain read (the policy is timed: a read costs one call, nothing is built); none decides a
 rule. Records are the view's own parts: a ROOM (``rooms``, ``grid``, ``outside``), a WIZARD
 (``wizards``, ``wizard``), a SLOT of the spell grid (``slots``), a CHOICE and its options.
+
+The last section reads a full state, for the search (its evaluator, and the memory it carries through
+a sampled state: ``bots/games/academy.py``) and the setup look-ahead (``academy_layout.py``): the
+board, a room's contents, the spell grid's entries, the reveal. A state's CHOICE has the view's shape.
 """
 
 from __future__ import annotations
