@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.academy import reads as academy
+from rules.academy.state import swap_spells
 from rules.argent import reads as argent
 from rules.institute import reads as institute
 from rules.quadrivium import reads as quadrivium
@@ -109,3 +110,33 @@ def test_academy_reads_name_every_room_and_where_each_wizard_stands() -> None:
     assert academy.here(view) == academy.room_of(view, 1) in rooms
     assert academy.team_glyphs(view) == [g for w in academy.wizards(view) for g in academy.glyphs(w)]
     assert academy.spell_level("abjure") == 2 and academy.scenario(view) == "golem"
+
+
+def test_academy_state_reads_agree_with_the_view_a_seat_sees() -> None:
+    state = academy_game(2, "golem")
+    view = ACADEMY.view(state, 0)
+    assert academy.state_current(state) == academy.current(view)
+    assert academy.state_turn(state) == academy.turn(view)
+    assert academy.state_scenario(state) == academy.scenario(view) == "golem"
+    assert academy.state_shuffles(state) == academy.shuffles(view)
+    assert academy.hands(state) == [academy.glyphs(w) for w in academy.wizards(view)]
+    grid = {academy.pos(r): r for r in academy.grid(view)}
+    for place, (room, inside) in enumerate(zip(academy.board(state), academy.on_board(state), strict=True)):
+        assert academy.key(grid[place]) == room and academy.contents(state, room) is inside
+        assert academy.count(inside, "fire") == academy.fire(grid[place])
+        assert academy.source_in(inside) == academy.source(grid[place])
+    assert academy.bound_slots(state) == {academy.slot_id(x) for x in academy.slots(view) if academy.bound(x)}
+    assert all(len(academy.printed_doors(room)) == 4 for room in academy.board(state))
+
+
+def test_academy_swap_spells_moves_two_face_down_spells_and_nothing_else() -> None:
+    state = academy_game(2)
+    grid = academy.spell_grid(state)
+    face_down = [k for k, v in grid.items() if academy.laid(v) and not academy.fixed(v)]
+    a, b = face_down[0], face_down[1]
+    before = {k: academy.laid(v) for k, v in grid.items()}
+    swap_spells(state, a, b)
+    after = {k: academy.laid(v) for k, v in academy.spell_grid(state).items()}
+    assert (after[a], after[b]) == (before[b], before[a])
+    assert before[a] != before[b]
+    assert all(after[k] == before[k] for k in before if k not in (a, b))

@@ -31,6 +31,7 @@ NOT_VIEWS = {
     "report": "the health report being built",
     "by": "a bot's legal moves by action",
     "counts[s]": "a bot's own tally of a seat's counts (Argent's evaluator)",
+    "trail": "a bot's own memory of the rooms its wizard stood in this turn (the Academy's)",
 }
 """Receivers of literal-key reads that are not views, with what they are."""
 
@@ -51,11 +52,11 @@ READERS = (
     "bots/games/academy_paths.py",
     "bots/games/academy_policy.py",
     "bots/games/academy_policy_basic.py",
+    "bots/games/academy.py",
+    "bots/games/academy_layout.py",
 )
 """Files (or folders of them) that read only typed records or named reads (a bot on a sampled full
-state, or the Academy's policy on a view, asks the game's named reads, ``rules/<game>/reads.py``).
-Not here yet: the Academy's search (``bots/games/academy.py``) and setup look-ahead
-(``academy_layout.py``), which read sampled full states."""
+state, or the Academy's policy on a view, asks the game's named reads, ``rules/<game>/reads.py``)."""
 
 
 def _files(entry: str) -> list[Path]:

@@ -41,7 +41,8 @@ from bots.games.academy_advanced import SharpAdvanced
 from bots.games.academy_basic import SharpBasic
 from bots.games.academy_layout import LAYOUT, best_layout_choice
 from bots.games.academy_policy import BAD, GOAL, Mind, Policy, best_shift
-from rules.academy.state import CRYSTAL, distances, slot_level, slot_of
+from rules.academy import reads
+from rules.academy.state import CRYSTAL, distances, slot_level, slot_of, swap_spells
 from rules.contract import Move, Rules, Seat, State, View
 
 
@@ -79,15 +80,14 @@ def remember(rules: Rules, view: View, seat: Seat, memory: Memory) -> None:
 
     Idempotent: the shuffle counts seen last are kept, so the same view twice forgets nothing twice.
     """
-    reveal = view["reveal"] or {}
-    spell = reveal["spell"]["key"] if reveal.get("slot") else None
-    bound = {x["id"] for x in view["spells"] if x["bound"]}
-    _note(memory, view["shuffles"], bound, reveal.get("slot"), spell)
-    if view["current"] == seat and view["step"] == "actions" and view["wizards"]:
+    slot, spell = reads.revealed(view) or (None, None)
+    bound = {reads.slot_id(x) for x in reads.slots(view) if reads.bound(x)}
+    _note(memory, reads.shuffles(view), bound, slot, spell)
+    if reads.current(view) == seat and reads.step(view) == "actions" and reads.wizards(view):
         trail = memory.get("trail")
-        if not trail or (trail["turn"], trail["seat"]) != (view["turn"], seat):
-            trail = {"turn": view["turn"], "seat": seat, "rooms": []}
-        room = view["wizards"][seat]["room"]
+        if not trail or (trail["turn"], trail["seat"]) != (reads.turn(view), seat):
+            trail = {"turn": reads.turn(view), "seat": seat, "rooms": []}
+        room = reads.room_of(view, seat)
         if room not in trail["rooms"]:
             trail["rooms"].append(room)
         memory["trail"] = trail
@@ -112,19 +112,19 @@ def _note(memory: Memory, shuffles: list[int], bound: set[str], slot: str | None
 def witness(state: State) -> None:
     """Let a playout's memory (in the sampled state) see what its last ply showed, views or not."""
     memory = state.setdefault(PLAYOUT_MEMORY, {})
-    reveal = state["reveal"] or {}
-    bound = {k for k, v in state["slots"].items() if v["bound"]}
-    _note(memory, state.get("shuffles") or [0, 0, 0, 0], bound, reveal.get("slot"), reveal.get("spell"))
+    slot, spell = reads.state_reveal(state)
+    _note(memory, reads.state_shuffles(state), reads.bound_slots(state), slot, spell)
 
 
 def insight(state: State) -> float:
     """Return what a playout's memory is worth, in rough units of one mana: knowing where the goal
     spell lies is half the way to casting it; any other face-down spell known saves a blind cast."""
     memory = state.get(PLAYOUT_MEMORY) or {}
-    goal = GOAL.get(state["scenario"])
+    goal = GOAL.get(reads.state_scenario(state))
+    grid = reads.spell_grid(state)
     worth = 0.0
     for slot, spell in memory.get("known", {}).items():
-        if state["slots"][slot]["bound"]:
+        if reads.fixed(grid[slot]):
             continue
         worth += INSIGHT_GOAL if spell == goal else INSIGHT_BAD if spell in BAD else INSIGHT_OTHER
     return worth
@@ -134,21 +134,24 @@ def recall(rules: Rules, state: State, seat: Seat, memory: Memory) -> State:
     """Put each remembered spell back on its slot in a sample (swapping within its level's face-down
     spells), and give the sample the memory its playouts carry on."""
     known = memory.get("known", {})
-    slots = state["slots"]
+    slots = reads.spell_grid(state)
     for slot in sorted(known):
         spell = known[slot]
         entry = slots.get(slot)
-        if entry is None or entry["bound"] or entry["spell"] == spell:
+        if entry is None or reads.fixed(entry) or reads.laid(entry) == spell:
             continue
         level = slot_level(slot)
         holders = [
             k
             for k, v in sorted(slots.items())
-            if v["spell"] == spell and not v["bound"] and slot_level(k) == level and known.get(k) != spell
+            if reads.laid(v) == spell
+            and not reads.fixed(v)
+            and slot_level(k) == level
+            and known.get(k) != spell
         ]
         if holders:
             other = min(holders, key=lambda k: k in known)  # a slot the seat knows nothing of first
-            entry["spell"], slots[other]["spell"] = spell, entry["spell"]
+            swap_spells(state, slot, other)
     state[PLAYOUT_MEMORY] = copy.deepcopy(memory)
     return state
 
@@ -169,9 +172,9 @@ def _policy(
     policy = kind(rand.getrandbits(32))
     policy.mind = mind_of(memory, view)
     trail = memory.get("trail")
-    if trail and (trail["turn"], trail["seat"]) == (view["turn"], seat):
-        here = view["wizards"][seat]["room"]
-        policy.trail = ((view["turn"], seat), [r for r in trail["rooms"] if r != here])
+    if trail and (trail["turn"], trail["seat"]) == (reads.turn(view), seat):
+        here = reads.room_of(view, seat)
+        policy.trail = ((reads.turn(view), seat), [r for r in trail["rooms"] if r != here])
     return policy
 
 
@@ -183,8 +186,8 @@ def _turns_rooms(why: str) -> bool:
 
 def _layout(state: State) -> bool:
     """Whether a sampled state's choice turns or swaps rooms."""
-    choice = state["choice"]
-    return choice is not None and _turns_rooms(choice["why"])
+    choice = reads.state_choice(state)
+    return choice is not None and _turns_rooms(reads.why(choice))
 
 
 def _layout_seen(seating: Seating) -> bool:
@@ -219,10 +222,10 @@ def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], ra
     """
     if len(legal) == 1:
         return legal[0]
-    if state["request"] is not None and state["choice"] is None:
+    if reads.state_request(state) is not None and reads.state_choice(state) is None:
         yes = Move.of("consent", ok=True)
         return yes if yes in legal else legal[0]
-    if state["step"] == "share" and state["choice"] is None:
+    if reads.state_step(state) == "share" and reads.state_choice(state) is None:
         done = Move.of("done")
         return done if done in legal else legal[0]
     return view_policy(rules, state, seat, legal, rand)
@@ -230,7 +233,7 @@ def rollout_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], ra
 
 def view_policy(rules: Rules, state: State, seat: Seat, legal: list[Move], rand: random.Random) -> Move:
     """Play the balance policy on the sampled state's view (it knows no more than a player would)."""
-    if state["step"] == "shifts" and state["choice"] is None:
+    if reads.state_step(state) == "shifts" and reads.state_choice(state) is None:
         return best_shift(state)
     if _layout(state):
         return legal[0]  # a look-ahead over every turn of a room costs a playout's whole budget
@@ -278,43 +281,60 @@ def rank(seating: Seating, rand: random.Random) -> list[Move]:
 
 def next_actions(start: State) -> Callable[[State], bool]:
     """Return the test that stops a playout at the next turn's actions (after its disaster)."""
-    turn = start["turn"]
+    turn = reads.state_turn(start)
 
     def done(state: State) -> bool:
         # Every ply of a playout passes here: its memory sees each reveal, even one no policy looked at.
         witness(state)
-        return state["turn"] > turn and state["step"] == "actions" and state["choice"] is None
+        return (
+            reads.state_turn(state) > turn
+            and reads.state_step(state) == "actions"
+            and reads.state_choice(state) is None
+        )
 
     return done
 
 
 def standing(state: State) -> float:
     """Return how well the table stands, in rough units of one mana."""
-    rooms = [state["rooms"][r] for r in state["board"]]
-    fire = sum(r["fire"] for r in rooms)
-    score = 1.0 * state["mana"] - 0.6 * fire
+    board = reads.board(state)
+    rooms = reads.on_board(state)
+    fire = sum(reads.count(r, "fire") for r in rooms)
+    score = 1.0 * reads.mana(state) - 0.6 * fire
     # A creature close to the crystal is about to cost mana: nearer counts up to twice as much.
-    near = distances(state, CRYSTAL) if CRYSTAL in state["board"] else {}
-    for key in state["board"]:
-        r = state["rooms"][key]
-        if r["imp"] or r["troll"] or r["demon"] or r["fire"]:
+    near = distances(state, CRYSTAL) if CRYSTAL in board else {}
+    for key, r in zip(board, rooms, strict=True):
+        imp, troll, demon = reads.count(r, "imp"), reads.count(r, "troll"), reads.count(r, "demon")
+        burning = reads.count(r, "fire")
+        if imp or troll or demon or burning:
             close = 1.0 + 1.0 / (1.0 + near.get(key, 9))
-            score -= close * (0.4 * r["imp"] + 0.8 * r["troll"] + 1.5 * r["demon"] + 0.3 * r["fire"])
-    score -= sum(0.15 * r["ice"] + 0.1 * r["water"] + 0.1 * r["darkness"] + 0.1 * r["haunt"] for r in rooms)
-    goal = GOAL.get(state["scenario"])
-    for v in state["slots"].values():
-        if v["bound"] and v["spell"] not in BAD:
-            score += 2.5 if v["spell"] == goal else 0.6
-    score += 0.08 * sum(min(GLYPHS_WORTH, len(w["glyphs"])) for w in state["wizards"])
-    score += 0.04 * sum(len(set(w["glyphs"])) for w in state["wizards"])
-    kind = state["scenario"]
+            score -= close * (0.4 * imp + 0.8 * troll + 1.5 * demon + 0.3 * burning)
+    score -= sum(_lingering(r) for r in rooms)
+    kind = reads.state_scenario(state)
+    goal = GOAL.get(kind)
+    for v in reads.spell_grid(state).values():
+        if reads.fixed(v) and reads.laid(v) not in BAD:
+            score += 2.5 if reads.laid(v) == goal else 0.6
+    hands = reads.hands(state)
+    score += 0.08 * sum(min(GLYPHS_WORTH, len(h)) for h in hands)
+    score += 0.04 * sum(len(set(h)) for h in hands)
     if kind == "golem":
-        score += 2.0 * sum(1 for p in CORNERS if state["rooms"][state["board"][p]]["guardian"])
+        score += 2.0 * sum(1 for p in CORNERS if reads.count(rooms[p], "guardian"))
     elif kind == "gates":
-        score -= 1.0 * sum(len(r["portals"]) for r in rooms)
+        score -= 1.0 * sum(len(reads.portals_in(r)) for r in rooms)
     elif kind == "basic" and fire == 0:
         score += 0.5  # Abjure only saves the academy while no fire burns
     return score
+
+
+def _lingering(r: reads.Record) -> float:
+    """Return what a room's lasting threats cost (ice, water, darkness, a haunting)."""
+    return (
+        0.15 * reads.count(r, "ice")
+        + 0.1 * reads.count(r, "water")
+        + 0.1 * reads.count(r, "darkness")
+        + 0.1 * reads.count(r, "haunt")
+    )
 
 
 def evaluate(rules: Rules, state: State, seat: Seat) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.games.academy_paths import CRYSTAL
-from rules.academy.cards import rooms
+from rules.academy import reads
 from rules.academy.engine import AcademyRules
 from rules.contract import Move
 
@@ -28,16 +28,30 @@ _NEAR = [
 def _sides(room: str, turn: int) -> tuple[bool, ...]:
     key = (room, turn)
     if key not in _SIDES:
-        doors = rooms()[room]["doors"]
+        doors = reads.printed_doors(room)
         _SIDES[key] = tuple(bool(doors[(i - turn) % 4]) for i in range(4))
     return _SIDES[key]
 
 
-def _open_score(board: list[str], rot: dict[str, int], contents: dict[str, Any]) -> int:
+Walls = tuple[frozenset[str], frozenset[str]]
+"""What a layout's score reads of the rooms' contents, which no shift moves: the rooms shut by double
+ice, and the rooms holding a source 1-5."""
+
+
+def _walls(state: dict[str, Any]) -> Walls:
+    """Return a state's rooms shut by double ice and those holding a source 1-5 (once per look-ahead)."""
+    inside = {room: reads.contents(state, room) for room in reads.board(state)}
+    iced = frozenset(room for room, c in inside.items() if reads.count(c, "ice") >= 2)
+    low = frozenset(room for room, c in inside.items() if (reads.source_in(c) or 9) <= 5)
+    return iced, low
+
+
+def _open_score(board: list[str], rot: dict[str, int], walls: Walls) -> int:
     """Score a layout given as places and turns (see ``openness``)."""
     if CRYSTAL not in board:
         return 1
-    sides = [() if contents[room]["ice"] >= 2 else _sides(room, rot[room]) for room in board]
+    iced, low = walls
+    sides = [() if room in iced else _sides(room, rot[room]) for room in board]
     start = board.index(CRYSTAL)
     seen = {start}
     todo = [start]
@@ -47,7 +61,7 @@ def _open_score(board: list[str], rot: dict[str, int], contents: dict[str, Any])
             if q not in seen and sides[p][i] and sides[q] and sides[q][(i + 2) % 4]:
                 seen.add(q)
                 todo.append(q)
-    return len(seen) + 2 * sum(1 for q in seen if (contents[board[q]]["source"] or 9) <= 5)
+    return len(seen) + 2 * sum(1 for q in seen if board[q] in low)
 
 
 def openness(state: dict[str, Any]) -> int:
@@ -56,7 +70,7 @@ def openness(state: dict[str, Any]) -> int:
     A walk over board places with the tiles' doors as rotated now (the engine's adjoining rule: open
     doors on both sides, no double ice), kept local because the setup lookahead scores over a thousand
     layouts per decision."""
-    return _open_score(state["board"], state["rot"], state["rooms"])
+    return _open_score(reads.board(state), reads.turns(state), _walls(state))
 
 
 def shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[str], dict[str, int]]:
@@ -71,14 +85,14 @@ def shifted(board: list[str], rot: dict[str, int], move: Move) -> tuple[list[str
 
 
 def _shift_value(
-    board: list[str], rot: dict[str, int], contents: dict[str, Any], shifts: list[Move], depth: int
+    board: list[str], rot: dict[str, int], walls: Walls, shifts: list[Move], depth: int
 ) -> int:
     """Return the best openness reachable from a layout with up to ``depth`` more shifts."""
-    best = _open_score(board, rot, contents)
+    best = _open_score(board, rot, walls)
     if depth == 0:
         return best
     for move in shifts:
-        best = max(best, _shift_value(*shifted(board, rot, move), contents, shifts, depth - 1))
+        best = max(best, _shift_value(*shifted(board, rot, move), walls, shifts, depth - 1))
     return best
 
 
@@ -88,23 +102,23 @@ LAYOUT = ("Rotate", "Turn the", "Swap", "With which", "an ice token go")
 
 def _choice_value(state: dict[str, Any], depth: int = 2) -> int:
     """Return the openness after a layout choice, looking through the choices that follow it."""
-    c = state["choice"]
-    if c is None or depth == 0 or not any(w in c["why"] for w in LAYOUT):
+    c = reads.state_choice(state)
+    if c is None or depth == 0 or not any(w in reads.why(c) for w in LAYOUT):
         return openness(state)
     values = []
-    for o in c["options"]:
-        after, _ = RULES.apply(state, c["seat"], Move.of("choose", value=o["value"]))
+    for value in reads.values(c):
+        after, _ = RULES.apply(state, reads.chooser(c), Move.of("choose", value=value))
         values.append(_choice_value(after, depth - 1))
     return max(values)
 
 
 def best_layout_choice(state: dict[str, Any]) -> Move:
     """Answer a rotate or swap question with the option that keeps the academy most open."""
-    c = state["choice"]
+    c = reads.state_choice(state)
     best, score = None, -1
-    for o in c["options"]:
-        move = Move.of("choose", value=o["value"])
-        after, _ = RULES.apply(state, c["seat"], move)
+    for value in reads.values(c):
+        move = Move.of("choose", value=value)
+        after, _ = RULES.apply(state, reads.chooser(c), move)
         value = _choice_value(after, 1)
         if value > score:
             best, score = move, value
@@ -117,10 +131,11 @@ def best_shift(state: dict[str, Any]) -> Move:
     The moves are the same at every depth (16 rotations and the swaps of neighbouring places), so the
     lookahead turns tiles on light copies instead of asking the engine to apply each one."""
     best, score = Move.of("ready"), openness(state)
-    shifts = [m for m in RULES.legal_moves(state, state["current"]) if m.action == "shift"]
-    deeper = 1 if state["shifts_left"] > 1 else 0
+    shifts = [m for m in RULES.legal_moves(state, reads.state_current(state)) if m.action == "shift"]
+    deeper = 1 if reads.shifts_left(state) > 1 else 0
+    walls = _walls(state)
     for move in shifts:
-        value = _shift_value(*shifted(state["board"], state["rot"], move), state["rooms"], shifts, deeper)
+        value = _shift_value(*shifted(reads.board(state), reads.turns(state), move), walls, shifts, deeper)
         if value > score:
             best, score = move, value
     return best

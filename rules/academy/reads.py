@@ -5,6 +5,10 @@ it asks these instead of reaching into the view's keys, so the view's shape stay
 Each is a plain read (the policy is timed: a read costs one call, nothing is built); none decides a
 rule. Records are the view's own parts: a ROOM (``rooms``, ``grid``, ``outside``), a WIZARD
 (``wizards``, ``wizard``), a SLOT of the spell grid (``slots``), a CHOICE and its options.
+
+The last section reads a full state, for the search (its evaluator, and the memory it carries through
+a sampled state: ``bots/games/academy.py``) and the setup look-ahead (``academy_layout.py``): the
+board, a room's contents, the spell grid's entries, the reveal. A state's CHOICE has the view's shape.
 """
 
 from __future__ import annotations
@@ -43,6 +47,16 @@ def step(view: View) -> str:
 def turn(view: View) -> int:
     """Return the count of turns taken (0 during the setup shifts)."""
     return view["turn"]
+
+
+def shuffles(view: View) -> list[int]:
+    """Return how often each spell level was shuffled (the view counts them)."""
+    return view["shuffles"]
+
+
+def current(view: View) -> int:
+    """Return the seat whose turn it is."""
+    return view["current"]
 
 
 def choice(view: View) -> Record | None:
@@ -364,6 +378,108 @@ def state_request(s: Record) -> Record | None:
 def won(s: Record) -> bool:
     """Whether a finished state's table won."""
     return s["won"]
+
+
+def state_current(s: Record) -> int:
+    """Return the seat whose turn it is in a state."""
+    return s["current"]
+
+
+def state_turn(s: Record) -> int:
+    """Return a state's count of turns taken (0 during the setup shifts)."""
+    return s["turn"]
+
+
+def state_scenario(s: Record) -> str:
+    """Return a state's scenario key ("basic", "golem", "unstable", "gates", "demon")."""
+    return s["scenario"]
+
+
+def shifts_left(s: Record) -> int:
+    """Return the setup shifts a state has left."""
+    return s["shifts_left"]
+
+
+def mana(s: Record) -> int:
+    """Return the crystal's mana in a state."""
+    return s["mana"]
+
+
+def hands(s: Record) -> list[list[int]]:
+    """Return each wizard's glyphs in a state, in seat order."""
+    return [w["glyphs"] for w in s["wizards"]]
+
+
+def board(s: Record) -> list[str]:
+    """Return the rooms on a state's 16 board places, row-major."""
+    return s["board"]
+
+
+def turns(s: Record) -> dict[str, int]:
+    """Return each room's quarter turns in a state."""
+    return s["rot"]
+
+
+def contents(s: Record, room: str) -> Record:
+    """Return what lies in a state's room (its threats, creatures, portals and source)."""
+    return s["rooms"][room]
+
+
+def on_board(s: Record) -> list[Record]:
+    """Return the contents of the rooms on a state's board, by place."""
+    return [s["rooms"][r] for r in s["board"]]
+
+
+def count(inside: Record, kind: str) -> int:
+    """Return how many of a threat or creature ("fire", "ice", "imp", ...) lie in a room's contents."""
+    return inside[kind]
+
+
+def portals_in(inside: Record) -> list[str]:
+    """Return the portal types in a room's contents."""
+    return inside["portals"]
+
+
+def source_in(inside: Record) -> int | None:
+    """Return the glyph source in a room's contents, or None."""
+    return inside["source"]
+
+
+def printed_doors(room: str) -> list[bool]:
+    """Return a room tile's printed doors n, e, s, w (unturned)."""
+    return cards.rooms()[room]["doors"]
+
+
+def spell_grid(s: Record) -> dict[str, Record]:
+    """Return a state's spell grid, slot id to its entry (read with ``laid`` and ``fixed``)."""
+    return s["slots"]
+
+
+def laid(entry: Record) -> str | None:
+    """Return the spell lying on a state's slot entry, or None."""
+    return entry["spell"]
+
+
+def fixed(entry: Record) -> bool:
+    """Whether the spell on a state's slot entry is bound."""
+    return entry["bound"]
+
+
+def bound_slots(s: Record) -> set[str]:
+    """Return the slots of a state whose spells are bound."""
+    return {k for k, v in s["slots"].items() if v["bound"]}
+
+
+def state_reveal(s: Record) -> tuple[str | None, str | None]:
+    """Return the slot and spell a state's last reveal showed, each None if there is none."""
+    reveal = s["reveal"] or {}
+    return reveal.get("slot"), reveal.get("spell")
+
+
+def state_shuffles(s: Record) -> list[int]:
+    """Return how often each spell level was shuffled in a state."""
+    return s.get("shuffles") or [0, 0, 0, 0]
+
 
 
 def spell_level(spell: str) -> int:

@@ -276,3 +276,9 @@ def swap(s: State, a: str, b: str) -> None:
     i, j = s["board"].index(a), s["board"].index(b)
     s["board"][i], s["board"][j] = b, a
     say(s, AcademyEvent.SWAP, f"The {room_name(a)} and the {room_name(b)} swap places.")
+
+
+def swap_spells(s: State, a: str, b: str) -> None:
+    """Swap the spells lying on two slots, silently (a search's sample puts a remembered spell back)."""
+    slots = s["slots"]
+    slots[a]["spell"], slots[b]["spell"] = slots[b]["spell"], slots[a]["spell"]
