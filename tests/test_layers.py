@@ -129,9 +129,10 @@ def test_cogs_reach_games_only_through_the_service(cog: str) -> None:
     assert not bad, f"cogs/{cog} reaches past the service: {bad}"
 
 
-WORDS_FROM_RENDER = {"render.argent"}
-"""Argent's words (seat tags, voter criteria, standings) that two cogs still take from its drawing
-package; they move into the typed views (issue 27, item 1), and then this set empties."""
+WORDS_FROM_RENDER = {"render.argent.words"}
+"""The one render module a cog may import: Argent's seat marks ("P2 (square)"), words about a seat
+number that the board draws as shapes and the cogs write beside a name; no drawing. The standings
+and the voter criteria come from the typed view."""
 
 
 def _drawings_imported(path: Path) -> set[str]:

@@ -14,7 +14,7 @@ import discord
 
 from cogs import kit
 from cogs.argent.panel import MoveButton, OfficeButton, PanelButton, clip, table_now
-from render import argent as drawing
+from render.argent import words
 from rules.contract import Event, Prompt, PromptKind
 from service import (
     Board,
@@ -54,7 +54,7 @@ def board_components(board_table: int, version: int, prompts: tuple[Prompt, ...]
 
 def legend(names: dict[int, str]) -> str:
     """Return who plays which colour-free mark, e.g. 'P1 (circle) alice'."""
-    return "Players: " + ", ".join(f"{drawing.seat_mark(n)} {names[n]}" for n in sorted(names)) + "."
+    return "Players: " + ", ".join(f"{words.seat_mark(n)} {names[n]}" for n in sorted(names)) + "."
 
 
 def board_lines(board: Board) -> list[str]:
@@ -132,7 +132,7 @@ def round_summary(events: Sequence[Event], names: dict[int, str] | None = None) 
     names = names or {}
 
     def who(seat: int) -> str:
-        tag = drawing.seat_tag(seat)
+        tag = words.seat_tag(seat)
         return f"{names[seat]} ({tag})" if seat in names else tag
 
     start = max((i for i, e in enumerate(events) if e.kind == "resolution"), default=None)

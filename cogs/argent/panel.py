@@ -15,7 +15,7 @@ import discord
 
 from cogs import kit
 from cogs.kit.messages import clip
-from render import argent as drawing
+from render.argent import words
 from rules.contract import Event, Move, Prompt
 from service import (
     REACTIONS_PREF,
@@ -153,7 +153,7 @@ def panel_text(now: SeatView, note: str = "") -> str:
     office = view.offices[now.seat]
     lines = [note] if note else []
     lines.append(
-        f"You are **{drawing.seat_mark(now.seat)}**, {office.candidate or 'no candidate yet'} · "
+        f"You are **{words.seat_mark(now.seat)}**, {office.candidate or 'no candidate yet'} · "
         f"Round {view.round}/{view.rounds}."
     )
     lines.append(

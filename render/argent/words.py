@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from render.argent.look import DEPT_TAG, RES_SHORT, SEAT_SHAPE
+from rules.argent.standings import seat_tag as seat_tag  # the cogs read both seat words here
 
 # --------------------------------------------------------------------------- words shared with the cog
 
