@@ -156,15 +156,20 @@ def _sheet_image(
     return image, draw, y
 
 
+def _clipped(draw: ImageDraw.ImageDraw, text: str, face: Any, room: float) -> str:
+    """Return ``text`` cut short with an ellipsis so that it fits ``room`` pixels (long names)."""
+    shown = text
+    while draw.textlength(shown, font=face) > room and len(shown) > 4:
+        shown = shown[:-2].rstrip() + "…"
+    return shown
+
+
 def _mage_row(draw: ImageDraw.ImageDraw, y: int, mage: MageRecord, head: str) -> int:
     draw.line((24, y, WIDTH - 24, y), fill=MUTED, width=1)
     y += 8
     roles = mage.roles
     face = font(20, "bold")
-    shown = head
-    while draw.textlength(shown, font=face) > 380 and len(shown) > 4:
-        shown = shown[:-2].rstrip() + "…"
-    draw.text((24, y), shown, font=face, fill=INK)
+    draw.text((24, y), _clipped(draw, head, face, 380), font=face, fill=INK)
     info = f"{mage.votes} Council Votes · {mage.hand} cards" + (f" · {', '.join(roles)}" if roles else "")
     draw.text((420, y + 3), info, font=font(16), fill=MUTED)
     y += 32
@@ -207,7 +212,8 @@ def _waiting(table: QuadriviumRecord, who: dict[int, str]) -> str:
 def _panel(draw: ImageDraw.ImageDraw, y: int, heading: str, lines: list[str]) -> int:
     """Draw a panel: a gold rule, a heading, then its lines (the last, whom the game waits on, bold)."""
     draw.line((24, y + 6, WIDTH - 24, y + 6), fill=GOLD, width=3)
-    draw.text((24, y + 16), heading, font=font(19, "bold"), fill=INK)
+    face = font(19, "bold")
+    draw.text((24, y + 16), _clipped(draw, heading, face, WIDTH - 48), font=face, fill=INK)
     for n, line in enumerate(lines[:PANEL_LINES]):
         shown = line if len(line) <= 96 else line[:95] + "…"
         weight = "bold" if line.startswith("Waiting on") else "regular"

@@ -156,3 +156,15 @@ def test_the_sheet_ends_under_its_last_line() -> None:
         inked = [y for y in range(image.height) if any(image.getpixel((x, y)) != paper
                                                        for x in range(0, image.width, 2))]
         assert image.height - inked[-1] <= 40
+
+
+def test_a_long_conflict_heading_stays_inside_the_board() -> None:
+    # Players' names lead the heading ("Conflict: name (mage), Protagonist, against ..."): long
+    # names are cut short with an ellipsis, never drawn past the board's right margin.
+    view = R.view(to_trick(quick()), None)
+    names = {0: "Wilhelmina Featherstonehaugh-Smythe", 1: "Maximilian Alexandrovich Rostropovich"}
+    png = render.board("quadrivium", view, render.Caption(names=names))
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    paper = image.getpixel((image.width - 2, 2))
+    margin = image.crop((image.width - 20, 0, image.width, image.height))
+    assert all(pixel == paper for pixel in margin.getdata())
