@@ -92,11 +92,7 @@ def _palette() -> Image.Image:
 
 def _fit(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """Return text cut with an ellipsis so that it fits a width."""
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    return canvas.clip(text, width, lambda line: draw.textlength(line, font=face))
 
 
 def _wrap(draw: Draw, text: str, face: ImageFont.FreeTypeFont, width: int, lines: int) -> list[str]:

@@ -19,7 +19,7 @@ line when the ground is flat).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
@@ -217,6 +217,19 @@ def measured(face: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
     face.__class__ = MeasuredFont
     return face
 
+
+
+def clip(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """Shorten a text with an ellipsis to fit ``width`` as ``measure`` counts pixels.
+
+    ``measure`` is the caller's own (a font's ``getlength``, or a drawing's ``textlength``, which on
+    a palette image measures as that image draws), so a clipped line is exactly as wide as drawn.
+    """
+    if measure(text) <= width:
+        return text
+    while text and measure(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def palette(flats: Sequence[RGB], inks: Sequence[RGB] = (), grounds: Sequence[RGB] = ()) -> Image.Image:

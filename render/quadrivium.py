@@ -158,10 +158,7 @@ def _sheet_image(
 
 def _clipped(draw: ImageDraw.ImageDraw, text: str, face: Any, room: float) -> str:
     """Return ``text`` cut short with an ellipsis so that it fits ``room`` pixels (long names)."""
-    shown = text
-    while draw.textlength(shown, font=face) > room and len(shown) > 4:
-        shown = shown[:-2].rstrip() + "…"
-    return shown
+    return canvas.clip(text, room, lambda line: draw.textlength(line, font=face))
 
 
 def _mage_row(draw: ImageDraw.ImageDraw, y: int, mage: MageRecord, head: str) -> int:

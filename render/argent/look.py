@@ -219,11 +219,7 @@ def sheet(width: float, height: float, colour: Any = None) -> Sheet:
 
 def clip(text: str, face: Font, width: float) -> str:
     """Shorten a text with an ellipsis to fit a width."""
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    return canvas.clip(text, width, face.getlength)
 
 
 def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
