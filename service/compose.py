@@ -294,12 +294,35 @@ def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
 
 def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
     """Return a seat's view of a table, worked out once per version while the table is kept."""
-    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat, cache))
 
 
 def legal_moves_of(cache: TableCache, table: _Table, seat: int) -> list[Move]:
     """Return a seat's legal moves at a table's version, listed once per version while it is kept."""
+    labelled = cache.recall(table, ("labelled", seat))
+    if labelled is not None:  # already labelled: the moves are there, in the same order
+        return [move for move, _ in labelled]  # type: ignore[attr-defined]
     return cache.memo(table, ("legal", seat), lambda: table.rules.legal_moves(table.state, seat))
+
+
+def labelled_of(cache: TableCache, table: _Table, seat: int) -> tuple[tuple[Move, str], ...]:
+    """Return a seat's legal moves with their labels, in ``legal_moves`` order, once per kept version.
+
+    The seat's panel, its note, the typed-move choices and the played move's label all read
+    these: labelling every option is most of what a seat's view costs (Argent words each one).
+    """
+    return cache.memo(table, ("labelled", seat), lambda: tuple(table.rules.labelled_moves(table.state, seat)))
+
+
+def label_of(cache: TableCache, table: _Table, seat: int, move: Move) -> str:
+    """Return a legal move's label at a table's version: from the seat's labelled moves when
+    they were built already (the panel's or the note's), else as ``rules.label`` says."""
+    labelled = cache.recall(table, ("labelled", seat))
+    if labelled is not None:
+        found = next((text for known, text in labelled if known == move), None)  # type: ignore[attr-defined]
+        if found is not None:
+            return found
+    return table.rules.label(table.state, seat, move)
 
 
 def public_view_of(cache: TableCache, table: _Table) -> PublicView:
@@ -307,11 +330,16 @@ def public_view_of(cache: TableCache, table: _Table) -> PublicView:
     return cache.memo(table, "public", lambda: _public_view(table))
 
 
-def _seat_view(table: _Table, seat: int) -> SeatView:
+def _seat_view(table: _Table, seat: int, cache: TableCache | None = None) -> SeatView:
     """Read one seat's view, every legal move and the pending prompts from one snapshot."""
     rules, state, version = table.rules, table.state, table.record.version
     active = table.record.status == "active"
-    labelled = rules.labelled_moves(state, seat) if active else []
+    if not active:
+        labelled: Iterable[tuple[Move, str]] = ()
+    elif cache is None:
+        labelled = rules.labelled_moves(state, seat)
+    else:
+        labelled = labelled_of(cache, table, seat)
     moves = tuple(
         Choice(_clip(label), move_value(version, index, move), move)
         for index, (move, label) in enumerate(labelled)
@@ -335,12 +363,13 @@ def _public_view(table: _Table) -> PublicView:
     return PublicView(record, record.version, view, prompts, names, users, rules.typed_view(view))
 
 
-def _choices(table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
-    """List the seat's legal moves that the typed text fits, as typed moves read it (``reading.fits``)."""
-    rules, state = table.rules, table.state
+def _choices(cache: TableCache, table: _Table, seat: int, typed: str, stamped: bool = False) -> list[Choice]:
+    """List the seat's legal moves that the typed text fits, as typed moves read it (``reading.fits``).
+
+    The labels are the version's one build (``labelled_of``): autocomplete asks on every keystroke.
+    """
     found: list[Choice] = []
-    for index, move in enumerate(rules.legal_moves(state, seat)):
-        label = rules.label(state, seat, move)
+    for index, (move, label) in enumerate(labelled_of(cache, table, seat)):
         if not reading.fits(typed, label, move.code()):
             continue
         version = table.record.version

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
 from service import reading
-from service.compose import legal_moves_of, seat_view_of
+from service.compose import label_of, labelled_of, legal_moves_of, seat_view_of
 from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
 from service.repeats import REPEATED_MOVE, Repeats
 from service.replies import SeatView, StaleOffer, TableError, cited, refusal
@@ -113,7 +113,7 @@ class Judging:
         except RulesError as exc:
             raise TableError(refusal(rules, exc)) from None
         result = rules.result(state) if rules.is_over(state) else None
-        label = rules.label(table.state, seat, chosen)
+        label = label_of(self.cache, table, seat, chosen)
         return _Outcome(chosen, label, state, events, result, rules.waiting_on(state))
 
     def _read_move(self, table: _Table, seat: int, text: str, version: int) -> Move:
@@ -131,7 +131,7 @@ class Judging:
             return legal[index]
         if seat not in rules.waiting_on(state):
             raise TableError(cited(rules, self._not_your_turn(table), rules.turn_rule_at(state)))
-        labelled = rules.labelled_moves(state, seat)
+        labelled = labelled_of(self.cache, table, seat)
         moves, labels = [m for m, _ in labelled], [label for _, label in labelled]
         return reading.read_move(wanted, moves, labels, rules.actions)
 

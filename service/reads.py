@@ -221,7 +221,7 @@ class TableReads(ServicePart):
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
-        return await asyncio.to_thread(_choices, loaded, seat, typed, stamped)
+        return await asyncio.to_thread(_choices, self.svc.cache, loaded, seat, typed, stamped)
 
     async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:
         """Return the active tables waiting on a user (in one server, if given), oldest wait first."""

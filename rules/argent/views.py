@@ -8,7 +8,6 @@ hidden from everyone; a decision's private options (Mystic Lantern's cards) only
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +16,7 @@ from rules.argent import content
 from rules.argent.scoring import criterion_text
 from rules.argent.state import DEPT_NAMES, State, merit_free, merit_total, room_name
 from rules.contract import IllegalMove, PromptKind, RuleRef
+from rules.copies import tree_copy
 
 View = dict[str, Any]
 
@@ -240,9 +240,10 @@ def view(state: State, seat: int | None) -> View:
         "offices": [office_view(state, s, seat) for s in range(state["players"])],
         "mages": [dict(m) for m in state["mages"] if m["owner"] is not None],
         "supply": supply_counts(state),
-        "board": copy.deepcopy(state["board"]),
+        # Plain data copied in C (``tree_copy``): deepcopy's walk in Python was most of a view's cost.
+        "board": tree_copy(state["board"]),
         "voters": voters,
-        "tableau": copy.deepcopy(state["tableau"]),
+        "tableau": tree_copy(state["tableau"]),
         "deck_sizes": {k: len(v) for k, v in state["decks"].items()},
         "legendary": list(state["legendary"]),
         "bell": list(state["bell"]),
@@ -250,7 +251,7 @@ def view(state: State, seat: int | None) -> View:
         "mage_powers": dict(state["mage_powers"]),
         "pending": pending_view(state, seat),
         "decisions": decisions_view(state),
-        "outcome": copy.deepcopy(state["outcome"]) if state["over"] else None,
+        "outcome": tree_copy(state["outcome"]) if state["over"] else None,
     }
     return out
 
