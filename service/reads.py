@@ -10,7 +10,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import render
 from rules.contract import Event
@@ -21,6 +21,9 @@ from service.part import ServicePart
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
 from store import StoreError, TableRecord
 
+if TYPE_CHECKING:
+    from service.tables import TableService
+
 log = logging.getLogger("conclave.service")
 
 PREF_VALUE_LIMIT = 200
@@ -30,6 +33,11 @@ _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 
 class TableReads(ServicePart):
     """Read-only calls on a table (``svc.reads``): boards, views, drawings, logs, choices, preferences."""
+
+    def __init__(self, svc: TableService) -> None:
+        super().__init__(svc)
+        self._drawing: dict[Picture, asyncio.Future[bytes | None]] = {}
+        """Drawings under way (``start_drawing``), by picture: a show of it awaits that one."""
 
     async def status(self, table_id: int) -> Board:
         """Return the public board of a table (the lobby's seats before it starts)."""
@@ -110,8 +118,36 @@ class TableReads(ServicePart):
         return await _shown(seat_picture(self.svc.drawings, table.kind, table.id, table.version, seat, view))
 
     async def image(self, shown: Board | PrivateNote) -> bytes | None:
-        """Return the PNG a board or a private note shows, drawn off the event loop when first shown."""
-        return await _shown(shown.picture)
+        """Return the PNG a board or a private note shows, drawn off the event loop when first shown.
+
+        A drawing already started for it (``start_drawing``) is awaited, not asked for again.
+        """
+        picture = shown.picture
+        under_way = None if picture is None else self._drawing.get(picture)
+        if under_way is not None:
+            return await asyncio.shield(under_way)
+        return await _shown(picture)
+
+    def start_drawing(self, shown: Board | PrivateNote) -> None:
+        """Start drawing what a delivery is about to show, so a move's drawings overlap.
+
+        The delivery posts its messages one after another, in order; started together, the
+        board and the notes are drawn side by side on the drawing threads, and each message
+        then awaits its own. Only for what will be shown: a quiet board or a merged edit is
+        never started. A failure is left to the show that awaits it (it raises there).
+        """
+        picture = shown.picture
+        if picture is None or picture in self._drawing:
+            return
+        under_way = asyncio.ensure_future(_shown(picture))
+        self._drawing[picture] = under_way
+
+        def done(future: asyncio.Future[bytes | None]) -> None:
+            self._drawing.pop(picture, None)
+            if not future.cancelled():
+                future.exception()  # retrieved: the show that awaits it raises it again
+
+        under_way.add_done_callback(done)
 
     async def public_events(
         self, table_id: int, *, since_version: int | None = None, back: int | None = None

@@ -80,6 +80,13 @@ class EditPacing:
             return None
         return self.edited.get(board.table_id, float("-inf")) + spacing - now
 
+    def due_now(self, table_id: int, now: float, spacing: float) -> bool:
+        """Whether an edit offered now would go out at once (no edit waiting, the spacing over):
+        ``offer`` would return 0 or less. Changes nothing."""
+        if table_id in self.pending:
+            return False
+        return self.edited.get(table_id, float("-inf")) + spacing - now <= 0
+
     def take(self, table_id: int) -> tuple[int, Board] | None:
         """Take the table's waiting edit (None: none)."""
         return self.pending.pop(table_id, None)

@@ -21,6 +21,7 @@ from cogs.kit import delivery
 from service import drawings
 from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
+from service.tables import TableService
 from tests import faults
 from tests.drawings import Counted, counted_drawings
 from tests.test_institute_discord import Player, _die_selects
@@ -217,3 +218,70 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
         release.set()
         render.register("institute", board=real_board, private=real_private)
     assert "step 2" in table.public()[-1].content
+
+
+@pytest.fixture
+def four_drawing_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Draw on four threads for the test, whatever the machine's cores (overlap needs two)."""
+    pool = drawings.ThreadPoolExecutor(max_workers=4, thread_name_prefix="test-drawing")
+    monkeypatch.setattr(drawings, "_pool", pool)
+    yield
+    pool.shutdown(wait=True)
+
+
+async def test_a_delivery_draws_its_board_and_its_notes_side_by_side(
+    simcord_env: simcord.Env, four_drawing_threads: None
+) -> None:
+    """The opening's board and the seats' DM sheets are started together: the board's drawing
+    sees a sheet being drawn while it draws (one after another, it would wait in vain)."""
+    sheet_begun = threading.Event()
+    overlapped: list[bool] = []
+    real_board, real_private = render.drawings("institute")
+
+    def board(view: dict[str, Any]) -> bytes:
+        overlapped.append(sheet_begun.wait(5))
+        return b"board"
+
+    def private(view: dict[str, Any]) -> bytes:
+        sheet_begun.set()
+        return b"sheet"
+
+    render.register("institute", board=board, private=private)
+    try:
+        table = await faults.open_table(simcord_env, "institute", 2)
+    finally:
+        render.register("institute", board=real_board, private=real_private)
+    assert overlapped == [True]
+    svc = table.bot.service
+    assert svc.drawings.drawn == 3  # the board and each seat's sheet, once each
+    assert svc.drawings.on_loop == 0
+
+
+async def test_a_started_drawing_is_awaited_by_its_show_not_drawn_again(svc: TableService) -> None:
+    """``start_drawing`` then ``image``: one drawing; a failed one raises at the show only."""
+    calls: list[int] = []
+    real_board, real_private = render.drawings("institute")
+
+    def board(view: dict[str, Any]) -> bytes:
+        calls.append(view["step"])
+        if view["step"] == 2:
+            raise ValueError("no ink")
+        return b"board"
+
+    render.register("institute", board=board, private=real_private)
+    try:
+        shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
+        svc.reads.start_drawing(shown)
+        svc.reads.start_drawing(shown)  # already under way: not started twice
+        assert await svc.reads.image(shown) == b"board"
+        assert await svc.reads.image(shown) == b"board"
+        assert calls == [1]
+        failing = Board(7, 2, "", picture=board_picture(svc.drawings, "institute", 7, 2, {"step": 2}))
+        svc.reads.start_drawing(failing)
+        with pytest.raises(ValueError):
+            await svc.reads.image(failing)
+        quiet = Board(7, 3, "")  # no picture: nothing to start
+        svc.reads.start_drawing(quiet)
+        assert await svc.reads.image(quiet) is None
+    finally:
+        render.register("institute", board=real_board, private=real_private)

@@ -74,6 +74,19 @@ def test_edits_are_paced_and_those_arriving_meanwhile_merge() -> None:
     assert pacing.take(7) is None
 
 
+def test_an_edit_is_due_now_exactly_when_offer_would_send_it_at_once() -> None:
+    """``due_now`` (an edit's drawing starts early only then) agrees with ``offer``, changing nothing."""
+    pacing = showing.EditPacing()
+    assert pacing.due_now(7, now=10.0, spacing=1.0)  # nothing edited yet
+    assert pacing.offer(50, board(2), now=10.0, spacing=1.0) <= 0
+    assert not pacing.due_now(7, now=10.0, spacing=1.0)  # an edit waits: the next merges into it
+    pacing.take(7)
+    pacing.mark(7, 10.0)
+    assert not pacing.due_now(7, now=10.25, spacing=1.0)  # within the spacing: it would wait
+    assert pacing.due_now(7, now=11.0, spacing=1.0)
+    assert pacing.pending == {} and pacing.edited == {7: 10.0}
+
+
 async def test_the_waiting_edit_is_drawn_newest_first_and_again_when_replaced_while_drawing() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=1.0)

@@ -176,12 +176,18 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     thread = await thread_of(client, reply.table)
     board = reply.board
     posted = True
+    notes = showing.dm_notes(reply, mover)
+    reads = service_of(client).reads
+    for note in notes:
+        reads.start_drawing(note)  # drawn side by side with the board; each DM awaits its own
     if board is not None and thread is not None and showing.board_shown(board):
         heading = await _before_board(client, reply)
         if heading:
             board = replace(board, fresh=True)  # the heading opens a new message
+        if _drawn_now(client, thread, board):
+            reads.start_drawing(board)
         posted = await _show_board(client, thread, board, heading)
-    for note in showing.dm_notes(reply, mover):
+    for note in notes:
         message = await private_send_args(client, reply.table, note)
         # Delivered again after a failure or a kill (the DM sent, the delivery not marked done),
         # the same note is the same message to Discord, which keeps the first.
@@ -191,6 +197,22 @@ async def post(client: discord.Client, reply: Reply, *, mover: int | None = None
     # the store, and the scheduler (or the next start) delivers it (``deliver_pending``).
     await service_of(client).delivered(reply)
     return posted
+
+
+def _drawn_now(client: discord.Client, thread: discord.abc.Messageable, board: Board) -> bool:
+    """Whether ``_show_board`` draws this board now: a new message, or an edit due at once.
+
+    A board that is skipped, or whose edit waits out its spacing (merged, or drawn later in
+    the background), is not drawn now and must not be started.
+    """
+    memory = _deliveries(client)
+    step = showing.board_step(board, memory.boards.get(board.table_id), memory.posted.get(board.table_id, -1))
+    if step == showing.SKIP:
+        return False
+    if step == showing.EDIT and isinstance(thread, discord.Thread):
+        now = asyncio.get_running_loop().time()
+        return memory.pacing.due_now(board.table_id, now, EDIT_SPACING)
+    return True
 
 
 async def deliver_pending(client: discord.Client, table_id: int) -> None:
@@ -615,6 +637,9 @@ async def play_now(
     user = interaction.user.id
     reply = await svc.act(table_id, user, move, expected_version=version, offer=offer)
     interaction.extras[SAVED] = True
+    mine = showing.answer_note(reply, user)
+    if mine is not None:
+        svc.reads.start_drawing(mine)  # the answer's panel, drawn while the board and DMs go out
     # The move that the store accepted first takes the delivery lock first (nothing yields
     # between act returning and the lock), so boards go out in version order.
     async with delivery_turn(client, table_id):
