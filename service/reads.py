@@ -257,6 +257,10 @@ class TableReads(ServicePart):
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
+        if self.svc.cache.recall(loaded, ("labelled", seat)) is not None:
+            # The version's labels are kept: what is left is a short filter, cheaper than a hop
+            # to a worker thread and back (autocomplete asks on every keystroke).
+            return _choices(self.svc.cache, loaded, seat, typed, stamped)
         return await asyncio.to_thread(_choices, self.svc.cache, loaded, seat, typed, stamped)
 
     async def waiting_on(self, user_id: int, guild_id: int | None = None) -> list[WaitingTable]:

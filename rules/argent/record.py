@@ -266,9 +266,11 @@ def _office(office: dict[str, Any]) -> Office:
 def _voter(view: dict[str, Any], voter: dict[str, Any]) -> Voter:
     criterion, seat = voter["criterion"], view["you"]
     counts: tuple[Count, ...] = ()
+    line = None
     if criterion:
-        counts = tuple(Count(s, v, exact) for s, (v, exact) in standings.standing(view, criterion).items())
-    line = standings.standing_line(view, seat, criterion) if criterion and seat is not None else None
+        standing = standings.standing(view, criterion)  # counted once for the counts and the line
+        counts = tuple(Count(s, v, exact) for s, (v, exact) in standing.items())
+        line = standings.standing_line(view, seat, criterion, standing) if seat is not None else None
     return Voter(
         position=voter["position"],
         face_up=voter["face_up"],

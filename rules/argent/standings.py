@@ -93,9 +93,15 @@ def seat_tag(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def standing_line(view: dict[str, Any], seat: int, criterion: str) -> str:
-    """Return where a seat stands on a voter now, e.g. 'you 9 Gold; best rival P2 12: behind by 3'."""
-    counts = standing(view, criterion)
+def standing_line(
+    view: dict[str, Any], seat: int, criterion: str, counts: dict[int, tuple[int, bool]] | None = None
+) -> str:
+    """Return where a seat stands on a voter now, e.g. 'you 9 Gold; best rival P2 12: behind by 3'.
+
+    ``counts``: ``standing(view, criterion)`` when the caller has it already (not counted twice).
+    """
+    if counts is None:
+        counts = standing(view, criterion)
     mine, _ = counts.get(seat, (0, True))
     rivals = {s: c for s, c in counts.items() if s != seat}
     if not rivals:
