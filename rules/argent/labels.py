@@ -35,7 +35,10 @@ class LabelMemo:
         """Return the seat's labelled moves in this state, building them on the first ask."""
         entry = self._versions.get(id(state))
         if entry is None or entry[0] != state:
-            entry = (full_copy(state), {})
+            built = self._build(state, seat)
+            if not built:
+                return built  # a seat with no move: nothing worth a private copy of the state
+            entry = (full_copy(state), {seat: built})
             self._versions.pop(id(state), None)
             self._versions[id(state)] = entry
             for old in list(self._versions)[: -self._size]:
