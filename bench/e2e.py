@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import inspect
 import logging
 import random
@@ -171,6 +172,10 @@ async def time_moves(kind: str, players: int, moves: int, seed: int) -> Timed:
             counter = await watch_transactions(bot.store)
             store_time = StoreTime()
             store_time.wrap(bot.store)
+            # The kinds run one after another in one process: the last kind's bot, closed, is
+            # garbage now, and a full collection of it would land in this kind's timed moves. A
+            # bot process has one bot: its start-up heap is frozen (``bot.settle_heap``).
+            gc.collect()
             for _ in range(moves):
                 if (await svc.table(record.id)).status != "active":
                     break
