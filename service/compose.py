@@ -294,32 +294,47 @@ def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
 
 def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
     """Return a seat's view of a table, worked out once per version while the table is kept."""
-    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat, cache))
+    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+
+
+def _kept_labels(cache: TableCache, table: _Table, seat: int) -> tuple[tuple[Move, str], ...] | None:
+    """Return the seat's labelled moves kept with the table's version (its own, or its seat
+    view's), or None when neither was worked out yet."""
+    kept = cache.recall(table, ("labelled", seat))
+    if kept is not None:
+        return kept  # type: ignore[return-value]
+    view = cache.recall(table, ("seat", seat))
+    if isinstance(view, SeatView) and table.record.status == "active":
+        return view.labelled
+    return None
 
 
 def legal_moves_of(cache: TableCache, table: _Table, seat: int) -> list[Move]:
     """Return a seat's legal moves at a table's version, listed once per version while it is kept."""
-    labelled = cache.recall(table, ("labelled", seat))
+    labelled = _kept_labels(cache, table, seat)
     if labelled is not None:  # already labelled: the moves are there, in the same order
-        return [move for move, _ in labelled]  # type: ignore[attr-defined]
+        return [move for move, _ in labelled]
     return cache.memo(table, ("legal", seat), lambda: table.rules.legal_moves(table.state, seat))
 
 
 def labelled_of(cache: TableCache, table: _Table, seat: int) -> tuple[tuple[Move, str], ...]:
     """Return a seat's legal moves with their labels, in ``legal_moves`` order, once per kept version.
 
-    The seat's panel, its note, the typed-move choices and the played move's label all read
-    these: labelling every option is most of what a seat's view costs (Argent words each one).
+    The seat's view (its panel, its note), the typed-move choices and the played move's label all
+    read these: labelling every option is most of what a seat's view costs (Argent words each one).
     """
+    kept = _kept_labels(cache, table, seat)
+    if kept is not None:
+        return kept
     return cache.memo(table, ("labelled", seat), lambda: tuple(table.rules.labelled_moves(table.state, seat)))
 
 
 def label_of(cache: TableCache, table: _Table, seat: int, move: Move) -> str:
     """Return a legal move's label at a table's version: from the seat's labelled moves when
     they were built already (the panel's or the note's), else as ``rules.label`` says."""
-    labelled = cache.recall(table, ("labelled", seat))
+    labelled = _kept_labels(cache, table, seat)
     if labelled is not None:
-        found = next((text for known, text in labelled if known == move), None)  # type: ignore[attr-defined]
+        found = next((text for known, text in labelled if known == move), None)
         if found is not None:
             return found
     return table.rules.label(table.state, seat, move)
@@ -330,16 +345,11 @@ def public_view_of(cache: TableCache, table: _Table) -> PublicView:
     return cache.memo(table, "public", lambda: _public_view(table))
 
 
-def _seat_view(table: _Table, seat: int, cache: TableCache | None = None) -> SeatView:
+def _seat_view(table: _Table, seat: int) -> SeatView:
     """Read one seat's view, every legal move and the pending prompts from one snapshot."""
     rules, state, version = table.rules, table.state, table.record.version
     active = table.record.status == "active"
-    if not active:
-        labelled: Iterable[tuple[Move, str]] = ()
-    elif cache is None:
-        labelled = rules.labelled_moves(state, seat)
-    else:
-        labelled = labelled_of(cache, table, seat)
+    labelled = tuple(rules.labelled_moves(state, seat)) if active else ()
     moves = tuple(
         Choice(_clip(label), move_value(version, index, move), move)
         for index, (move, label) in enumerate(labelled)
@@ -350,7 +360,9 @@ def _seat_view(table: _Table, seat: int, cache: TableCache | None = None) -> Sea
     names = {n: s.name for n, s in table.seats.items()}
     waiting = waiting_sentence(others, names, marks) if others else ""
     view = rules.view(state, seat)
-    return SeatView(table.record, version, seat, view, moves, prompts, waiting, rules.typed_view(view))
+    return SeatView(
+        table.record, version, seat, view, moves, prompts, waiting, rules.typed_view(view), labelled=labelled
+    )
 
 
 def _public_view(table: _Table) -> PublicView:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import render
 from rules.contract import Event
-from service.compose import _asked, _choices, name_seats, public_view_of, seat_view_of
+from service.compose import _asked, _choices, _kept_labels, name_seats, public_view_of, seat_view_of
 from service.drawings import Picture, board_picture, drawn, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.part import ServicePart
@@ -257,7 +257,7 @@ class TableReads(ServicePart):
         seat = loaded.seat_of(user_id)
         if seat is None:
             return []
-        if self.svc.cache.recall(loaded, ("labelled", seat)) is not None:
+        if _kept_labels(self.svc.cache, loaded, seat) is not None:
             # The version's labels are kept: what is left is a short filter, cheaper than a hop
             # to a worker thread and back (autocomplete asks on every keystroke).
             return _choices(self.svc.cache, loaded, seat, typed, stamped)

@@ -294,6 +294,9 @@ class SeatView:
     """Whom else the game waits on, players named ("Waiting on bob (P2): draft a mage."), or ""."""
     typed: Any = None
     """``rules.typed_view(view)``: the typed view a game's panel reads (None: the game has none yet)."""
+    labelled: tuple[tuple[Move, str], ...] = field(default=(), compare=False, repr=False)
+    """Every legal move with its whole label, as ``moves`` (whose labels are clipped for Discord):
+    the typed-move choices match the whole label (``compose.labelled_of`` reads it)."""
 
     @property
     def asked(self) -> tuple[Prompt, ...]:

@@ -80,10 +80,16 @@ def test_each_seat_is_labelled_once_per_kept_version(monkeypatch: pytest.MonkeyP
     real = type(rules).labelled_moves
     monkeypatch.setattr(type(rules), "labelled_moves",
                         lambda self, s, seat: built.append(seat) or real(self, s, seat))
-    for _ in range(3):  # keystrokes, the seat's panel, its note
+    for seat in (0, 1):  # the move's notes work out these seats' views
+        compose.seat_view_of(cache, table, seat)
+    for _ in range(3):  # keystrokes, the played move's label, the panels again
         for seat in range(4):
             compose._choices(cache, table, seat, "")
+            compose.legal_moves_of(cache, table, seat)
+        for seat in (0, 1):
             compose.seat_view_of(cache, table, seat)
+            for move in compose.legal_moves_of(cache, table, seat):
+                compose.label_of(cache, table, seat, move)
     assert sorted(built) == [0, 1, 2, 3]
     cache.changed(9)  # the table moved on: its kept labels go with it
     compose._choices(cache, table, 0, "")
