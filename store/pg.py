@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from store.dialect import POSTGRES, Dialect, pg_schema, shown, to_postgres
+from store.duework import DueWorkStore
 from store.migrations import MIGRATIONS, refuse_newer
 from store.records import StoreError
 from store.sqlite import Store
@@ -155,6 +156,10 @@ class PostgresStore(Store):
         """Run a write transaction's body over a pooled connection (every commit is durable here)."""
         async with self._transaction() as db:
             return await body(db)
+
+    async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
+        """Run one writing statement in its own transaction (SQLite's lone-statement trip is not ours)."""
+        return await DueWorkStore._changed(self, sql, params, durable=durable)
 
     @asynccontextmanager
     async def _single(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]

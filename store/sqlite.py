@@ -39,7 +39,7 @@ from store.botmemory import BotMemoryStore
 from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
-from store.inline import run_transaction
+from store.inline import run_statement, run_transaction
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -77,7 +77,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         self._clock = clock
         self._lock = asyncio.Lock()
         self._mid_commit_hook: Callable[[], Awaitable[None]] | None = None
-        """Test hook awaited inside commit_move between writing the log and snapshot and the version."""
+        """Test hook awaited inside commit_move once the version, log, snapshot and chain are written."""
         self._chained = True
         """False only for a file left at an older schema on purpose (tests of the migrations)."""
         self._listeners: list[Listener] = []
@@ -176,6 +176,17 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         async with self._lock:
             # aiosqlite's own queue to its thread (its execute is a call of this too).
             return await self._db._execute(run_transaction, self._db._conn, body, "IMMEDIATE", durable)
+
+    async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
+        """Run one writing statement as its own transaction, in one trip; return the rows it changed.
+
+        SQLite's autocommit makes the lone statement a transaction: no BEGIN and COMMIT to send
+        (``store.inline.run_statement``). ``durable=False``: the delivered mark, as ``_in_one_trip``.
+        """
+        if self._mid_commit_hook is not None:
+            return await super()._changed(sql, params, durable=durable)
+        async with self._lock:
+            return await self._db._execute(run_statement, self._db._conn, sql, tuple(params), durable)
 
     async def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already ended it."""
@@ -360,15 +371,9 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         result_text = None if result is None else dump(result)
         now = self._clock()
 
-        async def write(db: aiosqlite.Connection) -> int:
-            table = await self._table_row(db, table_id)
-            if table["status"] != "active":
-                raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
-            if table["version"] != expected_version:
-                raise StaleVersion(
-                    f"Table {table_id} is at version {table['version']}, not {expected_version}."
-                )
+        async def write(db: aiosqlite.Connection) -> tuple[int, str | None]:
             version = expected_version + 1
+            await self._advance(db, table_id, expected_version, now, result_text)
             await db.execute(
                 "INSERT INTO moves (table_id, version, seat, move, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -380,45 +385,73 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             )
             if memories:
                 await self._write_memories(db, table_id, memories)
+            head = None
             if self._chained:
-                await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
+                head = await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
             if self._mid_commit_hook is not None:
                 await self._mid_commit_hook()
             if result_text is None:
-                await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", (version, now, table_id)
-                )
                 await self._replace_waiting(db, table_id, waiting, now)
             else:
-                await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ?, status = 'finished', result = ?"
-                    " WHERE id = ?",
-                    (version, now, result_text, table_id),
-                )
                 await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
             over = result_text is not None
             await self._implied(db, table_id, expected_version, version, timing, now, over=over)
-            return version
+            return version, head
 
-        return await self._in_one_trip(write)
+        version, head = await self._in_one_trip(write)
+        if head is not None:
+            self._chained_to(table_id, version, head)
+        return version
+
+    async def _advance(
+        self, db: aiosqlite.Connection, table_id: int, expected: int, now: float, result: str | None
+    ) -> None:
+        """Move an active table from version ``expected`` to the next, first thing in a commit.
+
+        The compare-and-swap is the UPDATE itself (its WHERE names the status and version read
+        nowhere else), so a commit needs no read of the row first; on PostgreSQL the UPDATE takes
+        the row lock, and a second commit at the same version waits, then finds no row to change.
+        Only a refused commit reads the row, for its message.
+        """
+        finish = "" if result is None else ", status = 'finished', result = ?"
+        cur = await db.execute(
+            f"UPDATE tables SET version = ?, updated_at = ?{finish}"
+            " WHERE id = ? AND status = 'active' AND version = ?",
+            (expected + 1, now, *(() if result is None else (result,)), table_id, expected),
+        )
+        changed = cur.rowcount
+        await cur.close()
+        if changed == 1:
+            return
+        table = await self._table_row(db, table_id)
+        if table["status"] != "active":
+            raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
+        raise StaleVersion(f"Table {table_id} is at version {table['version']}, not {expected}.")
 
     async def _replace_waiting(
         self, db: aiosqlite.Connection, table_id: int, waiting: list[int], now: float
     ) -> None:
-        """Make ``waiting`` the users the table waits on, keeping ``since`` for those still waited on."""
-        wanted = set(waiting)
-        rows = await self._all(db, "SELECT user_id FROM waiting WHERE table_id = ?", (table_id,))
-        had = {row["user_id"] for row in rows}
-        for user_id in had - wanted:
-            await db.execute("DELETE FROM waiting WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-        for user_id in sorted(wanted - had):
-            try:
-                await db.execute(
-                    "INSERT INTO waiting (table_id, user_id, since) VALUES (?, ?, ?)",
-                    (table_id, user_id, now),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
+        """Make ``waiting`` the users the table waits on, keeping ``since`` for those still waited on.
+
+        Two statements whatever changed, without reading the rows first: those no longer waited on
+        go, the others are inserted unless they wait already (their ``since`` stays).
+        """
+        wanted = sorted(set(waiting))
+        marks = ", ".join("?" for _ in wanted)
+        keep = f" AND user_id NOT IN ({marks})" if wanted else ""
+        await db.execute(f"DELETE FROM waiting WHERE table_id = ?{keep}", (table_id, *wanted))
+        if not wanted:
+            return
+        try:
+            await db.execute(
+                "INSERT INTO waiting (table_id, user_id, since) VALUES "
+                + ", ".join("(?, ?, ?)" for _ in wanted)
+                + " ON CONFLICT (table_id, user_id) DO NOTHING",
+                [value for user_id in wanted for value in (table_id, user_id, now)],
+            )
+        except sqlite3.IntegrityError:
+            # ON CONFLICT covers the primary key only: a user not seated still breaks the foreign key.
+            raise StoreError(f"A user of {wanted} is not seated at table {table_id}.") from None
 
     async def load(self, table_id: int) -> tuple[TableRecord, dict]:
         """Return the table and its latest snapshot, verified against the move log and checksums.
