@@ -331,6 +331,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 (table_id, state),
             )
             row = await self._table_row(db, table_id)
+            head = None
             if self._chained:
                 head = genesis(row, list(enumerate(seat_order)))
                 await db.execute(
@@ -341,7 +342,11 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 await self._write_sum(db, table_id, seal(head, 0, state))
             await self._replace_waiting(db, table_id, waiting, now)
             await self._implied(db, table_id, 0, 0, timing, now)
-            return TableRecord.from_row(row)
+        if head is not None:
+            # The genesis this Store just wrote is sound: the moves chain on from it unread.
+            self._sound.pop(table_id, None)
+            self._chained_to(table_id, 0, head)
+        return TableRecord.from_row(row)
 
     @changes_table
     async def commit_move(
