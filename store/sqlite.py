@@ -6,19 +6,29 @@ players a board that includes those moves. Moves arrive a few per minute, so one
 costs nothing anyone can notice, and FULL keeps every acknowledged move. Only the delivered mark
 commits at NORMAL (``durable=False``): a power cut may forget it, and the board is posted again.
 
-Trips: a write of many statements (a move's commit) runs as one call on aiosqlite's thread
-(``_in_one_trip``, ``store.inline``), not one hop through the event loop per statement.
+Trips and statements: a write of many statements (a move's commit) runs as one call on
+aiosqlite's thread (``_in_one_trip``, ``store.inline``), not one hop through the event loop per
+statement; a lone write (the delivered mark, a lease) is one statement and its own transaction
+(SQLite's autocommit: no BEGIN and COMMIT sent, ``store.inline.run_statement``).
 
 Concurrency: one connection per Store, and one asyncio lock around every use of it, so two
 coroutines never interleave statements inside one transaction. Across processes (or two Store
-objects on one file), every write starts with ``BEGIN IMMEDIATE`` and checks the table's version
-inside the transaction: the compare-and-swap that stops a move being lost or applied twice.
+objects on one file), every write takes the write lock first (``BEGIN IMMEDIATE``; a lone
+writing statement starts as a write transaction, waiting out ``busy_timeout`` the same way) and
+checks the table's version inside the transaction: the compare-and-swap that stops a move being
+lost or applied twice. A move's commit makes that check the UPDATE of the table row itself
+(``_advance``: ``WHERE status = 'active' AND version = ?``), its first statement, so nothing is
+read before it.
 
 Integrity: the move log is a hash chain and each snapshot carries a checksum over the chain's
 head (``store.chain``). ``load`` verifies both: a damaged (or missing) snapshot over a sound log raises
 ``DamagedSnapshot`` (the service replays the log and ``repair_snapshot`` writes it back); any
 other damage (an edited move, seed or seat) raises ``CorruptTable``. A Store verifies each
-table's whole chain once, then only the links added since.
+table's whole chain once, then only the links added since; a link it wrote itself over the chain
+it verified (or over the genesis it wrote at ``start``) counts as verified once its transaction
+committed, so a move extends the chain from memory with one guarded INSERT (``_chain_move``:
+added only if the previous link is still the verified one, else the link is read as before).
+A restart verifies every chain whole again.
 """
 
 from __future__ import annotations
