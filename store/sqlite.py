@@ -17,7 +17,7 @@ objects on one file), every write takes the write lock first (``BEGIN IMMEDIATE`
 writing statement starts as a write transaction, waiting out ``busy_timeout`` the same way) and
 checks the table's version inside the transaction: the compare-and-swap that stops a move being
 lost or applied twice. A move's commit makes that check the UPDATE of the table row itself
-(``_advance``: ``WHERE status = 'active' AND version = ?``), its first statement, so nothing is
+(``WHERE status = 'active' AND version = ?``), its first statement, so nothing is
 read before it.
 
 Integrity: the move log is a hash chain and each snapshot carries a checksum over the chain's
@@ -385,10 +385,23 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
         result_text = None if result is None else dump(result)
         now = self._clock()
+        finish = "" if result_text is None else ", status = 'finished', result = ?"
+        finished = () if result_text is None else (result_text,)
 
         async def write(db: aiosqlite.Connection) -> tuple[int, str | None]:
             version = expected_version + 1
-            await self._advance(db, table_id, expected_version, now, result_text)
+            # The compare-and-swap is this UPDATE, the first statement: its WHERE names the status
+            # and version, so nothing is read first. On PostgreSQL it takes the row lock, and a
+            # second commit at the same version waits, then finds no row to change.
+            cur = await db.execute(
+                f"UPDATE tables SET version = ?, updated_at = ?{finish}"
+                " WHERE id = ? AND status = 'active' AND version = ?",
+                (version, now, *finished, table_id, expected_version),
+            )
+            advanced = cur.rowcount == 1
+            await cur.close()
+            if not advanced:
+                raise await self._refused(db, table_id, expected_version)
             await db.execute(
                 "INSERT INTO moves (table_id, version, seat, move, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -418,30 +431,12 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             self._chained_to(table_id, version, head)
         return version
 
-    async def _advance(
-        self, db: aiosqlite.Connection, table_id: int, expected: int, now: float, result: str | None
-    ) -> None:
-        """Move an active table from version ``expected`` to the next, first thing in a commit.
-
-        The compare-and-swap is the UPDATE itself (its WHERE names the status and version read
-        nowhere else), so a commit needs no read of the row first; on PostgreSQL the UPDATE takes
-        the row lock, and a second commit at the same version waits, then finds no row to change.
-        Only a refused commit reads the row, for its message.
-        """
-        finish = "" if result is None else ", status = 'finished', result = ?"
-        cur = await db.execute(
-            f"UPDATE tables SET version = ?, updated_at = ?{finish}"
-            " WHERE id = ? AND status = 'active' AND version = ?",
-            (expected + 1, now, *(() if result is None else (result,)), table_id, expected),
-        )
-        changed = cur.rowcount
-        await cur.close()
-        if changed == 1:
-            return
+    async def _refused(self, db: aiosqlite.Connection, table_id: int, expected: int) -> StaleVersion:
+        """Return why a commit at ``expected`` changed no table row (read only after that refusal)."""
         table = await self._table_row(db, table_id)
         if table["status"] != "active":
-            raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
-        raise StaleVersion(f"Table {table_id} is at version {table['version']}, not {expected}.")
+            return StaleVersion(f"Table {table_id} is not active ({table['status']}).")
+        return StaleVersion(f"Table {table_id} is at version {table['version']}, not {expected}.")
 
     async def _replace_waiting(
         self, db: aiosqlite.Connection, table_id: int, waiting: list[int], now: float
