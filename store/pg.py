@@ -158,8 +158,16 @@ class PostgresStore(Store):
             return await body(db)
 
     async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
-        """Run one writing statement in its own transaction (SQLite's lone-statement trip is not ours)."""
-        return await DueWorkStore._changed(self, sql, params, durable=durable)
+        """Run one writing statement as its own transaction; return the rows it changed.
+
+        Outside a transaction block PostgreSQL commits a statement by itself (at the server's
+        ``synchronous_commit``, as any commit here): one round trip, not BEGIN, it and COMMIT.
+        """
+        if self._mid_commit_hook is not None:
+            return await DueWorkStore._changed(self, sql, params, durable=durable)
+        async with self._pool.acquire() as conn:
+            done = await PgConnection(conn).execute(sql, tuple(params))
+        return done.rowcount
 
     @asynccontextmanager
     async def _single(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]
