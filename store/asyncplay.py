@@ -236,6 +236,11 @@ class AsyncPlayStore(DueWorkStore):
         """
         if timing is None:
             return
+        delivery: WorkItem = (
+            DELIVER, now + DELIVERY_GRACE, f"{DELIVER}:{table_id}:{version}", table_id, None,
+            {"since": since, "version": version},
+        )
+        work = [delivery]
         if over:
             await db.execute(
                 "DELETE FROM due_work WHERE table_id = ? AND claimed_at IS NULL AND kind != ?",
@@ -252,12 +257,9 @@ class AsyncPlayStore(DueWorkStore):
                     f" AND user_id IN ({', '.join('?' for _ in stopped)})",
                     (table_id, *timing.ends, *stopped),
                 )
-            await self._add_work(db, timing.plan(timing.clocks, version))
-        delivery: WorkItem = (
-            DELIVER, now + DELIVERY_GRACE, f"{DELIVER}:{table_id}:{version}", table_id, None,
-            {"since": since, "version": version},
-        )
-        await self._add_work(db, [delivery])
+            # The plan's rows first, then the delivery, as two INSERTs added them: one statement.
+            work = [*timing.plan(timing.clocks, version), delivery]
+        await self._add_work(db, work)
 
     async def table_waits(self) -> list[TableWait]:
         """Return every active table's clocks, bot seats and open work, read in one snapshot.

@@ -51,8 +51,27 @@ class ChainStore:
         move: str,
         events: str,
         state: str,
-    ) -> None:
-        """Add a move's link to the chain and seal the new snapshot (inside commit_move's transaction)."""
+    ) -> str | None:
+        """Add a move's link to the chain and seal the new snapshot (inside commit_move's transaction).
+
+        Return the new link when it extends the chain this Store verified (the caller records it
+        as verified once the transaction committed), else None.
+        """
+        done, verified = self._sound.get(table_id, (-1, ""))
+        if done == version - 1:
+            head = link(verified, version, seat, move, events)
+            # One statement, not a read and a write: the link goes in only when the previous link
+            # is still the one verified (another Store may have sealed the chain again since).
+            cur = await db.execute(
+                "INSERT INTO chain (table_id, version, link) SELECT ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM chain WHERE table_id = ? AND version = ? AND link = ?)",
+                (table_id, version, head, table_id, version - 1, verified),
+            )
+            added = cur.rowcount == 1
+            await cur.close()
+            if added:
+                await self._write_sum(db, table_id, seal(head, version, state))
+                return head
         previous = await self._link(db, table_id, version - 1)
         if previous is None:
             raise CorruptTable(f"Table {table_id} has no chain link at version {version - 1}.")
@@ -61,6 +80,17 @@ class ChainStore:
             "INSERT INTO chain (table_id, version, link) VALUES (?, ?, ?)", (table_id, version, head)
         )
         await self._write_sum(db, table_id, seal(head, version, state))
+        return None
+
+    def _chained_to(self, table_id: int, version: int, head: str) -> None:
+        """Record a link this Store wrote over the chain it verified: sound up to ``version``.
+
+        Called only after the link's transaction committed, so a rolled-back move is never
+        taken as verified.
+        """
+        done, _ = self._sound.get(table_id, (-1, ""))
+        if done == version - 1:
+            self._sound[table_id] = (version, head)
 
     async def _verify(self, db: Connection, row: sqlite3.Row, version: int, state: str) -> None:
         """Check the chain up to ``version`` (from where this Store last verified it), then the snapshot."""

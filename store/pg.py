@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from store.dialect import POSTGRES, Dialect, pg_schema, shown, to_postgres
+from store.duework import DueWorkStore
 from store.migrations import MIGRATIONS, refuse_newer
 from store.records import StoreError
 from store.sqlite import Store
@@ -155,6 +156,18 @@ class PostgresStore(Store):
         """Run a write transaction's body over a pooled connection (every commit is durable here)."""
         async with self._transaction() as db:
             return await body(db)
+
+    async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
+        """Run one writing statement as its own transaction; return the rows it changed.
+
+        Outside a transaction block PostgreSQL commits a statement by itself (at the server's
+        ``synchronous_commit``, as any commit here): one round trip, not BEGIN, it and COMMIT.
+        """
+        if self._mid_commit_hook is not None:
+            return await DueWorkStore._changed(self, sql, params, durable=durable)
+        async with self._pool.acquire() as conn:
+            done = await PgConnection(conn).execute(sql, tuple(params))
+        return done.rowcount
 
     @asynccontextmanager
     async def _single(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]

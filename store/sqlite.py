@@ -6,19 +6,29 @@ players a board that includes those moves. Moves arrive a few per minute, so one
 costs nothing anyone can notice, and FULL keeps every acknowledged move. Only the delivered mark
 commits at NORMAL (``durable=False``): a power cut may forget it, and the board is posted again.
 
-Trips: a write of many statements (a move's commit) runs as one call on aiosqlite's thread
-(``_in_one_trip``, ``store.inline``), not one hop through the event loop per statement.
+Trips and statements: a write of many statements (a move's commit) runs as one call on
+aiosqlite's thread (``_in_one_trip``, ``store.inline``), not one hop through the event loop per
+statement; a lone write (the delivered mark, a lease) is one statement and its own transaction
+(SQLite's autocommit: no BEGIN and COMMIT sent, ``store.inline.run_statement``).
 
 Concurrency: one connection per Store, and one asyncio lock around every use of it, so two
 coroutines never interleave statements inside one transaction. Across processes (or two Store
-objects on one file), every write starts with ``BEGIN IMMEDIATE`` and checks the table's version
-inside the transaction: the compare-and-swap that stops a move being lost or applied twice.
+objects on one file), every write takes the write lock first (``BEGIN IMMEDIATE``; a lone
+writing statement starts as a write transaction, waiting out ``busy_timeout`` the same way) and
+checks the table's version inside the transaction: the compare-and-swap that stops a move being
+lost or applied twice. A move's commit makes that check the UPDATE of the table row itself
+(``WHERE status = 'active' AND version = ?``), its first statement, so nothing is
+read before it.
 
 Integrity: the move log is a hash chain and each snapshot carries a checksum over the chain's
 head (``store.chain``). ``load`` verifies both: a damaged (or missing) snapshot over a sound log raises
 ``DamagedSnapshot`` (the service replays the log and ``repair_snapshot`` writes it back); any
 other damage (an edited move, seed or seat) raises ``CorruptTable``. A Store verifies each
-table's whole chain once, then only the links added since.
+table's whole chain once, then only the links added since; a link it wrote itself over the chain
+it verified (or over the genesis it wrote at ``start``) counts as verified once its transaction
+committed, so a move extends the chain from memory with one guarded INSERT (``_chain_move``:
+added only if the previous link is still the verified one, else the link is read as before).
+A restart verifies every chain whole again.
 """
 
 from __future__ import annotations
@@ -39,7 +49,7 @@ from store.botmemory import BotMemoryStore
 from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
-from store.inline import run_transaction
+from store.inline import run_statement, run_transaction
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -77,7 +87,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         self._clock = clock
         self._lock = asyncio.Lock()
         self._mid_commit_hook: Callable[[], Awaitable[None]] | None = None
-        """Test hook awaited inside commit_move between writing the log and snapshot and the version."""
+        """Test hook awaited inside commit_move once the version, log, snapshot and chain are written."""
         self._chained = True
         """False only for a file left at an older schema on purpose (tests of the migrations)."""
         self._listeners: list[Listener] = []
@@ -176,6 +186,17 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         async with self._lock:
             # aiosqlite's own queue to its thread (its execute is a call of this too).
             return await self._db._execute(run_transaction, self._db._conn, body, "IMMEDIATE", durable)
+
+    async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
+        """Run one writing statement as its own transaction, in one trip; return the rows it changed.
+
+        SQLite's autocommit makes the lone statement a transaction: no BEGIN and COMMIT to send
+        (``store.inline.run_statement``). ``durable=False``: the delivered mark, as ``_in_one_trip``.
+        """
+        if self._mid_commit_hook is not None:
+            return await super()._changed(sql, params, durable=durable)
+        async with self._lock:
+            return await self._db._execute(run_statement, self._db._conn, sql, tuple(params), durable)
 
     async def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already ended it."""
@@ -320,6 +341,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 (table_id, state),
             )
             row = await self._table_row(db, table_id)
+            head = None
             if self._chained:
                 head = genesis(row, list(enumerate(seat_order)))
                 await db.execute(
@@ -330,7 +352,11 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 await self._write_sum(db, table_id, seal(head, 0, state))
             await self._replace_waiting(db, table_id, waiting, now)
             await self._implied(db, table_id, 0, 0, timing, now)
-            return TableRecord.from_row(row)
+        if head is not None:
+            # The genesis this Store just wrote is sound: the moves chain on from it unread.
+            self._sound.pop(table_id, None)
+            self._chained_to(table_id, 0, head)
+        return TableRecord.from_row(row)
 
     @changes_table
     async def commit_move(
@@ -359,16 +385,23 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
         result_text = None if result is None else dump(result)
         now = self._clock()
+        finish = "" if result_text is None else ", status = 'finished', result = ?"
+        finished = () if result_text is None else (result_text,)
 
-        async def write(db: aiosqlite.Connection) -> int:
-            table = await self._table_row(db, table_id)
-            if table["status"] != "active":
-                raise StaleVersion(f"Table {table_id} is not active ({table['status']}).")
-            if table["version"] != expected_version:
-                raise StaleVersion(
-                    f"Table {table_id} is at version {table['version']}, not {expected_version}."
-                )
+        async def write(db: aiosqlite.Connection) -> tuple[int, str | None]:
             version = expected_version + 1
+            # The compare-and-swap is this UPDATE, the first statement: its WHERE names the status
+            # and version, so nothing is read first. On PostgreSQL it takes the row lock, and a
+            # second commit at the same version waits, then finds no row to change.
+            cur = await db.execute(
+                f"UPDATE tables SET version = ?, updated_at = ?{finish}"
+                " WHERE id = ? AND status = 'active' AND version = ?",
+                (version, now, *finished, table_id, expected_version),
+            )
+            advanced = cur.rowcount == 1
+            await cur.close()
+            if not advanced:
+                raise await self._refused(db, table_id, expected_version)
             await db.execute(
                 "INSERT INTO moves (table_id, version, seat, move, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -380,45 +413,55 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             )
             if memories:
                 await self._write_memories(db, table_id, memories)
+            head = None
             if self._chained:
-                await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
+                head = await self._chain_move(db, table_id, version, seat, move_text, events_text, state_text)
             if self._mid_commit_hook is not None:
                 await self._mid_commit_hook()
             if result_text is None:
-                await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", (version, now, table_id)
-                )
                 await self._replace_waiting(db, table_id, waiting, now)
             else:
-                await db.execute(
-                    "UPDATE tables SET version = ?, updated_at = ?, status = 'finished', result = ?"
-                    " WHERE id = ?",
-                    (version, now, result_text, table_id),
-                )
                 await db.execute("DELETE FROM waiting WHERE table_id = ?", (table_id,))
             over = result_text is not None
             await self._implied(db, table_id, expected_version, version, timing, now, over=over)
-            return version
+            return version, head
 
-        return await self._in_one_trip(write)
+        version, head = await self._in_one_trip(write)
+        if head is not None:
+            self._chained_to(table_id, version, head)
+        return version
+
+    async def _refused(self, db: aiosqlite.Connection, table_id: int, expected: int) -> StaleVersion:
+        """Return why a commit at ``expected`` changed no table row (read only after that refusal)."""
+        table = await self._table_row(db, table_id)
+        if table["status"] != "active":
+            return StaleVersion(f"Table {table_id} is not active ({table['status']}).")
+        return StaleVersion(f"Table {table_id} is at version {table['version']}, not {expected}.")
 
     async def _replace_waiting(
         self, db: aiosqlite.Connection, table_id: int, waiting: list[int], now: float
     ) -> None:
-        """Make ``waiting`` the users the table waits on, keeping ``since`` for those still waited on."""
-        wanted = set(waiting)
-        rows = await self._all(db, "SELECT user_id FROM waiting WHERE table_id = ?", (table_id,))
-        had = {row["user_id"] for row in rows}
-        for user_id in had - wanted:
-            await db.execute("DELETE FROM waiting WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-        for user_id in sorted(wanted - had):
-            try:
-                await db.execute(
-                    "INSERT INTO waiting (table_id, user_id, since) VALUES (?, ?, ?)",
-                    (table_id, user_id, now),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"User {user_id} is not seated at table {table_id}.") from None
+        """Make ``waiting`` the users the table waits on, keeping ``since`` for those still waited on.
+
+        Two statements whatever changed, without reading the rows first: those no longer waited on
+        go, the others are inserted unless they wait already (their ``since`` stays).
+        """
+        wanted = sorted(set(waiting))
+        marks = ", ".join("?" for _ in wanted)
+        keep = f" AND user_id NOT IN ({marks})" if wanted else ""
+        await db.execute(f"DELETE FROM waiting WHERE table_id = ?{keep}", (table_id, *wanted))
+        if not wanted:
+            return
+        try:
+            await db.execute(
+                "INSERT INTO waiting (table_id, user_id, since) VALUES "
+                + ", ".join("(?, ?, ?)" for _ in wanted)
+                + " ON CONFLICT (table_id, user_id) DO NOTHING",
+                [value for user_id in wanted for value in (table_id, user_id, now)],
+            )
+        except sqlite3.IntegrityError:
+            # ON CONFLICT covers the primary key only: a user not seated still breaks the foreign key.
+            raise StoreError(f"A user of {wanted} is not seated at table {table_id}.") from None
 
     async def load(self, table_id: int) -> tuple[TableRecord, dict]:
         """Return the table and its latest snapshot, verified against the move log and checksums.

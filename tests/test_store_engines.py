@@ -61,6 +61,23 @@ async def test_two_stores_opening_a_fresh_database_at_once_migrate_it_once(
     assert (await second.table(table_id)).status == "active"
 
 
+async def test_a_lone_write_is_committed_when_it_returns_and_leaves_no_transaction_open(
+    path: str, open_store: OpenStore
+) -> None:
+    writer, reader = await open_store(path), await open_store(path)
+    table_id = await started(writer)
+    assert await writer.schedule("deliver", 50.0, f"deliver:{table_id}:1", table_id, None,
+                                 {"since": 0, "version": 1})
+    assert not await writer.schedule("deliver", 60.0, f"deliver:{table_id}:1", table_id, None, {})
+    assert await reader.undelivered(table_id) == (0, 1)  # another store sees it at once
+    assert await writer.delivered(table_id, 1, 51.0) == 1
+    assert await reader.undelivered(table_id) is None
+    assert await writer.delivered(table_id, 1, 52.0) == 0  # marked once
+    # The writer's connection is free for a transaction of its own at once.
+    assert await writer.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [BOB]) == 1
+    assert (await reader.load(table_id))[0].version == 1
+
+
 async def test_each_piece_of_due_work_is_leased_by_exactly_one_of_several_stores(
     path: str, open_store: OpenStore
 ) -> None:

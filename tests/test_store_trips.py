@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from store import Store
+from store import CorruptTable, StaleVersion, Store, StoreError
 from store.duework import DELIVER
 from store.inline import Suspended
 
@@ -96,10 +97,41 @@ async def test_the_delivered_mark_commits_without_its_own_fsync_then_is_full_aga
     trips = await _trips(db)
     assert await db.delivered(table_id, 1, 1_001.0) == 1
     assert trips.count == 1
-    assert trips.statements[:2] == ["PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"]
-    assert trips.statements[-2:] == ["COMMIT", "PRAGMA synchronous = FULL"]
+    # The mark is one statement, its own transaction (SQLite's autocommit): no BEGIN, no COMMIT.
+    assert len(trips.statements) == 3, trips.statements
+    assert trips.statements[0] == "PRAGMA synchronous = NORMAL"
+    assert trips.statements[1].startswith("UPDATE due_work SET claimed_at")
+    assert trips.statements[2] == "PRAGMA synchronous = FULL"
     assert await _synchronous(db) == FULL
     assert await db.undelivered(table_id) is None
+
+
+async def test_a_lone_write_is_its_own_transaction_committed_at_full(db: Store, tmp_path: Path) -> None:
+    table_id = await _started(db)
+    trips = await _trips(db)
+    assert await db.schedule("remind", 1_100.0, "remind:x", table_id, ALICE, {"n": 1})
+    assert trips.count == 1 and len(trips.statements) == 1, trips.statements
+    assert not db._db.in_transaction and await _synchronous(db) == FULL
+    # Committed once the call returns: another connection sees it.
+    other = sqlite3.connect(tmp_path / "trips.db")
+    try:
+        assert other.execute("SELECT COUNT(*) FROM due_work WHERE key = 'remind:x'").fetchone() == (1,)
+    finally:
+        other.close()
+
+
+async def test_a_lone_write_finding_the_file_locked_is_a_busy_store(db: Store, tmp_path: Path) -> None:
+    table_id = await _started(db)
+    await db._db.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(tmp_path / "trips.db", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with pytest.raises(StoreError, match="busy"):
+            await db.delivered(table_id, 1, 1_001.0)
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert not db._db.in_transaction and await _synchronous(db) == FULL
 
 
 async def test_a_failed_mark_rolls_back_and_leaves_the_connection_at_full(db: Store) -> None:
@@ -121,3 +153,52 @@ async def test_a_transaction_body_that_awaits_other_work_is_refused_and_rolled_b
     assert not db._db.in_transaction
     table = await db.table(table_id)
     assert table is not None and table.name == "T"
+
+
+async def test_a_move_reads_neither_the_table_row_nor_the_link_this_store_verified(
+    db: Store, tmp_path: Path
+) -> None:
+    table_id = await _started(db)
+    await db.load(table_id)  # verifies the chain up to version 0
+    trips = await _trips(db)
+    for version in (0, 1):  # the second move extends the link the first one wrote
+        trips.reset()
+        await db.commit_move(table_id, version, version, {"n": version + 1}, [], {"n": version + 1}, [BOB])
+        assert trips.statements[1].startswith("UPDATE tables SET version"), trips.statements
+        assert not any(s.startswith(("SELECT * FROM tables", "SELECT link")) for s in trips.statements)
+    # A store that never saw these moves finds the chain they wrote sound.
+    fresh = await Store.open(str(tmp_path / "trips.db"))
+    try:
+        table, state = await fresh.load(table_id)
+        assert (table.version, state) == (2, {"n": 2})
+    finally:
+        await fresh.close()
+
+
+async def test_a_link_changed_behind_the_store_is_read_again_and_not_taken_as_verified(
+    db: Store, tmp_path: Path
+) -> None:
+    table_id = await _started(db)
+    await db.load(table_id)
+    await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
+    other = sqlite3.connect(tmp_path / "trips.db", isolation_level=None)
+    try:
+        other.execute("UPDATE chain SET link = 'edited' WHERE table_id = ? AND version = 1", (table_id,))
+    finally:
+        other.close()
+    trips = await _trips(db)
+    await db.commit_move(table_id, 1, 1, {"n": 2}, [], {"n": 2}, [ALICE])
+    assert any(s.startswith("SELECT link FROM chain") for s in trips.statements), trips.statements
+    with pytest.raises(CorruptTable, match="move 1"):
+        await db.load(table_id)
+
+
+async def test_a_refused_move_still_names_the_version_or_the_status(db: Store) -> None:
+    table_id = await _started(db)
+    with pytest.raises(StaleVersion, match="at version 0, not 3"):
+        await db.commit_move(table_id, 3, 0, {"n": 1}, [], {"n": 1}, [BOB])
+    await db.set_status(table_id, "abandoned")
+    with pytest.raises(StaleVersion, match=r"not active \(abandoned\)"):
+        await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
+    with pytest.raises(StoreError, match="no table 999"):
+        await db.commit_move(999, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
