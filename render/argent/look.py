@@ -94,15 +94,21 @@ Record = ArgentView
 class Font:
     """A shipped face measured in layout units, drawn at ``SCALE`` pixels per unit (``MIN_PX`` at least)."""
 
-    __slots__ = ("face", "size")
+    __slots__ = ("_lengths", "face", "size")
 
     def __init__(self, size: int, face: ImageFont.FreeTypeFont) -> None:
         self.size = size
         self.face = face
+        self._lengths: dict[str, float] = {}
 
     def getlength(self, text: str) -> float:
-        """Return how long a text runs, in layout units."""
-        return self.face.getlength(text) / SCALE
+        """Return how long a text runs, in layout units (measured once per text: layout asks often)."""
+        got = self._lengths.get(text)
+        if got is None:
+            if len(self._lengths) >= canvas.MASK_LIMIT:
+                self._lengths.clear()
+            got = self._lengths[text] = self.face.getlength(text) / SCALE
+        return got
 
 
 @lru_cache(maxsize=64)
@@ -130,6 +136,7 @@ class Sheet:
         self.image = image
         self.draw = canvas.draw(image)
         self.origin = origin
+        self._inks: dict[Any, int] = {}
 
     def _box(self, box: Sequence[float]) -> list[float]:
         ox, oy = self.origin
@@ -180,9 +187,17 @@ class Sheet:
         assert self.draw.im is not None
         self.draw.im.paste(tile.im, (at[0], at[1], at[0] + tile.width, at[1] + tile.height), mask.im)
 
-    def bitmap(self, at: tuple[float, float], mask: Image.Image, fill: Any) -> None:
-        """Stamp a text mask with its corner at a pixel offset from a point in layout units."""
-        self.draw.bitmap(at, mask, fill=fill)
+    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any) -> None:
+        """Stamp a loaded text mask (a core image) in a colour with its corner at a pixel.
+
+        What ``ImageDraw.bitmap`` does, with the colour's ink looked up once per drawing: a board
+        writes a hundred and more lines, and the wrapper cost more than the stamping.
+        """
+        ink = self._inks.get(fill)
+        if ink is None:
+            line, solid = self.draw._getink(fill)
+            ink = self._inks[fill] = solid if line is None else line
+        self.draw.draw.draw_bitmap(at, mask, ink)
 
 
 _TILES: dict[tuple[Any, ...], Image.Image] = {}
@@ -342,7 +357,7 @@ def _mage(
         write(draw, (cx + r, cy - r), "t", font=mark, fill=255 if stencil else GOLD, anchor="mm")
 
 
-_MASKS: dict[tuple[str, int, str], tuple[Image.Image, int, int]] = {}
+_MASKS: dict[tuple[str, int, str], tuple[Any, int, int]] = {}
 
 
 def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
@@ -355,7 +370,7 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
         ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
         if len(_MASKS) > 6000:
             _MASKS.clear()
-        got = _MASKS[key] = (mask, left, top)
+        got = _MASKS[key] = (mask.im, left, top)
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
     draw.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
