@@ -98,15 +98,24 @@ class Canvas(ImageDraw.ImageDraw):
     ) -> None:
         """Blend a line over its ground in RGB and paste it back mapped to the palette."""
         mask, offset = _mask(font, text, anchor, self.fontmode, xy)
+        at = (int(xy[0]) + offset[0], int(xy[1]) + offset[1])
+        self.blend(at, mask, ink, (font, text, anchor, self.fontmode, _start(xy)))
+
+    def blend(self, at: tuple[int, int], mask: Any, ink: RGB, key: tuple[Any, ...]) -> None:
+        """Blend a rendered mask (a core "L" image) in a colour over its ground at a pixel, as on RGB.
+
+        The patch it covers is blended in RGB and mapped back to the palette; on a flat ground the
+        mapped patch is kept under ``key`` (which must name the mask: its face, text, anchor...).
+        """
         if not mask.size[0] or not mask.size[1]:
             return
-        x0, y0 = int(xy[0]) + offset[0], int(xy[1]) + offset[1]
+        x0, y0 = at
         box = (x0, y0, x0 + mask.size[0], y0 + mask.size[1])
         # Pillow's core images: a line is drawn often, and the Python wrappers cost more than the work.
         ground = self.im.crop(box)
         low, high = ground.getextrema()
         flat = low == high
-        key = (font, text, anchor, self.fontmode, _start(xy), ink, low, id(self._palette)) if flat else None
+        key = (*key, ink, low, id(self._palette)) if flat else None
         patch = _PATCHES.get(key) if key is not None else None
         if patch is None:
             rgb = ground.convert("RGB")

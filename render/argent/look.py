@@ -137,6 +137,8 @@ class Sheet:
         self.draw = canvas.draw(image)
         self.origin = origin
         self._inks: dict[Any, int] = {}
+        self.palette = palette() if image.mode == "P" else None
+        """The fixed palette this drawing is drawn in, or None (a sprite's stencil)."""
 
     def _box(self, box: Sequence[float]) -> list[float]:
         ox, oy = self.origin
@@ -182,17 +184,34 @@ class Sheet:
         x, y = self._box(at)
         self.image.paste(tile, (round(x), round(y)))
 
-    def stamp(self, tile: Image.Image, mask: Image.Image, at: tuple[int, int]) -> None:
-        """Stamp a sprite through its mask at a pixel of the image."""
-        assert self.draw.im is not None
-        self.draw.im.paste(tile.im, (at[0], at[1], at[0] + tile.width, at[1] + tile.height), mask.im)
+    def stamp(self, tile: Image.Image, mask: Image.Image, at: tuple[int, int], soft: bool) -> None:
+        """Stamp a sprite through its mask at a pixel of the image.
 
-    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any) -> None:
-        """Stamp a loaded text mask (a core image) in a colour with its corner at a pixel.
+        A hard mask (only 0 and 255) copies palette entries exactly. A soft one (a temporary
+        mage's anti-aliased mark) blends an RGB tile over the ground in RGB, as palette entries
+        cannot be blended, and maps the patch back.
+        """
+        im = self.draw.im
+        assert im is not None
+        box = (at[0], at[1], at[0] + tile.width, at[1] + tile.height)
+        if not soft or self.palette is None:
+            im.paste(tile.im, box, mask.im)
+            return
+        ground = im.crop(box).convert("RGB")
+        ground.paste(tile.im, (0, 0, tile.width, tile.height), mask.im)
+        im.paste(ground.convert("P", Image.Dither.NONE, self.palette.im), box)
+
+    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any, key: tuple[Any, ...]) -> None:
+        """Stamp a loaded text mask (a core image, named by ``key``) in a colour with its corner at a pixel.
+
+        On a palette drawing the text is blended over its ground as on RGB (``canvas.Canvas.blend``).
 
         What ``ImageDraw.bitmap`` does, with the colour's ink looked up once per drawing: a board
         writes a hundred and more lines, and the wrapper cost more than the stamping.
         """
+        if self.palette is not None:
+            self.draw.blend(at, mask, fill, key)
+            return
         ink = self._inks.get(fill)
         if ink is None:
             line, solid = self.draw._getink(fill)
@@ -226,7 +245,17 @@ def tile(
 def sheet(width: float, height: float, colour: Any = None) -> Sheet:
     """Return a new drawing of a size in layout units, filled with a colour (the board's ground)."""
     size = (math.ceil(width * SCALE), math.ceil(height * SCALE))
-    return Sheet(Image.new("RGB", size, BG if colour is None else colour))
+    return Sheet(_blank(size, BG if colour is None else colour))
+
+
+IN_PALETTE = True
+"""Draw in the fixed palette from the start (``canvas.blank``): shapes fill one byte a pixel and the
+image is never mapped whole. False draws in RGB, mapped when written: the same pixels, slower (the
+reference ``tests/test_render_argent.py`` compares with)."""
+
+
+def _blank(size: tuple[int, int], colour: RGB) -> Image.Image:
+    return canvas.blank(size, colour, palette()) if IN_PALETTE else Image.new("RGB", size, colour)
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -280,7 +309,7 @@ def _shape(draw: Sheet, shape: str, cx: float, cy: float, r: float, fill: Any, o
         draw.regular_polygon((cx, cy, r * 1.02), 6, fill=fill, outline=outline, width=2)
 
 
-_SPRITES: dict[tuple[Any, ...], tuple[Image.Image, Image.Image]] = {}
+_SPRITES: dict[tuple[Any, ...], tuple[Image.Image, Image.Image, bool]] = {}
 Paint = Callable[[Sheet, float, float, bool], None]
 
 
@@ -300,13 +329,20 @@ def _stamp(draw: Sheet, key: tuple[Any, ...], cx: float, cy: float, reach: float
         size = (2 * pad + 2, 2 * pad + 2)
         # The sprite is drawn in the drawing's own units, from the pixel it is stamped at.
         origin = (ox + draw.origin[0], oy + draw.origin[1])
-        tile, mask = Sheet(Image.new("RGB", size, BG), origin), Sheet(Image.new("L", size, 0), origin)
+        tile = Sheet(_blank(size, BG), origin)
+        mask = Sheet(Image.new("L", size, 0), origin)
         paint(tile, cx, cy, False)
         paint(mask, cx, cy, True)
+        soft = any(mask.image.histogram()[1:255])
+        if soft:
+            # Blended through its soft edge, the sprite's own pixels must be the RGB ones, not
+            # their palette entries (else its edge would land a shade off).
+            tile = Sheet(Image.new("RGB", size, BG), origin)
+            paint(tile, cx, cy, False)
         if len(_SPRITES) > 4000:
             _SPRITES.clear()
-        got = _SPRITES[full] = (tile.image, mask.image)
-    draw.stamp(got[0], got[1], (ox, oy))
+        got = _SPRITES[full] = (tile.image, mask.image, soft)
+    draw.stamp(got[0], got[1], (ox, oy), got[2])
 
 
 def seat_token(draw: Sheet, seat: int | None, cx: float, cy: float, r: float) -> None:
@@ -373,7 +409,7 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
         got = _MASKS[key] = (mask.im, left, top)
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
-    draw.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
+    draw.bitmap((int(x) + left, int(y) + top), mask, fill, key)
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
