@@ -244,6 +244,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "doubled": doubled,
         "rss_mb": round(peak_rss_mb() + drawing_rss, 1),
         "rss_drawing_mb": drawing_rss,
+        "drawing_processes": drawings.painters().count if drawings.PROCESSES else 0,
         "rss_opened_mb": rss_opened,
         "drawings_kept_mb": round(svc.drawings.kept_bytes() / 2**20, 1),
         "drawn_on_loop": svc.drawings.on_loop,

@@ -52,6 +52,9 @@ Caption = render.Caption | None
 WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
 """Threads that draw: one per core (Pillow releases the GIL while it fills and encodes)."""
 
+PAINTERS = max(1, WORKERS - 1)
+"""Drawing processes: one core is left to the event loop, whose moves the drawings follow."""
+
 PROCESSES = os.environ.get("CONCLAVE_DRAWING", "processes") != "threads"
 """Whether the drawing threads hand shipped drawings to drawing processes (the bot's default)."""
 
@@ -146,6 +149,7 @@ class Painters:
     """The drawing processes, one per drawing thread; each started when first needed."""
 
     def __init__(self, count: int) -> None:
+        self.count = count
         self._free: queue.SimpleQueue[Painter | None] = queue.SimpleQueue()
         for _ in range(count):
             self._free.put(None)
@@ -153,6 +157,8 @@ class Painters:
         self._lock = threading.Lock()
         self.lost = 0
         """Drawing processes that died with a drawing asked of them."""
+        self.drawn = 0
+        """Drawings the processes answered."""
 
     def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
         """Draw on a free drawing process (starting one if none is left); raise ``PainterGone``."""
@@ -161,7 +167,10 @@ class Painters:
             # A process that died idle is found out by its pipe, as one that dies drawing.
             if painter is None:
                 painter = self._start()
-            return painter.draw(what, kind, view, caption)
+            image = painter.draw(what, kind, view, caption)
+            with self._lock:
+                self.drawn += 1
+            return image
         except PainterGone:
             painter = None
             with self._lock:
@@ -171,8 +180,14 @@ class Painters:
             self._free.put(painter)
 
     def start(self) -> None:
-        """Start every drawing process not running yet (their start-up overlaps the caller's work)."""
-        taken = [self._free.get() for _ in range(WORKERS)]
+        """Start every idle drawing process not running yet; never waits (their start-up overlaps the
+        caller's work, and one drawing now keeps its own)."""
+        taken = []
+        while True:
+            try:
+                taken.append(self._free.get_nowait())
+            except queue.Empty:
+                break
         for painter in taken:
             self._free.put(painter if painter is not None and painter.alive() else self._start())
 
@@ -209,7 +224,7 @@ def painters() -> Painters:
     global _painters
     with _painters_lock:
         if _painters is None:
-            _painters = Painters(WORKERS)
+            _painters = Painters(PAINTERS)
             atexit.register(_painters.close)
         return _painters
 
@@ -224,6 +239,7 @@ class Drawings:
     """A bounded, thread-safe cache of drawings; a drawing in flight is waited for, not redone."""
 
     def __init__(self, limit: int = LIMIT) -> None:
+        start()  # the drawing processes import Pillow and the drawings while the bot starts
         self.limit = limit
         self.drawn = 0
         """Drawings made (the bench and tests count them)."""

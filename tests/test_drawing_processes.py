@@ -26,7 +26,7 @@ from service.drawings import DrawingFailed, Drawings, Painters, board_picture, s
 @pytest.fixture
 def painters(monkeypatch: pytest.MonkeyPatch) -> Iterator[Painters]:
     """A set of drawing processes of the test's own, used by ``drawings.drawn``, stopped after."""
-    own = Painters(drawings.WORKERS)
+    own = Painters(2)  # two, whatever the machine: a dead one among several is found out too
     monkeypatch.setattr(drawings, "_painters", own)
     monkeypatch.setattr(drawings, "PROCESSES", True)
     try:
@@ -55,7 +55,7 @@ async def test_a_process_draws_the_threads_pixels_byte_for_byte(painters: Painte
     assert board is not None and sheet is not None
     assert await drawings.drawn(board) == render.board("argent", public, caption)
     assert await drawings.drawn(sheet) == render.private("argent", seat)
-    assert painters.lost == 0 and painters.peak_rss_mb() > 0  # drawn over there: the processes ran
+    assert painters.drawn == 2 and painters.lost == 0 and painters.peak_rss_mb() > 0
 
 
 async def test_a_killed_drawing_process_loses_no_picture(painters: Painters) -> None:
@@ -64,18 +64,18 @@ async def test_a_killed_drawing_process_loses_no_picture(painters: Painters) -> 
     painters.start()
     first = board_picture(cache, "argent", 1, 1, public, caption)
     assert await drawings.drawn(first) is not None
-    assert len(painters.pids()) == drawings.WORKERS
+    assert len(painters.pids()) == painters.count
     for pid in painters.pids():
         os.kill(pid, signal.SIGKILL)
     expected = render.board("argent", public, caption)
     # Each dead process is found out by the next drawing asked of it, which the thread then draws.
-    for version in range(2, 2 + drawings.WORKERS):
+    for version in range(2, 2 + painters.count):
         assert await drawings.drawn(board_picture(cache, "argent", 1, version, public, caption)) == expected
-    assert painters.lost == drawings.WORKERS
+    assert painters.lost == painters.count
     last = board_picture(cache, "argent", 1, 9, public, caption)
     assert await drawings.drawn(last) == expected
-    assert painters.lost == drawings.WORKERS and len(painters.pids()) == 1  # a fresh process drew it
-    assert cache.drawn == 2 + drawings.WORKERS
+    assert painters.lost == painters.count and len(painters.pids()) == 1  # a fresh process drew it
+    assert cache.drawn == 2 + painters.count and painters.drawn == 2
 
 
 async def test_a_drawing_that_fails_over_there_fails_here_and_is_drawn_again(painters: Painters) -> None:
@@ -104,7 +104,7 @@ async def test_a_stand_in_drawing_is_drawn_here_not_in_a_process(painters: Paint
         assert await drawings.drawn(picture) == b"stand-in"
     finally:
         render.register("argent", board=real_board, private=real_private)
-    assert seen and seen[0].startswith("conclave-drawing") and painters.pids() == []
+    assert seen and seen[0].startswith("conclave-drawing") and painters.drawn == 0
 
 
 def test_a_patched_entry_point_is_never_bypassed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,7 +125,7 @@ async def test_closed_drawing_processes_end_and_threads_can_be_chosen(
     assert painters.pids() == [] and all(not _alive(pid) for pid in pids)
     monkeypatch.setattr(drawings, "PROCESSES", False)
     assert await drawings.drawn(board_picture(Drawings(), "argent", 1, 2, public, caption)) is not None
-    assert painters.pids() == []  # with threads chosen, no process starts
+    assert painters.pids() == [] and painters.drawn == 1  # with threads chosen, no process starts
 
 
 def _alive(pid: int) -> bool:
@@ -134,3 +134,12 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_drawing_cache_starts_the_drawing_processes_at_once(painters: Painters) -> None:
+    """A service makes its cache at start: the processes import while the bot connects."""
+    assert painters.pids() == []
+    Drawings()
+    assert len(painters.pids()) == painters.count
+    Drawings()  # another service in the same process shares them
+    assert len(painters.pids()) == painters.count

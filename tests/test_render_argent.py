@@ -214,3 +214,18 @@ def test_drawn_in_the_palette_it_is_the_rgb_drawing_mapped(monkeypatch: pytest.M
     finally:
         rooms._room_tile.cache_clear()
     assert in_palette == in_rgb
+
+
+def test_kept_lines_are_bounded_and_one_off_long_lines_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drawing process serves hundreds of tables: its kept text must not grow with their one-off lines."""
+    monkeypatch.setattr(look, "_MASKS", {})
+    monkeypatch.setattr(look, "_mask_pixels", 0)
+    monkeypatch.setattr(look, "MASK_PIXELS", 50_000)
+    page = look.sheet(1400, 200)
+    last = "Last: mage50084 (P3) drafts a Natural Magick mage."
+    look.write(page, (10, 10), last, look.font(40, "bold"), look.LIGHT)
+    assert not look._MASKS  # larger than LARGEST_KEPT: drawn, not kept
+    for n in range(400):
+        look.write(page, (10, 100), f"P{n}", look.font(16), look.LIGHT)
+    assert look._MASKS and look._mask_pixels <= look.MASK_PIXELS
+    assert sum(mask.size[0] * mask.size[1] for mask, _, _ in look._MASKS.values()) == look._mask_pixels

@@ -201,8 +201,8 @@ class Sheet:
         ground.paste(tile.im, (0, 0, tile.width, tile.height), mask.im)
         im.paste(ground.convert("P", Image.Dither.NONE, self.palette.im), box)
 
-    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any, key: tuple[Any, ...]) -> None:
-        """Stamp a loaded text mask (a core image, named by ``key``) in a colour with its corner at a pixel.
+    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any, key: tuple[Any, ...] | None) -> None:
+        """Stamp a loaded text mask (a core image, named by ``key``: None, not kept) in a colour at a pixel.
 
         On a palette drawing the text is blended over its ground as on RGB (``canvas.Canvas.blend``).
 
@@ -394,22 +394,36 @@ def _mage(
 
 
 _MASKS: dict[tuple[str, int, str], tuple[Any, int, int]] = {}
+MASK_PIXELS = 4_000_000
+"""The rendered lines' pixels kept at most (a byte each), so the cache cannot grow a process much."""
+LARGEST_KEPT = 10_000
+"""A line larger than this (pixels) is rendered each time, not kept, nor its blended patch: at 200
+tables such lines are the band's one-off sentences ("Last: mage50084 (P3) drafts..."), 90% of the
+pixels and 1% of the repeats (measured on the load bench's drawings)."""
+_mask_pixels = 0
 
 
 def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
     """Draw text from a cache of rendered masks: boards repeat the same words, and rendering is the cost."""
+    global _mask_pixels
     key = (text, id(font.face), anchor)
     got = _MASKS.get(key)
     if got is None:
         left, top, right, bottom = (int(v) for v in font.face.getbbox(text, anchor=anchor))
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
-        if len(_MASKS) > 6000:
-            _MASKS.clear()
-        got = _MASKS[key] = (mask.im, left, top)
+        got = (mask.im, left, top)
+        pixels = mask.width * mask.height
+        if pixels <= LARGEST_KEPT:
+            if len(_MASKS) > 6000 or _mask_pixels + pixels > MASK_PIXELS:
+                _MASKS.clear()
+                _mask_pixels = 0
+            _MASKS[key] = got
+            _mask_pixels += pixels
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
-    draw.bitmap((int(x) + left, int(y) + top), mask, fill, key)
+    kept = key if key in _MASKS else None
+    draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
