@@ -11,8 +11,9 @@ it draws, so one viewer's picture can never be answered with another's (a seat's
 a spectator's board), and a view is never served a drawing of different content.
 
 Where a drawing is made: the event loop's path (``drawn``) hands it to a drawing thread, which
-sends it to a drawing process of its own (``render.worker``, one per core, started on first use)
-and waits, without the interpreter's lock, for the PNG. The drawings then use another core than
+sends it to a free drawing process (``render.worker``; ``PAINTERS`` of them, one core being left to
+the event loop; started when the first cache is made) and waits, without the interpreter's lock,
+for the PNG. The drawings then use another core than
 the event loop's, instead of sharing its interpreter. A stand-in drawing (tests) is drawn on the
 thread, and so is everything when ``PROCESSES`` is off (``CONCLAVE_DRAWING=threads``). A drawing
 process that dies (killed, crashed) costs no picture: the thread draws that one itself and the
@@ -146,7 +147,7 @@ class Painter:
 
 
 class Painters:
-    """The drawing processes, one per drawing thread; each started when first needed."""
+    """The drawing processes; a drawing thread takes a free one (waiting for one if none is)."""
 
     def __init__(self, count: int) -> None:
         self.count = count
