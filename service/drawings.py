@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import queue
+import select
 import subprocess
 import sys
 import threading
@@ -55,6 +56,10 @@ WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 
 
 PAINTERS = max(1, WORKERS - 1)
 """Drawing processes: one core is left to the event loop, whose moves the drawings follow."""
+
+ANSWER_WITHIN = 60.0
+"""Seconds a drawing process may take to answer (a drawing takes milliseconds): past them it is
+taken for hung, killed, and the picture drawn on the thread, so no delivery waits for ever."""
 
 PROCESSES = os.environ.get("CONCLAVE_DRAWING", "processes") != "threads"
 """Whether the drawing threads hand shipped drawings to drawing processes (the bot's default)."""
@@ -108,6 +113,9 @@ class Painter:
         assert stdin is not None and stdout is not None
         try:
             write_frame(stdin, (what, kind, view, caption))
+            if not select.select([stdout], [], [], ANSWER_WITHIN)[0]:
+                self.stop(kill=True)  # hung: its picture is drawn here instead, and it is replaced
+                raise PainterGone(f"drawing process {self.process.pid} did not answer")
             status, answer = read_frame(stdout)
         except (OSError, EOFError, ValueError) as exc:  # ValueError: a pipe closed by ``stop``
             self.stop()
@@ -131,8 +139,10 @@ class Painter:
                 return round(int(line.split()[1]) / 1024, 1)
         return 0.0
 
-    def stop(self) -> None:
-        """End the process: closing its input ends it; one that does not end soon is killed."""
+    def stop(self, kill: bool = False) -> None:
+        """End the process: closing its input ends it; one that does not end soon (or ``kill``) is killed."""
+        if kill:
+            self.process.kill()
         for pipe in (self.process.stdin, self.process.stdout):
             try:
                 if pipe is not None:

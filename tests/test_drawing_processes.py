@@ -143,3 +143,21 @@ def test_a_drawing_cache_starts_the_drawing_processes_at_once(painters: Painters
     assert len(painters.pids()) == painters.count
     Drawings()  # another service in the same process shares them
     assert len(painters.pids()) == painters.count
+
+
+async def test_a_hung_drawing_process_is_killed_and_its_picture_drawn_here(
+    painters: Painters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    public, _, caption = _argent()
+    painters.start()
+    monkeypatch.setattr(drawings, "ANSWER_WITHIN", 0.5)
+    hung = painters.pids()
+    for pid in hung:
+        os.kill(pid, signal.SIGSTOP)  # alive, reading nothing, answering nothing
+    picture = board_picture(Drawings(), "argent", 1, 1, public, caption)
+    assert await drawings.drawn(picture) == render.board("argent", public, caption)
+    assert painters.lost == 1
+    assert sum(_alive(pid) for pid in hung) == len(hung) - 1  # the one asked was killed
+    for pid in hung:
+        if _alive(pid):
+            os.kill(pid, signal.SIGCONT)
