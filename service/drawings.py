@@ -13,11 +13,11 @@ a spectator's board), and a view is never served a drawing of different content.
 Where a drawing is made: the event loop's path (``drawn``) hands it to a drawing thread, which
 sends it to a free drawing process (``render.worker``; ``PAINTERS`` of them, one core being left to
 the event loop; started when the first cache is made) and waits, without the interpreter's lock,
-for the PNG. The drawings then use another core than
-the event loop's, instead of sharing its interpreter. A stand-in drawing (tests) is drawn on the
-thread, and so is everything when ``PROCESSES`` is off (``CONCLAVE_DRAWING=threads``). A drawing
-process that dies (killed, crashed) costs no picture: the thread draws that one itself and the
-next drawing starts a fresh process. ``docs/performance.md`` says why and what it measured.
+for the PNG. The drawings then use another core than the event loop's, instead of sharing its
+interpreter. A stand-in drawing (tests) is drawn on the thread, and so is everything when
+``PROCESSES`` is off (``CONCLAVE_DRAWING=threads``). A drawing process that cannot start, dies
+(killed, crashed) or hangs costs no picture: the thread draws that one itself and the next
+drawing starts a fresh process. ``docs/performance.md`` says why and what it measured.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ async def drawn(picture: Picture | None) -> bytes | None:
 
 
 class PainterGone(Exception):
-    """A drawing process died or closed its pipe before answering."""
+    """A drawing process could not start, died, hung or closed its pipe before answering."""
 
 
 class DrawingFailed(Exception):
@@ -191,8 +191,8 @@ class Painters:
             self._free.put(painter)
 
     def start(self) -> None:
-        """Start every idle drawing process not running yet; never waits (their start-up overlaps the
-        caller's work, and one drawing now keeps its own)."""
+        """Start the idle drawing processes not running yet, never waiting for a busy one."""
+        # Their start-up (importing Pillow and the drawings) overlaps the caller's own work.
         taken = []
         while True:
             try:
@@ -200,7 +200,12 @@ class Painters:
             except queue.Empty:
                 break
         for painter in taken:
-            self._free.put(painter if painter is not None and painter.alive() else self._start())
+            if painter is None or not painter.alive():
+                try:
+                    painter = self._start()
+                except PainterGone:
+                    painter = None  # the first drawing tries again, or draws on its thread
+            self._free.put(painter)
 
     def pids(self) -> list[int]:
         """Return the process ids of the drawing processes started and not stopped."""
@@ -220,7 +225,11 @@ class Painters:
             painter.stop()
 
     def _start(self) -> Painter:
-        painter = Painter()
+        try:
+            painter = Painter()
+        except OSError as exc:  # no process to be had (out of processes or memory)
+            log.warning("a drawing process could not start: %s", exc)
+            raise PainterGone("no drawing process could start") from exc
         with self._lock:
             self._started = [p for p in self._started if p.alive()] + [painter]
         return painter
@@ -357,7 +366,7 @@ class Picture:
             return painters().draw(what, self.kind, self.view, self.caption)
         except PainterGone:
             # The delivery waiting on this picture is not failed for a dead process: drawn here.
-            log.warning("a drawing process died; drawing %s of table %s here", self.kind, self.table_id)
+            log.warning("no drawing process answered; drawing %s of table %s here", self.kind, self.table_id)
             return self._draw()
 
 

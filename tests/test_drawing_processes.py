@@ -161,3 +161,18 @@ async def test_a_hung_drawing_process_is_killed_and_its_picture_drawn_here(
     for pid in hung:
         if _alive(pid):
             os.kill(pid, signal.SIGCONT)
+
+
+async def test_no_drawing_process_to_be_had_draws_on_the_thread(
+    painters: Painters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(drawings.subprocess, "Popen", refused)
+    cache = Drawings()  # a service still starts
+    public, _, caption = _argent()
+    assert await drawings.drawn(board_picture(cache, "argent", 1, 1, public, caption)) == render.board(
+        "argent", public, caption
+    )
+    assert painters.pids() == [] and painters.lost == 1
