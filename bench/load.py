@@ -12,8 +12,10 @@ delivered as the bot would. Drawings run on the service's drawing threads (one p
 
 The last line is JSON: ``moves_per_s``, ``p50_ms``/``p99_ms`` (one act, from call to delivered),
 ``lost`` (accepted moves missing from the log), ``doubled`` (a version logged or reported twice),
-``drawings`` (drawings made, ``drawn`` by what showed them), ``rss_mb`` (the process's peak
-resident memory), ``rss_opened_mb`` (its peak once the tables were open, before any move) and
+``drawings`` (drawings made, ``drawn`` by what showed them), ``rss_mb`` (the bot's peak resident
+memory: this process's peak plus each drawing process's, ``rss_drawing_mb``, the sum of peaks
+that need not have been at once, so never less than the truth), ``rss_opened_mb`` (this process's
+peak once the tables were open, before any move) and
 ``drawings_kept_mb`` (the PNGs the drawing cache holds at the end); ``drawn_on_loop`` counts
 drawings made on the event loop's thread (must be 0: they stall every table).
 
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.timing import percentile
-from service import Board, PrivateNote, Reply, TableError, TableService, showing
+from service import Board, PrivateNote, Reply, TableError, TableService, drawings, showing
 from store import Store
 
 USER_BASE = 50_000
@@ -208,6 +210,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         svc = TableService(store, seed_source=lambda: rand.randrange(1 << 62))
         opened = [await open_table(svc, kind, players, n) for n in range(tables)]
         rss_opened = peak_rss_mb()
+        drawings.start()  # as a bot does before its first move: no move waits for them to start
         posting = Posting(svc)
         began = time.perf_counter()
         drivers = [drive_table(svc, posting, tid, users, moves, random.Random(rand.randrange(1 << 62)))
@@ -223,6 +226,7 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         await store.close()
     took = [t for run in runs for t in run.took]
     done = len(took)
+    drawing_rss = drawings.painters().peak_rss_mb() if drawings.PROCESSES else 0.0
     return {
         "kind": kind,
         "players": players,
@@ -238,7 +242,9 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         "p99_ms": round(1000 * percentile(took, 0.99), 1) if took else None,
         "lost": lost,
         "doubled": doubled,
-        "rss_mb": peak_rss_mb(),
+        "rss_mb": round(peak_rss_mb() + drawing_rss, 1),
+        "rss_drawing_mb": drawing_rss,
+        "drawing_processes": drawings.painters().count if drawings.PROCESSES else 0,
         "rss_opened_mb": rss_opened,
         "drawings_kept_mb": round(svc.drawings.kept_bytes() / 2**20, 1),
         "drawn_on_loop": svc.drawings.on_loop,

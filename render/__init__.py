@@ -17,6 +17,8 @@ Drawing = Callable[[dict[str, Any]], bytes]
 _BOARDS: dict[str, Drawing] = {}
 _PRIVATE: dict[str, Drawing] = {}
 _SHEETS: dict[tuple[str, str], Drawing] = {}
+_SHIPPED: dict[tuple[str, str], Drawing] = {}
+"""The drawings the shipped modules registered, by (what, kind): what a fresh process draws with."""
 _loaded = False
 _generation = 0
 
@@ -103,6 +105,34 @@ def sheet(kind: str, name: str, view: dict[str, Any]) -> bytes | None:
     return draw(view) if draw else None
 
 
+def draw(what: str, kind: str, view: dict[str, Any], caption: Caption | None = None) -> bytes | None:
+    """Return the PNG of ``what`` (``"board"``, ``"private"`` or a public sheet's name), or None."""
+    if what == "board":
+        return board(kind, view, caption)
+    if what == "private":
+        return private(kind, view)
+    return sheet(kind, what, view)
+
+
+def shipped(what: str, kind: str) -> bool:
+    """Whether ``draw(what, kind, ...)`` runs a shipped drawing, as a fresh process importing render would.
+
+    A stand-in registered or patched in (tests count and replace drawings) is drawn only here: a
+    drawing process (``render.worker``) would not know it.
+    """
+    _load_builtin()
+    entry = what if what in ("board", "private") else "sheet"
+    if any(globals()[name] is not _ENTRIES[name] for name in ("draw", entry)):
+        return False
+    if what == "board":
+        chosen = _BOARDS.get(kind)
+    elif what == "private":
+        chosen = _PRIVATE.get(kind)
+    else:
+        chosen = _SHEETS.get((kind, what))
+    return chosen is not None and _SHIPPED.get((what, kind)) is chosen
+
+
 def has_board(kind: str) -> bool:
     """Whether a kind has a board drawing (without drawing anything)."""
     _load_builtin()
@@ -134,6 +164,8 @@ def drawings(kind: str) -> tuple[Drawing | None, Drawing | None]:
 
 
 _BUILTIN = ("institute", "argent", "quadrivium", "academy")
+_ENTRIES = {"draw": draw, "board": board, "private": private, "sheet": sheet}
+"""render's own entry points: one patched in by a test makes every drawing a stand-in's."""
 
 
 def _load_builtin() -> None:
@@ -150,3 +182,6 @@ def _load_builtin() -> None:
         except ModuleNotFoundError as exc:
             if exc.name != f"render.{name}":
                 raise
+    _SHIPPED.update({("board", kind): drawn for kind, drawn in _BOARDS.items()})
+    _SHIPPED.update({("private", kind): drawn for kind, drawn in _PRIVATE.items()})
+    _SHIPPED.update({(name, kind): drawn for (kind, name), drawn in _SHEETS.items()})

@@ -31,7 +31,11 @@ MASK_LIMIT = 20000
 """Rendered lines kept (a few KB each): every board's words, several times over."""
 _PATCHES: dict[tuple[Any, ...], Any] = {}
 PATCH_LIMIT = 6000
-"""Lines kept blended and mapped to a palette, on a flat ground (a few KB each)."""
+"""Lines kept blended and mapped to a palette, on a flat ground (a few KB each)..."""
+PATCH_PIXELS = 16_000_000
+"""... and their pixels (a byte each) at most: a load of tables brings many long one-off lines
+(names, last moves), and the cache must not grow a drawing process by tens of MB."""
+_patch_pixels = 0
 _INDEX: dict[tuple[bytes, Any], int] = {}
 _PALETTES: dict[bytes, Image.Image] = {}
 RGB = tuple[int, int, int]
@@ -98,15 +102,25 @@ class Canvas(ImageDraw.ImageDraw):
     ) -> None:
         """Blend a line over its ground in RGB and paste it back mapped to the palette."""
         mask, offset = _mask(font, text, anchor, self.fontmode, xy)
+        at = (int(xy[0]) + offset[0], int(xy[1]) + offset[1])
+        self.blend(at, mask, ink, (font, text, anchor, self.fontmode, _start(xy)))
+
+    def blend(self, at: tuple[int, int], mask: Any, ink: RGB, key: tuple[Any, ...] | None) -> None:
+        """Blend a rendered mask (a core "L" image) in a colour over its ground at a pixel, as on RGB.
+
+        The patch it covers is blended in RGB and mapped back to the palette; on a flat ground the
+        mapped patch is kept under ``key`` (which must name the mask: its face, text, anchor...;
+        None: not kept).
+        """
         if not mask.size[0] or not mask.size[1]:
             return
-        x0, y0 = int(xy[0]) + offset[0], int(xy[1]) + offset[1]
+        x0, y0 = at
         box = (x0, y0, x0 + mask.size[0], y0 + mask.size[1])
         # Pillow's core images: a line is drawn often, and the Python wrappers cost more than the work.
         ground = self.im.crop(box)
         low, high = ground.getextrema()
         flat = low == high
-        key = (font, text, anchor, self.fontmode, _start(xy), ink, low, id(self._palette)) if flat else None
+        key = (*key, ink, low, id(self._palette)) if flat and key is not None else None
         patch = _PATCHES.get(key) if key is not None else None
         if patch is None:
             rgb = ground.convert("RGB")
@@ -114,9 +128,7 @@ class Canvas(ImageDraw.ImageDraw):
             core.draw_bitmap((0, 0), mask, core.draw_ink(ink))
             patch = self._mapped(rgb)
             if key is not None:
-                if len(_PATCHES) >= PATCH_LIMIT:
-                    _PATCHES.clear()
-                _PATCHES[key] = patch
+                _keep_patch(key, patch)
         self.im.paste(patch, box)
 
     def _text_on_palette(self, xy: tuple[float, float], text: Any, ink: RGB, font: Any, anchor: str | None,
@@ -133,6 +145,17 @@ class Canvas(ImageDraw.ImageDraw):
         """Return an RGB core image mapped to the palette, as ``Image.quantize`` maps it."""
         assert self._palette is not None
         return rgb.convert("P", Image.Dither.NONE, self._palette.im)
+
+
+def _keep_patch(key: tuple[Any, ...], patch: Any) -> None:
+    """Keep a mapped patch; past the count or pixel bound, start again from none (cheap, rare)."""
+    global _patch_pixels
+    pixels = patch.size[0] * patch.size[1]
+    if len(_PATCHES) >= PATCH_LIMIT or _patch_pixels + pixels > PATCH_PIXELS:
+        _PATCHES.clear()
+        _patch_pixels = 0
+    _PATCHES[key] = patch
+    _patch_pixels += pixels
 
 
 def _start(xy: tuple[float, float]) -> tuple[float, float]:

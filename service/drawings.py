@@ -9,30 +9,60 @@ spectator's digest, the web page) gets the bytes of that one drawing from ``Draw
 The cache key is the picture's table, version and viewer plus a digest of the view and caption
 it draws, so one viewer's picture can never be answered with another's (a seat's sheet is never
 a spectator's board), and a view is never served a drawing of different content.
+
+Where a drawing is made: the event loop's path (``drawn``) hands it to a drawing thread, which
+sends it to a free drawing process (``render.worker``; ``PAINTERS`` of them, one core being left to
+the event loop; started when the first cache is made) and waits, without the interpreter's lock,
+for the PNG. The drawings then use another core than the event loop's, instead of sharing its
+interpreter. A stand-in drawing (tests) is drawn on the thread, and so is everything when
+``PROCESSES`` is off (``CONCLAVE_DRAWING=threads``). A drawing process that cannot start, dies
+(killed, crashed) or hangs costs no picture: the thread draws that one itself and the next
+drawing starts a fresh process. ``docs/performance.md`` says why and what it measured.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
+import logging
 import os
+import queue
+import select
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import render
+from render.worker import read_frame, write_frame
+
+log = logging.getLogger(__name__)
 
 LIMIT = 96
 """Drawings kept (a PNG is 30-150 KB): the newest versions of the tables being played now."""
 
 Key = tuple[Hashable, ...]
+Caption = render.Caption | None
 
 WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
 """Threads that draw: one per core (Pillow releases the GIL while it fills and encodes)."""
+
+PAINTERS = max(1, WORKERS - 1)
+"""Drawing processes: one core is left to the event loop, whose moves the drawings follow."""
+
+ANSWER_WITHIN = 60.0
+"""Seconds a drawing process may take to answer (a drawing takes milliseconds): past them it is
+taken for hung, killed, and the picture drawn on the thread, so no delivery waits for ever."""
+
+PROCESSES = os.environ.get("CONCLAVE_DRAWING", "processes") != "threads"
+"""Whether the drawing threads hand shipped drawings to drawing processes (the bot's default)."""
 
 _pool: ThreadPoolExecutor | None = None
 
@@ -54,13 +84,182 @@ async def drawn(picture: Picture | None) -> bytes | None:
     """
     if picture is None:
         return None
-    return await asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png)
+    return await asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png_elsewhere)
+
+
+class PainterGone(Exception):
+    """A drawing process could not start, died, hung or closed its pipe before answering."""
+
+
+class DrawingFailed(Exception):
+    """A drawing raised in its drawing process (the text is that process's traceback)."""
+
+
+class Painter:
+    """One drawing process (``python -m render.worker``), used by one drawing thread at a time."""
+
+    def __init__(self) -> None:
+        # The process imports this checkout's render, whatever the working directory.
+        root = str(Path(render.__file__).resolve().parents[1])
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, PYTHONPATH=path)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "render.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+        )
+
+    def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
+        """Return the PNG the process draws; raise ``PainterGone`` if it is gone (it is stopped then)."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            write_frame(stdin, (what, kind, view, caption))
+            if not select.select([stdout], [], [], ANSWER_WITHIN)[0]:
+                self.stop(kill=True)  # hung: its picture is drawn here instead, and it is replaced
+                raise PainterGone(f"drawing process {self.process.pid} did not answer")
+            status, answer = read_frame(stdout)
+        except (OSError, EOFError, ValueError) as exc:  # ValueError: a pipe closed by ``stop``
+            self.stop()
+            raise PainterGone(f"drawing process {self.process.pid} is gone") from exc
+        if status == "error":
+            raise DrawingFailed(answer)
+        return answer
+
+    def alive(self) -> bool:
+        """Whether the process still runs."""
+        return self.process.poll() is None
+
+    def peak_rss_mb(self) -> float:
+        """Return the process's peak resident memory in MB (0 once it has ended)."""
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return 0.0
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+        return 0.0
+
+    def stop(self, kill: bool = False) -> None:
+        """End the process: closing its input ends it; one that does not end soon (or ``kill``) is killed."""
+        if kill:
+            self.process.kill()
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Painters:
+    """The drawing processes; a drawing thread takes a free one (waiting for one if none is)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._free: queue.SimpleQueue[Painter | None] = queue.SimpleQueue()
+        for _ in range(count):
+            self._free.put(None)
+        self._started: list[Painter] = []
+        self._lock = threading.Lock()
+        self.lost = 0
+        """Drawing processes that died with a drawing asked of them."""
+        self.drawn = 0
+        """Drawings the processes answered."""
+
+    def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
+        """Draw on a free drawing process (starting one if none is left); raise ``PainterGone``."""
+        painter = self._free.get()
+        try:
+            # A process that died idle is found out by its pipe, as one that dies drawing.
+            if painter is None:
+                painter = self._start()
+            image = painter.draw(what, kind, view, caption)
+            with self._lock:
+                self.drawn += 1
+            return image
+        except PainterGone:
+            painter = None
+            with self._lock:
+                self.lost += 1
+            raise
+        finally:
+            self._free.put(painter)
+
+    def start(self) -> None:
+        """Start the idle drawing processes not running yet, never waiting for a busy one."""
+        # Their start-up (importing Pillow and the drawings) overlaps the caller's own work.
+        taken = []
+        while True:
+            try:
+                taken.append(self._free.get_nowait())
+            except queue.Empty:
+                break
+        for painter in taken:
+            if painter is None or not painter.alive():
+                try:
+                    painter = self._start()
+                except PainterGone:
+                    painter = None  # the first drawing tries again, or draws on its thread
+            self._free.put(painter)
+
+    def pids(self) -> list[int]:
+        """Return the process ids of the drawing processes started and not stopped."""
+        with self._lock:
+            return [painter.process.pid for painter in self._started if painter.alive()]
+
+    def peak_rss_mb(self) -> float:
+        """Return the sum of the running drawing processes' peak resident memory, in MB."""
+        with self._lock:
+            return round(sum(painter.peak_rss_mb() for painter in self._started if painter.alive()), 1)
+
+    def close(self) -> None:
+        """Stop every drawing process; a later drawing starts new ones."""
+        with self._lock:
+            started, self._started = self._started, []
+        for painter in started:
+            painter.stop()
+
+    def _start(self) -> Painter:
+        try:
+            painter = Painter()
+        except OSError as exc:  # no process to be had (out of processes or memory)
+            log.warning("a drawing process could not start: %s", exc)
+            raise PainterGone("no drawing process could start") from exc
+        with self._lock:
+            self._started = [p for p in self._started if p.alive()] + [painter]
+        return painter
+
+
+_painters: Painters | None = None
+_painters_lock = threading.Lock()
+
+
+def painters() -> Painters:
+    """Return the drawing processes (one set per bot process, stopped when it exits)."""
+    global _painters
+    with _painters_lock:
+        if _painters is None:
+            _painters = Painters(PAINTERS)
+            atexit.register(_painters.close)
+        return _painters
+
+
+def start() -> None:
+    """Start the drawing processes now rather than at the first drawing (a no-op with threads)."""
+    if PROCESSES:
+        painters().start()
 
 
 class Drawings:
     """A bounded, thread-safe cache of drawings; a drawing in flight is waited for, not redone."""
 
     def __init__(self, limit: int = LIMIT) -> None:
+        start()  # the drawing processes import Pillow and the drawings while the bot starts
         self.limit = limit
         self.drawn = 0
         """Drawings made (the bench and tests count them)."""
@@ -140,15 +339,35 @@ class Picture:
         return (self.kind, self.table_id, self.version, self.viewer, digest, render.generation())
 
     def png(self) -> bytes | None:
-        """Return the PNG, drawn now unless this picture was drawn already."""
+        """Return the PNG, drawn now (in this thread) unless this picture was drawn already."""
         return self.drawings.get(self.key(), self._draw)
 
-    def _draw(self) -> bytes | None:
+    def png_elsewhere(self) -> bytes | None:
+        """Return the PNG, drawn by a drawing process (``PROCESSES``) unless drawn already.
+
+        The calling thread waits for the process; it draws the picture itself when the drawing is a
+        stand-in (no process knows it) or when the process died before answering.
+        """
+        return self.drawings.get(self.key(), self._draw_elsewhere)
+
+    def _what(self) -> str:
         if self.viewer == "board":
-            return render.board(self.kind, self.view, self.caption)
-        if isinstance(self.viewer, tuple):
-            return render.private(self.kind, self.view)
-        return render.sheet(self.kind, str(self.viewer), self.view)
+            return "board"
+        return "private" if isinstance(self.viewer, tuple) else str(self.viewer)
+
+    def _draw(self) -> bytes | None:
+        return render.draw(self._what(), self.kind, self.view, self.caption)
+
+    def _draw_elsewhere(self) -> bytes | None:
+        what = self._what()
+        if not (PROCESSES and render.shipped(what, self.kind)):
+            return self._draw()
+        try:
+            return painters().draw(what, self.kind, self.view, self.caption)
+        except PainterGone:
+            # The delivery waiting on this picture is not failed for a dead process: drawn here.
+            log.warning("no drawing process answered; drawing %s of table %s here", self.kind, self.table_id)
+            return self._draw()
 
 
 def board_picture(drawings: Drawings, kind: str, table_id: int, version: int, view: dict[str, Any],

@@ -12,6 +12,7 @@ from PIL import Image
 import render
 from render import canvas, typefaces
 from rules.academy import RULES as ACADEMY
+from rules.argent import ARGENT
 from rules.contract import Rules
 from rules.institute import RULES as INSTITUTE
 from rules.quadrivium import RULES as QUADRIVIUM
@@ -72,7 +73,7 @@ def _views(rules: Rules, players: int, seed: int) -> Iterator[dict[str, Any]]:
         state, _ = rules.apply(state, seat, rand.choice(rules.legal_moves(state, seat)))
 
 
-@pytest.mark.parametrize("rules, players", [(INSTITUTE, 2), (ACADEMY, 6), (QUADRIVIUM, 6)])
+@pytest.mark.parametrize("rules, players", [(INSTITUTE, 2), (ACADEMY, 6), (QUADRIVIUM, 6), (ARGENT, 5)])
 def test_boards_and_sheets_are_drawn_in_their_palette_and_written_quickly(
     rules: Rules, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,7 @@ from PIL import Image
 import render
 from bench.argent_board import busy_game
 from render import argent as drawing
+from render.argent import look, rooms
 from rules.argent import ARGENT as R
 from rules.contract import Move
 
@@ -173,3 +174,58 @@ def test_the_drawings_end_where_their_last_part_ends(states: list[dict[str, Any]
             assert [c for _, c in bottom.getcolors()] == [BG]
             above = image.crop((0, h - margin - round(10 * SCALE), w, h - margin))
             assert len(above.getcolors(maxcolors=1 << 16)) > 1
+
+
+def _with_a_temporary_mage() -> dict[str, Any]:
+    """A seeded 4-player game played until a temporary mage stands on the board (step 33 of seed 10)."""
+    state, rand = R.setup(4, {}, 10), random.Random(10)
+    for _ in range(33):
+        seat = R.pending(state)[0].seat
+        state, _ = R.apply(state, seat, rand.choice(R.legal_moves(state, seat)))
+    return state
+
+
+def _all_drawn(states: list[dict[str, Any]]) -> list[bytes]:
+    out = []
+    for state in states:
+        out.append(drawing.draw_board(R.view(state, None)))
+        out += [drawing.draw_office(R.view(state, seat)) for seat in range(len(state["seats"]))]
+    return out
+
+
+def _fresh_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget the drawn tiles and sprites (they are of the mode they were drawn in)."""
+    monkeypatch.setattr(look, "_TILES", {})
+    monkeypatch.setattr(look, "_SPRITES", {})
+    rooms._room_tile.cache_clear()
+
+
+def test_drawn_in_the_palette_it_is_the_rgb_drawing_mapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing in the palette (text blended over its ground, sprites through their masks) changes no pixel."""
+    temporary = _with_a_temporary_mage()
+    assert any(mage.temp for mage in R.typed_view(R.view(temporary, None)).mages)  # its mark blends softly
+    states = [temporary, busy_game(5, 6, 300), busy_game(2, 3, 80)]
+    try:
+        _fresh_caches(monkeypatch)
+        in_palette = _all_drawn(states)
+        monkeypatch.setattr(look, "IN_PALETTE", False)
+        _fresh_caches(monkeypatch)
+        in_rgb = _all_drawn(states)
+    finally:
+        rooms._room_tile.cache_clear()
+    assert in_palette == in_rgb
+
+
+def test_kept_lines_are_bounded_and_one_off_long_lines_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drawing process serves hundreds of tables: its kept text must not grow with their one-off lines."""
+    monkeypatch.setattr(look, "_MASKS", {})
+    monkeypatch.setattr(look, "_mask_pixels", 0)
+    monkeypatch.setattr(look, "MASK_PIXELS", 50_000)
+    page = look.sheet(1400, 200)
+    last = "Last: mage50084 (P3) drafts a Natural Magick mage."
+    look.write(page, (10, 10), last, look.font(40, "bold"), look.LIGHT)
+    assert not look._MASKS  # larger than LARGEST_KEPT: drawn, not kept
+    for n in range(400):
+        look.write(page, (10, 100), f"P{n}", look.font(16), look.LIGHT)
+    assert look._MASKS and look._mask_pixels <= look.MASK_PIXELS
+    assert sum(mask.size[0] * mask.size[1] for mask, _, _ in look._MASKS.values()) == look._mask_pixels

@@ -94,15 +94,21 @@ Record = ArgentView
 class Font:
     """A shipped face measured in layout units, drawn at ``SCALE`` pixels per unit (``MIN_PX`` at least)."""
 
-    __slots__ = ("face", "size")
+    __slots__ = ("_lengths", "face", "size")
 
     def __init__(self, size: int, face: ImageFont.FreeTypeFont) -> None:
         self.size = size
         self.face = face
+        self._lengths: dict[str, float] = {}
 
     def getlength(self, text: str) -> float:
-        """Return how long a text runs, in layout units."""
-        return self.face.getlength(text) / SCALE
+        """Return how long a text runs, in layout units (measured once per text: layout asks often)."""
+        got = self._lengths.get(text)
+        if got is None:
+            if len(self._lengths) >= canvas.MASK_LIMIT:
+                self._lengths.clear()
+            got = self._lengths[text] = self.face.getlength(text) / SCALE
+        return got
 
 
 @lru_cache(maxsize=64)
@@ -130,6 +136,9 @@ class Sheet:
         self.image = image
         self.draw = canvas.draw(image)
         self.origin = origin
+        self._inks: dict[Any, int] = {}
+        self.palette = palette() if image.mode == "P" else None
+        """The fixed palette this drawing is drawn in, or None (a sprite's stencil)."""
 
     def _box(self, box: Sequence[float]) -> list[float]:
         ox, oy = self.origin
@@ -175,14 +184,39 @@ class Sheet:
         x, y = self._box(at)
         self.image.paste(tile, (round(x), round(y)))
 
-    def stamp(self, tile: Image.Image, mask: Image.Image, at: tuple[int, int]) -> None:
-        """Stamp a sprite through its mask at a pixel of the image."""
-        assert self.draw.im is not None
-        self.draw.im.paste(tile.im, (at[0], at[1], at[0] + tile.width, at[1] + tile.height), mask.im)
+    def stamp(self, tile: Image.Image, mask: Image.Image, at: tuple[int, int], soft: bool) -> None:
+        """Stamp a sprite through its mask at a pixel of the image.
 
-    def bitmap(self, at: tuple[float, float], mask: Image.Image, fill: Any) -> None:
-        """Stamp a text mask with its corner at a pixel offset from a point in layout units."""
-        self.draw.bitmap(at, mask, fill=fill)
+        A hard mask (only 0 and 255) copies palette entries exactly. A soft one (a temporary
+        mage's anti-aliased mark) blends an RGB tile over the ground in RGB, as palette entries
+        cannot be blended, and maps the patch back.
+        """
+        im = self.draw.im
+        assert im is not None
+        box = (at[0], at[1], at[0] + tile.width, at[1] + tile.height)
+        if not soft or self.palette is None:
+            im.paste(tile.im, box, mask.im)
+            return
+        ground = im.crop(box).convert("RGB")
+        ground.paste(tile.im, (0, 0, tile.width, tile.height), mask.im)
+        im.paste(ground.convert("P", Image.Dither.NONE, self.palette.im), box)
+
+    def bitmap(self, at: tuple[int, int], mask: Any, fill: Any, key: tuple[Any, ...] | None) -> None:
+        """Stamp a loaded text mask (a core image, named by ``key``: None, not kept) in a colour at a pixel.
+
+        On a palette drawing the text is blended over its ground as on RGB (``canvas.Canvas.blend``).
+
+        What ``ImageDraw.bitmap`` does, with the colour's ink looked up once per drawing: a board
+        writes a hundred and more lines, and the wrapper cost more than the stamping.
+        """
+        if self.palette is not None:
+            self.draw.blend(at, mask, fill, key)
+            return
+        ink = self._inks.get(fill)
+        if ink is None:
+            line, solid = self.draw._getink(fill)
+            ink = self._inks[fill] = solid if line is None else line
+        self.draw.draw.draw_bitmap(at, mask, ink)
 
 
 _TILES: dict[tuple[Any, ...], Image.Image] = {}
@@ -211,7 +245,17 @@ def tile(
 def sheet(width: float, height: float, colour: Any = None) -> Sheet:
     """Return a new drawing of a size in layout units, filled with a colour (the board's ground)."""
     size = (math.ceil(width * SCALE), math.ceil(height * SCALE))
-    return Sheet(Image.new("RGB", size, BG if colour is None else colour))
+    return Sheet(_blank(size, BG if colour is None else colour))
+
+
+IN_PALETTE = True
+"""Draw in the fixed palette from the start (``canvas.blank``): shapes fill one byte a pixel and the
+image is never mapped whole. False draws in RGB, mapped when written: the same pixels, slower (the
+reference ``tests/test_render_argent.py`` compares with)."""
+
+
+def _blank(size: tuple[int, int], colour: RGB) -> Image.Image:
+    return canvas.blank(size, colour, palette()) if IN_PALETTE else Image.new("RGB", size, colour)
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -265,7 +309,7 @@ def _shape(draw: Sheet, shape: str, cx: float, cy: float, r: float, fill: Any, o
         draw.regular_polygon((cx, cy, r * 1.02), 6, fill=fill, outline=outline, width=2)
 
 
-_SPRITES: dict[tuple[Any, ...], tuple[Image.Image, Image.Image]] = {}
+_SPRITES: dict[tuple[Any, ...], tuple[Image.Image, Image.Image, bool]] = {}
 Paint = Callable[[Sheet, float, float, bool], None]
 
 
@@ -285,13 +329,20 @@ def _stamp(draw: Sheet, key: tuple[Any, ...], cx: float, cy: float, reach: float
         size = (2 * pad + 2, 2 * pad + 2)
         # The sprite is drawn in the drawing's own units, from the pixel it is stamped at.
         origin = (ox + draw.origin[0], oy + draw.origin[1])
-        tile, mask = Sheet(Image.new("RGB", size, BG), origin), Sheet(Image.new("L", size, 0), origin)
+        tile = Sheet(_blank(size, BG), origin)
+        mask = Sheet(Image.new("L", size, 0), origin)
         paint(tile, cx, cy, False)
         paint(mask, cx, cy, True)
+        soft = any(mask.image.histogram()[1:255])
+        if soft:
+            # Blended through its soft edge, the sprite's own pixels must be the RGB ones, not
+            # their palette entries (else its edge would land a shade off).
+            tile = Sheet(Image.new("RGB", size, BG), origin)
+            paint(tile, cx, cy, False)
         if len(_SPRITES) > 4000:
             _SPRITES.clear()
-        got = _SPRITES[full] = (tile.image, mask.image)
-    draw.stamp(got[0], got[1], (ox, oy))
+        got = _SPRITES[full] = (tile.image, mask.image, soft)
+    draw.stamp(got[0], got[1], (ox, oy), got[2])
 
 
 def seat_token(draw: Sheet, seat: int | None, cx: float, cy: float, r: float) -> None:
@@ -342,23 +393,37 @@ def _mage(
         write(draw, (cx + r, cy - r), "t", font=mark, fill=255 if stencil else GOLD, anchor="mm")
 
 
-_MASKS: dict[tuple[str, int, str], tuple[Image.Image, int, int]] = {}
+_MASKS: dict[tuple[str, int, str], tuple[Any, int, int]] = {}
+MASK_PIXELS = 4_000_000
+"""The rendered lines' pixels kept at most (a byte each), so the cache cannot grow a process much."""
+LARGEST_KEPT = 10_000
+"""A line larger than this (pixels) is rendered each time, not kept, nor its blended patch: at 200
+tables such lines are the band's one-off sentences ("Last: mage50084 (P3) drafts..."), 90% of the
+pixels and 1% of the repeats (measured on the load bench's drawings)."""
+_mask_pixels = 0
 
 
 def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
     """Draw text from a cache of rendered masks: boards repeat the same words, and rendering is the cost."""
+    global _mask_pixels
     key = (text, id(font.face), anchor)
     got = _MASKS.get(key)
     if got is None:
         left, top, right, bottom = (int(v) for v in font.face.getbbox(text, anchor=anchor))
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
-        if len(_MASKS) > 6000:
-            _MASKS.clear()
-        got = _MASKS[key] = (mask, left, top)
+        got = (mask.im, left, top)
+        pixels = mask.width * mask.height
+        if pixels <= LARGEST_KEPT:
+            if len(_MASKS) > 6000 or _mask_pixels + pixels > MASK_PIXELS:
+                _MASKS.clear()
+                _mask_pixels = 0
+            _MASKS[key] = got
+            _mask_pixels += pixels
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
-    draw.bitmap((int(x) + left, int(y) + top), mask, fill=fill)
+    kept = key if key in _MASKS else None
+    draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
