@@ -159,7 +159,7 @@ class Posting:
             self.drawn[why] += 1
 
 
-async def drive_table(svc: TableService, posting: Posting, table_id: int, users: list[int], moves: int,
+async def drive_table(svc: TableService, posting: Posting, table_id: int, moves: int,
                       rand: random.Random) -> TableRun:
     """Play up to ``moves`` random offered moves at one table, each stamped with its version."""
     run = TableRun(table_id)
@@ -168,7 +168,11 @@ async def drive_table(svc: TableService, posting: Posting, table_id: int, users:
         table = await svc.table(table_id)
         if table.status != "active":
             break
-        offered = [(user, await svc.reads.choices(table_id, user)) for user in users]
+        # Only the players the table waits on look at their moves (a player's autocomplete
+        # asks when it is their turn), as bench/e2e.py picks its movers from the prompts.
+        public = await svc.reads.public_view(table_id)
+        waiting = sorted({public.users[p.seat] for p in public.prompts if p.seat in public.users})
+        offered = [(user, await svc.reads.choices(table_id, user)) for user in waiting]
         offered = [(user, choices) for user, choices in offered if choices]
         if not offered:
             break
@@ -213,8 +217,8 @@ async def load(db: str, kind: str, players: int, tables: int, moves: int, seed: 
         drawings.start()  # as a bot does before its first move: no move waits for them to start
         posting = Posting(svc)
         began = time.perf_counter()
-        drivers = [drive_table(svc, posting, tid, users, moves, random.Random(rand.randrange(1 << 62)))
-                   for tid, users in opened]
+        drivers = [drive_table(svc, posting, tid, moves, random.Random(rand.randrange(1 << 62)))
+                   for tid, _users in opened]
         runs = await asyncio.gather(*drivers)
         wall = time.perf_counter() - began
         await posting.settle()

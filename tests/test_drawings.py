@@ -115,6 +115,21 @@ def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() ->
     assert "Gilded" not in repr(board) + repr(sheet) + repr(Board(7, 3, "", picture=sheet))
 
 
+def test_a_picture_key_follows_what_is_drawn() -> None:
+    """The digest (a pickle of the view) tells apart any change of content; equal content keys alike."""
+    cache = Drawings()
+    first = seat_picture(cache, "institute", 7, 3, 0, {"hand": ["the Gilded Key"], "gold": 2})
+    same = seat_picture(cache, "institute", 7, 3, 0, {"hand": ["the Gilded Key"], "gold": 2})
+    richer = seat_picture(cache, "institute", 7, 3, 0, {"hand": ["the Gilded Key"], "gold": 3})
+    typed = seat_picture(cache, "institute", 7, 3, 0, {"hand": ["the Gilded Key"], "gold": 2.0})
+    assert first is not None and same is not None and richer is not None and typed is not None
+    assert first.key() == same.key()
+    assert first.key() != richer.key() and first.key() != typed.key()
+    # A view pickle cannot take (a stand-in's) still gets a key, from its JSON text.
+    odd = seat_picture(cache, "institute", 7, 3, 0, {"draw": lambda: None})
+    assert odd is not None and odd.key() != first.key()
+
+
 async def test_a_quiet_move_draws_no_board_and_the_movers_sheet_once(
     simcord_env: simcord.Env, institute_counted: Counted
 ) -> None:
