@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import pickle
 import queue
-import select
 import subprocess
 import sys
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -61,6 +61,11 @@ PAINTERS = max(1, WORKERS - 1)
 ANSWER_WITHIN = 60.0
 """Seconds a drawing process may take to answer (a drawing takes milliseconds): past them it is
 taken for hung, killed, and the picture drawn on the thread, so no delivery waits for ever."""
+
+DEPTH = 2
+"""Pictures a drawing process may be asked before it answers the first: it draws the next while
+the last one's thread takes its PNG and the interpreter's lock (one at a time left it idle about a
+quarter of a load run)."""
 
 PROCESSES = os.environ.get("CONCLAVE_DRAWING", "processes") != "threads"
 """Whether the drawing threads hand shipped drawings to drawing processes (the bot's default)."""
@@ -96,8 +101,23 @@ class DrawingFailed(Exception):
     """A drawing raised in its drawing process (the text is that process's traceback)."""
 
 
+class _Ask:
+    """One picture asked of a drawing process: its answer, or that the process went first."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.answer: tuple[str, Any] | None = None
+        """``("ok", png)`` or ``("error", traceback)``; None when the process went first."""
+
+
 class Painter:
-    """One drawing process (``python -m render.worker``), used by one drawing thread at a time."""
+    """One drawing process (``python -m render.worker``), fed by several drawing threads.
+
+    A thread sends its picture and waits; the next thread's picture may be sent before the last
+    answer is back (up to ``DEPTH`` a process), so the process starts on it at once instead of
+    waiting while a thread, which needs the interpreter's lock, hands it the next. The process
+    answers in the order asked; one reader thread matches each answer to the oldest ask.
+    """
 
     def __init__(self) -> None:
         # The process imports this checkout's render, whatever the working directory.
@@ -107,23 +127,60 @@ class Painter:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "render.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
         )
+        self._sending = threading.Lock()
+        self._asked: deque[_Ask] = deque()
+        """Asks sent and not answered, oldest first (appended and sent under ``_sending``)."""
+        self._gone = False
+        reader = threading.Thread(target=self._read_answers, name="conclave-drawing-answers", daemon=True)
+        reader.start()
 
     def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
         """Return the PNG the process draws; raise ``PainterGone`` if it is gone (it is stopped then)."""
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
-        try:
-            write_frame(stdin, (what, kind, view, caption))
-            if not select.select([stdout], [], [], ANSWER_WITHIN)[0]:
-                self.stop(kill=True)  # hung: its picture is drawn here instead, and it is replaced
-                raise PainterGone(f"drawing process {self.process.pid} did not answer")
-            status, answer = read_frame(stdout)
-        except (OSError, EOFError, ValueError) as exc:  # ValueError: a pipe closed by ``stop``
-            self.stop()
-            raise PainterGone(f"drawing process {self.process.pid} is gone") from exc
+        stdin = self.process.stdin
+        assert stdin is not None
+        ask = _Ask()
+        with self._sending:
+            if self._gone:
+                raise PainterGone(f"drawing process {self.process.pid} is gone")
+            self._asked.append(ask)
+            try:
+                write_frame(stdin, (what, kind, view, caption))
+            except (OSError, ValueError) as exc:  # ValueError: a pipe closed by ``stop``
+                self.stop()
+                raise PainterGone(f"drawing process {self.process.pid} is gone") from exc
+        if not ask.done.wait(ANSWER_WITHIN):
+            self.stop(kill=True)  # hung: its pictures are drawn on their threads, and it is replaced
+            raise PainterGone(f"drawing process {self.process.pid} did not answer")
+        if ask.answer is None:
+            raise PainterGone(f"drawing process {self.process.pid} is gone")
+        status, answer = ask.answer
         if status == "error":
             raise DrawingFailed(answer)
         return answer
+
+    def _read_answers(self) -> None:
+        """Hand each answer to the oldest ask; when the pipe ends, tell every ask left."""
+        stdout = self.process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                answer = read_frame(stdout)
+                ask = self._asked.popleft()  # sent in this order, under ``_sending``
+                ask.answer = answer
+                ask.done.set()
+        except (OSError, EOFError, ValueError, IndexError):
+            pass
+        with contextlib.suppress(OSError):
+            stdout.close()
+        with self._sending:
+            self._gone = True
+            left, self._asked = list(self._asked), deque()
+        for ask in left:
+            ask.done.set()  # no answer: the thread draws it itself
+
+    def usable(self) -> bool:
+        """Whether the process runs and its pipe is whole."""
+        return not self._gone and self.process.poll() is None
 
     def alive(self) -> bool:
         """Whether the process still runs."""
@@ -144,12 +201,9 @@ class Painter:
         """End the process: closing its input ends it; one that does not end soon (or ``kill``) is killed."""
         if kill:
             self.process.kill()
-        for pipe in (self.process.stdin, self.process.stdout):
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:
-                pass
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()  # the reader thread closes the other pipe when it ends
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -158,55 +212,64 @@ class Painter:
 
 
 class Painters:
-    """The drawing processes; a drawing thread takes a free one (waiting for one if none is)."""
+    """The drawing processes: ``count`` slots, each taken by up to ``DEPTH`` drawing threads at once."""
 
     def __init__(self, count: int) -> None:
         self.count = count
-        self._free: queue.SimpleQueue[Painter | None] = queue.SimpleQueue()
-        for _ in range(count):
-            self._free.put(None)
+        self._slots: list[Painter | None] = [None] * count
+        self._free: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for _ in range(DEPTH):
+            for slot in range(count):
+                self._free.put(slot)  # slot by slot: the asks spread over the processes first
         self._started: list[Painter] = []
         self._lock = threading.Lock()
         self.lost = 0
-        """Drawing processes that died with a drawing asked of them."""
+        """Drawings whose drawing process was gone (died, hung, never started) when asked."""
         self.drawn = 0
         """Drawings the processes answered."""
 
     def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
-        """Draw on a free drawing process (starting one if none is left); raise ``PainterGone``."""
-        painter = self._free.get()
+        """Draw on a drawing process (starting one in a slot that has none); raise ``PainterGone``."""
+        slot = self._free.get()
+        painter: Painter | None = None
         try:
             # A process that died idle is found out by its pipe, as one that dies drawing.
-            if painter is None:
-                painter = self._start()
+            painter = self._painter(slot)
             image = painter.draw(what, kind, view, caption)
             with self._lock:
                 self.drawn += 1
             return image
         except PainterGone:
-            painter = None
             with self._lock:
                 self.lost += 1
+                if painter is not None and self._slots[slot] is painter:
+                    self._slots[slot] = None
             raise
         finally:
-            self._free.put(painter)
+            self._free.put(slot)
+
+    def _painter(self, slot: int) -> Painter:
+        """Return the slot's drawing process, starting one if it has none that is usable."""
+        with self._lock:
+            painter = self._slots[slot]
+            if painter is not None and painter.usable():
+                return painter
+            self._slots[slot] = None
+        painter = self._start()
+        with self._lock:
+            if self._slots[slot] is None:
+                self._slots[slot] = painter
+                return painter
+            chosen = self._slots[slot]
+        painter.stop()  # another thread filled the slot meanwhile: one process a slot
+        assert chosen is not None
+        return chosen
 
     def start(self) -> None:
-        """Start the idle drawing processes not running yet, never waiting for a busy one."""
-        # Their start-up (importing Pillow and the drawings) overlaps the caller's own work.
-        taken = []
-        while True:
-            try:
-                taken.append(self._free.get_nowait())
-            except queue.Empty:
-                break
-        for painter in taken:
-            if painter is None or not painter.alive():
-                try:
-                    painter = self._start()
-                except PainterGone:
-                    painter = None  # the first drawing tries again, or draws on its thread
-            self._free.put(painter)
+        """Start the drawing processes not running yet (their start-up overlaps the caller's work)."""
+        for slot in range(self.count):
+            with contextlib.suppress(PainterGone):  # the first drawing tries again, or draws on its thread
+                self._painter(slot)
 
     def pids(self) -> list[int]:
         """Return the process ids of the drawing processes started and not stopped."""

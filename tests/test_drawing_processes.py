@@ -64,18 +64,54 @@ async def test_a_killed_drawing_process_loses_no_picture(painters: Painters) -> 
     painters.start()
     first = board_picture(cache, "argent", 1, 1, public, caption)
     assert await drawings.drawn(first) is not None
-    assert len(painters.pids()) == painters.count
+    killed = painters.pids()
+    assert len(killed) == painters.count
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    expected = render.board("argent", public, caption)
+    # A process found dead before it is asked is replaced: its slot's next picture goes to a fresh one.
+    for version in range(2, 2 + painters.count):
+        assert await drawings.drawn(board_picture(cache, "argent", 1, version, public, caption)) == expected
+    fresh = painters.pids()
+    assert len(fresh) == painters.count and not set(fresh) & set(killed)
+    assert painters.lost == 0 and painters.drawn == 1 + painters.count
+
+
+async def test_a_drawing_process_that_dies_with_a_picture_asked_loses_no_picture(
+    painters: Painters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    public, _, caption = _argent()
+    cache = Drawings()
+    painters.start()
+    monkeypatch.setattr(drawings.Painter, "usable", lambda self: True)  # its death not seen yet
     for pid in painters.pids():
         os.kill(pid, signal.SIGKILL)
     expected = render.board("argent", public, caption)
-    # Each dead process is found out by the next drawing asked of it, which the thread then draws.
-    for version in range(2, 2 + painters.count):
-        assert await drawings.drawn(board_picture(cache, "argent", 1, version, public, caption)) == expected
-    assert painters.lost == painters.count
-    last = board_picture(cache, "argent", 1, 9, public, caption)
-    assert await drawings.drawn(last) == expected
-    assert painters.lost == painters.count and len(painters.pids()) == 1  # a fresh process drew it
-    assert cache.drawn == 2 + painters.count and painters.drawn == 2
+    # The ask finds the pipe broken or closed: the thread draws the picture itself.
+    assert await drawings.drawn(board_picture(cache, "argent", 1, 2, public, caption)) == expected
+    assert painters.lost == 1 and painters.drawn == 0 and cache.drawn == 1
+
+
+async def test_asked_together_each_picture_goes_back_to_its_asker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several pictures are in one process's pipe at once (``DEPTH``): each answer goes to its ask."""
+    painters = Painters(1)  # one process, so the drawing threads' asks queue in its one pipe
+    monkeypatch.setattr(drawings, "_painters", painters)
+    monkeypatch.setattr(drawings, "PROCESSES", True)
+    try:
+        await _asked_together(painters)
+    finally:
+        painters.close()
+
+
+async def _asked_together(painters: Painters) -> None:
+    before = busy_game(4, 5, 30)
+    views = [ARGENT.view(before, seat) for seat in range(4)]
+    cache = Drawings()
+    pictures = [seat_picture(cache, "argent", 1, 30, seat, view) for seat, view in enumerate(views)]
+    assert all(p is not None for p in pictures)
+    images = await asyncio.gather(*(drawings.drawn(p) for p in pictures))
+    assert list(images) == [render.private("argent", view) for view in views]
+    assert len(set(images)) == len(views) and painters.drawn == len(views) and painters.lost == 0
 
 
 async def test_a_drawing_that_fails_over_there_fails_here_and_is_drawn_again(painters: Painters) -> None:
