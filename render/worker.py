@@ -1,4 +1,4 @@
-"""A drawing process: ``python -m render.worker`` draws pictures asked on its stdin, one at a time.
+"""A drawing process: ``python -m render.worker`` draws pictures asked on its stdin, in order.
 
 The bot's drawings hold the interpreter's lock for much of their work (Pillow's Python-level draw
 calls, text), so on threads they share one interpreter with the event loop. A process of its own
@@ -7,9 +7,10 @@ the counters; this process only draws.
 
 The protocol is a stream of frames on the two pipes, each a 4-byte big-endian length then a
 pickle: a request is ``(what, kind, view, caption)`` (``what`` is ``"board"``, ``"private"`` or a
-public sheet's name), an answer ``("ok", png or None)`` or ``("error", text)``. The pipes are this
-process's own with its parent (pickle is trusted only there). End of input ends the process, so a
-parent that dies, however it dies, leaves no drawing process behind.
+public sheet's name), an answer ``("ok", png or None)`` or ``("error", text)``, one per request
+in the order asked (the parent may send the next request before the last answer is read). The
+pipes are this process's own with its parent (pickle is trusted only there). End of input ends
+the process, so a parent that dies, however it dies, leaves no drawing process behind.
 """
 
 from __future__ import annotations

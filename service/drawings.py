@@ -10,14 +10,16 @@ The cache key is the picture's table, version and viewer plus a digest of the vi
 it draws, so one viewer's picture can never be answered with another's (a seat's sheet is never
 a spectator's board), and a view is never served a drawing of different content.
 
-Where a drawing is made: the event loop's path (``drawn``) hands it to a drawing thread, which
-sends it to a free drawing process (``render.worker``; ``PAINTERS`` of them, one core being left to
-the event loop; started when the first cache is made) and waits, without the interpreter's lock,
-for the PNG. The drawings then use another core than the event loop's, instead of sharing its
-interpreter. A stand-in drawing (tests) is drawn on the thread, and so is everything when
-``PROCESSES`` is off (``CONCLAVE_DRAWING=threads``). A drawing process that cannot start, dies
-(killed, crashed) or hangs costs no picture: the thread draws that one itself and the next
-drawing starts a fresh process. ``docs/performance.md`` says why and what it measured.
+Where a drawing is made: the event loop's path (``drawn``) hands it to a drawing thread, which sends
+it to a drawing process (``render.worker``; ``PAINTERS`` of them, one core being left to the event
+loop; started when the first cache is made; each asked up to ``DEPTH`` pictures ahead, so it never
+waits for the next) and waits, without the interpreter's lock, for the PNG. The drawings then use
+another core than the event loop's, instead of sharing its interpreter. A stand-in drawing (tests)
+is drawn on the thread, and so is everything when ``PROCESSES`` is off
+(``CONCLAVE_DRAWING=threads``). A drawing process that cannot start, dies (killed, crashed) or hangs
+costs no picture: the thread draws that one itself and the next drawing starts a fresh process (one
+found dead before it is asked is replaced at once). ``docs/performance.md`` says why and what it
+measured.
 """
 
 from __future__ import annotations
