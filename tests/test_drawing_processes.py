@@ -11,7 +11,7 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -68,6 +68,7 @@ async def test_a_killed_drawing_process_loses_no_picture(painters: Painters) -> 
     assert len(killed) == painters.count
     for pid in killed:
         os.kill(pid, signal.SIGKILL)
+    await _until(lambda: painters.pids() == [])  # dead and reaped: found dead before it is asked
     expected = render.board("argent", public, caption)
     # A process found dead before it is asked is replaced: its slot's next picture goes to a fresh one.
     for version in range(2, 2 + painters.count):
@@ -162,6 +163,15 @@ async def test_closed_drawing_processes_end_and_threads_can_be_chosen(
     monkeypatch.setattr(drawings, "PROCESSES", False)
     assert await drawings.drawn(board_picture(Drawings(), "argent", 1, 2, public, caption)) is not None
     assert painters.pids() == [] and painters.drawn == 1  # with threads chosen, no process starts
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait until ``condition`` holds (a killed process takes a moment to end), failing after ``seconds``."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
 
 
 def _alive(pid: int) -> bool:
