@@ -8,6 +8,7 @@ what the thread draws, byte for byte; a process that dies must cost no picture; 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import threading
@@ -222,3 +223,17 @@ async def test_no_drawing_process_to_be_had_draws_on_the_thread(
         "argent", public, caption
     )
     assert painters.pids() == [] and painters.lost == 1
+
+
+def test_a_drawing_process_traceback_never_reaches_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    """A failed drawing's text is the drawing process's traceback, which may quote the view it drew
+    (a seat's hidden cards): the delivery logs its type and frames only."""
+    from cogs.kit import delivery
+
+    try:
+        raise DrawingFailed("Traceback: KeyError: 'the Gilded Key' in seat 2's vault")
+    except DrawingFailed as exc:
+        with caplog.at_level(logging.ERROR):
+            delivery._log_failure(7, "the argent private panel", exc)
+    assert "DrawingFailed" in caplog.text
+    assert "Gilded" not in caplog.text and "vault" not in caplog.text
