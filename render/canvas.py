@@ -25,17 +25,16 @@ from typing import Any
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from render import encode
+from render.kept import Kept
 
-_MASKS: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
 MASK_LIMIT = 20000
-"""Rendered lines kept (a few KB each): every board's words, several times over."""
-_PATCHES: dict[tuple[Any, ...], Any] = {}
-PATCH_LIMIT = 6000
-"""Lines kept blended and mapped to a palette, on a flat ground (a few KB each)..."""
-PATCH_PIXELS = 16_000_000
-"""... and their pixels (a byte each) at most: a load of tables brings many long one-off lines
-(names, last moves), and the cache must not grow a drawing process by tens of MB."""
-_patch_pixels = 0
+"""Rendered lines kept, and texts measured (per face)."""
+MASKS: Kept[tuple[Any, tuple[int, int]]] = Kept(count=MASK_LIMIT, pixels=16_000_000, small=10_000)
+"""Rendered lines (``render.kept``: bounded, a large one kept once drawn twice): every board's
+words, several times over."""
+PATCHES: Kept[Any] = Kept(count=6000, pixels=16_000_000, small=10_000)
+"""Lines blended and mapped to a palette on a flat ground: a load of tables brings many long
+one-off lines (names, last moves), and the cache must not grow a drawing process by tens of MB."""
 _INDEX: dict[tuple[bytes, Any], int] = {}
 _PALETTES: dict[bytes, Image.Image] = {}
 RGB = tuple[int, int, int]
@@ -94,16 +93,17 @@ class Canvas(ImageDraw.ImageDraw):
         ink = fill_ink if ink is None else ink
         if ink is None:
             return
-        mask, offset = _mask(font, text, anchor, self.fontmode, xy)
+        mask, offset = _mask((font, text, anchor, self.fontmode, _start(xy)))
         self.draw.draw_bitmap((int(xy[0]) + offset[0], int(xy[1]) + offset[1]), mask, ink)
 
     def _line_on_palette(
         self, xy: tuple[float, float], text: str, ink: RGB, font: Any, anchor: str | None
     ) -> None:
         """Blend a line over its ground in RGB and paste it back mapped to the palette."""
-        mask, offset = _mask(font, text, anchor, self.fontmode, xy)
+        key = (font, text, anchor, self.fontmode, _start(xy))
+        mask, offset = _mask(key)
         at = (int(xy[0]) + offset[0], int(xy[1]) + offset[1])
-        self.blend(at, mask, ink, (font, text, anchor, self.fontmode, _start(xy)))
+        self.blend(at, mask, ink, key if key in MASKS else None)
 
     def blend(self, at: tuple[int, int], mask: Any, ink: RGB, key: tuple[Any, ...] | None) -> None:
         """Blend a rendered mask (a core "L" image) in a colour over its ground at a pixel, as on RGB.
@@ -121,14 +121,14 @@ class Canvas(ImageDraw.ImageDraw):
         low, high = ground.getextrema()
         flat = low == high
         key = (*key, ink, low, id(self._palette)) if flat and key is not None else None
-        patch = _PATCHES.get(key) if key is not None else None
+        patch = PATCHES.get(key) if key is not None else None
         if patch is None:
             rgb = ground.convert("RGB")
             core = Image.core.draw(rgb, 0)
             core.draw_bitmap((0, 0), mask, core.draw_ink(ink))
             patch = self._mapped(rgb)
             if key is not None:
-                _keep_patch(key, patch)
+                PATCHES.offer(key, patch, patch.size[0] * patch.size[1])
         self.im.paste(patch, box)
 
     def _text_on_palette(self, xy: tuple[float, float], text: Any, ink: RGB, font: Any, anchor: str | None,
@@ -147,32 +147,17 @@ class Canvas(ImageDraw.ImageDraw):
         return rgb.convert("P", Image.Dither.NONE, self._palette.im)
 
 
-def _keep_patch(key: tuple[Any, ...], patch: Any) -> None:
-    """Keep a mapped patch; past the count or pixel bound, start again from none (cheap, rare)."""
-    global _patch_pixels
-    pixels = patch.size[0] * patch.size[1]
-    if len(_PATCHES) >= PATCH_LIMIT or _patch_pixels + pixels > PATCH_PIXELS:
-        _PATCHES.clear()
-        _patch_pixels = 0
-    _PATCHES[key] = patch
-    _patch_pixels += pixels
-
-
 def _start(xy: tuple[float, float]) -> tuple[float, float]:
     return (math.modf(xy[0])[0], math.modf(xy[1])[0])
 
 
-def _mask(
-    font: Any, text: str, anchor: str | None, mode: str, xy: tuple[float, float]
-) -> tuple[Any, tuple[int, int]]:
-    """Return a line's rendered mask and offset, rendered once per face, text, anchor and subpixel start."""
-    start = _start(xy)
-    key = (font, text, anchor, mode, start)
-    got = _MASKS.get(key)
+def _mask(key: tuple[Any, Any, Any, Any, tuple[float, float]]) -> tuple[Any, tuple[int, int]]:
+    """Return a line's rendered mask and offset by (face, text, anchor, mode, subpixel start)."""
+    got = MASKS.get(key)
     if got is None:
-        if len(_MASKS) >= MASK_LIMIT:
-            _MASKS.clear()
-        got = _MASKS[key] = font.getmask2(text, mode, anchor=anchor, start=start)
+        font, text, anchor, mode, start = key
+        got = font.getmask2(text, mode, anchor=anchor, start=start)
+        MASKS.offer(key, got, got[0].size[0] * got[0].size[1])
     return got
 
 

@@ -14,6 +14,7 @@ import render
 from bench.argent_board import busy_game
 from render import argent as drawing
 from render.argent import look, rooms
+from render.kept import Kept
 from rules.argent import ARGENT as R
 from rules.contract import Move
 
@@ -217,15 +218,17 @@ def test_drawn_in_the_palette_it_is_the_rgb_drawing_mapped(monkeypatch: pytest.M
 
 
 def test_kept_lines_are_bounded_and_one_off_long_lines_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A drawing process serves hundreds of tables: its kept text must not grow with their one-off lines."""
-    monkeypatch.setattr(look, "_MASKS", {})
-    monkeypatch.setattr(look, "_mask_pixels", 0)
-    monkeypatch.setattr(look, "MASK_PIXELS", 50_000)
+    """A drawing process serves hundreds of tables: its kept text must not grow with their one-off lines,
+    yet a long line drawn again (a board's title, a sheet's rule line) is kept from its second drawing."""
+    monkeypatch.setattr(look, "MASKS", Kept(count=6000, pixels=50_000, small=look.MASKS.small))
     page = look.sheet(1400, 200)
     last = "Last: mage50084 (P3) drafts a Natural Magick mage."
     look.write(page, (10, 10), last, look.font(40, "bold"), look.LIGHT)
-    assert not look._MASKS  # larger than LARGEST_KEPT: drawn, not kept
+    assert not look.MASKS  # larger than ``small`` and new: drawn, not kept
+    look.write(page, (10, 10), "Round 1/5 · Mage draft", look.font(40, "bold"), look.LIGHT)
+    look.write(page, (10, 10), "Round 1/5 · Mage draft", look.font(40, "bold"), look.LIGHT)
+    assert len(look.MASKS) == 1  # drawn twice: kept
     for n in range(400):
         look.write(page, (10, 100), f"P{n}", look.font(16), look.LIGHT)
-    assert look._MASKS and look._mask_pixels <= look.MASK_PIXELS
-    assert sum(mask.size[0] * mask.size[1] for mask, _, _ in look._MASKS.values()) == look._mask_pixels
+    assert look.MASKS and look.MASKS.held <= look.MASKS.pixels
+    assert sum(mask.size[0] * mask.size[1] for mask, _, _ in look.MASKS.values()) == look.MASKS.held

@@ -10,6 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from render import canvas, typefaces
+from render.kept import Kept
 from rules.argent.record import ArgentView, Mage
 from rules.argent.state import DEPT_NAMES
 
@@ -393,36 +394,24 @@ def _mage(
         write(draw, (cx + r, cy - r), "t", font=mark, fill=255 if stencil else GOLD, anchor="mm")
 
 
-_MASKS: dict[tuple[str, int, str], tuple[Any, int, int]] = {}
-MASK_PIXELS = 4_000_000
-"""The rendered lines' pixels kept at most (a byte each), so the cache cannot grow a process much."""
-LARGEST_KEPT = 10_000
-"""A line larger than this (pixels) is rendered each time, not kept, nor its blended patch: at 200
-tables such lines are the band's one-off sentences ("Last: mage50084 (P3) drafts..."), 90% of the
-pixels and 1% of the repeats (measured on the load bench's drawings)."""
-_mask_pixels = 0
+MASKS: Kept[tuple[Any, int, int]] = Kept(count=6000, pixels=4_000_000, small=10_000)
+"""Rendered lines by text, face and anchor (``render.kept``: a large one once drawn twice)."""
 
 
 def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
     """Draw text from a cache of rendered masks: boards repeat the same words, and rendering is the cost."""
-    global _mask_pixels
     key = (text, id(font.face), anchor)
-    got = _MASKS.get(key)
+    got = MASKS.get(key)
+    kept: tuple[Any, ...] | None = key
     if got is None:
         left, top, right, bottom = (int(v) for v in font.face.getbbox(text, anchor=anchor))
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
         got = (mask.im, left, top)
-        pixels = mask.width * mask.height
-        if pixels <= LARGEST_KEPT:
-            if len(_MASKS) > 6000 or _mask_pixels + pixels > MASK_PIXELS:
-                _MASKS.clear()
-                _mask_pixels = 0
-            _MASKS[key] = got
-            _mask_pixels += pixels
+        if not MASKS.offer(key, got, mask.width * mask.height):
+            kept = None  # nor is its blended patch kept
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
-    kept = key if key in _MASKS else None
     draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
 
 
