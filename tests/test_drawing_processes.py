@@ -24,6 +24,12 @@ from service import drawings
 from service.drawings import DrawingFailed, Drawings, Painters, board_picture, seat_picture
 
 
+@pytest.fixture(autouse=True)
+def every_drawing_to_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests follow pictures into the processes: a lone one goes there too (``UnderWay``)."""
+    monkeypatch.setattr(drawings, "LONE_HERE", False)
+
+
 @pytest.fixture
 def painters(monkeypatch: pytest.MonkeyPatch) -> Iterator[Painters]:
     """A set of drawing processes of the test's own, used by ``drawings.drawn``, stopped after."""
@@ -237,3 +243,34 @@ def test_a_drawing_process_traceback_never_reaches_the_log(caplog: pytest.LogCap
             delivery._log_failure(7, "the argent private panel", exc)
     assert "DrawingFailed" in caplog.text
     assert "Gilded" not in caplog.text and "vault" not in caplog.text
+
+
+async def test_a_lone_drawing_is_drawn_on_its_thread_and_the_next_by_a_process(
+    painters: Painters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One table moving: its first picture skips the hop to a process; one asked beside it does not."""
+    monkeypatch.setattr(drawings, "LONE_HERE", True)
+    public, seat, caption = _argent()
+    cache = Drawings()
+    lone = board_picture(cache, "argent", 1, 1, public, caption)
+    assert lone is not None and await drawings.drawn(lone) == render.board("argent", public, caption)
+    assert painters.drawn == 0 and drawings.UNDER_WAY.count == 0
+    with drawings.UNDER_WAY.one() as first:  # another picture is being drawn meanwhile
+        assert first
+        beside = seat_picture(cache, "argent", 1, 1, 1, seat)
+        assert beside is not None and await drawings.drawn(beside) == render.private("argent", seat)
+    assert painters.drawn == 1 and drawings.UNDER_WAY.count == 0
+
+
+async def test_pictures_asked_together_are_shared_between_the_thread_and_a_process(
+    painters: Painters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move's pictures asked at once: the first on its thread, the others where they fall, each right."""
+    monkeypatch.setattr(drawings, "LONE_HERE", True)
+    before = busy_game(4, 5, 30)
+    views = [ARGENT.view(before, seat) for seat in range(4)]
+    cache = Drawings()
+    pictures = [seat_picture(cache, "argent", 1, 30, seat, view) for seat, view in enumerate(views)]
+    images = await asyncio.gather(*(drawings.drawn(p) for p in pictures))
+    assert list(images) == [render.private("argent", view) for view in views]
+    assert painters.drawn < len(views) and cache.drawn == len(views) and painters.lost == 0
