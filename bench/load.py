@@ -89,16 +89,27 @@ class Posting:
         self._later: set[asyncio.Task[None]] = set()
 
     async def post(self, reply: Reply, mover: int) -> None:
-        """Draw what the bot posts of a move: the board (or its paced edit), the DMs, the mover's answer."""
+        """Draw what the bot posts of a move: the board (or its paced edit), the DMs, the mover's answer.
+
+        As the kit's delivery does, a move's pictures are started together (``start_drawing``: the
+        answer's before the delivery turn, the notes' and the board's within it) and each show
+        awaits its own, so a move waits for its drawings side by side, not one after another.
+        """
         table_id = reply.table.id
+        reads = self.svc.reads
+        answer = showing.answer_note(reply, mover)
+        if answer is not None:
+            reads.start_drawing(answer)
         async with self._lock(table_id):
+            notes = showing.dm_notes(reply, mover)
+            for note in notes:
+                reads.start_drawing(note)
             if reply.board is not None and showing.board_shown(reply.board):
                 await self._board(reply.board)
             else:
                 self.quiet += 1
-            for note in showing.dm_notes(reply, mover):
+            for note in notes:
                 await self._draw(note, "dm")
-        answer = showing.answer_note(reply, mover)
         if answer is not None:
             await self._draw(answer, "answer")
 

@@ -96,7 +96,17 @@ async def drawn(picture: Picture | None) -> bytes | None:
     """
     if picture is None:
         return None
-    return await asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png_elsewhere)
+    return await drawing(picture)
+
+
+def drawing(picture: Picture) -> asyncio.Future[bytes | None]:
+    """Queue a picture on the drawing threads now, in the order asked; return the future of its PNG.
+
+    Queued at the call, not when a task first runs: the pictures a delivery starts together
+    (``TableService.reads.start_drawing``) are drawn in the order it started them, so a move's notes
+    are never queued behind its board and other tables' pictures that came in between.
+    """
+    return asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png_elsewhere)
 
 
 class UnderWay:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import render
 from rules.contract import Event
 from service.compose import _asked, _choices, _kept_labels, name_seats, public_view_of, seat_view_of
-from service.drawings import Picture, board_picture, drawn, seat_picture, sheet_picture
+from service.drawings import Picture, board_picture, drawing, drawn, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.part import ServicePart
 from service.replies import Board, Choice, PrivateNote, PublicView, SeatView, TableError, WaitingTable
@@ -30,6 +30,10 @@ PREF_VALUE_LIMIT = 200
 """Seat preferences are small settings (a mode, a flag), never documents."""
 _PREF_KEY = re.compile(r"[\w.:-]{1,64}")
 
+STARTED_LIMIT = 512
+"""Started drawings kept for their show at most (a show takes its own at once; these are the
+leftovers of deliveries that failed before showing)."""
+
 
 class TableReads(ServicePart):
     """Read-only calls on a table (``svc.reads``): boards, views, drawings, logs, choices, preferences."""
@@ -37,7 +41,7 @@ class TableReads(ServicePart):
     def __init__(self, svc: TableService) -> None:
         super().__init__(svc)
         self._drawing: dict[Picture, asyncio.Future[bytes | None]] = {}
-        """Drawings under way (``start_drawing``), by picture: a show of it awaits that one."""
+        """Drawings started (``start_drawing``) and not shown yet, by picture: its show takes it."""
 
     async def status(self, table_id: int) -> Board:
         """Return the public board of a table (the lobby's seats before it starts)."""
@@ -120,10 +124,11 @@ class TableReads(ServicePart):
     async def image(self, shown: Board | PrivateNote) -> bytes | None:
         """Return the PNG a board or a private note shows, drawn off the event loop when first shown.
 
-        A drawing already started for it (``start_drawing``) is awaited, not asked for again.
+        A drawing already started for it (``start_drawing``) is awaited, not asked for again:
+        under load, asking again would queue a cache hit behind every other table's drawing.
         """
         picture = shown.picture
-        under_way = None if picture is None else self._drawing.get(picture)
+        under_way = None if picture is None else self._drawing.pop(picture, None)
         if under_way is not None:
             return await asyncio.shield(under_way)
         return await _shown(picture)
@@ -139,15 +144,15 @@ class TableReads(ServicePart):
         picture = shown.picture
         if picture is None or picture in self._drawing:
             return
-        under_way = asyncio.ensure_future(_shown(picture))
+        under_way = drawing(picture)
+        # Kept, done or not, until its show takes it (``image``): a drawing done before its show
+        # (a note drawn while the board goes out) is then handed over, not asked again.
         self._drawing[picture] = under_way
-
-        def done(future: asyncio.Future[bytes | None]) -> None:
-            self._drawing.pop(picture, None)
-            if not future.cancelled():
-                future.exception()  # retrieved: the show that awaits it raises it again
-
-        under_way.add_done_callback(done)
+        under_way.add_done_callback(_retrieved)
+        while len(self._drawing) > STARTED_LIMIT:
+            # A show that never came (its delivery failed first, and is redelivered with pictures
+            # of its own): forgotten, oldest first. A late show would draw it again (a cache hit).
+            del self._drawing[next(iter(self._drawing))]
 
     async def public_events(
         self, table_id: int, *, since_version: int | None = None, back: int | None = None
@@ -286,6 +291,12 @@ def _pref_key(key: str) -> str:
     if not _PREF_KEY.fullmatch(key):
         raise TableError("That is not a setting I know.")
     return key
+
+
+def _retrieved(future: asyncio.Future[bytes | None]) -> None:
+    """Mark a started drawing's failure as seen: the show that awaits it raises it again."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def _shown(picture: Picture | None) -> bytes | None:

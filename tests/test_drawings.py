@@ -19,6 +19,7 @@ import simcord
 import render
 from cogs.kit import delivery
 from service import drawings
+from service import reads as reads_module
 from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
 from service.tables import TableService
@@ -298,5 +299,38 @@ async def test_a_started_drawing_is_awaited_by_its_show_not_drawn_again(svc: Tab
         quiet = Board(7, 3, "")  # no picture: nothing to start
         svc.reads.start_drawing(quiet)
         assert await svc.reads.image(quiet) is None
+    finally:
+        render.register("institute", board=real_board, private=real_private)
+
+
+async def test_a_drawing_done_before_its_show_is_handed_over_not_queued_again(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note drawn while the board went out is given to its DM as it is: under load, asking the
+    drawing threads again would queue a cache hit behind every other table's drawing."""
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=lambda view: b"board", private=real_private)
+    queued: list[object] = []
+    real_drawing = reads_module.drawing
+
+    def drawing(picture: Any) -> Any:
+        queued.append(picture)
+        return real_drawing(picture)
+
+    monkeypatch.setattr(reads_module, "drawing", drawing)
+    try:
+        shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
+        svc.reads.start_drawing(shown)
+        for _ in range(200):  # until the drawing thread is done with it
+            if all(future.done() for future in svc.reads._drawing.values()):
+                break
+            await asyncio.sleep(0.01)
+        assert await svc.reads.image(shown) == b"board"
+        assert queued == [shown.picture]  # handed over: asked of the drawing threads once
+        assert not svc.reads._drawing  # its show took it
+        for version in range(2, 2 + reads_module.STARTED_LIMIT + 10):  # shows that never come
+            svc.reads.start_drawing(Board(7, version, "", picture=board_picture(
+                svc.drawings, "institute", 7, version, {"step": version})))
+        assert len(svc.reads._drawing) == reads_module.STARTED_LIMIT
     finally:
         render.register("institute", board=real_board, private=real_private)

@@ -34,7 +34,8 @@ class Recorder:
 
     def __init__(self) -> None:
         self.drawn: list[Board | PrivateNote] = []
-        self.reads = SimpleNamespace(image=self.image)
+        self.started: list[Board | PrivateNote] = []
+        self.reads = SimpleNamespace(image=self.image, start_drawing=self.started.append)
 
     async def image(self, shown: Board | PrivateNote) -> bytes:
         if shown not in self.drawn:
@@ -128,3 +129,5 @@ async def test_the_bench_draws_the_dms_and_the_movers_answer() -> None:
     await posting.post(Reply(TABLE, "ok", board(2, quiet=True), notes), mover=1)
     assert [shown.user_id for shown in svc.drawn] == [4, 1]  # type: ignore[union-attr]
     assert posting.drawn == {"dm": 1, "answer": 1}
+    # As the kit's delivery: the answer's and the DMs' pictures were started before any was awaited.
+    assert [shown.user_id for shown in svc.started] == [1, 4]  # type: ignore[union-attr]
