@@ -6,8 +6,9 @@ draws beside it on another core. The parent (``service.drawings``) keeps the cac
 the counters; this process only draws.
 
 The protocol is a stream of frames on the two pipes, each a 4-byte big-endian length then a
-pickle: a request is ``(what, kind, view, caption)`` (``what`` is ``"board"``, ``"private"`` or a
-public sheet's name), an answer ``("ok", png or None)`` or ``("error", text)``, one per request
+pickle: a request is ``(what, kind, payload)`` (``what`` is ``"board"``, ``"private"`` or a
+public sheet's name; ``payload`` the pickle of ``(view, caption)`` the parent made once for its
+cache key too), an answer ``("ok", png or None)`` or ``("error", text)``, one per request
 in the order asked (the parent may send the next request before the last answer is read). The
 pipes are this process's own with its parent (pickle is trusted only there). End of input ends
 the process, so a parent that dies, however it dies, leaves no drawing process behind.
@@ -51,10 +52,11 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     """Draw every request until the input ends; a drawing that raises answers with its error."""
     while True:
         try:
-            what, kind, view, caption = read_frame(requests)
+            what, kind, payload = read_frame(requests)
         except EOFError:
             return
         try:
+            view, caption = pickle.loads(payload)
             answer: tuple[str, Any] = ("ok", render.draw(what, kind, view, caption))
         except Exception:  # the parent raises it where the drawing was asked
             answer = ("error", traceback.format_exc())

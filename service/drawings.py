@@ -41,6 +41,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,6 @@ LIMIT = 96
 """Drawings kept (a PNG is 30-150 KB): the newest versions of the tables being played now."""
 
 Key = tuple[Hashable, ...]
-Caption = render.Caption | None
 
 WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
 """Threads that draw: one per core (Pillow releases the GIL while it fills and encodes)."""
@@ -182,8 +182,11 @@ class Painter:
         reader = threading.Thread(target=self._read_answers, name="conclave-drawing-answers", daemon=True)
         reader.start()
 
-    def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
-        """Return the PNG the process draws; raise ``PainterGone`` if it is gone (it is stopped then)."""
+    def draw(self, what: str, kind: str, payload: bytes) -> bytes | None:
+        """Return the PNG the process draws of a picture's pickled view and caption (``Picture.payload``).
+
+        Raise ``PainterGone`` if the process is gone (it is stopped then).
+        """
         stdin = self.process.stdin
         assert stdin is not None
         ask = _Ask()
@@ -192,7 +195,7 @@ class Painter:
                 raise PainterGone(f"drawing process {self.process.pid} is gone")
             self._asked.append(ask)
             try:
-                write_frame(stdin, (what, kind, view, caption))
+                write_frame(stdin, (what, kind, payload))
             except (OSError, ValueError) as exc:  # ValueError: a pipe closed by ``stop``
                 self.stop()
                 raise PainterGone(f"drawing process {self.process.pid} is gone") from exc
@@ -276,14 +279,14 @@ class Painters:
         self.drawn = 0
         """Drawings the processes answered."""
 
-    def draw(self, what: str, kind: str, view: dict[str, Any], caption: Caption) -> bytes | None:
+    def draw(self, what: str, kind: str, payload: bytes) -> bytes | None:
         """Draw on a drawing process (starting one in a slot that has none); raise ``PainterGone``."""
         slot = self._free.get()
         painter: Painter | None = None
         try:
             # A process that died idle is found out by its pipe, as one that dies drawing.
             painter = self._painter(slot)
-            image = painter.draw(what, kind, view, caption)
+            image = painter.draw(what, kind, payload)
             with self._lock:
                 self.drawn += 1
             return image
@@ -426,20 +429,6 @@ def _on_event_loop() -> bool:
     return True
 
 
-def _content(view: dict[str, Any], told: Any) -> bytes:
-    """Return bytes that differ whenever what is drawn differs (the cache key's digest reads them).
-
-    A pickle: about 4x cheaper than the sorted JSON text of the view it replaces, which was 8%
-    of the interpreter's time in the load run (py-spy --gil). Equal views built in another order
-    pickle differently: that costs a drawing, never a wrong one. A view pickle cannot take (a
-    test's stand-in) is written as JSON, as before.
-    """
-    try:
-        return pickle.dumps((view, told), protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return json.dumps([view, told], sort_keys=True, default=str).encode()
-
-
 @dataclass(frozen=True, eq=False)
 class Picture:
     """What one viewer is shown of a table at a version, drawn on first use (``png``).
@@ -456,11 +445,27 @@ class Picture:
     view: dict[str, Any] = field(repr=False)
     caption: render.Caption | None = field(default=None, repr=False)
 
+    @cached_property
+    def payload(self) -> bytes | None:
+        """The view and caption pickled, once: the cache key's digest reads it, a drawing process draws it.
+
+        A pickle: about 4x cheaper than the sorted JSON text of the view it replaced, which was 8%
+        of the interpreter's time in the load run (py-spy --gil), and made once where the key and
+        the drawing process's frame each made one. Equal views built in another order pickle
+        differently: that costs a drawing, never a wrong one. None for a view pickle cannot take
+        (a test's stand-in), which is then drawn on its thread.
+        """
+        try:
+            return pickle.dumps((self.view, self.caption), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
+
     def key(self) -> Key:
         """Return the cache key: table, version, viewer, and a digest of what is drawn."""
-        caption = self.caption
-        told = None if caption is None else (sorted(caption.names.items()), caption.last, caption.before)
-        digest = hashlib.blake2b(_content(self.view, told), digest_size=16).digest()
+        content = self.payload
+        if content is None:
+            content = json.dumps([self.view, self.caption], sort_keys=True, default=repr).encode()
+        digest = hashlib.blake2b(content, digest_size=16).digest()
         return (self.kind, self.table_id, self.version, self.viewer, digest, render.generation())
 
     def png(self) -> bytes | None:
@@ -485,13 +490,14 @@ class Picture:
 
     def _draw_elsewhere(self) -> bytes | None:
         what = self._what()
-        if not (PROCESSES and render.shipped(what, self.kind)):
+        payload = self.payload
+        if not (PROCESSES and payload is not None and render.shipped(what, self.kind)):
             return self._draw()
         with UNDER_WAY.one() as lone:
             if lone and LONE_HERE:
                 return self._draw()
             try:
-                return painters().draw(what, self.kind, self.view, self.caption)
+                return painters().draw(what, self.kind, payload)
             except PainterGone:
                 # The delivery waiting on this picture is not failed for a dead process: drawn here.
                 log.warning("no drawing process answered; drawing %s of table %s here",

@@ -128,7 +128,15 @@ def test_a_picture_key_follows_what_is_drawn() -> None:
     assert first.key() != richer.key() and first.key() != typed.key()
     # A view pickle cannot take (a stand-in's) still gets a key, from its JSON text.
     odd = seat_picture(cache, "institute", 7, 3, 0, {"draw": lambda: None})
-    assert odd is not None and odd.key() != first.key()
+    assert odd is not None and odd.key() != first.key() and odd.payload is None  # drawn on its thread
+    # The caption is drawn too (the names, the last move), so it is in the key.
+    view = {"turn": 4}
+    last = ("ann draws.",)
+    named = board_picture(cache, "institute", 7, 3, view, render.Caption(names={0: "ann"}, last=last))
+    renamed = board_picture(cache, "institute", 7, 3, view, render.Caption(names={0: "bob"}, last=last))
+    assert named is not None and renamed is not None and named.key() != renamed.key()
+    # One pickle per picture: the key's digest and a drawing process's frame read the same bytes.
+    assert named.payload is named.payload and named.key() == named.key()
 
 
 async def test_a_quiet_move_draws_no_board_and_the_movers_sheet_once(
