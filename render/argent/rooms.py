@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image
@@ -27,9 +27,10 @@ from render.argent.look import (
     sheet,
     write,
 )
+from render.argent.pieces import piece
 from render.argent.words import reward_text
 from rules.argent import content
-from rules.argent.record import Mage
+from rules.argent.record import Mage, Room
 
 # --------------------------------------------------------------------------- the University
 
@@ -126,9 +127,25 @@ def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Imag
 def draw_room(
     draw: Sheet, rec: Record, room: str, box: tuple[int, int, int, int], at: dict[str, Mage]
 ) -> None:
-    """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards."""
-    x0, y0, x1, y1 = box
+    """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards.
+
+    The whole room is a kept piece (``pieces``) keyed by the room as placed and the mages in it:
+    its tile covers the box first, so what it shows depends on nothing else. The piece runs 2 units
+    past the box, which holds the outline's last pixel however the box rounds (the gap to the next
+    room is ``PAD``, and its gold outline is drawn after the piece).
+    """
     info = rec.rooms[room]
+    inside = f"{room}/"
+    here = tuple((loc, m.owner, m.type, m.temp) for loc, m in at.items() if loc.startswith(inside))
+    x0, y0, x1, y1 = box
+    paint = partial(_draw_room, draw, info, room, box, at)
+    piece(draw, ("room", room, info, tuple(sorted(here))), (x0, y0, x1 + 2, y1 + 2), paint)
+
+
+def _draw_room(
+    draw: Sheet, info: Room, room: str, box: tuple[int, int, int, int], at: dict[str, Mage]
+) -> None:
+    x0, y0, x1, y1 = box
     side = info.side
     draw.paste(_room_tile(room, side, info.locked, x1 - x0, y1 - y0), (x0, y0))
     for s, dy, shadow in _slot_rows(room, side):
