@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageFont
 
 from render import canvas, typefaces
 from render.kept import Kept
@@ -404,11 +404,10 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
     got = MASKS.get(key)
     kept: tuple[Any, ...] | None = key
     if got is None:
-        left, top, right, bottom = (int(v) for v in font.face.getbbox(text, anchor=anchor))
-        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), text, font=font.face, fill=255, anchor=anchor)
-        got = (mask.im, left, top)
-        if not MASKS.offer(key, got, mask.width * mask.height):
+        # The glyphs as ``ImageDraw.text`` would render them at a whole pixel, with their offset.
+        mask, (left, top) = font.face.getmask2(text, "L", anchor=anchor)
+        got = (mask, left, top)
+        if not MASKS.offer(key, got, mask.size[0] * mask.size[1]):
             kept = None  # nor is its blended patch kept
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
