@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import render
-from render.argent.band import HIGHLIGHT, changed_rooms, draw_preview, preview_height
+from render.argent.band import HIGHLIGHT, draw_preview, moved_rooms, preview_height
 from render.argent.look import GOLD, LAYOUT_W, PAD, Sheet, View, png_bytes, sheet
 from render.argent.pieces import piece
 from render.argent.rooms import draw_room, grid_height, mages_by_loc
@@ -41,7 +41,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     draw = sheet(LAYOUT_W, total)
     y = draw_preview(draw, rec, caption)
     at = mages_by_loc(rec)
-    changed = changed_rooms(record.read(caption.before) if caption.before else None, rec)
+    changed = moved_rooms(record.read_mages(caption.before), rec.mages) if caption.before else set()
     for row, h in zip(grid, heights, strict=True):
         cols = len(row)
         w = (LAYOUT_W - PAD * (cols + 1)) // max(1, cols)

@@ -41,7 +41,12 @@ def _room_slots(room: str, side: str) -> list[dict[str, Any]]:
 
 def mages_by_loc(rec: Record) -> dict[str, Mage]:
     """Map each occupied location to the mage on it."""
-    return {m.loc: m for m in rec.mages if m.placed}
+    return placed_by_loc(rec.mages)
+
+
+def placed_by_loc(mages: tuple[Mage, ...]) -> dict[str, Mage]:
+    """Map each occupied location to the mage on it, of a view's mages."""
+    return {m.loc: m for m in mages if m.placed}
 
 
 def _room_rows(room: str, side: str) -> int:
