@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import render
 from render.argent.look import (
     GOLD,
@@ -19,6 +21,7 @@ from render.argent.look import (
     seat_token,
     write,
 )
+from render.argent.pieces import piece
 from render.argent.rooms import placed_by_loc
 from render.argent.voters import PHASE_WORDS
 from rules.argent.record import Mage
@@ -143,12 +146,22 @@ def _draw_scores(draw: Sheet, rec: Record, caption: render.Caption, y: int) -> i
     for k, office in enumerate(offices):
         x = x0 + k * w
         seat = office.seat
-        draw.rounded_rectangle((x, y, x + w - 10, y + PREVIEW_ROW["score"] - 8), radius=10, fill=PANEL)
-        seat_token(draw, seat, x + 26, y + 27, 20)
         score = str(office.ip)
         right = x + w - 22
-        write(draw, (right, y + 4), score, font=face, fill=GOLD, anchor="ra")
         room = right - face.getlength(score) - 12 - (x + 52)
         name = clip(player_name(rec, caption, seat), face, room)
-        write(draw, (x + 52, y + 4), name, font=face, fill=LIGHT)
+        # A kept piece by what it shows: long names are clipped ("mag…"), so most chips repeat
+        # from table to table. It starts on the band's bare ground and keeps a margin of it.
+        chip = partial(_draw_chip, draw, seat, name, score, (x, y, x + w - 10, right))
+        piece(draw, ("score chip", seat, name, score), (x, y, x + w - 8, y + PREVIEW_ROW["score"] - 6), chip)
     return y + PREVIEW_ROW["score"]
+
+
+def _draw_chip(draw: Sheet, seat: int, name: str, score: str, box: tuple[float, float, float, float]) -> None:
+    """Draw a seat's chip in the band: its token, the player's (clipped) name and Influence."""
+    x, y, x1, right = box
+    face = font(PREVIEW_SIZES["score"], "bold")
+    draw.rounded_rectangle((x, y, x1, y + PREVIEW_ROW["score"] - 8), radius=10, fill=PANEL)
+    seat_token(draw, seat, x + 26, y + 27, 20)
+    write(draw, (right, y + 4), score, font=face, fill=GOLD, anchor="ra")
+    write(draw, (x + 52, y + 4), name, font=face, fill=LIGHT)

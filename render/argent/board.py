@@ -66,7 +66,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
 
 
 def _sections(draw: Sheet, rec: record.ArgentView, y: int) -> int:
-    """Draw the Consortium, the Influence track and the tableaus, each a kept piece by what it shows.
+    """Draw the Consortium, the Influence track and the tableaus; the first two are kept pieces.
 
     Each starts on the board's bare ground and ends in a margin of it (``pieces``).
     """
@@ -79,6 +79,5 @@ def _sections(draw: Sheet, rec: record.ArgentView, y: int) -> int:
     track = partial(draw_influence, draw, rec, y)
     piece(draw, ("influence", seats), (0, y, LAYOUT_W, y + INFLUENCE_H), track)
     y += INFLUENCE_H
-    tableaus = partial(draw_tableaus, draw, rec, y)
-    piece(draw, ("tableau", rec.tableau), (0, y, LAYOUT_W, y + TABLEAU_H), tableaus)
-    return y + TABLEAU_H
+    # Not the tableaus: dealt per table, they would be a 100 KB piece for each table (``pieces``).
+    return draw_tableaus(draw, rec, y)

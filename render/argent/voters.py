@@ -34,7 +34,7 @@ from render.argent.look import (
 )
 from render.argent.pieces import piece
 from rules.argent import content
-from rules.argent.record import Office, Voter
+from rules.argent.record import Mage, Office, Voter
 from rules.argent.standings import seat_tag
 
 STRIP_H = 146
@@ -274,12 +274,15 @@ def draw_strip(
     title, dept, dept_x = strip_title(f"{seat_tag(seat)} {who}{you}{left}", dept, x0 + 68, x1, len(home[:8]))
     write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
     write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
-    mx = x1 - 18
-    for m in reversed(home[:8]):
-        mage_token(draw, m, mx, y0 + 22, 12)
-        mx -= 28
     if home:
-        write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
+        waiting = tuple((m.owner, m.type, m.temp) for m in home[:8])
+        paint = partial(_draw_waiting, draw, home[:8], x1, y0)
+        if kept:
+            # Right of ``strip_title``'s room, which the title and department never pass.
+            left = x1 - 18 - 28 * len(waiting) + 2 - font(14).getlength("office:")
+            piece(draw, ("strip office", seat, box, waiting), (left, y0 + 4, x1, y0 + STATS_TOP), paint)
+        else:
+            paint()
     rows = (
         ("stats", _stats(rec, office), _draw_stats, (x0 + 20, y0 + STATS_TOP, x1 - 4, y0 + SPELLS_TOP)),
         ("spells", _spell_texts(office), _draw_spells, (x0 + 80, y0 + SPELLS_TOP, x1 - 4, y0 + CARDS_TOP)),
@@ -291,6 +294,15 @@ def draw_strip(
             piece(draw, ("strip " + part, seat, box, data), area, drawn)
         else:
             drawn()
+
+
+def _draw_waiting(draw: Sheet, home: list[Mage], x1: int, y0: int) -> None:
+    """Draw the mages waiting in a seat's office, right-aligned on its strip, and their label."""
+    mx = x1 - 18
+    for m in reversed(home):
+        mage_token(draw, m, mx, y0 + 22, 12)
+        mx -= 28
+    write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
 
 
 STATS_TOP = 42
