@@ -136,3 +136,47 @@ def test_a_written_line_is_the_line_pillow_draws() -> None:
         at = (int(100 * look.SCALE), int(40 * look.SCALE))
         ImageDraw.Draw(plain).text(at, text, 255, face.face, anchor)
         assert page.image.tobytes() == plain.tobytes(), text
+
+
+@pytest.mark.parametrize("style", ["regular", "bold", "narrow", "narrow_bold"])
+def test_a_line_put_together_from_its_words_is_the_line_rendered_whole(style: str) -> None:
+    """``look._from_words`` gives the mask and offset Pillow renders for the whole line, or declines."""
+    from PIL import Image
+
+    from render.argent import look
+
+    rnd = random.Random(style)
+    words = "Last: mage50084 (P3) drafts a Natural Magick mage. host decides Zoë's turn AV Ty T. Wo, LT"
+    words += " 'quote' \"x\" … — yes/no 12 3G WA Te To Yo P1 · Rheye Cal… (you) Vault: Supporters: —"
+    vocab = words.split(" ")
+    composed = 0
+    for _ in range(300):
+        face = look.font(rnd.choice([12, 14, 16, 17, 22, 24, 40, 46, 52]), style).face
+        text = " ".join(rnd.choice(vocab) for _ in range(rnd.randint(2, 9)))
+        got = look._from_words(face, text)
+        if got is None:
+            continue
+        composed += 1
+        mask, (left, top) = face.getmask2(text, "L")
+        assert (got[1], got[2]) == (left, top), text
+        assert Image.Image()._new(got[0]).tobytes() == Image.Image()._new(mask).tobytes(), text
+    assert composed > 100
+    bold = look.font(40, "bold").face
+    assert look._from_words(bold, "Last: mage50084 (P3) drafts a Natural Magick mage.") is not None
+    assert look._from_words(bold, "two  spaces") is None and look._from_words(bold, "one") is None
+
+
+def test_the_kept_words_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each table's players are new words: the words kept stay within their bound, and a line drawn
+    from words after the cache started again is the same line."""
+    from render.argent import look
+
+    monkeypatch.setattr(look, "WORDS", Kept(count=50, pixels=20_000, small=look.WORDS.small))
+    face = look.font(40, "bold").face
+    first = look._from_words(face, "Last: mage50001 (P1) drafts a Sorcery mage.")
+    for n in range(300):
+        assert look._from_words(face, f"Last: mage5{n:04d} (P{n % 5 + 1}) drafts a Divinity mage.")
+        assert len(look.WORDS) <= 50 and look.WORDS.held <= 20_000
+    again = look._from_words(face, "Last: mage50001 (P1) drafts a Sorcery mage.")
+    assert first is not None and again is not None
+    assert first[1:] == again[1:] and first[0].size == again[0].size

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageFont
@@ -404,14 +405,69 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
     got = MASKS.get(key)
     kept: tuple[Any, ...] | None = key
     if got is None:
-        # The glyphs as ``ImageDraw.text`` would render them at a whole pixel, with their offset.
-        mask, (left, top) = font.face.getmask2(text, "L", anchor=anchor)
-        got = (mask, left, top)
-        if not MASKS.offer(key, got, mask.size[0] * mask.size[1]):
+        got = _from_words(font.face, text) if anchor == "la" else None
+        if got is None:
+            # The glyphs as ``ImageDraw.text`` would render them at a whole pixel, with their offset.
+            mask, (left, top) = font.face.getmask2(text, "L", anchor=anchor)
+            got = (mask, left, top)
+        if not MASKS.offer(key, got, got[0].size[0] * got[0].size[1]):
             kept = None  # nor is its blended patch kept
     mask, left, top = got
     x, y = xy[0] * SCALE - draw.origin[0], xy[1] * SCALE - draw.origin[1]
     draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
+
+
+WORDS: Kept[tuple[Any, int, int]] = Kept(count=6000, pixels=2_000_000, small=10_000)
+"""Rendered words of the lines put together from them (``_from_words``), by word and face: the
+words of one-off lines repeat (names, "drafts", "decides"), the lines do not."""
+
+
+def _word(face: ImageFont.FreeTypeFont, word: str) -> tuple[Any, int, int]:
+    """Return a word's rendered mask and offset."""
+    key = (word, id(face))
+    got = WORDS.get(key)
+    if got is None:
+        mask, (left, top) = face.getmask2(word, "L")
+        got = (mask, left, top)
+        WORDS.offer(key, got, mask.size[0] * mask.size[1])
+    return got
+
+
+def _from_words(face: ImageFont.FreeTypeFont, text: str) -> tuple[Any, int, int] | None:
+    """Return a line's mask put together from its words' masks, or None where that may not be exact.
+
+    A move's one-off lines ("Last: mage50084 (P3) drafts a Natural Magick mage.", "mage50084 (P3)
+    decides") were rendered whole each time, a fifth of a board. Pillow's basic layout renders each
+    glyph alone at a whole pixel of the pen and keeps the brighter of overlapping pixels, and a
+    glyph's pen is the sum of the advances and pair kernings before it. So where every word starts
+    at a whole pixel (checked: a fractional start falls back) and no two words' inks meet (checked),
+    the line is its words' masks side by side, each where the pen reaches it. A word starts where
+    the last one did plus the advance of the two with their space, less its own.
+    """
+    words = text.split(" ")
+    if len(words) < 2 or "" in words:
+        return None
+    placed = []
+    start = 0.0
+    for k, word in enumerate(words):
+        if k:
+            start += face.getlength(f"{words[k - 1]} {word}") - face.getlength(word)
+        if not start.is_integer():
+            return None
+        mask, left, top = _word(face, word)
+        if not mask.size[0] or not mask.size[1]:
+            return None
+        placed.append((int(start) + left, top, mask))
+    for (x, _, mask), (after, _, _) in pairwise(placed):
+        if x + mask.size[0] > after:
+            return None  # inks that meet would be kept brighter, not pasted over
+    x0, y0 = placed[0][0], min(top for _, top, _ in placed)
+    x1 = placed[-1][0] + placed[-1][2].size[0]
+    y1 = max(top + mask.size[1] for _, top, mask in placed)
+    line = Image.core.fill("L", (x1 - x0, y1 - y0), 0)
+    for x, top, mask in placed:
+        line.paste(mask, (x - x0, top - y0, x - x0 + mask.size[0], top - y0 + mask.size[1]))
+    return line, x0, y0
 
 
 def _blend(a: RGB, b: RGB, share: float) -> RGB:
