@@ -417,18 +417,18 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
     draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
 
 
-WORDS: Kept[tuple[Any, int, int]] = Kept(count=6000, pixels=2_000_000, small=10_000)
+WORDS: Kept[tuple[Any, int, int, float]] = Kept(count=6000, pixels=2_000_000, small=10_000)
 """Rendered words of the lines put together from them (``_from_words``), by word and face: the
 words of one-off lines repeat (names, "drafts", "decides"), the lines do not."""
 
 
-def _word(face: ImageFont.FreeTypeFont, word: str) -> tuple[Any, int, int]:
-    """Return a word's rendered mask and offset."""
+def _word(face: ImageFont.FreeTypeFont, word: str) -> tuple[Any, int, int, float]:
+    """Return a word's rendered mask, its offset and its advance."""
     key = (word, id(face))
     got = WORDS.get(key)
     if got is None:
         mask, (left, top) = face.getmask2(word, "L")
-        got = (mask, left, top)
+        got = (mask, left, top, face.getlength(word))
         WORDS.offer(key, got, mask.size[0] * mask.size[1])
     return got
 
@@ -441,20 +441,23 @@ def _from_words(face: ImageFont.FreeTypeFont, text: str) -> tuple[Any, int, int]
     glyph alone at a whole pixel of the pen and keeps the brighter of overlapping pixels, and a
     glyph's pen is the sum of the advances and pair kernings before it. So where every word starts
     at a whole pixel (checked: a fractional start falls back) and no two words' inks meet (checked),
-    the line is its words' masks side by side, each where the pen reaches it. A word starts where
-    the last one did plus the advance of the two with their space, less its own.
+    the line is its words' masks side by side, each where the pen reaches it: the last word's
+    start, plus its advance, plus the space between them with the kernings on either side of it
+    (measured on the two letters and the space alone).
     """
     words = text.split(" ")
     if len(words) < 2 or "" in words:
         return None
     placed = []
-    start = 0.0
+    start, advance = 0.0, 0.0
     for k, word in enumerate(words):
         if k:
-            start += face.getlength(f"{words[k - 1]} {word}") - face.getlength(word)
+            ends, begins = words[k - 1][-1], word[0]
+            gap = face.getlength(f"{ends} {begins}") - face.getlength(ends) - face.getlength(begins)
+            start += advance + gap
         if not start.is_integer():
             return None
-        mask, left, top = _word(face, word)
+        mask, left, top, advance = _word(face, word)
         if not mask.size[0] or not mask.size[1]:
             return None
         placed.append((int(start) + left, top, mask))
