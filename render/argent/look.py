@@ -417,7 +417,7 @@ def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB
     draw.bitmap((int(x) + left, int(y) + top), mask, fill, kept)
 
 
-WORDS: Kept[tuple[Any, int, int, float]] = Kept(count=6000, pixels=2_000_000, small=10_000)
+WORDS: Kept[tuple[Any, int, int, float]] = Kept(count=8000, pixels=4_000_000, small=10_000)
 """Rendered words of the lines put together from them (``_from_words``), by word and face: the
 words of one-off lines repeat (names, "drafts", "decides"), the lines do not."""
 

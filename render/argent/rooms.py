@@ -210,10 +210,16 @@ def _draw_track(draw: Sheet, track: list[Any], marker: int, x0: int, y: int, x1:
 
 def grid_height(rec: Record, row: tuple[str | None, ...]) -> int:
     """Return the height of one row of the room grid (its tallest room)."""
-    rooms = [rec.rooms[r] for r in row if r]
-    rows = max((_room_rows(r.id, r.side) for r in rooms), default=1)
+    return _row_height(tuple((r.id, r.side, bool(r.cards)) for r in (rec.rooms[n] for n in row if n)))
+
+
+@lru_cache(maxsize=256)
+def _row_height(rooms: tuple[tuple[str, str, bool], ...]) -> int:
+    """Return a grid row's height by its rooms' sides and whether each holds cards (worked out once:
+    the card data is looked up slot by slot, three times a board)."""
+    rows = max((_room_rows(room, side) for room, side, _ in rooms), default=1)
     extra = 0
-    for r in rooms:
-        if content.room_side(r.id, r.side).get("track") or r.cards:
+    for room, side, cards in rooms:
+        if content.room_side(room, side).get("track") or cards:
             extra = 36
     return HEAD_H + rows * ROW_H + extra + 8
