@@ -31,10 +31,9 @@ from typing import Any
 from render.argent.look import SCALE, Sheet
 from render.kept import Kept
 
-PIECES: Kept[Any] = Kept(count=6000, pixels=20_000_000, small=4000)
-"""Drawn pieces (core images, a byte a pixel) by key. In the load bench's draft, about 7 M px that
-tables share (rooms, the Consortium, the Influence track, score chips, the strips' rows) and 7 K px
-for each seat's title row (its player's name): 200 tables of 5 seats fit."""
+PIECES: Kept[Any] = Kept(count=4000, pixels=12_000_000, small=4000)
+"""Drawn pieces (core images, a byte a pixel) by key. In the load bench's draft about 6.5 M px that
+tables share: rooms, the Consortium, the Influence track, score chips, the strips' rows."""
 ENABLED = True
 """False draws every part anew (the tests compare both ways)."""
 

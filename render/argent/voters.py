@@ -271,22 +271,16 @@ def draw_strip(
     # The board names the player ("P2 bob · Rheye Cal"); the office, its own seat, says "you".
     who = f"{player} · {name}" if player else name
     dept = DEPT_WORD.get(office.department or "", "")
-    title = f"{seat_tag(seat)} {who}{you}{left}"
-    count = len(home[:8])
-    # The waiting mages start right of ``strip_title``'s room, which the title and department never pass.
-    mages_x = x1 - 18 - 28 * count + 2 - font(14).getlength("office:") if count else x1 - 8
-    paint = partial(_draw_title, draw, title, dept, (x0, y0, x1), count)
-    if kept:
-        # Past the seat's token; the title's row is the strip's frame (the seat's) under it.
-        area = (x0 + 64, y0 + 4, mages_x, y0 + STATS_TOP)
-        piece(draw, ("strip title", seat, box, title, dept, count), area, paint)
-    else:
-        paint()
+    title, dept, dept_x = strip_title(f"{seat_tag(seat)} {who}{you}{left}", dept, x0 + 68, x1, len(home[:8]))
+    write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
+    write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
     if home:
         waiting = tuple((m.owner, m.type, m.temp) for m in home[:8])
         paint = partial(_draw_waiting, draw, home[:8], x1, y0)
         if kept:
-            piece(draw, ("strip office", seat, box, waiting), (mages_x, y0 + 4, x1, y0 + STATS_TOP), paint)
+            # Right of ``strip_title``'s room, which the title and department never pass.
+            left = x1 - 18 - 28 * len(waiting) + 2 - font(14).getlength("office:")
+            piece(draw, ("strip office", seat, box, waiting), (left, y0 + 4, x1, y0 + STATS_TOP), paint)
         else:
             paint()
     rows = (
@@ -300,14 +294,6 @@ def draw_strip(
             piece(draw, ("strip " + part, seat, box, data), area, drawn)
         else:
             drawn()
-
-
-def _draw_title(draw: Sheet, title: str, dept: str, at: tuple[int, int, int], waiting: int) -> None:
-    """Draw a strip's first line: who (clipped), then the department, left of the waiting mages."""
-    x0, y0, x1 = at
-    title, dept, dept_x = strip_title(title, dept, x0 + 68, x1, waiting)
-    write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
-    write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
 
 
 def _draw_waiting(draw: Sheet, home: list[Mage], x1: int, y0: int) -> None:
