@@ -36,6 +36,8 @@ PATCHES: Kept[Any] = Kept(count=6000, pixels=16_000_000, small=10_000)
 """Lines blended and mapped to a palette on a flat ground: a load of tables brings many long
 one-off lines (names, last moves), and the cache must not grow a drawing process by tens of MB."""
 _INDEX: dict[tuple[bytes, Any], int] = {}
+_SHADES: dict[tuple[int, int, RGB], list[int]] = {}
+"""Each ink's coverage mapped to the palette over a flat ground entry (``Canvas._shades``)."""
 _PALETTES: dict[bytes, Image.Image] = {}
 RGB = tuple[int, int, int]
 
@@ -123,13 +125,38 @@ class Canvas(ImageDraw.ImageDraw):
         key = (*key, ink, low, id(self._palette)) if flat and key is not None else None
         patch = PATCHES.get(key) if key is not None else None
         if patch is None:
-            rgb = ground.convert("RGB")
-            core = Image.core.draw(rgb, 0)
-            core.draw_bitmap((0, 0), mask, core.draw_ink(ink))
-            patch = self._mapped(rgb)
+            if flat:
+                patch = mask.point(self._shades(low, ink), "P")
+            else:
+                rgb = ground.convert("RGB")
+                core = Image.core.draw(rgb, 0)
+                core.draw_bitmap((0, 0), mask, core.draw_ink(ink))
+                patch = self._mapped(rgb)
             if key is not None:
                 PATCHES.offer(key, patch, patch.size[0] * patch.size[1])
         self.im.paste(patch, box)
+
+    def _shades(self, ground: int, ink: RGB) -> list[int]:
+        """Return the palette entry of each coverage (0-255) of an ink blended over a flat ground entry.
+
+        Blending and mapping go pixel by pixel, so on a flat ground a line's patch is its mask
+        looked up in this table: the same entries as blending the patch in RGB and mapping it (it
+        is worked out that way, once per ground and ink), without the two conversions of a line
+        that is not kept (a move's one-off "Last: ..." sentence).
+        """
+        assert self._palette is not None
+        key = (id(self._palette), ground, ink)
+        got = _SHADES.get(key)
+        if got is None:
+            row = Image.new("P", (256, 1), ground)
+            row.putpalette(self._palette.getpalette() or [])
+            rgb = row.convert("RGB").im
+            core = Image.core.draw(rgb, 0)
+            coverage = Image.frombytes("L", (256, 1), bytes(range(256)))
+            core.draw_bitmap((0, 0), coverage.im, core.draw_ink(ink))
+            mapped = self._mapped(rgb)
+            got = _SHADES[key] = [mapped.getpixel((a, 0)) for a in range(256)]
+        return got
 
     def _text_on_palette(self, xy: tuple[float, float], text: Any, ink: RGB, font: Any, anchor: str | None,
                          *args: Any, **kwargs: Any) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import render
 from render.argent.look import (
     GOLD,
@@ -19,7 +21,8 @@ from render.argent.look import (
     seat_token,
     write,
 )
-from render.argent.rooms import mages_by_loc
+from render.argent.pieces import piece
+from render.argent.rooms import placed_by_loc
 from render.argent.voters import PHASE_WORDS
 from rules.argent.record import Mage
 from rules.argent.standings import seat_tag
@@ -79,9 +82,16 @@ def _actor(rec: Record) -> int | None:
 
 def changed_rooms(before: Record | None, rec: Record) -> set[str]:
     """Return the rooms whose mages the last move changed (placed, moved, wounded, banished)."""
-    if before is None:
-        return set()
-    old, new = mages_by_loc(before), mages_by_loc(rec)
+    return set() if before is None else moved_rooms(before.mages, rec.mages)
+
+
+def moved_rooms(before: tuple[Mage, ...], mages: tuple[Mage, ...]) -> set[str]:
+    """Return the rooms whose mages changed between two views' mages (``changed_rooms``).
+
+    The board reads only the mages of the view before the move (``record.read_mages``): reading
+    its whole record was a tenth of a board's drawing.
+    """
+    old, new = placed_by_loc(before), placed_by_loc(mages)
     moved = {loc for loc in old.keys() | new.keys() if _who(old.get(loc)) != _who(new.get(loc))}
     return {loc.split("/", 1)[0] for loc in moved}
 
@@ -136,12 +146,22 @@ def _draw_scores(draw: Sheet, rec: Record, caption: render.Caption, y: int) -> i
     for k, office in enumerate(offices):
         x = x0 + k * w
         seat = office.seat
-        draw.rounded_rectangle((x, y, x + w - 10, y + PREVIEW_ROW["score"] - 8), radius=10, fill=PANEL)
-        seat_token(draw, seat, x + 26, y + 27, 20)
         score = str(office.ip)
         right = x + w - 22
-        write(draw, (right, y + 4), score, font=face, fill=GOLD, anchor="ra")
         room = right - face.getlength(score) - 12 - (x + 52)
         name = clip(player_name(rec, caption, seat), face, room)
-        write(draw, (x + 52, y + 4), name, font=face, fill=LIGHT)
+        # A kept piece by what it shows: long names are clipped ("mag…"), so most chips repeat
+        # from table to table. It starts on the band's bare ground and keeps a margin of it.
+        chip = partial(_draw_chip, draw, seat, name, score, (x, y, x + w - 10, right))
+        piece(draw, ("score chip", seat, name, score), (x, y, x + w - 8, y + PREVIEW_ROW["score"] - 6), chip)
     return y + PREVIEW_ROW["score"]
+
+
+def _draw_chip(draw: Sheet, seat: int, name: str, score: str, box: tuple[float, float, float, float]) -> None:
+    """Draw a seat's chip in the band: its token, the player's (clipped) name and Influence."""
+    x, y, x1, right = box
+    face = font(PREVIEW_SIZES["score"], "bold")
+    draw.rounded_rectangle((x, y, x1, y + PREVIEW_ROW["score"] - 8), radius=10, fill=PANEL)
+    seat_token(draw, seat, x + 26, y + 27, 20)
+    write(draw, (right, y + 4), score, font=face, fill=GOLD, anchor="ra")
+    write(draw, (x + 52, y + 4), name, font=face, fill=LIGHT)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import render
-from render.argent.band import HIGHLIGHT, changed_rooms, draw_preview, preview_height
-from render.argent.look import GOLD, LAYOUT_W, PAD, View, png_bytes, sheet
+from render.argent.band import HIGHLIGHT, draw_preview, moved_rooms, preview_height
+from render.argent.look import GOLD, LAYOUT_W, PAD, Sheet, View, png_bytes, sheet
+from render.argent.pieces import piece
 from render.argent.rooms import draw_room, grid_height, mages_by_loc
 from render.argent.voters import (
     INFLUENCE_H,
@@ -38,7 +41,7 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
     draw = sheet(LAYOUT_W, total)
     y = draw_preview(draw, rec, caption)
     at = mages_by_loc(rec)
-    changed = changed_rooms(record.read(caption.before) if caption.before else None, rec)
+    changed = moved_rooms(record.read_mages(caption.before), rec.mages) if caption.before else set()
     for row, h in zip(grid, heights, strict=True):
         cols = len(row)
         w = (LAYOUT_W - PAD * (cols + 1)) // max(1, cols)
@@ -51,14 +54,30 @@ def draw_board(view: View, caption: render.Caption | None = None) -> bytes:
                         (x - 5, y - 5, x + w + 5, y + h + 5), radius=12, outline=GOLD, width=HIGHLIGHT
                     )
         y += h + PAD
-    y = draw_voters(draw, rec, y)
-    y = draw_influence(draw, rec, y)
-    y = draw_tableaus(draw, rec, y)
+    y = _sections(draw, rec, y)
     half = (LAYOUT_W - 3 * PAD) // 2
     for k, office in enumerate(rec.offices):
         x = PAD + (k % 2) * (half + PAD)
         top = y + (k // 2) * (STRIP_H + 8)
         player = caption.names.get(office.seat, "")
-        draw_strip(draw, rec, office, (x, top, x + half, top + STRIP_H), player)
+        draw_strip(draw, rec, office, (x, top, x + half, top + STRIP_H), player, kept=True)
     y += strip_rows * (STRIP_H + 8)
     return png_bytes(draw)
+
+
+def _sections(draw: Sheet, rec: record.ArgentView, y: int) -> int:
+    """Draw the Consortium, the Influence track and the tableaus; the first two are kept pieces.
+
+    Each starts on the board's bare ground and ends in a margin of it (``pieces``).
+    """
+    outcome = rec.outcome
+    winners = tuple(a.winner for a in outcome.awards) if outcome else None
+    bottom = y + voters_height(rec)
+    piece(draw, ("voters", rec.voters, winners), (0, y, LAYOUT_W, bottom), partial(draw_voters, draw, rec, y))
+    y = bottom
+    seats = tuple((o.seat, o.ip, o.ip_time, o.merit, o.merit_free) for o in rec.offices if not o.left)
+    track = partial(draw_influence, draw, rec, y)
+    piece(draw, ("influence", seats), (0, y, LAYOUT_W, y + INFLUENCE_H), track)
+    y += INFLUENCE_H
+    # Not the tableaus: dealt per table, they would be a 100 KB piece for each table (``pieces``).
+    return draw_tableaus(draw, rec, y)

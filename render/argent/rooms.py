@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image
@@ -27,9 +27,10 @@ from render.argent.look import (
     sheet,
     write,
 )
+from render.argent.pieces import piece
 from render.argent.words import reward_text
 from rules.argent import content
-from rules.argent.record import Mage
+from rules.argent.record import Mage, Room
 
 # --------------------------------------------------------------------------- the University
 
@@ -40,7 +41,12 @@ def _room_slots(room: str, side: str) -> list[dict[str, Any]]:
 
 def mages_by_loc(rec: Record) -> dict[str, Mage]:
     """Map each occupied location to the mage on it."""
-    return {m.loc: m for m in rec.mages if m.placed}
+    return placed_by_loc(rec.mages)
+
+
+def placed_by_loc(mages: tuple[Mage, ...]) -> dict[str, Mage]:
+    """Map each occupied location to the mage on it, of a view's mages."""
+    return {m.loc: m for m in mages if m.placed}
 
 
 def _room_rows(room: str, side: str) -> int:
@@ -126,9 +132,25 @@ def _room_tile(room: str, side: str, locked: bool, w: int, h: int) -> Image.Imag
 def draw_room(
     draw: Sheet, rec: Record, room: str, box: tuple[int, int, int, int], at: dict[str, Mage]
 ) -> None:
-    """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards."""
-    x0, y0, x1, y1 = box
+    """Draw one room: its cached tile, then the mages in its slots and shadows, its track and cards.
+
+    The whole room is a kept piece (``pieces``) keyed by the room as placed and the mages in it:
+    its tile covers the box first, so what it shows depends on nothing else. The piece runs 2 units
+    past the box, which holds the outline's last pixel however the box rounds (the gap to the next
+    room is ``PAD``, and its gold outline is drawn after the piece).
+    """
     info = rec.rooms[room]
+    inside = f"{room}/"
+    here = tuple((loc, m.owner, m.type, m.temp) for loc, m in at.items() if loc.startswith(inside))
+    x0, y0, x1, y1 = box
+    paint = partial(_draw_room, draw, info, room, box, at)
+    piece(draw, ("room", room, info, tuple(sorted(here))), (x0, y0, x1 + 2, y1 + 2), paint)
+
+
+def _draw_room(
+    draw: Sheet, info: Room, room: str, box: tuple[int, int, int, int], at: dict[str, Mage]
+) -> None:
+    x0, y0, x1, y1 = box
     side = info.side
     draw.paste(_room_tile(room, side, info.locked, x1 - x0, y1 - y0), (x0, y0))
     for s, dy, shadow in _slot_rows(room, side):
@@ -188,10 +210,16 @@ def _draw_track(draw: Sheet, track: list[Any], marker: int, x0: int, y: int, x1:
 
 def grid_height(rec: Record, row: tuple[str | None, ...]) -> int:
     """Return the height of one row of the room grid (its tallest room)."""
-    rooms = [rec.rooms[r] for r in row if r]
-    rows = max((_room_rows(r.id, r.side) for r in rooms), default=1)
+    return _row_height(tuple((r.id, r.side, bool(r.cards)) for r in (rec.rooms[n] for n in row if n)))
+
+
+@lru_cache(maxsize=256)
+def _row_height(rooms: tuple[tuple[str, str, bool], ...]) -> int:
+    """Return a grid row's height by its rooms' sides and whether each holds cards (worked out once:
+    the card data is looked up slot by slot, three times a board)."""
+    rows = max((_room_rows(room, side) for room, side, _ in rooms), default=1)
     extra = 0
-    for r in rooms:
-        if content.room_side(r.id, r.side).get("track") or r.cards:
+    for room, side, cards in rooms:
+        if content.room_side(room, side).get("track") or cards:
             extra = 36
     return HEAD_H + rows * ROW_H + extra + 8

@@ -32,8 +32,9 @@ from render.argent.look import (
     wrap,
     write,
 )
+from render.argent.pieces import piece
 from rules.argent import content
-from rules.argent.record import Office, Voter
+from rules.argent.record import Mage, Office, Voter
 from rules.argent.standings import seat_tag
 
 STRIP_H = 146
@@ -252,8 +253,14 @@ def draw_strip(
     office: Office,
     box: tuple[int, int, int, int],
     player: str = "",
+    kept: bool = False,
 ) -> None:
-    """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters."""
+    """Draw one player's strip: who, resources, Marks, waiting mages, spells, vault cards, supporters.
+
+    ``kept`` (the public board only): the stats, spells and cards rows are kept pieces (``pieces``)
+    keyed by their texts and the strip's seat and box: the frame under them is the seat's, and in
+    a draft most seats' rows are the same from move to move and from table to table.
+    """
     x0, y0, x1, _ = box
     seat = office.seat
     tile(draw, ("strip", seat), box, partial(_strip_frame, seat=seat))
@@ -267,17 +274,51 @@ def draw_strip(
     title, dept, dept_x = strip_title(f"{seat_tag(seat)} {who}{you}{left}", dept, x0 + 68, x1, len(home[:8]))
     write(draw, (x0 + 68, y0 + 8), title, font=font(22, "bold"), fill=LIGHT)
     write(draw, (dept_x, y0 + 14), dept, font=font(15), fill=LIGHT_MUTED)
+    if home:
+        waiting = tuple((m.owner, m.type, m.temp) for m in home[:8])
+        paint = partial(_draw_waiting, draw, home[:8], x1, y0)
+        if kept:
+            # Right of ``strip_title``'s room, which the title and department never pass.
+            left = x1 - 18 - 28 * len(waiting) + 2 - font(14).getlength("office:")
+            piece(draw, ("strip office", seat, box, waiting), (left, y0 + 4, x1, y0 + STATS_TOP), paint)
+        else:
+            paint()
+    rows = (
+        ("stats", _stats(rec, office), _draw_stats, (x0 + 20, y0 + STATS_TOP, x1 - 4, y0 + SPELLS_TOP)),
+        ("spells", _spell_texts(office), _draw_spells, (x0 + 80, y0 + SPELLS_TOP, x1 - 4, y0 + CARDS_TOP)),
+        ("cards", _cards_line(office), _draw_cards, (x0 + 20, y0 + CARDS_TOP, x1 - 4, y0 + STRIP_H - 4)),
+    )
+    for part, data, paint, area in rows:
+        drawn = partial(paint, draw, data, box)
+        if kept:
+            piece(draw, ("strip " + part, seat, box, data), area, drawn)
+        else:
+            drawn()
+
+
+def _draw_waiting(draw: Sheet, home: list[Mage], x1: int, y0: int) -> None:
+    """Draw the mages waiting in a seat's office, right-aligned on its strip, and their label."""
     mx = x1 - 18
-    for m in reversed(home[:8]):
+    for m in reversed(home):
         mage_token(draw, m, mx, y0 + 22, 12)
         mx -= 28
-    if home:
-        write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
+    write(draw, (mx + 8, y0 + 16), "office:", font=font(14), fill=LIGHT_MUTED, anchor="ra")
+
+
+STATS_TOP = 42
+"""Where a strip's stats row starts, below its title row (whose waiting mages end at 39)."""
+SPELLS_TOP = 90
+CARDS_TOP = 114
+
+
+def _stats(rec: Record, office: Office) -> tuple[tuple[str, str], ...]:
+    """Return a strip's stats: each label with its value."""
+    seat = office.seat
     on_int = len(office.spells)
     on_wis = sum(s.level - 1 for s in office.spells)
     marks = sum(1 for v in rec.voters for s in v.marks if s == seat)
     placed = sum(1 for m in rec.mages if m.owner == seat and m.placed)
-    stats = [
+    return (
         ("IP", str(office.ip)),
         ("Gold", str(office.gold)),
         ("Mana", str(office.mana)),
@@ -286,7 +327,11 @@ def draw_strip(
         ("Merit", f"{office.merit_free}/{office.merit}"),
         ("Marks", str(marks)),
         ("on board", str(placed)),
-    ]
+    )
+
+
+def _draw_stats(draw: Sheet, stats: tuple[tuple[str, str], ...], box: tuple[int, int, int, int]) -> None:
+    x0, y0 = box[0], box[1]
     x = x0 + 24
     big = font(24, "bold")
     label = font(13)
@@ -294,9 +339,17 @@ def draw_strip(
         write(draw, (x, y0 + 44), name_, font=label, fill=LIGHT_MUTED)
         write(draw, (x, y0 + 58), value, font=big, fill=LIGHT)
         x += max(60, int(big.getlength(value)) + 22, int(label.getlength(name_)) + 12)
+
+
+def _spell_texts(office: Office) -> tuple[tuple[str, bool], ...]:
+    """Return a strip's spells as drawn: each text (exhausted ones marked) and whether exhausted."""
+    return tuple((t + (" (ex)" if spent else ""), spent) for t, spent in _spell_words(office))
+
+
+def _draw_spells(draw: Sheet, spells: tuple[tuple[str, bool], ...], box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, _ = box
     face = font(16, "narrow")
-    yy = y0 + 92
-    spells = [(t + (" (ex)" if spent else ""), spent) for t, spent in _spell_words(office)]
+    yy = y0 + SPELLS_TOP + 2
     sx = x0 + 24
     sx += 60
     for text, spent in spells:
@@ -306,12 +359,21 @@ def draw_strip(
             break
         write(draw, (sx, yy), text, font=face, fill=LIGHT_MUTED if spent else LIGHT)
         sx += wid + 14
+
+
+def _cards_line(office: Office) -> str:
+    """Return a strip's last line: its vault cards, supporters, discard pile and Bell Tower cards."""
     vaults = [content.vault(v.id)["name"] + (" (ex)" if v.exhausted else "") for v in office.vault_cards]
     supporters = [content.supporter(s)["name"] for s in office.supporters]
     pile_text = "face down" if office.discard_count is None else str(office.discard_count)
     bell = ", ".join(content.bell(b)["name"] for b in office.bell)
-    line = (
+    return (
         f"Vault: {', '.join(vaults) or '—'}   Supporters: {', '.join(supporters) or '—'}   "
         f"Discard: {pile_text}" + (f"   Bell: {bell}" if bell else "")
     )
-    write(draw, (x0 + 24, yy + 24), clip(line, face, x1 - x0 - 36), font=face, fill=LIGHT)
+
+
+def _draw_cards(draw: Sheet, line: str, box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, _ = box
+    face = font(16, "narrow")
+    write(draw, (x0 + 24, y0 + CARDS_TOP + 2), clip(line, face, x1 - x0 - 36), font=face, fill=LIGHT)

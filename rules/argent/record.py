@@ -317,6 +317,11 @@ def _outcome(data: dict[str, Any] | None, voters: int) -> Outcome | None:
     return Outcome(tuple(awards), tuple(data["votes"]), tuple(data["ranking"]), tuple(data["lines"]))
 
 
+def read_mages(view: dict[str, Any]) -> tuple[Mage, ...]:
+    """Return only a view's mages: all a board reads of the view before a move (where they stood)."""
+    return tuple(_mage(m) for m in view["mages"])
+
+
 def read(view: dict[str, Any]) -> ArgentView:
     """Return the typed record of an Argent view (public or a seat's)."""
     return ArgentView(
