@@ -250,6 +250,7 @@ async def test_a_lone_drawing_is_drawn_on_its_thread_and_the_next_by_a_process(
 ) -> None:
     """One table moving: its first picture skips the hop to a process; one asked beside it does not."""
     monkeypatch.setattr(drawings, "LONE_HERE", True)
+    await _nothing_under_way()
     public, seat, caption = _argent()
     cache = Drawings()
     lone = board_picture(cache, "argent", 1, 1, public, caption)
@@ -267,6 +268,7 @@ async def test_pictures_asked_together_are_shared_between_the_thread_and_a_proce
 ) -> None:
     """A move's pictures asked at once: the first on its thread, the others where they fall, each right."""
     monkeypatch.setattr(drawings, "LONE_HERE", True)
+    await _nothing_under_way()
     before = busy_game(4, 5, 30)
     views = [ARGENT.view(before, seat) for seat in range(4)]
     cache = Drawings()
@@ -274,3 +276,12 @@ async def test_pictures_asked_together_are_shared_between_the_thread_and_a_proce
     images = await asyncio.gather(*(drawings.drawn(p) for p in pictures))
     assert list(images) == [render.private("argent", view) for view in views]
     assert painters.drawn < len(views) and cache.drawn == len(views) and painters.lost == 0
+
+
+async def _nothing_under_way() -> None:
+    """Wait out any drawing an earlier test left running (a delivery's picture), so the next is lone."""
+    for _ in range(500):
+        if drawings.UNDER_WAY.count == 0:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("a drawing stayed under way for 5 s")
