@@ -92,8 +92,9 @@ class Posting:
         """Draw what the bot posts of a move: the board (or its paced edit), the DMs, the mover's answer.
 
         As the kit's delivery does, a move's pictures are started together (``start_drawing``: the
-        answer's before the delivery turn, the notes' and the board's within it) and each show
-        awaits its own, so a move waits for its drawings side by side, not one after another.
+        answer's before the delivery turn, the notes' within it, then the board is asked when its
+        step is known) and each show awaits its own, so a move waits for its drawings side by side,
+        not one after another.
         """
         table_id = reply.table.id
         reads = self.svc.reads

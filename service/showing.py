@@ -78,14 +78,16 @@ class EditPacing:
         self.pending[board.table_id] = (message_id, board)
         if waiting:
             return None
-        return self.edited.get(board.table_id, float("-inf")) + spacing - now
+        return self._wait(board.table_id, now, spacing)
 
     def due_now(self, table_id: int, now: float, spacing: float) -> bool:
         """Whether an edit offered now would go out at once (no edit waiting, the spacing over):
         ``offer`` would return 0 or less. Changes nothing."""
-        if table_id in self.pending:
-            return False
-        return self.edited.get(table_id, float("-inf")) + spacing - now <= 0
+        return table_id not in self.pending and self._wait(table_id, now, spacing) <= 0
+
+    def _wait(self, table_id: int, now: float, spacing: float) -> float:
+        """Return the seconds until the table's living board may be edited again (0 or less: now)."""
+        return self.edited.get(table_id, float("-inf")) + spacing - now
 
     def take(self, table_id: int) -> tuple[int, Board] | None:
         """Take the table's waiting edit (None: none)."""
