@@ -540,6 +540,17 @@ class Rules(ABC):
         """
         return None
 
+    def typed_seat_view(self, view: View, public: View, public_typed: Any) -> Any:
+        """Return ``typed_view(view)`` for a seat's view, given a public view and its typed record.
+
+        The service reads every seat's record of a version beside that version's public one: a
+        game whose seats' views repeat the public parts overrides this to take the public record's
+        pieces where the two views hold equal data, so the shared parts are read once a version.
+        The result must equal ``typed_view(view)`` (the pieces are frozen and compared on their
+        data, never on the version). Default: ``typed_view(view)``.
+        """
+        return self.typed_view(view)
+
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""
         return json.dumps(view, indent=1)

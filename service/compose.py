@@ -294,7 +294,8 @@ def _people(table: _Table, seats: Iterable[int]) -> tuple[int, ...]:
 
 def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
     """Return a seat's view of a table, worked out once per version while the table is kept."""
-    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat))
+    # Read beside the version's public view when it is kept: the game takes its public pieces from it.
+    return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat, cache.recall(table, "public")))
 
 
 def _kept_labels(cache: TableCache, table: _Table, seat: int) -> tuple[tuple[Move, str], ...] | None:
@@ -345,8 +346,12 @@ def public_view_of(cache: TableCache, table: _Table) -> PublicView:
     return cache.memo(table, "public", lambda: _public_view(table))
 
 
-def _seat_view(table: _Table, seat: int) -> SeatView:
-    """Read one seat's view, every legal move and the pending prompts from one snapshot."""
+def _seat_view(table: _Table, seat: int, public: object = None) -> SeatView:
+    """Read one seat's view, every legal move and the pending prompts from one snapshot.
+
+    ``public``: the public view of the same table and version, when worked out already; the seat's
+    typed record then takes the pieces the two views show alike from it (``Rules.typed_seat_view``).
+    """
     rules, state, version = table.rules, table.state, table.record.version
     active = table.record.status == "active"
     labelled = tuple(rules.labelled_moves(state, seat)) if active else ()
@@ -360,9 +365,11 @@ def _seat_view(table: _Table, seat: int) -> SeatView:
     names = {n: s.name for n, s in table.seats.items()}
     waiting = waiting_sentence(others, names, marks) if others else ""
     view = rules.view(state, seat)
-    return SeatView(
-        table.record, version, seat, view, moves, prompts, waiting, rules.typed_view(view), labelled=labelled
-    )
+    if isinstance(public, PublicView) and public.version == version:
+        typed = rules.typed_seat_view(view, public.view, public.typed)
+    else:
+        typed = rules.typed_view(view)
+    return SeatView(table.record, version, seat, view, moves, prompts, waiting, typed, labelled=labelled)
 
 
 def _public_view(table: _Table) -> PublicView:

@@ -222,6 +222,12 @@ class ArgentRules(Rules):
         """Return the typed record of a view: offices, voters with standings, the decision, fast moves."""
         return record.read(view)
 
+    def typed_seat_view(self, view: View, public: View, public_typed: Any) -> record.ArgentView:
+        """Return the typed record of a seat's view, its public pieces taken from the public record."""
+        if not isinstance(public_typed, record.ArgentView):
+            return record.read(view)
+        return record.read_beside(view, public, public_typed)
+
     def public_scores(self, view: View) -> dict[Seat, str]:
         """Return each player's Influence: votes decide, but the voters lie face down until the end.
 

@@ -263,12 +263,14 @@ def _office(office: dict[str, Any]) -> Office:
     )
 
 
-def _voter(view: dict[str, Any], voter: dict[str, Any]) -> Voter:
+def _voter(view: dict[str, Any], voter: dict[str, Any], seen: dict[int, Count] | None = None) -> Voter:
+    """Read one voter; ``seen``: the counts of the offices another view shows alike (``read_beside``)."""
     criterion, seat = voter["criterion"], view["you"]
     counts: tuple[Count, ...] = ()
     line = None
     if criterion:
-        standing = standings.standing(view, criterion)  # counted once for the counts and the line
+        # Counted once for the counts and the line.
+        standing = _standing(view, criterion, seen) if seen else standings.standing(view, criterion)
         counts = tuple(Count(s, v, exact) for s, (v, exact) in standing.items())
         line = standings.standing_line(view, seat, criterion, standing) if seat is not None else None
     return Voter(
@@ -334,7 +336,7 @@ def read(view: dict[str, Any]) -> ArgentView:
         turn=view["turn"],
         offices=tuple(_office(o) for o in view["offices"]),
         voters=tuple(_voter(view, v) for v in view["voters"]),
-        decisions=tuple(_decision(d) for d in view["decisions"]),
+        decisions=_decisions(view),
         fast=frozenset(view.get("fast") or ()),
         outcome=_outcome(view["outcome"], len(view["voters"])),
         pending=_pending(view["pending"]),
@@ -342,6 +344,84 @@ def read(view: dict[str, Any]) -> ArgentView:
         bell_left=len(view["bell"]),
         mages=tuple(_mage(m) for m in view["mages"]),
         grid=tuple(tuple(row) for row in view["board"]["grid"]),
-        rooms={room: _room(room, info) for room, info in view["board"]["rooms"].items()},
-        tableau=Tableau(*(tuple(view["tableau"][k]) for k in ("spell", "vault", "supporter"))),
+        rooms=_rooms(view),
+        tableau=_tableau(view),
+    )
+
+
+def _decisions(view: dict[str, Any]) -> tuple[Decision, ...]:
+    return tuple(_decision(d) for d in view["decisions"])
+
+
+def _rooms(view: dict[str, Any]) -> dict[str, Room]:
+    return {room: _room(room, info) for room, info in view["board"]["rooms"].items()}
+
+
+def _tableau(view: dict[str, Any]) -> Tableau:
+    return Tableau(*(tuple(view["tableau"][k]) for k in ("spell", "vault", "supporter")))
+
+
+def _standing(view: dict[str, Any], criterion: str, seen: dict[int, Count]) -> dict[int, tuple[int, bool]]:
+    """Return ``standings.standing(view, criterion)``, taking the counts of the offices in ``seen``
+    as they are and counting the others (a seat's own office, whose discard it sees)."""
+    out: dict[int, tuple[int, bool]] = {}
+    for office in view["offices"]:
+        if office.get("left"):
+            continue
+        number = office["seat"]
+        known = seen.get(number)
+        out[number] = (known.value, known.exact) if known else standings.seen_count(view, number, criterion)
+    return out
+
+
+def read_beside(view: dict[str, Any], public: dict[str, Any], shown: ArgentView) -> ArgentView:
+    """Return ``read(view)`` for a seat's view, reusing the pieces of ``shown`` (``read(public)``)
+    wherever ``view`` holds the same data as ``public``.
+
+    A seat's view repeats most of the public one (the University, the mages, the tableau, every
+    rival's office); each piece of the record is worked out from its piece of the view alone, so
+    a piece whose data is equal to the public view's is equal to the public record's, and is
+    taken from it (the records are frozen: sharing them changes nothing a reader can see). The
+    test is on the data, never on the version, so a public view of any moment is safe here, only
+    less useful. What the seat alone sees (its office with its discard, voters it marked, its
+    options, the standings' words "you ...") is read from its own view.
+    """
+    if view["players"] != public["players"] or view["you"] is None:
+        return read(view)
+    mine, theirs = view["offices"], public["offices"]
+    offices = tuple(
+        shown.offices[n] if office == theirs[n] else _office(office) for n, office in enumerate(mine)
+    )
+    marks_alike = [v["marks"] for v in view["voters"]] == [v["marks"] for v in public["voters"]]
+    alike = {n for n, office in enumerate(mine) if office == theirs[n]} if marks_alike else set()
+    voters = []
+    for position, voter in enumerate(view["voters"]):
+        seen = None
+        if position < len(public["voters"]) and voter == public["voters"][position]:
+            # The same voter, known the same: the offices shown alike count as the public's did.
+            seen = {c.seat: c for c in shown.voters[position].standing if c.seat in alike}
+        voters.append(_voter(view, voter, seen))
+    board, n = view["board"], len(voters)
+    same = board == public["board"]  # the University: its grid and rooms
+    return ArgentView(
+        seat=view["you"],
+        players=view["players"],
+        round=view["round"],
+        rounds=view["rounds"],
+        phase=view["phase"],
+        first=view["first"],
+        turn=view["turn"],
+        offices=offices,
+        voters=tuple(voters),
+        decisions=shown.decisions if view["decisions"] == public["decisions"] else _decisions(view),
+        fast=frozenset(view.get("fast") or ()),
+        outcome=shown.outcome if view["outcome"] == public["outcome"] else _outcome(view["outcome"], n),
+        pending=shown.pending if view["pending"] == public["pending"] else _pending(view["pending"]),
+        queue=tuple(view["queue"]),
+        bell_left=len(view["bell"]),
+        mages=shown.mages if view["mages"] == public["mages"] else read_mages(view),
+        grid=shown.grid if same else tuple(tuple(row) for row in board["grid"]),
+        # A fresh dict of the shared rooms: a reader that changed its own could not reach another's.
+        rooms=dict(shown.rooms) if same else _rooms(view),
+        tableau=shown.tableau if view["tableau"] == public["tableau"] else _tableau(view),
     )
