@@ -22,6 +22,7 @@ import copy
 import json
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -554,6 +555,15 @@ class Rules(ABC):
     def view_text(self, view: View) -> str:
         """Return the view as plain text, for games without a board image yet."""
         return json.dumps(view, indent=1)
+
+    def view_lines(self, view: View) -> Iterable[str]:
+        """Return ``view_text(view)`` line by line (joined by newlines, the same text).
+
+        A picture's alt text reads only the text's first thousand characters: a game whose text is
+        long overrides this with a generator, so the rest is never written. Default: the lines of
+        ``view_text``.
+        """
+        return self.view_text(view).splitlines()
 
     def round_of(self, view: View) -> int | None:
         """Return the round a public view shows (a spectator's digest comes once a round).

@@ -23,6 +23,7 @@ from service.replies import (
     Reply,
     SeatLine,
     SeatView,
+    alt_of,
     alt_text,
     tag_namer,
     told_in_order,
@@ -136,14 +137,15 @@ class Composer:
         # Drawn only when shown (``TableService.image``): a quiet board never is.
         record = table.record
         picture = board_picture(self.drawings, rules.kind, record.id, record.version, public, caption)
-        public_text = rules.view_text(public)
+        # A drawn board carries only the alt text: the start of the view's text (``alt_of``).
+        public_text = None if picture else rules.view_text(public)
         board = Board(
             table_id=table.record.id,
             version=table.record.version,
             text="\n".join(lines),
             picture=picture,
-            view_text=None if picture else public_text,
-            alt=alt_text(public_text) if picture else None,
+            view_text=public_text,
+            alt=alt_of(rules.view_lines(public)) if picture else None,
             ping=_people(table, pinged),
             finished=over or closed,
             in_play=not (over or closed),
@@ -188,7 +190,7 @@ class Composer:
         view = worked.view
         # Drawn only when shown, and once: the Institute's panel draws the same picture.
         picture = seat_picture(self.drawings, rules.kind, table.record.id, table.record.version, seat, view)
-        own_text = rules.view_text(view)
+        own_text = None if picture else rules.view_text(view)
         title = self.thread_name(table.record)
         tag = rules.seat_tag(seat)
         named = name_seats(rules, table.names())
@@ -205,8 +207,8 @@ class Composer:
             seat=seat,
             text="\n".join(lines),
             picture=picture,
-            view_text=None if picture else own_text,
-            alt=alt_text(own_text) if picture else None,
+            view_text=own_text,
+            alt=alt_of(rules.view_lines(view)) if picture else None,
             # The first of the seat view's moves: what ``_choices`` gives for nothing typed.
             choices=worked.moves[:MAX_CHOICES] if table.record.status == "active" else (),
             dm_ok=record.dm_ok,

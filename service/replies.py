@@ -169,6 +169,26 @@ def alt_text(view_text: str) -> str:
     return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
 
 
+def alt_of(lines: Iterable[str]) -> str:
+    """Return ``alt_text("\\n".join(lines))``, reading no line past those the limit keeps.
+
+    The lines come from ``Rules.view_lines``; a game that yields them lazily writes only the
+    start of its text when the rest would be cut (Argent's text is several times the limit).
+    """
+    kept: list[str] = []
+    size = -1  # the joined length: one space between parts
+    for line in lines:
+        for part in line.splitlines():  # as ``alt_text`` splits the joined text
+            part = part.strip()
+            if part:
+                kept.append(part)
+                size += len(part) + 1
+        if size > ALT_LIMIT:
+            break
+    text = " ".join(kept)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Board:
     """What the table's thread shows: public text, the board, and whom to ping.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 from rules.argent import copying, engine, record, setup, views
@@ -242,6 +243,10 @@ class ArgentRules(Rules):
     def view_text(self, view: View) -> str:
         """Return the view as text."""
         return views.view_text(view)
+
+    def view_lines(self, view: View) -> Iterator[str]:
+        """Yield the view's text line by line, as late as a reader asks (an alt text stops early)."""
+        return views.view_lines(view)
 
     def scramble(self, state: State, seat: Seat | None, rng: Any) -> State:
         """Re-draw everything the seat does not know."""

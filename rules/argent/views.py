@@ -9,6 +9,7 @@ hidden from everyone; a decision's private options (Mystic Lantern's cards) only
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -295,11 +296,16 @@ def scramble(state: State, seat: int | None, rand: Any) -> State:
 
 def view_text(v: View) -> str:
     """Return a seat's view as plain text, enough to play by."""
-    lines = [f"Argent: The Consortium. Round {v['round']} of {v['rounds']}, phase: {v['phase']}."]
+    return "\n".join(view_lines(v))
+
+
+def view_lines(v: View) -> Iterator[str]:
+    """Yield ``view_text``'s lines one by one: an alt text stops reading at its limit (the University)."""
+    yield f"Argent: The Consortium. Round {v['round']} of {v['rounds']}, phase: {v['phase']}."
     if v["turn"] is not None:
-        lines.append(f"Turn: P{v['turn'] + 1}. First player: P{v['first'] + 1}.")
-    lines.append("")
-    lines.append("University (rows resolve top to bottom, left to right):")
+        yield f"Turn: P{v['turn'] + 1}. First player: P{v['first'] + 1}."
+    yield ""
+    yield "University (rows resolve top to bottom, left to right):"
     mages_at = {m["loc"]: m for m in v["mages"]}
     for row in v["board"]["grid"]:
         for room in row:
@@ -316,21 +322,21 @@ def view_text(v: View) -> str:
                 for loc, m in sorted(mages_at.items())
                 if loc.split("/")[0] == room
             ]
-            lines.append(f"  {room_name(room)} ({', '.join(tags)}): " + ("; ".join(here) or "empty"))
+            yield f"  {room_name(room)} ({', '.join(tags)}): " + ("; ".join(here) or "empty")
             text = content.room_side(room, info["side"]).get("text")
             if text:
-                lines.append(f"      {text}")
-    lines.append("")
-    lines.append("Voters:")
+                yield f"      {text}"
+    yield ""
+    yield "Voters:"
     for voter in v["voters"]:
         marks = ", ".join(f"P{s + 1}" for s in voter["marks"]) or "none"
         who = voter["name"] or "face down"
         crit = f" ({criterion_text(voter['criterion'])})" if voter["criterion"] else ""
-        lines.append(f"  {voter['position'] + 1}. {who}{crit}; marks: {marks}")
-    lines.append("")
+        yield f"  {voter['position'] + 1}. {who}{crit}; marks: {marks}"
+    yield ""
     for office in v["offices"]:
         you = " (you)" if office["seat"] == v["you"] else ""
-        lines.append(
+        yield (
             f"P{office['seat'] + 1}{you} {office['candidate_name']} "
             f"[{DEPT_NAMES.get(office['department'], '')}]: "
             f"IP {office['ip']}, Merit {office['merit_free']}/{office['merit']}, Gold {office['gold']}, "
@@ -338,7 +344,7 @@ def view_text(v: View) -> str:
         )
         home = [m for m in v["mages"] if m["owner"] == office["seat"] and m["loc"] == "office"]
         if home:
-            lines.append("   mages at home: " + ", ".join(_mage_word(m) for m in home))
+            yield "   mages at home: " + ", ".join(_mage_word(m) for m in home)
         spells = [
             f"{content.book(s['id'])['name']} L{s['level']}{' (exhausted)' if s['exhausted'] else ''}"
             for s in office["spells"]
@@ -348,9 +354,9 @@ def view_text(v: View) -> str:
             spells.insert(
                 0, f"{content.starter(st['id'])['name']} (starter){' (exhausted)' if st['exhausted'] else ''}"
             )
-        lines.append("   spells: " + (", ".join(spells) or "none"))
+        yield "   spells: " + (", ".join(spells) or "none")
         if office["vaults"]:
-            lines.append(
+            yield (
                 "   vault: "
                 + ", ".join(
                     f"{content.vault(x['id'])['name']}{' (exhausted)' if x['exhausted'] else ''}"
@@ -358,35 +364,35 @@ def view_text(v: View) -> str:
                 )
             )
         if office["supporters"]:
-            lines.append(
+            yield (
                 "   supporters: " + ", ".join(content.supporter(x)["name"] for x in office["supporters"])
             )
         if office["discard"]:
-            lines.append(
+            yield (
                 "   discard: "
                 + ", ".join(
                     content.card_name(c["kind"], c["id"]) + (" (secret)" if c["secret"] else "")
                     for c in office["discard"]
                 )
             )
-    lines.append("")
-    lines.append("Spell tableau: " + ", ".join(content.book(b)["name"] for b in v["tableau"]["spell"]))
-    lines.append(
+    yield ""
+    yield "Spell tableau: " + ", ".join(content.book(b)["name"] for b in v["tableau"]["spell"])
+    yield (
         "Vault tableau: "
         + ", ".join(
             f"{content.vault(x)['name']} ({content.vault(x)['cost']} Gold)" for x in v["tableau"]["vault"]
         )
     )
-    lines.append(
+    yield (
         "Supporter tableau: " + ", ".join(content.supporter(x)["name"] for x in v["tableau"]["supporter"])
     )
-    lines.append(
+    yield (
         "Mage supply: "
         + (", ".join(f"{n} {DEPT_NAMES.get(t, t)}" for t, n in sorted(v["supply"].items())) or "empty")
     )
-    lines.append("Bell Tower: " + (", ".join(content.bell(b)["name"] for b in v["bell"]) or "empty"))
+    yield "Bell Tower: " + (", ".join(content.bell(b)["name"] for b in v["bell"]) or "empty")
     if v["statuses"]:
-        lines.append(
+        yield (
             "In effect: "
             + "; ".join(
                 f"P{s['seat'] + 1} {s['name'].replace('_', ' ')} ({s['duration'].replace('_', ' ')})"
@@ -395,14 +401,13 @@ def view_text(v: View) -> str:
         )
     if v["pending"]:
         p = v["pending"]
-        lines.append("")
-        lines.append(f"Waiting on P{p['seat'] + 1}: {p['prompt']}.")
+        yield ""
+        yield f"Waiting on P{p['seat'] + 1}: {p['prompt']}."
         for i, label in enumerate(p.get("options", []), 1):
-            lines.append(f"  {i}. {label}")
+            yield f"  {i}. {label}"
     if v["outcome"]:
-        lines.append("")
-        lines.extend(v["outcome"]["lines"])
-    return "\n".join(lines)
+        yield ""
+        yield from v["outcome"]["lines"]
 
 
 def _short_loc(loc: str, side: str) -> str:
