@@ -541,6 +541,17 @@ class Rules(ABC):
         """
         return None
 
+    def view_beside(self, state: State, seat: Seat, public: View) -> View:
+        """Return ``view(state, seat)`` given ``public``, the spectator's ``view(state, None)`` of this state.
+
+        The service works out a version's public view first, then each seat's beside it: a game
+        whose seats' views repeat the public parts overrides this to put the public view's own
+        objects there (views are only read, never written, by what takes them), building only
+        what the seat alone may see. The result must equal ``view(state, seat)``, and no part of
+        the seat's own may go into ``public``. Default: ``view(state, seat)``.
+        """
+        return self.view(state, seat)
+
     def typed_seat_view(self, view: View, public: View, public_typed: Any) -> Any:
         """Return ``typed_view(view)`` for a seat's view, given a public view and its typed record.
 

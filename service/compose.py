@@ -366,10 +366,12 @@ def _seat_view(table: _Table, seat: int, public: object = None) -> SeatView:
     marks = {n: rules.seat_tag(n) for n in table.seats}
     names = {n: s.name for n, s in table.seats.items()}
     waiting = waiting_sentence(others, names, marks) if others else ""
-    view = rules.view(state, seat)
     if isinstance(public, PublicView) and public.version == version:
+        # Kept with this very table (``cache.recall``): the public view is of ``state`` itself.
+        view = rules.view_beside(state, seat, public.view)
         typed = rules.typed_seat_view(view, public.view, public.typed)
     else:
+        view = rules.view(state, seat)
         typed = rules.typed_view(view)
     return SeatView(table.record, version, seat, view, moves, prompts, waiting, typed, labelled=labelled)
 

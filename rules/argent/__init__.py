@@ -219,6 +219,12 @@ class ArgentRules(Rules):
         out["fast"] = engine.fast_moves(state, seat) if awaited else []
         return out
 
+    def view_beside(self, state: State, seat: Seat, public: View) -> View:
+        """Return the seat's view with the public view's parts, its own built (``views.view_beside``)."""
+        out = views.view_beside(state, seat, public)
+        out["fast"] = engine.fast_moves(state, seat) if seat in self.waiting_on(state) else []
+        return out
+
     def typed_view(self, view: View) -> record.ArgentView:
         """Return the typed record of a view: offices, voters with standings, the decision, fast moves."""
         return record.read(view)

@@ -212,21 +212,7 @@ def supply_counts(state: State) -> dict[str, int]:
 
 def view(state: State, seat: int | None) -> View:
     """Return everything a seat (None: a spectator) may know."""
-    voters = []
-    for i, v in enumerate(state["voters"]):
-        known = voter_known(state, i, seat)
-        rec = content.voter(v["id"]) if known else None
-        voters.append(
-            {
-                "position": i,
-                "face_up": v["face_up"],
-                "id": v["id"] if known else None,
-                "name": rec["name"] if rec else None,
-                "title": rec.get("title") if rec else None,
-                "criterion": rec["criterion"] if rec else None,
-                "marks": list(v["marks"]),
-            }
-        )
+    voters = [voter_view(state, i, seat) for i in range(len(state["voters"]))]
     out: View = {
         "kind": "argent",
         "you": seat,
@@ -254,6 +240,45 @@ def view(state: State, seat: int | None) -> View:
         "decisions": decisions_view(state),
         "outcome": tree_copy(state["outcome"]) if state["over"] else None,
     }
+    return out
+
+
+def voter_view(state: State, index: int, seat: int | None) -> dict[str, Any]:
+    """Return the voter at a position as a seat may see it (face down: no name, no criterion)."""
+    v = state["voters"][index]
+    known = voter_known(state, index, seat)
+    rec = content.voter(v["id"]) if known else None
+    return {
+        "position": index,
+        "face_up": v["face_up"],
+        "id": v["id"] if known else None,
+        "name": rec["name"] if rec else None,
+        "title": rec.get("title") if rec else None,
+        "criterion": rec["criterion"] if rec else None,
+        "marks": list(v["marks"]),
+    }
+
+
+def view_beside(state: State, seat: int, public: View) -> View:
+    """Return ``view(state, seat)`` given ``public``, ``view(state, None)`` of this same state.
+
+    Every part a seat sees as a spectator does is the public view's own object (the University,
+    the mages, the tableau, each rival's office...): built once a version, not once a seat. What
+    the seat alone sees is built for it: its own office (its discard), the voters it marked, the
+    decision's options when it is the one asked. The views are read, never written, by everything
+    that takes them (records, drawings, texts), so sharing a part changes nothing anyone sees; a
+    seat's part is never put into the public view.
+    """
+    out = dict(public)
+    out["you"] = seat
+    offices = list(public["offices"])
+    offices[seat] = office_view(state, seat, seat)
+    out["offices"] = offices
+    out["voters"] = [
+        voter_view(state, i, seat) if seat in v["marks"] and not voter_known(state, i, None) else shown
+        for i, (v, shown) in enumerate(zip(state["voters"], public["voters"], strict=True))
+    ]
+    out["pending"] = pending_view(state, seat)
     return out
 
 
