@@ -49,11 +49,14 @@ class Worked:
 
 @pytest.fixture
 def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Worked]:
-    """Count the Argent rules' ``view``, ``labelled_moves`` and ``legal_moves``; mark the time in ``act``."""
+    """Count the Argent rules' ``view`` (and ``view_beside``), ``labelled_moves`` and ``legal_moves``;
+    mark the time in ``act``."""
     seen = Worked()
     rules_class = type(registry.get("argent"))
     for name in ("view", "labelled_moves", "legal_moves"):
         monkeypatch.setattr(rules_class, name, seen.wrap(name, getattr(rules_class, name)))
+    # A seat's view worked out beside the public one is a view too: counted as one, with ``view``'s.
+    monkeypatch.setattr(rules_class, "view_beside", seen.wrap("view", rules_class.view_beside))
     act = TableService.act
 
     async def acting(self: TableService, *args: Any, **kwargs: Any) -> Any:

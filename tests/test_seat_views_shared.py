@@ -105,7 +105,7 @@ def test_the_service_seat_views_are_fresh_builds(players: int, seed: int, discar
             fresh = compose._seat_view(table, seat)
             _same(kept.view, fresh.view)
             assert kept.typed == fresh.typed
-            assert kept.moves == fresh.moves and kept.prompts == fresh.prompts and kept.waiting == fresh.waiting
+            assert (kept.moves, kept.prompts, kept.waiting) == (fresh.moves, fresh.prompts, fresh.waiting)
             assert kept.view["mages"] is public.view["mages"]
         _same(public.view, ARGENT.view(state, None))
 
@@ -123,7 +123,8 @@ def test_no_seat_sees_another_seats_own_parts() -> None:
                 # What one seat sees of another's office is what a spectator sees: never its discard.
                 assert theirs["offices"][seat] == public["offices"][seat]
                 seen_discard += view["offices"][seat]["discard"] != public["offices"][seat]["discard"]
-                for mine, spectators, its in zip(view["voters"], public["voters"], theirs["voters"], strict=True):
+                voters = zip(view["voters"], public["voters"], theirs["voters"], strict=True)
+                for mine, spectators, its in voters:
                     if mine != spectators and other not in mine["marks"]:
                         assert its == spectators  # a voter known through this seat's Mark alone
                         seen_voter += 1
