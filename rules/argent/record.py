@@ -396,11 +396,14 @@ def read_beside(view: dict[str, Any], public: dict[str, Any], shown: ArgentView)
     alike = {n for n, office in enumerate(mine) if office == theirs[n]} if marks_alike else set()
     voters = []
     for position, voter in enumerate(view["voters"]):
-        seen = None
-        if position < len(public["voters"]) and voter == public["voters"][position]:
+        if position >= len(public["voters"]) or voter != public["voters"][position]:
+            voters.append(_voter(view, voter))  # known to this seat alone (its Mark)
+        elif not voter["criterion"]:
+            voters.append(shown.voters[position])  # face down alike: no count, no line of the seat's
+        else:
             # The same voter, known the same: the offices shown alike count as the public's did.
             seen = {c.seat: c for c in shown.voters[position].standing if c.seat in alike}
-        voters.append(_voter(view, voter, seen))
+            voters.append(_voter(view, voter, seen))
     board, n = view["board"], len(voters)
     same = board == public["board"]  # the University: its grid and rooms
     return ArgentView(
