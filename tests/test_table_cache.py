@@ -189,9 +189,9 @@ async def test_a_seat_view_is_worked_out_once_per_version(
     made: list[tuple[int, int]] = []
     original = service.compose._seat_view
 
-    def counted(table: _Table, seat: int) -> object:
+    def counted(table: _Table, seat: int, *beside: object) -> object:
         made.append((table.record.version, seat))
-        return original(table, seat)
+        return original(table, seat, *beside)  # ``beside``: the version's public view, when kept
 
     monkeypatch.setattr(service.compose, "_seat_view", counted)
     table_id = await started(svc)
