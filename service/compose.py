@@ -300,6 +300,22 @@ def seat_view_of(cache: TableCache, table: _Table, seat: int) -> SeatView:
     return cache.memo(table, ("seat", seat), lambda: _seat_view(table, seat, cache.recall(table, "public")))
 
 
+def kept_seat_view(cache: TableCache, table: _Table, seat: int) -> SeatView | None:
+    """Return the seat's view kept with the table's version, or None when it was not worked out yet.
+
+    A caller on the event loop reads a kept view at once: the hop to a worker thread and back
+    (``asyncio.to_thread``) costs the loop more than the look-up it would run there.
+    """
+    kept = cache.recall(table, ("seat", seat))
+    return kept if isinstance(kept, SeatView) else None
+
+
+def kept_public_view(cache: TableCache, table: _Table) -> PublicView | None:
+    """Return the public view kept with the table's version, or None (as ``kept_seat_view``)."""
+    kept = cache.recall(table, "public")
+    return kept if isinstance(kept, PublicView) else None
+
+
 def _kept_labels(cache: TableCache, table: _Table, seat: int) -> tuple[tuple[Move, str], ...] | None:
     """Return the seat's labelled moves kept with the table's version (its own, or its seat
     view's), or None when neither was worked out yet."""

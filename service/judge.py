@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rules.contract import Move, RulesError
 from service import reading
-from service.compose import label_of, labelled_of, legal_moves_of, seat_view_of
+from service.compose import kept_seat_view, label_of, labelled_of, legal_moves_of, seat_view_of
 from service.loaded import _INDEX_TOKEN, Offer, _Outcome, _Table
 from service.repeats import REPEATED_MOVE, Repeats
 from service.replies import SeatView, StaleOffer, TableError, cited, refusal
@@ -100,7 +100,9 @@ class Judging:
         if offer is None:
             return
         # The view the panel was built from, when it is this version's (worked out once).
-        now = await asyncio.to_thread(seat_view_of, self.cache, loaded, seat)
+        now = kept_seat_view(self.cache, loaded, seat)
+        if now is None:  # not worked out yet at this version: off the event loop
+            now = await asyncio.to_thread(seat_view_of, self.cache, loaded, seat)
         if offer.stamp_of(now) != offer.stamp:
             raise StaleOffer("That panel was out of date (you or the game moved on): look again.")
 

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import render
 from rules.contract import Event
-from service.compose import _asked, _choices, _kept_labels, name_seats, public_view_of, seat_view_of
+from service.compose import (
+    _asked,
+    _choices,
+    _kept_labels,
+    kept_public_view,
+    kept_seat_view,
+    name_seats,
+    public_view_of,
+    seat_view_of,
+)
 from service.drawings import Picture, board_picture, drawing, drawn, seat_picture, sheet_picture
 from service.loaded import _known_id, _Table
 from service.part import ServicePart
@@ -74,6 +83,9 @@ class TableReads(ServicePart):
         """
         loaded, seat = await self.load_seat(table_id, user_id)
         # Worked out once per version (a panel asks again after each delivery): the kept table's memo.
+        kept = kept_seat_view(self.svc.cache, loaded, seat)
+        if kept is not None:
+            return kept  # no hop to a worker thread for a look-up
         return await asyncio.to_thread(seat_view_of, self.svc.cache, loaded, seat)
 
     async def seat_views(self, table_id: int, user_ids: Iterable[int]) -> dict[int, SeatView]:
@@ -97,6 +109,10 @@ class TableReads(ServicePart):
         Read-only, no lock; a closed table has no prompts. Refuses a lobby like ``seat_view``.
         """
         loaded = await self._load_started(table_id)
+        # Kept since the move's board was composed: read at once, no hop to a worker thread.
+        kept = kept_public_view(self.svc.cache, loaded)
+        if kept is not None:
+            return kept
         return await asyncio.to_thread(public_view_of, self.svc.cache, loaded)
 
     async def public_drawing(self, public: PublicView, sheet: str | None = None) -> bytes | None:

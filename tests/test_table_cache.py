@@ -258,3 +258,34 @@ async def test_a_refused_move_on_a_current_kept_table_reads_one_row(
     with pytest.raises(TableError):
         await svc.act(table_id, idle, "draw")  # out of turn: refused, whatever the copy
     assert trips == ["_single"]  # the table row says the kept copy is current: the refusal stands
+
+
+async def test_a_kept_view_is_read_on_the_loop_without_a_hop(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public and seat views a move worked out are read back at once; only a new one hops."""
+    import asyncio
+
+    import service.judge
+    import service.reads
+
+    hops: list[str] = []
+    real = asyncio.to_thread
+
+    async def counted(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(func, "__name__", repr(func)))
+        return await real(func, *args, **kwargs)
+
+    table_id = await started(svc)
+    await move_once(svc, table_id)
+    monkeypatch.setattr(service.reads.asyncio, "to_thread", counted)
+    monkeypatch.setattr(service.judge.asyncio, "to_thread", counted)
+    public = await svc.reads.public_view(table_id)
+    seat = await svc.reads.seat_view(table_id, ALICE)
+    assert hops == [] or set(hops) <= {"seat_view_of"}  # the public view came with the move's board
+    hops.clear()
+    assert await svc.reads.public_view(table_id) is public
+    assert await svc.reads.seat_view(table_id, ALICE) is seat
+    assert hops == []  # both kept with the version now: read on the loop
+    await move_once(svc, table_id)
+    assert (await svc.reads.public_view(table_id)).version == public.version + 1
