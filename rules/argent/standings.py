@@ -77,10 +77,13 @@ def _seen_cards(office: dict[str, Any], kind: str) -> list[str]:
 def seen_count(view: dict[str, Any], seat: int, criterion: str) -> tuple[int, bool]:
     """Return a seat's count for a criterion as a view shows it, and whether it is exact (not a floor)."""
     office = view["offices"][seat]
+    kind = criterion.split(":")[1] if ":" in criterion else criterion
+    if kind not in DISCARD_KINDS:
+        # Influence, resources, spells, Marks: no card list is read, and no discard hides any.
+        return count(office, criterion, (), (), view["voters"], seat), True
     supporters, vaults = _seen_cards(office, "supporter"), _seen_cards(office, "vault")
     value = count(office, criterion, supporters, vaults, view["voters"], seat)
-    kind = criterion.split(":")[1] if ":" in criterion else criterion
-    return value, kind not in DISCARD_KINDS or office.get("discard") is not None
+    return value, office.get("discard") is not None
 
 
 def standing(view: dict[str, Any], criterion: str) -> dict[int, tuple[int, bool]]:
