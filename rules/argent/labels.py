@@ -3,13 +3,20 @@
 The service names moves one at a time (the typed-move choices ask ``label`` for every legal move
 of one state), and each ask used to build the seat's whole option list again. Here a state's
 labelled moves are kept after the first build. A version is found by the state's identity and
-accepted only when the state still equals a private copy taken at the build, so a state changed
-in place (or a new object at a reused address) is built afresh: what comes back is always what
-a rebuild would give. Only a few recent versions are kept.
+accepted only when the state still reads as it did at the build, so a state changed in place (or
+a new object at a reused address) is built afresh: what comes back is always what a rebuild would
+give. Only a few recent versions are kept.
+
+What is kept of the state is its ``marshal`` bytes, not a copy: equal bytes load as equal data, so
+the test is as strict as comparing a copy (stricter: a key order or a number's type that differs
+rebuilds), and one bytes object is cheaper to make than a copy's thousand dicts and lists, which
+the collector then walked while they were kept (issue 28: under load the copies were a tenth of
+the composing thread's time).
 """
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable
 from typing import Any
 
@@ -29,16 +36,16 @@ class LabelMemo:
     def __init__(self, build: Callable[[State, int], Labelled], size: int = VERSIONS) -> None:
         self._build = build
         self._size = size
-        self._versions: dict[int, tuple[State, dict[int, Labelled]]] = {}
+        self._versions: dict[int, tuple[object, dict[int, Labelled]]] = {}
 
     def labelled(self, state: State, seat: int) -> Labelled:
         """Return the seat's labelled moves in this state, building them on the first ask."""
         entry = self._versions.get(id(state))
-        if entry is None or entry[0] != state:
+        if entry is None or entry[0] != _snapshot(state):
             built = self._build(state, seat)
             if not built:
-                return built  # a seat with no move: nothing worth a private copy of the state
-            entry = (full_copy(state), {seat: built})
+                return built  # a seat with no move: nothing worth a snapshot of the state
+            entry = (_snapshot(state), {seat: built})
             self._versions.pop(id(state), None)
             self._versions[id(state)] = entry
             for old in list(self._versions)[: -self._size]:
@@ -48,3 +55,13 @@ class LabelMemo:
         if found is None:
             found = seats[seat] = self._build(state, seat)
         return found
+
+
+def _snapshot(state: State) -> object:
+    """Return what is kept to tell the state unchanged: its ``marshal`` bytes (format 2: no
+    back-references, so sharing inside the state never changes them), or a full copy of a state
+    marshal cannot write (a dict subclass, such as a draft)."""
+    try:
+        return marshal.dumps(state, 2)
+    except ValueError:
+        return full_copy(state)
