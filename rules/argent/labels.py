@@ -10,8 +10,8 @@ give. Only a few recent versions are kept.
 What is kept of the state is its ``marshal`` bytes, not a copy: equal bytes load as equal data, so
 the test is as strict as comparing a copy (stricter: a key order or a number's type that differs
 rebuilds), and one bytes object is cheaper to make than a copy's thousand dicts and lists, which
-the collector then walked while they were kept (issue 28: under load the copies were a tenth of
-the composing thread's time).
+the collector then walked while they were kept (issue 28: in the load run the copies were ~5% of
+the interpreter's time).
 """
 
 from __future__ import annotations
