@@ -10,10 +10,14 @@ keeps loaded tables in memory and ``kept`` reads and commits through it. The lob
 (options, seat order) are in ``lobby``; what plays itself after a move, and the seat settings that
 govern it, in ``forced``.
 
-Pure asyncio: no Discord types cross this boundary. Rules and rendering run in worker threads
-(``asyncio.to_thread``) so a slow drawing never stalls the gateway heartbeat; each table has
-one ``asyncio.Lock`` so its moves are applied one at a time, and the store's version check
-catches a second process writing the same table.
+Pure asyncio: no Discord types cross this boundary. Drawing, and rules work that can run for
+milliseconds (composing what a move tells whom, a bot's choice, a replay), run off the event
+loop (drawing processes, ``asyncio.to_thread``) so none stalls the gateway heartbeat; a short
+rules call (judging a move, finding what plays itself, a kept view) runs on the loop, as a
+worker thread would hold the interpreter's lock as long and the hop costs more
+(docs/performance.md, "Hops to threads"). Each table has one ``asyncio.Lock`` so its moves are
+applied one at a time, and the store's version check catches a second process writing the
+same table.
 
 Log lines name the table, the seat and the action only: never a move's arguments, a view or an
 event's text, any of which may hold a secret.
@@ -503,7 +507,8 @@ class TableService:
         for _ in range(AUTO_LIMIT):
             if result is not None or table.record.status != "active":
                 break
-            found = await asyncio.to_thread(forced_move, table, off, passing, asking, self._legal_of(table))
+            # On the loop: a look at the prompts and the kept legal moves (~0.1 ms), less than a hop.
+            found = forced_move(table, off, passing, asking, self._legal_of(table))
             if found is None:
                 break
             seat, move = found

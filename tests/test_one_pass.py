@@ -8,6 +8,7 @@ the cogs presenting the reply after the lock read them back and work nothing out
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 from collections import Counter
@@ -89,3 +90,30 @@ async def test_each_view_a_move_shows_is_worked_out_once_under_the_lock(worked: 
     assert twice == {}
     # The board's and every panel's views came with the reply; nothing was worked out after it.
     assert worked.outside == []
+
+
+async def test_a_move_hops_to_a_worker_thread_only_to_compose(
+    worked: Worked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging a move and finding what plays itself run on the event loop: each takes less than
+    the hop to a thread and back costs (docs/performance.md, "Hops to threads"). Composing the
+    reply, which can take milliseconds, is the one hop a move makes under its lock."""
+    hops: Counter[str] = Counter()
+    real = asyncio.to_thread
+
+    async def counted(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        if _ACTING.get() and worked.counting:
+            hops[_name_of(func)] += 1
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    timed = await e2e.time_moves("argent", 5, 8, seed=3)
+    assert len(timed.e2e) == 8 and not timed.errors
+    assert set(hops) == {"Composer.compose"}
+    assert hops["Composer.compose"] == 8
+
+
+def _name_of(func: Any) -> str:
+    """Return a function's qualified name (a partial's function's)."""
+    named = getattr(func, "func", func)  # a functools.partial names its function
+    return str(getattr(named, "__qualname__", "?"))
