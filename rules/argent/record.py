@@ -327,26 +327,33 @@ def read_mages(view: dict[str, Any]) -> tuple[Mage, ...]:
 def read(view: dict[str, Any]) -> ArgentView:
     """Return the typed record of an Argent view (public or a seat's)."""
     return ArgentView(
-        seat=view["you"],
-        players=view["players"],
-        round=view["round"],
-        rounds=view["rounds"],
-        phase=view["phase"],
-        first=view["first"],
-        turn=view["turn"],
+        **_plain(view),
         offices=tuple(_office(o) for o in view["offices"]),
         voters=tuple(_voter(view, v) for v in view["voters"]),
         decisions=_decisions(view),
-        fast=frozenset(view.get("fast") or ()),
         outcome=_outcome(view["outcome"], len(view["voters"])),
         pending=_pending(view["pending"]),
-        queue=tuple(view["queue"]),
-        bell_left=len(view["bell"]),
         mages=tuple(_mage(m) for m in view["mages"]),
         grid=tuple(tuple(row) for row in view["board"]["grid"]),
         rooms=_rooms(view),
         tableau=_tableau(view),
     )
+
+
+def _plain(view: dict[str, Any]) -> dict[str, Any]:
+    """Return the record's fields a view holds as they are (read alike by ``read`` and ``read_beside``)."""
+    return {
+        "seat": view["you"],
+        "players": view["players"],
+        "round": view["round"],
+        "rounds": view["rounds"],
+        "phase": view["phase"],
+        "first": view["first"],
+        "turn": view["turn"],
+        "fast": frozenset(view.get("fast") or ()),
+        "queue": tuple(view["queue"]),
+        "bell_left": len(view["bell"]),
+    }
 
 
 def _decisions(view: dict[str, Any]) -> tuple[Decision, ...]:
@@ -407,21 +414,12 @@ def read_beside(view: dict[str, Any], public: dict[str, Any], shown: ArgentView)
     board, n = view["board"], len(voters)
     same = board == public["board"]  # the University: its grid and rooms
     return ArgentView(
-        seat=view["you"],
-        players=view["players"],
-        round=view["round"],
-        rounds=view["rounds"],
-        phase=view["phase"],
-        first=view["first"],
-        turn=view["turn"],
+        **_plain(view),
         offices=offices,
         voters=tuple(voters),
         decisions=shown.decisions if view["decisions"] == public["decisions"] else _decisions(view),
-        fast=frozenset(view.get("fast") or ()),
         outcome=shown.outcome if view["outcome"] == public["outcome"] else _outcome(view["outcome"], n),
         pending=shown.pending if view["pending"] == public["pending"] else _pending(view["pending"]),
-        queue=tuple(view["queue"]),
-        bell_left=len(view["bell"]),
         mages=shown.mages if view["mages"] == public["mages"] else read_mages(view),
         grid=shown.grid if same else tuple(tuple(row) for row in board["grid"]),
         # A fresh dict of the shared rooms: a reader that changed its own could not reach another's.
