@@ -74,6 +74,21 @@ def test_no_edit_spacing_restores_the_setting(monkeypatch: pytest.MonkeyPatch) -
     assert delivery.EDIT_SPACING == 1.0
 
 
+def test_the_settle_poll_holds_only_inside_its_block() -> None:
+    """SimCord looks every 5 ms while the bench times moves, and at its own interval after.
+
+    The pinned SimCord must have the knob: without it the bench would again charge moves up to
+    50 ms of SimCord's own wait, silently (``bench.e2e.settle_poll``)."""
+    import simcord.env
+
+    defaults = simcord.env.Env._settle_internal.__kwdefaults__
+    before = defaults["idle"]
+    assert before == 0.05
+    with e2e.settle_poll():
+        assert defaults["idle"] == e2e.SETTLE_POLL == 0.005
+    assert defaults["idle"] == before
+
+
 def test_the_json_figures_play_only_the_games_the_bot_offers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy game has engine figures but no table through the cogs: it is left out, not a crash."""
     import argparse
