@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.settling import settle_poll
 from rules import registry
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -270,7 +271,8 @@ async def chatter(
     rand = random.Random(seed)
     tally = Tally()
     began = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
+    # SimCord looks every 5 ms while a command settles: the seconds are the bot's (``settle_poll``).
+    with tempfile.TemporaryDirectory() as folder, settle_poll():
         bot = create_bot(str(Path(folder) / "chatter.db"), seed_source=lambda: rand.randrange(2**62))
         threads: set[int] = set()
         # The stand-in's 5 s default is too short where a finished game draws its replay GIF (one

@@ -78,14 +78,17 @@ def test_the_settle_poll_holds_only_inside_its_block() -> None:
     """SimCord looks every 5 ms while the bench times moves, and at its own interval after.
 
     The pinned SimCord must have the knob: without it the bench would again charge moves up to
-    50 ms of SimCord's own wait, silently (``bench.e2e.settle_poll``)."""
+    50 ms of SimCord's own wait, silently (``bench.settling.settle_poll``, used by ``bench --json``
+    and ``bench chatter``)."""
     import simcord.env
+
+    from bench import settling
 
     defaults = simcord.env.Env._settle_internal.__kwdefaults__
     before = defaults["idle"]
     assert before == 0.05
-    with e2e.settle_poll():
-        assert defaults["idle"] == e2e.SETTLE_POLL == 0.005
+    with settling.settle_poll():
+        assert defaults["idle"] == settling.SETTLE_POLL == 0.005
     assert defaults["idle"] == before
 
 
