@@ -59,7 +59,7 @@ def test_argent_band_names_the_turn_everyone_s_influence_and_the_last_move() -> 
         assert f"{names[office['seat']]} {office['ip']}" in lines["score"]
     assert lines["last"].startswith("Last: ") and last[-1] in lines["last"]
     placed = next(e.text for e in events if " places " in e.text and " mage in " in e.text)
-    room = argent_drawing.changed_rooms(rules.typed_view(caption.before), rec)
+    room = argent_drawing.moved_rooms(rules.typed_view(caption.before).mages, rec.mages)
     assert len(room) == 1 and next(iter(room)) in {r for r in view["board"]["rooms"]}
     assert any(rules_room in placed for rules_room in [argent_drawing.content.room_name(r) for r in room])
     plain = Image.open(io.BytesIO(render.board("argent", view)))

@@ -23,7 +23,7 @@ the cog, the bench and the tests use.
 from __future__ import annotations
 
 import render
-from render.argent.band import HIGHLIGHT_W, PREVIEW_FONTS, _actor, changed_rooms, preview_lines
+from render.argent.band import HIGHLIGHT_W, PREVIEW_FONTS, _actor, moved_rooms, preview_lines
 from render.argent.board import draw_board
 from render.argent.look import BOARD_W, OFFICE_W, font, palette
 from render.argent.office import draw_office
@@ -37,12 +37,12 @@ __all__ = [
     "OFFICE_W",
     "PREVIEW_FONTS",
     "_actor",
-    "changed_rooms",
     "content",
     "criterion_words",
     "draw_board",
     "draw_office",
     "font",
+    "moved_rooms",
     "palette",
     "preview_lines",
     "reward_text",

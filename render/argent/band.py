@@ -80,13 +80,9 @@ def _actor(rec: Record) -> int | None:
     return actor
 
 
-def changed_rooms(before: Record | None, rec: Record) -> set[str]:
-    """Return the rooms whose mages the last move changed (placed, moved, wounded, banished)."""
-    return set() if before is None else moved_rooms(before.mages, rec.mages)
-
-
 def moved_rooms(before: tuple[Mage, ...], mages: tuple[Mage, ...]) -> set[str]:
-    """Return the rooms whose mages changed between two views' mages (``changed_rooms``).
+    """Return the rooms whose mages the last move changed (placed, moved, wounded, banished),
+    from the mages of the views before and after it.
 
     The board reads only the mages of the view before the move (``record.read_mages``): reading
     its whole record was a tenth of a board's drawing.
