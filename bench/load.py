@@ -148,16 +148,22 @@ class Posting:
 
         async def later() -> None:
             await asyncio.sleep(wait)
-            await self.pacing.draw_newest(board.table_id, self.svc.reads.image)
-            async with self._lock(board.table_id):
-                await self._flush(board.table_id)
+            table_id = board.table_id
+            now = asyncio.get_running_loop().time()
+            claimed = await self.pacing.draw_claimed(table_id, now, self.svc.reads.image)
+            if claimed is None:
+                return
+            async with self._lock(table_id):
+                mine = self.pacing.take_claimed(table_id, claimed)
+                if mine is not None:  # else a fresh board, or a newer edit, showed it meanwhile
+                    await self._flush(table_id, mine)
 
         task = asyncio.create_task(later())
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
-    async def _flush(self, table_id: int) -> None:
-        pending = self.pacing.take(table_id)
+    async def _flush(self, table_id: int, claimed: tuple[int, Board] | None = None) -> None:
+        pending = claimed or self.pacing.take(table_id)
         if pending is None:
             return
         message, board = pending

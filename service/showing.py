@@ -63,11 +63,20 @@ def answer_note(reply: Reply, mover: int | None) -> PrivateNote | None:
 class EditPacing:
     """The living boards' edits: at most one per spacing per table; an edit due sooner waits, and
     the boards arriving meanwhile merge into it (only the newest is drawn, when it goes out).
+
+    An edit that waited out its spacing is *claimed* to be drawn outside the delivery lock
+    (``claim``): it counts as made from then, so a board arriving while it is drawn waits for the
+    next edit, a spacing later, instead of replacing it. Each edit draws one board, the newest at
+    its claim; none is drawn only to be replaced. (Redrawing the newest until no newer one came
+    drew every version under load, where each drawing waits about as long as a table takes to
+    move again, and held the edit back until the table went quiet.)
     """
 
     def __init__(self) -> None:
         self.pending: dict[int, tuple[int, Board]] = {}
         """The newest board waiting to be drawn over each table's living board (message id, board)."""
+        self.claimed: dict[int, tuple[int, Board]] = {}
+        """The edit of each table being drawn ahead of its show (``claim``), until it is shown."""
         self.edited: dict[int, float] = {}
         """When each table's living board was last edited (the caller's clock)."""
 
@@ -78,38 +87,67 @@ class EditPacing:
         self.pending[board.table_id] = (message_id, board)
         if waiting:
             return None
+        if board.table_id in self.claimed:
+            # An edit is being drawn: this board follows it a spacing later, rather than taking
+            # its place now and leaving its drawing unshown.
+            return spacing
         return self._wait(board.table_id, now, spacing)
 
     def due_now(self, table_id: int, now: float, spacing: float) -> bool:
-        """Whether an edit offered now would go out at once (no edit waiting, the spacing over):
-        ``offer`` would return 0 or less. Changes nothing."""
-        return table_id not in self.pending and self._wait(table_id, now, spacing) <= 0
+        """Whether an edit offered now would go out at once (no edit waiting or being drawn, the
+        spacing over): ``offer`` would return 0 or less. Changes nothing."""
+        return not self.unshown(table_id) and self._wait(table_id, now, spacing) <= 0
 
     def _wait(self, table_id: int, now: float, spacing: float) -> float:
         """Return the seconds until the table's living board may be edited again (0 or less: now)."""
         return self.edited.get(table_id, float("-inf")) + spacing - now
 
+    def unshown(self, table_id: int) -> bool:
+        """Whether the table has an edit not shown yet (waiting, or claimed and being drawn)."""
+        return table_id in self.pending or table_id in self.claimed
+
     def take(self, table_id: int) -> tuple[int, Board] | None:
-        """Take the table's waiting edit (None: none)."""
-        return self.pending.pop(table_id, None)
+        """Take the table's newest edit not shown yet (None: none); an edit claimed before it is
+        then shown by it, as the living board tells the whole turn."""
+        claimed = self.claimed.pop(table_id, None)
+        return self.pending.pop(table_id, None) or claimed
+
+    def claim(self, table_id: int, now: float) -> tuple[int, Board] | None:
+        """Take the table's waiting edit to be drawn now, outside the delivery lock (None: none).
+
+        The edit counts as made ``now``: a board offered while it is drawn waits out the spacing
+        for the next edit. ``take_claimed`` then hands it to its show.
+        """
+        entry = self.pending.pop(table_id, None)
+        if entry is not None:
+            self.claimed[table_id] = entry
+            self.edited[table_id] = now
+        return entry
+
+    def take_claimed(self, table_id: int, entry: tuple[int, Board]) -> tuple[int, Board] | None:
+        """Take a claimed edit for its show; None when something showed it meanwhile (a fresh
+        board, an edit due now, or a later claim, which holds a newer board)."""
+        if self.claimed.get(table_id) is not entry:
+            return None
+        del self.claimed[table_id]
+        return entry
 
     def mark(self, table_id: int, now: float) -> None:
         """Count an edit of the table's living board as going out at ``now``."""
         self.edited[table_id] = now
 
     def drop(self, table_id: int) -> None:
-        """Forget the table's waiting edit (a fresh message shows the table now)."""
+        """Forget the table's edits not shown yet (a fresh message shows the table now)."""
         self.pending.pop(table_id, None)
+        self.claimed.pop(table_id, None)
 
-    async def draw_newest(self, table_id: int, draw: Callable[[Board], Awaitable[object]]) -> None:
-        """Draw the table's waiting edit ahead of its turn, again while a newer board replaced it.
-
-        Called outside the table's delivery lock, so the next move's post does not wait behind
-        this drawing; the edit made under the lock then finds its drawing done. A board merged
-        in while the threads drew an older one is the one drawn next: under load the threads
-        draw the newest version, not each one.
+    async def draw_claimed(
+        self, table_id: int, now: float, draw: Callable[[Board], Awaitable[object]]
+    ) -> tuple[int, Board] | None:
+        """Claim the table's waiting edit and draw its board (outside the delivery lock, so the
+        table's next move does not wait behind it); return the claimed edit (None: none waited).
         """
-        while (pending := self.pending.get(table_id)) is not None:
-            await draw(pending[1])
-            if self.pending.get(table_id) is pending:
-                return
+        entry = self.claim(table_id, now)
+        if entry is not None:
+            await draw(entry[1])
+        return entry

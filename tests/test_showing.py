@@ -88,19 +88,84 @@ def test_an_edit_is_due_now_exactly_when_offer_would_send_it_at_once() -> None:
     assert pacing.pending == {} and pacing.edited == {7: 10.0}
 
 
-async def test_the_waiting_edit_is_drawn_newest_first_and_again_when_replaced_while_drawing() -> None:
+async def test_a_claimed_edit_is_drawn_once_and_a_board_arriving_meanwhile_waits_for_the_next_edit() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=1.0)
     drawn: list[int] = []
+    later: list[float | None] = []
 
     async def draw(shown: Board) -> None:
         drawn.append(shown.version)
-        if shown.version == 3:
-            pacing.offer(50, board(4), now=0.1, spacing=1.0)  # a move lands while v3 is drawn
+        later.append(pacing.offer(50, board(4), now=0.5, spacing=1.0))  # a move lands while v3 is drawn
 
-    await pacing.draw_newest(7, draw)
-    assert drawn == [3, 4]
-    assert pacing.pending[7][1].version == 4  # still waiting for its edit, now drawn
+    claimed = await pacing.draw_claimed(7, 0.25, draw)
+    assert claimed is not None and claimed[1].version == 3
+    assert drawn == [3]  # v3 only: v4 is not merged into an edit whose drawing began
+    assert later == [1.0]  # v4 waits a spacing: it goes out after v3
+    assert pacing.take_claimed(7, claimed) == (50, board(3))
+    assert pacing.take_claimed(7, claimed) is None  # handed over once
+    assert pacing.pending[7][1].version == 4 and pacing.claimed == {}
+
+
+def test_a_board_offered_while_an_edit_is_drawn_follows_it_rather_than_voiding_it() -> None:
+    """Under load a drawing can outlast the spacing: the next board still waits, so the edit
+    being drawn is shown, not replaced by one drawn under the delivery lock."""
+    pacing = showing.EditPacing()
+    pacing.offer(50, board(3), now=0.0, spacing=1.0)
+    claimed = pacing.claim(7, now=1.0)
+    assert claimed is not None and not pacing.due_now(7, now=2.5, spacing=1.0)
+    assert pacing.offer(50, board(4), now=2.5, spacing=1.0) == 1.0  # the spacing is over, yet it waits
+    assert pacing.take_claimed(7, claimed) == (50, board(3))
+    assert pacing.pending[7][1].version == 4
+
+
+async def test_a_claimed_edit_not_shown_yet_is_shown_by_the_newest_board() -> None:
+    """A fresh board (or an edit due now) takes the newest edit not shown; the claim is then void."""
+    pacing = showing.EditPacing()
+    pacing.offer(50, board(3), now=0.0, spacing=1.0)
+    claimed = pacing.claim(7, now=0.1)
+    assert claimed is not None and pacing.unshown(7)
+    pacing.offer(50, board(5), now=0.2, spacing=1.0)
+    assert pacing.take(7) == (50, board(5))  # the living board tells the whole turn: v5 shows v3's steps
+    assert pacing.take_claimed(7, claimed) is None and not pacing.unshown(7)
+    assert await pacing.draw_claimed(7, 0.3, _never_drawn) is None  # nothing waits: nothing drawn
+
+
+async def _never_drawn(shown: Board) -> None:
+    raise AssertionError(f"v{shown.version} drawn with no edit waiting")
+
+
+class SlowRecorder(Recorder):
+    """A ``Recorder`` whose every drawing takes ``seconds``, as the drawing queue does under load."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    async def image(self, shown: Board | PrivateNote) -> bytes:
+        first = shown not in self.drawn
+        png = await super().image(shown)
+        if first:
+            await asyncio.sleep(self.seconds)
+        return png
+
+
+async def test_under_slow_drawings_every_board_drawn_is_shown_and_the_newest_shows_last() -> None:
+    """A table moving as fast as its edits are drawn: no board is drawn only to be replaced, the
+    living board is edited while the table moves on, and the last move's board is shown."""
+    svc = SlowRecorder(0.08)
+    posting = Posting(svc, spacing=0.3)  # type: ignore[arg-type]
+    await posting.post(Reply(TABLE, "ok", board(1, fresh=True)), mover=1)
+    for version in range(2, 22):  # a move every 20 ms: several land while one edit is drawn
+        await posting.post(Reply(TABLE, "ok", board(version)), mover=1)
+        await asyncio.sleep(0.02)
+    edits_while_moving = posting.drawn["edit"]
+    await posting.settle()
+    drawn = [shown.version for shown in svc.drawn]
+    assert len(drawn) == posting.drawn["post"] + posting.drawn["edit"]  # each drawing was shown
+    assert drawn == sorted(drawn) and drawn[-1] == 21
+    assert edits_while_moving >= 2  # the edits went out while the table kept moving
+    assert len(drawn) <= 8  # boards that came while one was drawn merged into the next edit
 
 
 async def test_the_bench_draws_nothing_for_a_quiet_move() -> None:

@@ -265,8 +265,9 @@ async def _show_board(
     if step == showing.EDIT and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
-    if board.table_id in memory.pacing.pending and isinstance(thread, discord.Thread):
-        # An edit still waiting out its spacing shows steps no other message holds: draw it
+    if memory.pacing.unshown(board.table_id) and isinstance(thread, discord.Thread):
+        # An edit not shown yet (waiting out its spacing, or being drawn) shows steps no other
+        # message holds: draw it
         # before the new message, or a quick run of moves (a bot's) loses them.
         await _flush_edit(client, thread, board.table_id)
     message = await board_send_args(client, board)
@@ -341,9 +342,15 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
 
     async def later() -> None:
         await asyncio.sleep(wait)
-        await memory.pacing.draw_newest(board.table_id, service_of(client).reads.image)
-        async with delivery_turn(client, board.table_id):
-            await _flush_edit(client, thread, board.table_id)
+        pacing, table_id = memory.pacing, board.table_id
+        now = asyncio.get_running_loop().time()
+        claimed = await pacing.draw_claimed(table_id, now, service_of(client).reads.image)
+        if claimed is None:
+            return
+        async with delivery_turn(client, table_id):
+            mine = pacing.take_claimed(table_id, claimed)
+            if mine is not None:  # else a fresh board, or a newer edit, showed it meanwhile
+                await _flush_edit(client, thread, table_id, mine)
 
     task = asyncio.create_task(later())
     memory.tasks.add(task)
@@ -351,10 +358,13 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
     return True
 
 
-async def _flush_edit(client: discord.Client, thread: discord.Thread, table_id: int) -> bool:
-    """Apply the newest pending edit of a table's living board; False when Discord refused it."""
+async def _flush_edit(
+    client: discord.Client, thread: discord.Thread, table_id: int, claimed: tuple[int, Board] | None = None
+) -> bool:
+    """Apply the newest edit not yet shown of a table's living board (or the ``claimed`` one drawn
+    ahead, once ``EditPacing.take_claimed`` handed it over); False when Discord refused it."""
     memory = _deliveries(client)
-    pending = memory.pacing.take(table_id)
+    pending = claimed or memory.pacing.take(table_id)
     if pending is None:
         return True
     message_id, board = pending
