@@ -132,7 +132,10 @@ class Posting:
         if step == showing.EDIT and living is not None:
             await self._edit(living, board)
             return
-        await self._flush(table_id)  # a waiting edit shows steps no other message holds
+        # The new message is drawn side by side with an edit not shown yet, which goes out first
+        # (it shows steps no other message holds), as the kit's delivery starts it (``_drawn_now``).
+        self.svc.reads.start_drawing(board)
+        await self._flush(table_id)
         await self._draw(board, "post")
         self.pacing.drop(table_id)
         if board.in_play:
@@ -149,8 +152,8 @@ class Posting:
         async def later() -> None:
             await asyncio.sleep(wait)
             table_id = board.table_id
-            now = asyncio.get_running_loop().time()
-            claimed = await self.pacing.draw_claimed(table_id, now, self.svc.reads.image)
+            clock = asyncio.get_running_loop().time
+            claimed = await self.pacing.draw_claimed(table_id, self.svc.reads.image, self.spacing, clock)
             if claimed is None:
                 return
             async with self._lock(table_id):

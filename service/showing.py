@@ -15,6 +15,7 @@ since a picture is drawn only when shown) is:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from service.replies import Board, PrivateNote, Reply
@@ -142,12 +143,23 @@ class EditPacing:
         self.claimed.pop(table_id, None)
 
     async def draw_claimed(
-        self, table_id: int, now: float, draw: Callable[[Board], Awaitable[object]]
+        self, table_id: int, draw: Callable[[Board], Awaitable[object]], spacing: float,
+        clock: Callable[[], float],
     ) -> tuple[int, Board] | None:
         """Claim the table's waiting edit and draw its board (outside the delivery lock, so the
         table's next move does not wait behind it); return the claimed edit (None: none waited).
+
+        One edit of a table is drawn at a time: while an earlier claim is still being drawn (the
+        drawings queue under load), this one waits a spacing more, and boards keep merging into it.
         """
-        entry = self.claim(table_id, now)
-        if entry is not None:
+        while table_id in self.claimed:
+            await asyncio.sleep(spacing)
+        entry = self.claim(table_id, clock())
+        if entry is None:
+            return None
+        try:
             await draw(entry[1])
+        except BaseException:
+            self.take_claimed(table_id, entry)  # not shown: a later edit or post shows the table
+            raise
         return entry

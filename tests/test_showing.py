@@ -98,7 +98,7 @@ async def test_a_claimed_edit_is_drawn_once_and_a_board_arriving_meanwhile_waits
         drawn.append(shown.version)
         later.append(pacing.offer(50, board(4), now=0.5, spacing=1.0))  # a move lands while v3 is drawn
 
-    claimed = await pacing.draw_claimed(7, 0.25, draw)
+    claimed = await pacing.draw_claimed(7, draw, 1.0, lambda: 0.25)
     assert claimed is not None and claimed[1].version == 3
     assert drawn == [3]  # v3 only: v4 is not merged into an edit whose drawing began
     assert later == [1.0]  # v4 waits a spacing: it goes out after v3
@@ -128,7 +128,7 @@ async def test_a_claimed_edit_not_shown_yet_is_shown_by_the_newest_board() -> No
     pacing.offer(50, board(5), now=0.2, spacing=1.0)
     assert pacing.take(7) == (50, board(5))  # the living board tells the whole turn: v5 shows v3's steps
     assert pacing.take_claimed(7, claimed) is None and not pacing.unshown(7)
-    assert await pacing.draw_claimed(7, 0.3, _never_drawn) is None  # nothing waits: nothing drawn
+    assert await pacing.draw_claimed(7, _never_drawn, 1.0, lambda: 0.3) is None  # nothing waits: nothing drawn
 
 
 async def _never_drawn(shown: Board) -> None:

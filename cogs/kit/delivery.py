@@ -343,8 +343,8 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
     async def later() -> None:
         await asyncio.sleep(wait)
         pacing, table_id = memory.pacing, board.table_id
-        now = asyncio.get_running_loop().time()
-        claimed = await pacing.draw_claimed(table_id, now, service_of(client).reads.image)
+        clock = asyncio.get_running_loop().time
+        claimed = await pacing.draw_claimed(table_id, service_of(client).reads.image, EDIT_SPACING, clock)
         if claimed is None:
             return
         async with delivery_turn(client, table_id):
