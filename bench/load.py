@@ -132,10 +132,7 @@ class Posting:
         if step == showing.EDIT and living is not None:
             await self._edit(living, board)
             return
-        # The new message is drawn side by side with an edit not shown yet, which goes out first
-        # (it shows steps no other message holds), as the kit's delivery starts it (``_drawn_now``).
-        self.svc.reads.start_drawing(board)
-        await self._flush(table_id)
+        await self._flush(table_id)  # a waiting edit shows steps no other message holds
         await self._draw(board, "post")
         self.pacing.drop(table_id)
         if board.in_play:
@@ -149,24 +146,21 @@ class Posting:
             await self._flush(board.table_id)
             return
 
+        async def show(entry: tuple[int, Board]) -> None:
+            async with self._lock(board.table_id):
+                if self.pacing.take_drawn(board.table_id, entry):
+                    await self._flush(board.table_id, entry)
+
         async def later() -> None:
             await asyncio.sleep(wait)
-            table_id = board.table_id
-            clock = asyncio.get_running_loop().time
-            claimed = await self.pacing.draw_claimed(table_id, self.svc.reads.image, self.spacing, clock)
-            if claimed is None:
-                return
-            async with self._lock(table_id):
-                mine = self.pacing.take_claimed(table_id, claimed)
-                if mine is not None:  # else a fresh board, or a newer edit, showed it meanwhile
-                    await self._flush(table_id, mine)
+            await self.pacing.edit_in_turn(board.table_id, self.svc.reads.image, show, self.spacing)
 
         task = asyncio.create_task(later())
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
-    async def _flush(self, table_id: int, claimed: tuple[int, Board] | None = None) -> None:
-        pending = claimed or self.pacing.take(table_id)
+    async def _flush(self, table_id: int, drawn: tuple[int, Board] | None = None) -> None:
+        pending = drawn or self.pacing.take(table_id)
         if pending is None:
             return
         message, board = pending

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
+import pytest
+
 from bench.load import Posting
 from rules.contract import Event
 from service import Board, PrivateNote, Reply, showing
@@ -88,51 +90,69 @@ def test_an_edit_is_due_now_exactly_when_offer_would_send_it_at_once() -> None:
     assert pacing.pending == {} and pacing.edited == {7: 10.0}
 
 
-async def test_a_claimed_edit_is_drawn_once_and_a_board_arriving_meanwhile_waits_for_the_next_edit() -> None:
+async def test_an_edit_drawn_while_a_newer_board_came_is_shown_and_the_newer_follows_a_spacing_later() -> None:
     pacing = showing.EditPacing()
-    pacing.offer(50, board(3), now=0.0, spacing=1.0)
+    pacing.offer(50, board(3), now=0.0, spacing=0.01)
     drawn: list[int] = []
-    later: list[float | None] = []
+    shown: list[int] = []
 
-    async def draw(shown: Board) -> None:
-        drawn.append(shown.version)
-        later.append(pacing.offer(50, board(4), now=0.5, spacing=1.0))  # a move lands while v3 is drawn
+    async def draw(edit: Board) -> None:
+        drawn.append(edit.version)
+        if edit.version == 3:
+            assert pacing.offer(50, board(4), now=0.1, spacing=0.01) is None  # merges into the turn
 
-    claimed = await pacing.draw_claimed(7, draw, 1.0, lambda: 0.25)
-    assert claimed is not None and claimed[1].version == 3
-    assert drawn == [3]  # v3 only: v4 is not merged into an edit whose drawing began
-    assert later == [1.0]  # v4 waits a spacing: it goes out after v3
-    assert pacing.take_claimed(7, claimed) == (50, board(3))
-    assert pacing.take_claimed(7, claimed) is None  # handed over once
-    assert pacing.pending[7][1].version == 4 and pacing.claimed == {}
+    async def show(entry: tuple[int, Board]) -> None:
+        if pacing.take_drawn(7, entry):
+            shown.append(entry[1].version)
+
+    await pacing.edit_in_turn(7, draw, show, spacing=0.01)
+    assert drawn == [3, 4] and shown == [3, 4]  # no board drawn in vain, none held back
+    assert pacing.pending == {} and pacing.turns == set()
+    assert pacing.offer(50, board(5), now=0.2, spacing=0.01) is not None  # the turn is over
 
 
-def test_a_board_offered_while_an_edit_is_drawn_follows_it_rather_than_voiding_it() -> None:
-    """Under load a drawing can outlast the spacing: the next board still waits, so the edit
-    being drawn is shown, not replaced by one drawn under the delivery lock."""
+async def test_a_board_arriving_while_an_edit_is_shown_is_not_left_waiting() -> None:
+    """A board that lands between an edit's drawing and its show still gets its own edit."""
+    pacing = showing.EditPacing()
+    pacing.offer(50, board(3), now=0.0, spacing=0.01)
+    shown: list[int] = []
+    offered: list[float | None] = []
+
+    async def show(entry: tuple[int, Board]) -> None:
+        if pacing.take_drawn(7, entry):
+            shown.append(entry[1].version)
+        if entry[1].version == 3:  # lands while v3 goes out (Discord's edit under way)
+            offered.append(pacing.offer(50, board(4), now=0.1, spacing=0.01))
+
+    await pacing.edit_in_turn(7, _drawn_at_once, show, spacing=0.01)
+    assert shown == [3, 4] and pacing.pending == {}
+    assert offered == [None]  # merged into the turn under way, which shows it: no second turn
+
+
+async def test_no_edit_goes_out_after_a_fresh_board_dropped_it() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=1.0)
-    claimed = pacing.claim(7, now=1.0)
-    assert claimed is not None and not pacing.due_now(7, now=2.5, spacing=1.0)
-    assert pacing.offer(50, board(4), now=2.5, spacing=1.0) == 1.0  # the spacing is over, yet it waits
-    assert pacing.take_claimed(7, claimed) == (50, board(3))
-    assert pacing.pending[7][1].version == 4
+    entry = pacing.pending[7]
+    pacing.drop(7)  # the turn passed: a new message shows the table
+    assert not pacing.take_drawn(7, entry)
+    pacing.offer(60, board(5), now=0.5, spacing=1.0)  # the new living message's first edit
+    assert not pacing.take_drawn(7, entry)  # v3 belongs to the old message
 
 
-async def test_a_claimed_edit_not_shown_yet_is_shown_by_the_newest_board() -> None:
-    """A fresh board (or an edit due now) takes the newest edit not shown; the claim is then void."""
+async def test_a_failed_drawing_leaves_no_edit_stuck() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=1.0)
-    claimed = pacing.claim(7, now=0.1)
-    assert claimed is not None and pacing.unshown(7)
-    pacing.offer(50, board(5), now=0.2, spacing=1.0)
-    assert pacing.take(7) == (50, board(5))  # the living board tells the whole turn: v5 shows v3's steps
-    assert pacing.take_claimed(7, claimed) is None and not pacing.unshown(7)
-    assert await pacing.draw_claimed(7, _never_drawn, 1.0, lambda: 0.3) is None  # nothing waits: nothing drawn
+
+    async def broken(edit: Board) -> None:
+        raise RuntimeError("drawing failed")
+
+    with pytest.raises(RuntimeError):
+        await pacing.edit_in_turn(7, broken, _drawn_at_once, spacing=1.0)
+    assert pacing.offer(50, board(4), now=5.0, spacing=1.0) is not None  # a new edit, not merged away
 
 
-async def _never_drawn(shown: Board) -> None:
-    raise AssertionError(f"v{shown.version} drawn with no edit waiting")
+async def _drawn_at_once(shown: Board | tuple[int, Board]) -> None:
+    await asyncio.sleep(0)
 
 
 class SlowRecorder(Recorder):
@@ -151,7 +171,7 @@ class SlowRecorder(Recorder):
 
 
 async def test_under_slow_drawings_every_board_drawn_is_shown_and_the_newest_shows_last() -> None:
-    """A table moving as fast as its edits are drawn: no board is drawn only to be replaced, the
+    """A table moving faster than its edits are drawn: no board is drawn only to be replaced, the
     living board is edited while the table moves on, and the last move's board is shown."""
     svc = SlowRecorder(0.08)
     posting = Posting(svc, spacing=0.3)  # type: ignore[arg-type]

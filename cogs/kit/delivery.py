@@ -265,9 +265,8 @@ async def _show_board(
     if step == showing.EDIT and living is not None and isinstance(thread, discord.Thread):
         memory.posted[board.table_id] = board.version
         return await _edit_board(client, thread, living, _with_turn_events(memory, board))
-    if memory.pacing.unshown(board.table_id) and isinstance(thread, discord.Thread):
-        # An edit not shown yet (waiting out its spacing, or being drawn) shows steps no other
-        # message holds: draw it
+    if board.table_id in memory.pacing.pending and isinstance(thread, discord.Thread):
+        # An edit still waiting out its spacing shows steps no other message holds: draw it
         # before the new message, or a quick run of moves (a bot's) loses them.
         await _flush_edit(client, thread, board.table_id)
     message = await board_send_args(client, board)
@@ -330,8 +329,8 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
 
     An edit due now is made at once (the mover's answer says whether Discord took it). An edit
     due sooner waits in the background, and is drawn outside the delivery lock so the table's
-    next move does not wait behind it; only the newest board is drawn then, so a burst of steps
-    costs one edit.
+    next move does not wait behind it; the newest board is drawn then, so a burst of steps
+    costs one edit, and every board drawn is shown (``EditPacing.edit_in_turn``).
     """
     memory = _deliveries(client)
     wait = memory.pacing.offer(message_id, board, asyncio.get_running_loop().time(), EDIT_SPACING)
@@ -340,17 +339,14 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
     if wait <= 0:
         return await _flush_edit(client, thread, board.table_id)
 
+    async def show(entry: tuple[int, Board]) -> None:
+        async with delivery_turn(client, board.table_id):
+            if memory.pacing.take_drawn(board.table_id, entry):
+                await _flush_edit(client, thread, board.table_id, entry)
+
     async def later() -> None:
         await asyncio.sleep(wait)
-        pacing, table_id = memory.pacing, board.table_id
-        clock = asyncio.get_running_loop().time
-        claimed = await pacing.draw_claimed(table_id, service_of(client).reads.image, EDIT_SPACING, clock)
-        if claimed is None:
-            return
-        async with delivery_turn(client, table_id):
-            mine = pacing.take_claimed(table_id, claimed)
-            if mine is not None:  # else a fresh board, or a newer edit, showed it meanwhile
-                await _flush_edit(client, thread, table_id, mine)
+        await memory.pacing.edit_in_turn(board.table_id, service_of(client).reads.image, show, EDIT_SPACING)
 
     task = asyncio.create_task(later())
     memory.tasks.add(task)
@@ -359,12 +355,12 @@ async def _edit_board(client: discord.Client, thread: discord.Thread, message_id
 
 
 async def _flush_edit(
-    client: discord.Client, thread: discord.Thread, table_id: int, claimed: tuple[int, Board] | None = None
+    client: discord.Client, thread: discord.Thread, table_id: int, drawn: tuple[int, Board] | None = None
 ) -> bool:
-    """Apply the newest edit not yet shown of a table's living board (or the ``claimed`` one drawn
-    ahead, once ``EditPacing.take_claimed`` handed it over); False when Discord refused it."""
+    """Apply the newest pending edit of a table's living board (or ``drawn``, one that
+    ``EditPacing.take_drawn`` let go out); False when Discord refused it."""
     memory = _deliveries(client)
-    pending = claimed or memory.pacing.take(table_id)
+    pending = drawn or memory.pacing.take(table_id)
     if pending is None:
         return True
     message_id, board = pending
