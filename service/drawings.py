@@ -96,6 +96,11 @@ async def drawn(picture: Picture | None) -> bytes | None:
     """
     if picture is None:
         return None
+    # A picture drawn already is read at once: queued, a cache hit would wait behind every
+    # picture asked before it (under load, a round of the whole queue).
+    found, image = picture.drawings.kept(picture.key())
+    if found:
+        return image
     return await drawing(picture)
 
 
@@ -383,6 +388,14 @@ class Drawings:
         self._done: OrderedDict[Key, bytes | None] = OrderedDict()
         self._flight: dict[Key, threading.Event] = {}
         self._lock = threading.Lock()
+
+    def kept(self, key: Key) -> tuple[bool, bytes | None]:
+        """Return whether the drawing under ``key`` is kept, and the drawing (draws nothing)."""
+        with self._lock:
+            if key not in self._done:
+                return False, None
+            self._done.move_to_end(key)
+            return True, self._done[key]
 
     def get(self, key: Key, draw: Callable[[], bytes | None]) -> bytes | None:
         """Return the drawing under ``key``, drawing it with ``draw`` only when nobody has yet."""

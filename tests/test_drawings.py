@@ -105,6 +105,36 @@ async def test_drawings_run_on_their_own_threads_no_more_than_the_cores() -> Non
     assert cache.on_loop == 0
 
 
+async def test_a_picture_drawn_already_is_answered_without_queueing_behind_the_drawing_threads() -> None:
+    """Under load every drawing thread is busy: a picture already drawn (an edit drawn ahead of
+    its show) must not wait a round of the queue for its cache hit."""
+    release = threading.Event()
+
+    def draw(view: dict[str, Any]) -> bytes:
+        if view.get("slow"):
+            release.wait(5)  # the drawing threads are behind
+        return b"png %d" % view["v"]
+
+    cache = Drawings()
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=draw, private=real_private)
+    busy: list[asyncio.Future[bytes | None]] = []
+    try:
+        assert await drawings.drawn(board_picture(cache, "institute", 9, 1, {"v": 1})) == b"png 1"
+        busy = [asyncio.ensure_future(drawings.drawn(board_picture(cache, "institute", 9, 10 + n,
+                                                                   {"v": 10 + n, "slow": True})))
+                for n in range(drawings.WORKERS + 1)]
+        await asyncio.sleep(0.05)  # every drawing thread is held, one more picture queued
+        async with asyncio.timeout(1):
+            again = board_picture(cache, "institute", 9, 1, {"v": 1})  # the same picture, shown again
+            assert await drawings.drawn(again) == b"png 1"
+        assert not any(future.done() for future in busy)
+    finally:
+        release.set()
+        await asyncio.gather(*busy)
+        render.register("institute", board=real_board, private=real_private)
+
+
 def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
     cache = Drawings()
     secret = {"hand": ["the Gilded Key"]}
