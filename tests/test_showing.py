@@ -90,7 +90,7 @@ def test_an_edit_is_due_now_exactly_when_offer_would_send_it_at_once() -> None:
     assert pacing.pending == {} and pacing.edited == {7: 10.0}
 
 
-async def test_an_edit_drawn_while_a_newer_board_came_is_shown_and_the_newer_follows_a_spacing_later() -> None:
+async def test_an_edit_drawn_while_a_newer_board_came_is_shown_and_the_newer_follows_later() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=0.01)
     drawn: list[int] = []
