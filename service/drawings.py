@@ -37,9 +37,10 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -47,6 +48,7 @@ from typing import Any
 
 import render
 from render.worker import read_frame, write_frame
+from service.oldest import OldestFirst
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +78,34 @@ PROCESSES = os.environ.get("CONCLAVE_DRAWING", "processes") != "threads"
 LONE_HERE = True
 """Whether a drawing asked while no other is being drawn is drawn on its own thread (``UnderWay``)."""
 
-_pool: ThreadPoolExecutor | None = None
+_pool: OldestFirst | None = None
+
+MOVE_ASKED: ContextVar[float | None] = ContextVar("conclave_move_asked", default=None)
+"""When the move being worked out was asked (``time.monotonic``), set by ``move_asked`` around a
+move: the pictures made for it are drawn in that order among other moves' (``OldestFirst``)."""
 
 
-def _drawing_pool() -> ThreadPoolExecutor:
+@contextlib.contextmanager
+def move_asked() -> Iterator[None]:
+    """Date the pictures made inside the block (and its threads') by when the move was asked: now."""
+    token = MOVE_ASKED.set(time.monotonic())
+    try:
+        yield
+    finally:
+        MOVE_ASKED.reset(token)
+
+
+def _asked() -> float:
+    """When the picture being made was asked: its move's time, else now."""
+    asked = MOVE_ASKED.get()
+    return time.monotonic() if asked is None else asked
+
+
+def _drawing_pool() -> OldestFirst:
     """Return the drawing threads, started on first use."""
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="conclave-drawing")
+        _pool = OldestFirst(WORKERS, "conclave-drawing")
     return _pool
 
 
@@ -105,13 +127,15 @@ async def drawn(picture: Picture | None) -> bytes | None:
 
 
 def drawing(picture: Picture) -> asyncio.Future[bytes | None]:
-    """Queue a picture on the drawing threads now, in the order asked; return the future of its PNG.
+    """Queue a picture on the drawing threads now; return the future of its PNG.
 
-    Queued at the call, not when a task first runs: the pictures a delivery starts together
-    (``TableService.reads.start_drawing``) are drawn in the order it started them, so a move's notes
-    are never queued behind its board and other tables' pictures that came in between.
+    The threads take the picture of the oldest move first (``Picture.asked``, ``OldestFirst``),
+    then in the order asked. Queued at the call, not when a task first runs: the pictures a
+    delivery starts together (``TableService.reads.start_drawing``) are drawn in the order it
+    started them, so a move's notes are never queued behind its board and other tables' pictures
+    that came in between.
     """
-    return asyncio.get_running_loop().run_in_executor(_drawing_pool(), picture.png_elsewhere)
+    return asyncio.wrap_future(_drawing_pool().submit_at(picture.asked, picture.png_elsewhere))
 
 
 class UnderWay:
@@ -457,6 +481,8 @@ class Picture:
     viewer: Hashable
     view: dict[str, Any] = field(repr=False)
     caption: render.Caption | None = field(default=None, repr=False)
+    asked: float = field(default_factory=_asked, repr=False)
+    """When the move it shows was asked (``MOVE_ASKED``): the drawing threads take the oldest first."""
 
     @cached_property
     def payload(self) -> bytes | None:

@@ -42,7 +42,7 @@ from service.bots import BotSeats, played_by, shown_name
 from service.catalogue import Catalogue
 from service.clock import Clock, SystemClock, game_options, split_options
 from service.compose import Composer, legal_moves_of, name_seats
-from service.drawings import Drawings
+from service.drawings import Drawings, move_asked
 from service.forced import ASK_PREF, AUTO_LIMIT, AUTO_PREF, REACTIONS_PREF, forced_move
 from service.history import TableHistory
 from service.judge import Judging
@@ -364,6 +364,19 @@ class TableService:
         # Typed text carries no version the player saw: the same text sent twice at once is refused.
         typed = _unstamped(move) if expected_version is None and offer is None else None
         started = time.perf_counter()
+        with move_asked():  # its pictures are drawn in the order the moves were asked
+            return await self._act(table_id, user_id, move, typed, started, expected_version, offer)
+
+    async def _act(
+        self,
+        table_id: int,
+        user_id: int,
+        move: str | Move,
+        typed: str | None,
+        started: float,
+        expected_version: int | None,
+        offer: Offer | None,
+    ) -> Reply:
         async with self._lock(table_id):
             for attempt in (1, 2):
                 judged = await self.judging.judge(table_id, user_id, move, typed, expected_version, offer)

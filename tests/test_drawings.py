@@ -277,7 +277,7 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
 @pytest.fixture
 def four_drawing_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Draw on four threads for the test, whatever the machine's cores (overlap needs two)."""
-    pool = drawings.ThreadPoolExecutor(max_workers=4, thread_name_prefix="test-drawing")
+    pool = drawings.OldestFirst(4, "test-drawing")
     monkeypatch.setattr(drawings, "_pool", pool)
     yield
     pool.shutdown(wait=True)
