@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -272,6 +273,49 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
         release.set()
         render.register("institute", board=real_board, private=real_private)
     assert "step 2" in table.public()[-1].content
+
+
+async def test_a_living_board_under_quick_moves_shows_every_board_it_draws(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Steps land faster than their edits are drawn: each edit drawn is shown (none drawn only to
+    be replaced), the board changes while the steps go on, and the last step is shown."""
+    monkeypatch.setattr(delivery, "EDIT_SPACING", 0.2)
+    table = await faults.open_table(simcord_env, "institute", 2)
+    svc, bot = table.bot.service, table.bot
+    record = await svc.table(await table.table_id())
+    thread = await delivery.thread_of(bot, record)
+    drawn: list[int] = []
+    shown: list[int] = []
+
+    def slow(view: dict[str, Any]) -> bytes:
+        drawn.append(view["step"])
+        time.sleep(0.12)  # the drawing threads are behind
+        return b"png"
+
+    real_send_args = delivery.board_send_args
+
+    async def send_args(client: Any, board: Board) -> dict[str, Any]:
+        shown.append(board.version - record.version)
+        return await real_send_args(client, board)
+
+    monkeypatch.setattr(delivery, "board_send_args", send_args)
+    real_board, real_private = render.drawings("institute")
+    render.register("institute", board=slow, private=real_private)
+    try:
+        for step in range(1, 13):
+            assert await _edit_live_board(bot, thread, record, step)
+            await asyncio.sleep(0.04)
+        shown_while_stepping = len(shown)
+        while delivery._deliveries(bot).tasks:
+            await asyncio.gather(*delivery._deliveries(bot).tasks)
+        await simcord_env.settle()
+    finally:
+        render.register("institute", board=real_board, private=real_private)
+    assert sorted(drawn) == sorted(set(shown)) and shown == sorted(shown)  # every drawing shown, in order
+    assert shown[-1] == 12 and "step 12" in table.public()[-1].content
+    assert shown_while_stepping >= 2  # not held back until the steps stopped
+    assert len(drawn) < 12  # the steps that came while one was drawn merged
 
 
 @pytest.fixture
