@@ -104,6 +104,9 @@ SAVED_BOARD = "The board will follow."
 SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 """Said after a change the store accepted when its board could not be composed at once."""
 
+UNSYNCED = "I could not make the last moves safe on disk, so I showed nothing of them. Try again soon."
+"""Said when the disk refused the fsync of saved moves (``Store.durable``)."""
+
 
 
 class TableService:
@@ -194,6 +197,7 @@ class TableService:
         by a process that does not play the table, whose kept copy another process can outdate;
         a kept copy older than the row is dropped, so what is read next is read afresh.
         """
+        await self._durable()  # a move committed a moment ago is read once it is on the disk
         cached = self.cache.get(table_id)
         if cached is not None and not fresh:
             return cached.record
@@ -402,6 +406,7 @@ class TableService:
                         None if result is None else result.to_json(),
                         memories=memories,
                         timing=timing,
+                        sync_later=True,  # made durable while the reply is composed (_after_commit)
                     )
                 except StaleVersion:
                     # The store dropped the cached table with the refused commit: read it afresh.
@@ -428,11 +433,15 @@ class TableService:
             after = self.kept.keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
                 reply = await self._after_commit(after, loaded.state, done, seat, earlier)
+            except StoreError:
+                log.exception("table %s: v%s could not be synced to disk", table_id, new_version)
+                raise TableError(UNSYNCED) from None
             except Exception:
                 # The move, its clocks and its delivery are saved together: the delivery follows
                 # from the store (the scheduler, or the next start), so the answer must say so.
                 log.exception("table %s: v%s is saved, but its board could not be composed", table_id,
                               new_version)
+                await self._durable()
                 return self._saved(record, f"{played} {SAVED_LATER}")
             if typed is not None:  # the moves that played themselves after it left this version
                 self.repeats.note(table_id, user_id, typed, self.clock.now(), reply.table.version)
@@ -452,6 +461,9 @@ class TableService:
             self.composer.compose, result=result, automatic=automatic, automatic_at=at, shown_before=shown
         )
         reply = await asyncio.to_thread(compose, after, before, events, seat)
+        # Nothing of the move is shown before its commit is on the disk (its fsync ran beside
+        # the compose: ``commit_move(sync_later=True)``); the spectators' news is the first.
+        await self.store.durable()
         now_waiting = [] if result is not None else [
             after.seats[n].user_id for n in after.rules.waiting_on(after.state)
         ]
@@ -695,6 +707,7 @@ class TableService:
         """Return a started table with its snapshot, rules and seats: the cached one, else loaded."""
         if not _known_id(table_id):
             raise TableError("That table does not exist.")
+        await self._durable()  # a move committed a moment ago is read once it is on the disk
         cached = self.cache.get(table_id)
         if cached is not None:
             return cached
@@ -714,6 +727,16 @@ class TableService:
         # Kept only if nothing changed the table while it was read (``TableCache.put``).
         self.cache.put(loaded, seen, {"seats": every})
         return loaded
+
+    async def _durable(self) -> None:
+        """Wait until every move this process committed is on the disk (at once when it is)."""
+        if not self.store.syncing():
+            return
+        try:
+            await self.store.durable()
+        except StoreError:
+            log.exception("the database file could not be synced to disk")
+            raise TableError(UNSYNCED) from None
 
     async def _close_damaged(self, table_id: int, why: str) -> NoReturn:
         """Close a table whose saved game is damaged (every row kept) and tell the user so."""

@@ -137,3 +137,23 @@ def run_statement(
     finally:
         if not durable:
             conn.execute("PRAGMA synchronous = FULL")
+
+
+def lone_write_here(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int | None:
+    """Run ONE writing statement at ``synchronous=NORMAL`` on the calling thread, if it can go at once.
+
+    For a write with no fsync to wait for (the delivered mark), a trip to the database's thread
+    and back costs more than the statement. It never waits for the file's write lock
+    (``busy_timeout`` 0 for the try: the event loop must not sleep on another process's
+    transaction): None when it could not run (nothing was written), and the caller sends it to
+    the database's thread, which waits as before. The caller holds the store's lock, so nothing
+    else uses the connection meanwhile.
+    """
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        return run_statement(conn, sql, params, durable=False)
+    except StoreError:
+        return None  # busy, or a transaction left open: the thread's path decides, as before
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout):d}")

@@ -49,7 +49,7 @@ from store.botmemory import BotMemoryStore
 from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
-from store.inline import run_statement, run_transaction
+from store.inline import lone_write_here, run_statement, run_transaction
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -64,6 +64,7 @@ from store.records import (
 from store.rows import TABLE, is_time, sound, table_fault
 from store.seats import SeatStore
 from store.servers import ServerStore
+from store.walsync import WalSync
 
 BUSY_TIMEOUT_MS = 10_000
 """How long a writer waits for another process's write lock before giving up."""
@@ -94,6 +95,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         """Told of every committed write that changed a table (``store.changes``)."""
         self._sound: dict[int, tuple[int, str]] = {}
         """Per table, the version and link up to which this Store has verified the chain."""
+        self._wal = WalSync(path) if db is not None and path != ":memory:" else None
+        """Syncs the WAL after a move committed at NORMAL (``commit_move(sync_later=True)``)."""
 
     # ------------------------------------------------------------------ life cycle
 
@@ -113,7 +116,9 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our back;
         # every transaction here is an explicit BEGIN ... COMMIT.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        # check_same_thread=False: a lone write without an fsync runs on the event loop's thread
+        # (``lone_write_here``), under the same lock as every use of the connection.
+        db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -135,9 +140,21 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         self._clock = clock
 
     async def close(self) -> None:
-        """Close the connection; pending statements finish first."""
+        """Close the connection; pending statements (and a sync under way) finish first."""
         async with self._lock:
             await self._db.close()
+        if self._wal is not None:
+            self._wal.close()
+
+    def syncing(self) -> bool:
+        """Whether a move committed with ``sync_later`` may not be on the disk yet (``durable`` waits)."""
+        return self._wal is not None and self._wal.syncing()
+
+    async def durable(self) -> None:
+        """Return once every move committed so far is on the disk (``commit_move(sync_later=True)``
+        leaves its sync under way); raise ``StoreError`` when the disk refused it."""
+        if self._wal is not None:
+            await self._wal.durable()
 
     async def __aenter__(self) -> Store:
         return self
@@ -196,6 +213,12 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         if self._mid_commit_hook is not None:
             return await super()._changed(sql, params, durable=durable)
         async with self._lock:
+            if not durable:
+                # No fsync to wait for: written here, without the two hops to the database's
+                # thread and back (most of a delivered mark's time), unless the file is busy.
+                changed = lone_write_here(self._db._conn, sql, tuple(params))
+                if changed is not None:
+                    return changed
             return await self._db._execute(run_statement, self._db._conn, sql, tuple(params), durable)
 
     async def _rollback(self) -> None:
@@ -371,6 +394,8 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         result: dict | None = None,
         memories: dict[int, dict] | None = None,
         timing: Timing | None = None,
+        *,
+        sync_later: bool = False,
     ) -> int:
         """Log one move and replace the snapshot in one transaction; return the new version.
 
@@ -380,6 +405,10 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
         Everything the move implies is written in the same transaction: whose clock runs and the
         due work that follows (``timing``), and the move's delivery as open due work (kind
         ``deliver``) until the thread got it.
+
+        ``sync_later``: the commit is written at ``synchronous=NORMAL`` and its fsync runs beside
+        the caller (``store.walsync``), who must await ``durable`` before showing anything of the
+        move. Otherwise the commit is durable when this returns.
         """
         # Serialise before BEGIN: a value that is not JSON must fail without touching the file.
         move_text, events_text, state_text = dump(move), dump(events), dump(snapshot)
@@ -426,7 +455,10 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             await self._implied(db, table_id, expected_version, version, timing, now, over=over)
             return version, head
 
-        version, head = await self._in_one_trip(write)
+        later = sync_later and self._wal is not None
+        version, head = await self._in_one_trip(write, durable=not later)
+        if later:
+            self._wal.written()  # type: ignore[union-attr]
         if head is not None:
             self._chained_to(table_id, version, head)
         return version

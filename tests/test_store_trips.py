@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from store import CorruptTable, StaleVersion, Store, StoreError
 from store.duework import DELIVER
 from store.inline import Suspended
+from store.walsync import WalSync
 
 ALICE, BOB = 101, 102
 FULL, NORMAL = 2, 1
@@ -96,14 +98,85 @@ async def test_the_delivered_mark_commits_without_its_own_fsync_then_is_full_aga
     await db.schedule(DELIVER, 1_060.0, f"{DELIVER}:{table_id}:1", table_id, None, {"since": 0, "version": 1})
     trips = await _trips(db)
     assert await db.delivered(table_id, 1, 1_001.0) == 1
-    assert trips.count == 1
+    # No fsync to wait for: written on the caller's thread, no trip to the database's thread.
+    assert trips.count == 0
     # The mark is one statement, its own transaction (SQLite's autocommit): no BEGIN, no COMMIT.
-    assert len(trips.statements) == 3, trips.statements
-    assert trips.statements[0] == "PRAGMA synchronous = NORMAL"
-    assert trips.statements[1].startswith("UPDATE due_work SET claimed_at")
-    assert trips.statements[2] == "PRAGMA synchronous = FULL"
+    marks = [s for s in trips.statements if not s.startswith("PRAGMA busy_timeout")]
+    assert len(marks) == 3, trips.statements
+    assert marks[0] == "PRAGMA synchronous = NORMAL"
+    assert marks[1].startswith("UPDATE due_work SET claimed_at")
+    assert marks[2] == "PRAGMA synchronous = FULL"
     assert await _synchronous(db) == FULL
     assert await db.undelivered(table_id) is None
+    rows = await db._db.execute_fetchall("PRAGMA busy_timeout")
+    assert int(next(iter(rows))[0]) == 10_000  # back to waiting out another process's lock
+
+
+async def test_a_mark_finding_the_file_locked_waits_on_the_database_thread_not_the_loop(
+    db: Store, tmp_path: Path
+) -> None:
+    table_id = await _started(db)
+    await db.schedule(DELIVER, 1_060.0, f"{DELIVER}:{table_id}:1", table_id, None, {"since": 0, "version": 1})
+    other = sqlite3.connect(tmp_path / "trips.db", isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock for a moment
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.3, other.execute, "ROLLBACK")
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.02)
+            ticks += 1
+
+    ticker = asyncio.create_task(ticking())
+    try:
+        assert await db.delivered(table_id, 1, 1_001.0) == 1  # waited for the lock, then written
+    finally:
+        ticker.cancel()
+        other.close()
+    assert ticks >= 5  # the event loop ran meanwhile: the wait was on the database's thread
+    assert await db.undelivered(table_id) is None and await _synchronous(db) == FULL
+
+
+async def test_a_move_committed_to_sync_later_is_written_at_normal_and_synced_beside(db: Store) -> None:
+    table_id = await _started(db)
+    trips = await _trips(db)
+    assert await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB], sync_later=True) == 1
+    assert trips.count == 1  # still one trip: the fsync is not in it
+    assert trips.statements[0] == "PRAGMA synchronous = NORMAL"
+    assert trips.statements[-1] == "PRAGMA synchronous = FULL"
+    assert await _synchronous(db) == FULL
+    wal = db._wal
+    assert wal is not None
+    await db.durable()
+    synced = wal.syncs
+    assert synced >= 1
+    await db.durable()  # nothing written since: no second sync
+    assert wal.syncs == synced
+    assert await db.commit_move(table_id, 1, 1, {"action": "step"}, [], {"n": 2}, [ALICE]) == 2
+    await db.durable()
+    assert wal.syncs == synced  # a FULL commit syncs itself (and every frame before it)
+
+
+async def test_commits_written_while_a_sync_waits_share_it(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE t (n INTEGER)")
+    wal = WalSync(str(path))
+    busy = threading.Event()
+    wal._thread.submit(busy.wait, 5)  # the sync thread is still on an earlier sync
+    try:
+        for n in range(20):
+            conn.execute("INSERT INTO t VALUES (?)", (n,))
+            wal.written()
+        busy.set()
+        await wal.durable()
+        assert wal.syncs == 1  # the twenty commits rode on the one sync queued for the first
+    finally:
+        wal.close()
+        conn.close()
 
 
 async def test_a_lone_write_is_its_own_transaction_committed_at_full(db: Store, tmp_path: Path) -> None:
@@ -202,3 +275,18 @@ async def test_a_refused_move_still_names_the_version_or_the_status(db: Store) -
         await db.commit_move(table_id, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
     with pytest.raises(StoreError, match="no table 999"):
         await db.commit_move(999, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
+
+
+async def test_a_sync_the_disk_refuses_is_a_store_error_until_a_later_sync_succeeds(tmp_path: Path) -> None:
+    wal = WalSync(str(tmp_path / "gone.db"))  # no WAL file to open: the sync fails
+    try:
+        wal.written()
+        with pytest.raises(StoreError, match="could not be synced"):
+            await wal.durable()
+        assert wal.syncing()  # a failed sync is not durable: readers keep being told
+        (tmp_path / "gone.db-wal").write_bytes(b"")
+        wal.written()
+        await wal.durable()
+        assert not wal.syncing() and wal.syncs == 1
+    finally:
+        wal.close()
