@@ -157,3 +157,21 @@ def lone_write_here(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -
         return None  # busy, or a transaction left open: the thread's path decides, as before
     finally:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout):d}")
+
+
+def run_transaction_then(
+    conn: sqlite3.Connection,
+    body: Callable[[Any], Coroutine[Any, Any, T]],
+    committed: Callable[[T | BaseException], None],
+    then: Callable[[], None],
+) -> None:
+    """On the database's thread: the body's transaction at ``synchronous=NORMAL``, its result (or
+    its error: nothing was committed) handed over (``committed``) as soon as COMMIT returns, then
+    ``then`` (the WAL's fsync, while the caller goes on: ``store.walsync``)."""
+    try:
+        result = run_transaction(conn, body, "IMMEDIATE", durable=False)
+    except BaseException as exc:
+        committed(exc)
+        return
+    committed(result)
+    then()

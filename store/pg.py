@@ -151,7 +151,7 @@ class PostgresStore(Store):
                 await tx.commit()
 
     async def _in_one_trip(  # type: ignore[override]
-        self, body: Callable[[Any], Coroutine[Any, Any, T]], *, durable: bool = True
+        self, body: Callable[[Any], Coroutine[Any, Any, T]], *, durable: bool = True, synced_by: Any = None
     ) -> T:
         """Run a write transaction's body over a pooled connection (every commit is durable here)."""
         async with self._transaction() as db:

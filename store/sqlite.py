@@ -39,6 +39,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,7 +50,7 @@ from store.botmemory import BotMemoryStore
 from store.chain import ChainStore, genesis, seal
 from store.changes import Listener, TableChanges, changes_table
 from store.dialect import SQLITE, Dialect, is_postgres, sqlite_path
-from store.inline import lone_write_here, run_statement, run_transaction
+from store.inline import lone_write_here, run_statement, run_transaction, run_transaction_then
 from store.migrations import migrate
 from store.records import (
     STATUSES,
@@ -188,21 +189,48 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 raise
 
     async def _in_one_trip(
-        self, body: Callable[[Any], Coroutine[Any, Any, T]], *, durable: bool = True
+        self,
+        body: Callable[[Any], Coroutine[Any, Any, T]],
+        *,
+        durable: bool = True,
+        synced_by: WalSync | None = None,
     ) -> T:
         """Run a write transaction's body in ONE trip to the database's thread, BEGIN to COMMIT.
 
         ``body`` gets a connection whose calls run at once there (``store.inline``); the
         PostgreSQL store runs the same body over its own connection. ``durable=False`` commits
         without an fsync of its own (the delivered mark; docs/service.md, "Delivery").
+        ``synced_by``: commit at NORMAL and return at once, ``synced_by`` fsyncing the WAL after
+        (``_commit_then_sync``).
         """
         if self._mid_commit_hook is not None:
             # A test's hook awaits real asyncio work, which cannot run on the database's thread.
             async with self._transaction() as db:
                 return await body(db)
+        if synced_by is not None:
+            return await self._commit_then_sync(body, synced_by)
         async with self._lock:
             # aiosqlite's own queue to its thread (its execute is a call of this too).
             return await self._db._execute(run_transaction, self._db._conn, body, "IMMEDIATE", durable)
+
+    async def _commit_then_sync(self, body: Callable[[Any], Coroutine[Any, Any, T]], wal: WalSync) -> T:
+        """Run a write transaction's body in one trip at NORMAL; return once it committed, its
+        WAL's fsync still under way on the database's thread (``durable`` waits for it)."""
+        loop = asyncio.get_running_loop()
+        committed: asyncio.Future[T] = loop.create_future()
+
+        def hand(result: T | BaseException) -> None:  # on the database's thread
+            loop.call_soon_threadsafe(_settle, committed, result)
+
+        async with self._lock:
+            # Queued as aiosqlite's ``_execute`` queues a call, without waiting for the call's end:
+            # the commit's result comes through ``committed`` before the fsync that follows it.
+            job: asyncio.Future[None] = loop.create_future()
+            call = partial(run_transaction_then, self._db._conn, body, hand, wal.sync)
+            self._db._tx.put_nowait((job, call))
+            result = await committed
+        wal.track(job)
+        return result
 
     async def _changed(self, sql: str, params: Iterable[Any] = (), *, durable: bool = True) -> int:
         """Run one writing statement as its own transaction, in one trip; return the rows it changed.
@@ -455,10 +483,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
             await self._implied(db, table_id, expected_version, version, timing, now, over=over)
             return version, head
 
-        later = sync_later and self._wal is not None
-        version, head = await self._in_one_trip(write, durable=not later)
-        if later:
-            self._wal.written()  # type: ignore[union-attr]
+        version, head = await self._in_one_trip(write, synced_by=self._wal if sync_later else None)
         if head is not None:
             self._chained_to(table_id, version, head)
         return version
@@ -664,6 +689,16 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _settle(future: asyncio.Future[Any], result: Any) -> None:
+    """Give a commit's result (or its error) to its waiter, on the event loop, unless it gave up."""
+    if future.done():
+        return
+    if isinstance(result, BaseException):
+        future.set_exception(result)
+    else:
+        future.set_result(result)
 
 
 async def _switch_to_wal(db: aiosqlite.Connection) -> str:

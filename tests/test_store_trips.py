@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ import pytest
 from store import CorruptTable, StaleVersion, Store, StoreError
 from store.duework import DELIVER
 from store.inline import Suspended
-from store.walsync import WalSync
 
 ALICE, BOB = 101, 102
 FULL, NORMAL = 2, 1
@@ -38,19 +36,28 @@ async def _started(db: Store) -> int:
     return table.id
 
 
+class CountedQueue:
+    """aiosqlite's queue to its thread, counting the calls put there (each is one trip)."""
+
+    def __init__(self, queue: Any, trips: Trips) -> None:
+        self._queue = queue
+        self._trips = trips
+
+    def put_nowait(self, item: Any) -> None:
+        self._trips.count += 1
+        self._queue.put_nowait(item)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._queue, name)
+
+
 class Trips:
     """Counts the calls queued to the store's database thread, and traces their statements."""
 
     def __init__(self, db: Store) -> None:
         self.count = 0
         self.statements: list[str] = []
-        queue = db._db._execute
-
-        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            return await queue(fn, *args, **kwargs)
-
-        db._db._execute = counted  # type: ignore[method-assign]
+        db._db._tx = CountedQueue(db._db._tx, self)  # type: ignore[assignment]
 
     def reset(self) -> None:
         self.count, self.statements[:] = 0, []
@@ -159,26 +166,6 @@ async def test_a_move_committed_to_sync_later_is_written_at_normal_and_synced_be
     assert wal.syncs == synced  # a FULL commit syncs itself (and every frame before it)
 
 
-async def test_commits_written_while_a_sync_waits_share_it(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE t (n INTEGER)")
-    wal = WalSync(str(path))
-    busy = threading.Event()
-    wal._thread.submit(busy.wait, 5)  # the sync thread is still on an earlier sync
-    try:
-        for n in range(20):
-            conn.execute("INSERT INTO t VALUES (?)", (n,))
-            wal.written()
-        busy.set()
-        await wal.durable()
-        assert wal.syncs == 1  # the twenty commits rode on the one sync queued for the first
-    finally:
-        wal.close()
-        conn.close()
-
-
 async def test_a_lone_write_is_its_own_transaction_committed_at_full(db: Store, tmp_path: Path) -> None:
     table_id = await _started(db)
     trips = await _trips(db)
@@ -277,16 +264,32 @@ async def test_a_refused_move_still_names_the_version_or_the_status(db: Store) -
         await db.commit_move(999, 0, 0, {"n": 1}, [], {"n": 1}, [BOB])
 
 
-async def test_a_sync_the_disk_refuses_is_a_store_error_until_a_later_sync_succeeds(tmp_path: Path) -> None:
-    wal = WalSync(str(tmp_path / "gone.db"))  # no WAL file to open: the sync fails
-    try:
-        wal.written()
-        with pytest.raises(StoreError, match="could not be synced"):
-            await wal.durable()
-        assert wal.syncing()  # a failed sync is not durable: readers keep being told
-        (tmp_path / "gone.db-wal").write_bytes(b"")
-        wal.written()
-        await wal.durable()
-        assert not wal.syncing() and wal.syncs == 1
-    finally:
-        wal.close()
+async def test_a_sync_the_disk_refuses_is_a_store_error_until_a_later_sync_succeeds(
+    db: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = await _started(db)
+    wal = db._wal
+    assert wal is not None
+
+    def refused() -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(wal, "sync", refused)
+    assert await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB], sync_later=True) == 1
+    with pytest.raises(StoreError, match="could not be synced"):
+        await db.durable()
+    assert db.syncing()  # not durable: readers keep being told
+    monkeypatch.undo()
+    version = await db.commit_move(table_id, 1, 1, {"action": "step"}, [], {"n": 2}, [ALICE], sync_later=True)
+    await db.durable()
+    assert version == 2 and not db.syncing() and wal.syncs == 1
+
+
+async def test_a_refused_commit_to_sync_later_raises_and_syncs_nothing(db: Store) -> None:
+    table_id = await _started(db)
+    wal = db._wal
+    assert wal is not None
+    with pytest.raises(StaleVersion):
+        await db.commit_move(table_id, 5, 0, {"action": "step"}, [], {"n": 1}, [BOB], sync_later=True)
+    assert wal.syncs == 0 and not db.syncing()
+    assert await db.commit_move(table_id, 0, 0, {"action": "step"}, [], {"n": 1}, [BOB], sync_later=True) == 1
