@@ -146,17 +146,24 @@ def lone_write_here(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -
     and back costs more than the statement. It never waits for the file's write lock
     (``busy_timeout`` 0 for the try: the event loop must not sleep on another process's
     transaction): None when it could not run (nothing was written), and the caller sends it to
-    the database's thread, which waits as before. The caller holds the store's lock, so nothing
-    else uses the connection meanwhile.
+    the database's thread, which waits as before. Nor does it checkpoint the WAL (a checkpoint
+    syncs two files): the next commit on the database's thread does. The caller holds the
+    store's lock, so nothing else uses the connection meanwhile.
     """
     timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.execute("PRAGMA busy_timeout = 0")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
     try:
         return run_statement(conn, sql, params, durable=False)
     except StoreError:
         return None  # busy, or a transaction left open: the thread's path decides, as before
     finally:
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT:d}")
         conn.execute(f"PRAGMA busy_timeout = {int(timeout):d}")
+
+
+WAL_AUTOCHECKPOINT = 1000
+"""SQLite's default: a commit that leaves the WAL over this many pages checkpoints it."""
 
 
 def run_transaction_then(

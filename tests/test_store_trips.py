@@ -108,7 +108,10 @@ async def test_the_delivered_mark_commits_without_its_own_fsync_then_is_full_aga
     # No fsync to wait for: written on the caller's thread, no trip to the database's thread.
     assert trips.count == 0
     # The mark is one statement, its own transaction (SQLite's autocommit): no BEGIN, no COMMIT.
-    marks = [s for s in trips.statements if not s.startswith("PRAGMA busy_timeout")]
+    # Never waiting for another process's lock, never checkpointing on the caller's thread.
+    assert trips.statements[1:3] == ["PRAGMA busy_timeout = 0", "PRAGMA wal_autocheckpoint = 0"]
+    settings = ("PRAGMA busy_timeout", "PRAGMA wal_autocheckpoint")
+    marks = [s for s in trips.statements if not s.startswith(settings)]
     assert len(marks) == 3, trips.statements
     assert marks[0] == "PRAGMA synchronous = NORMAL"
     assert marks[1].startswith("UPDATE due_work SET claimed_at")
@@ -117,6 +120,8 @@ async def test_the_delivered_mark_commits_without_its_own_fsync_then_is_full_aga
     assert await db.undelivered(table_id) is None
     rows = await db._db.execute_fetchall("PRAGMA busy_timeout")
     assert int(next(iter(rows))[0]) == 10_000  # back to waiting out another process's lock
+    rows = await db._db.execute_fetchall("PRAGMA wal_autocheckpoint")
+    assert int(next(iter(rows))[0]) == 1000  # the commits on the database's thread checkpoint
 
 
 async def test_a_mark_finding_the_file_locked_waits_on_the_database_thread_not_the_loop(
