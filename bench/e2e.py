@@ -79,7 +79,7 @@ class StoreTime:
     def __init__(self) -> None:
         self.seconds = 0.0
         self.busy = 0.0
-        """Seconds the database itself spent on the statements (in aiosqlite's thread), fsyncs included."""
+        """Seconds the database's thread spent on the store's calls (statements and fsyncs)."""
         self._open = 0
         self._since = 0.0
 
@@ -89,23 +89,8 @@ class StoreTime:
             if not name.startswith("_"):
                 setattr(store, name, self._timed(method))
         connection = getattr(store, "_db", None)
-        if connection is not None and hasattr(connection, "_execute"):
-            connection._execute = self._busy(connection._execute)  # observes only
-
-    def _busy(self, execute: Any) -> Any:
-        """Wrap aiosqlite's queueing of a call so the time the call takes in its thread is added up."""
-
-        async def queued(fn: Any, *args: Any, **kwargs: Any) -> Any:
-            def run() -> Any:
-                began = time.perf_counter()
-                try:
-                    return fn(*args, **kwargs)
-                finally:
-                    self.busy += time.perf_counter() - began  # one database thread: no race
-
-            return await execute(run)
-
-        return queued
+        if connection is not None and hasattr(connection, "_tx"):
+            connection._tx = _BusyQueue(connection._tx, self)  # observes only
 
     def _timed(self, method: Any) -> Any:
         @functools.wraps(method)
@@ -123,6 +108,30 @@ class StoreTime:
         return timed
 
 
+class _BusyQueue:
+    """aiosqlite's queue to its thread, adding up the time each call put there takes in the thread
+    (a move's fsync, which that thread runs after handing the commit back, included)."""
+
+    def __init__(self, queue: Any, timer: StoreTime) -> None:
+        self._queue = queue
+        self._timer = timer
+
+    def put_nowait(self, item: Any) -> None:
+        future, call = item
+
+        def run() -> Any:
+            began = time.perf_counter()
+            try:
+                return call()
+            finally:
+                self._timer.busy += time.perf_counter() - began  # one database thread: no race
+
+        self._queue.put_nowait((future, run))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._queue, name)
+
+
 @dataclass
 class Timed:
     """What the moves of one kind took."""
@@ -137,7 +146,7 @@ class Timed:
     store: list[float] = field(default_factory=list)
     """Seconds spent inside the store's calls during each timed move."""
     database: list[float] = field(default_factory=list)
-    """Seconds the database spent on each timed move's statements (SQLite's thread)."""
+    """Seconds SQLite's thread spent on each timed move (its statements, and its fsync after the commit)."""
     errors: list[str] = field(default_factory=list)
 
 
