@@ -89,12 +89,12 @@ class KillableStore(Store):
         if when == "after":
             raise Killed
 
-    async def _in_one_trip(self, body: Any, *, durable: bool = True) -> Any:
+    async def _in_one_trip(self, body: Any, *, durable: bool = True, synced_by: Any = None) -> Any:
         # A move's commit and the delivered mark run in one trip, not through ``_transaction``.
         when = self.killer() if self.killer is not None else None
         if when == "before":
             raise Killed
-        done = await super()._in_one_trip(body, durable=durable)
+        done = await super()._in_one_trip(body, durable=durable, synced_by=synced_by)
         if when == "after":
             raise Killed
         return done

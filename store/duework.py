@@ -77,7 +77,8 @@ class DueWorkStore:
         _dialect: Dialect
         def _reading(self) -> AbstractAsyncContextManager[Connection]: ...
         async def _in_one_trip(
-            self, body: Callable[[Connection], Coroutine[Any, Any, int]], *, durable: bool = True
+            self, body: Callable[[Connection], Coroutine[Any, Any, int]], *, durable: bool = True,
+            synced_by: Any = None,
         ) -> int: ...
         @staticmethod
         async def _one(db: Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None: ...

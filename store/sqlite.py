@@ -2,9 +2,13 @@
 
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL already survives a killed
 process, but after a power cut it may forget the last commits; by then Discord has shown the
-players a board that includes those moves. Moves arrive a few per minute, so one fsync per move
-costs nothing anyone can notice, and FULL keeps every acknowledged move. Only the delivered mark
-commits at NORMAL (``durable=False``): a power cut may forget it, and the board is posted again.
+players a board that includes those moves, so every acknowledged move must be on the disk. A
+player's move (``commit_move(sync_later=True)``) commits at NORMAL and the database's thread
+fsyncs the WAL right after handing the result back (``store.walsync``): the service composes the
+reply meanwhile and shows nothing of the move before ``durable`` returns, so the fsync leaves the
+move's path but not its guarantee. Every other write commits at FULL. The delivered mark commits
+at NORMAL with no fsync at all (``durable=False``): a power cut may forget it, and the board is
+posted again; it is written on the event loop's thread (``store.inline.lone_write_here``).
 
 Trips and statements: a write of many statements (a move's commit) runs as one call on
 aiosqlite's thread (``_in_one_trip``, ``store.inline``), not one hop through the event loop per
