@@ -31,7 +31,9 @@ def test_the_last_line_holds_every_figure_by_kind(capsys: pytest.CaptureFixture[
     assert row["transactions_per_move"] >= 1  # a move is written: at least its own transaction
     assert row["apply_mean_us"] > 0 and row["render_ms"] > 0
     assert 0 < row["store_ms"] < row["e2e_p99_ms"]  # a move is written: time inside the store
-    assert 0 < row["store_db_ms"] <= row["store_ms"]  # the database's own part of it
+    # The database thread's time: statements and the move's fsync, which runs once the commit was
+    # handed back (beside the compose), so it may exceed the time the move spent in the store.
+    assert 0 < row["store_db_ms"] < row["e2e_p99_ms"]
 
 
 def test_transactions_are_counted_from_the_statements() -> None:
