@@ -75,6 +75,7 @@ from store import (
     CorruptTable,
     DamagedSnapshot,
     DueWork,
+    NotDurable,
     SeatRecord,
     StaleVersion,
     Store,
@@ -106,7 +107,6 @@ SAVED_LATER = f"Your move is saved; {SAVED_BOARD[0].lower()}{SAVED_BOARD[1:]}"
 
 UNSYNCED = "I could not make the last moves safe on disk, so I showed nothing of them. Try again soon."
 """Said when the disk refused the fsync of saved moves (``Store.durable``)."""
-
 
 
 class TableService:
@@ -433,7 +433,7 @@ class TableService:
             after = self.kept.keep_committed(_Table(record, done.state, loaded.rules, loaded.seats), ticket)
             try:
                 reply = await self._after_commit(after, loaded.state, done, seat, earlier)
-            except StoreError:
+            except NotDurable:
                 log.exception("table %s: v%s could not be synced to disk", table_id, new_version)
                 raise TableError(UNSYNCED) from None
             except Exception:
@@ -734,7 +734,7 @@ class TableService:
             return
         try:
             await self.store.durable()
-        except StoreError:
+        except NotDurable:
             log.exception("the database file could not be synced to disk")
             raise TableError(UNSYNCED) from None
 

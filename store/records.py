@@ -21,6 +21,10 @@ class StaleVersion(StoreError):
     """The table moved on: expected_version is not the current version."""
 
 
+class NotDurable(StoreError):
+    """The disk refused the fsync of committed moves: they may not survive a power cut."""
+
+
 class CorruptTable(StoreError):
     """The table's saved game is damaged: its snapshot, move log, seed or seats fail their checks."""
 

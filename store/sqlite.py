@@ -157,7 +157,7 @@ class Store(AsyncPlayStore, BotMemoryStore, ChainStore, SeatStore, ServerStore, 
 
     async def durable(self) -> None:
         """Return once every move committed so far is on the disk (``commit_move(sync_later=True)``
-        leaves its sync under way); raise ``StoreError`` when the disk refused it."""
+        leaves its sync under way); raise ``NotDurable`` when the disk refused it."""
         if self._wal is not None:
             await self._wal.durable()
 

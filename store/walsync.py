@@ -20,7 +20,7 @@ import asyncio
 import os
 from typing import Any
 
-from store.records import StoreError
+from store.records import NotDurable
 
 _sync_file = getattr(os, "fdatasync", os.fsync)
 """fdatasync where the system has it (the WAL's size is its data here), else fsync."""
@@ -55,7 +55,7 @@ class WalSync:
         return last is not None and (not last.done() or last.cancelled() or last.exception() is not None)
 
     async def durable(self) -> None:
-        """Return once every commit tracked so far is on the disk; raise ``StoreError`` if the
+        """Return once every commit tracked so far is on the disk; raise ``NotDurable`` if the
         disk refused its fsync."""
         last = self._last
         if last is None:
@@ -63,7 +63,7 @@ class WalSync:
         try:
             await asyncio.shield(last)
         except OSError as exc:
-            raise StoreError(f"The database file could not be synced to disk ({exc}).") from exc
+            raise NotDurable(f"The database file could not be synced to disk ({exc}).") from exc
 
     def close(self) -> None:
         """Release the file."""

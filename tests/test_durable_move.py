@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from service import TableError, TableService
-from store import StoreError
+from store import NotDurable
 from tests.test_table_cache import ALICE, BOB, started
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -36,7 +36,7 @@ class HeldSync:
         if self.held:
             await self.release.wait()
             if self.fail:
-                raise StoreError("The database file could not be synced to disk (EIO).")
+                raise NotDurable("The database file could not be synced to disk (EIO).")
         await self._durable()
 
 
