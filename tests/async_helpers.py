@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,29 @@ START = 1_800_000_000.0
 """08:00 UTC on a Friday: the tests' clock starts here."""
 OpenStore = Callable[..., Awaitable[Store]]
 """The ``open_store`` fixture: ``await open_store(path, clock=...)`` opens a Store like ``Store.open``."""
+
+
+class LoopTicks:
+    """Counts how often the event loop ran a ticking task while the ``async with`` block waited:
+    a wait done on a thread lets it tick, one done on the loop's own thread does not."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.count = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> LoopTicks:
+        self._task = asyncio.create_task(self._tick())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            self.count += 1
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import itertools
 import random
@@ -18,7 +17,7 @@ from render.replay import REPLAY_LIMIT, gif
 from rules import registry
 from service import replay
 from service.replay import pick, replay_gif
-from tests.async_helpers import Harness
+from tests.async_helpers import Harness, LoopTicks
 
 
 def _png(width: int, height: int, noise: random.Random | None = None, shade: int = 90) -> bytes:
@@ -97,21 +96,10 @@ async def test_the_replay_is_drawn_off_the_event_loop(h: Harness, monkeypatch: p
         return _png(48, 64)
 
     monkeypatch.setattr(render, "board", slow)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    running = asyncio.create_task(ticker())
-    try:
+    async with LoopTicks(0.01) as ticks:
         data = await h.svc.history.replay_image(table)
-    finally:
-        running.cancel()
     assert data is not None
-    assert ticks >= 10, "the event loop went on while the replay was drawn"
+    assert ticks.count >= 10, "the event loop went on while the replay was drawn"
 
 
 async def test_every_replay_frame_names_the_players(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,7 @@ import pytest
 from store import CorruptTable, StaleVersion, Store, StoreError
 from store.duework import DELIVER
 from store.inline import Suspended
+from tests.async_helpers import LoopTicks
 
 ALICE, BOB = 101, 102
 FULL, NORMAL = 2, 1
@@ -131,23 +132,13 @@ async def test_a_mark_finding_the_file_locked_waits_on_the_database_thread_not_t
     await db.schedule(DELIVER, 1_060.0, f"{DELIVER}:{table_id}:1", table_id, None, {"since": 0, "version": 1})
     other = sqlite3.connect(tmp_path / "trips.db", isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # another process holds the write lock for a moment
-    loop = asyncio.get_running_loop()
-    loop.call_later(0.3, other.execute, "ROLLBACK")
-    ticks = 0
-
-    async def ticking() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.02)
-            ticks += 1
-
-    ticker = asyncio.create_task(ticking())
+    asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
     try:
-        assert await db.delivered(table_id, 1, 1_001.0) == 1  # waited for the lock, then written
+        async with LoopTicks(0.02) as ticks:
+            assert await db.delivered(table_id, 1, 1_001.0) == 1  # waited for the lock, then written
     finally:
-        ticker.cancel()
         other.close()
-    assert ticks >= 5  # the event loop ran meanwhile: the wait was on the database's thread
+    assert ticks.count >= 5  # the event loop ran meanwhile: the wait was on the database's thread
     assert await db.undelivered(table_id) is None and await _synchronous(db) == FULL
 
 
