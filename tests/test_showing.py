@@ -129,7 +129,7 @@ async def test_a_board_arriving_while_an_edit_is_shown_is_not_left_waiting() -> 
     assert offered == [None]  # merged into the turn under way, which shows it: no second turn
 
 
-async def test_no_edit_goes_out_after_a_fresh_board_dropped_it() -> None:
+def test_no_edit_goes_out_after_a_fresh_board_dropped_it() -> None:
     pacing = showing.EditPacing()
     pacing.offer(50, board(3), now=0.0, spacing=1.0)
     entry = pacing.pending[7]
