@@ -180,3 +180,25 @@ def test_the_kept_words_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     again = look._from_words(face, "Last: mage50001 (P1) drafts a Sorcery mage.")
     assert first is not None and again is not None
     assert first[1:] == again[1:] and first[0].size == again[0].size
+
+
+def test_kept_masks_follow_what_a_face_renders_not_which_object_it_is() -> None:
+    """Two faces loaded alike share their words' masks; another size or style never does. (Keyed by
+    ``id(face)``, a face freed from ``look.font``'s cache could leave its masks to a new face of
+    another size that got its id.)"""
+    from PIL import ImageFont
+
+    from render import typefaces
+    from render.argent import look
+    from render.canvas import measured
+
+    def opened(size: int, style: str, layout: Any = ImageFont.Layout.BASIC) -> ImageFont.FreeTypeFont:
+        return measured(ImageFont.truetype(str(typefaces.path_of(style)), size, layout_engine=layout))
+
+    one, again = opened(17, "regular"), opened(17, "regular")
+    assert one is not again and look.face_key(one) == look.face_key(again)
+    assert look._word(one, "decides") is look._word(again, "decides")
+    others = [opened(18, "regular"), opened(17, "bold"), opened(17, "regular", ImageFont.Layout.RAQM)]
+    assert len({look.face_key(face) for face in [one, *others]}) == 4
+    for face in others:
+        assert look._word(face, "decides") is not look._word(one, "decides")

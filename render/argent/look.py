@@ -395,13 +395,20 @@ def _mage(
         write(draw, (cx + r, cy - r), "t", font=mark, fill=255 if stencil else GOLD, anchor="mm")
 
 
+def face_key(face: ImageFont.FreeTypeFont) -> tuple[Any, ...]:
+    """What a face renders by: its file, size, index and layout. Not ``id(face)``: a face dropped
+    from ``font``'s cache is freed, and a new face of another size may then get its id, and with
+    it the old face's masks (a line drawn with the wrong glyphs; seen once in a test run)."""
+    return (face.path, face.size, face.index, face.layout_engine)
+
+
 MASKS: Kept[tuple[Any, int, int]] = Kept(count=6000, pixels=4_000_000, small=10_000)
 """Rendered lines by text, face and anchor (``render.kept``: a large one once drawn twice)."""
 
 
 def write(draw: Sheet, xy: tuple[float, float], text: str, font: Font, fill: RGB, anchor: str = "la") -> None:
     """Draw text from a cache of rendered masks: boards repeat the same words, and rendering is the cost."""
-    key = (text, id(font.face), anchor)
+    key = (text, face_key(font.face), anchor)
     got = MASKS.get(key)
     kept: tuple[Any, ...] | None = key
     if got is None:
@@ -424,7 +431,7 @@ words of one-off lines repeat (names, "drafts", "decides"), the lines do not."""
 
 def _word(face: ImageFont.FreeTypeFont, word: str) -> tuple[Any, int, int, float]:
     """Return a word's rendered mask, its offset and its advance."""
-    key = (word, id(face))
+    key = (word, face_key(face))
     got = WORDS.get(key)
     if got is None:
         mask, (left, top) = face.getmask2(word, "L")
