@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +44,6 @@ class Counted:
 def counted_drawings(kind: str) -> Iterator[Counted]:
     """Replace a kind's board and private drawings with ``as_json`` stand-ins that count each call."""
     seen = Counted()
-    real_board, real_private = render.drawings(kind)
 
     def board(view: dict[str, Any]) -> bytes:
         seen.boards.append(view)
@@ -54,8 +53,26 @@ def counted_drawings(kind: str) -> Iterator[Counted]:
         seen.privates.append(view)
         return as_json(view)
 
-    render.register(kind, board=board, private=private)
-    try:
+    with stand_ins(kind) as stand_in:
+        stand_in(board, private)
         yield seen
+
+
+Drawing = Callable[[dict[str, Any]], bytes]
+StandIn = Callable[..., None]
+"""``stand_in(board, private=None)``: draw a kind with a test's own drawings (``stand_ins``)."""
+
+
+@contextmanager
+def stand_ins(kind: str) -> Iterator[StandIn]:
+    """Let the block draw a kind's board (and, if given, its private sheet) with its own drawings;
+    the kind's real drawings are put back after it."""
+    real_board, real_private = render.drawings(kind)
+
+    def stand_in(board: Drawing, private: Drawing | None = None) -> None:
+        render.register(kind, board=board, private=private or real_private)
+
+    try:
+        yield stand_in
     finally:
         render.register(kind, board=real_board, private=real_private)

@@ -22,6 +22,7 @@ from bench.argent_board import busy_game
 from rules.argent import ARGENT
 from service import drawings
 from service.drawings import DrawingFailed, Drawings, Painters, board_picture, seat_picture
+from tests.drawings import stand_ins
 
 
 @pytest.fixture(autouse=True)
@@ -139,15 +140,12 @@ async def test_a_stand_in_drawing_is_drawn_here_not_in_a_process(painters: Paint
         seen.append(threading.current_thread().name)
         return b"stand-in"
 
-    real_board, real_private = render.drawings("argent")
     assert render.shipped("board", "argent") and render.shipped("private", "argent")
-    render.register("argent", board=stand_in, private=real_private)
-    try:
+    with stand_ins("argent") as draw_with:
+        draw_with(stand_in)
         assert not render.shipped("board", "argent") and render.shipped("private", "argent")
         picture = board_picture(Drawings(), "argent", 1, 1, {"v": 1})
         assert await drawings.drawn(picture) == b"stand-in"
-    finally:
-        render.register("argent", board=real_board, private=real_private)
     assert seen and seen[0].startswith("conclave-drawing") and painters.drawn == 0
 
 

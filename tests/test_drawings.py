@@ -25,8 +25,15 @@ from service.drawings import Drawings, board_picture, seat_picture
 from service.replies import Board
 from service.tables import TableService
 from tests import faults
-from tests.drawings import Counted, counted_drawings
+from tests.drawings import Counted, StandIn, counted_drawings, stand_ins
 from tests.test_institute_discord import Player, _die_selects
+
+
+@pytest.fixture
+def institute_drawn() -> Iterator[StandIn]:
+    """Draw the Institute with the test's own stand-ins (``institute_drawn(board, private=None)``)."""
+    with stand_ins("institute") as stand_in:
+        yield stand_in
 
 
 @pytest.fixture
@@ -82,7 +89,9 @@ def test_the_cache_says_how_many_bytes_it_keeps() -> None:
     assert cache.kept_bytes() == 7
 
 
-async def test_drawings_run_on_their_own_threads_no_more_than_the_cores() -> None:
+async def test_drawings_run_on_their_own_threads_no_more_than_the_cores(
+    institute_drawn: StandIn,
+) -> None:
     """A move's rules run on the loop's default threads; drawings never queue there."""
     seen: set[str] = set()
     started = threading.Barrier(drawings.WORKERS, timeout=5)
@@ -93,20 +102,18 @@ async def test_drawings_run_on_their_own_threads_no_more_than_the_cores() -> Non
         return b"png"
 
     cache = Drawings()
-    real_board, real_private = render.drawings("institute")
-    render.register("institute", board=draw, private=real_private)
-    try:
-        pictures = [board_picture(cache, "institute", 9, version, {"v": version})
-                    for version in range(3 * drawings.WORKERS)]
-        images = await asyncio.gather(*(drawings.drawn(picture) for picture in pictures))
-    finally:
-        render.register("institute", board=real_board, private=real_private)
+    institute_drawn(draw)
+    pictures = [board_picture(cache, "institute", 9, version, {"v": version})
+                for version in range(3 * drawings.WORKERS)]
+    images = await asyncio.gather(*(drawings.drawn(picture) for picture in pictures))
     assert images == [b"png"] * len(pictures)
     assert len(seen) == drawings.WORKERS and all(name.startswith("conclave-drawing") for name in seen)
     assert cache.on_loop == 0
 
 
-async def test_a_picture_drawn_already_is_answered_without_queueing_behind_the_drawing_threads() -> None:
+async def test_a_picture_drawn_already_is_answered_without_queueing_behind_the_drawing_threads(
+    institute_drawn: StandIn,
+) -> None:
     """Under load every drawing thread is busy: a picture already drawn (an edit drawn ahead of
     its show) must not wait a round of the queue for its cache hit."""
     release = threading.Event()
@@ -117,8 +124,7 @@ async def test_a_picture_drawn_already_is_answered_without_queueing_behind_the_d
         return b"png %d" % view["v"]
 
     cache = Drawings()
-    real_board, real_private = render.drawings("institute")
-    render.register("institute", board=draw, private=real_private)
+    institute_drawn(draw)
     busy: list[asyncio.Future[bytes | None]] = []
     try:
         assert await drawings.drawn(board_picture(cache, "institute", 9, 1, {"v": 1})) == b"png 1"
@@ -133,7 +139,6 @@ async def test_a_picture_drawn_already_is_answered_without_queueing_behind_the_d
     finally:
         release.set()
         await asyncio.gather(*busy)
-        render.register("institute", board=real_board, private=real_private)
 
 
 def test_a_seats_sheet_is_never_the_boards_drawing_and_no_repr_shows_a_view() -> None:
@@ -241,7 +246,7 @@ async def _edit_live_board(bot: Any, thread: Any, record: Any, step: int) -> boo
 
 
 async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
-    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, institute_drawn: StandIn
 ) -> None:
     """The table's next move takes the delivery lock while its waiting edit is still being drawn."""
     monkeypatch.setattr(delivery, "EDIT_SPACING", 0.2)
@@ -257,8 +262,7 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
             release.wait(5)  # the drawing threads are behind
         return b"png"
 
-    real_board, real_private = render.drawings("institute")
-    render.register("institute", board=slow, private=real_private)
+    institute_drawn(slow)
     try:
         for step in (1, 2):
             assert await _edit_live_board(bot, thread, record, step)
@@ -271,12 +275,11 @@ async def test_a_waiting_edit_is_drawn_outside_the_delivery_lock(
         await simcord_env.settle()
     finally:
         release.set()
-        render.register("institute", board=real_board, private=real_private)
     assert "step 2" in table.public()[-1].content
 
 
 async def test_a_living_board_under_quick_moves_shows_every_board_it_draws(
-    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch, institute_drawn: StandIn
 ) -> None:
     """Steps land faster than their edits are drawn: each edit drawn is shown (none drawn only to
     be replaced), the board changes while the steps go on, and the last step is shown."""
@@ -300,18 +303,14 @@ async def test_a_living_board_under_quick_moves_shows_every_board_it_draws(
         return await real_send_args(client, board)
 
     monkeypatch.setattr(delivery, "board_send_args", send_args)
-    real_board, real_private = render.drawings("institute")
-    render.register("institute", board=slow, private=real_private)
-    try:
-        for step in range(1, 13):
-            assert await _edit_live_board(bot, thread, record, step)
-            await asyncio.sleep(0.04)
-        shown_while_stepping = len(shown)
-        while delivery._deliveries(bot).tasks:
-            await asyncio.gather(*delivery._deliveries(bot).tasks)
-        await simcord_env.settle()
-    finally:
-        render.register("institute", board=real_board, private=real_private)
+    institute_drawn(slow)
+    for step in range(1, 13):
+        assert await _edit_live_board(bot, thread, record, step)
+        await asyncio.sleep(0.04)
+    shown_while_stepping = len(shown)
+    while delivery._deliveries(bot).tasks:
+        await asyncio.gather(*delivery._deliveries(bot).tasks)
+    await simcord_env.settle()
     assert sorted(drawn) == sorted(set(shown)) and shown == sorted(shown)  # every drawing shown, in order
     assert shown[-1] == 12 and "step 12" in table.public()[-1].content
     assert shown_while_stepping >= 2  # not held back until the steps stopped
@@ -328,13 +327,12 @@ def four_drawing_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 async def test_a_delivery_draws_its_board_and_its_notes_side_by_side(
-    simcord_env: simcord.Env, four_drawing_threads: None
+    simcord_env: simcord.Env, four_drawing_threads: None, institute_drawn: StandIn
 ) -> None:
     """The opening's board and the seats' DM sheets are started together: the board's drawing
     sees a sheet being drawn while it draws (one after another, it would wait in vain)."""
     sheet_begun = threading.Event()
     overlapped: list[bool] = []
-    real_board, real_private = render.drawings("institute")
 
     def board(view: dict[str, Any]) -> bytes:
         overlapped.append(sheet_begun.wait(5))
@@ -344,21 +342,19 @@ async def test_a_delivery_draws_its_board_and_its_notes_side_by_side(
         sheet_begun.set()
         return b"sheet"
 
-    render.register("institute", board=board, private=private)
-    try:
-        table = await faults.open_table(simcord_env, "institute", 2)
-    finally:
-        render.register("institute", board=real_board, private=real_private)
+    institute_drawn(board, private)
+    table = await faults.open_table(simcord_env, "institute", 2)
     assert overlapped == [True]
     svc = table.bot.service
     assert svc.drawings.drawn == 3  # the board and each seat's sheet, once each
     assert svc.drawings.on_loop == 0
 
 
-async def test_a_started_drawing_is_awaited_by_its_show_not_drawn_again(svc: TableService) -> None:
+async def test_a_started_drawing_is_awaited_by_its_show_not_drawn_again(
+    svc: TableService, institute_drawn: StandIn
+) -> None:
     """``start_drawing`` then ``image``: one drawing; a failed one raises at the show only."""
     calls: list[int] = []
-    real_board, real_private = render.drawings("institute")
 
     def board(view: dict[str, Any]) -> bytes:
         calls.append(view["step"])
@@ -366,32 +362,28 @@ async def test_a_started_drawing_is_awaited_by_its_show_not_drawn_again(svc: Tab
             raise ValueError("no ink")
         return b"board"
 
-    render.register("institute", board=board, private=real_private)
-    try:
-        shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
-        svc.reads.start_drawing(shown)
-        svc.reads.start_drawing(shown)  # already under way: not started twice
-        assert await svc.reads.image(shown) == b"board"
-        assert await svc.reads.image(shown) == b"board"
-        assert calls == [1]
-        failing = Board(7, 2, "", picture=board_picture(svc.drawings, "institute", 7, 2, {"step": 2}))
-        svc.reads.start_drawing(failing)
-        with pytest.raises(ValueError):
-            await svc.reads.image(failing)
-        quiet = Board(7, 3, "")  # no picture: nothing to start
-        svc.reads.start_drawing(quiet)
-        assert await svc.reads.image(quiet) is None
-    finally:
-        render.register("institute", board=real_board, private=real_private)
+    institute_drawn(board)
+    shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
+    svc.reads.start_drawing(shown)
+    svc.reads.start_drawing(shown)  # already under way: not started twice
+    assert await svc.reads.image(shown) == b"board"
+    assert await svc.reads.image(shown) == b"board"
+    assert calls == [1]
+    failing = Board(7, 2, "", picture=board_picture(svc.drawings, "institute", 7, 2, {"step": 2}))
+    svc.reads.start_drawing(failing)
+    with pytest.raises(ValueError):
+        await svc.reads.image(failing)
+    quiet = Board(7, 3, "")  # no picture: nothing to start
+    svc.reads.start_drawing(quiet)
+    assert await svc.reads.image(quiet) is None
 
 
 async def test_a_drawing_done_before_its_show_is_handed_over_not_queued_again(
-    svc: TableService, monkeypatch: pytest.MonkeyPatch
+    svc: TableService, monkeypatch: pytest.MonkeyPatch, institute_drawn: StandIn
 ) -> None:
     """A note drawn while the board went out is given to its DM as it is: under load, asking the
     drawing threads again would queue a cache hit behind every other table's drawing."""
-    real_board, real_private = render.drawings("institute")
-    render.register("institute", board=lambda view: b"board", private=real_private)
+    institute_drawn(lambda view: b"board")
     queued: list[object] = []
     real_drawing = reads_module.drawing
 
@@ -400,19 +392,16 @@ async def test_a_drawing_done_before_its_show_is_handed_over_not_queued_again(
         return real_drawing(picture)
 
     monkeypatch.setattr(reads_module, "drawing", drawing)
-    try:
-        shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
-        svc.reads.start_drawing(shown)
-        for _ in range(200):  # until the drawing thread is done with it
-            if all(future.done() for future in svc.reads._drawing.values()):
-                break
-            await asyncio.sleep(0.01)
-        assert await svc.reads.image(shown) == b"board"
-        assert queued == [shown.picture]  # handed over: asked of the drawing threads once
-        assert not svc.reads._drawing  # its show took it
-        for version in range(2, 2 + reads_module.STARTED_LIMIT + 10):  # shows that never come
-            svc.reads.start_drawing(Board(7, version, "", picture=board_picture(
-                svc.drawings, "institute", 7, version, {"step": version})))
-        assert len(svc.reads._drawing) == reads_module.STARTED_LIMIT
-    finally:
-        render.register("institute", board=real_board, private=real_private)
+    shown = Board(7, 1, "", picture=board_picture(svc.drawings, "institute", 7, 1, {"step": 1}))
+    svc.reads.start_drawing(shown)
+    for _ in range(200):  # until the drawing thread is done with it
+        if all(future.done() for future in svc.reads._drawing.values()):
+            break
+        await asyncio.sleep(0.01)
+    assert await svc.reads.image(shown) == b"board"
+    assert queued == [shown.picture]  # handed over: asked of the drawing threads once
+    assert not svc.reads._drawing  # its show took it
+    for version in range(2, 2 + reads_module.STARTED_LIMIT + 10):  # shows that never come
+        svc.reads.start_drawing(Board(7, version, "", picture=board_picture(
+            svc.drawings, "institute", 7, version, {"step": version})))
+    assert len(svc.reads._drawing) == reads_module.STARTED_LIMIT
